@@ -1,0 +1,51 @@
+# Lectern: `make demo` sets up and runs the main job; `make test` runs lint and every test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DATA_MIRROR ?= $(abspath ../shared/data/books)
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: setup demo test lint format bench lock clean
+
+$(STAMP): requirements.lock pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: setup
+	@if [ -d "$(DATA_MIRROR)" ]; then \
+		echo "Reading the sources from $(DATA_MIRROR)"; \
+		LECTERN_DATA_MIRROR="$(DATA_MIRROR)" $(BIN)/lectern ingest; \
+	else \
+		echo "No data mirror at $(DATA_MIRROR): downloading the sources"; \
+		$(BIN)/lectern ingest; \
+	fi
+	$(BIN)/lectern catalog stats
+	$(BIN)/lectern catalog show 9780439023481
+
+lint: setup
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+
+format: setup
+	$(BIN)/ruff format src tests bench
+	$(BIN)/ruff check --fix src tests bench
+
+test: lint
+	$(BIN)/pytest
+
+bench: setup
+	$(BIN)/python bench/ingest.py --mirror "$(DATA_MIRROR)"
+
+# Re-pin every package after changing pyproject.toml's dependencies.
+lock: setup
+	$(BIN)/pip install --quiet -e ".[dev]"
+	$(BIN)/pip freeze --exclude-editable | grep -vi '^lectern' > requirements.lock
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

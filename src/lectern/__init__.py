@@ -1,0 +1,3 @@
+"""Lectern: answers from a corpus you can check."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+"""`python -m lectern` runs the command line."""
+
+from lectern.entrypoints.cli.main import run
+
+run()

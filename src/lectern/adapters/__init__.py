@@ -1,0 +1,1 @@
+"""Adapters: one technology per module, converting at the boundary."""

@@ -1,0 +1,1 @@
+"""The book catalog on SQLAlchemy Core: SQLite by default, PostgreSQL unchanged."""

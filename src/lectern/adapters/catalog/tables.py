@@ -1,0 +1,71 @@
+"""Table definitions the catalog queries; the Alembic migrations create the same schema."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+books = sa.Table(
+    "books",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("subtitle", sa.Text),
+    sa.Column("description", sa.Text),
+    sa.Column("language", sa.String(8), index=True),
+    sa.Column("published_year", sa.Integer, index=True),
+    sa.Column("isbn10", sa.String(10)),
+    sa.Column("isbn13", sa.String(13)),
+    sa.Column("source", sa.String(64), nullable=False),
+    sa.Column("source_id", sa.String(128), nullable=False),
+    sa.Column("metadata_json", sa.Text, nullable=False),
+    sa.Column("content_hash", sa.String(64), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+book_authors = sa.Table(
+    "book_authors",
+    metadata,
+    sa.Column("book_id", sa.String(36), sa.ForeignKey("books.id"), primary_key=True),
+    sa.Column("position", sa.Integer, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False, index=True),
+)
+
+book_categories = sa.Table(
+    "book_categories",
+    metadata,
+    sa.Column("book_id", sa.String(36), sa.ForeignKey("books.id"), primary_key=True),
+    sa.Column("position", sa.Integer, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False, index=True),
+)
+
+book_identifiers = sa.Table(
+    "book_identifiers",
+    metadata,
+    sa.Column("key", sa.String(160), primary_key=True),
+    sa.Column("book_id", sa.String(36), sa.ForeignKey("books.id"), nullable=False, index=True),
+)
+
+book_provenance = sa.Table(
+    "book_provenance",
+    metadata,
+    sa.Column("book_id", sa.String(36), sa.ForeignKey("books.id"), primary_key=True),
+    sa.Column("position", sa.Integer, primary_key=True),
+    sa.Column("field", sa.String(32), nullable=False),
+    sa.Column("source", sa.String(64), nullable=False),
+    sa.Column("source_id", sa.String(128), nullable=False),
+)
+
+book_sources = sa.Table(
+    "book_sources",
+    metadata,
+    sa.Column("book_id", sa.String(36), sa.ForeignKey("books.id"), primary_key=True),
+    sa.Column("position", sa.Integer, primary_key=True),
+    sa.Column("source", sa.String(64), nullable=False),
+    sa.Column("source_id", sa.String(128), nullable=False),
+    sa.Column("file", sa.Text, nullable=False),
+    sa.Column("line", sa.Integer, nullable=False),
+)
+
+CHILD_TABLES = (book_authors, book_categories, book_identifiers, book_provenance, book_sources)

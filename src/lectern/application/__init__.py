@@ -1,0 +1,1 @@
+"""Application services and the ports they depend on."""

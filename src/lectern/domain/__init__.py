@@ -1,0 +1,1 @@
+"""Pure domain: frozen dataclasses and functions, no frameworks."""

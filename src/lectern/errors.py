@@ -1,0 +1,29 @@
+"""Exceptions that entry points turn into exit codes or HTTP problems."""
+
+
+class LecternError(Exception):
+    """Base class of every error Lectern raises on purpose."""
+
+
+class ConfigurationError(LecternError):
+    """A setting is missing or holds a value Lectern cannot use."""
+
+
+class SourceError(LecternError):
+    """A data source cannot be read, fetched or verified."""
+
+
+class UnknownSourceError(SourceError):
+    """A source name that Lectern does not know was requested."""
+
+
+class ChecksumMismatchError(SourceError):
+    """A downloaded file does not match its pinned sha256."""
+
+
+class BookNotFoundError(LecternError):
+    """No book in the catalog matches the given id or ISBN."""
+
+
+class InvalidQueryError(LecternError, ValueError):
+    """A query or filter value is outside what Lectern accepts."""

@@ -1,0 +1,340 @@
+"""Shared fixtures: the real data mirror, a tiny hand-made mirror, server checks."""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_BOOKS = Path(os.environ.get("LECTERN_TEST_BOOKS", ROOT.parent / "shared" / "data" / "books"))
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+GOODBOOKS_HEADER = [
+    "book_id",
+    "goodreads_book_id",
+    "best_book_id",
+    "work_id",
+    "books_count",
+    "isbn",
+    "isbn13",
+    "authors",
+    "original_publication_year",
+    "original_title",
+    "title",
+    "language_code",
+    "average_rating",
+    "ratings_count",
+    "work_ratings_count",
+    "work_text_reviews_count",
+    "ratings_1",
+    "ratings_2",
+    "ratings_3",
+    "ratings_4",
+    "ratings_5",
+    "image_url",
+    "small_image_url",
+]
+ENRICHED_HEADER = [*GOODBOOKS_HEADER, "dbpedia_resource", "genres", "book_series"]
+SEVEN_K_HEADER = [
+    "isbn13",
+    "isbn10",
+    "title",
+    "subtitle",
+    "authors",
+    "categories",
+    "thumbnail",
+    "description",
+    "published_year",
+    "average_rating",
+    "num_pages",
+    "ratings_count",
+]
+GR_HEADER = [
+    "bookID",
+    "title",
+    "authors",
+    "average_rating",
+    "isbn",
+    "isbn13",
+    "language_code",
+    "# num_pages",
+    "ratings_count",
+    "text_reviews_count",
+    "subjects",
+    "cover_url",
+    "publisher",
+    "publish_date",
+]
+
+HUNGER_GAMES_DESCRIPTION = (
+    "<p>In the ruins of a place once known as North America lies the nation of Panem.</p>"
+    "<p>Sixteen-year-old Katniss Everdeen regards it as a death sentence when she steps "
+    "forward to take her sister&#39;s place in the Games.</p>"
+)
+
+
+def _goodbooks_row(
+    book_id: int, goodreads_id: str, isbn: str, authors: str, year: str, title: str, language: str
+) -> dict[str, str]:
+    row = dict.fromkeys(GOODBOOKS_HEADER, "")
+    row.update(
+        book_id=str(book_id),
+        goodreads_book_id=goodreads_id,
+        best_book_id=goodreads_id,
+        work_id=str(1000 + book_id),
+        isbn=isbn,
+        isbn13="9.78043902348e+12",
+        authors=authors,
+        original_publication_year=year,
+        original_title=title.split(" (")[0],
+        title=title,
+        language_code=language,
+        average_rating="4.3",
+        ratings_count="1000",
+        image_url=f"https://images.example/{goodreads_id}.jpg",
+    )
+    return row
+
+
+def write_csv(path: Path, header: list[str], rows: list[dict[str, str]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=header)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def build_tiny_mirror(root: Path) -> Path:
+    """A mirror in the three real formats: 6 goodbooks rows, 4 7k rows, 5 gr rows.
+
+    The Hunger Games is in all three sources (same goodreads id and ISBN); goodbooks
+    loses the ISBN's leading zero as the real file does.
+    """
+    goodbooks = [
+        _goodbooks_row(
+            1,
+            "2767052",
+            "439023483",
+            "Suzanne Collins",
+            "2008.0",
+            "The Hunger Games (The Hunger Games, #1)",
+            "eng",
+        ),
+        _goodbooks_row(
+            2,
+            "3",
+            "439554934",
+            "J.K. Rowling, Mary GrandPré (Illustrator)",
+            "1997.0",
+            "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
+            "en-US",
+        ),
+        _goodbooks_row(
+            3, "5107", "", "Gabriel García Márquez", "1967.0", "Cien años de soledad", "spa"
+        ),
+        _goodbooks_row(
+            4,
+            "11",
+            "123456788",
+            "Douglas Adams",
+            "1979.0",
+            "The Hitchhiker's Guide to the Galaxy",
+            "en-GB",
+        ),
+        _goodbooks_row(5, "999", "316015849", "", "", "", "eng"),  # no title: rejected
+        _goodbooks_row(
+            6, "4671", "743273567", "F. Scott Fitzgerald", "1925.0", "The Great Gatsby", "ger"
+        ),
+    ]
+    write_csv(root / "goodbooks-10k/books.csv", GOODBOOKS_HEADER, goodbooks)
+    enriched = [
+        {**row, "genres": genres, "book_series": series}
+        for row, genres, series in zip(
+            goodbooks,
+            ["Adventure novel,Science fiction", "Fantasy novel", "", "", "", "Novel"],
+            ["The Hunger Games", "Harry Potter", "", "", "", ""],
+            strict=True,
+        )
+    ]
+    write_csv(root / "goodbooks-10k-tags/books_enriched.csv", ENRICHED_HEADER, enriched)
+    tags = [
+        ("1", "to-read"),
+        ("2", "dystopian"),
+        ("3", "young-adult"),
+        ("4", "fantasy"),
+        ("5", "read-in-2015"),
+        ("6", "favorites"),
+        ("7", "classics"),
+    ]
+    write_csv(
+        root / "goodbooks-10k-tags/tags_reduced.csv",
+        ["tag_id", "tag_name"],
+        [{"tag_id": i, "tag_name": n} for i, n in tags],
+    )
+    links = []
+    for goodreads_id in ("2767052", "3", "5107", "11", "4671"):
+        for tag_id, count in (
+            ("1", 900),
+            ("2", 500),
+            ("3", 400),
+            ("4", 300),
+            ("5", 200),
+            ("6", 150),
+            ("7", 120),
+        ):
+            links.append(
+                {
+                    "tag_id": tag_id,
+                    "book_id": "0",
+                    "goodreads_book_id": goodreads_id,
+                    "count": str(count),
+                }
+            )
+    # Shelves on fewer than 10 books are dropped as book-specific; repeat them on
+    # filler ids so the tiny mirror keeps them.
+    for filler in range(100, 110):
+        for tag_id in ("2", "3", "4", "7"):
+            links.append(
+                {"tag_id": tag_id, "book_id": "0", "goodreads_book_id": str(filler), "count": "100"}
+            )
+    write_csv(
+        root / "goodbooks-10k-tags/book_tags_reduced.csv",
+        ["tag_id", "book_id", "goodreads_book_id", "count"],
+        links,
+    )
+
+    seven_k = [
+        {
+            "isbn13": "9780439023481",
+            "isbn10": "0439023483",
+            "title": "The Hunger Games",
+            "subtitle": "",
+            "authors": "Suzanne Collins",
+            "categories": "Juvenile Fiction",
+            "description": HUNGER_GAMES_DESCRIPTION,
+            "published_year": "2010",
+        },
+        {
+            "isbn13": "9780002005883",
+            "isbn10": "0002005883",
+            "title": "Gilead",
+            "subtitle": "A Novel",
+            "authors": "Marilynne Robinson",
+            "categories": "Fiction",
+            "description": "A NOVEL THAT READERS and critics have been eagerly anticipating.",
+            "published_year": "2004",
+        },
+        {
+            "isbn13": "9780000000000",
+            "isbn10": "",
+            "title": "Bad Check Digit",
+            "subtitle": "",
+            "authors": "Nobody Known",
+            "categories": "Fiction",
+            "description": "An ISBN that fails its check digit.",
+            "published_year": "2001",
+        },
+        {
+            "isbn13": "9780261102385",
+            "isbn10": "0261102389",
+            "title": "The Lord of the Rings",
+            "subtitle": "",
+            "authors": "J. R. R. Tolkien;Alan Lee (Illustrator)",
+            "categories": "Fiction",
+            "description": "One ring to rule them all.",
+            "published_year": "1991",
+        },
+    ]
+    write_csv(
+        root / "7k-books/books.csv",
+        SEVEN_K_HEADER,
+        [{**dict.fromkeys(SEVEN_K_HEADER, ""), **row} for row in seven_k],
+    )
+
+    gr = [
+        {
+            "bookID": "2767052",
+            "title": "The Hunger Games (The Hunger Games  #1)",
+            "authors": "Suzanne Collins",
+            "isbn": "0439023483",
+            "isbn13": "9780439023481",
+            "language_code": "eng",
+            "subjects": "['Dystopias', 'Large type books', 'nyt:x=1']",
+            "publish_date": "Sep 14, 2008",
+            "publisher": "Scholastic",
+        },
+        {
+            "bookID": "5107",
+            "title": "Cien años de soledad",
+            "authors": "Gabriel García Márquez",
+            "isbn": "",
+            "isbn13": "",
+            "language_code": "spa",
+            "subjects": "None",
+            "publish_date": "2003",
+        },
+        {
+            "bookID": "700",
+            "title": "Huis clos",
+            "authors": "Jean-Paul Sartre-Carol Cosman",
+            "isbn": "2070368068",
+            "isbn13": "9782070368068",
+            "language_code": "fre",
+            "subjects": "['Drama', 'Existentialism']",
+            "publish_date": "1972",
+        },
+        {
+            "bookID": "701",
+            "title": "Das Parfum",
+            "authors": "Patrick Süskind",
+            "isbn": "3257228007",
+            "isbn13": "9783257228007",
+            "language_code": "ger",
+            "subjects": "[broken",
+            "publish_date": "1994-01",
+        },
+        {
+            "bookID": "702",
+            "title": "Ancient Hymns",
+            "authors": "Homer",
+            "isbn": "12",
+            "isbn13": "97800000",
+            "language_code": "grc",
+            "subjects": "[]",
+            "publish_date": "",
+        },
+    ]
+    write_csv(
+        root / "goodreads-openlibrary/books.csv",
+        GR_HEADER,
+        [{**dict.fromkeys(GR_HEADER, ""), **row} for row in gr],
+    )
+    return root
+
+
+@pytest.fixture
+def tiny_mirror(tmp_path: Path) -> Path:
+    return build_tiny_mirror(tmp_path / "mirror")
+
+
+@pytest.fixture(scope="session")
+def shared_books() -> Path:
+    if not (SHARED_BOOKS / "goodbooks-10k" / "books.csv").is_file():
+        if IN_CI:
+            pytest.fail(f"the shared data sets are missing at {SHARED_BOOKS}")
+        pytest.skip(f"the shared data sets are not at {SHARED_BOOKS}")
+    return SHARED_BOOKS
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """No test reads the developer's LECTERN_* variables or writes into ./var."""
+    for name in list(os.environ):
+        if name.startswith("LECTERN_") and name != "LECTERN_TEST_BOOKS":
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
+    yield

@@ -1,0 +1,82 @@
+"""A real `lectern ingest` killed with SIGKILL mid-way leaves a consistent catalog."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
+
+pytestmark = pytest.mark.slow
+
+
+def _ingest_command(mirror: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "lectern",
+        "ingest",
+        "--mirror",
+        str(mirror),
+        "--batch-size",
+        "100",
+    ]
+
+
+def _book_count(database: Path) -> int:
+    if not database.exists():
+        return 0
+    try:
+        with sqlite3.connect(database, timeout=1) as connection:
+            return int(connection.execute("select count(*) from books").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_kill_then_rerun_completes_to_the_same_catalog(shared_books: Path, tmp_path: Path) -> None:
+    env = {**os.environ, "LECTERN_DATA_DIR": str(tmp_path / "killed")}
+    database = tmp_path / "killed" / "catalog.db"
+    process = subprocess.Popen(
+        _ingest_command(shared_books), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 120
+    while _book_count(database) < 1_000 and time.monotonic() < deadline:
+        assert process.poll() is None, "ingest finished before it could be killed"
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    partial = _book_count(database)
+    assert 1_000 <= partial < 18_000
+
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("pragma integrity_check").fetchone()[0] == "ok"
+        # Transactions are per batch: no book lacks the rows written beside it.
+        orphans = connection.execute(
+            "select count(*) from books b where not exists "
+            "(select 1 from book_sources s where s.book_id = b.id)"
+        ).fetchone()[0]
+        assert orphans == 0
+        assert connection.execute("select count(*) from books").fetchone()[0] % 100 == 0
+
+    rerun = subprocess.run(
+        _ingest_command(shared_books), env=env, capture_output=True, text=True, check=False
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    clean_env = {**os.environ, "LECTERN_DATA_DIR": str(tmp_path / "clean")}
+    clean = subprocess.run(
+        _ingest_command(shared_books), env=clean_env, capture_output=True, text=True, check=False
+    )
+    assert clean.returncode == 0, clean.stderr
+
+    resumed = SqlAlchemyBookCatalog.from_url(f"sqlite:///{database}")
+    reference = SqlAlchemyBookCatalog.from_url(f"sqlite:///{tmp_path / 'clean' / 'catalog.db'}")
+    assert resumed.content_hashes() == reference.content_hashes()
+    resumed.close()
+    reference.close()
