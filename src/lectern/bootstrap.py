@@ -3,21 +3,92 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
+from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID, OnnxMiniLMEmbedder
+from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.adapters.sources.fetch import HttpSourceFetcher, MirrorSourceFetcher
 from lectern.adapters.sources.goodbooks import GoodbooksSource
 from lectern.adapters.sources.goodreads_openlibrary import GoodreadsOpenLibrarySource
 from lectern.adapters.sources.seven_k import SevenKBooksSource
+from lectern.adapters.vector.faiss_index import ArrayEmbedder
+from lectern.application.indexing import IndexingService
 from lectern.application.ingestion import IngestionService
-from lectern.application.ports import BookCatalog, BookSource, ProgressReporter, SourceFetcher
+from lectern.application.ports import (
+    BookCatalog,
+    BookSource,
+    Embedder,
+    ProgressReporter,
+    SourceFetcher,
+    VectorIndex,
+)
+from lectern.application.search import (
+    BookFilterIndex,
+    BookSearchService,
+    HybridRetriever,
+    SearchConfig,
+)
+from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 from lectern.settings import Settings
 
 
 def default_sources() -> list[BookSource]:
     """The catalog's sources, in merge priority order."""
     return [GoodbooksSource(), SevenKBooksSource(), GoodreadsOpenLibrarySource()]
+
+
+def make_embedder(settings: Settings) -> ArrayEmbedder:
+    """The configured embedding backend (built on first use: it loads a model)."""
+    if settings.embedder == "sentence-transformers":
+        from lectern.adapters.embeddings.sentence_transformers import (
+            SentenceTransformerEmbedder,
+        )
+
+        return SentenceTransformerEmbedder(
+            threads=settings.embed_threads, batch_size=settings.embed_batch_size
+        )
+    return OnnxMiniLMEmbedder(threads=settings.embed_threads, batch_size=settings.embed_batch_size)
+
+
+def search_config(settings: Settings) -> SearchConfig:
+    """Retrieval knobs from settings."""
+    return SearchConfig(
+        rrf_k=settings.rrf_k,
+        fusion=settings.fusion,
+        weights={"lexical": settings.lexical_weight, "vector": settings.vector_weight},
+        candidate_pool=settings.candidate_pool,
+    )
+
+
+def search_indexes(settings: Settings, folder: Path) -> DiskSearchIndexes:
+    """The index folder of one corpus, wired to the configured embedder."""
+    return DiskSearchIndexes(
+        folder,
+        lambda: make_embedder(settings),
+        model_id=MODEL_ID,
+        dimension=DIMENSION,
+        exact_max=settings.exact_index_max,
+        hnsw_m=settings.hnsw_m,
+        ef_search=settings.hnsw_ef_search,
+    )
+
+
+def load_retriever(settings: Settings, indexes: DiskSearchIndexes) -> HybridRetriever:
+    """BM25 (required) and vectors (optional: without them search is degraded)."""
+    lexical = indexes.load_lexical()
+    vector: VectorIndex | None = None
+    embedder: Embedder | None = None
+    reason = None
+    try:
+        vector = indexes.load_vectors()
+        embedder = indexes.embedder()
+    except (IndexMissingError, IndexMismatchError, ConfigurationError) as error:
+        reason = str(error)
+    return HybridRetriever(
+        lexical, vector, embedder, search_config(settings), unavailable_reason=reason
+    )
 
 
 @dataclass
@@ -28,6 +99,7 @@ class Services:
     catalog: BookCatalog
     sources: Sequence[BookSource]
     fetcher: SourceFetcher | None = None
+    _search: BookSearchService | None = field(default=None, repr=False)
 
     def ingestion(self, progress: ProgressReporter | None = None) -> IngestionService:
         """An ingestion service reading the mirror if set, else downloading."""
@@ -39,6 +111,23 @@ class Services:
             batch_size=self.settings.ingest_batch_size,
             progress=progress,
         )
+
+    def catalog_indexes(self) -> DiskSearchIndexes:
+        """The catalog's index folder."""
+        return search_indexes(self.settings, self.settings.index_dir / "catalog")
+
+    def indexing(self) -> IndexingService:
+        """Builds the catalog's indexes."""
+        return IndexingService(self.catalog, self.catalog_indexes())
+
+    def search(self) -> BookSearchService:
+        """The search service; indexes are loaded once, on first use."""
+        if self._search is None:
+            retriever = load_retriever(self.settings, self.catalog_indexes())
+            self._search = BookSearchService(
+                self.catalog, retriever, BookFilterIndex(self.catalog.book_facts())
+            )
+        return self._search
 
 
 def make_fetcher(settings: Settings, progress: ProgressReporter | None = None) -> SourceFetcher:

@@ -27,3 +27,11 @@ class BookNotFoundError(LecternError):
 
 class InvalidQueryError(LecternError, ValueError):
     """A query or filter value is outside what Lectern accepts."""
+
+
+class IndexMissingError(LecternError):
+    """A search index has not been built yet."""
+
+
+class IndexMismatchError(LecternError):
+    """A stored index was built with another model or format than the one configured."""

@@ -31,6 +31,24 @@ class Settings(BaseSettings):
     log_level: LogLevel = "INFO"
     ingest_batch_size: int = Field(default=500, ge=1, le=50_000)
     """Books written per transaction during ingest."""
+    embedder: Literal["onnx", "sentence-transformers"] = "onnx"
+    """onnx: the packaged int8 MiniLM (default); sentence-transformers: needs torch."""
+    embed_threads: int | None = Field(default=None, ge=1, le=256)
+    """CPU threads for the embedder; default: all cores."""
+    embed_batch_size: int = Field(default=128, ge=1, le=1024)
+    """Most texts per embedding batch; long texts are also capped at 2,048 tokens a batch."""
+    exact_index_max: int = Field(default=100_000, ge=0)
+    """Vector indexes up to this size are exact (flat); larger ones use HNSW."""
+    hnsw_m: int = Field(default=32, ge=4, le=128)
+    hnsw_ef_search: int = Field(default=64, ge=8, le=4096)
+    rrf_k: int = Field(default=60, ge=0, le=10_000)
+    fusion: Literal["rrf", "convex"] = "rrf"
+    lexical_weight: float = Field(default=1.0, ge=0.0, le=100.0)
+    vector_weight: float = Field(default=1.0, ge=0.0, le=100.0)
+    candidate_pool: int = Field(default=100, ge=10, le=2_000)
+    """Candidates per query variation, split between BM25 and vectors by the strategy."""
+    mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0)
+    """1 keeps relevance order; lower trades relevance for diversity."""
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -61,6 +79,11 @@ class Settings(BaseSettings):
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
         return value
+
+    @property
+    def index_dir(self) -> Path:
+        """Where search indexes live: one folder per corpus."""
+        return self.data_dir / "index"
 
     @property
     def resolved_catalog_url(self) -> str:

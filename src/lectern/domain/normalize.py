@@ -736,3 +736,16 @@ def parse_year(raw: str | None, *, latest: int = 2030) -> int | None:
         year = int(match.group(1))
         return year if year <= latest else None
     return None
+
+
+def edition_group(title: str, first_author: str | None) -> str:
+    """A loose work key for keeping editions out of one result list.
+
+    Looser than the merge key (`work_key`): the title is cut at the first ':' or '(' so that
+    "The Hunger Games: Special Edition" groups with "The Hunger Games". Used only to
+    de-duplicate results, where a false match costs one hidden duplicate, never a book.
+    """
+    main = re.split(r"\s*[:(\[]", split_series(title)[0], maxsplit=1)[0]
+    folded = re.sub(r"^(the|a|an) ", "", fold(main.replace("&", " and ")))
+    surname = author_surname(first_author) if first_author else None
+    return f"{folded}|{surname or ''}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -9,7 +10,16 @@ from lectern.domain.books import Book
 from lectern.domain.grounding import Explanation
 from lectern.errors import InvalidQueryError
 
-Strategy = Literal["lexical_heavy", "vector_heavy", "balanced"]
+__all__ = [
+    "QueryPlan",
+    "ResultSource",
+    "SearchFilters",
+    "SearchQuery",
+    "SearchResult",
+    "Strategy",
+]
+from lectern.domain.retrieval import Strategy
+
 Intent = Literal["recommendation", "factual", "exploratory"]
 ResultSource = Literal["lexical", "vector", "hybrid"]
 
@@ -65,6 +75,8 @@ class SearchResult:
     source: ResultSource
     lexical_score: float | None = None
     vector_score: float | None = None
+    lexical_rank: int | None = None
+    vector_rank: int | None = None
     explanation: Explanation | None = None
 
 
@@ -77,3 +89,16 @@ class QueryPlan:
     filters: SearchFilters = field(default_factory=SearchFilters)
     variations: tuple[str, ...] = ()
     strategy: Strategy = "balanced"
+
+
+MAX_QUERY_CHARS = 1_000
+"""Longer queries are cut here: nobody types more, and pasted pages only add noise."""
+
+
+def clean_query_text(text: str, max_chars: int = MAX_QUERY_CHARS) -> str:
+    """Drop control characters, collapse whitespace, cut to `max_chars`; refuse empty."""
+    printable = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    cleaned = " ".join(printable.split())
+    if not cleaned:
+        raise InvalidQueryError("the query is empty: type a few words to search for")
+    return cleaned[:max_chars].rstrip()

@@ -23,7 +23,7 @@ from lectern.adapters.catalog.tables import (
     book_sources,
     books,
 )
-from lectern.application.ports import StoredEntry
+from lectern.application.ports import BookFacts, StoredEntry
 from lectern.domain.books import (
     Book,
     CatalogCounts,
@@ -323,6 +323,24 @@ class SqlAlchemyBookCatalog:
                 uuid.UUID(row.id): row.content_hash
                 for row in connection.execute(sa.select(books.c.id, books.c.content_hash))
             }
+
+    def book_facts(self) -> list[BookFacts]:
+        """Language, year and categories of every book."""
+        categories: dict[str, set[str]] = {}
+        with self.engine.connect() as connection:
+            for row in connection.execute(
+                sa.select(book_categories.c.book_id, book_categories.c.name)
+            ):
+                categories.setdefault(row.book_id, set()).add(row.name)
+            rows = connection.execute(
+                sa.select(books.c.id, books.c.language, books.c.published_year).order_by(books.c.id)
+            ).all()
+        return [
+            BookFacts(
+                row.id, row.language, row.published_year, frozenset(categories.get(row.id, ()))
+            )
+            for row in rows
+        ]
 
     # --- writes ---------------------------------------------------------------------------
 

@@ -27,7 +27,10 @@ from rich.table import Table
 from lectern import __version__
 from lectern.application.catalog_queries import BookView, find_book
 from lectern.application.ingestion import IngestReport
+from lectern.application.search import MAX_RESULTS, SearchResponse
 from lectern.bootstrap import Services, bootstrap
+from lectern.domain.retrieval import Strategy
+from lectern.domain.search import SearchFilters, SearchQuery
 from lectern.errors import BookNotFoundError, LecternError
 from lectern.observability import configure_logging
 from lectern.settings import load_settings
@@ -292,6 +295,162 @@ def _print_book(view: BookView) -> None:
     out.print("Source records:", highlight=False)
     for ref in view.entry.sources:
         out.print(f"  {ref.source}:{ref.source_id}  ({ref.file}:{ref.line})", highlight=False)
+
+
+@app.command()
+def index(
+    rebuild: Annotated[
+        bool, typer.Option("--rebuild", help="Re-embed everything, e.g. after a model change.")
+    ] = False,
+) -> None:
+    """Build or update the search indexes from the catalog (only changed books are embedded)."""
+
+    def run() -> None:
+        services = _services()
+        if services.catalog.counts().books == 0:
+            raise _fail("the catalog is empty: run `lectern ingest` first")
+        with _progress_bar() as progress:
+            report = services.indexing().index(rebuild=rebuild, progress=progress)
+        out.print(
+            f"Indexed {report.passages:,} books in {report.seconds:.1f} s: "
+            f"{report.embedded:,} embedded, {report.reused:,} reused, {report.removed:,} removed; "
+            f"lexical index {'rebuilt' if report.lexical_rebuilt else 'unchanged'}; "
+            f"vector index {report.index_type}; peak memory {_peak_mb():.0f} MB",
+            highlight=False,
+        )
+
+    _guarded(run)
+
+
+def _peak_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+StrategyOption = Annotated[
+    Strategy,
+    typer.Option(help="Candidate pools: lexical_heavy 80/20, vector_heavy 20/80, balanced."),
+]
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
+    lang: Annotated[str | None, typer.Option(help="ISO 639-1 language code, e.g. es.")] = None,
+    category: Annotated[str | None, typer.Option(help="A catalog category, e.g. fantasy.")] = None,
+    min_year: Annotated[int | None, typer.Option(help="Published in or after this year.")] = None,
+    max_year: Annotated[int | None, typer.Option(help="Published in or before this year.")] = None,
+    strategy: StrategyOption = "balanced",
+    mmr: Annotated[
+        float | None,
+        typer.Option(help="MMR lambda in [0, 1] (default from LECTERN_MMR_LAMBDA)."),
+    ] = None,
+    no_mmr: Annotated[bool, typer.Option("--no-mmr", help="Keep the fused order.")] = False,
+    k: Annotated[int, typer.Option(help=f"Number of results (1-{MAX_RESULTS}).")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines, one per result.")] = False,
+) -> None:
+    """Search the catalog: BM25 and embeddings fused, filtered, one edition per work."""
+
+    def run() -> None:
+        services = _services()
+        filters = SearchFilters(
+            language=lang, category=category, min_year=min_year, max_year=max_year
+        )
+        lambda_ = None if no_mmr else (mmr if mmr is not None else services.settings.mmr_lambda)
+        response = services.search().search(
+            SearchQuery(text=query, filters=filters, max_results=k),
+            strategy=strategy,
+            mmr_lambda=lambda_,
+        )
+        _print_results(response, as_json)
+
+    _guarded(run)
+
+
+@app.command()
+def similar(
+    isbn_or_id: Annotated[str, typer.Argument(help="An ISBN-10, ISBN-13 or book id.")],
+    k: Annotated[int, typer.Option(help=f"Number of results (1-{MAX_RESULTS}).")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines, one per result.")] = False,
+) -> None:
+    """Books nearest to this one by embedding, without its other editions."""
+
+    def run() -> None:
+        services = _services()
+        book = find_book(services.catalog, isbn_or_id).entry.book
+        response = services.search().similar(book.id, k)
+        if not as_json:
+            out.print(
+                f"Books similar to {book.title} ({', '.join(book.authors[:2])})", highlight=False
+            )
+        _print_results(response, as_json)
+
+    _guarded(run)
+
+
+def _print_results(response: SearchResponse, as_json: bool) -> None:
+    if response.degraded:
+        err.print(f"[yellow]degraded:[/] {response.degraded_reason}", highlight=False)
+    if as_json:
+        for result in response.results:
+            book = result.book
+            line = {
+                "rank": result.rank,
+                "book_id": str(book.id),
+                "isbn13": book.isbn13,
+                "isbn10": book.isbn10,
+                "title": book.title,
+                "authors": list(book.authors),
+                "year": book.published_year,
+                "language": book.language,
+                "score": result.final_score,
+                "source": result.source,
+                "lexical_score": result.lexical_score,
+                "lexical_rank": result.lexical_rank,
+                "vector_score": result.vector_score,
+                "vector_rank": result.vector_rank,
+                "degraded": response.degraded,
+            }
+            sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+        return
+    if not response.results:
+        out.print("No books match: try fewer words or wider filters.")
+        return
+    table = Table(show_lines=False, title_justify="left")
+    for name, justify in (
+        ("#", "right"),
+        ("title", "left"),
+        ("authors", "left"),
+        ("year", "right"),
+        ("lang", "left"),
+        ("score", "right"),
+        ("bm25", "right"),
+        ("vector", "right"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for result in response.results:
+        book = result.book
+        table.add_row(
+            str(result.rank),
+            book.title,
+            ", ".join(book.authors[:2]),
+            "" if book.published_year is None else str(book.published_year),
+            book.language or "",
+            f"{result.final_score:.4f}",
+            ""
+            if result.lexical_score is None
+            else f"{result.lexical_score:.2f} (#{result.lexical_rank})",
+            ""
+            if result.vector_score is None
+            else f"{result.vector_score:.3f} (#{result.vector_rank})",
+        )
+    out.print(table)
+    total = response.timings_ms.get("retrieval_ms")
+    if total is not None:
+        out.print(
+            f"{len(response.results)} results in {total:.1f} ms", style="dim", highlight=False
+        )
 
 
 def run() -> None:

@@ -1,0 +1,1 @@
+"""Text embedders: the packaged ONNX MiniLM by default, sentence-transformers optional."""

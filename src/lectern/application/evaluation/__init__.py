@@ -1,0 +1,1 @@
+"""Evaluation: IR metrics now; judged query sets, judges and ablations later."""

@@ -1,0 +1,349 @@
+"""Hybrid search: BM25 + vectors fused by RRF, filtered, de-duplicated, diversified.
+
+`HybridRetriever` works on any passages (books, BEIR abstracts, knowledge-base files).
+`BookSearchService` adds what books need: filters, one edition per work, MMR, similar books.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass, field
+
+from lectern.application.ports import (
+    BookCatalog,
+    BookFacts,
+    Embedder,
+    LexicalIndex,
+    VectorIndex,
+)
+from lectern.domain.normalize import normalize_category, normalize_language
+from lectern.domain.retrieval import (
+    FusedHit,
+    FusionMethod,
+    ScoredId,
+    Strategy,
+    convex_fusion,
+    maximal_marginal_relevance,
+    pool_sizes,
+    reciprocal_rank_fusion,
+)
+from lectern.domain.search import (
+    QueryPlan,
+    ResultSource,
+    SearchFilters,
+    SearchQuery,
+    SearchResult,
+    clean_query_text,
+)
+from lectern.errors import InvalidQueryError
+
+MAX_RESULTS = 100
+"""The most results one search returns; more is a request for the whole catalog."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """Tunable knobs of retrieval; defaults follow DESIGN.md section 4."""
+
+    rrf_k: int = 60
+    fusion: FusionMethod = "rrf"
+    weights: Mapping[str, float] = field(default_factory=lambda: {"lexical": 1.0, "vector": 1.0})
+    """Per-method weights: RRF multipliers, or convex-combination weights."""
+    candidate_pool: int = 100
+    """Candidates per variation, split between methods by the strategy."""
+    mmr_candidates: int = 50
+    """How many fused candidates MMR chooses from."""
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieval:
+    """Fused candidates and how they were obtained."""
+
+    hits: list[FusedHit]
+    degraded: bool
+    degraded_reason: str | None
+    timings_ms: dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResponse:
+    """Ranked results and whether the vector side took part."""
+
+    results: list[SearchResult]
+    degraded: bool
+    degraded_reason: str | None
+    timings_ms: dict[str, float]
+    strategy: Strategy
+    mmr_lambda: float | None
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)
+
+
+class HybridRetriever:
+    """Lexical and vector candidates for each query variation, fused into one list."""
+
+    def __init__(
+        self,
+        lexical: LexicalIndex,
+        vector: VectorIndex | None,
+        embedder: Embedder | None,
+        config: SearchConfig | None = None,
+        *,
+        unavailable_reason: str | None = None,
+    ) -> None:
+        """Without a vector index or embedder the retriever answers from BM25 alone."""
+        self.lexical = lexical
+        self.vector = vector if embedder is not None else None
+        self.embedder = embedder if vector is not None else None
+        self.config = config or SearchConfig()
+        self.unavailable_reason = unavailable_reason or (
+            None if self.vector is not None else "the vector index or embedder is not available"
+        )
+
+    @property
+    def has_vectors(self) -> bool:
+        """True when the vector side can answer."""
+        return self.vector is not None
+
+    def retrieve(
+        self,
+        variations: Sequence[str],
+        strategy: Strategy = "balanced",
+        allowed: Set[str] | None = None,
+        *,
+        pool: int | None = None,
+    ) -> Retrieval:
+        """Fuse lexical and vector rankings of every variation (RRF across all of them)."""
+        lexical_k, vector_k = pool_sizes(strategy, pool or self.config.candidate_pool)
+        rankings: dict[str, list[ScoredId]] = {}
+        timings = {"lexical_ms": 0.0, "embed_ms": 0.0, "vector_ms": 0.0}
+        degraded_reason = self.unavailable_reason
+        weights: dict[str, float] = {}
+        for number, text in enumerate(variations):
+            suffix = "" if number == 0 else f":{number}"
+            start = time.perf_counter()
+            rankings[f"lexical{suffix}"] = self.lexical.search(text, lexical_k, allowed)
+            timings["lexical_ms"] += _ms(start)
+            weights[f"lexical{suffix}"] = self.config.weights.get("lexical", 1.0)
+            if self.vector is None or self.embedder is None:
+                continue
+            try:
+                start = time.perf_counter()
+                vector = self.embedder.embed([text])[0]
+                timings["embed_ms"] += _ms(start)
+                start = time.perf_counter()
+                rankings[f"vector{suffix}"] = self.vector.search(vector, vector_k, allowed)
+                timings["vector_ms"] += _ms(start)
+                weights[f"vector{suffix}"] = self.config.weights.get("vector", 1.0)
+            except Exception as error:  # noqa: BLE001 - any vector failure degrades to BM25
+                degraded_reason = f"the vector side failed: {type(error).__name__}: {error}"
+                rankings = {k: v for k, v in rankings.items() if not k.startswith("vector")}
+                break
+        start = time.perf_counter()
+        if self.config.fusion == "convex":
+            hits = convex_fusion(rankings, weights)
+        else:
+            hits = reciprocal_rank_fusion(rankings, k=self.config.rrf_k, weights=weights)
+        timings["fusion_ms"] = _ms(start)
+        return Retrieval(hits, degraded_reason is not None, degraded_reason, timings)
+
+    def lexical_only(self, text: str, k: int) -> list[ScoredId]:
+        """BM25 alone, for measuring it."""
+        return self.lexical.search(text, k)
+
+    def vector_only(self, text: str, k: int) -> list[ScoredId]:
+        """Dense retrieval alone, for measuring it; empty without a vector side."""
+        if self.vector is None or self.embedder is None:
+            return []
+        return self.vector.search(self.embedder.embed([text])[0], k)
+
+
+class BookFilterIndex:
+    """Languages, years and categories of every book, in memory, for fast filters."""
+
+    def __init__(self, facts: Sequence[BookFacts]) -> None:
+        """Index the facts once at start-up."""
+        self.all_ids = frozenset(f.id for f in facts)
+        self._by_language: dict[str, set[str]] = {}
+        self._by_category: dict[str, set[str]] = {}
+        self._year: dict[str, int] = {}
+        for fact in facts:
+            if fact.language:
+                self._by_language.setdefault(fact.language, set()).add(fact.id)
+            for name in fact.categories:
+                self._by_category.setdefault(name, set()).add(fact.id)
+            if fact.published_year is not None:
+                self._year[fact.id] = fact.published_year
+
+    def allowed(self, filters: SearchFilters) -> frozenset[str] | None:
+        """Ids passing every filter; None when no filter is set."""
+        if filters.is_empty:
+            return None
+        allowed: set[str] | frozenset[str] = self.all_ids
+        if filters.language is not None:
+            code, _ = normalize_language(filters.language)
+            if code is None:
+                raise InvalidQueryError(
+                    f"unknown language {filters.language!r}: use an ISO 639 code such as en, es, de"
+                )
+            allowed = allowed & self._by_language.get(code, set())
+        if filters.category is not None:
+            name = normalize_category(filters.category)
+            if name is None or name not in self._by_category:
+                raise InvalidQueryError(
+                    f"unknown category {filters.category!r}: `lectern catalog stats` lists the "
+                    "common ones"
+                )
+            allowed = allowed & self._by_category[name]
+        if filters.min_year is not None or filters.max_year is not None:
+            low = filters.min_year if filters.min_year is not None else -10_000
+            high = filters.max_year if filters.max_year is not None else 10_000
+            allowed = {i for i in allowed if low <= self._year.get(i, -100_000) <= high}
+        return frozenset(allowed)
+
+
+def _check_k(k: int) -> None:
+    if not 1 <= k <= MAX_RESULTS:
+        raise InvalidQueryError(
+            f"the number of results must be between 1 and {MAX_RESULTS}, not {k}"
+        )
+
+
+class BookSearchService:
+    """Search the catalog: query to books, and book to similar books."""
+
+    def __init__(
+        self, catalog: BookCatalog, retriever: HybridRetriever, filters: BookFilterIndex
+    ) -> None:
+        """Indexes are loaded by bootstrap; this only combines them."""
+        self.catalog = catalog
+        self.retriever = retriever
+        self.filters = filters
+
+    def search(
+        self,
+        query: SearchQuery,
+        *,
+        strategy: Strategy = "balanced",
+        mmr_lambda: float | None = 0.7,
+        plan: QueryPlan | None = None,
+    ) -> SearchResponse:
+        """Ranked, filtered books, one edition per work, diversified by MMR when asked."""
+        started = time.perf_counter()
+        _check_k(query.max_results)
+        if mmr_lambda is not None and not 0.0 <= mmr_lambda <= 1.0:
+            raise InvalidQueryError(f"MMR lambda must be between 0 and 1, not {mmr_lambda}")
+        text = clean_query_text(query.text)
+        filters = plan.filters if plan is not None and query.filters.is_empty else query.filters
+        variations = [text]
+        if plan is not None:
+            variations += [clean_query_text(v) for v in plan.variations if v.strip()]
+            strategy = plan.strategy
+        start = time.perf_counter()
+        allowed = self.filters.allowed(filters)
+        filter_ms = _ms(start)
+        retrieval = self.retriever.retrieve(variations, strategy, allowed)
+        start = time.perf_counter()
+        hits = self._one_per_work(retrieval.hits)
+        chosen = self._diversify(hits, query.max_results, mmr_lambda)
+        rerank_ms = _ms(start)
+        start = time.perf_counter()
+        results = self._results(chosen)
+        load_ms = _ms(start)
+        timings = {
+            "filter_ms": filter_ms,
+            **retrieval.timings_ms,
+            "rerank_ms": rerank_ms,
+            "load_ms": load_ms,
+            "retrieval_ms": _ms(started),
+        }
+        return SearchResponse(
+            results,
+            retrieval.degraded,
+            retrieval.degraded_reason,
+            timings,
+            strategy,
+            mmr_lambda if self.retriever.has_vectors else None,
+        )
+
+    def similar(self, book_id: uuid.UUID, k: int = 10) -> SearchResponse:
+        """Books nearest to this one by embedding, never itself or another of its editions."""
+        started = time.perf_counter()
+        _check_k(k)
+        key = str(book_id)
+        vector_index = self.retriever.vector
+        if vector_index is None:
+            return SearchResponse(
+                [], True, self.retriever.unavailable_reason, {}, "vector_heavy", None
+            )
+        vector = vector_index.vector_of(key)
+        if vector is None:
+            raise InvalidQueryError(
+                f"book {book_id} is not in the vector index: run `lectern index`"
+            )
+        group = self.retriever.lexical.group_of(key)
+        found = vector_index.search(vector, k * 3 + 10)
+        seen = {group}
+        hits: list[FusedHit] = []
+        for hit in found:
+            hit_group = self.retriever.lexical.group_of(hit.id)
+            if hit.id == key or hit_group in seen:
+                continue
+            seen.add(hit_group)
+            hits.append(
+                FusedHit(hit.id, hit.score, {"vector": len(hits) + 1}, {"vector": hit.score})
+            )
+            if len(hits) == k:
+                break
+        results = self._results(hits)
+        return SearchResponse(
+            results, False, None, {"retrieval_ms": _ms(started)}, "vector_heavy", None
+        )
+
+    def _one_per_work(self, hits: Sequence[FusedHit]) -> list[FusedHit]:
+        seen: set[str] = set()
+        kept = []
+        for hit in hits:
+            group = self.retriever.lexical.group_of(hit.id)
+            if group not in seen:
+                seen.add(group)
+                kept.append(hit)
+        return kept
+
+    def _diversify(self, hits: list[FusedHit], k: int, mmr_lambda: float | None) -> list[FusedHit]:
+        vector_index = self.retriever.vector
+        if mmr_lambda is None or vector_index is None or len(hits) <= 1:
+            return hits[:k]
+        pool = hits[: max(k, self.retriever.config.mmr_candidates)]
+        similarity = vector_index.similarities([h.id for h in pool])
+        order = maximal_marginal_relevance([h.score for h in pool], similarity, mmr_lambda, k)
+        return [pool[i] for i in order]
+
+    def _results(self, hits: Sequence[FusedHit]) -> list[SearchResult]:
+        books = {str(b.id): b for b in self.catalog.get_many([uuid.UUID(h.id) for h in hits])}
+        results: list[SearchResult] = []
+        for hit in hits:
+            book = books.get(hit.id)
+            if book is None:
+                continue  # indexed but since removed from the catalog
+            methods = {m.split(":")[0] for m in hit.ranks}
+            source: ResultSource = (
+                "hybrid" if len(methods) > 1 else ("vector" if "vector" in methods else "lexical")
+            )
+            results.append(
+                SearchResult(
+                    book=book,
+                    final_score=hit.score,
+                    rank=len(results) + 1,
+                    source=source,
+                    lexical_score=hit.scores.get("lexical"),
+                    vector_score=hit.scores.get("vector"),
+                    lexical_rank=hit.ranks.get("lexical"),
+                    vector_rank=hit.ranks.get("vector"),
+                )
+            )
+        return results

@@ -1,0 +1,36 @@
+"""How a book becomes a passage for the lexical index and for the embedder.
+
+Order is most signal first: title and subtitle, authors, categories, then the description.
+The embedder's window is 256 word pieces; the embed text keeps the first
+`EMBED_DESCRIPTION_WORDS` words of the description so that title, authors and categories
+are never the part that gets cut. The lexical text keeps the whole description.
+"""
+
+from __future__ import annotations
+
+from lectern.domain.books import Book
+from lectern.domain.normalize import edition_group
+from lectern.domain.retrieval import Passage
+
+EMBED_DESCRIPTION_WORDS = 150
+"""About 200 word pieces of description after ~40 of title, authors and categories."""
+MAX_AUTHORS = 3
+MAX_CATEGORIES = 10
+
+
+def book_passage(book: Book) -> Passage:
+    """The passage of a book: id is the book id, group its edition group."""
+    head = f"{book.title}: {book.subtitle}" if book.subtitle else book.title
+    parts = [head]
+    if book.authors:
+        parts.append("by " + ", ".join(book.authors[:MAX_AUTHORS]))
+    if book.categories:
+        parts.append("Categories: " + ", ".join(book.categories[:MAX_CATEGORIES]))
+    prefix = ". ".join(parts)
+    description = book.description or ""
+    lexical = f"{prefix}. {description}" if description else prefix
+    words = description.split()
+    short = " ".join(words[:EMBED_DESCRIPTION_WORDS])
+    embed = f"{prefix}. {short}" if short else prefix
+    group = edition_group(book.title, book.authors[0] if book.authors else None)
+    return Passage(id=str(book.id), text=lexical, embed_text=embed, group=group)

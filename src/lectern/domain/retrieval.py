@@ -1,0 +1,166 @@
+"""Retrieval maths on plain values: passages, fusion, diversification.
+
+Nothing here knows about books, numpy or indexes: rankings come in as ids with scores,
+and similarities as a matrix of floats computed by whichever adapter owns the vectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+Strategy = Literal["lexical_heavy", "vector_heavy", "balanced"]
+FusionMethod = Literal["rrf", "convex"]
+
+STRATEGY_SHARES: Mapping[Strategy, tuple[float, float]] = {
+    "lexical_heavy": (0.8, 0.2),
+    "vector_heavy": (0.2, 0.8),
+    "balanced": (0.5, 0.5),
+}
+"""(lexical, vector) shares of the candidate pool for each strategy."""
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A unit of retrieval: a book, an abstract, a knowledge-base section."""
+
+    id: str
+    text: str
+    """What the lexical index sees: everything, most signal first."""
+    embed_text: str
+    """What the embedder sees: the same order, cut to fit the model's window."""
+    group: str
+    """Passages of one group (editions of a work) never crowd a result list."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredId:
+    """An id with the score one method gave it."""
+
+    id: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class FusedHit:
+    """A candidate after fusion, with the rank and score each method gave it."""
+
+    id: str
+    score: float
+    ranks: Mapping[str, int] = field(default_factory=dict)
+    """1-based rank per method (`lexical`, `vector`, or a variation name)."""
+    scores: Mapping[str, float] = field(default_factory=dict)
+
+
+def pool_sizes(strategy: Strategy, pool: int) -> tuple[int, int]:
+    """How many lexical and vector candidates a strategy asks for out of `pool`."""
+    lexical_share, vector_share = STRATEGY_SHARES[strategy]
+    return max(1, round(pool * lexical_share)), max(1, round(pool * vector_share))
+
+
+def reciprocal_rank_fusion(
+    rankings: Mapping[str, Sequence[ScoredId]],
+    k: int = 60,
+    weights: Mapping[str, float] | None = None,
+) -> list[FusedHit]:
+    """Weighted RRF: score(d) = sum over methods of w_m / (k + rank_m(d)).
+
+    Ties are broken by the best single rank, then by id, so results are deterministic.
+    """
+    if k < 0:
+        raise ValueError("the RRF constant k must be >= 0")
+    totals: dict[str, float] = {}
+    ranks: dict[str, dict[str, int]] = {}
+    scores: dict[str, dict[str, float]] = {}
+    for method, ranking in rankings.items():
+        weight = 1.0 if weights is None else weights.get(method, 1.0)
+        seen: set[str] = set()
+        for position, hit in enumerate(ranking, start=1):
+            if hit.id in seen:
+                continue
+            seen.add(hit.id)
+            totals[hit.id] = totals.get(hit.id, 0.0) + weight / (k + position)
+            ranks.setdefault(hit.id, {})[method] = position
+            scores.setdefault(hit.id, {})[method] = hit.score
+    ordered = sorted(totals, key=lambda i: (-totals[i], min(ranks[i].values()), i))
+    return [FusedHit(i, totals[i], ranks[i], scores[i]) for i in ordered]
+
+
+def convex_fusion(
+    rankings: Mapping[str, Sequence[ScoredId]], weights: Mapping[str, float]
+) -> list[FusedHit]:
+    """Convex combination of min-max normalised scores (Bruch et al., 2022).
+
+    A method that did not return a candidate contributes 0 for it.
+    """
+    totals: dict[str, float] = {}
+    ranks: dict[str, dict[str, int]] = {}
+    scores: dict[str, dict[str, float]] = {}
+    for method, ranking in rankings.items():
+        if not ranking:
+            continue
+        values = [hit.score for hit in ranking]
+        low, high = min(values), max(values)
+        span = high - low
+        weight = weights.get(method, 0.0)
+        for position, hit in enumerate(ranking, start=1):
+            if method in ranks.get(hit.id, {}):
+                continue
+            normalised = (hit.score - low) / span if span > 0 else 1.0
+            totals[hit.id] = totals.get(hit.id, 0.0) + weight * normalised
+            ranks.setdefault(hit.id, {})[method] = position
+            scores.setdefault(hit.id, {})[method] = hit.score
+    ordered = sorted(totals, key=lambda i: (-totals[i], min(ranks[i].values()), i))
+    return [FusedHit(i, totals[i], ranks[i], scores[i]) for i in ordered]
+
+
+def maximal_marginal_relevance(
+    relevance: Sequence[float],
+    similarity: Sequence[Sequence[float]],
+    lambda_: float,
+    k: int,
+) -> list[int]:
+    """Indexes of up to k candidates chosen by MMR (Carbonell and Goldstein, 1998).
+
+    Each step picks argmax of lambda * rel(i) - (1 - lambda) * max_j sim(i, j) over the
+    chosen j. Relevance is min-max normalised first so that lambda means the same for any
+    score scale. lambda = 1 keeps the relevance order.
+    """
+    if not 0.0 <= lambda_ <= 1.0:
+        raise ValueError("MMR lambda must be between 0 and 1")
+    count = len(relevance)
+    if count != len(similarity) or any(len(row) != count for row in similarity):
+        raise ValueError("similarity must be a square matrix matching relevance")
+    if k <= 0 or count == 0:
+        return []
+    low, high = min(relevance), max(relevance)
+    span = high - low
+    rel = [(r - low) / span if span > 0 else 1.0 for r in relevance]
+    chosen: list[int] = []
+    closest = [float("-inf")] * count
+    remaining = set(range(count))
+    while remaining and len(chosen) < k:
+        best = max(
+            remaining,
+            key=lambda i: (
+                lambda_ * rel[i] - (1 - lambda_) * (closest[i] if chosen else 0.0),
+                -i,
+            ),
+        )
+        chosen.append(best)
+        remaining.discard(best)
+        row = similarity[best]
+        for i in remaining:
+            if row[i] > closest[i]:
+                closest[i] = row[i]
+    return chosen
+
+
+def intra_list_diversity(similarity: Sequence[Sequence[float]]) -> float:
+    """Mean pairwise (1 - similarity) over a result list; 0 for fewer than two items."""
+    count = len(similarity)
+    if count < 2:
+        return 0.0
+    total = sum(1.0 - similarity[i][j] for i in range(count) for j in range(i + 1, count))
+    return total / (count * (count - 1) / 2)
