@@ -169,6 +169,8 @@ def build_tiny_mirror(root: Path) -> Path:
         ("5", "read-in-2015"),
         ("6", "favorites"),
         ("7", "classics"),
+        ("8", "hunger-games"),
+        ("9", "survival"),
     ]
     write_csv(
         root / "goodbooks-10k-tags/tags_reduced.csv",
@@ -194,8 +196,12 @@ def build_tiny_mirror(root: Path) -> Path:
                     "count": str(count),
                 }
             )
-    # Shelves on fewer than 10 books are dropped as book-specific; repeat them on
-    # filler ids so the tiny mirror keeps them.
+    # Two rare shelves (on fewer than 10 books): one names the book, one is a topic.
+    for tag_id in ("8", "9"):
+        links.append(
+            {"tag_id": tag_id, "book_id": "0", "goodreads_book_id": "2767052", "count": "110"}
+        )
+    # Repeat the common shelves on filler ids so that they are common in the tiny mirror too.
     for filler in range(100, 110):
         for tag_id in ("2", "3", "4", "7"):
             links.append(

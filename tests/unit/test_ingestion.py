@@ -52,6 +52,8 @@ def test_hunger_games_is_merged_from_all_three_sources(tiny_mirror: Path) -> Non
     assert "sister's place" in book.description  # HTML entity decoded, tags gone
     assert "young adult" in book.categories and "dystopia" in book.categories
     assert "to read" not in book.categories and "favorites" not in book.categories
+    # A rare shelf is kept as a specific topic unless it only names the book.
+    assert "survival" in book.categories and "hunger games" not in book.categories
     assert book.metadata["series"] == "The Hunger Games"
     assert {s.source for s in view.entry.sources} == {
         "goodbooks-10k",

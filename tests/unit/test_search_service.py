@@ -143,10 +143,17 @@ def test_similar_excludes_the_book_and_its_editions() -> None:
     assert titles[0] == "Red Seas"
 
 
-def test_similar_without_vectors_is_degraded_and_empty() -> None:
-    service, _, _ = _service(vectors=False)
-    response = service.similar(uuid.UUID(int=1))
-    assert response.degraded and response.results == []
+def test_similar_without_vectors_falls_back_to_bm25_on_the_books_words() -> None:
+    service, lexical, _ = _service(vectors=False)
+    response = service.similar(uuid.UUID(int=1), k=3)
+    assert response.degraded and response.degraded_reason
+    titles = [r.book.title for r in response.results]
+    # Red Seas shares "thief magic city"; the book itself and its other edition never show.
+    assert titles[0] == "Red Seas"
+    assert "Lies" not in titles and "Lies Special Edition" not in titles
+    assert all(r.source == "lexical" and r.vector_score is None for r in response.results)
+    with pytest.raises(InvalidQueryError, match="no book"):
+        service.similar(uuid.UUID(int=99))
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\x00\x07\n\t"])

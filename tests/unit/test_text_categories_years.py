@@ -5,6 +5,7 @@ from lectern.domain.normalize import (
     is_topical_shelf,
     is_topical_subject,
     merge_categories,
+    names_the_book,
     normalize_category,
     parse_year,
     split_series,
@@ -47,6 +48,10 @@ def test_unclosed_markup_does_not_raise() -> None:
         "dnf",
         "2017-reads",
         "audiobook",
+        "2015-releases",
+        "books-read-in-2014",
+        "cover-love",
+        "beautiful-covers",
     ],
 )
 def test_non_topical_shelves_are_dropped(shelf: str) -> None:
@@ -65,6 +70,8 @@ def test_non_topical_shelves_are_dropped(shelf: str) -> None:
         "dystopian",
         "horror",
         "non-fiction",
+        "heist",
+        "thieves",
     ],
 )
 def test_topical_shelves_are_kept(shelf: str) -> None:
@@ -141,3 +148,20 @@ def test_work_key_ignores_series_articles_case_and_accents() -> None:
 )
 def test_years(raw: str, year: int | None) -> None:
     assert parse_year(raw) == year
+
+
+@pytest.mark.parametrize(
+    ("shelf", "book", "names"),
+    [
+        ("hunger-games", ["The Hunger Games", "Suzanne Collins"], True),
+        ("suzanne-collins", ["The Hunger Games", "Suzanne Collins"], True),
+        ("a-song-of-ice-and-fire", ["A Game of Thrones", "A Song of Ice and Fire"], True),
+        ("heist", ["Six of Crows", "Six of Crows", "Leigh Bardugo"], False),
+        ("crows-and-ravens", ["Six of Crows", "Leigh Bardugo"], False),
+        ("the-series", ["The Hunger Games"], False),
+    ],
+)
+def test_a_shelf_that_names_the_book_is_recognised(
+    shelf: str, book: list[str], names: bool
+) -> None:
+    assert names_the_book(shelf, book) is names

@@ -19,6 +19,7 @@ from lectern.application.ports import (
     VectorIndex,
 )
 from lectern.domain.normalize import normalize_category, normalize_language
+from lectern.domain.passages import book_passage
 from lectern.domain.retrieval import (
     FusedHit,
     FusionMethod,
@@ -41,6 +42,8 @@ from lectern.errors import InvalidQueryError
 
 MAX_RESULTS = 100
 """The most results one search returns; more is a request for the whole catalog."""
+SIMILAR_QUERY_WORDS = 80
+"""Without vectors, similar books are found by BM25 on the book's first 80 words."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +153,25 @@ class HybridRetriever:
             hits = reciprocal_rank_fusion(rankings, k=self.config.rrf_k, weights=weights)
         timings["fusion_ms"] = _ms(start)
         return Retrieval(hits, degraded_reason is not None, degraded_reason, timings)
+
+    def degraded_reason_for(self, methods: Sequence[str]) -> str | None:
+        """Why these methods cannot run as asked, or None when they can."""
+        needs_vectors = any(m in {"dense", "hybrid"} for m in methods)
+        return self.unavailable_reason if needs_vectors and not self.has_vectors else None
+
+    def diversify(
+        self, hits: Sequence[FusedHit], k: int, mmr_lambda: float | None
+    ) -> list[FusedHit]:
+        """The first k hits, re-ordered by MMR over the top candidates when lambda is set.
+
+        Similarity is the cosine of the stored vectors; without vectors the order is kept.
+        """
+        if mmr_lambda is None or self.vector is None or len(hits) <= 1:
+            return list(hits[:k])
+        pool = hits[: max(k, self.config.mmr_candidates)]
+        similarity = self.vector.similarities([h.id for h in pool])
+        order = maximal_marginal_relevance([h.score for h in pool], similarity, mmr_lambda, k)
+        return [pool[i] for i in order]
 
     def lexical_only(self, text: str, k: int) -> list[ScoredId]:
         """BM25 alone, for measuring it."""
@@ -277,32 +299,48 @@ class BookSearchService:
         key = str(book_id)
         vector_index = self.retriever.vector
         if vector_index is None:
-            return SearchResponse(
-                [], True, self.retriever.unavailable_reason, {}, "vector_heavy", None
-            )
+            return self._similar_by_words(book_id, k, started)
         vector = vector_index.vector_of(key)
         if vector is None:
             raise InvalidQueryError(
                 f"book {book_id} is not in the vector index: run `lectern index`"
             )
-        group = self.retriever.lexical.group_of(key)
         found = vector_index.search(vector, k * 3 + 10)
-        seen = {group}
+        hits = self._others(key, found, "vector", k)
+        return SearchResponse(
+            self._results(hits), False, None, {"retrieval_ms": _ms(started)}, "vector_heavy", None
+        )
+
+    def _similar_by_words(self, book_id: uuid.UUID, k: int, started: float) -> SearchResponse:
+        """Degraded similar books: BM25 with the book's own title, categories and blurb."""
+        books = self.catalog.get_many([book_id])
+        if not books:
+            raise InvalidQueryError(f"no book with id {book_id} in the catalog")
+        words = book_passage(books[0]).text.split()[:SIMILAR_QUERY_WORDS]
+        found = self.retriever.lexical.search(" ".join(words), k * 3 + 10)
+        hits = self._others(str(book_id), found, "lexical", k)
+        return SearchResponse(
+            self._results(hits),
+            True,
+            self.retriever.unavailable_reason,
+            {"retrieval_ms": _ms(started)},
+            "lexical_heavy",
+            None,
+        )
+
+    def _others(self, key: str, found: Sequence[ScoredId], method: str, k: int) -> list[FusedHit]:
+        """Up to k hits that are neither the book nor another edition of it, one per work."""
+        seen = {self.retriever.lexical.group_of(key)}
         hits: list[FusedHit] = []
         for hit in found:
             hit_group = self.retriever.lexical.group_of(hit.id)
             if hit.id == key or hit_group in seen:
                 continue
             seen.add(hit_group)
-            hits.append(
-                FusedHit(hit.id, hit.score, {"vector": len(hits) + 1}, {"vector": hit.score})
-            )
+            hits.append(FusedHit(hit.id, hit.score, {method: len(hits) + 1}, {method: hit.score}))
             if len(hits) == k:
                 break
-        results = self._results(hits)
-        return SearchResponse(
-            results, False, None, {"retrieval_ms": _ms(started)}, "vector_heavy", None
-        )
+        return hits
 
     def _one_per_work(self, hits: Sequence[FusedHit]) -> list[FusedHit]:
         seen: set[str] = set()
@@ -315,13 +353,7 @@ class BookSearchService:
         return kept
 
     def _diversify(self, hits: list[FusedHit], k: int, mmr_lambda: float | None) -> list[FusedHit]:
-        vector_index = self.retriever.vector
-        if mmr_lambda is None or vector_index is None or len(hits) <= 1:
-            return hits[:k]
-        pool = hits[: max(k, self.retriever.config.mmr_candidates)]
-        similarity = vector_index.similarities([h.id for h in pool])
-        order = maximal_marginal_relevance([h.score for h in pool], similarity, mmr_lambda, k)
-        return [pool[i] for i in order]
+        return self.retriever.diversify(hits, k, mmr_lambda)
 
     def _results(self, hits: Sequence[FusedHit]) -> list[SearchResult]:
         books = {str(b.id): b for b in self.catalog.get_many([uuid.UUID(h.id) for h in hits])}

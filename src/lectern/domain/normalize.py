@@ -593,7 +593,8 @@ and the list above, plus the patterns in `_NON_TOPICAL_PATTERNS`, carry no topic
 
 _NON_TOPICAL_PATTERNS = (
     re.compile(r"^(read|reading|finished|bought|owned)[-_]?(in[-_]?)?\d{2,4}"),
-    re.compile(r"\d{4}[-_]?(reads?|reading|books?|challenge)"),
+    re.compile(r"\d{4}[-_]?(reads?|reading|books?|challenge|releases?)"),
+    re.compile(r"^(books[-_])?read[-_]|^(beautiful[-_])?covers?[-_]|[-_]covers?$"),
     re.compile(r"^\d+[-_]?stars?$"),
     re.compile(r"^(my|own|owned|i-own|favou?rites?|fav|faves)[-_]"),
     re.compile(r"[-_](own|owned|tbr|to-read|wishlist|wish-list|favou?rites?|faves)$"),
@@ -681,6 +682,20 @@ def is_topical_shelf(shelf: str) -> bool:
     return not any(p.search(name) for p in _NON_TOPICAL_PATTERNS)
 
 
+_NAME_FILLERS = frozenset({"the", "a", "an", "of", "and", "series", "trilogy", "saga", "books"})
+
+
+def names_the_book(shelf: str, words_of_book: Iterable[str]) -> bool:
+    """True when every word of a shelf is a word of the book's title, series or authors.
+
+    Such a shelf (`hunger-games`, `suzanne-collins`, `a-song-of-ice-and-fire`) names the book
+    rather than saying what it is about.
+    """
+    book = {w for text in words_of_book for w in re.findall(r"\w+", fold(text))}
+    words = {w for w in re.findall(r"\w+", fold(shelf)) if w not in _NAME_FILLERS}
+    return bool(words) and words <= book
+
+
 def is_topical_subject(subject: str) -> bool:
     """True when an Open Library subject describes a topic, not a format or a list."""
     name = subject.strip().casefold()
@@ -738,14 +753,24 @@ def parse_year(raw: str | None, *, latest: int = 2030) -> int | None:
     return None
 
 
+_EDITION_SUFFIX = re.compile(
+    r"(\s+(trilogy|quartet|series|saga|box(ed)?\s*set|boxset|collection|omnibus"
+    r"|((special|anniversary|deluxe|illustrated|collector s|collectors)\s+)?edition"
+    r"|books?(\s+\d+)+))+$"
+)
+"""What a box set or special edition adds to a work's title ("The Hunger Games Trilogy Boxset")."""
+
+
 def edition_group(title: str, first_author: str | None) -> str:
     """A loose work key for keeping editions out of one result list.
 
     Looser than the merge key (`work_key`): the title is cut at the first ':' or '(' so that
-    "The Hunger Games: Special Edition" groups with "The Hunger Games". Used only to
+    "The Hunger Games: Special Edition" groups with "The Hunger Games", and a trailing
+    "Trilogy Boxset" or "Books 1-7" is dropped so box sets group with their first work. Used only to
     de-duplicate results, where a false match costs one hidden duplicate, never a book.
     """
     main = re.split(r"\s*[:(\[]", split_series(title)[0], maxsplit=1)[0]
     folded = re.sub(r"^(the|a|an) ", "", fold(main.replace("&", " and ")))
+    folded = _EDITION_SUFFIX.sub("", folded) or folded
     surname = author_surname(first_author) if first_author else None
     return f"{folded}|{surname or ''}"

@@ -15,22 +15,28 @@ from lectern.domain.retrieval import Passage
 EMBED_DESCRIPTION_WORDS = 150
 """About 200 word pieces of description after ~40 of title, authors and categories."""
 MAX_AUTHORS = 3
-MAX_CATEGORIES = 10
+MAX_CATEGORIES = 40
+"""The lexical text keeps the specific shelves (`heist`) that come after the common ones."""
+EMBED_CATEGORIES = 12
+"""The embed text keeps the most used ones, so the description still fits the window."""
+
+
+def _with_categories(head: str, categories: tuple[str, ...]) -> str:
+    return f"{head}. Categories: {', '.join(categories)}" if categories else head
 
 
 def book_passage(book: Book) -> Passage:
     """The passage of a book: id is the book id, group its edition group."""
-    head = f"{book.title}: {book.subtitle}" if book.subtitle else book.title
-    parts = [head]
+    parts = [f"{book.title}: {book.subtitle}" if book.subtitle else book.title]
     if book.authors:
         parts.append("by " + ", ".join(book.authors[:MAX_AUTHORS]))
-    if book.categories:
-        parts.append("Categories: " + ", ".join(book.categories[:MAX_CATEGORIES]))
-    prefix = ". ".join(parts)
+    head = ". ".join(parts)
+    lexical_prefix = _with_categories(head, book.categories[:MAX_CATEGORIES])
+    embed_prefix = _with_categories(head, book.categories[:EMBED_CATEGORIES])
     description = book.description or ""
-    lexical = f"{prefix}. {description}" if description else prefix
+    lexical = f"{lexical_prefix}. {description}" if description else lexical_prefix
     words = description.split()
     short = " ".join(words[:EMBED_DESCRIPTION_WORDS])
-    embed = f"{prefix}. {short}" if short else prefix
+    embed = f"{embed_prefix}. {short}" if short else embed_prefix
     group = edition_group(book.title, book.authors[0] if book.authors else None)
     return Passage(id=str(book.id), text=lexical, embed_text=embed, group=group)

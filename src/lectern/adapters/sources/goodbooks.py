@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from lectern.adapters.sources._fields import isbn_pair, language, number, put
 from lectern.adapters.sources.csv_rows import CsvProblem, read_csv
@@ -19,15 +20,20 @@ from lectern.domain.normalize import (
     clean_text,
     is_topical_shelf,
     merge_categories,
+    names_the_book,
     parse_year,
     split_authors,
     split_series,
 )
 
 MIN_BOOKS_PER_SHELF = 10
-"""A shelf on fewer books names one book or series ("hunger-games"), not a topic."""
-MAX_SHELVES_PER_BOOK = 15
-"""Readers' most used shelves come first; past 15 they turn into private labels."""
+"""A shelf on fewer books is rare: kept only when it does not name the book itself.
+
+Rare shelves are often a book's or series' name (`hunger-games`), but also the most specific
+topics a reader wrote (`heist` on Six of Crows, `thieves` on The Lies of Locke Lamora).
+"""
+MAX_SHELVES_PER_BOOK = 20
+"""Readers' most used shelves come first; past 20 distinct topics they turn into labels."""
 
 _BOOK_COLUMNS = (
     "book_id",
@@ -41,6 +47,22 @@ _BOOK_COLUMNS = (
     "title",
     "language_code",
 )
+
+
+class Shelf(NamedTuple):
+    """A topical shelf of one book; `rare` when fewer than MIN_BOOKS_PER_SHELF books carry it."""
+
+    name: str
+    rare: bool
+
+
+def _topics(shelves: Sequence[Shelf], words_of_book: Sequence[str]) -> tuple[str, ...]:
+    """The book's most used shelves as categories, without rare shelves that name the book.
+
+    The cap counts normalised names, so `ya`, `teen` and `young-adult` take one place.
+    """
+    kept = [s.name for s in shelves if not (s.rare and names_the_book(s.name, words_of_book))]
+    return merge_categories(kept)[:MAX_SHELVES_PER_BOOK]
 
 
 class GoodbooksSource:
@@ -109,7 +131,8 @@ class GoodbooksSource:
                 author_roles=authors.roles,
                 language=language(values["language_code"], dropped, metadata),
                 categories=merge_categories(
-                    shelves.get(goodreads_id, ()), genres.get(goodreads_id, ())
+                    _topics(shelves.get(goodreads_id, ()), [title, series or "", *authors.names]),
+                    genres.get(goodreads_id, ()),
                 ),
                 published_year=parse_year(values["original_publication_year"]),
                 isbn10=isbn10,
@@ -119,7 +142,9 @@ class GoodbooksSource:
                 dropped=tuple(dropped),
             )
 
-    def _shelves(self, paths: Mapping[str, Path]) -> tuple[dict[str, list[str]], list[RejectedRow]]:
+    def _shelves(
+        self, paths: Mapping[str, Path]
+    ) -> tuple[dict[str, list[Shelf]], list[RejectedRow]]:
         """Topical shelves per goodreads id, most used first."""
         problems: list[RejectedRow] = []
         names: dict[str, str] = {}
@@ -147,10 +172,9 @@ class GoodbooksSource:
                 books_per_shelf[name] = books_per_shelf.get(name, 0) + 1
         shelves = {
             book: [
-                name
+                Shelf(name, books_per_shelf[name] < MIN_BOOKS_PER_SHELF)
                 for _, name in sorted(items, key=lambda x: (-x[0], x[1]))
-                if books_per_shelf[name] >= MIN_BOOKS_PER_SHELF
-            ][:MAX_SHELVES_PER_BOOK]
+            ]
             for book, items in counted.items()
         }
         return shelves, problems

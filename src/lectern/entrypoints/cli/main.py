@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import structlog
 import typer
@@ -451,6 +451,67 @@ def _print_results(response: SearchResponse, as_json: bool) -> None:
         out.print(
             f"{len(response.results)} results in {total:.1f} ms", style="dim", highlight=False
         )
+
+
+MethodChoice = Literal["bm25", "dense", "hybrid", "all"]
+
+
+@app.command("beir-eval")
+def beir_eval(
+    corpus: Annotated[Path, typer.Option(help="corpus.jsonl or corpus.jsonl.gz (BEIR format).")],
+    queries: Annotated[Path, typer.Option(help="queries.jsonl.")],
+    qrels: Annotated[Path, typer.Option(help="qrels.tsv: query-id, corpus-id, score.")],
+    method: Annotated[
+        MethodChoice, typer.Option(help="bm25, dense, hybrid, or all three.")
+    ] = "all",
+    strategy: StrategyOption = "balanced",
+    mmr: Annotated[
+        float | None,
+        typer.Option(help="Re-order the hybrid top 50 by MMR with this lambda in [0, 1]."),
+    ] = None,
+) -> None:
+    """nDCG@10, Recall@100 and MRR@10 on a BEIR data set; the corpus index is cached."""
+
+    def run() -> None:
+        from lectern.adapters.sources.beir import load_beir
+        from lectern.adapters.sources.fetch import sha256_of
+        from lectern.application.evaluation.beir import METHODS, evaluate, rank
+        from lectern.bootstrap import load_retriever, search_indexes
+
+        services_settings = load_settings()
+        configure_logging(services_settings.log_level)
+        if mmr is not None and not 0.0 <= mmr <= 1.0:
+            raise _fail(f"--mmr must be between 0 and 1, not {mmr}")
+        dataset = load_beir(corpus, queries, qrels)
+        folder = services_settings.index_dir / f"beir-{sha256_of(corpus)[:16]}"
+        indexes = search_indexes(services_settings, folder)
+        chosen = METHODS if method == "all" else (method,)
+        with _progress_bar() as progress:
+            report = indexes.sync(dataset.passages, progress=progress)
+            retriever = load_retriever(services_settings, indexes)
+            if retriever.degraded_reason_for(chosen):
+                raise _fail(str(retriever.unavailable_reason))
+            scores = evaluate(
+                retriever,
+                dataset,
+                chosen,
+                progress=progress,
+                ranker=lambda r, m, text: rank(r, m, text, strategy, mmr),
+            )
+        err.print(
+            f"{len(dataset.passages):,} documents ({report.embedded:,} embedded now), "
+            f"{len(dataset.queries):,} judged queries, index in {folder}",
+            highlight=False,
+        )
+        for score in scores:
+            prefix = f"{score.method}." if len(scores) > 1 else ""
+            sys.stdout.write(
+                f"{prefix}ndcg@10: {score.ndcg_at_10:.4f}\n"
+                f"{prefix}recall@100: {score.recall_at_100:.4f}\n"
+                f"{prefix}mrr@10: {score.mrr_at_10:.4f}\n"
+            )
+
+    _guarded(run)
 
 
 def run() -> None:
