@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DATA_MIRROR ?= $(abspath ../shared/data/books)
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test lint format bench lock clean
+.PHONY: setup demo test lint format bench lock clean sentence-transformers
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ demo: setup
 	fi
 	$(BIN)/lectern catalog stats
 	$(BIN)/lectern catalog show 9780439023481
+	$(BIN)/lectern index
+	$(BIN)/lectern search "dark fantasy heist in a magical city"
+	$(BIN)/lectern search "novela de misterio" --lang es --k 5
+	$(BIN)/lectern search "a cozy mystery in a small english village" --min-year 1990 --k 5
+	$(BIN)/lectern similar 9780439023481 --k 5
 
 lint: setup
 	$(BIN)/ruff check src tests bench
@@ -41,8 +46,21 @@ format: setup
 test: lint
 	$(BIN)/pytest
 
+SCIFACT ?= $(abspath ../shared/data/beir-scifact-dev)
+
 bench: setup
 	$(BIN)/python bench/ingest.py --mirror "$(DATA_MIRROR)"
+	LECTERN_DATA_MIRROR="$(DATA_MIRROR)" $(BIN)/lectern ingest > /dev/null
+	$(BIN)/python bench/index.py
+	$(BIN)/lectern beir-eval --corpus "$(SCIFACT)/corpus.jsonl.gz" \
+		--queries "$(SCIFACT)/queries-train.jsonl" --qrels "$(SCIFACT)/qrels-train.tsv"
+	$(BIN)/python bench/search_latency.py --scifact "$(SCIFACT)"
+
+# The optional torch embedding backend (LECTERN_EMBEDDER=sentence-transformers). torch comes
+# first and pinned: the CPU wheel; an unpinned torch pulls several GB of CUDA packages.
+sentence-transformers: setup
+	$(BIN)/pip install --quiet --disable-pip-version-check torch==2.13.0
+	$(BIN)/pip install --quiet --disable-pip-version-check -e ".[sentence-transformers]"
 
 # Re-pin every package after changing pyproject.toml's dependencies.
 lock: setup

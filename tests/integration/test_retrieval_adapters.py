@@ -91,7 +91,13 @@ def test_bm25s_index_round_trips_through_disk_and_filters(tmp_path: Path) -> Non
     built = Bm25sLexicalIndex.build(passages)
     assert loaded.search(queries[0], 10) == built.search(queries[0], 10)
     allowed = {p.id for p in passages[:50]}
-    assert all(hit.id in allowed for hit in loaded.search(queries[0], 10, allowed))
+    filtered = loaded.search(queries[0], 10, allowed)
+    assert all(hit.id in allowed for hit in filtered)
+    # The filtered ranking is the unfiltered one restricted to the allowed passages.
+    everything = [h for h in loaded.search(queries[0], 200) if h.id in allowed]
+    assert filtered == everything[:10]
+    # The same filter again (a frozenset, as BookFilterIndex hands it over) hits the mask cache.
+    assert loaded.search(queries[0], 10, frozenset(allowed)) == filtered
     assert loaded.search("the of and", 10) == []
     assert loaded.search("zzzqqq unknownword", 10) == []
     assert loaded.search(queries[0], 0) == []
@@ -223,6 +229,39 @@ def test_hnsw_agrees_with_exact_search_and_filters_are_exact() -> None:
         assert len(hits) == 5 and all(h.id in allowed for h in hits)
         scores = vectors[[int(h.id[1:]) for h in hits]] @ vectors[5]
         assert list(scores) == sorted(scores, reverse=True)
+    # A wide filter (half the passages) goes through FAISS with an ID selector: the hits
+    # are exactly the best allowed ones, for the flat index and (nearly) for HNSW.
+    wide = frozenset(f"d{i}" for i in range(0, 3_000, 2))
+    rows = np.asarray(sorted(int(i[1:]) for i in wide))
+    for row in range(20):
+        query = tuple(float(x) for x in vectors[row])
+        expected = rows[np.argsort(-(vectors[rows] @ vectors[row]), kind="stable")[:10]]
+        flat_hits = exact.search(query, 10, wide)
+        assert [int(h.id[1:]) for h in flat_hits] == list(expected)
+        approx_hits = approx.search(query, 10, set(wide))
+        assert len(approx_hits) == 10 and all(h.id in wide for h in approx_hits)
+        assert len({int(h.id[1:]) for h in approx_hits} & set(expected)) >= 8
+    assert exact.search(query, 10, frozenset({"nope"})) == []
     similarity = exact.similarities(["d1", "d2", "missing"])
     assert similarity[0][0] == pytest.approx(1.0, abs=1e-5)
     assert similarity[2] == [0.0, 0.0, 0.0]
+
+
+def test_the_optional_sentence_transformers_backend_agrees_with_onnx(
+    embedder: OnnxMiniLMEmbedder,
+) -> None:
+    pytest.importorskip(
+        "sentence_transformers",
+        reason="optional extra, not in the default install: `make sentence-transformers`",
+    )
+    from lectern.adapters.embeddings.sentence_transformers import SentenceTransformerEmbedder
+
+    texts = [
+        "The Hunger Games. by Suzanne Collins. Categories: dystopia, young adult",
+        "a cozy mystery in a small english village",
+        "Vaccines protect children from measles",
+    ]
+    torch_backend = SentenceTransformerEmbedder(threads=2)
+    assert torch_backend.model_id == embedder.model_id
+    agreement = (torch_backend.embed_array(texts) * embedder.embed_array(texts)).sum(axis=1)
+    assert agreement.min() > 0.99  # the int8 ONNX model is the same model, quantised

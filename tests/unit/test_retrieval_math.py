@@ -74,8 +74,14 @@ SIM = [[1.0, 0.99, 0.1], [0.99, 1.0, 0.1], [0.1, 0.1, 1.0]]
 def test_mmr_by_hand() -> None:
     relevance = [1.0, 0.9, 0.5]
     assert maximal_marginal_relevance(relevance, SIM, 1.0, 3) == [0, 1, 2]
-    # lambda 0.5: item 1 scores 0.5*0.8 - 0.5*0.99 = -0.095, item 2 scores 0 - 0.05.
+    # lambda 0.5: item 1 scores 0.5*0.9 - 0.5*0.99 = -0.045, item 2 0.5*0.5 - 0.5*0.1 = 0.2.
     assert maximal_marginal_relevance(relevance, SIM, 0.5, 3) == [0, 2, 1]
+    # lambda 0.9: item 1 scores 0.81 - 0.099 = 0.711 and beats item 2 (0.45 - 0.01 = 0.44).
+    assert maximal_marginal_relevance(relevance, SIM, 0.9, 3) == [0, 1, 2]
+    # Relevance is relative to the best score: scaling every score changes nothing.
+    assert maximal_marginal_relevance([0.02, 0.018, 0.01], SIM, 0.5, 3) == [0, 2, 1]
+    # Negative scores fall back to min-max: [-1, -2, -3] -> [1, 0.5, 0].
+    assert maximal_marginal_relevance([-1.0, -2.0, -3.0], SIM, 0.5, 3) == [0, 2, 1]
     assert maximal_marginal_relevance(relevance, SIM, 0.5, 1) == [0]
     assert maximal_marginal_relevance([], [], 0.5, 3) == []
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence, Set
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from lectern.application.ports import (
@@ -16,6 +18,7 @@ from lectern.application.ports import (
     BookFacts,
     Embedder,
     LexicalIndex,
+    Vector,
     VectorIndex,
 )
 from lectern.domain.normalize import normalize_category, normalize_language
@@ -42,6 +45,8 @@ from lectern.errors import InvalidQueryError
 
 MAX_RESULTS = 100
 """The most results one search returns; more is a request for the whole catalog."""
+FILTER_CACHE = 128
+"""Distinct filters whose allowed ids are kept (LRU)."""
 SIMILAR_QUERY_WORDS = 80
 """Without vectors, similar books are found by BM25 on the book's first 80 words."""
 
@@ -103,9 +108,17 @@ class HybridRetriever:
         self.vector = vector if embedder is not None else None
         self.embedder = embedder if vector is not None else None
         self.config = config or SearchConfig()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed")
         self.unavailable_reason = unavailable_reason or (
             None if self.vector is not None else "the vector index or embedder is not available"
         )
+
+    def _embed(self, texts: Sequence[str]) -> tuple[list[Vector], float]:
+        """Vectors of the texts, and the milliseconds it took."""
+        assert self.embedder is not None
+        start = time.perf_counter()
+        vectors = self.embedder.embed(list(texts))
+        return vectors, _ms(start)
 
     @property
     def has_vectors(self) -> bool:
@@ -126,26 +139,29 @@ class HybridRetriever:
         timings = {"lexical_ms": 0.0, "embed_ms": 0.0, "vector_ms": 0.0}
         degraded_reason = self.unavailable_reason
         weights: dict[str, float] = {}
+        # The embedder runs on its own thread (ONNX Runtime releases the GIL) while BM25
+        # ranks on this one: the two costs overlap instead of adding up.
+        embedding = self._executor.submit(self._embed, variations) if self.vector else None
         for number, text in enumerate(variations):
             suffix = "" if number == 0 else f":{number}"
             start = time.perf_counter()
             rankings[f"lexical{suffix}"] = self.lexical.search(text, lexical_k, allowed)
             timings["lexical_ms"] += _ms(start)
             weights[f"lexical{suffix}"] = self.config.weights.get("lexical", 1.0)
-            if self.vector is None or self.embedder is None:
-                continue
+        if embedding is not None and self.vector is not None:
             try:
                 start = time.perf_counter()
-                vector = self.embedder.embed([text])[0]
-                timings["embed_ms"] += _ms(start)
+                vectors, timings["embed_ms"] = embedding.result()
+                timings["embed_wait_ms"] = _ms(start)
                 start = time.perf_counter()
-                rankings[f"vector{suffix}"] = self.vector.search(vector, vector_k, allowed)
-                timings["vector_ms"] += _ms(start)
-                weights[f"vector{suffix}"] = self.config.weights.get("vector", 1.0)
+                for number, vector in enumerate(vectors):
+                    suffix = "" if number == 0 else f":{number}"
+                    rankings[f"vector{suffix}"] = self.vector.search(vector, vector_k, allowed)
+                    weights[f"vector{suffix}"] = self.config.weights.get("vector", 1.0)
+                timings["vector_ms"] = _ms(start)
             except Exception as error:  # noqa: BLE001 - any vector failure degrades to BM25
                 degraded_reason = f"the vector side failed: {type(error).__name__}: {error}"
                 rankings = {k: v for k, v in rankings.items() if not k.startswith("vector")}
-                break
         start = time.perf_counter()
         if self.config.fusion == "convex":
             hits = convex_fusion(rankings, weights)
@@ -192,19 +208,31 @@ class BookFilterIndex:
         self.all_ids = frozenset(f.id for f in facts)
         self._by_language: dict[str, set[str]] = {}
         self._by_category: dict[str, set[str]] = {}
-        self._year: dict[str, int] = {}
+        self._by_year: dict[int, set[str]] = {}
         for fact in facts:
             if fact.language:
                 self._by_language.setdefault(fact.language, set()).add(fact.id)
             for name in fact.categories:
                 self._by_category.setdefault(name, set()).add(fact.id)
             if fact.published_year is not None:
-                self._year[fact.id] = fact.published_year
+                self._by_year.setdefault(fact.published_year, set()).add(fact.id)
+        # One frozenset per distinct filter: the indexes key their cached masks on it.
+        self._cache: OrderedDict[SearchFilters, frozenset[str]] = OrderedDict()
 
     def allowed(self, filters: SearchFilters) -> frozenset[str] | None:
         """Ids passing every filter; None when no filter is set."""
         if filters.is_empty:
             return None
+        if filters in self._cache:
+            self._cache.move_to_end(filters)
+            return self._cache[filters]
+        result = self._compute(filters)
+        self._cache[filters] = result
+        if len(self._cache) > FILTER_CACHE:
+            self._cache.popitem(last=False)
+        return result
+
+    def _compute(self, filters: SearchFilters) -> frozenset[str]:
         allowed: set[str] | frozenset[str] = self.all_ids
         if filters.language is not None:
             code, _ = normalize_language(filters.language)
@@ -224,7 +252,11 @@ class BookFilterIndex:
         if filters.min_year is not None or filters.max_year is not None:
             low = filters.min_year if filters.min_year is not None else -10_000
             high = filters.max_year if filters.max_year is not None else 10_000
-            allowed = {i for i in allowed if low <= self._year.get(i, -100_000) <= high}
+            in_range: set[str] = set()
+            for year, ids in self._by_year.items():
+                if low <= year <= high:
+                    in_range |= ids
+            allowed = allowed & in_range
         return frozenset(allowed)
 
 

@@ -71,6 +71,9 @@ class OnnxMiniLMEmbedder:
         options.intra_op_num_threads = threads or os.cpu_count() or 1
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        # Idle worker threads would spin for a while after each run, taking the cores that
+        # BM25 and FAISS need next in the same search (measured: FAISS 1 ms -> 7 ms).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session: Any = ort.InferenceSession(
             str(_model_path()), options, providers=["CPUExecutionProvider"]
         )

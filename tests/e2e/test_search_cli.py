@@ -1,0 +1,167 @@
+"""`lectern index`, `search`, `similar` and `beir-eval` run as a user runs them, on real
+bm25s, FAISS and the packaged ONNX model, over the tiny catalog."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_cli import _one_line_error, lectern
+
+pytestmark = pytest.mark.slow
+
+
+def _results(stdout: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def indexed(tiny_mirror: Path, tmp_path: Path) -> Path:
+    assert lectern("ingest", "--mirror", str(tiny_mirror)).returncode == 0
+    first = lectern("index")
+    assert first.returncode == 0, first.stderr
+    assert "Indexed 11 books" in first.stdout and "11 embedded, 0 reused" in first.stdout
+    assert "peak memory" in first.stdout
+    return tmp_path / "var"
+
+
+@pytest.mark.usefixtures("indexed")
+def test_index_is_incremental() -> None:
+    again = lectern("index")
+    assert again.returncode == 0, again.stderr
+    assert "0 embedded, 11 reused" in again.stdout and "lexical index unchanged" in again.stdout
+    rebuilt = lectern("index", "--rebuild")
+    assert "11 embedded, 0 reused" in rebuilt.stdout
+
+
+@pytest.mark.usefixtures("indexed")
+def test_search_prints_a_table_and_json_lines() -> None:
+    table = lectern("search", "dystopian survival games")
+    assert table.returncode == 0, table.stderr
+    assert "The Hunger Games" in table.stdout and "bm25" in table.stdout
+    result = lectern("search", "dystopian survival games", "--json", "--k", "3")
+    rows = _results(result.stdout)
+    assert 1 <= len(rows) <= 3
+    assert rows[0]["title"] == "The Hunger Games" and rows[0]["rank"] == 1
+    assert rows[0]["isbn13"] == "9780439023481"
+    assert {"book_id", "score", "lexical_score", "vector_score", "degraded"} <= set(rows[0])
+    assert rows[0]["degraded"] is False
+
+
+@pytest.mark.usefixtures("indexed")
+def test_filters_keep_only_matching_books() -> None:
+    rows = _results(lectern("search", "novela", "--lang", "es", "--json").stdout)
+    assert rows and all(r["language"] == "es" for r in rows)
+    rows = _results(lectern("search", "novel", "--min-year", "1950", "--json").stdout)
+    assert rows and all(isinstance(r["year"], int) and r["year"] >= 1950 for r in rows)
+
+
+@pytest.mark.usefixtures("indexed")
+def test_similar_excludes_the_book_itself() -> None:
+    result = lectern("similar", "9780439023481", "--json", "--k", "5")
+    assert result.returncode == 0, result.stderr
+    rows = _results(result.stdout)
+    assert rows and all(r["isbn13"] != "9780439023481" for r in rows)
+    assert all(r["title"] != "The Hunger Games" for r in rows)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("search", "   "), "empty"),
+        (("search", "\x01\x02\x03"), "empty"),
+        (("search", "fantasy", "--k", "0"), "between 1 and 100"),
+        (("search", "fantasy", "--k", "100000"), "between 1 and 100"),
+        (("search", "fantasy", "--min-year", "2010", "--max-year", "2000"), "after max_year"),
+        (("search", "fantasy", "--category", "no such topic"), "unknown category"),
+        (("search", "fantasy", "--lang", "klingon"), "unknown language"),
+        (("search", "fantasy", "--mmr", "1.5"), "between 0 and 1"),
+        (("similar", "9780000000001"), "neither a valid ISBN"),
+        (("similar", "9780306406157"), "no book"),
+    ],
+)
+@pytest.mark.usefixtures("indexed")
+def test_bad_search_input_gets_a_one_line_error(args: tuple[str, ...], needle: str) -> None:
+    _one_line_error(lectern(*args), needle)
+
+
+@pytest.mark.usefixtures("indexed")
+def test_huge_and_hostile_queries_are_answered() -> None:
+    long = lectern("search", "hunger games " * 1_000, "--json")
+    assert long.returncode == 0, long.stderr
+    assert _results(long.stdout)[0]["title"] == "The Hunger Games"
+    # (argv cannot carry NUL; the unit tests feed it to the query cleaner directly)
+    hostile = lectern("search", "hunger\x07 games\x1b[2J'; drop table books; --", "--json")
+    assert hostile.returncode == 0, hostile.stderr
+    assert _results(hostile.stdout)[0]["title"] == "The Hunger Games"
+
+
+def test_without_the_vector_index_search_is_degraded_bm25(indexed: Path) -> None:
+    shutil.rmtree(indexed / "index" / "catalog" / "vectors")
+    result = lectern("search", "hunger games", "--json")
+    assert result.returncode == 0, result.stderr
+    rows = _results(result.stdout)
+    assert rows[0]["title"] == "The Hunger Games"
+    assert all(r["degraded"] is True and r["vector_score"] is None for r in rows)
+    assert "degraded" in result.stderr and "lectern index" in result.stderr
+    similar = lectern("similar", "9780439023481", "--json")
+    assert similar.returncode == 0 and "degraded" in similar.stderr
+
+
+def test_search_before_indexing_says_what_to_do(tiny_mirror: Path) -> None:
+    assert lectern("ingest", "--mirror", str(tiny_mirror)).returncode == 0
+    _one_line_error(lectern("search", "anything"), "lectern index")
+
+
+def _beir(folder: Path) -> list[str]:
+    folder.mkdir()
+    docs = [
+        ("d1", "Vaccines", "measles vaccine immunity in children"),
+        ("d2", "Cancer", "tumour growth and chemotherapy response"),
+        ("d3", "Sleep", "sleep deprivation harms memory consolidation"),
+        ("d4", "Diet", "dietary fibre lowers cholesterol"),
+    ]
+    (folder / "corpus.jsonl").write_text(
+        "".join(json.dumps({"_id": i, "title": t, "text": x}) + "\n" for i, t, x in docs)
+    )
+    (folder / "queries.jsonl").write_text(
+        '{"_id": "q1", "text": "does the measles vaccine protect children"}\n'
+        '{"_id": "q2", "text": "lack of sleep and memory"}\n'
+    )
+    (folder / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td3\t1\n")
+    return [
+        "beir-eval",
+        "--corpus",
+        str(folder / "corpus.jsonl"),
+        "--queries",
+        str(folder / "queries.jsonl"),
+        "--qrels",
+        str(folder / "qrels.tsv"),
+    ]
+
+
+def test_beir_eval_prints_three_metrics_per_method_and_caches(tmp_path: Path) -> None:
+    args = _beir(tmp_path / "beir")
+    first = lectern(*args)
+    assert first.returncode == 0, first.stderr
+    values = dict(line.split(": ") for line in first.stdout.splitlines())
+    assert set(values) == {
+        f"{m}.{n}" for m in ("bm25", "dense", "hybrid") for n in ("ndcg@10", "recall@100", "mrr@10")
+    }
+    assert float(values["hybrid.ndcg@10"]) == pytest.approx(1.0)  # both are easy
+    assert "4 embedded now" in first.stderr
+    again = lectern(*args, "--method", "bm25", "--mmr", "0.7")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[0].startswith("ndcg@10: ")
+    assert "0 embedded now" in again.stderr
+
+
+def test_beir_eval_refuses_malformed_files(tmp_path: Path) -> None:
+    args = _beir(tmp_path / "beir")
+    (tmp_path / "beir" / "corpus.jsonl").write_text('{"_id": "d1"}\n{oops\n')
+    _one_line_error(lectern(*args), "corpus.jsonl:2: not JSON")
+    (tmp_path / "beir" / "corpus.jsonl").write_text('{"_id": "d1", "text": "fine"}\n')
+    _one_line_error(lectern(*args[:-1], str(tmp_path / "absent.tsv")), "cannot read")
