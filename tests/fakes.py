@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
 
 from lectern.application.ports import BookFacts, SourceFile, StoredEntry
 from lectern.domain.books import (
@@ -15,9 +22,11 @@ from lectern.domain.books import (
     CategoryCount,
     Facets,
 )
+from lectern.domain.grounding import Answer, Citation, Explanation, Judgment, match_form
 from lectern.domain.normalize import parse_isbn_query
 from lectern.domain.retrieval import ScoredId
 from lectern.domain.search import SearchFilters
+from lectern.domain.tracing import LLMCallTrace
 
 
 class FakeCatalog:
@@ -244,3 +253,114 @@ class FakeVectorIndex:
             [sum(x * y for x, y in zip(a, b, strict=True)) if a and b else 0.0 for b in rows]
             for a in rows
         ]
+
+
+class RecordingTracer:
+    """Keeps every LLM call trace in a list."""
+
+    def __init__(self) -> None:
+        self.traces: list[LLMCallTrace] = []
+
+    def record(self, trace: LLMCallTrace) -> None:
+        self.traces.append(trace)
+
+    def last(self, count: int) -> list[LLMCallTrace]:
+        return self.traces[-count:] if count > 0 else []
+
+
+class FakeExplanationCache:
+    """Explanations in a dict, keyed like the real cache."""
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[uuid.UUID, str, str, str], Explanation] = {}
+        self.gets = 0
+
+    def get(
+        self, book_id: uuid.UUID, query: str, prompt_version: str, model: str
+    ) -> Explanation | None:
+        self.gets += 1
+        return self.entries.get((book_id, match_form(query), prompt_version, model))
+
+    def put(self, explanation: Explanation, prompt_version: str) -> None:
+        key = (
+            explanation.book_id,
+            match_form(explanation.query_text),
+            prompt_version,
+            explanation.model,
+        )
+        self.entries[key] = explanation
+
+
+class ScriptedLLM:
+    """An LLMClient whose explanations are whatever the test scripted, per book title."""
+
+    model_id = "scripted"
+
+    def __init__(self, citations: dict[str, list[tuple[str, str]]], fail: set[str] | None = None):
+        self.citations = citations
+        self.fail = fail or set()
+        self.calls: list[tuple[str, str]] = []
+
+    def explain(self, query: str, book: Book, *, run_id: str | None = None) -> Explanation:
+        del run_id
+        self.calls.append((query, book.title))
+        if book.title in self.fail:
+            raise RuntimeError("model unreachable")
+        return Explanation(
+            book_id=book.id,
+            query_text=query,
+            text=f"Because of {book.title}.",
+            citations=tuple(
+                Citation(book.id, field, snippet, 0.8)
+                for field, snippet in self.citations.get(book.title, [])
+            ),
+            model=self.model_id,
+            created_at=datetime(2026, 1, 1, tzinfo=UTC),
+            confidence=0.8,
+            grounded=True,
+        )
+
+    def answer(self, question: str, passages: object, *, run_id: str | None = None) -> Answer:
+        raise NotImplementedError
+
+    def judge(
+        self, question: str, output: str, evidence: object, *, run_id: str | None = None
+    ) -> Judgment:
+        raise NotImplementedError
+
+    def complete(
+        self, prompt_id: str, variables: object, schema: object, *, run_id: str | None = None
+    ) -> object:
+        raise NotImplementedError
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A LangChain chat model that replies from a script: text, an AIMessage, or an error.
+
+    It records the messages it was sent, so tests can check what reached the model.
+    """
+
+    script: list[object]
+    sleep: float = 0.0
+    received: list[list[BaseMessage]] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: object = None,
+        **kwargs: object,
+    ) -> ChatResult:
+        del stop, run_manager, kwargs
+        self.received.append(list(messages))
+        if self.sleep:
+            time.sleep(self.sleep)
+        step = self.script.pop(0) if len(self.script) > 1 else self.script[0]
+        if isinstance(step, BaseException):
+            raise step
+        message = step if isinstance(step, AIMessage) else AIMessage(content=str(step))
+        return ChatResult(generations=[ChatGeneration(message=message)])

@@ -5,21 +5,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from lectern.adapters.catalog.explanation_cache import SqlAlchemyExplanationCache
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID, OnnxMiniLMEmbedder
+from lectern.adapters.llm.extractive import ExtractiveLLM
+from lectern.adapters.llm.prompts import PROMPT_VERSIONS
+from lectern.adapters.llm.tracing import JsonlTraceWriter
 from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.adapters.sources.fetch import HttpSourceFetcher, MirrorSourceFetcher
 from lectern.adapters.sources.goodbooks import GoodbooksSource
 from lectern.adapters.sources.goodreads_openlibrary import GoodreadsOpenLibrarySource
 from lectern.adapters.sources.seven_k import SevenKBooksSource
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
+from lectern.application.explanations import ExplanationService
 from lectern.application.indexing import IndexingService
 from lectern.application.ingestion import IngestionService
 from lectern.application.ports import (
     BookCatalog,
     BookSource,
     Embedder,
+    LLMClient,
+    LLMTracer,
     ProgressReporter,
     SourceFetcher,
     VectorIndex,
@@ -32,6 +40,9 @@ from lectern.application.search import (
 )
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 from lectern.settings import Settings
+
+if TYPE_CHECKING:
+    from lectern.adapters.llm.langchain_llm import StructuredMethod
 
 
 def default_sources() -> list[BookSource]:
@@ -100,6 +111,8 @@ class Services:
     sources: Sequence[BookSource]
     fetcher: SourceFetcher | None = None
     _search: BookSearchService | None = field(default=None, repr=False)
+    _tracer: LLMTracer | None = field(default=None, repr=False)
+    _llm: LLMClient | None = field(default=None, repr=False)
 
     def ingestion(self, progress: ProgressReporter | None = None) -> IngestionService:
         """An ingestion service reading the mirror if set, else downloading."""
@@ -125,9 +138,88 @@ class Services:
         if self._search is None:
             retriever = load_retriever(self.settings, self.catalog_indexes())
             self._search = BookSearchService(
-                self.catalog, retriever, BookFilterIndex(self.catalog.book_facts())
+                self.catalog,
+                retriever,
+                BookFilterIndex(self.catalog.book_facts()),
+                explainer=self.explanations(retriever.embedder),
+                explain_top=self.settings.explain_top,
             )
         return self._search
+
+    def tracer(self) -> LLMTracer:
+        """The LLM trace file of this data directory."""
+        if self._tracer is None:
+            self._tracer = JsonlTraceWriter(
+                self.settings.trace_dir,
+                max_bytes=self.settings.trace_max_bytes,
+                backups=self.settings.trace_backups,
+            )
+        return self._tracer
+
+    def llm(self, embedder: Embedder | None = None) -> LLMClient:
+        """The configured language model; built once. The extractive one backs every other."""
+        if self._llm is None:
+            self._llm = make_llm(self.settings, self.tracer(), embedder)
+        return self._llm
+
+    def explanations(self, embedder: Embedder | None = None) -> ExplanationService:
+        """Explanations with the configured model, cached in the catalog database."""
+        cache = None
+        if isinstance(self.catalog, SqlAlchemyBookCatalog):
+            cache = SqlAlchemyExplanationCache(self.catalog.engine)
+        # The in-process model generates one explanation at a time anyway.
+        concurrency = 1 if self.settings.llm == "local" else self.settings.explain_concurrency
+        return ExplanationService(
+            self.llm(embedder), PROMPT_VERSIONS["explain"], cache=cache, concurrency=concurrency
+        )
+
+
+def make_llm(
+    settings: Settings, tracer: LLMTracer | None = None, embedder: Embedder | None = None
+) -> LLMClient:
+    """LECTERN_LLM's client: extractive, a LangChain provider, or the in-process GGUF."""
+    extractive = ExtractiveLLM(tracer=tracer, embedder=embedder)
+    if settings.llm == "extractive":
+        return extractive
+    from lectern.adapters.llm.langchain_llm import LangChainLLM
+
+    timeout, retries = settings.llm_timeout, settings.llm_max_retries
+    if settings.llm == "local":
+        from lectern.adapters.llm.local_gguf import LOCAL_TIMEOUT, LlamaCppChatModel
+        from lectern.adapters.llm.local_gguf import MODEL_ID as LOCAL_ID
+
+        # One generation at a time on the CPU: a timed-out attempt keeps running, so a
+        # retry would only queue behind it. No retries, and a timeout sized for 2 cores.
+        retries = 0
+        if "llm_timeout" not in settings.model_fields_set:
+            timeout = LOCAL_TIMEOUT
+
+        model: Any = LlamaCppChatModel(
+            model_path=str(settings.resolved_local_model_path),
+            temperature=settings.llm_temperature,
+            n_threads=settings.embed_threads,
+        )
+        model_id = LOCAL_ID
+        method: StructuredMethod = (
+            "grammar"
+            if settings.llm_structured_output == "auto"
+            else settings.llm_structured_output
+        )
+    else:
+        from lectern.adapters.llm.providers import make_chat_model
+
+        choice = make_chat_model(settings)
+        model, model_id, method = choice.model, choice.model_id, choice.method
+    return LangChainLLM(
+        model,
+        model_id,
+        fallback=extractive,
+        method=method,
+        tracer=tracer,
+        timeout=timeout,
+        max_retries=retries,
+        temperature=settings.llm_temperature,
+    )
 
 
 def make_fetcher(settings: Settings, progress: ProgressReporter | None = None) -> SourceFetcher:

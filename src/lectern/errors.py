@@ -35,3 +35,7 @@ class IndexMissingError(LecternError):
 
 class IndexMismatchError(LecternError):
     """A stored index was built with another model or format than the one configured."""
+
+
+class LLMError(LecternError):
+    """A language model cannot do what was asked (unsupported task, provider unreachable)."""

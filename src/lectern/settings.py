@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
@@ -13,6 +13,20 @@ from sqlalchemy.exc import ArgumentError
 from lectern.errors import ConfigurationError
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+LLMProvider = Literal[
+    "extractive",
+    "anthropic",
+    "openai",
+    "azure-openai",
+    "bedrock",
+    "gemini",
+    "openai-compatible",
+    "local",
+]
+StructuredMode = Literal["auto", "tool_calling", "json_schema", "json_mode", "prompt", "grammar"]
+
+
+LOCAL_MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 
 
 class Settings(BaseSettings):
@@ -49,6 +63,35 @@ class Settings(BaseSettings):
     """Candidates per query variation, split between BM25 and vectors by the strategy."""
     mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0)
     """1 keeps relevance order; lower trades relevance for diversity."""
+    llm: LLMProvider = "extractive"
+    """Who writes explanations: extractive (offline, default), a hosted or local provider."""
+    llm_model: str | None = None
+    """Provider model name (deployment name for azure-openai); each provider has a default."""
+    llm_base_url: str | None = None
+    """openai-compatible: the server (e.g. http://127.0.0.1:8080/v1); azure-openai: endpoint."""
+    llm_api_key: SecretStr | None = None
+    """API key; when unset, each provider's own variable (OPENAI_API_KEY, ...) is used."""
+    llm_api_version: str | None = None
+    """azure-openai only: the API version, e.g. 2024-10-21."""
+    llm_region: str | None = None
+    """bedrock only: the AWS region."""
+    llm_timeout: float = Field(default=30.0, gt=0.0, le=600.0)
+    """Seconds one model call may take."""
+    llm_max_retries: int = Field(default=2, ge=0, le=10)
+    """Retries, with exponential backoff, on timeouts, rate limits and server errors."""
+    llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    llm_structured_output: StructuredMode = "auto"
+    """How to get JSON: the provider's tool calling or JSON schema, JSON mode, or the prompt."""
+    local_model_path: Path | None = None
+    """llm=local: the GGUF file; default `<data dir>/models/` as `make local-llm` writes it."""
+    explain_top: int = Field(default=5, ge=1, le=100)
+    """How many of the top results `--explain` explains."""
+    explain_concurrency: int = Field(default=4, ge=1, le=64)
+    """Explanations generated at once."""
+    trace_max_bytes: int = Field(default=20_000_000, ge=10_000)
+    """Size of one LLM trace file before it rotates."""
+    trace_backups: int = Field(default=5, ge=0, le=100)
+    """Rotated trace files kept."""
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -73,12 +116,22 @@ class Settings(BaseSettings):
             raise ValueError(f"{value} is not a directory")
         return value
 
-    @field_validator("source_base_url")
+    @field_validator("source_base_url", "llm_base_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
         return value
+
+    @property
+    def trace_dir(self) -> Path:
+        """Where LLM call traces are appended."""
+        return self.data_dir / "traces"
+
+    @property
+    def resolved_local_model_path(self) -> Path:
+        """The GGUF model of llm=local."""
+        return self.local_model_path or self.data_dir / "models" / LOCAL_MODEL_FILE
 
     @property
     def index_dir(self) -> Path:

@@ -52,6 +52,7 @@ def test_unclosed_markup_does_not_raise() -> None:
         "books-read-in-2014",
         "cover-love",
         "beautiful-covers",
+        "on-my-shelf",
     ],
 )
 def test_non_topical_shelves_are_dropped(shelf: str) -> None:

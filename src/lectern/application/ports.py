@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from lectern.domain.books import (
     Book,
@@ -16,8 +16,10 @@ from lectern.domain.books import (
     RejectedRow,
     SourceRecord,
 )
+from lectern.domain.grounding import Answer, Explanation, Judgment
 from lectern.domain.retrieval import Passage, ScoredId
 from lectern.domain.search import SearchFilters
+from lectern.domain.tracing import LLMCallTrace
 
 Vector = tuple[float, ...]
 """An embedding as plain floats; adapters keep their arrays to themselves."""
@@ -224,3 +226,69 @@ class IndexReport:
     lexical_rebuilt: bool
     seconds: float
     index_type: str
+
+
+SchemaT = TypeVar("SchemaT")
+
+
+class LLMClient(Protocol):
+    """A language model, by task. Every output is validated by the caller's domain rules.
+
+    Adapters: `ExtractiveLLM` (offline default), `LangChainLLM` (hosted and local chat
+    models), `LlamaCppLLM` (an in-process GGUF model).
+    """
+
+    model_id: str
+
+    def explain(self, query: str, book: Book, *, run_id: str | None = None) -> Explanation:
+        """Why this book answers the query, quoting its fields (validated before return)."""
+        ...
+
+    def answer(
+        self, question: str, passages: Mapping[str, str], *, run_id: str | None = None
+    ) -> Answer:
+        """An answer from these passages (id -> text), quoting them (validated)."""
+        ...
+
+    def judge(
+        self, question: str, output: str, evidence: Sequence[str], *, run_id: str | None = None
+    ) -> Judgment:
+        """How right and supported an output is, 0..1."""
+        ...
+
+    def complete(
+        self,
+        prompt_id: str,
+        variables: Mapping[str, str],
+        schema: type[SchemaT],
+        *,
+        run_id: str | None = None,
+    ) -> SchemaT:
+        """A structured completion of a versioned prompt, parsed into `schema`."""
+        ...
+
+
+class LLMTracer(Protocol):
+    """Where every LLM call is recorded."""
+
+    def record(self, trace: LLMCallTrace) -> None:
+        """Append one trace; never raises into the caller's path."""
+        ...
+
+    def last(self, count: int) -> list[LLMCallTrace]:
+        """The newest traces, oldest first."""
+        ...
+
+
+class ExplanationCache(Protocol):
+    """Explanations keyed by (book, query, prompt version, model)."""
+
+    def get(
+        self, book_id: uuid.UUID, query: str, prompt_version: str, model: str
+    ) -> Explanation | None:
+        """The stored explanation, or None."""
+        ...
+
+    def put(self, explanation: Explanation, prompt_version: str) -> None:
+        """Store an explanation (replacing an older one with the same key)."""
+        ...

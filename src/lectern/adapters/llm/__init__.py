@@ -1,0 +1,1 @@
+"""Language-model adapters: extractive (offline default), LangChain chat models, local GGUF."""

@@ -1,0 +1,95 @@
+"""What a model must return for each task, as Pydantic models.
+
+They are converted to domain objects here, at the boundary, and nowhere else.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lectern.domain.grounding import (
+    Answer,
+    Citation,
+    Explanation,
+    Judgment,
+    PassageCitation,
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
+
+
+class CitationLLM(_Strict):
+    """One quote of one field of the book."""
+
+    field: str = Field(description="title, authors, categories or description")
+    snippet: str = Field(description="an exact copy of at most 200 characters of the field")
+    relevance: float = Field(ge=0.0, le=1.0)
+
+
+class GroundedExplanationLLM(_Strict):
+    """Why a book matches a query, with quotes."""
+
+    text: str = Field(min_length=1, max_length=2_000)
+    confidence: float = Field(ge=0.0, le=1.0)
+    citations: list[CitationLLM] = Field(default_factory=list, max_length=20)
+
+    def to_domain(self, book_id: uuid.UUID, query: str, model: str, now: datetime) -> Explanation:
+        """The unvalidated domain explanation (validation is the caller's next step)."""
+        return Explanation(
+            book_id=book_id,
+            query_text=query,
+            text=self.text,
+            citations=tuple(
+                Citation(book_id, c.field, c.snippet, c.relevance) for c in self.citations
+            ),
+            model=model,
+            created_at=now,
+            confidence=self.confidence,
+            grounded=bool(self.citations),
+        )
+
+
+class PassageCitationLLM(_Strict):
+    """One quote of one passage."""
+
+    passage_id: str
+    snippet: str
+    relevance: float = Field(ge=0.0, le=1.0)
+
+
+class GroundedAnswerLLM(_Strict):
+    """An answer from passages, with quotes."""
+
+    text: str = Field(min_length=1, max_length=4_000)
+    confidence: float = Field(ge=0.0, le=1.0)
+    citations: list[PassageCitationLLM] = Field(default_factory=list, max_length=20)
+
+    def to_domain(self, question: str, model: str) -> Answer:
+        """The unvalidated domain answer."""
+        return Answer(
+            question=question,
+            text=self.text,
+            citations=tuple(
+                PassageCitation(c.passage_id, c.snippet, c.relevance) for c in self.citations
+            ),
+            model=model,
+            confidence=self.confidence,
+            grounded=bool(self.citations),
+        )
+
+
+class JudgmentLLM(_Strict):
+    """A grade."""
+
+    score: float = Field(ge=0.0, le=1.0)
+    verdict: str = Field(pattern="^(supported|partially_supported|unsupported)$")
+    reasoning: str = Field(max_length=2_000)
+
+    def to_domain(self, model: str) -> Judgment:
+        """The domain judgment."""
+        return Judgment(self.score, self.verdict, self.reasoning, model)
