@@ -134,7 +134,7 @@ def run(settings: Settings, search: BookSearchService, queries: Sequence[str], t
     search.explainer = ExplanationService(llm, PROMPT_VERSIONS["explain"], cache=None)
     search.explain_top = top
     added, per_explanation = [], []
-    returned = valid_returned = grounded = explanations = 0
+    returned = valid_returned = grounded = explanations = by_model = 0
     for text in queries:
         query = SearchQuery(text, max_results=10)
         started = time.perf_counter()
@@ -152,6 +152,7 @@ def run(settings: Settings, search: BookSearchService, queries: Sequence[str], t
                 continue
             explanations += 1
             grounded += explanation.grounded
+            by_model += explanation.model == llm.model_id
             book = fresh[result.book.id]
             for citation in explanation.citations:
                 returned += 1
@@ -186,6 +187,10 @@ def run(settings: Settings, search: BookSearchService, queries: Sequence[str], t
     )
     share = grounded / max(explanations, 1)
     print(f"{name} grounded after validation: {grounded}/{explanations} = {share:.1%}")
+    print(
+        f"{name} explanations written by this model (not the extractive fallback): "
+        f"{by_model}/{explanations}"
+    )
     print(
         f"{name} latency per explanation: p50 {percentile(per_explanation, 0.5):.2f} ms, "
         f"p95 {percentile(per_explanation, 0.95):.2f} ms"

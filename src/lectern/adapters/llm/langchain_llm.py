@@ -142,6 +142,7 @@ class LangChainLLM:
             "authors": book.field_text("authors"),
             "categories": book.field_text("categories"),
             "description": (book.description or "")[:MAX_DESCRIPTION_CHARS],
+            "book_id": str(book.id),  # not in the prompt: traced, to re-check citations later
         }
         parsed = self._structured(EXPLAIN, variables, GroundedExplanationLLM, run_id)
         if parsed is not None:
