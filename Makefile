@@ -4,9 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DATA_MIRROR ?= $(abspath ../shared/data/books)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test lint format bench lock clean sentence-transformers local-llm
+.PHONY: setup demo test lint format bench lock clean sentence-transformers local-llm browser screenshot
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,6 +35,8 @@ demo: setup
 	$(BIN)/lectern search "a cozy mystery in a small english village" --min-year 1990 --k 5
 	$(BIN)/lectern similar 9780439023481 --k 5
 	$(BIN)/lectern search "a cozy mystery in a small english village" --k 3 --explain
+	@echo "Serving the web page on http://127.0.0.1:8000/ (Ctrl-C stops it)"
+	$(BIN)/lectern serve --host 127.0.0.1 --port 8000
 
 lint: setup
 	$(BIN)/ruff check src tests bench
@@ -44,8 +47,18 @@ format: setup
 	$(BIN)/ruff format src tests bench
 	$(BIN)/ruff check --fix src tests bench
 
-test: lint
+# The browser tests drive Debian's Chromium (Playwright's own browser download is not
+# reachable here); installed once, with apt-get, when missing.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium for the browser tests"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+
+test: lint browser
 	$(BIN)/pytest
+
+screenshot: setup browser
+	$(BIN)/python tools/screenshot.py
 
 SCIFACT ?= $(abspath ../shared/data/beir-scifact-dev)
 
@@ -57,6 +70,7 @@ bench: setup
 		--queries "$(SCIFACT)/queries-train.jsonl" --qrels "$(SCIFACT)/qrels-train.tsv"
 	$(BIN)/python bench/search_latency.py --scifact "$(SCIFACT)"
 	$(BIN)/python bench/explanations.py
+	$(BIN)/python bench/http_load.py
 
 # The optional torch embedding backend (LECTERN_EMBEDDER=sentence-transformers). torch comes
 # first and pinned: the CPU wheel; an unpinned torch pulls several GB of CUDA packages.

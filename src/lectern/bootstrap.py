@@ -13,6 +13,7 @@ from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID, OnnxMin
 from lectern.adapters.llm.extractive import ExtractiveLLM
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.adapters.llm.tracing import JsonlTraceWriter
+from lectern.adapters.metrics import MeteredTracer, PrometheusMetrics
 from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.adapters.sources.fetch import HttpSourceFetcher, MirrorSourceFetcher
 from lectern.adapters.sources.goodbooks import GoodbooksSource
@@ -111,6 +112,7 @@ class Services:
     sources: Sequence[BookSource]
     fetcher: SourceFetcher | None = None
     _search: BookSearchService | None = field(default=None, repr=False)
+    metrics: PrometheusMetrics = field(default_factory=PrometheusMetrics, repr=False)
     _tracer: LLMTracer | None = field(default=None, repr=False)
     _llm: LLMClient | None = field(default=None, repr=False)
 
@@ -147,13 +149,14 @@ class Services:
         return self._search
 
     def tracer(self) -> LLMTracer:
-        """The LLM trace file of this data directory."""
+        """The LLM trace file of this data directory, counted in the metrics."""
         if self._tracer is None:
-            self._tracer = JsonlTraceWriter(
+            writer = JsonlTraceWriter(
                 self.settings.trace_dir,
                 max_bytes=self.settings.trace_max_bytes,
                 backups=self.settings.trace_backups,
             )
+            self._tracer = MeteredTracer(writer, self.metrics)
         return self._tracer
 
     def llm(self, embedder: Embedder | None = None) -> LLMClient:

@@ -92,6 +92,14 @@ class Settings(BaseSettings):
     """Size of one LLM trace file before it rotates."""
     trace_backups: int = Field(default=5, ge=0, le=100)
     """Rotated trace files kept."""
+    api_keys: SecretStr | None = None
+    """Comma-separated API keys; when set, every HTTP route but /health needs X-API-Key."""
+    rate_limit: str = "300/minute"
+    """Requests per client (API key, else address), in slowapi notation: "10/second"."""
+    cors_origins: str = ""
+    """Comma-separated origins allowed to call the API from a browser; empty: none."""
+    max_body_bytes: int = Field(default=65_536, ge=1_024, le=10_000_000)
+    """Larger HTTP request bodies are refused with 413."""
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -122,6 +130,31 @@ class Settings(BaseSettings):
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
         return value
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _limit(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError('expected a limit such as "300/minute" or "10/second"') from None
+        return value
+
+    @property
+    def api_key_set(self) -> frozenset[str]:
+        """The accepted API keys (empty: no key needed)."""
+        if self.api_keys is None:
+            return frozenset()
+        return frozenset(
+            k.strip() for k in self.api_keys.get_secret_value().split(",") if k.strip()
+        )
+
+    @property
+    def cors_origin_list(self) -> list[str]:
+        """CORS origins as a list."""
+        return [o.strip() for o in self.cors_origins.split(",") if o.strip()]
 
     @property
     def trace_dir(self) -> Path:

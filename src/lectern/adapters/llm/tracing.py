@@ -40,7 +40,9 @@ class JsonlTraceWriter:
         record = logging.LogRecord("lectern.llm", logging.INFO, "", 0, line, None, None)
         with self._lock:
             self._handler.emit(record)
-            self._handler.flush()
+            # Closed after each line (reopened by the next): no file stays open between
+            # calls, and a crash never leaves a buffered trace behind.
+            self._handler.close()
 
     def last(self, count: int) -> list[LLMCallTrace]:
         """The newest `count` traces across the current and rotated files, oldest first."""

@@ -240,10 +240,10 @@ class FaissVectorIndex:
     def similarities(self, passage_ids: Sequence[str]) -> list[list[float]]:
         """Pairwise cosine similarities; a passage without a vector is 0 to the others."""
         matrix = np.zeros((len(passage_ids), self._vectors.shape[1]), dtype=np.float32)
-        for position, pid in enumerate(passage_ids):
-            row = self._row.get(pid)
-            if row is not None:
-                matrix[position] = self._vectors[row]
+        found = [(i, self._row[p]) for i, p in enumerate(passage_ids) if p in self._row]
+        if found:
+            positions, rows = zip(*found, strict=True)
+            matrix[list(positions)] = self._vectors[list(rows)]  # one gather, not one per row
         result: list[list[float]] = (matrix @ matrix.T).tolist()
         return result
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -529,6 +530,42 @@ def traces(
                 f"{escape(trace.model)} {trace.latency_ms:.1f} ms {tokens}{problem}",
                 highlight=False,
             )
+
+    _guarded(run)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Processes; each loads the indexes.")
+    ] = 1,
+) -> None:
+    """Serve the HTTP API and the web page (OpenAPI at /docs)."""
+
+    def run() -> None:
+        import uvicorn
+
+        settings = load_settings()
+        configure_logging(settings.log_level)
+        services = _services()
+        if services.catalog.counts().books == 0:
+            raise _fail("the catalog is empty: run `lectern ingest` and `lectern index` first")
+        if workers > 1 and settings.embed_threads is None:
+            # Each worker embeds queries on its own: split the cores instead of letting
+            # every worker's ONNX Runtime claim all of them.
+            os.environ["LECTERN_EMBED_THREADS"] = str(max(1, (os.cpu_count() or 1) // workers))
+        err.print(f"Lectern on http://{host}:{port}/ (API docs at /docs)", highlight=False)
+        uvicorn.run(
+            "lectern.entrypoints.http.app:app_from_environment",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level="warning",
+            access_log=False,
+        )
 
     _guarded(run)
 

@@ -1,0 +1,251 @@
+"""Request and response bodies of the HTTP API, mapped explicitly to and from the domain."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lectern.application.search import MAX_RESULTS, SearchResponse
+from lectern.domain.books import Book, Facets
+from lectern.domain.grounding import Explanation
+from lectern.domain.search import MAX_QUERY_CHARS, SearchFilters, SearchQuery, SearchResult
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class FiltersIn(_In):
+    """Restrictions every result must satisfy."""
+
+    language: str | None = Field(default=None, max_length=16, examples=["es"])
+    category: str | None = Field(default=None, max_length=200, examples=["fantasy"])
+    min_year: int | None = Field(default=None, ge=-3000, le=2100)
+    max_year: int | None = Field(default=None, ge=-3000, le=2100)
+
+
+class SearchRequest(_In):
+    """A search: free text plus optional filters and knobs."""
+
+    text: str = Field(
+        min_length=1,
+        max_length=10 * MAX_QUERY_CHARS,
+        description=f"Plain words; cut to {MAX_QUERY_CHARS} characters after cleaning.",
+        examples=["dark fantasy heist in a magical city"],
+    )
+    filters: FiltersIn = Field(default_factory=FiltersIn)
+    max_results: int = Field(default=10, ge=1, le=MAX_RESULTS)
+    strategy: Literal["balanced", "lexical_heavy", "vector_heavy"] = "balanced"
+    mmr_lambda: float | None = Field(
+        default=0.7, ge=0.0, le=1.0, description="null keeps the fused order."
+    )
+    use_explanations: bool = False
+
+    def to_domain(self) -> SearchQuery:
+        """The domain query (raises InvalidQueryError for min_year > max_year)."""
+        f = self.filters
+        return SearchQuery(
+            text=self.text,
+            filters=SearchFilters(f.language, f.category, f.min_year, f.max_year),
+            max_results=self.max_results,
+            use_explanations=self.use_explanations,
+        )
+
+
+class BookOut(BaseModel):
+    """A book as the page shows it; the citable fields are given whole."""
+
+    id: str
+    title: str = Field(description="The citable title field: title, and ': subtitle' if any.")
+    authors: list[str]
+    categories: list[str]
+    description: str | None
+    year: int | None
+    language: str | None
+    isbn10: str | None
+    isbn13: str | None
+    cover_url: str | None
+    series: str | None
+
+    @classmethod
+    def of(cls, book: Book) -> BookOut:
+        """Map a domain book."""
+        cover = book.metadata.get("cover_url")
+        series = book.metadata.get("series")
+        return cls(
+            id=str(book.id),
+            title=book.field_text("title"),
+            authors=list(book.authors),
+            categories=list(book.categories),
+            description=book.description,
+            year=book.published_year,
+            language=book.language,
+            isbn10=book.isbn10,
+            isbn13=book.isbn13,
+            cover_url=cover if isinstance(cover, str) else None,
+            series=series if isinstance(series, str) else None,
+        )
+
+
+class CitationOut(BaseModel):
+    """A verified quote: a literal piece of the named field."""
+
+    field: Literal["title", "authors", "categories", "description"]
+    snippet: str
+    relevance: float
+
+
+class ExplanationOut(BaseModel):
+    """Why the book matches, with its verified quotes."""
+
+    text: str
+    grounded: bool
+    confidence: float
+    model: str
+    citations: list[CitationOut]
+
+    @classmethod
+    def of(cls, explanation: Explanation) -> ExplanationOut:
+        """Map a domain explanation (already validated)."""
+        return cls(
+            text=explanation.text,
+            grounded=explanation.grounded,
+            confidence=explanation.confidence,
+            model=explanation.model,
+            citations=[
+                CitationOut(field=c.chunk_id, snippet=c.snippet, relevance=c.relevance_score)  # type: ignore[arg-type]
+                for c in explanation.citations
+            ],
+        )
+
+
+class ResultOut(BaseModel):
+    """One ranked book with the scores that put it there."""
+
+    rank: int
+    book: BookOut
+    score: float
+    source: Literal["lexical", "vector", "hybrid"]
+    lexical_score: float | None
+    lexical_rank: int | None
+    vector_score: float | None
+    vector_rank: int | None
+    explanation: ExplanationOut | None
+
+    @classmethod
+    def of(cls, result: SearchResult) -> ResultOut:
+        """Map a domain result."""
+        return cls(
+            rank=result.rank,
+            book=BookOut.of(result.book),
+            score=result.final_score,
+            source=result.source,
+            lexical_score=result.lexical_score,
+            lexical_rank=result.lexical_rank,
+            vector_score=result.vector_score,
+            vector_rank=result.vector_rank,
+            explanation=ExplanationOut.of(result.explanation) if result.explanation else None,
+        )
+
+
+class Timings(BaseModel):
+    """Where the time went, in milliseconds."""
+
+    retrieval_ms: float
+    explanation_ms: float | None
+    stages: dict[str, float]
+
+
+class SearchOut(BaseModel):
+    """Results, and whether the vector side took part."""
+
+    results: list[ResultOut]
+    degraded: bool
+    degraded_reason: str | None
+    strategy: str
+    mmr_lambda: float | None
+    timings: Timings
+
+    @classmethod
+    def of(cls, response: SearchResponse) -> SearchOut:
+        """Map a search response."""
+        stages = dict(response.timings_ms)
+        return cls(
+            results=[ResultOut.of(r) for r in response.results],
+            degraded=response.degraded,
+            degraded_reason=response.degraded_reason,
+            strategy=response.strategy,
+            mmr_lambda=response.mmr_lambda,
+            timings=Timings(
+                retrieval_ms=stages.get("retrieval_ms", 0.0),
+                explanation_ms=stages.get("explain_ms"),
+                stages=stages,
+            ),
+        )
+
+
+class CountOut(BaseModel):
+    """A facet value and how many books have it."""
+
+    value: str
+    count: int
+
+
+class FacetsOut(BaseModel):
+    """What the filters can choose from."""
+
+    languages: list[CountOut]
+    categories: list[CountOut]
+    min_year: int | None
+    max_year: int | None
+    year_histogram: list[tuple[int, int]] = Field(description="(decade start, books) pairs")
+
+    @classmethod
+    def of(cls, facets: Facets) -> FacetsOut:
+        """Map domain facets."""
+        return cls(
+            languages=[CountOut(value=c.name, count=c.count) for c in facets.languages],
+            categories=[CountOut(value=c.name, count=c.count) for c in facets.top_categories],
+            min_year=facets.min_year,
+            max_year=facets.max_year,
+            year_histogram=list(facets.year_histogram),
+        )
+
+
+ComponentStatus = Literal["ok", "degraded", "down"]
+
+
+class ComponentOut(BaseModel):
+    """One part of the service."""
+
+    status: ComponentStatus
+    detail: str | None = None
+    count: int | None = None
+    version: str | None = None
+
+
+class ReadyOut(BaseModel):
+    """Readiness: every part, and the worst of them."""
+
+    status: ComponentStatus
+    components: dict[str, ComponentOut]
+
+
+class LiveOut(BaseModel):
+    """Liveness."""
+
+    status: Literal["ok"]
+    version: str
+
+
+class ProblemOut(BaseModel):
+    """RFC 9457 problem details."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str | None = None
+    instance: str | None = None
+    request_id: str | None = None
+    errors: list[dict[str, str]] | None = None

@@ -1,0 +1,116 @@
+"""The web page in a real browser (Debian's Chromium driven by Playwright) against a real
+`uvicorn` server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, sync_playwright
+
+from lectern.bootstrap import bootstrap
+from lectern.entrypoints.http.app import create_app
+from lectern.settings import Settings
+from tests.conftest import IN_CI
+
+pytestmark = pytest.mark.slow
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def base_url(indexed_data_dir: Path) -> Iterator[str]:
+    app = create_app(bootstrap(Settings(data_dir=indexed_data_dir)))
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/health/ready", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    else:
+        pytest.fail("the server did not become ready")
+    yield url
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.is_file():
+        message = f"no Chromium at {CHROMIUM}: `make test` installs the Debian package"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
+        )
+        yield launched
+        launched.close()
+
+
+def test_search_highlights_citations_and_finds_similar_books(
+    base_url: str, browser: Browser, tmp_path: Path
+) -> None:
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + "/")
+    page.wait_for_function("document.querySelectorAll('#language option').length > 1")
+    page.fill("#q", "dystopian survival games")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".card")
+    first = page.locator(".card").first
+    assert "The Hunger Games" in first.locator("h3").inner_text()
+    marks = page.locator(".card mark")
+    assert marks.count() >= 1
+    # A quote is highlighted inside the field it came from, not only listed.
+    assert first.locator(".cats mark, .desc mark, h3 mark, .meta mark").count() >= 1
+    assert page.locator("#banner").is_hidden()
+    page.screenshot(path=str(tmp_path / "results.png"), full_page=True)
+    first.locator(".similar-button").click()
+    page.wait_for_selector("#similar-list .card")
+    titles = page.locator("#similar-list .card h3").all_inner_texts()
+    assert titles and "The Hunger Games" not in titles
+    page.screenshot(path=str(tmp_path / "similar.png"))
+    page.click("#similar-close")
+    assert page.locator("#results").is_visible()
+    assert (tmp_path / "results.png").stat().st_size > 10_000
+    assert errors == []
+
+
+def test_empty_results_and_phone_width(base_url: str, browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 375, "height": 740})
+    page.goto(base_url + "/")
+    page.click("#filters summary")
+    page.fill("#min-year", "2099")  # nothing in the catalog is that recent
+    page.fill("#q", "hunger games")
+    page.focus("#q")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "document.getElementById('status').textContent.includes('No books match')"
+    )
+    assert page.locator(".card").count() == 0
+    page.fill("#min-year", "")
+    page.keyboard.press("Tab")
+    page.click("#go")
+    page.wait_for_selector(".card")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375  # no overflow
