@@ -14,7 +14,6 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
+from lectern.entrypoints.http.probe import free_port, wait_until_ready
 
 QUERIES = [
     "dark fantasy heist in a magical city",
@@ -47,12 +46,6 @@ QUERIES = [
     "artificial intelligence robots",
 ]
 FILTERS = [{}, {"min_year": 2000}, {"language": "en"}, {"category": "fantasy"}, {}]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -124,7 +117,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2, help="lectern serve --workers")
     args = parser.parse_args()
-    port = _free_port()
+    port = free_port()
     lectern = Path(sys.executable).parent / "lectern"
     env = {**os.environ, "LECTERN_RATE_LIMIT": "1000000/minute", "LECTERN_LOG_LEVEL": "WARNING"}
     server = subprocess.Popen(
@@ -136,18 +129,9 @@ def main() -> None:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                sys.exit(f"lectern serve exited: {server.stderr.read() if server.stderr else ''}")
-            try:
-                if httpx.get(f"{url}/health/ready", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.3)
-        else:
-            sys.exit("lectern serve did not become ready in 120 s")
+        if not wait_until_ready(url, 120, alive=lambda: server.poll() is None):
+            reason = server.stderr.read() if server.poll() is not None and server.stderr else ""
+            sys.exit(f"lectern serve did not become ready in 120 s {reason}")
         print(f"lectern serve --workers {args.workers} on {url}; warming up")
         _run(url, 3, args.clients, explain=False)
         _run(url, args.seconds, args.clients, explain=False)

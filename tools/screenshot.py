@@ -8,18 +8,16 @@ Usage: python tools/screenshot.py ["QUERY"]
 
 from __future__ import annotations
 
-import socket
 import sys
 import threading
-import time
 from pathlib import Path
 
-import httpx
 import uvicorn
 from playwright.sync_api import sync_playwright
 
 from lectern.bootstrap import bootstrap
 from lectern.entrypoints.http.app import create_app
+from lectern.entrypoints.http.probe import free_port, wait_until_ready
 from lectern.settings import load_settings
 
 CHROMIUM = "/usr/bin/chromium"
@@ -29,20 +27,11 @@ def main() -> None:
     query = sys.argv[1] if len(sys.argv) > 1 else "dark fantasy heist in a magical city"
     settings = load_settings()
     app = create_app(bootstrap(settings))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if httpx.get(f"{url}/health/ready", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    else:
+    if not wait_until_ready(url, 60):
         sys.exit("the server did not become ready: run `lectern ingest` and `lectern index`")
     target = settings.data_dir / "screenshots"
     target.mkdir(parents=True, exist_ok=True)

@@ -3,19 +3,17 @@
 
 from __future__ import annotations
 
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, sync_playwright
 
 from lectern.bootstrap import bootstrap
 from lectern.entrypoints.http.app import create_app
+from lectern.entrypoints.http.probe import free_port, wait_until_ready
 from lectern.settings import Settings
 from tests.conftest import IN_CI
 
@@ -23,29 +21,15 @@ pytestmark = pytest.mark.slow
 CHROMIUM = Path("/usr/bin/chromium")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def base_url(indexed_data_dir: Path) -> Iterator[str]:
     app = create_app(bootstrap(Settings(data_dir=indexed_data_dir)))
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health/ready", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    else:
+    if not wait_until_ready(url, 60):
         pytest.fail("the server did not become ready")
     yield url
     server.should_exit = True

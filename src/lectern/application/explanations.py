@@ -51,6 +51,9 @@ class ExplanationService:
         self.prompt_version = prompt_version
         self.cache = cache
         self.concurrency = concurrency
+        # One pool for the service's life: the bound holds across concurrent searches (what
+        # a rate-limited provider needs), and no threads are started per search.
+        self._pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="explain")
 
     def explain_results(
         self,
@@ -74,9 +77,7 @@ class ExplanationService:
         from_cache = len(explanations)
         failed = 0
         if missing:
-            workers = min(self.concurrency, len(missing))
-            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="explain") as pool:
-                made = list(pool.map(lambda b: self._explain(query, b, run_id), missing))
+            made = list(self._pool.map(lambda b: self._explain(query, b, run_id), missing))
             for book, (explanation, ok) in zip(missing, made, strict=True):
                 explanations[book.id] = explanation
                 failed += 0 if ok else 1
