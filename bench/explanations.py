@@ -25,6 +25,7 @@ import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
+from _stats import percentile
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.application.explanations import ExplanationService
 from lectern.application.search import BookSearchService
@@ -121,11 +122,6 @@ def field_of(book: Book, name: str) -> str | None:
         "categories": ", ".join(book.categories),
         "description": book.description or "",
     }.get(name)
-
-
-def percentile(values: Sequence[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
 
 
 def run(settings: Settings, search: BookSearchService, queries: Sequence[str], top: int) -> None:

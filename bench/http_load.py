@@ -21,6 +21,7 @@ import threading
 import time
 from pathlib import Path
 
+from _stats import percentile
 from lectern.entrypoints.http.probe import free_port, wait_until_ready
 
 QUERIES = [
@@ -46,11 +47,6 @@ QUERIES = [
     "artificial intelligence robots",
 ]
 FILTERS = [{}, {"min_year": 2000}, {"language": "en"}, {"category": "fantasy"}, {}]
-
-
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
 
 
 def _run(url: str, seconds: float, clients: int, explain: bool) -> None:
@@ -104,8 +100,8 @@ def _run(url: str, seconds: float, clients: int, explain: bool) -> None:
     print(
         f"POST /search {name}: {len(latencies)} ok in {wall:.1f} s = "
         f"{len(latencies) / wall:.1f} req/s with {clients} clients; "
-        f"p50 {_percentile(latencies, 0.5):.1f} ms, p95 {_percentile(latencies, 0.95):.1f} ms, "
-        f"p99 {_percentile(latencies, 0.99):.1f} ms, "
+        f"p50 {percentile(latencies, 0.5):.1f} ms, p95 {percentile(latencies, 0.95):.1f} ms, "
+        f"p99 {percentile(latencies, 0.99):.1f} ms, "
         f"mean {statistics.fmean(latencies or [0]):.1f} ms; "
         f"errors {len(errors)}" + (f" ({sorted(set(errors))})" if errors else "")
     )

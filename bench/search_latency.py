@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 from rank_bm25 import BM25Okapi
 
+from _stats import percentile
 from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex, make_tokenizer
 from lectern.application.indexing import IndexingService
 from lectern.application.search import BookFilterIndex, BookSearchService, HybridRetriever
@@ -181,11 +182,6 @@ def timed(service: BookSearchService, queries: Sequence[SearchQuery], **kw: Any)
         service.search(query, **kw)
         times.append((time.perf_counter() - started) * 1000)
     return times
-
-
-def percentile(values: Sequence[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def report(name: str, times: Sequence[float]) -> None:
