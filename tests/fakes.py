@@ -22,6 +22,7 @@ from lectern.domain.books import (
     CategoryCount,
     Facets,
 )
+from lectern.domain.evaluation import RubricJudgment
 from lectern.domain.grounding import Answer, Citation, Explanation, Judgment, match_form
 from lectern.domain.normalize import parse_isbn_query
 from lectern.domain.retrieval import ScoredId
@@ -326,6 +327,11 @@ class ScriptedLLM:
     def judge(
         self, question: str, output: str, evidence: object, *, run_id: str | None = None
     ) -> Judgment:
+        raise NotImplementedError
+
+    def grade_explanation(
+        self, query: str, output: str, evidence: object, *, run_id: str | None = None
+    ) -> RubricJudgment:
         raise NotImplementedError
 
     def complete(

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import uuid6
+
 from lectern.adapters.catalog.explanation_cache import SqlAlchemyExplanationCache
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID, OnnxMiniLMEmbedder
+from lectern.adapters.evaluation_runs import JsonRunStore
 from lectern.adapters.llm.extractive import ExtractiveLLM
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.adapters.llm.tracing import JsonlTraceWriter
@@ -20,6 +24,9 @@ from lectern.adapters.sources.goodbooks import GoodbooksSource
 from lectern.adapters.sources.goodreads_openlibrary import GoodreadsOpenLibrarySource
 from lectern.adapters.sources.seven_k import SevenKBooksSource
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
+from lectern.application.evaluation.datasets import load_dataset
+from lectern.application.evaluation.runner import EvaluationRunner, RunEnvironment
+from lectern.application.evaluation.service import EvaluationService
 from lectern.application.explanations import ExplanationService
 from lectern.application.indexing import IndexingService
 from lectern.application.ingestion import IngestionService
@@ -30,6 +37,7 @@ from lectern.application.ports import (
     LLMClient,
     LLMTracer,
     ProgressReporter,
+    QueryUnderstanding,
     SourceFetcher,
     VectorIndex,
 )
@@ -39,6 +47,7 @@ from lectern.application.search import (
     HybridRetriever,
     SearchConfig,
 )
+from lectern.domain.books import JSONValue
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 from lectern.settings import Settings
 
@@ -115,6 +124,9 @@ class Services:
     metrics: PrometheusMetrics = field(default_factory=PrometheusMetrics, repr=False)
     _tracer: LLMTracer | None = field(default=None, repr=False)
     _llm: LLMClient | None = field(default=None, repr=False)
+    _evaluation: EvaluationService | None = field(default=None, repr=False)
+    evaluation_data: Path | None = None
+    """A folder with the three evaluation files instead of the packaged ones (tests)."""
 
     def ingestion(self, progress: ProgressReporter | None = None) -> IngestionService:
         """An ingestion service reading the mirror if set, else downloading."""
@@ -175,6 +187,77 @@ class Services:
         return ExplanationService(
             self.llm(embedder), PROMPT_VERSIONS["explain"], cache=cache, concurrency=concurrency
         )
+
+    def understanding(self) -> QueryUnderstanding | None:
+        """Query understanding, when one is configured (none yet)."""
+        return None
+
+    def evaluation(self) -> EvaluationService:
+        """Evaluation runs of this catalog, stored under data_dir/evaluation/runs."""
+        if self._evaluation is None:
+
+            def runner() -> EvaluationRunner:
+                search = self.search()
+                return EvaluationRunner(
+                    search,
+                    self.catalog,
+                    self.llm(search.retriever.embedder),
+                    RunEnvironment(
+                        git_commit=git_commit(),
+                        models=self.model_config(search),
+                        prompt_versions=dict(PROMPT_VERSIONS),
+                        catalog_books=len(search.filters.all_ids),
+                    ),
+                    understanding=self.understanding(),
+                    new_id=new_run_id,
+                )
+
+            self._evaluation = EvaluationService(
+                runner,
+                JsonRunStore(self.settings.data_dir / "evaluation" / "runs"),
+                lambda: load_dataset(self.evaluation_data),
+                new_run_id,
+            )
+        return self._evaluation
+
+    def model_config(self, search: BookSearchService) -> dict[str, JSONValue]:
+        """The models a run used, as recorded in its artifact."""
+        embedder = search.retriever.embedder
+        return {
+            "llm": self.settings.llm,
+            "llm_model": self.llm(embedder).model_id,
+            "llm_temperature": self.settings.llm_temperature,
+            "llm_structured_output": self.settings.llm_structured_output,
+            "embedder": embedder.model_id if embedder is not None else None,
+            "lexical": "bm25s",
+            "vector_index": search.retriever.vector.model_id if search.retriever.vector else None,
+        }
+
+
+def new_run_id() -> str:
+    """A UUIDv7: ids sort by creation time, so run listings sort without reading files."""
+    return str(uuid6.uuid7())
+
+
+def git_commit() -> str:
+    """The commit the code runs from (with "+dirty" when changed), or "unknown"."""
+    root = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=5
+        )
+        if head.returncode != 0:
+            return "unknown"
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+        return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
 
 
 def make_llm(

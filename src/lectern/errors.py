@@ -39,3 +39,11 @@ class IndexMismatchError(LecternError):
 
 class LLMError(LecternError):
     """A language model cannot do what was asked (unsupported task, provider unreachable)."""
+
+
+class DatasetError(LecternError):
+    """An evaluation input file is missing or malformed."""
+
+
+class EvaluationRunNotFoundError(LecternError):
+    """No evaluation run with that id."""

@@ -7,6 +7,7 @@ app the real services over the tiny indexed catalog.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,13 +35,19 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _real_services(indexed_data_dir: Path) -> Iterator[None]:
-    services = bootstrap(Settings(data_dir=indexed_data_dir, rate_limit=UNLIMITED))
+def _real_services(
+    indexed_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    # A copy: POST /evaluate writes run artifacts, and other modules share the original.
+    data_dir = tmp_path_factory.mktemp("fuzz") / "var"
+    shutil.copytree(indexed_data_dir, data_dir)
+    services = bootstrap(Settings(data_dir=data_dir, rate_limit=UNLIMITED))
     with TestClient(app):
         app.state.services = services
         app.state.search = services.search()
         app.state.not_ready = None
         yield
+    services.evaluation().close()  # a run the fuzzer started finishes before the copy goes
 
 
 @schema.parametrize()

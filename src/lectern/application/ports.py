@@ -13,12 +13,14 @@ from lectern.domain.books import (
     CatalogCounts,
     CatalogEntry,
     Facets,
+    JSONValue,
     RejectedRow,
     SourceRecord,
 )
+from lectern.domain.evaluation import RubricJudgment
 from lectern.domain.grounding import Answer, Explanation, Judgment
 from lectern.domain.retrieval import Passage, ScoredId
-from lectern.domain.search import SearchFilters
+from lectern.domain.search import QueryPlan, SearchFilters
 from lectern.domain.tracing import LLMCallTrace
 
 Vector = tuple[float, ...]
@@ -256,6 +258,12 @@ class LLMClient(Protocol):
         """How right and supported an output is, 0..1."""
         ...
 
+    def grade_explanation(
+        self, query: str, output: str, evidence: Sequence[str], *, run_id: str | None = None
+    ) -> RubricJudgment:
+        """Groundedness, clarity and relevance of an explanation, 1..5 each with reasons."""
+        ...
+
     def complete(
         self,
         prompt_id: str,
@@ -291,4 +299,30 @@ class ExplanationCache(Protocol):
 
     def put(self, explanation: Explanation, prompt_version: str) -> None:
         """Store an explanation (replacing an older one with the same key)."""
+        ...
+
+
+class QueryUnderstanding(Protocol):
+    """Turns a reader's words into a plan: intent, filters, variations, strategy."""
+
+    name: str
+
+    def plan(self, query: str) -> QueryPlan:
+        """The plan for this query; never raises for odd text (it plans less instead)."""
+        ...
+
+
+class EvaluationRunStore(Protocol):
+    """Where evaluation run artifacts are kept."""
+
+    def save(self, artifact: Mapping[str, JSONValue]) -> str:
+        """Store one run (keyed by its `run_id`); returns where it went."""
+        ...
+
+    def list(self) -> list[dict[str, JSONValue]]:
+        """A summary of every stored run, newest first."""
+        ...
+
+    def get(self, run_id: str) -> dict[str, JSONValue]:
+        """One run's artifact; EvaluationRunNotFoundError when absent."""
         ...

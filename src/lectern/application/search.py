@@ -92,6 +92,8 @@ class SearchResponse:
     timings_ms: dict[str, float]
     strategy: Strategy
     mmr_lambda: float | None
+    ranked_ids: tuple[str, ...] = ()
+    """With `depth`: the ids of the first `depth` works, the shown ones first (evaluation)."""
 
 
 def _ms(start: float) -> float:
@@ -307,8 +309,13 @@ class BookSearchService:
         strategy: Strategy = "balanced",
         mmr_lambda: float | None = 0.7,
         plan: QueryPlan | None = None,
+        depth: int | None = None,
     ) -> SearchResponse:
-        """Ranked, filtered books, one edition per work, diversified by MMR when asked."""
+        """Ranked, filtered books, one edition per work, diversified by MMR when asked.
+
+        With `depth`, the response also lists the ids of the first `depth` works: the shown
+        results in their order, then the rest in fused order (what Recall@depth needs).
+        """
         started = time.perf_counter()
         _check_k(query.max_results)
         if mmr_lambda is not None and not 0.0 <= mmr_lambda <= 1.0:
@@ -322,10 +329,16 @@ class BookSearchService:
         start = time.perf_counter()
         allowed = self.filters.allowed(filters)
         filter_ms = _ms(start)
-        retrieval = self.retriever.retrieve(variations, strategy, allowed)
+        pool = None if depth is None else max(self.retriever.config.candidate_pool, 2 * depth)
+        retrieval = self.retriever.retrieve(variations, strategy, allowed, pool=pool)
         start = time.perf_counter()
         hits = self._one_per_work(retrieval.hits)
         chosen = self._diversify(hits, query.max_results, mmr_lambda)
+        ranked: tuple[str, ...] = ()
+        if depth is not None:
+            shown = {h.id for h in chosen}
+            ranked = tuple([h.id for h in chosen] + [h.id for h in hits if h.id not in shown])
+            ranked = ranked[: max(depth, len(chosen))]
         rerank_ms = _ms(start)
         start = time.perf_counter()
         results = self._results(chosen)
@@ -351,6 +364,7 @@ class BookSearchService:
             timings,
             strategy,
             mmr_lambda if self.retriever.has_vectors else None,
+            ranked,
         )
 
     def similar(self, book_id: uuid.UUID, k: int = 10) -> SearchResponse:

@@ -26,7 +26,9 @@ from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.adapters.llm.schemas import GroundedAnswerLLM, GroundedExplanationLLM, JudgmentLLM
 from lectern.application.ports import Embedder, LLMTracer
 from lectern.domain.books import Book, ChunkField, JSONValue
+from lectern.domain.evaluation import RubricJudgment, RubricScore
 from lectern.domain.grounding import (
+    LOW_CONFIDENCE_PREFIX,
     MAX_SNIPPET_CHARS,
     Answer,
     Citation,
@@ -60,6 +62,42 @@ FILLER = frozenset(
     ).split()
 )
 """Words of a request that say nothing about the book wanted."""
+EXPLANATION_WORDS = frozenset(
+    [
+        "it",
+        "its",
+        "matches",
+        "match",
+        "matching",
+        "your",
+        "search",
+        "searched",
+        "on",
+        "in",
+        "title",
+        "titles",
+        "author",
+        "authors",
+        "category",
+        "categories",
+        "description",
+        "descriptions",
+        "record",
+        "field",
+        "fields",
+        "close",
+        "closest",
+        "meaning",
+        "quoted",
+        "quote",
+        "quotes",
+        "says",
+        "mentions",
+    ]
+)
+"""Words an explanation uses to point at the evidence; they claim nothing about the book."""
+CLEAR_SENTENCE_WORDS = 35
+"""A sentence longer than this is hard to take in at a glance."""
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9])")
@@ -76,11 +114,11 @@ class _Span:
 class _Terms:
     """The content words of a query, stemmed, with the words the reader typed."""
 
-    def __init__(self, stemmer: Any, text: str) -> None:
+    def __init__(self, stemmer: Any, text: str, skip: frozenset[str] = frozenset()) -> None:
         self.words: dict[str, str] = {}
         for match in _WORD.finditer(text.casefold()):
             word = match.group()
-            if word in FILLER or word.isdigit() or len(word) < 2:
+            if word in FILLER or word in skip or word.isdigit() or len(word) < 2:
                 continue
             self.words.setdefault(stemmer.stemWord(word), word)
 
@@ -318,11 +356,23 @@ class ExtractiveLLM:
     def judge(
         self, question: str, output: str, evidence: Sequence[str], *, run_id: str | None = None
     ) -> Judgment:
-        """Share of the output's content words that the evidence contains."""
+        """Share of the output's content words that the evidence contains.
+
+        Words that only point at the evidence ("matches", "its categories") are not claims.
+        An output with no content word claims nothing: supported when there is evidence.
+        """
         started = time.perf_counter()
-        said = _Terms(self._stemmer, output).stems
+        said = _Terms(self._stemmer, output, EXPLANATION_WORDS).stems
         known = set().union(*(self._stems_of(e) for e in evidence)) if evidence else set()
-        score = round(len(said & known) / len(said), 3) if said else 0.0
+        if said:
+            score = round(len(said & known) / len(said), 3)
+            reasoning = (
+                f"{len(said & known)} of {len(said)} content words of the output are in the "
+                "evidence"
+            )
+        else:
+            score = 1.0 if known else 0.0
+            reasoning = "the output claims nothing beyond pointing at the evidence"
         verdict = (
             "supported"
             if score >= 0.8
@@ -330,16 +380,57 @@ class ExtractiveLLM:
             if score >= 0.4
             else "unsupported"
         )
-        result = Judgment(
-            score,
-            verdict,
-            f"{len(said & known)} of {len(said)} content words of the output are in the evidence",
-            self.model_id,
-        )
+        result = Judgment(score, verdict, reasoning, self.model_id)
         self._trace(
             "judge",
             PROMPT_VERSIONS["judge"],
             {"question": question, "output": output},
+            raw=None,
+            parsed=json.loads(json.dumps(asdict(result))),
+            started=started,
+            run_id=run_id,
+        )
+        return result
+
+    def grade_explanation(
+        self, query: str, output: str, evidence: Sequence[str], *, run_id: str | None = None
+    ) -> RubricJudgment:
+        """A deterministic heuristic grade, marked as such (no model reads anything).
+
+        - groundedness: share of the output's content words found in the evidence;
+        - relevance: share of the query's content words the evidence contains;
+        - clarity: 5, minus a point each for sentences over 35 words, more than three
+          sentences, a low-confidence flag, and two for an output under four words.
+        """
+        started = time.perf_counter()
+        known = set().union(*(self._stems_of(e) for e in evidence)) if evidence else set()
+        said = _Terms(self._stemmer, output, EXPLANATION_WORDS).stems
+        asked = _Terms(self._stemmer, query).stems
+        if said:
+            grounded = len(said & known) / len(said)
+            grounded_reason = f"{len(said & known)} of {len(said)} claimed words are in the quotes"
+        elif known:
+            grounded, grounded_reason = 1.0, "claims nothing beyond the quoted evidence"
+        else:
+            grounded, grounded_reason = 0.0, "no evidence quoted"
+        if asked:
+            relevant = len(asked & known) / len(asked)
+            relevance_reason = (
+                f"the quotes contain {len(asked & known)} of {len(asked)} query content words"
+            )
+        else:
+            relevant, relevance_reason = 0.5, "the query has no content words to match"
+        result = RubricJudgment(
+            groundedness=RubricScore(1 + round(4 * grounded), grounded_reason),
+            clarity=_clarity(output),
+            relevance=RubricScore(1 + round(4 * relevant), relevance_reason),
+            model=f"{self.model_id} heuristic judge",
+            heuristic=True,
+        )
+        self._trace(
+            "grade_explanation",
+            PROMPT_VERSIONS["grade_explanation"],
+            {"query": query, "output": output},
             raw=None,
             parsed=json.loads(json.dumps(asdict(result))),
             started=started,
@@ -422,6 +513,27 @@ class ExtractiveLLM:
                 run_id=run_id,
             )
         )
+
+
+def _clarity(output: str) -> RubricScore:
+    """Short plain sentences score 5; each problem found costs points (see grade_explanation)."""
+    text = output.strip()
+    flagged = text.startswith(LOW_CONFIDENCE_PREFIX.strip())
+    if flagged:
+        text = text[len(LOW_CONFIDENCE_PREFIX.strip()) :].strip()
+    sentences = [text[x.start : x.end] for x in _sentences(text)] if text else []
+    words = len(text.split())
+    score, problems = 5, list[str]()
+    if any(len(s.split()) > CLEAR_SENTENCE_WORDS for s in sentences):
+        score, problems = score - 1, [*problems, f"a sentence over {CLEAR_SENTENCE_WORDS} words"]
+    if len(sentences) > 3:
+        score, problems = score - 1, [*problems, f"{len(sentences)} sentences"]
+    if flagged:
+        score, problems = score - 1, [*problems, "flagged low confidence"]
+    if words < 4:
+        score, problems = score - 2, [*problems, f"only {words} words"]
+    reason = "; ".join(problems) if problems else f"{len(sentences)} short plain sentence(s)"
+    return RubricScore(max(score, 1), reason[:200])
 
 
 def explanation_payload(explanation: Explanation) -> dict[str, JSONValue]:

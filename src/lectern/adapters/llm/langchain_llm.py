@@ -28,10 +28,23 @@ from tenacity import (
     wait_exponential,
 )
 
-from lectern.adapters.llm.prompts import ANSWER, EXPLAIN, JUDGE, PROMPTS, Prompt
-from lectern.adapters.llm.schemas import GroundedAnswerLLM, GroundedExplanationLLM, JudgmentLLM
+from lectern.adapters.llm.prompts import (
+    ANSWER,
+    EXPLAIN,
+    GRADE_EXPLANATION,
+    JUDGE,
+    PROMPTS,
+    Prompt,
+)
+from lectern.adapters.llm.schemas import (
+    GroundedAnswerLLM,
+    GroundedExplanationLLM,
+    JudgmentLLM,
+    RubricLLM,
+)
 from lectern.application.ports import LLMClient, LLMTracer
 from lectern.domain.books import Book, JSONValue
+from lectern.domain.evaluation import RubricJudgment
 from lectern.domain.grounding import (
     Answer,
     Explanation,
@@ -176,6 +189,16 @@ class LangChainLLM:
         if parsed is not None:
             return parsed.to_domain(self.model_id)
         return self._fallback.judge(question, output, evidence, run_id=run_id)
+
+    def grade_explanation(
+        self, query: str, output: str, evidence: Sequence[str], *, run_id: str | None = None
+    ) -> RubricJudgment:
+        """The model's rubric grades, or the marked heuristic grades when it fails."""
+        variables = {"query": query, "output": output, "evidence": "\n".join(evidence)}
+        parsed = self._structured(GRADE_EXPLANATION, variables, RubricLLM, run_id)
+        if parsed is not None:
+            return parsed.to_domain(self.model_id)
+        return self._fallback.grade_explanation(query, output, evidence, run_id=run_id)
 
     def complete(
         self,

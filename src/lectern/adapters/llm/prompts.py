@@ -84,7 +84,22 @@ JUDGE = Prompt(
     "</evidence>",
 )
 
-PROMPTS: dict[str, Prompt] = {p.id: p for p in (EXPLAIN, ANSWER, JUDGE)}
+GRADE_EXPLANATION = Prompt(
+    id="grade_explanation",
+    version="grade-explanation-v1",
+    system=(
+        "You grade an explanation of why a book matches a reader's search, on three "
+        "dimensions, each 1 (poor) to 5 (excellent): groundedness (every claim is supported by "
+        "the evidence quoted from the book's record), clarity (plain, short, easy to follow), "
+        "relevance (the book and the reasons given answer the search). "
+        + _DATA_RULE
+        + ' Reply with JSON only: {"groundedness": {"score": 1..5, "reason": at most 200 '
+        'characters}, "clarity": {...}, "relevance": {...}}.'
+    ),
+    user="<query>{query}</query>\n<output>{output}</output>\n<evidence>\n{evidence}\n</evidence>",
+)
+
+PROMPTS: dict[str, Prompt] = {p.id: p for p in (EXPLAIN, ANSWER, JUDGE, GRADE_EXPLANATION)}
 PROMPT_VERSIONS: dict[str, str] = {p.id: p.version for p in PROMPTS.values()}
 """The version of each prompt: part of every trace and of the explanation cache key."""
 

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lectern.domain.evaluation import MAX_REASON_CHARS, RubricJudgment, RubricScore
 from lectern.domain.grounding import (
     Answer,
     Citation,
@@ -93,3 +94,28 @@ class JudgmentLLM(_Strict):
     def to_domain(self, model: str) -> Judgment:
         """The domain judgment."""
         return Judgment(self.score, self.verdict, self.reasoning, model)
+
+
+class RubricScoreLLM(_Strict):
+    """One dimension of a graded explanation."""
+
+    score: int = Field(ge=1, le=5)
+    reason: str = Field(max_length=MAX_REASON_CHARS)
+
+
+class RubricLLM(_Strict):
+    """An explanation graded on groundedness, clarity and relevance."""
+
+    groundedness: RubricScoreLLM
+    clarity: RubricScoreLLM
+    relevance: RubricScoreLLM
+
+    def to_domain(self, model: str) -> RubricJudgment:
+        """The domain judgment, marked as a generative model's."""
+        return RubricJudgment(
+            groundedness=RubricScore(self.groundedness.score, self.groundedness.reason),
+            clarity=RubricScore(self.clarity.score, self.clarity.reason),
+            relevance=RubricScore(self.relevance.score, self.relevance.reason),
+            model=model,
+            heuristic=False,
+        )

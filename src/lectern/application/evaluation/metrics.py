@@ -8,6 +8,7 @@ trec_eval's `ndcg_cut` and BEIR do.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable, Mapping, Sequence
 
 
@@ -65,3 +66,71 @@ def mean(values: Iterable[float]) -> float:
     """Arithmetic mean; 0 for no values."""
     items = list(values)
     return sum(items) / len(items) if items else 0.0
+
+
+def intra_list_diversity(similarity: Sequence[Sequence[float]]) -> float:
+    """Mean pairwise (1 - cosine) of a result list, from its cosine similarity matrix.
+
+    0 when every result is the same vector; about 1 for unrelated ones. A list of fewer
+    than two results has no pairs and scores 0.
+    """
+    size = len(similarity)
+    pairs = [1.0 - similarity[i][j] for i in range(size) for j in range(i + 1, size)]
+    return mean(pairs)
+
+
+def catalog_coverage(rankings: Iterable[Sequence[str]], catalog_size: int, k: int) -> float:
+    """Share of the catalog that appears in at least one top-k list."""
+    if catalog_size <= 0:
+        return 0.0
+    shown = {doc for ranking in rankings for doc in ranking[:k]}
+    return len(shown) / catalog_size
+
+
+def stdev(values: Sequence[float]) -> float:
+    """Sample standard deviation; 0 for fewer than two values."""
+    if len(values) < 2:
+        return 0.0
+    centre = mean(values)
+    return math.sqrt(sum((v - centre) ** 2 for v in values) / (len(values) - 1))
+
+
+def bootstrap_interval(
+    values: Sequence[float], *, confidence: float = 0.95, samples: int = 2_000, seed: int = 7
+) -> tuple[float, float]:
+    """Percentile bootstrap confidence interval of the mean (seeded: runs repeat exactly)."""
+    if not values:
+        return (0.0, 0.0)
+    rng = random.Random(seed)
+    size = len(values)
+    means = sorted(sum(rng.choices(values, k=size)) / size for _ in range(samples))
+    tail = (1.0 - confidence) / 2
+    low = means[int(tail * (samples - 1))]
+    high = means[int(math.ceil((1.0 - tail) * (samples - 1)))]
+    return (low, high)
+
+
+def paired_randomization_test(
+    a: Sequence[float], b: Sequence[float], *, samples: int = 10_000, seed: int = 7
+) -> float:
+    """Two-sided p-value that the mean of paired differences b - a is zero.
+
+    Sign-flip randomisation (Fisher; Smucker et al., 2007 recommend it for IR): under the
+    null each query's difference is as likely negative as positive. The +1 terms keep the
+    estimate from claiming p = 0 after finitely many samples.
+    """
+    if len(a) != len(b):
+        raise ValueError(f"paired test needs equal lengths, not {len(a)} and {len(b)}")
+    differences = [y - x for x, y in zip(a, b, strict=True)]
+    if not differences:
+        return 1.0
+    observed = abs(sum(differences))
+    if observed == 0:
+        return 1.0
+    rng = random.Random(seed)
+    extreme = 0
+    for _ in range(samples):
+        total = sum(d if rng.random() < 0.5 else -d for d in differences)
+        if abs(total) >= observed - 1e-12:
+            extreme += 1
+    return (extreme + 1) / (samples + 1)

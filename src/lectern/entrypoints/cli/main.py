@@ -5,37 +5,33 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 import structlog
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from lectern import __version__
 from lectern.application.catalog_queries import BookView, find_book
 from lectern.application.ingestion import IngestReport
 from lectern.application.search import MAX_RESULTS, SearchResponse
-from lectern.bootstrap import Services, bootstrap
 from lectern.domain.grounding import Explanation
 from lectern.domain.retrieval import Strategy
 from lectern.domain.search import SearchFilters, SearchQuery
-from lectern.errors import BookNotFoundError, LecternError
+from lectern.entrypoints.cli.common import (
+    _fail,
+    _guarded,
+    _progress_bar,
+    _services,
+    err,
+    out,
+)
+from lectern.entrypoints.cli.evaluate import evaluate_app
+from lectern.errors import BookNotFoundError
 from lectern.observability import configure_logging
 from lectern.settings import load_settings
 
@@ -48,68 +44,7 @@ app = typer.Typer(
 )
 catalog_app = typer.Typer(help="Inspect the catalog.", no_args_is_help=True)
 app.add_typer(catalog_app, name="catalog")
-
-out = Console()
-err = Console(stderr=True)
-T = TypeVar("T")
-
-
-def _fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    return typer.Exit(code)
-
-
-def _guarded(action: Callable[[], T]) -> T:
-    """Run a command body; a Lectern error becomes a one-line message and exit 1."""
-    try:
-        return action()
-    except LecternError as error:
-        raise _fail(str(error)) from None
-
-
-def _services(**overrides: Any) -> Services:
-    settings = load_settings(**{k: v for k, v in overrides.items() if v is not None})
-    configure_logging(settings.log_level)
-    return bootstrap(settings)
-
-
-class RichProgress:
-    """Draws each stage of long work as a rich progress bar."""
-
-    def __init__(self, progress: Progress) -> None:
-        """Wrap a started rich Progress."""
-        self._progress = progress
-        self._task: TaskID | None = None
-
-    def start(self, task: str, total: int | None) -> None:
-        """Finish the previous bar and start one for this stage."""
-        if self._task is not None:
-            current = self._progress.tasks[-1]
-            self._progress.update(
-                self._task, total=current.completed or 1, completed=current.completed or 1
-            )
-        self._task = self._progress.add_task(task, total=total)
-
-    def advance(self, amount: int = 1) -> None:
-        """Move the current bar on."""
-        if self._task is not None:
-            self._progress.advance(self._task, amount)
-
-
-@contextmanager
-def _progress_bar() -> Iterator[RichProgress]:
-    columns = (
-        SpinnerColumn(),
-        TextColumn("{task.description:<32}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=err, transient=False) as progress:
-        reporter = RichProgress(progress)
-        yield reporter
-        reporter.start("done", 1)
-        reporter.advance()
+app.add_typer(evaluate_app, name="evaluate")
 
 
 def _print_version(value: bool) -> None:

@@ -28,22 +28,29 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lectern import __version__
 from lectern.application.catalog_queries import find_book
+from lectern.application.evaluation.runner import RunConfig
+from lectern.application.evaluation.service import EvaluationBusyError
 from lectern.application.search import MAX_RESULTS, BookSearchService
 from lectern.bootstrap import Services
 from lectern.domain.search import SearchQuery
 from lectern.entrypoints.http.schemas import (
     BookOut,
     ComponentOut,
+    EvaluateAccepted,
+    EvaluateRequest,
     FacetsOut,
     LiveOut,
     ProblemOut,
     ReadyOut,
+    RunStatusOut,
+    RunSummaryOut,
     SearchOut,
     SearchRequest,
 )
 from lectern.errors import (
     BookNotFoundError,
     ConfigurationError,
+    EvaluationRunNotFoundError,
     IndexMismatchError,
     IndexMissingError,
     InvalidQueryError,
@@ -331,6 +338,14 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
     async def not_ready(request: Request, exc: NotReadyError) -> JSONResponse:
         return problem(request, 503, "Search is not ready", str(exc), headers={"Retry-After": "10"})
 
+    @app.exception_handler(EvaluationRunNotFoundError)
+    async def no_run(request: Request, exc: EvaluationRunNotFoundError) -> JSONResponse:
+        return problem(request, 404, "Evaluation run not found", str(exc))
+
+    @app.exception_handler(EvaluationBusyError)
+    async def busy(request: Request, exc: EvaluationBusyError) -> JSONResponse:
+        return problem(request, 409, "An evaluation is running", str(exc))
+
     @app.exception_handler(LecternError)
     async def lectern_error(request: Request, exc: LecternError) -> JSONResponse:
         return problem(request, 503, "Service unavailable", str(exc))
@@ -422,6 +437,59 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         """Languages, top categories and years, for filters."""
         return FacetsOut.of(app_services.catalog.facets(top_categories=60))
 
+    evaluation = APIRouter(
+        prefix="/evaluate",
+        tags=["evaluation"],
+        dependencies=[Depends(require_key)],
+        responses=_documented(400, 401, 413, 422, 429, 503),
+    )
+
+    @evaluation.post(
+        "", status_code=202, responses=_documented(409), response_model=EvaluateAccepted
+    )
+    def evaluate(body: EvaluateRequest, service: Search, app_services: AppServices) -> Response:
+        """Start an evaluation run in the background (one at a time); poll its status URL."""
+        del service  # the run searches with the loaded indexes; 503 until they are
+        run_id = app_services.evaluation().start(
+            RunConfig(
+                config=body.config,
+                disabled=tuple(dict.fromkeys(body.disable)),
+                force_strategy=body.force_strategy,
+                judge_repeats=body.judge_repeats,
+                limit=body.limit,
+                mmr_lambda=app_services.settings.mmr_lambda,
+            )
+        )
+        accepted = EvaluateAccepted(
+            run_id=run_id, status="running", status_url=f"/evaluate/runs/{run_id}"
+        )
+        return Response(
+            accepted.model_dump_json(),
+            status_code=202,
+            media_type="application/json",
+            headers={"Location": accepted.status_url},
+        )
+
+    @evaluation.get("/runs")
+    def runs(app_services: AppServices) -> list[RunSummaryOut]:
+        """Stored runs, newest first."""
+        return [RunSummaryOut.model_validate(s) for s in app_services.evaluation().store.list()]
+
+    @evaluation.get(
+        "/runs/{run_id}",
+        responses={**_documented(404), 202: {"model": RunStatusOut}},
+        response_model=RunStatusOut,
+    )
+    def run_status(run_id: str, app_services: AppServices) -> Response:
+        """A run's status; when finished, its whole artifact (202 while it runs)."""
+        status, artifact, error = app_services.evaluation().status(run_id)
+        body = RunStatusOut(run_id=run_id, status=status, error=error, artifact=artifact)
+        return Response(
+            body.model_dump_json(),
+            status_code=202 if status == "running" else 200,
+            media_type="application/json",
+        )
+
     @app.get("/metrics", include_in_schema=False, dependencies=[Depends(require_key)])
     def metrics(app_services: AppServices) -> Response:
         """Prometheus exposition."""
@@ -435,6 +503,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
 
     app.include_router(health)
     app.include_router(api)
+    app.include_router(evaluation)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 

@@ -1,0 +1,380 @@
+"""`lectern evaluate`: run the judged query set, list and compare runs, ablate, label."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, cast
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from lectern.domain.books import JSONValue
+from lectern.domain.retrieval import Strategy
+from lectern.entrypoints.cli.common import _fail, _guarded, _progress_bar, _services, err, out
+
+evaluate_app = typer.Typer(
+    help="Measure search and explanations on the judged query set (docs/evaluation.md).",
+)
+
+DOC_START = "<!-- ablation:start -->"
+DOC_END = "<!-- ablation:end -->"
+
+ConfigOption = Annotated[
+    str, typer.Option("--config", help="full (every component) or baseline (none).")
+]
+DisableOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--disable",
+        help="Switch a component off: query_understanding, multi_query, grounding, mmr. "
+        "Repeatable.",
+    ),
+]
+StrategyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--force-strategy", help="Run every query with lexical_heavy, vector_heavy or balanced."
+    ),
+]
+JudgeRepeats = Annotated[
+    int, typer.Option("--judge-repeats", help="Grade each explanation n times (mean, spread).")
+]
+LimitOption = Annotated[
+    int | None, typer.Option("--limit", help="Only the first n judged queries (a quick check).")
+]
+DataOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--data",
+        help="A folder with test_queries.json, relevance_judgments.json and "
+        "negative_tests.json (default: the packaged set).",
+    ),
+]
+
+
+def _run_config(
+    config: str,
+    disable: list[str] | None,
+    force_strategy: str | None,
+    judge_repeats: int,
+    limit: int | None,
+    mmr_lambda: float,
+) -> Any:
+    from lectern.application.evaluation.runner import RunConfig
+
+    return RunConfig(
+        config=config,
+        mmr_lambda=mmr_lambda,
+        disabled=tuple(dict.fromkeys(disable or [])),  # type: ignore[arg-type]
+        force_strategy=cast(Strategy | None, force_strategy),
+        judge_repeats=judge_repeats,
+        limit=limit,
+    )
+
+
+def _value(aggregate: Mapping[str, JSONValue], name: str) -> str:
+    value = aggregate.get(name)
+    if isinstance(value, dict):
+        interval = value.get("ci95")
+        mean = value.get("mean")
+        if isinstance(mean, int | float) and isinstance(interval, list):
+            low, high = (float(cast(float, x)) for x in interval)
+            return f"{mean:.4f}  [{low:.4f}, {high:.4f}]"
+        return str(mean)
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return "n/a" if value is None else str(value)
+
+
+def _print_artifact(artifact: Mapping[str, JSONValue], path: str | None) -> None:
+    aggregate = cast(Mapping[str, JSONValue], artifact["aggregate"])
+    config = cast(Mapping[str, JSONValue], artifact["config"])
+    judge = cast(Mapping[str, JSONValue], artifact["judge"])
+    table = Table(title=f"Run {artifact['run_id']} ({escape(str(config['label']))})")
+    table.add_column("metric")
+    table.add_column("mean  [95% bootstrap CI]")
+    for name in (
+        "ndcg_at_10",
+        "recall_at_100",
+        "mrr_at_10",
+        "precision_at_10",
+        "average_precision",
+        "ild_at_10",
+        "ild_at_10_without_mmr",
+        "ild_gain_with_mmr",
+        "catalog_coverage_at_10",
+        "citation_precision",
+        "citation_recall",
+        "hallucination_rate",
+        "latency_p50_ms",
+        "latency_p95_ms",
+    ):
+        table.add_row(name, _value(aggregate, name))
+    for dimension, values in cast(Mapping[str, JSONValue], aggregate.get("judge") or {}).items():
+        stats = cast(Mapping[str, JSONValue], values)
+        table.add_row(f"judge {dimension} (1-5)", f"{stats['mean']} (spread {stats['spread']})")
+    out.print(table)
+    out.print(f"judge: {escape(str(judge['note']))} ({escape(str(judge['model']))})")
+    targets = Table(title="Targets")
+    for column in ("target", "value", "met"):
+        targets.add_column(column)
+    for name, report in cast(Mapping[str, JSONValue], artifact["targets"]).items():
+        entry = cast(Mapping[str, JSONValue], report)
+        met = entry["met"]
+        targets.add_row(
+            f"{name} {entry['target']}",
+            "n/a" if entry["value"] is None else f"{entry['value']}",
+            "not measured" if met is None else ("[green]yes[/]" if met else "[red]no[/]"),
+        )
+    out.print(targets)
+    negative = cast(list[Mapping[str, JSONValue]], artifact.get("negative_tests") or [])
+    if negative:
+        tests = Table(title="Negative tests")
+        for column in ("id", "kind", "expected", "observed", "passed"):
+            tests.add_column(column, overflow="fold")
+        for test in negative:
+            tests.add_row(
+                escape(str(test["id"])),
+                escape(str(test["kind"])),
+                escape(str(test["expected"])),
+                escape(str(test["observed"])),
+                "[green]pass[/]" if test["passed"] else "[red]FAIL[/]",
+            )
+        out.print(tests)
+    failures = cast(list[Mapping[str, JSONValue]], artifact.get("failures") or [])
+    for failure in failures:
+        query_id, error = escape(str(failure["query_id"])), escape(str(failure["error"]))
+        err.print(f"[red]query {query_id} failed:[/] {error}")
+    if path:
+        out.print(f"artifact: {escape(path)}", highlight=False)
+
+
+@evaluate_app.callback(invoke_without_command=True)
+def evaluate(
+    ctx: typer.Context,
+    config: ConfigOption = "full",
+    disable: DisableOption = None,
+    force_strategy: StrategyOption = None,
+    judge_repeats: JudgeRepeats = 1,
+    limit: LimitOption = None,
+    data: DataOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the artifact as JSON.")] = False,
+) -> None:
+    """Run the judged query set and write a run artifact (data_dir/evaluation/runs/)."""
+    if ctx.invoked_subcommand is not None:
+        return
+
+    def run() -> None:
+        services = _services()
+        services.evaluation_data = data
+        run_config = _run_config(
+            config, disable, force_strategy, judge_repeats, limit, services.settings.mmr_lambda
+        )
+        with _progress_bar() as progress:
+            stored = services.evaluation().run(run_config, progress=progress)
+        if as_json:
+            sys.stdout.write(json.dumps(stored.artifact, ensure_ascii=False, indent=1) + "\n")
+        else:
+            _print_artifact(stored.artifact, stored.path)
+
+    _guarded(run)
+
+
+@evaluate_app.command("runs")
+def runs(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List stored runs, newest first."""
+
+    def run() -> None:
+        summaries = _services().evaluation().store.list()
+        if as_json:
+            sys.stdout.write(json.dumps(summaries, indent=1) + "\n")
+            return
+        if not summaries:
+            out.print("No evaluation runs yet: `lectern evaluate --config full` makes one.")
+            return
+        table = Table(title="Evaluation runs")
+        for column in (
+            "run id",
+            "started",
+            "config",
+            "queries",
+            "nDCG@10",
+            "Recall@100",
+            "MRR@10",
+            "cit. precision",
+            "p95 ms",
+            "negative",
+        ):
+            table.add_column(column, overflow="fold")
+        for summary in summaries:
+            metrics = cast(Mapping[str, JSONValue], summary["metrics"])
+
+            def cell(name: str, metrics: Mapping[str, JSONValue] = metrics) -> str:
+                value = metrics.get(name)
+                return "n/a" if value is None else f"{float(cast(float, value)):.3f}"
+
+            table.add_row(
+                str(summary["run_id"]),
+                str(summary["started_at"])[:19],
+                escape(str(summary["label"])),
+                str(summary["queries"]),
+                cell("ndcg_at_10"),
+                cell("recall_at_100"),
+                cell("mrr_at_10"),
+                cell("citation_precision"),
+                cell("latency_p95_ms"),
+                f"{summary['negative_passed']}/{summary['negative_total']}",
+            )
+        out.print(table)
+
+    _guarded(run)
+
+
+@evaluate_app.command("show")
+def show(
+    run_id: Annotated[str, typer.Argument(help="A run id from `lectern evaluate runs`.")],
+) -> None:
+    """Print one stored run's metrics, targets and negative tests."""
+    _guarded(lambda: _print_artifact(_services().evaluation().store.get(run_id), None))
+
+
+@evaluate_app.command("compare")
+def compare(
+    run_a: Annotated[str, typer.Argument(help="The reference run.")],
+    run_b: Annotated[str, typer.Argument(help="The run compared with it.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Per-metric deltas (B - A) on shared queries, with paired randomisation p-values."""
+
+    def run() -> None:
+        rows = _services().evaluation().compare(run_a, run_b)
+        if as_json:
+            sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+            return
+        table = Table(title=f"B - A   (A = {run_a}, B = {run_b})")
+        for column in ("metric", "queries", "A", "B", "delta", "p (paired)"):
+            table.add_column(column)
+        for row in rows:
+            p_value = row["p_value"]
+            significant = isinstance(p_value, float) and p_value < 0.05
+            table.add_row(
+                str(row["metric"]),
+                "-" if row["queries"] is None else str(row["queries"]),
+                f"{row['a']}",
+                f"{row['b']}",
+                f"{float(cast(float, row['delta'])):+.4f}",
+                "-" if p_value is None else f"{p_value:.4f}" + (" *" if significant else ""),
+            )
+        out.print(table)
+        out.print("* p < 0.05 (two-sided sign-flip randomisation test over queries)")
+
+    _guarded(run)
+
+
+@evaluate_app.command("ablation")
+def ablation(
+    judge_repeats: JudgeRepeats = 1,
+    limit: LimitOption = None,
+    data: DataOption = None,
+    write_doc: Annotated[
+        Path | None,
+        typer.Option(
+            "--write-doc",
+            help=f"Replace the table between {DOC_START} and {DOC_END} in this Markdown file.",
+        ),
+    ] = None,
+) -> None:
+    """Full, full without each component, and each forced strategy: one table."""
+    from lectern.application.evaluation.service import ablation_table
+
+    def run() -> None:
+        if write_doc is not None:
+            _check_doc(write_doc)
+        services = _services()
+        services.evaluation_data = data
+        base = _run_config(
+            "full", None, None, judge_repeats, limit, services.settings.mmr_lambda
+        )
+        with _progress_bar() as progress:
+            stored = services.evaluation().ablation(base, progress=progress)
+        table = ablation_table([s.artifact for s in stored])
+        runs_line = "Runs: " + ", ".join(f"`{s.run_id}`" for s in stored) + "\n"
+        sys.stdout.write(table + "\n" + runs_line)
+        if write_doc is not None:
+            _write_doc(write_doc, table + "\n" + runs_line)
+            out.print(f"updated {escape(str(write_doc))}", highlight=False)
+
+    _guarded(run)
+
+
+def _check_doc(path: Path) -> None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise _fail(f"cannot read {path}: {error}") from None
+    if DOC_START not in text or DOC_END not in text:
+        raise _fail(f"{path} has no {DOC_START} ... {DOC_END} markers to replace")
+
+
+def _write_doc(path: Path, table: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(DOC_START) + r".*?" + re.escape(DOC_END), re.S)
+    path.write_text(pattern.sub(lambda _: f"{DOC_START}\n{table}{DOC_END}", text), encoding="utf-8")
+
+
+@evaluate_app.command("label")
+def label(
+    data: DataOption = None,
+    version: Annotated[
+        str, typer.Option("--version", help="The version to write into the judgments file.")
+    ] = "",
+) -> None:
+    """Pool (top 20 of BM25, dense, hybrid) and grade by the queries' rules; keeps hand reviews."""
+    from importlib import resources
+
+    from lectern.application.evaluation.datasets import (
+        DATA_PACKAGE,
+        JUDGMENTS_FILE,
+        load_judgments,
+        load_queries,
+    )
+    from lectern.application.evaluation.labelling import build_judgments
+
+    def run() -> None:
+        services = _services()
+        queries = load_queries(data)
+        previous = load_judgments(data)
+        target = (
+            (data / JUDGMENTS_FILE)
+            if data is not None
+            else Path(str(resources.files(DATA_PACKAGE).joinpath(JUDGMENTS_FILE)))
+        )
+        with _progress_bar() as progress:
+            content = build_judgments(
+                services.search(),
+                services.catalog,
+                queries,
+                previous,
+                version=version or queries.version,
+                progress=progress,
+            )
+        target.write_text(
+            json.dumps(content, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
+        judged = cast(Mapping[str, list[Mapping[str, Any]]], content["judgments"])
+        pairs = sum(len(v) for v in judged.values())
+        relevant = sum(1 for v in judged.values() for p in v if p["grade"] > 0)
+        out.print(
+            f"{pairs} pairs judged for {len(judged)} queries ({relevant} relevant) -> "
+            f"{escape(str(target))}",
+            highlight=False,
+        )
+
+    _guarded(run)

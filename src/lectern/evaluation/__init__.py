@@ -1,0 +1,1 @@
+"""Evaluation inputs (JSON), versioned with the code."""
