@@ -7,7 +7,7 @@ DATA_MIRROR ?= $(abspath ../shared/data/books)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test lint format bench lock clean sentence-transformers local-llm browser screenshot
+.PHONY: setup demo test lint format bench evaluate lock clean sentence-transformers local-llm browser screenshot
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,7 +70,17 @@ bench: setup
 		--queries "$(SCIFACT)/queries-train.jsonl" --qrels "$(SCIFACT)/qrels-train.tsv"
 	$(BIN)/python bench/search_latency.py --scifact "$(SCIFACT)"
 	$(BIN)/python bench/explanations.py
+	$(BIN)/python bench/query_understanding.py
 	$(BIN)/python bench/http_load.py
+
+# The evaluation harness on the catalog (docs/evaluation.md): ingest when the data directory
+# has no catalog yet, bring the indexes up to date (seconds when nothing changed), then every
+# ablation run, written into docs/evaluation.md.
+evaluate: setup
+	@test -f var/catalog.db || LECTERN_DATA_MIRROR="$(DATA_MIRROR)" $(BIN)/lectern ingest > /dev/null
+	$(BIN)/lectern index
+	$(BIN)/lectern evaluate ablation --write-doc docs/evaluation.md
+	$(BIN)/lectern evaluate runs
 
 # The optional torch embedding backend (LECTERN_EMBEDDER=sentence-transformers). torch comes
 # first and pinned: the CPU wheel; an unpinned torch pulls several GB of CUDA packages.

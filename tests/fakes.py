@@ -8,13 +8,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from lectern.application.ports import BookFacts, SourceFile, StoredEntry
+from lectern.application.ports import BookFacts, BookNames, SourceFile, StoredEntry
 from lectern.domain.books import (
     Book,
     CatalogCounts,
@@ -130,6 +131,18 @@ class FakeCatalog:
                 s.entry.book.language,
                 s.entry.book.published_year,
                 frozenset(s.entry.book.categories),
+            )
+            for s in self.entries.values()
+        ]
+
+    def book_names(self) -> list[BookNames]:
+        return [
+            BookNames(
+                str(s.entry.book.id),
+                s.entry.book.title,
+                s.entry.book.authors,
+                s.entry.book.categories,
+                int(cast(int, s.entry.book.metadata.get("ratings_count", 0) or 0)),
             )
             for s in self.entries.values()
         ]

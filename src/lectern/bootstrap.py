@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from lectern.adapters.sources.fetch import HttpSourceFetcher, MirrorSourceFetche
 from lectern.adapters.sources.goodbooks import GoodbooksSource
 from lectern.adapters.sources.goodreads_openlibrary import GoodreadsOpenLibrarySource
 from lectern.adapters.sources.seven_k import SevenKBooksSource
+from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
 from lectern.application.evaluation.datasets import load_dataset
 from lectern.application.evaluation.runner import EvaluationRunner, RunEnvironment
@@ -47,6 +49,7 @@ from lectern.application.search import (
     HybridRetriever,
     SearchConfig,
 )
+from lectern.application.understanding import Vocabulary
 from lectern.domain.books import JSONValue
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 from lectern.settings import Settings
@@ -125,6 +128,9 @@ class Services:
     _tracer: LLMTracer | None = field(default=None, repr=False)
     _llm: LLMClient | None = field(default=None, repr=False)
     _evaluation: EvaluationService | None = field(default=None, repr=False)
+    _vocabulary: Vocabulary | None = field(default=None, repr=False)
+    _understanding: QueryUnderstanding | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     evaluation_data: Path | None = None
     """A folder with the three evaluation files instead of the packaged ones (tests)."""
 
@@ -188,9 +194,34 @@ class Services:
             self.llm(embedder), PROMPT_VERSIONS["explain"], cache=cache, concurrency=concurrency
         )
 
-    def understanding(self) -> QueryUnderstanding | None:
-        """Query understanding, when one is configured (none yet)."""
-        return None
+    def vocabulary(self) -> Vocabulary:
+        """The catalog's titles, authors, shelves and languages, for understanding queries."""
+        with self._lock:
+            if self._vocabulary is None:
+                facets = self.catalog.facets(top_categories=1)
+                self._vocabulary = Vocabulary.build(
+                    self.catalog.book_names(),
+                    [c.name for c in facets.languages],
+                    min_year=facets.min_year,
+                    max_year=facets.max_year,
+                )
+            return self._vocabulary
+
+    def understanding(self) -> QueryUnderstanding:
+        """LECTERN_UNDERSTANDING's planner: the offline rules, or the LLM graph over them."""
+        if self._understanding is None:
+            rules = RuleBasedUnderstanding(self.vocabulary())
+            if self.settings.understanding == "llm":
+                from lectern.adapters.llm.graphs.query_understanding import (
+                    QueryUnderstandingGraph,
+                )
+
+                self._understanding = QueryUnderstandingGraph(
+                    self.llm(), self.vocabulary(), fallback=rules
+                )
+            else:
+                self._understanding = rules
+        return self._understanding
 
     def evaluation(self) -> EvaluationService:
         """Evaluation runs of this catalog, stored under data_dir/evaluation/runs."""

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,3 +99,26 @@ def test_empty_results_and_phone_width(base_url: str, browser: Browser) -> None:
     page.click("#go")
     page.wait_for_selector(".card")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375  # no overflow
+
+
+def test_understood_filters_show_as_chips_that_can_be_removed(
+    base_url: str, browser: Browser
+) -> None:
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + "/")
+    page.fill("#q", "dystopian novels in English published after 2000")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".chip[data-kind='language']")
+    kinds = page.locator(".chip").evaluate_all("nodes => nodes.map(n => n.dataset.kind)")
+    assert "language" in kinds and "years" in kinds
+    assert "english" not in page.locator(".chip[data-kind='language']").inner_text().lower()
+    metas = page.locator(".card .meta").all_inner_texts()
+    years = [int(m.group(1)) for t in metas if (m := re.search(r"· (-?\d{1,4})\b", t))]
+    assert years and all(y > 2000 for y in years)
+    page.get_by_role("button", name="Remove years: 2001–").click()
+    page.wait_for_function("!document.querySelector(\".chip[data-kind='years']\")")
+    assert page.locator(".chip[data-kind='language']").count() == 1
+    assert page.locator(".card").count() >= 1
+    assert errors == []

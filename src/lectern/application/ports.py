@@ -128,6 +128,10 @@ class BookCatalog(Protocol):
         """Language, year and categories of every book, for filtering in memory."""
         ...
 
+    def book_names(self) -> list[BookNames]:
+        """Title, authors, categories and popularity of every book (one query, no blurbs)."""
+        ...
+
     def write_batch(self, entries: Sequence[StoredEntry]) -> None:
         """Insert or replace these entries in one transaction."""
         ...
@@ -141,6 +145,18 @@ class BookFacts:
     language: str | None
     published_year: int | None
     categories: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class BookNames:
+    """What query understanding needs of a book: its names, shelves and popularity."""
+
+    id: str
+    title: str
+    authors: tuple[str, ...]
+    categories: tuple[str, ...]
+    popularity: int
+    """Ratings count when a source gives one, else 0 (picks the known edition of a title)."""
 
 
 class Embedder(Protocol):

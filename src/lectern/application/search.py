@@ -45,6 +45,7 @@ from lectern.domain.search import (
     SearchQuery,
     SearchResult,
     clean_query_text,
+    merge_filters,
 )
 from lectern.errors import InvalidQueryError
 
@@ -94,6 +95,8 @@ class SearchResponse:
     mmr_lambda: float | None
     ranked_ids: tuple[str, ...] = ()
     """With `depth`: the ids of the first `depth` works, the shown ones first (evaluation)."""
+    plan: QueryPlan | None = None
+    """The plan the search ran with, so readers see what was understood."""
 
 
 def _ms(start: float) -> float:
@@ -141,8 +144,13 @@ class HybridRetriever:
         allowed: Set[str] | None = None,
         *,
         pool: int | None = None,
+        seeds: Sequence[str] = (),
     ) -> Retrieval:
-        """Fuse lexical and vector rankings of every variation (RRF across all of them)."""
+        """Fuse lexical and vector rankings of every variation (RRF across all of them).
+
+        `seeds` are passage ids whose stored vectors are searched too ("books like X"):
+        one more vector ranking each, fused with the rest.
+        """
         lexical_k, vector_k = pool_sizes(strategy, pool or self.config.candidate_pool)
         rankings: dict[str, list[ScoredId]] = {}
         timings = {"lexical_ms": 0.0, "embed_ms": 0.0, "vector_ms": 0.0}
@@ -167,6 +175,12 @@ class HybridRetriever:
                     suffix = "" if number == 0 else f":{number}"
                     rankings[f"vector{suffix}"] = self.vector.search(vector, vector_k, allowed)
                     weights[f"vector{suffix}"] = self.config.weights.get("vector", 1.0)
+                for number, seed in enumerate(seeds):
+                    stored = self.vector.vector_of(seed)
+                    if stored is not None:
+                        key = f"vector:like{number}"
+                        rankings[key] = self.vector.search(stored, vector_k, allowed)
+                        weights[key] = self.config.weights.get("vector", 1.0)
                 timings["vector_ms"] = _ms(start)
             except Exception as error:  # noqa: BLE001 - any vector failure degrades to BM25
                 degraded_reason = f"the vector side failed: {type(error).__name__}: {error}"
@@ -321,18 +335,32 @@ class BookSearchService:
         if mmr_lambda is not None and not 0.0 <= mmr_lambda <= 1.0:
             raise InvalidQueryError(f"MMR lambda must be between 0 and 1, not {mmr_lambda}")
         text = clean_query_text(query.text)
-        filters = plan.filters if plan is not None and query.filters.is_empty else query.filters
+        filters = query.filters
         variations = [text]
+        seeds: list[str] = []
         if plan is not None:
-            variations += [clean_query_text(v) for v in plan.variations if v.strip()]
+            filters = merge_filters(query.filters, plan.filters)
+            if plan.like_book_id is not None and plan.variations:
+                # "Books like X": X's own title would pull in books about X (companions,
+                # guides); its neighbours and the plan's words stand in for the text.
+                variations = []
+            for variation in plan.variations:
+                if variation.strip() and variation.casefold() not in {
+                    v.casefold() for v in variations
+                }:
+                    variations.append(clean_query_text(variation))
             strategy = plan.strategy
+            if plan.like_book_id is not None:
+                seeds.append(plan.like_book_id)
         start = time.perf_counter()
         allowed = self.filters.allowed(filters)
         filter_ms = _ms(start)
         pool = None if depth is None else max(self.retriever.config.candidate_pool, 2 * depth)
-        retrieval = self.retriever.retrieve(variations, strategy, allowed, pool=pool)
+        retrieval = self.retriever.retrieve(variations, strategy, allowed, pool=pool, seeds=seeds)
         start = time.perf_counter()
-        hits = self._one_per_work(retrieval.hits)
+        hits = self._one_per_work(retrieval.hits, exclude=seeds)
+        if plan is not None and plan.like_title:
+            hits = self._not_about(hits, plan.like_title, query.max_results)
         chosen = self._diversify(hits, query.max_results, mmr_lambda)
         ranked: tuple[str, ...] = ()
         if depth is not None:
@@ -365,6 +393,7 @@ class BookSearchService:
             strategy,
             mmr_lambda if self.retriever.has_vectors else None,
             ranked,
+            plan,
         )
 
     def similar(self, book_id: uuid.UUID, k: int = 10) -> SearchResponse:
@@ -417,8 +446,11 @@ class BookSearchService:
                 break
         return hits
 
-    def _one_per_work(self, hits: Sequence[FusedHit]) -> list[FusedHit]:
-        seen: set[str] = set()
+    def _one_per_work(
+        self, hits: Sequence[FusedHit], exclude: Sequence[str] = ()
+    ) -> list[FusedHit]:
+        """The best hit of each work; works of `exclude` (the X of "like X") are left out."""
+        seen: set[str] = {self.retriever.lexical.group_of(i) for i in exclude}
         kept = []
         for hit in hits:
             group = self.retriever.lexical.group_of(hit.id)
@@ -426,6 +458,22 @@ class BookSearchService:
                 seen.add(group)
                 kept.append(hit)
         return kept
+
+    def _not_about(self, hits: list[FusedHit], title: str, k: int) -> list[FusedHit]:
+        """Hits whose title does not contain X's title ("The World of the Hunger Games").
+
+        Only the candidates MMR and the page can use are checked (their books are loaded,
+        and cached, anyway); the rest of the list is kept as it is.
+        """
+        head = max(k, self.retriever.config.mmr_candidates) * 2
+        wanted = " ".join(title.casefold().split())
+        books = self._books([h.id for h in hits[:head]])
+        kept = [
+            h
+            for h in hits[:head]
+            if h.id not in books or wanted not in " ".join(books[h.id].title.casefold().split())
+        ]
+        return kept + hits[head:]
 
     def _diversify(self, hits: list[FusedHit], k: int, mmr_lambda: float | None) -> list[FusedHit]:
         return self.retriever.diversify(hits, k, mmr_lambda)

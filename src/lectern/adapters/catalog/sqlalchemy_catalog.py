@@ -23,7 +23,7 @@ from lectern.adapters.catalog.tables import (
     book_sources,
     books,
 )
-from lectern.application.ports import BookFacts, StoredEntry
+from lectern.application.ports import BookFacts, BookNames, StoredEntry
 from lectern.domain.books import (
     Book,
     CatalogCounts,
@@ -342,6 +342,37 @@ class SqlAlchemyBookCatalog:
             for row in rows
         ]
 
+    def book_names(self) -> list[BookNames]:
+        """Titles, authors and categories in order, and ratings counts, of every book."""
+        authors: dict[str, list[str]] = {}
+        categories: dict[str, list[str]] = {}
+        with self.engine.connect() as connection:
+            for row in connection.execute(
+                sa.select(book_authors.c.book_id, book_authors.c.name).order_by(
+                    book_authors.c.book_id, book_authors.c.position
+                )
+            ):
+                authors.setdefault(row.book_id, []).append(row.name)
+            for row in connection.execute(
+                sa.select(book_categories.c.book_id, book_categories.c.name).order_by(
+                    book_categories.c.book_id, book_categories.c.position
+                )
+            ):
+                categories.setdefault(row.book_id, []).append(row.name)
+            rows = connection.execute(
+                sa.select(books.c.id, books.c.title, books.c.metadata_json).order_by(books.c.id)
+            ).all()
+        return [
+            BookNames(
+                row.id,
+                row.title,
+                tuple(authors.get(row.id, ())),
+                tuple(categories.get(row.id, ())),
+                _popularity(row.metadata_json),
+            )
+            for row in rows
+        ]
+
     # --- writes ---------------------------------------------------------------------------
 
     def write_batch(self, entries: Sequence[StoredEntry]) -> None:
@@ -422,3 +453,12 @@ def _book_row(stored: StoredEntry, now: datetime) -> dict[str, Any]:
         "content_hash": stored.content_hash,
         "updated_at": now,
     }
+
+
+def _popularity(metadata_json: str) -> int:
+    """The ratings count in a book's metadata, or 0."""
+    try:
+        count = json.loads(metadata_json).get("ratings_count", 0)
+    except (ValueError, AttributeError):
+        return 0
+    return count if isinstance(count, int) and count > 0 else 0

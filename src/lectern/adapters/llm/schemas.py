@@ -119,3 +119,33 @@ class RubricLLM(_Strict):
             model=model,
             heuristic=False,
         )
+
+
+class IntentLLM(_Strict):
+    """The intent node's reply (checked against the allowed values by `validate`)."""
+
+    intent: str = Field(max_length=40)
+    reason: str = Field(default="", max_length=300)
+
+
+class FiltersLLM(_Strict):
+    """The filter node's reply: raw values, repaired by `validate`."""
+
+    language: str | None = Field(default=None, max_length=40)
+    min_year: int | None = None
+    max_year: int | None = None
+    categories: list[str] = Field(default_factory=list, max_length=10)
+    authors: list[str] = Field(default_factory=list, max_length=10)
+
+
+class VariationsLLM(_Strict):
+    """The variations node's reply."""
+
+    variations: list[str] = Field(default_factory=list, max_length=10)
+
+
+class StrategyLLM(_Strict):
+    """The strategy node's reply."""
+
+    strategy: str = Field(max_length=40)
+    reason: str = Field(default="", max_length=300)

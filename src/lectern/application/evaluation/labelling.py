@@ -32,7 +32,7 @@ from lectern.application.evaluation.datasets import (
     JudgmentsFile,
     QueriesFile,
 )
-from lectern.application.ports import BookCatalog, ProgressReporter
+from lectern.application.ports import BookCatalog, ProgressReporter, QueryUnderstanding
 from lectern.application.search import BookSearchService
 from lectern.domain.books import Book, JSONValue
 from lectern.domain.grounding import match_form
@@ -40,7 +40,9 @@ from lectern.domain.search import SearchFilters, SearchQuery
 
 LABELLER = "rules-v1"
 POOL_DEPTH = 20
-POOL_METHODS = ("bm25", "dense", "hybrid")
+POOL_METHODS = ("bm25", "dense", "hybrid", "understood")
+"""`understood` is hybrid search with the query-understanding plan: every system the
+evaluation compares contributes to the pool, as in TREC pooling."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,14 +167,18 @@ def label_pool(
 PROCEDURE = (
     "Pool: the top 20 books of BM25, dense and hybrid search (MMR 0.7) for each query and "
     "for its pool_texts and exact_titles, with its explicit filters and with the criteria's "
-    "language and years as filters. Grades 0-3 from the written rules in each query's criteria "
+    "language and years as filters, and of hybrid search with the query-understanding plan. "
+    "Grades 0-3 from the written rules in each query's criteria "
     "(application/evaluation/labelling.py, labeller rules-v1); pairs re-graded by a person "
     "carry labeller 'hand-review' and the reason, and survive re-labelling."
 )
 
 
 def pool(
-    search: BookSearchService, query: JudgedQuery, depth: int = POOL_DEPTH
+    search: BookSearchService,
+    query: JudgedQuery,
+    depth: int = POOL_DEPTH,
+    understanding: QueryUnderstanding | None = None,
 ) -> dict[str, list[str]]:
     """The top `depth` book ids of each pooling method, over every phrasing and filter set."""
     criteria = query.criteria
@@ -203,6 +209,13 @@ def pool(
                 mmr_lambda=0.7,
             )
             pools["hybrid"] += [str(r.book.id) for r in response.results]
+    if understanding is not None:
+        planned = search.search(
+            SearchQuery(query.text, explicit, max_results=depth),
+            mmr_lambda=0.7,
+            plan=understanding.plan(query.text),
+        )
+        pools["understood"] += [str(r.book.id) for r in planned.results]
     return {method: list(dict.fromkeys(ids)) for method, ids in pools.items()}
 
 
@@ -214,6 +227,7 @@ def build_judgments(
     *,
     version: str,
     progress: ProgressReporter | None = None,
+    understanding: QueryUnderstanding | None = None,
 ) -> dict[str, JSONValue]:
     """The judgments file's content: pooled, rule-graded, hand reviews carried over."""
     overrides: dict[tuple[str, str], tuple[int, str, str]] = {}
@@ -226,7 +240,7 @@ def build_judgments(
         progress.start("pooling and labelling", len(queries.queries))
     judgments: dict[str, JSONValue] = {}
     for query in queries.queries:
-        pools = pool(search, query)
+        pools = pool(search, query, understanding=understanding)
         ids = list(dict.fromkeys(i for method in POOL_METHODS for i in pools.get(method, [])))
         ids += [b for (q, b) in overrides if q == query.id and b not in ids]
         books = catalog.get_many([uuid.UUID(i) for i in ids])

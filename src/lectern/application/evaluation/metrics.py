@@ -11,6 +11,23 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 
+from lectern.domain.retrieval import intra_list_diversity
+
+__all__ = [
+    "average_precision",
+    "bootstrap_interval",
+    "catalog_coverage",
+    "dcg_at_k",
+    "intra_list_diversity",
+    "mean",
+    "ndcg_at_k",
+    "paired_randomization_test",
+    "precision_at_k",
+    "recall_at_k",
+    "reciprocal_rank_at_k",
+    "stdev",
+]
+
 
 def dcg_at_k(gains: Sequence[float], k: int) -> float:
     """Discounted cumulative gain of the first k gains."""
@@ -66,17 +83,6 @@ def mean(values: Iterable[float]) -> float:
     """Arithmetic mean; 0 for no values."""
     items = list(values)
     return sum(items) / len(items) if items else 0.0
-
-
-def intra_list_diversity(similarity: Sequence[Sequence[float]]) -> float:
-    """Mean pairwise (1 - cosine) of a result list, from its cosine similarity matrix.
-
-    0 when every result is the same vector; about 1 for unrelated ones. A list of fewer
-    than two results has no pairs and scores 0.
-    """
-    size = len(similarity)
-    pairs = [1.0 - similarity[i][j] for i in range(size) for j in range(i + 1, size)]
-    return mean(pairs)
 
 
 def catalog_coverage(rankings: Iterable[Sequence[str]], catalog_size: int, k: int) -> float:

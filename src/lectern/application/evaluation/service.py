@@ -95,6 +95,74 @@ def ablation_table(artifacts: Sequence[Mapping[str, JSONValue]]) -> str:
     return header + "\n".join(rows) + "\n"
 
 
+def results_table(artifact: Mapping[str, JSONValue]) -> str:
+    """A Markdown summary of one run: its targets, grounding and judge figures."""
+    aggregate = cast(Mapping[str, JSONValue], artifact.get("aggregate") or {})
+    lines = [
+        f"Run `{artifact['run_id']}` ({cast(Mapping[str, JSONValue], artifact['config'])['label']}"
+        f", commit `{str(artifact.get('git_commit'))[:12]}`, {aggregate.get('queries')} queries, "
+        f"{artifact.get('duration_s')} s).",
+        "",
+        "| target | value | 95% CI | met |",
+        "|---|---|---|---|",
+    ]
+    for name, report in cast(Mapping[str, JSONValue], artifact.get("targets") or {}).items():
+        entry = cast(Mapping[str, JSONValue], report)
+        value = aggregate.get(name)
+        interval = value.get("ci95") if isinstance(value, dict) else None
+        ci = (
+            f"{float(cast(float, interval[0])):.3f} - {float(cast(float, interval[1])):.3f}"
+            if isinstance(interval, list)
+            else ""
+        )
+        met = entry.get("met")
+        shown = entry.get("value")
+        lines.append(
+            f"| {name} {entry['target']} | {'n/a' if shown is None else shown} | {ci} | "
+            f"{'not measured' if met is None else 'yes' if met else '**no**'} |"
+        )
+    grounding = cast(Mapping[str, JSONValue], aggregate.get("grounding") or {})
+    if grounding:
+        lines += [
+            "",
+            f"Grounding: {grounding.get('explanations')} explanations, "
+            f"{grounding.get('citations')} citations, {grounding.get('claims')} claims, "
+            f"{grounding.get('refusals')} refusals; citation validity "
+            f"{_cell(_float(grounding.get('citation_validity')))}, recall "
+            f"{_cell(_float(grounding.get('citation_recall')))}.",
+        ]
+    judge = cast(Mapping[str, JSONValue], aggregate.get("judge") or {})
+    if judge:
+        grades = ", ".join(
+            f"{d} {cast(Mapping[str, JSONValue], v)['mean']} (spread "
+            f"{cast(Mapping[str, JSONValue], v)['spread']})"
+            for d, v in judge.items()
+        )
+        note = cast(Mapping[str, JSONValue], artifact.get("judge") or {}).get("note")
+        lines += ["", f"Judge (1-5): {grades}; {note}."]
+    negative = cast(list[Mapping[str, JSONValue]], artifact.get("negative_tests") or [])
+    if negative:
+        passed = sum(1 for t in negative if t.get("passed"))
+        lines += [
+            "",
+            f"Negative tests: {passed} of {len(negative)} pass.",
+            "",
+            "| test | kind | expected | observed | pass |",
+            "|---|---|---|---|---|",
+        ]
+        for test in negative:
+            observed = str(test.get("observed", "")).replace("|", "/")
+            lines.append(
+                f"| {test['id']} | {test['kind']} | {test['expected']} | {observed} | "
+                f"{'yes' if test.get('passed') else '**no**'} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _float(value: JSONValue) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
+
+
 class EvaluationService:
     """Runs evaluations and keeps their artifacts."""
 

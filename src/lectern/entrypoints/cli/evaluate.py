@@ -23,6 +23,8 @@ evaluate_app = typer.Typer(
 
 DOC_START = "<!-- ablation:start -->"
 DOC_END = "<!-- ablation:end -->"
+RESULTS_START = "<!-- results:start -->"
+RESULTS_END = "<!-- results:end -->"
 
 ConfigOption = Annotated[
     str, typer.Option("--config", help="full (every component) or baseline (none).")
@@ -292,23 +294,22 @@ def ablation(
     ] = None,
 ) -> None:
     """Full, full without each component, and each forced strategy: one table."""
-    from lectern.application.evaluation.service import ablation_table
+    from lectern.application.evaluation.service import ablation_table, results_table
 
     def run() -> None:
         if write_doc is not None:
             _check_doc(write_doc)
         services = _services()
         services.evaluation_data = data
-        base = _run_config(
-            "full", None, None, judge_repeats, limit, services.settings.mmr_lambda
-        )
+        base = _run_config("full", None, None, judge_repeats, limit, services.settings.mmr_lambda)
         with _progress_bar() as progress:
             stored = services.evaluation().ablation(base, progress=progress)
         table = ablation_table([s.artifact for s in stored])
         runs_line = "Runs: " + ", ".join(f"`{s.run_id}`" for s in stored) + "\n"
         sys.stdout.write(table + "\n" + runs_line)
         if write_doc is not None:
-            _write_doc(write_doc, table + "\n" + runs_line)
+            _write_doc(write_doc, table + "\n" + runs_line, DOC_START, DOC_END)
+            _write_doc(write_doc, results_table(stored[0].artifact), RESULTS_START, RESULTS_END)
             out.print(f"updated {escape(str(write_doc))}", highlight=False)
 
     _guarded(run)
@@ -323,10 +324,11 @@ def _check_doc(path: Path) -> None:
         raise _fail(f"{path} has no {DOC_START} ... {DOC_END} markers to replace")
 
 
-def _write_doc(path: Path, table: str) -> None:
+def _write_doc(path: Path, table: str, start: str, end: str) -> None:
+    """Replace what lies between the markers (nothing happens when they are absent)."""
     text = path.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(DOC_START) + r".*?" + re.escape(DOC_END), re.S)
-    path.write_text(pattern.sub(lambda _: f"{DOC_START}\n{table}{DOC_END}", text), encoding="utf-8")
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+    path.write_text(pattern.sub(lambda _: f"{start}\n{table}{end}", text), encoding="utf-8")
 
 
 @evaluate_app.command("label")
@@ -364,6 +366,7 @@ def label(
                 previous,
                 version=version or queries.version,
                 progress=progress,
+                understanding=services.understanding(),
             )
         target.write_text(
             json.dumps(content, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"

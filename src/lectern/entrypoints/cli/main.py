@@ -21,7 +21,7 @@ from lectern.application.ingestion import IngestReport
 from lectern.application.search import MAX_RESULTS, SearchResponse
 from lectern.domain.grounding import Explanation
 from lectern.domain.retrieval import Strategy
-from lectern.domain.search import SearchFilters, SearchQuery
+from lectern.domain.search import QueryPlan, SearchFilters, SearchQuery
 from lectern.entrypoints.cli.common import (
     _fail,
     _guarded,
@@ -294,6 +294,14 @@ def search(
             "--explain", help="Explain the top results (LECTERN_EXPLAIN_TOP) with verified quotes."
         ),
     ] = False,
+    understand: Annotated[
+        bool,
+        typer.Option(
+            "--understand",
+            help="Read filters, variations and a strategy from the words first, and print "
+            "what was understood (explicit options win).",
+        ),
+    ] = False,
 ) -> None:
     """Search the catalog: BM25 and embeddings fused, filtered, one edition per work."""
 
@@ -303,11 +311,16 @@ def search(
             language=lang, category=category, min_year=min_year, max_year=max_year
         )
         lambda_ = None if no_mmr else (mmr if mmr is not None else services.settings.mmr_lambda)
-        response = services.search().search(
+        search_service = services.search()
+        plan = services.understanding().plan(query) if understand else None
+        response = search_service.search(
             SearchQuery(text=query, filters=filters, max_results=k, use_explanations=explain),
             strategy=strategy,
             mmr_lambda=lambda_,
+            plan=plan,
         )
+        if plan is not None:
+            _print_plan(plan, as_json)
         _print_results(response, as_json)
         if explain and not as_json:
             _print_explanations(response)
@@ -334,6 +347,37 @@ def similar(
         _print_results(response, as_json)
 
     _guarded(run)
+
+
+def _print_plan(plan: QueryPlan, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps({"plan": asdict(plan)}, ensure_ascii=False) + "\n")
+        return
+    f = plan.filters
+    lines = [
+        f"[bold]Understood[/] ({escape(plan.source)}): {plan.intent}, strategy "
+        f"{plan.strategy} ({escape(plan.strategy_reason)})"
+    ]
+    parts = []
+    if f.language:
+        parts.append(f"language {f.language}")
+    if f.min_year is not None or f.max_year is not None:
+        parts.append(f"years {f.min_year or ''}-{f.max_year or ''}")
+    if plan.categories:
+        parts.append("categories " + ", ".join(plan.categories))
+    if plan.authors:
+        parts.append("authors " + ", ".join(plan.authors))
+    if plan.like_title:
+        parts.append(f"like {plan.like_title}")
+    lines.append("  " + (escape("; ".join(parts)) if parts else "no filters"))
+    for found in plan.recognised:
+        said = plan.original_query[found.start : found.end]
+        lines.append(f"  {found.kind}: {escape(repr(said))} -> {escape(found.value)}")
+    if plan.variations:
+        lines.append("  variations: " + escape(" | ".join(plan.variations)))
+    for note in plan.notes:
+        lines.append(f"  [yellow]note:[/] {escape(note)}")
+    out.print("\n".join(lines), highlight=False)
 
 
 def _print_results(response: SearchResponse, as_json: bool) -> None:

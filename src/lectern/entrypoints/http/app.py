@@ -278,6 +278,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
                 search = services.search()
                 # One search pages in the memory-mapped indexes and the model's weights.
                 search.search(SearchQuery("lectern warm-up"), mmr_lambda=None)
+                services.understanding()  # reads the catalog's vocabulary once, up front
                 app.state.search = search
                 app.state.not_ready = None
             except (IndexMissingError, IndexMismatchError, ConfigurationError) as error:
@@ -404,10 +405,20 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
     api = APIRouter(dependencies=[Depends(require_key)], responses=problems)
 
     @api.post("/search", tags=["search"], response_model=SearchOut)
-    def search(body: SearchRequest, service: Search) -> Response:
-        """Hybrid search; `use_explanations` adds verified quotes to the top results."""
+    def search(body: SearchRequest, service: Search, app_services: AppServices) -> Response:
+        """Hybrid search, with verified quotes (`use_explanations`) and planning (`understand`).
+
+        With `understand`, filters, variations and a strategy are read from the text first;
+        the response's `plan` says what was understood; `ignore` leaves parts of it out.
+        """
+        query = body.to_domain()
+        plan = None
+        if body.understand:
+            plan = app_services.understanding().plan(query.text)
+            if body.ignore:
+                plan = plan.without(*dict.fromkeys(body.ignore))
         response = service.search(
-            body.to_domain(), strategy=body.strategy, mmr_lambda=body.mmr_lambda
+            query, strategy=body.strategy, mmr_lambda=body.mmr_lambda, plan=plan
         )
         return _json(SearchOut.of(response))
 

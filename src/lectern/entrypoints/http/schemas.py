@@ -9,7 +9,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from lectern.application.search import MAX_RESULTS, SearchResponse
 from lectern.domain.books import Book, Facets
 from lectern.domain.grounding import Explanation
-from lectern.domain.search import MAX_QUERY_CHARS, SearchFilters, SearchQuery, SearchResult
+from lectern.domain.search import (
+    MAX_QUERY_CHARS,
+    QueryPlan,
+    SearchFilters,
+    SearchQuery,
+    SearchResult,
+)
 
 
 class _In(BaseModel):
@@ -41,6 +47,16 @@ class SearchRequest(_In):
         default=0.7, ge=0.0, le=1.0, description="null keeps the fused order."
     )
     use_explanations: bool = False
+    understand: bool = Field(
+        default=False,
+        description="Read filters, variations and a strategy from the text first; the "
+        "response's `plan` says what was understood. Explicit filters win.",
+    )
+    ignore: list[Literal["language", "years", "categories", "authors", "like"]] = Field(
+        default_factory=list,
+        max_length=5,
+        description="Parts of the understood plan to leave out (the reader removed them).",
+    )
 
     def to_domain(self) -> SearchQuery:
         """The domain query (raises InvalidQueryError for min_year > max_year)."""
@@ -157,6 +173,73 @@ class Timings(BaseModel):
     stages: dict[str, float]
 
 
+class RecognitionOut(BaseModel):
+    """Something understood in the query: `text` is the query's own words for it."""
+
+    kind: str
+    value: str
+    text: str
+    start: int
+    end: int
+
+
+class PlanFiltersOut(BaseModel):
+    """Hard filters the plan adds (explicit filters win)."""
+
+    language: str | None
+    min_year: int | None
+    max_year: int | None
+
+
+class PlanOut(BaseModel):
+    """What was understood from the query, and why; remove parts with `ignore`."""
+
+    source: str
+    intent: str
+    strategy: str
+    strategy_reason: str
+    filters: PlanFiltersOut
+    categories: list[str]
+    authors: list[str]
+    like_title: str | None
+    like_book_id: str | None
+    variations: list[str]
+    recognised: list[RecognitionOut]
+    notes: list[str]
+
+    @classmethod
+    def of(cls, plan: QueryPlan) -> PlanOut:
+        """Map a plan."""
+        query = plan.original_query
+        return cls(
+            source=plan.source,
+            intent=plan.intent,
+            strategy=plan.strategy,
+            strategy_reason=plan.strategy_reason,
+            filters=PlanFiltersOut(
+                language=plan.filters.language,
+                min_year=plan.filters.min_year,
+                max_year=plan.filters.max_year,
+            ),
+            categories=list(plan.categories),
+            authors=list(plan.authors),
+            like_title=plan.like_title,
+            like_book_id=plan.like_book_id,
+            variations=list(plan.variations),
+            recognised=[
+                RecognitionOut(
+                    kind=r.kind,
+                    value=r.value,
+                    text=query[r.start : r.end],
+                    start=r.start,
+                    end=r.end,
+                )
+                for r in plan.recognised
+            ],
+            notes=list(plan.notes),
+        )
+
+
 class SearchOut(BaseModel):
     """Results, and whether the vector side took part."""
 
@@ -166,6 +249,8 @@ class SearchOut(BaseModel):
     strategy: str
     mmr_lambda: float | None
     timings: Timings
+    plan: PlanOut | None = None
+    """With `understand`: what was understood."""
 
     @classmethod
     def of(cls, response: SearchResponse) -> SearchOut:
@@ -182,6 +267,7 @@ class SearchOut(BaseModel):
                 explanation_ms=stages.get("explain_ms"),
                 stages=stages,
             ),
+            plan=PlanOut.of(response.plan) if response.plan is not None else None,
         )
 
 

@@ -148,6 +148,42 @@ function showBanner(response) {
   }
 }
 
+// Parts of the understood plan the reader removed; cleared when the query text changes.
+let ignored = new Set();
+let lastText = "";
+
+function chipLabel(kind, plan) {
+  const f = plan.filters;
+  if (kind === "language") return `language: ${f.language}`;
+  if (kind === "years") return `years: ${f.min_year ?? ""}–${f.max_year ?? ""}`;
+  if (kind === "categories") return `genres: ${plan.categories.join(", ")}`;
+  if (kind === "authors") return `authors: ${plan.authors.join(", ")}`;
+  return `like: ${plan.like_title}`;
+}
+
+function showPlan(plan) {
+  const box = $("plan");
+  if (!plan) { box.hidden = true; return; }
+  const kinds = [];
+  if (plan.filters.language) kinds.push("language");
+  if (plan.filters.min_year !== null || plan.filters.max_year !== null) kinds.push("years");
+  if (plan.categories.length) kinds.push("categories");
+  if (plan.authors.length) kinds.push("authors");
+  if (plan.like_title) kinds.push("like");
+  const chips = kinds.map((kind) => {
+    const remove = el("button", {
+      type: "button", class: "chip-remove", "aria-label": `Remove ${chipLabel(kind, plan)}`,
+    }, "×");
+    remove.addEventListener("click", () => { ignored.add(kind); search(); });
+    return el("li", { class: "chip", "data-kind": kind }, chipLabel(kind, plan), remove);
+  });
+  if (!chips.length) chips.push(el("li", { class: "chip empty" }, "no filters"));
+  $("chips").replaceChildren(...chips);
+  const strategy = `${plan.strategy.replace("_", " ")}: ${plan.strategy_reason}`;
+  $("plan-notes").textContent = [strategy, ...plan.notes].join(" · ");
+  box.hidden = false;
+}
+
 function render(target, response, withSimilar) {
   target.replaceChildren(...response.results.map((r) => card(r, withSimilar)));
 }
@@ -161,10 +197,13 @@ async function search(event) {
   if ($("category").value) filters.category = $("category").value;
   if ($("min-year").value) filters.min_year = Number($("min-year").value);
   if ($("max-year").value) filters.max_year = Number($("max-year").value);
+  if (text !== lastText) { ignored = new Set(); lastText = text; }
   const body = {
     text, filters, max_results: 10,
     strategy: $("strategy").value,
     use_explanations: $("explain").checked,
+    understand: $("understand").checked,
+    ignore: [...ignored],
   };
   $("status").textContent = "Searching…";
   $("go").disabled = true;
@@ -173,6 +212,7 @@ async function search(event) {
   try {
     const response = await api("/search", { method: "POST", body: JSON.stringify(body) });
     showBanner(response);
+    showPlan(response.plan);
     render($("results"), response, true);
     const n = response.results.length;
     $("status").textContent = n

@@ -1,0 +1,1 @@
+"""LangGraph flows over the LLMClient port."""

@@ -1,0 +1,1 @@
+"""Query understanding adapters: the offline rules (the LLM graph is in adapters/llm/graphs)."""

@@ -1,0 +1,263 @@
+"""Query understanding's shared parts: the catalog's vocabulary and the plan validator.
+
+Both planners (the offline rules and the LLM graph) end in `validate_plan`: a language the
+catalog has no book in, a category it does not know, years that contradict each other, too
+many or empty variations are repaired (mapped to the nearest catalog value) or dropped,
+and every change is written into the plan's notes, so a reader sees what happened.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from lectern.application.ports import BookNames
+from lectern.domain.normalize import ISO_639_1, normalize_category
+from lectern.domain.search import QueryPlan, SearchFilters
+
+MIN_CATEGORY_BOOKS = 5
+"""A shelf on fewer books than this is too rare to be a reader's genre word."""
+MAX_VARIATIONS = 3
+MAX_VARIATION_CHARS = 200
+_WORD = re.compile(r"\w+(?:['’]\w+)*", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A word of the query: its folded form and where it is in the original text."""
+
+    text: str
+    start: int
+    end: int
+
+
+def fold_word(word: str) -> str:
+    """Case-folded, accents removed, apostrophes dropped: "Español" -> "espanol"."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return plain.replace("'", "").replace("’", "")
+
+
+def tokens_of(text: str) -> list[Token]:
+    """The words of a text with their character spans."""
+    return [Token(fold_word(m.group()), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def key_of(text: str) -> tuple[str, ...]:
+    """The folded word sequence of a name, title or category: the lookup key."""
+    return tuple(t.text for t in tokens_of(text))
+
+
+def author_key(name: str) -> tuple[str, ...]:
+    """An author's lookup key: folded words without initials ("J.R.R. Tolkien" -> tolkien)."""
+    return tuple(w for w in key_of(name) if len(w) > 1 or w.isdigit())
+
+
+@dataclass(frozen=True, slots=True)
+class TitleEntry:
+    """A book a title names, with what ranks editions: popularity."""
+
+    book_id: str
+    title: str
+    popularity: int
+    categories: tuple[str, ...]
+
+
+@dataclass
+class Vocabulary:
+    """What the catalog holds, as lookup tables for understanding queries."""
+
+    languages: frozenset[str]
+    categories: dict[tuple[str, ...], str] = field(default_factory=dict)
+    category_books: dict[str, int] = field(default_factory=dict)
+    authors: dict[tuple[str, ...], str] = field(default_factory=dict)
+    surnames: dict[str, str] = field(default_factory=dict)
+    titles: dict[tuple[str, ...], list[TitleEntry]] = field(default_factory=dict)
+    words: frozenset[str] = frozenset()
+    """Every folded word of titles, authors and categories (what the catalog can match)."""
+    max_year: int | None = None
+    min_year: int | None = None
+
+    @classmethod
+    def build(
+        cls,
+        names: Iterable[BookNames],
+        languages: Iterable[str],
+        *,
+        min_year: int | None = None,
+        max_year: int | None = None,
+    ) -> Vocabulary:
+        """Index titles, authors and categories of every book."""
+        vocabulary = cls(frozenset(languages), min_year=min_year, max_year=max_year)
+        author_books: Counter[str] = Counter()
+        surname_owners: dict[str, Counter[str]] = {}
+        title_words: Counter[str] = Counter()
+        own_titles: Counter[str] = Counter()
+        """Per surname: titles containing it by an author of that surname ("Tolkien")."""
+        words: set[str] = set()
+        for book in names:
+            for name in book.categories:
+                vocabulary.category_books[name] = vocabulary.category_books.get(name, 0) + 1
+            for author in book.authors:
+                author_books[author] += 1
+            title_key = key_of(book.title)
+            if title_key:
+                vocabulary.titles.setdefault(title_key, []).append(
+                    TitleEntry(book.id, book.title, book.popularity, book.categories)
+                )
+                title_words.update(set(title_key))
+                words.update(title_key)
+                for author in book.authors:
+                    last = key_of(author)[-1:] if key_of(author) else ()
+                    if last and last[0] in title_key:
+                        own_titles[last[0]] += 1
+        for entries in vocabulary.titles.values():
+            entries.sort(key=lambda e: (-e.popularity, -len(e.categories), e.book_id))
+        for name, count in vocabulary.category_books.items():
+            key = key_of(name)
+            words.update(key)
+            if count >= MIN_CATEGORY_BOOKS and key:
+                vocabulary.categories.setdefault(key, name)
+        for author, count in author_books.items():
+            key = author_key(author)
+            if not key:
+                continue
+            words.update(key)
+            vocabulary.authors.setdefault(key, author)
+            if count >= 3:  # "J.R.R. Tolkien" is keyed ("tolkien",): initials say nothing
+                surname_owners.setdefault(key[-1], Counter())[author] += count
+        # A surname alone names an author when one author with three or more books holds
+        # most (60%) of the surname's books, and other authors' titles use the word less
+        # than half as often as the surname's owners have books: "king" is in 90 titles by
+        # others against 171 books by Kings (a common word); "tolkien" in 17 against 56.
+        for surname, owners in surname_owners.items():
+            others = title_words[surname] - own_titles[surname]
+            common = others >= 5 and others >= 0.5 * sum(owners.values())
+            author, books = owners.most_common(1)[0]
+            if not common and books >= 0.6 * sum(owners.values()):
+                vocabulary.surnames[surname] = author
+        vocabulary.words = frozenset(words)
+        return vocabulary
+
+    def nearest_category(self, name: str) -> str | None:
+        """The catalog's category for a name: itself, a spelling variant, or the closest."""
+        normal = normalize_category(name)
+        if normal is None:
+            return None
+        if normal in self.category_books and self.category_books[normal] >= MIN_CATEGORY_BOOKS:
+            return normal
+        known = [n for n, c in self.category_books.items() if c >= MIN_CATEGORY_BOOKS]
+        close = difflib.get_close_matches(normal, known, n=1, cutoff=0.85)
+        return close[0] if close else None
+
+    def best_title(self, key: tuple[str, ...]) -> TitleEntry | None:
+        """The most popular book with exactly this title key."""
+        entries = self.titles.get(key)
+        return entries[0] if entries else None
+
+    def best_title_starting(self, key: tuple[str, ...]) -> TitleEntry | None:
+        """The most popular book whose title starts with these words ("Harry Potter")."""
+        if len(key) < 2 and not (key and len(key[0]) > 4):
+            return None
+        size = len(key)
+        matches = [entries[0] for title, entries in self.titles.items() if title[:size] == key]
+        if not matches:
+            return None
+        return min(matches, key=lambda e: (-e.popularity, -len(e.categories), e.book_id))
+
+
+def repaired_filters(
+    language: str | None,
+    category: str | None,
+    min_year: int | None,
+    max_year: int | None,
+    notes: list[str],
+) -> SearchFilters:
+    """Filters from raw planned values; contradictory years are dropped (with a note)."""
+    if min_year is not None and max_year is not None and min_year > max_year:
+        notes.append(f"dropped the years: {min_year} is after {max_year}, nothing can match")
+        min_year = max_year = None
+    return SearchFilters(language, category, min_year, max_year)
+
+
+def validate_plan(plan: QueryPlan, vocabulary: Vocabulary) -> QueryPlan:
+    """Repair or drop what the catalog cannot serve; say so in the notes."""
+    notes = list(plan.notes)
+    filters = plan.filters
+    language = filters.language
+    if language is not None:
+        code = language.strip().casefold()
+        if code not in ISO_639_1:
+            notes.append(f"dropped language {language!r}: not an ISO 639-1 code")
+            language = None
+        elif code not in vocabulary.languages:
+            notes.append(f"dropped language {code}: the catalog has no book in it")
+            language = None
+        else:
+            language = code
+    min_year, max_year = filters.min_year, filters.max_year
+    if vocabulary.max_year is not None and min_year is not None and min_year > vocabulary.max_year:
+        notes.append(
+            f"kept 'from {min_year}', but the newest book in the catalog is from "
+            f"{vocabulary.max_year}: expect no results"
+        )
+    category = filters.category
+    if category is not None:
+        mapped = vocabulary.nearest_category(category)
+        if mapped is None:
+            notes.append(f"dropped category filter {category!r}: not in the catalog")
+        elif mapped != category:
+            notes.append(f"category {category!r} read as the catalog's {mapped!r}")
+        category = mapped
+    categories: list[str] = []
+    for name in plan.categories:
+        mapped = vocabulary.nearest_category(name)
+        if mapped is None:
+            notes.append(f"dropped category {name!r}: not in the catalog")
+        elif mapped not in categories:
+            if mapped != name:
+                notes.append(f"category {name!r} read as the catalog's {mapped!r}")
+            categories.append(mapped)
+    authors: list[str] = []
+    for name in plan.authors:
+        known = vocabulary.authors.get(author_key(name))
+        if known is None:
+            notes.append(f"author {name!r} is not in the catalog: kept as words only")
+        elif known not in authors:
+            authors.append(known)
+    variations = _clean_variations(plan.variations, plan.original_query, notes)
+    return replace(
+        plan,
+        filters=repaired_filters(language, category, min_year, max_year, notes),
+        categories=tuple(categories),
+        authors=tuple(authors),
+        variations=variations,
+        intent=plan.intent
+        if plan.intent in ("recommendation", "factual", "exploratory")
+        else "recommendation",
+        strategy=plan.strategy
+        if plan.strategy in ("lexical_heavy", "vector_heavy", "balanced")
+        else "balanced",
+        notes=tuple(dict.fromkeys(notes)),
+    )
+
+
+def _clean_variations(
+    variations: Sequence[str], original: str, notes: list[str]
+) -> tuple[str, ...]:
+    seen = {" ".join(original.casefold().split())}
+    kept: list[str] = []
+    for variation in variations:
+        text = " ".join(str(variation).split())[:MAX_VARIATION_CHARS]
+        key = text.casefold()
+        if not text or key in seen:
+            continue
+        seen.add(key)
+        kept.append(text)
+    if len(kept) > MAX_VARIATIONS:
+        notes.append(f"kept the first {MAX_VARIATIONS} of {len(kept)} variations")
+    return tuple(kept[:MAX_VARIATIONS])
