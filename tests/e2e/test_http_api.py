@@ -204,3 +204,27 @@ def test_cors(indexed_data_dir: Path) -> None:
         assert preflight.headers["access-control-allow-origin"] == "https://books.example"
         other = client.get("/facets", headers={"Origin": "https://evil.example"})
         assert "access-control-allow-origin" not in other.headers
+
+
+def test_search_understands_the_words_and_can_ignore_parts(client: TestClient) -> None:
+    body = {"text": "dystopian novels in English published after 2000", "understand": True}
+    response = client.post("/search", json=body)
+    assert response.status_code == 200, response.text
+    plan = response.json()["plan"]
+    assert plan["source"] == "rules-v1"
+    assert plan["filters"] == {"language": "en", "min_year": 2001, "max_year": None}
+    spans = {r["kind"]: r["text"] for r in plan["recognised"]}
+    assert spans["language"] == "in English" and spans["years"] == "published after 2000"
+    results = response.json()["results"]
+    assert results and all(r["book"]["year"] > 2000 for r in results)
+    ignored = client.post("/search", json={**body, "ignore": ["years"]}).json()
+    assert ignored["plan"]["filters"]["min_year"] is None
+    assert any("removed by the reader" in n for n in ignored["plan"]["notes"])
+    assert client.post("/search", json={"text": "dystopian"}).json()["plan"] is None
+
+
+def test_understanding_refuses_unknown_parts_to_ignore(client: TestClient) -> None:
+    problem = _problem(
+        client.post("/search", json={"text": "x", "understand": True, "ignore": ["mood"]}), 422
+    )
+    assert any(e["field"] == "ignore.0" for e in problem["errors"])

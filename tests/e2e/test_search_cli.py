@@ -219,3 +219,19 @@ def test_a_bad_llm_setting_is_a_one_line_error(env: dict[str, str], needle: str)
 def test_traces_of_a_fresh_data_directory() -> None:
     result = lectern("traces")
     assert result.returncode == 0 and "No LLM calls traced yet" in result.stdout
+
+
+@pytest.mark.usefixtures("indexed")
+def test_understand_prints_the_plan_then_results() -> None:
+    shown = lectern("search", "dystopian novels in English published after 2000", "--understand")
+    assert shown.returncode == 0, shown.stderr
+    assert "Understood (rules-v1)" in shown.stdout
+    assert "language: 'in English' -> en" in shown.stdout
+    assert "years: 'published after 2000' -> 2001-" in shown.stdout
+    lines = _results(
+        lectern("search", "novels in English after 2000", "--understand", "--json").stdout
+    )
+    assert lines[0]["plan"]["filters"]["language"] == "en"
+    assert all(r["year"] > 2000 for r in lines[1:])
+    gibberish = lectern("search", "asdkjh qwe zzxq", "--understand")
+    assert gibberish.returncode == 0 and "no filters" in gibberish.stdout

@@ -135,6 +135,49 @@ def test_query_variations_are_fused_too() -> None:
     assert response.strategy == "lexical_heavy"
 
 
+def test_plan_filters_merge_with_explicit_ones_and_explicit_wins() -> None:
+    service, _, _ = _service()
+    plan = QueryPlan("mystery", filters=SearchFilters(language="es", min_year=1990))
+    planned = service.search(SearchQuery("mystery village"), plan=plan, mmr_lambda=None)
+    assert [r.book.title for r in planned.results] == ["Misterio"]
+    assert planned.plan is plan
+    explicit = service.search(
+        SearchQuery("mystery village", filters=SearchFilters(language="en")),
+        plan=plan,
+        mmr_lambda=None,
+    )
+    assert explicit.results[0].book.title == "Cozy Village"
+    assert all(
+        r.book.language == "en" and (r.book.published_year or 0) >= 1990
+        for r in explicit.results
+    )
+    # Planned years that contradict explicit ones are dropped, not an error.
+    contradicting = QueryPlan("m", filters=SearchFilters(max_year=1950))
+    response = service.search(
+        SearchQuery("mystery village", filters=SearchFilters(min_year=1995)),
+        plan=contradicting,
+        mmr_lambda=None,
+    )
+    assert all((r.book.published_year or 0) >= 1995 for r in response.results)
+    assert {"Cozy Village", "Misterio"} <= {r.book.title for r in response.results}
+
+
+def test_books_like_x_bring_its_neighbours_and_leave_out_x_and_its_namesakes() -> None:
+    service, _, _ = _service()
+    plan = QueryPlan(
+        "books like Lies",
+        like_book_id=str(uuid.UUID(int=1)),
+        like_title="Lies",
+        variations=("thief city",),
+        strategy="vector_heavy",
+    )
+    response = service.search(SearchQuery("books like Lies"), plan=plan, mmr_lambda=None)
+    titles = [r.book.title for r in response.results]
+    assert titles[0] == "Red Seas"
+    # X, its other edition and any title containing X's title are not recommendations.
+    assert not any("Lies" in t for t in titles)
+
+
 def test_similar_excludes_the_book_and_its_editions() -> None:
     service, _, _ = _service()
     response = service.similar(uuid.UUID(int=1), k=3)
