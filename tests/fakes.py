@@ -215,6 +215,7 @@ class FakeLexicalIndex:
         self.texts = texts
         self.groups = groups or {}
         self.allowed_seen: list[object] = []
+        self.queries_seen: list[str] = []
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -224,6 +225,7 @@ class FakeLexicalIndex:
 
     def search(self, query: str, k: int, allowed: object = None) -> list[ScoredId]:
         self.allowed_seen.append(allowed)
+        self.queries_seen.append(query)
         words = set(query.lower().split())
         hits = []
         for pid, text in sorted(self.texts.items()):

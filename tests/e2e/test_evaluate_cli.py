@@ -138,11 +138,15 @@ def test_ablation_writes_the_table_into_the_doc(workspace: Path) -> None:
     if not (workspace / "data" / "relevance_judgments.json").exists():
         assert _run(workspace, "evaluate", "label", "--data", data).returncode == 0
     doc = workspace / "evaluation.md"
-    doc.write_text("# Results\n<!-- ablation:start -->\nold\n<!-- ablation:end -->\nafter\n")
+    doc.write_text(
+        "# Results\n<!-- results:start -->\nstale\n<!-- results:end -->\n"
+        "<!-- ablation:start -->\nobsolete\n<!-- ablation:end -->\nafter\n"
+    )
     result = _run(workspace, "evaluate", "ablation", "--data", data, "--write-doc", str(doc))
     assert result.returncode == 0, result.stderr
     text = doc.read_text()
-    assert "old" not in text and text.endswith("after\n")
+    assert "obsolete" not in text and "stale" not in text and text.endswith("after\n")
+    assert "| ndcg_at_10 >= 0.5 |" in text and "Negative tests: 3 of 3 pass." in text
     rows = [line for line in text.splitlines() if line.startswith("| full")]
     assert len(rows) == 8 and "Runs: `" in text
 

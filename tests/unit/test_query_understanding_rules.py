@@ -87,7 +87,7 @@ def _spans(plan: QueryPlan) -> dict[str, str]:
         ("novelas en español", "es", "en español"),
         ("Krimis auf Deutsch", "de", "auf Deutsch"),
         ("romans en français", "fr", "en français"),
-        ("fantasy books in German", "de", "in German"),
+        ("fantasy  books   in German", "de", "in German"),  # spans index the raw text
         ("books written in Japanese", "ja", "in Japanese"),
     ],
 )

@@ -9,7 +9,13 @@ from lectern.application.search import (
     HybridRetriever,
 )
 from lectern.domain.books import Book, CatalogEntry
-from lectern.domain.search import QueryPlan, SearchFilters, SearchQuery, clean_query_text
+from lectern.domain.search import (
+    QueryPlan,
+    Recognition,
+    SearchFilters,
+    SearchQuery,
+    clean_query_text,
+)
 from lectern.errors import InvalidQueryError
 from tests.fakes import FakeCatalog, FakeEmbedder, FakeLexicalIndex, FakeVectorIndex
 
@@ -148,8 +154,7 @@ def test_plan_filters_merge_with_explicit_ones_and_explicit_wins() -> None:
     )
     assert explicit.results[0].book.title == "Cozy Village"
     assert all(
-        r.book.language == "en" and (r.book.published_year or 0) >= 1990
-        for r in explicit.results
+        r.book.language == "en" and (r.book.published_year or 0) >= 1990 for r in explicit.results
     )
     # Planned years that contradict explicit ones are dropped, not an error.
     contradicting = QueryPlan("m", filters=SearchFilters(max_year=1950))
@@ -160,6 +165,22 @@ def test_plan_filters_merge_with_explicit_ones_and_explicit_wins() -> None:
     )
     assert all((r.book.published_year or 0) >= 1995 for r in response.results)
     assert {"Cozy Village", "Misterio"} <= {r.book.title for r in response.results}
+
+
+def test_words_that_became_filters_are_not_searched_for() -> None:
+    service, lexical, _ = _service()
+    text = "Spanish mystery  village after 1990"
+    plan = QueryPlan(
+        text,
+        filters=SearchFilters(language="es", min_year=1991),
+        recognised=(
+            Recognition("language", "es", 0, 7),
+            Recognition("years", "1991-", text.index("after"), len(text)),
+        ),
+    )
+    response = service.search(SearchQuery(text), plan=plan, mmr_lambda=None)
+    assert lexical.queries_seen[-1] == "mystery village"
+    assert [r.book.title for r in response.results] == ["Misterio"]
 
 
 def test_books_like_x_bring_its_neighbours_and_leave_out_x_and_its_namesakes() -> None:

@@ -286,6 +286,25 @@ class BookFilterIndex:
         return frozenset(allowed)
 
 
+def _without_filter_words(text: str, plan: QueryPlan) -> str | None:
+    """The query minus the spans a plan turned into language or year filters, cleaned."""
+    if plan.original_query != text:
+        return None
+    spans = sorted((r.start, r.end) for r in plan.recognised if r.kind in ("language", "years"))
+    if not spans:
+        return None
+    kept, position = [], 0
+    for start, end in spans:
+        kept.append(text[position:start])
+        position = max(position, end)
+    kept.append(text[position:])
+    rest = " ".join("".join(kept).split())
+    try:
+        return clean_query_text(rest) if rest else None
+    except InvalidQueryError:
+        return None
+
+
 def _check_k(k: int) -> None:
     if not 1 <= k <= MAX_RESULTS:
         raise InvalidQueryError(
@@ -340,6 +359,10 @@ class BookSearchService:
         seeds: list[str] = []
         if plan is not None:
             filters = merge_filters(query.filters, plan.filters)
+            # Words that became filters ("Spanish", "after 2005") would only pull in books
+            # that mention them; the filters already hold the results to them.
+            text = _without_filter_words(query.text, plan) or text
+            variations = [text]
             if plan.like_book_id is not None and plan.variations:
                 # "Books like X": X's own title would pull in books about X (companions,
                 # guides); its neighbours and the plan's words stand in for the text.

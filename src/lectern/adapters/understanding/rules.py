@@ -25,7 +25,7 @@ from lectern.application.understanding import (
     tokens_of,
     validate_plan,
 )
-from lectern.domain.search import Intent, QueryPlan, Recognition, Strategy
+from lectern.domain.search import MAX_QUERY_CHARS, Intent, QueryPlan, Recognition, Strategy
 
 NAME = "rules-v1"
 
@@ -398,7 +398,7 @@ class RuleBasedUnderstanding:
 
     def plan(self, query: str) -> QueryPlan:
         """Recognise what the rules can; the validator repairs what the catalog lacks."""
-        text = " ".join(query.split())[:1000]
+        text = query[:MAX_QUERY_CHARS]  # spans index the query exactly as the reader typed it
         tokens = tokens_of(text)
         found = _Found([], set(), [], set())
         like = self._like(text, tokens, found)
