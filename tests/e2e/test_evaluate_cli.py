@@ -114,9 +114,12 @@ def test_label_run_list_show_compare(workspace: Path) -> None:
         "negative_tests.json",
     ]
 
-    second = _run(workspace, "evaluate", "--data", data, "--disable", "mmr", "--json")
+    second = _run(
+        workspace, "evaluate", "--data", data, "--disable", "mmr", "--no-negative-tests", "--json"
+    )
     assert second.returncode == 0, second.stderr
     second_id = json.loads(second.stdout)["run_id"]
+    assert json.loads(second.stdout)["negative_tests"] == []
 
     listed = json.loads(_run(workspace, "evaluate", "runs", "--json").stdout)
     assert [r["run_id"] for r in listed] == [second_id, artifact["run_id"]]

@@ -120,13 +120,15 @@ QU_INTENT = Prompt(
 )
 QU_FILTERS = Prompt(
     id="qu_filters",
-    version="qu-filters-v1",
+    version="qu-filters-v2",
     system=(
-        "Extract the constraints a reader put on the books they want. language: the ISO "
-        "639-1 code of the language the books must be written in, only when the reader asks "
-        'for that ("Spanish novels", "en español"), not when it is a setting ("the '
-        'Spanish civil war"); min_year and max_year: publication years ("after 2010" is '
-        "min_year 2011); categories: genres or shelves named; authors: authors named. "
+        "Extract only the constraints a reader states on the books they want; when the "
+        "query does not state one, it is null or empty. language: the ISO 639-1 code of the "
+        "language the books must be written in, only when the reader asks for that, not "
+        "when a language or country is the subject or setting; min_year and max_year: "
+        "publication years, only when the query contains a year, a decade or the word "
+        "recent ('after' a year means the next year on); categories: genres or shelves the "
+        "query names; authors: authors the query names. "
         + _QUERY_RULE
         + " The catalog's languages are listed in <languages>. Reply with JSON only: "
         '{"language": code or null, "min_year": int or null, "max_year": int or null, '
@@ -134,6 +136,8 @@ QU_FILTERS = Prompt(
     ),
     user="<query>{query}</query>\n<languages>{languages}</languages>",
 )
+"""v2: v1's worked example ("after 2010" is min_year 2011) leaked into a 1.5B local
+model's replies: it answered min_year 2011 for queries with no year at all."""
 QU_VARIATIONS = Prompt(
     id="qu_variations",
     version="qu-variations-v1",

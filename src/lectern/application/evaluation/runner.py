@@ -300,14 +300,15 @@ class EvaluationRunner:
     def _one(
         self, query: JudgedQuery, qrels: Mapping[str, int], config: RunConfig, run_id: str
     ) -> _QueryOutcome:
+        started = time.perf_counter()  # the reader waits for the plan too
         plan = self._plan(query, config)
+        planning_ms = (time.perf_counter() - started) * 1000
         strategy: Strategy = config.force_strategy or query.strategy or "balanced"
         mmr = config.mmr_lambda if config.enabled("mmr") else None
         explain = config.enabled("grounding")
         request = SearchQuery(
             query.text, query.filters.to_domain(), max_results=config.k, use_explanations=explain
         )
-        started = time.perf_counter()
         response = self.search.search(
             request, strategy=strategy, mmr_lambda=mmr, plan=plan, depth=config.depth
         )
@@ -351,7 +352,10 @@ class EvaluationRunner:
             "plan": _plan_json(plan),
             "degraded": response.degraded,
             "metrics": {k: _round(v) for k, v in metrics.items()},
-            "timings_ms": {k: _round(v, 2) for k, v in response.timings_ms.items()},
+            "timings_ms": {
+                "planning_ms": _round(planning_ms, 2),
+                **{k: _round(v, 2) for k, v in response.timings_ms.items()},
+            },
             "relevant_judged": sum(1 for g in qrels.values() if g > 0),
             "retrieved": [
                 {"book_id": i, "work": group_of(i), "grade": qrels.get(group_of(i))}
@@ -535,7 +539,12 @@ class EvaluationRunner:
             if config.enabled("query_understanding") and self.understanding is not None:
                 plan = self.understanding.plan(test.text)
             response = self.search.search(
-                SearchQuery(test.text, filters, max_results=config.k, use_explanations=True),
+                SearchQuery(
+                    test.text,
+                    filters,
+                    max_results=config.k,
+                    use_explanations=config.enabled("grounding"),
+                ),
                 plan=plan,
                 mmr_lambda=config.mmr_lambda if config.enabled("mmr") else None,
             )

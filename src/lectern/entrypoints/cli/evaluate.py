@@ -66,12 +66,14 @@ def _run_config(
     judge_repeats: int,
     limit: int | None,
     mmr_lambda: float,
+    negative_tests: bool = True,
 ) -> Any:
     from lectern.application.evaluation.runner import RunConfig
 
     return RunConfig(
         config=config,
         mmr_lambda=mmr_lambda,
+        negative_tests=negative_tests,
         disabled=tuple(dict.fromkeys(disable or [])),  # type: ignore[arg-type]
         force_strategy=cast(Strategy | None, force_strategy),
         judge_repeats=judge_repeats,
@@ -166,6 +168,13 @@ def evaluate(
     limit: LimitOption = None,
     data: DataOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the artifact as JSON.")] = False,
+    negative: Annotated[
+        bool,
+        typer.Option(
+            "--negative-tests/--no-negative-tests",
+            help="Run the negative tests too (each is a search; slow with a local model).",
+        ),
+    ] = True,
 ) -> None:
     """Run the judged query set and write a run artifact (data_dir/evaluation/runs/)."""
     if ctx.invoked_subcommand is not None:
@@ -175,7 +184,13 @@ def evaluate(
         services = _services()
         services.evaluation_data = data
         run_config = _run_config(
-            config, disable, force_strategy, judge_repeats, limit, services.settings.mmr_lambda
+            config,
+            disable,
+            force_strategy,
+            judge_repeats,
+            limit,
+            services.settings.mmr_lambda,
+            negative,
         )
         with _progress_bar() as progress:
             stored = services.evaluation().run(run_config, progress=progress)
