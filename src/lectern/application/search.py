@@ -378,8 +378,9 @@ class BookSearchService:
         start = time.perf_counter()
         allowed = self.filters.allowed(filters)
         filter_ms = _ms(start)
-        pool = None if depth is None else max(self.retriever.config.candidate_pool, 2 * depth)
-        retrieval = self.retriever.retrieve(variations, strategy, allowed, pool=pool, seeds=seeds)
+        # `depth` never widens the candidate pool: the top results an evaluation scores must
+        # be the ones a reader gets, and Recall@depth measures the pool the product uses.
+        retrieval = self.retriever.retrieve(variations, strategy, allowed, seeds=seeds)
         start = time.perf_counter()
         hits = self._one_per_work(retrieval.hits, exclude=seeds)
         if plan is not None and plan.like_title:

@@ -338,6 +338,7 @@ class EvaluationRunner:
                 strategy=strategy,
                 mmr_lambda=None,
                 plan=plan,
+                depth=config.depth,
             )
             metrics["ild_at_10_without_mmr"] = self._ild([str(r.book.id) for r in plain.results])
         outcome = _QueryOutcome(record={}, shown=shown)
