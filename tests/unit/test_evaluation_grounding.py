@@ -117,3 +117,19 @@ def test_rubric_scores_refuse_out_of_range_values() -> None:
         RubricScore(6, "too good")
     with pytest.raises(LLMError, match="200"):
         RubricScore(3, "x" * 201)
+
+
+def test_a_quoted_word_in_another_form_still_attaches_its_citation() -> None:
+    robot = Book(id=uuid.UUID(int=4), title="I, Robot", categories=("science fiction",))
+    explanation = Explanation(
+        book_id=robot.id,
+        query_text="robots",
+        text="It matches your search on “robots” in its title.",
+        citations=(Citation(robot.id, "title", "I, Robot", 0.8),),
+        model="test",
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+        confidence=0.8,
+        grounded=True,
+    )
+    check = check_explanation(explanation, robot, JUDGE)
+    assert check.supporting_citations == 1 and check.claims[0].supported

@@ -6,8 +6,9 @@ quote *supports* a claim is asked of the judge (`LLMClient.judge`): word overlap
 offline model, a generative grade when a provider is configured.
 
 A citation is attached to the claims that quote one of its words (“heist” in "It matches
-your search on “heist” in its description"); a claim that quotes nothing is attached to
-every citation of the explanation, as generative explanations cite per explanation.
+your search on “heist” in its description"), literally or in another form the judge
+recognises ("robots" and "I, Robot"); a claim that quotes nothing is attached to every
+citation of the explanation, as generative explanations cite per explanation.
 """
 
 from __future__ import annotations
@@ -72,12 +73,16 @@ def claims_of(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(body) if s.strip()]
 
 
-def _attached(claim: str, citation: Citation) -> bool:
+def _attached(claim: str, citation: Citation, judge: LLMClient, query: str) -> bool:
+    """True when the claim quotes nothing, or quotes a word the snippet contains: literally,
+    or in another form by the judge's reading ("robots" in "I, Robot")."""
     quoted = [match_form(q) for q in _QUOTED.findall(claim)]
     if not quoted:
         return True
     snippet = match_form(citation.snippet)
-    return any(q and q in snippet for q in quoted)
+    if any(q and q in snippet for q in quoted):
+        return True
+    return any(judge.judge(query, q, [citation.snippet]).score > 0 for q in quoted if q)
 
 
 def check_explanation(
@@ -89,7 +94,7 @@ def check_explanation(
     supporting: set[int] = set()
     checked: list[ClaimCheck] = []
     for claim in claims:
-        mine = [c for c in valid if _attached(claim, c)]
+        mine = [c for c in valid if _attached(claim, c, judge, explanation.query_text)]
         for citation in mine:
             verdict = judge.judge(explanation.query_text, claim, [citation.snippet], run_id=run_id)
             if verdict.score > 0:
