@@ -74,8 +74,10 @@ def claims_of(text: str) -> list[str]:
 
 
 def _attached(claim: str, citation: Citation, judge: LLMClient, query: str) -> bool:
-    """True when the claim quotes nothing, or quotes a word the snippet contains: literally,
-    or in another form by the judge's reading ("robots" in "I, Robot")."""
+    """True when the claim quotes nothing, or quotes a word the snippet contains.
+
+    Literally, or in another form by the judge's reading ("robots" in "I, Robot").
+    """
     quoted = [match_form(q) for q in _QUOTED.findall(claim)]
     if not quoted:
         return True
