@@ -15,6 +15,7 @@ otherwise balanced. Nothing recognised (gibberish) -> no filters, balanced.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lectern.application.understanding import (
@@ -25,7 +26,14 @@ from lectern.application.understanding import (
     tokens_of,
     validate_plan,
 )
-from lectern.domain.search import MAX_QUERY_CHARS, Intent, QueryPlan, Recognition, Strategy
+from lectern.domain.search import (
+    MAX_QUERY_CHARS,
+    Intent,
+    QueryPlan,
+    Recognition,
+    RecognitionKind,
+    Strategy,
+)
 
 NAME = "rules-v1"
 
@@ -588,50 +596,43 @@ class RuleBasedUnderstanding:
         return None
 
     def _authors(self, tokens: list[Token], found: _Found) -> list[str]:
-        authors: list[str] = []
-        words = [t.text for t in tokens]
-        index = 0
-        while index < len(tokens):
-            matched = False
-            for size in (4, 3, 2):
-                key = tuple(words[index : index + size])
-                if len(key) < size or any(i in found.used for i in range(index, index + size)):
-                    continue
-                name = self.vocabulary.authors.get(key)
-                if name is not None:
-                    authors.append(name)
-                    self._mark("author", name, tokens, index, index + size, found)
-                    index += size
-                    matched = True
-                    break
-            if not matched:
-                name = self.vocabulary.surnames.get(words[index])
-                if name is not None and index not in found.used:
-                    authors.append(name)
-                    self._mark("author", name, tokens, index, index + 1, found)
-                index += 1
-        return list(dict.fromkeys(authors))
+        def author(key: tuple[str, ...]) -> str | None:
+            if len(key) == 1:  # a surname alone only when it is distinctive
+                return self.vocabulary.surnames.get(key[0])
+            return self.vocabulary.authors.get(key)
+
+        return self._scan(tokens, found, "author", (4, 3, 2, 1), author)
 
     def _categories(self, tokens: list[Token], found: _Found) -> list[str]:
-        categories: list[str] = []
+        sizes = tuple(range(min(self._longest, 4), 0, -1))
+        return self._scan(tokens, found, "category", sizes, self._category_for)
+
+    def _scan(
+        self,
+        tokens: list[Token],
+        found: _Found,
+        kind: RecognitionKind,
+        sizes: tuple[int, ...],
+        lookup: Callable[[tuple[str, ...]], str | None],
+    ) -> list[str]:
+        """Longest match first, left to right, over words no earlier rule explained."""
+        values: list[str] = []
         words = [t.text for t in tokens]
         index = 0
         while index < len(tokens):
-            matched = False
-            for size in range(min(self._longest, 4), 0, -1):
+            for size in sizes:
                 key = tuple(words[index : index + size])
                 if len(key) < size or any(i in found.used for i in range(index, index + size)):
                     continue
-                name = self._category_for(key)
-                if name is not None:
-                    categories.append(name)
-                    self._mark("category", name, tokens, index, index + size, found)
+                value = lookup(key)
+                if value is not None:
+                    values.append(value)
+                    self._mark(kind, value, tokens, index, index + size, found)
                     index += size
-                    matched = True
                     break
-            if not matched:
+            else:
                 index += 1
-        return list(dict.fromkeys(categories))
+        return list(dict.fromkeys(values))
 
     def _category_for(self, key: tuple[str, ...]) -> str | None:
         if " ".join(key) in CATEGORY_STOP:
@@ -647,11 +648,9 @@ class RuleBasedUnderstanding:
 
     @staticmethod
     def _mark(
-        kind: str, value: str, tokens: list[Token], start: int, end: int, found: _Found
+        kind: RecognitionKind, value: str, tokens: list[Token], start: int, end: int, found: _Found
     ) -> None:
-        found.recognised.append(
-            Recognition(kind, value, tokens[start].start, tokens[end - 1].end)  # type: ignore[arg-type]
-        )
+        found.recognised.append(Recognition(kind, value, tokens[start].start, tokens[end - 1].end))
         found.used.update(range(start, end))
 
     # --- intent, strategy, variations ------------------------------------------------------
