@@ -344,3 +344,24 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[N
             monkeypatch.delenv(name)
     monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
     yield
+
+
+REDIS_URL = os.environ.get("LECTERN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The machine's Redis server (a failure under CI when it is not there, a skip elsewhere)."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        message = f"Redis is not reachable at {REDIS_URL} ({error})"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    finally:
+        client.close()
+    return REDIS_URL

@@ -4,18 +4,33 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from lectern.application.ports import BookFacts, BookNames, SourceFile, StoredEntry
+from lectern.application.ports import (
+    BookCatalog,
+    BookFacts,
+    BookNames,
+    Embedder,
+    ExplanationCache,
+    LexicalIndex,
+    LLMClient,
+    LLMTracer,
+    ProgressReporter,
+    SchemaT,
+    SourceFetcher,
+    SourceFile,
+    StoredEntry,
+    VectorIndex,
+)
 from lectern.domain.books import (
     Book,
     CatalogCounts,
@@ -350,8 +365,13 @@ class ScriptedLLM:
         raise NotImplementedError
 
     def complete(
-        self, prompt_id: str, variables: object, schema: object, *, run_id: str | None = None
-    ) -> object:
+        self,
+        prompt_id: str,
+        variables: Mapping[str, str],
+        schema: type[SchemaT],
+        *,
+        run_id: str | None = None,
+    ) -> SchemaT:
         raise NotImplementedError
 
 
@@ -385,3 +405,35 @@ class ScriptedChatModel(BaseChatModel):
             raise step
         message = step if isinstance(step, AIMessage) else AIMessage(content=str(step))
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+
+if TYPE_CHECKING:
+    # mypy --strict proves each fake satisfies the port it stands in for.
+
+    def _catalog(fake: FakeCatalog) -> BookCatalog:
+        return fake
+
+    def _fetcher(fake: FakeFetcher) -> SourceFetcher:
+        return fake
+
+    def _progress(fake: RecordingProgress) -> ProgressReporter:
+        return fake
+
+    def _embedder(fake: FakeEmbedder) -> Embedder:
+        return fake
+
+    def _lexical(fake: FakeLexicalIndex) -> LexicalIndex:
+        return fake
+
+    def _vector(fake: FakeVectorIndex) -> VectorIndex:
+        return fake
+
+    def _tracer(fake: RecordingTracer) -> LLMTracer:
+        return fake
+
+    def _cache(fake: FakeExplanationCache) -> ExplanationCache:
+        return fake
+
+    def _llm(fake: ScriptedLLM) -> LLMClient:
+        return fake

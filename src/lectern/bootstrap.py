@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import uuid6
 
@@ -36,6 +37,8 @@ from lectern.application.ports import (
     BookCatalog,
     BookSource,
     Embedder,
+    ExplanationCache,
+    LexicalIndex,
     LLMClient,
     LLMTracer,
     ProgressReporter,
@@ -53,6 +56,8 @@ from lectern.application.understanding import Vocabulary
 from lectern.domain.books import JSONValue
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 from lectern.settings import Settings
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from lectern.adapters.llm.langchain_llm import StructuredMethod
@@ -99,7 +104,9 @@ def search_indexes(settings: Settings, folder: Path) -> DiskSearchIndexes:
     )
 
 
-def load_retriever(settings: Settings, indexes: DiskSearchIndexes) -> HybridRetriever:
+def load_retriever(
+    settings: Settings, indexes: DiskSearchIndexes, embedder_override: Embedder | None = None
+) -> HybridRetriever:
     """BM25 (required) and vectors (optional: without them search is degraded)."""
     lexical = indexes.load_lexical()
     vector: VectorIndex | None = None
@@ -107,7 +114,7 @@ def load_retriever(settings: Settings, indexes: DiskSearchIndexes) -> HybridRetr
     reason = None
     try:
         vector = indexes.load_vectors()
-        embedder = indexes.embedder()
+        embedder = embedder_override or indexes.embedder()
     except (IndexMissingError, IndexMismatchError, ConfigurationError) as error:
         reason = str(error)
     return HybridRetriever(
@@ -115,28 +122,76 @@ def load_retriever(settings: Settings, indexes: DiskSearchIndexes) -> HybridRetr
     )
 
 
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    """The wall clock, in UTC."""
+    return datetime.now(UTC)
+
+
+@dataclass
+class Overrides:
+    """Ports a caller supplies instead of the configured adapters (tests pass fakes here)."""
+
+    catalog: BookCatalog | None = None
+    sources: Sequence[BookSource] | None = None
+    fetcher: SourceFetcher | None = None
+    llm: LLMClient | None = None
+    embedder: Embedder | None = None
+    lexical_index: LexicalIndex | None = None
+    vector_index: VectorIndex | None = None
+    understanding: QueryUnderstanding | None = None
+    explanation_cache: ExplanationCache | None = None
+    tracer: LLMTracer | None = None
+    clock: Clock | None = None
+    evaluation_data: Path | None = None
+    """A folder with the three evaluation files instead of the packaged ones."""
+
+
 @dataclass
 class Services:
-    """Everything the entry points use, built from one Settings."""
+    """Everything the entry points use, built from one Settings; each part on first use."""
 
     settings: Settings
-    catalog: BookCatalog
-    sources: Sequence[BookSource]
-    fetcher: SourceFetcher | None = None
-    _search: BookSearchService | None = field(default=None, repr=False)
+    overrides: Overrides = field(default_factory=Overrides)
     metrics: PrometheusMetrics = field(default_factory=PrometheusMetrics, repr=False)
-    _tracer: LLMTracer | None = field(default=None, repr=False)
-    _llm: LLMClient | None = field(default=None, repr=False)
-    _evaluation: EvaluationService | None = field(default=None, repr=False)
-    _vocabulary: Vocabulary | None = field(default=None, repr=False)
-    _understanding: QueryUnderstanding | None = field(default=None, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    evaluation_data: Path | None = None
-    """A folder with the three evaluation files instead of the packaged ones (tests)."""
+    _built: dict[str, Any] = field(default_factory=dict, repr=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+    def _once(self, name: str, build: Callable[[], T]) -> T:
+        """Build a part once, whoever asks first and from whichever thread."""
+        with self._lock:
+            if name not in self._built:
+                self._built[name] = build()
+            part: T = self._built[name]
+            return part
+
+    @property
+    def clock(self) -> Clock:
+        """What time it is (a fixed clock in tests)."""
+        return self.overrides.clock or system_clock
+
+    @property
+    def catalog(self) -> BookCatalog:
+        """The book catalog: LECTERN_CATALOG_URL's database (SQLite in data_dir by default)."""
+        if self.overrides.catalog is not None:
+            return self.overrides.catalog
+        return self._once("catalog", self._sql_catalog)
+
+    def _sql_catalog(self) -> SqlAlchemyBookCatalog:
+        return SqlAlchemyBookCatalog.from_url(self.settings.resolved_catalog_url)
+
+    @property
+    def sources(self) -> Sequence[BookSource]:
+        """The catalog's sources, in merge priority order."""
+        if self.overrides.sources is not None:
+            return list(self.overrides.sources)
+        return default_sources()
 
     def ingestion(self, progress: ProgressReporter | None = None) -> IngestionService:
         """An ingestion service reading the mirror if set, else downloading."""
-        fetcher = self.fetcher or make_fetcher(self.settings, progress)
+        fetcher = self.overrides.fetcher or make_fetcher(self.settings, progress)
         return IngestionService(
             self.catalog,
             fetcher,
@@ -146,122 +201,159 @@ class Services:
         )
 
     def catalog_indexes(self) -> DiskSearchIndexes:
-        """The catalog's index folder."""
-        return search_indexes(self.settings, self.settings.index_dir / "catalog")
+        """The catalog's index folder (one instance, so the embedder is loaded once)."""
+        return self._once(
+            "catalog_indexes",
+            lambda: search_indexes(self.settings, self.settings.index_dir / "catalog"),
+        )
 
     def indexing(self) -> IndexingService:
         """Builds the catalog's indexes."""
         return IndexingService(self.catalog, self.catalog_indexes())
 
+    def embedder(self) -> Embedder:
+        """The configured embedder (the override, else the catalog indexes' model)."""
+        return self.overrides.embedder or self.catalog_indexes().embedder()
+
+    def retriever(self) -> HybridRetriever:
+        """BM25 and vectors of the catalog: the overrides when given, else the index folder."""
+        return self._once("retriever", self._load_retriever)
+
+    def _load_retriever(self) -> HybridRetriever:
+        given = self.overrides
+        if given.lexical_index is None:
+            return load_retriever(self.settings, self.catalog_indexes(), given.embedder)
+        embedder = given.embedder if given.vector_index is not None else None
+        return HybridRetriever(
+            given.lexical_index, given.vector_index, embedder, search_config(self.settings)
+        )
+
     def search(self) -> BookSearchService:
         """The search service; indexes are loaded once, on first use."""
-        if self._search is None:
-            retriever = load_retriever(self.settings, self.catalog_indexes())
-            self._search = BookSearchService(
-                self.catalog,
-                retriever,
-                BookFilterIndex(self.catalog.book_facts()),
-                explainer=self.explanations(retriever.embedder),
-                explain_top=self.settings.explain_top,
-            )
-        return self._search
+        return self._once("search", self._build_search)
+
+    def _build_search(self) -> BookSearchService:
+        return BookSearchService(
+            self.catalog,
+            self.retriever(),
+            BookFilterIndex(self.catalog.book_facts()),
+            explainer=self.explanations(),
+            explain_top=self.settings.explain_top,
+            mmr_lambda=self.settings.mmr_lambda,
+        )
 
     def tracer(self) -> LLMTracer:
         """The LLM trace file of this data directory, counted in the metrics."""
-        if self._tracer is None:
-            writer = JsonlTraceWriter(
-                self.settings.trace_dir,
-                max_bytes=self.settings.trace_max_bytes,
-                backups=self.settings.trace_backups,
-            )
-            self._tracer = MeteredTracer(writer, self.metrics)
-        return self._tracer
+        if self.overrides.tracer is not None:
+            return self.overrides.tracer
+        return self._once("tracer", self._trace_writer)
 
-    def llm(self, embedder: Embedder | None = None) -> LLMClient:
-        """The configured language model; built once. The extractive one backs every other."""
-        if self._llm is None:
-            self._llm = make_llm(self.settings, self.tracer(), embedder)
-        return self._llm
+    def _trace_writer(self) -> LLMTracer:
+        writer = JsonlTraceWriter(
+            self.settings.trace_dir,
+            max_bytes=self.settings.trace_max_bytes,
+            backups=self.settings.trace_backups,
+        )
+        return MeteredTracer(writer, self.metrics)
 
-    def explanations(self, embedder: Embedder | None = None) -> ExplanationService:
-        """Explanations with the configured model, cached in the catalog database."""
-        cache = None
-        if isinstance(self.catalog, SqlAlchemyBookCatalog):
-            cache = SqlAlchemyExplanationCache(self.catalog.engine)
+    def llm(self) -> LLMClient:
+        """The configured language model, built once; the extractive one backs every other."""
+        if self.overrides.llm is not None:
+            return self.overrides.llm
+        return self._once(
+            "llm", lambda: make_llm(self.settings, self.tracer(), self.embedder(), self.clock)
+        )
+
+    def explanation_cache(self) -> ExplanationCache | None:
+        """Where explanations are kept: the catalog database unless another cache is given."""
+        if self.overrides.explanation_cache is not None:
+            return self.overrides.explanation_cache
+        if self.overrides.catalog is not None:
+            return None  # a caller's own catalog: no database of ours to keep them in
+        return self._once(
+            "explanation_cache",
+            lambda: SqlAlchemyExplanationCache(self._once("catalog", self._sql_catalog).engine),
+        )
+
+    def explanations(self) -> ExplanationService:
+        """Explanations with the configured model, cached."""
         # The in-process model generates one explanation at a time anyway.
         concurrency = 1 if self.settings.llm == "local" else self.settings.explain_concurrency
         return ExplanationService(
-            self.llm(embedder), PROMPT_VERSIONS["explain"], cache=cache, concurrency=concurrency
+            self.llm(),
+            PROMPT_VERSIONS["explain"],
+            cache=self.explanation_cache(),
+            concurrency=concurrency,
         )
 
     def vocabulary(self) -> Vocabulary:
         """The catalog's titles, authors, shelves and languages, for understanding queries."""
-        with self._lock:
-            if self._vocabulary is None:
-                facets = self.catalog.facets(top_categories=1)
-                self._vocabulary = Vocabulary.build(
-                    self.catalog.book_names(),
-                    [c.name for c in facets.languages],
-                    min_year=facets.min_year,
-                    max_year=facets.max_year,
-                )
-            return self._vocabulary
+        return self._once("vocabulary", self._build_vocabulary)
+
+    def _build_vocabulary(self) -> Vocabulary:
+        facets = self.catalog.facets(top_categories=1)
+        return Vocabulary.build(
+            self.catalog.book_names(),
+            [c.name for c in facets.languages],
+            min_year=facets.min_year,
+            max_year=facets.max_year,
+        )
 
     def understanding(self) -> QueryUnderstanding:
         """LECTERN_UNDERSTANDING's planner: the offline rules, or the LLM graph over them."""
-        if self._understanding is None:
-            rules = RuleBasedUnderstanding(self.vocabulary())
-            if self.settings.understanding == "llm":
-                from lectern.adapters.llm.graphs.query_understanding import (
-                    QueryUnderstandingGraph,
-                )
+        if self.overrides.understanding is not None:
+            return self.overrides.understanding
+        return self._once("understanding", self._build_understanding)
 
-                self._understanding = QueryUnderstandingGraph(
-                    self.llm(), self.vocabulary(), fallback=rules
-                )
-            else:
-                self._understanding = rules
-        return self._understanding
+    def _build_understanding(self) -> QueryUnderstanding:
+        rules = RuleBasedUnderstanding(self.vocabulary())
+        if self.settings.understanding != "llm":
+            return rules
+        from lectern.adapters.llm.graphs.query_understanding import QueryUnderstandingGraph
+
+        return QueryUnderstandingGraph(self.llm(), self.vocabulary(), fallback=rules)
 
     def evaluation(self) -> EvaluationService:
         """Evaluation runs of this catalog, stored under data_dir/evaluation/runs."""
-        if self._evaluation is None:
+        return self._once("evaluation", self._build_evaluation)
 
-            def runner() -> EvaluationRunner:
-                search = self.search()
-                return EvaluationRunner(
-                    search,
-                    self.catalog,
-                    self.llm(search.retriever.embedder),
-                    RunEnvironment(
-                        git_commit=git_commit(),
-                        models=self.model_config(search),
-                        prompt_versions=dict(PROMPT_VERSIONS),
-                        catalog_books=len(search.filters.all_ids),
-                    ),
-                    understanding=self.understanding(),
-                    new_id=new_run_id,
-                )
-
-            self._evaluation = EvaluationService(
-                runner,
-                JsonRunStore(self.settings.data_dir / "evaluation" / "runs"),
-                lambda: load_dataset(self.evaluation_data),
-                new_run_id,
+    def _build_evaluation(self) -> EvaluationService:
+        def runner() -> EvaluationRunner:
+            search = self.search()
+            return EvaluationRunner(
+                search,
+                self.catalog,
+                self.llm(),
+                RunEnvironment(
+                    git_commit=git_commit(),
+                    models=self.model_config(),
+                    prompt_versions=dict(PROMPT_VERSIONS),
+                    catalog_books=len(search.filters.all_ids),
+                ),
+                understanding=self.understanding(),
+                new_id=new_run_id,
+                clock=self.clock,
             )
-        return self._evaluation
 
-    def model_config(self, search: BookSearchService) -> dict[str, JSONValue]:
+        return EvaluationService(
+            runner,
+            JsonRunStore(self.settings.data_dir / "evaluation" / "runs"),
+            lambda: load_dataset(self.overrides.evaluation_data),
+            new_run_id,
+        )
+
+    def model_config(self) -> dict[str, JSONValue]:
         """The models a run used, as recorded in its artifact."""
-        embedder = search.retriever.embedder
+        retriever = self.retriever()
+        embedder = retriever.embedder
         return {
             "llm": self.settings.llm,
-            "llm_model": self.llm(embedder).model_id,
+            "llm_model": self.llm().model_id,
             "llm_temperature": self.settings.llm_temperature,
             "llm_structured_output": self.settings.llm_structured_output,
             "embedder": embedder.model_id if embedder is not None else None,
             "lexical": "bm25s",
-            "vector_index": search.retriever.vector.model_id if search.retriever.vector else None,
+            "vector_index": retriever.vector.model_id if retriever.vector else None,
         }
 
 
@@ -292,10 +384,13 @@ def git_commit() -> str:
 
 
 def make_llm(
-    settings: Settings, tracer: LLMTracer | None = None, embedder: Embedder | None = None
+    settings: Settings,
+    tracer: LLMTracer | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock = system_clock,
 ) -> LLMClient:
     """LECTERN_LLM's client: extractive, a LangChain provider, or the in-process GGUF."""
-    extractive = ExtractiveLLM(tracer=tracer, embedder=embedder)
+    extractive = ExtractiveLLM(tracer=tracer, embedder=embedder, clock=clock)
     if settings.llm == "extractive":
         return extractive
     from lectern.adapters.llm.langchain_llm import LangChainLLM
@@ -323,9 +418,21 @@ def make_llm(
             else settings.llm_structured_output
         )
     else:
-        from lectern.adapters.llm.providers import make_chat_model
+        from lectern.adapters.llm.providers import ProviderConfig, make_chat_model
 
-        choice = make_chat_model(settings)
+        choice = make_chat_model(
+            ProviderConfig(
+                provider=settings.llm,
+                model=settings.llm_model,
+                base_url=settings.llm_base_url,
+                api_key=settings.llm_api_key,
+                api_version=settings.llm_api_version,
+                region=settings.llm_region,
+                timeout=settings.llm_timeout,
+                temperature=settings.llm_temperature,
+                structured_output=settings.llm_structured_output,
+            )
+        )
         model, model_id, method = choice.model, choice.model_id, choice.method
     return LangChainLLM(
         model,
@@ -336,6 +443,7 @@ def make_llm(
         timeout=timeout,
         max_retries=retries,
         temperature=settings.llm_temperature,
+        clock=clock,
     )
 
 
@@ -348,17 +456,16 @@ def make_fetcher(settings: Settings, progress: ProgressReporter | None = None) -
     )
 
 
-def bootstrap(
-    settings: Settings,
-    *,
-    catalog: BookCatalog | None = None,
-    sources: Sequence[BookSource] | None = None,
-    fetcher: SourceFetcher | None = None,
-) -> Services:
-    """Build the services; tests pass fakes or in-memory adapters as overrides."""
-    return Services(
-        settings=settings,
-        catalog=catalog or SqlAlchemyBookCatalog.from_url(settings.resolved_catalog_url),
-        sources=list(sources) if sources is not None else default_sources(),
-        fetcher=fetcher,
-    )
+def bootstrap(settings: Settings, **overrides: Any) -> Services:
+    """Build the services; any port named in `Overrides` can be passed instead (tests: fakes).
+
+    Nothing is built here: each part is made on first use, so an app or command pays only
+    for what it touches.
+    """
+    try:
+        given = Overrides(**overrides)
+    except TypeError:
+        known = ", ".join(f.name for f in fields(Overrides))
+        unknown = ", ".join(sorted(set(overrides) - {f.name for f in fields(Overrides)}))
+        raise ConfigurationError(f"bootstrap cannot override {unknown}; it knows {known}") from None
+    return Services(settings=settings, overrides=given)

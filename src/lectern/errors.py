@@ -47,3 +47,11 @@ class DatasetError(LecternError):
 
 class EvaluationRunNotFoundError(LecternError):
     """No evaluation run with that id."""
+
+
+class EvaluationBusyError(LecternError):
+    """Another evaluation run is still going; one runs at a time."""
+
+
+class NotReadyError(LecternError):
+    """The search indexes are not loaded (yet, or at all)."""

@@ -10,6 +10,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from lectern.application.identity import ApiKeyring
+from lectern.domain.retrieval import DEFAULT_MMR_LAMBDA
 from lectern.errors import ConfigurationError
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -26,6 +28,7 @@ LLMProvider = Literal[
 StructuredMode = Literal["auto", "tool_calling", "json_schema", "json_mode", "prompt", "grammar"]
 
 
+STORAGE_SCHEMES = ("memory://", "redis://", "rediss://", "redis+unix://")
 LOCAL_MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 
 
@@ -64,7 +67,7 @@ class Settings(BaseSettings):
     vector_weight: float = Field(default=0.4, ge=0.0, le=100.0)
     candidate_pool: int = Field(default=100, ge=10, le=2_000)
     """Candidates per query variation, split between BM25 and vectors by the strategy."""
-    mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0)
+    mmr_lambda: float = Field(default=DEFAULT_MMR_LAMBDA, ge=0.0, le=1.0)
     """1 keeps relevance order; lower trades relevance for diversity."""
     understanding: Literal["rules", "llm"] = "rules"
     """Who plans queries asked to be understood: the offline rules, or the configured LLM
@@ -99,9 +102,15 @@ class Settings(BaseSettings):
     trace_backups: int = Field(default=5, ge=0, le=100)
     """Rotated trace files kept."""
     api_keys: SecretStr | None = None
-    """Comma-separated API keys; when set, every HTTP route but /health needs X-API-Key."""
+    """Comma-separated `user:key` pairs (or bare keys); when set, every HTTP route but
+    /health and the page's files needs a valid X-API-Key, and the key says who the user is."""
     rate_limit: str = "300/minute"
-    """Requests per client (API key, else address), in slowapi notation: "10/second"."""
+    """Requests per client (the user of a valid API key, else the address): "10/second"."""
+    auth_failure_limit: str = "20/minute"
+    """Requests with a missing or wrong API key per address, on top of `rate_limit`."""
+    rate_limit_storage: str = "memory://"
+    """Where limits are counted: memory:// (per process) or redis://host:port/db (shared by
+    every worker and host using the same Redis)."""
     cors_origins: str = ""
     """Comma-separated origins allowed to call the API from a browser; empty: none."""
     max_body_bytes: int = Field(default=65_536, ge=1_024, le=10_000_000)
@@ -137,7 +146,7 @@ class Settings(BaseSettings):
             raise ValueError("must start with http:// or https://")
         return value
 
-    @field_validator("rate_limit")
+    @field_validator("rate_limit", "auth_failure_limit")
     @classmethod
     def _limit(cls, value: str) -> str:
         from limits import parse_many
@@ -148,14 +157,25 @@ class Settings(BaseSettings):
             raise ValueError('expected a limit such as "300/minute" or "10/second"') from None
         return value
 
+    @field_validator("rate_limit_storage")
+    @classmethod
+    def _storage(cls, value: str) -> str:
+        value = value.strip()
+        if not value.startswith(STORAGE_SCHEMES):
+            raise ValueError("expected memory:// or a redis:// (rediss://) URL")
+        return value
+
+    @field_validator("api_keys")
+    @classmethod
+    def _keys(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            ApiKeyring.parse(value.get_secret_value())
+        return value
+
     @property
-    def api_key_set(self) -> frozenset[str]:
-        """The accepted API keys (empty: no key needed)."""
-        if self.api_keys is None:
-            return frozenset()
-        return frozenset(
-            k.strip() for k in self.api_keys.get_secret_value().split(",") if k.strip()
-        )
+    def api_keyring(self) -> ApiKeyring:
+        """The accepted API keys and their users (none: no key needed)."""
+        return ApiKeyring.parse(self.api_keys.get_secret_value() if self.api_keys else None)
 
     @property
     def cors_origin_list(self) -> list[str]:

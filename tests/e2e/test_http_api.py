@@ -228,3 +228,14 @@ def test_understanding_refuses_unknown_parts_to_ignore(client: TestClient) -> No
         client.post("/search", json={"text": "x", "understand": True, "ignore": ["mood"]}), 422
     )
     assert any(e["field"] == "ignore.0" for e in problem["errors"])
+
+
+def test_search_takes_its_mmr_lambda_from_settings(indexed_data_dir: Path) -> None:
+    body = {"text": "dystopian survival games", "max_results": 3}
+    with _client(indexed_data_dir, mmr_lambda=0.35) as client:
+        default = client.post("/search", json=body).json()
+        given = client.post("/search", json={**body, "mmr_lambda": 0.9}).json()
+        fused = client.post("/search", json={**body, "mmr_lambda": None}).json()
+    assert default["mmr_lambda"] == 0.35
+    assert given["mmr_lambda"] == 0.9
+    assert fused["mmr_lambda"] is None

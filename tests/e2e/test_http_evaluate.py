@@ -32,8 +32,7 @@ def client(
     data.mkdir()
     (data / "test_queries.json").write_text(json.dumps(QUERIES), encoding="utf-8")
     (data / "negative_tests.json").write_text(json.dumps(NEGATIVE), encoding="utf-8")
-    services = bootstrap(Settings(data_dir=root / "var", api_keys="k1"))
-    services.evaluation_data = data
+    services = bootstrap(Settings(data_dir=root / "var", api_keys="k1"), evaluation_data=data)
     from lectern.application.evaluation.datasets import load_queries
     from lectern.application.evaluation.labelling import build_judgments
 

@@ -1,8 +1,8 @@
 """Schemathesis against the app's own OpenAPI schema: no 5xx, responses match their schemas.
 
-The schema is read at import (pytest collects one test per operation from it), from an app
-over an empty placeholder directory; before any case runs, the module fixture gives that
-app the real services over the tiny indexed catalog.
+The schema is read at import (pytest collects one test per operation from it), so the app
+and its own copy of the tiny indexed catalog are built at import too (POST /evaluate writes
+run artifacts into it, and other modules share the session's catalog).
 """
 
 from __future__ import annotations
@@ -21,33 +21,23 @@ from schemathesis.checks import positive_data_acceptance
 from lectern.bootstrap import bootstrap
 from lectern.entrypoints.http.app import create_app
 from lectern.settings import Settings
+from tests.e2e.conftest import build_indexed_data_dir
 
 pytestmark = pytest.mark.slow
 UNLIMITED = "1000000/minute"
 
-app = create_app(
-    bootstrap(
-        Settings(data_dir=Path(tempfile.mkdtemp(prefix="lectern-fuzz-")), rate_limit=UNLIMITED)
-    ),
-    load_indexes=False,
-)
+ROOT = Path(tempfile.mkdtemp(prefix="lectern-fuzz-"))
+services = bootstrap(Settings(data_dir=build_indexed_data_dir(ROOT), rate_limit=UNLIMITED))
+app = create_app(services)
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _real_services(
-    indexed_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[None]:
-    # A copy: POST /evaluate writes run artifacts, and other modules share the original.
-    data_dir = tmp_path_factory.mktemp("fuzz") / "var"
-    shutil.copytree(indexed_data_dir, data_dir)
-    services = bootstrap(Settings(data_dir=data_dir, rate_limit=UNLIMITED))
+def _served() -> Iterator[None]:
     with TestClient(app):
-        app.state.services = services
-        app.state.search = services.search()
-        app.state.not_ready = None
         yield
     services.evaluation().close()  # a run the fuzzer started finishes before the copy goes
+    shutil.rmtree(ROOT, ignore_errors=True)
 
 
 @schema.parametrize()

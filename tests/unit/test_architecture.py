@@ -1,6 +1,7 @@
 """The dependency rule: the domain imports nothing but the standard library and itself."""
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 import lectern
@@ -52,13 +53,66 @@ def test_domain_stays_pure() -> None:
     assert offenders == {}
 
 
-def test_application_does_not_import_adapters_or_entrypoints() -> None:
-    offenders = {}
-    for path in (PACKAGE / "application").rglob("*.py"):
-        bad = {
-            n for n in _imports(path) if n.startswith(("lectern.adapters", "lectern.entrypoints"))
-        }
-        bad |= {n for n in _imports(path) if n.split(".")[0] in {"sqlalchemy", "httpx", "typer"}}
-        if bad:
-            offenders[path.name] = sorted(bad)
-    assert offenders == {}
+FORBIDDEN_IN_APPLICATION = {
+    "fastapi",
+    "starlette",
+    "sqlalchemy",
+    "alembic",
+    "faiss",
+    "numpy",
+    "langchain",
+    "langchain_core",
+    "langchain_openai",
+    "httpx",
+    "typer",
+    "rich",
+    "bm25s",
+    "onnxruntime",
+    "redis",
+}
+
+
+def _offenders(folder: str, bad: Callable[[str], bool]) -> dict[str, list[str]]:
+    found = {}
+    for path in (PACKAGE / folder).rglob("*.py"):
+        names = sorted(n for n in _imports(path) if bad(n))
+        if names:
+            found[str(path.relative_to(PACKAGE))] = names
+    return found
+
+
+def test_application_imports_no_adapter_entrypoint_or_framework() -> None:
+    def bad(name: str) -> bool:
+        return name.startswith(
+            ("lectern.adapters", "lectern.entrypoints", "lectern.bootstrap", "lectern.settings")
+        ) or (name.split(".")[0] in FORBIDDEN_IN_APPLICATION)
+
+    assert _offenders("application", bad) == {}
+
+
+def test_adapters_do_not_read_settings() -> None:
+    # Bootstrap reads Settings and hands each adapter plain values.
+    def bad(name: str) -> bool:
+        return name in {"lectern.settings", "lectern.bootstrap"} or name.startswith(
+            "lectern.entrypoints"
+        )
+
+    assert _offenders("adapters", bad) == {}
+
+
+def test_entrypoints_reach_adapters_only_through_bootstrap() -> None:
+    assert _offenders("entrypoints", lambda name: name.startswith("lectern.adapters")) == {}
+
+
+def test_exceptions_live_in_errors() -> None:
+    defined = {}
+    for path in PACKAGE.rglob("*.py"):
+        if path.name == "errors.py" and path.parent == PACKAGE:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                bases = {getattr(b, "id", getattr(b, "attr", "")) for b in node.bases}
+                if any(b.endswith(("Error", "Exception")) for b in bases):
+                    defined[f"{path.relative_to(PACKAGE)}:{node.name}"] = sorted(bases)
+    assert defined == {}

@@ -1,9 +1,11 @@
+import re
 from pathlib import Path
 
 import pytest
 
+from lectern.application.identity import ApiKeyring
 from lectern.errors import ConfigurationError
-from lectern.settings import load_settings
+from lectern.settings import Settings, load_settings
 
 
 def test_defaults_are_embedded(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -49,3 +51,80 @@ def test_invalid_values_name_the_variable(
 def test_overrides_are_validated_too() -> None:
     with pytest.raises(ConfigurationError, match="LECTERN_INGEST_BATCH_SIZE"):
         load_settings(ingest_batch_size=-5)
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+ROW = re.compile(r"^\| `LECTERN_([A-Z0-9_]+)` \| ([^|]+?) \|")
+HEADER = "| variable | default | meaning |"
+
+
+def _settings_rows(text: str) -> list[tuple[str, str]]:
+    """(NAME, default cell) of every row of every `variable | default | meaning` table."""
+    rows, in_table = [], False
+    for line in text.splitlines():
+        if line.strip() == HEADER:
+            in_table = True
+        elif not line.startswith("|"):
+            in_table = False
+        elif in_table and (match := ROW.match(line)):
+            rows.append((match.group(1), match.group(2)))
+    return rows
+
+
+def _shown(default: object) -> str:
+    """How the README writes a literal default."""
+    if isinstance(default, Path):
+        return f"`./{default}`" if not default.is_absolute() else f"`{default}`"
+    if default == "":
+        return "empty"
+    return f"`{default}`"
+
+
+def test_readme_settings_tables_match_settings() -> None:
+    rows = _settings_rows(README.read_text(encoding="utf-8"))
+    documented: dict[str, list[str]] = {}
+    for name, default in rows:
+        documented.setdefault(name.lower(), []).append(default.strip())
+    missing = sorted(set(Settings.model_fields) - set(documented))
+    assert missing == [], f"settings without a README row: {missing}"
+    unknown = sorted(set(documented) - set(Settings.model_fields))
+    assert unknown == [], f"README rows for settings that do not exist: {unknown}"
+    wrong = {}
+    for name, shown in documented.items():
+        default = Settings.model_fields[name].default
+        for cell in shown:
+            if default is None:
+                # Unset, or a computed default described with a placeholder.
+                ok = cell == "unset" or "<" in cell or not cell.startswith("`")
+            else:
+                ok = cell == _shown(default)
+            if not ok:
+                wrong[name] = (cell, default)
+    assert wrong == {}, f"README defaults that are not the real ones: {wrong}"
+
+
+def test_api_keys_map_to_users() -> None:
+    keyring = ApiKeyring.parse("alice:KEY1, bob:KEY2,bare")
+    assert keyring.required and keyring.users == {"alice", "bob", "key3"}
+    assert keyring.authenticate("KEY1") == "alice"
+    assert keyring.authenticate("KEY2") == "bob"
+    assert keyring.authenticate("bare") == "key3"
+    assert keyring.authenticate("KEY") is None
+    assert keyring.authenticate("") is None and keyring.authenticate(None) is None
+    assert not ApiKeyring.parse(None).required
+
+
+@pytest.mark.parametrize("spec", ["alice:", ":KEY", "a:K,b:K"])
+def test_bad_api_key_lists_are_refused_at_start_up(
+    monkeypatch: pytest.MonkeyPatch, spec: str
+) -> None:
+    monkeypatch.setenv("LECTERN_API_KEYS", spec)
+    with pytest.raises(ConfigurationError, match="LECTERN_API_KEYS"):
+        load_settings()
+
+
+@pytest.mark.parametrize("value", ["memcached://x", "redis:/nohost", "mem"])
+def test_limit_storage_must_be_memory_or_redis(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("LECTERN_RATE_LIMIT_STORAGE", value)
+    with pytest.raises(ConfigurationError, match="LECTERN_RATE_LIMIT_STORAGE"):
+        load_settings()

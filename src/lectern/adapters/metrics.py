@@ -38,6 +38,10 @@ class PrometheusMetrics:
             registry=self.registry,
         )
 
+    def observe_http(self, route: str, method: str, status: int, seconds: float) -> None:
+        """Count one answered HTTP request in the latency histogram."""
+        self.http_latency.labels(route, method, str(status)).observe(seconds)
+
     def exposition(self) -> bytes:
         """The text format Prometheus scrapes."""
         return generate_latest(self.registry)

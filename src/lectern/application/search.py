@@ -13,6 +13,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence, Set
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from types import EllipsisType
 
 from cachetools import TTLCache
 
@@ -29,6 +30,7 @@ from lectern.domain.books import Book
 from lectern.domain.normalize import normalize_category, normalize_language
 from lectern.domain.passages import book_passage
 from lectern.domain.retrieval import (
+    DEFAULT_MMR_LAMBDA,
     FusedHit,
     FusionMethod,
     ScoredId,
@@ -323,9 +325,14 @@ class BookSearchService:
         *,
         explainer: ExplanationService | None = None,
         explain_top: int = 5,
+        mmr_lambda: float | None = DEFAULT_MMR_LAMBDA,
     ) -> None:
-        """Indexes are loaded by bootstrap; this only combines them."""
+        """Indexes are loaded by bootstrap; this only combines them.
+
+        `mmr_lambda` is the default of `search` (bootstrap passes LECTERN_MMR_LAMBDA).
+        """
         self.catalog = catalog
+        self.mmr_lambda = mmr_lambda
         self.retriever = retriever
         self.filters = filters
         self.explainer = explainer
@@ -340,17 +347,20 @@ class BookSearchService:
         query: SearchQuery,
         *,
         strategy: Strategy = "balanced",
-        mmr_lambda: float | None = 0.7,
+        mmr_lambda: float | None | EllipsisType = ...,
         plan: QueryPlan | None = None,
         depth: int | None = None,
     ) -> SearchResponse:
         """Ranked, filtered books, one edition per work, diversified by MMR when asked.
 
+        `mmr_lambda`: omitted (`...`) takes the service's default; None keeps fused order.
         With `depth`, the response also lists the ids of the first `depth` works: the shown
         results in their order, then the rest in fused order (what Recall@depth needs).
         """
         started = time.perf_counter()
         _check_k(query.max_results)
+        if mmr_lambda is ...:
+            mmr_lambda = self.mmr_lambda
         if mmr_lambda is not None and not 0.0 <= mmr_lambda <= 1.0:
             raise InvalidQueryError(f"MMR lambda must be between 0 and 1, not {mmr_lambda}")
         text = clean_query_text(query.text)

@@ -10,6 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+DEFAULT_MMR_LAMBDA = 0.7
+"""MMR's relevance weight when nobody sets one (`LECTERN_MMR_LAMBDA` overrides it)."""
+
 Strategy = Literal["lexical_heavy", "vector_heavy", "balanced"]
 FusionMethod = Literal["rrf", "convex"]
 

@@ -13,13 +13,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pydantic import SecretStr
 
 from lectern.adapters.llm.langchain_llm import StructuredMethod
 from lectern.errors import ConfigurationError
-from lectern.settings import Settings
 
 DEFAULT_MODELS = {
     "openai": "gpt-4o-mini",
@@ -44,6 +43,21 @@ EXTRAS = {
 
 
 @dataclass(frozen=True, slots=True)
+class ProviderConfig:
+    """What a provider needs, as bootstrap reads it from the LECTERN_LLM_* settings."""
+
+    provider: str
+    model: str | None = None
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    api_version: str | None = None
+    region: str | None = None
+    timeout: float = 30.0
+    temperature: float = 0.0
+    structured_output: str = "auto"
+
+
+@dataclass(frozen=True, slots=True)
 class ChatModelChoice:
     """A built chat model, the id traces and caches use, and how to get JSON from it."""
 
@@ -63,47 +77,47 @@ def _require(provider: str) -> None:
         ) from None
 
 
-def make_chat_model(settings: Settings) -> ChatModelChoice:
+def make_chat_model(config: ProviderConfig) -> ChatModelChoice:
     """The chat model LECTERN_LLM names, with its timeout set.
 
     The provider's own retries are off: LangChainLLM retries with backoff itself, so that
     attempts are counted (and traced) once.
     """
-    provider = settings.llm
-    name = settings.llm_model or DEFAULT_MODELS.get(provider)
-    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-    common: dict[str, Any] = {"temperature": settings.llm_temperature}
+    provider = config.provider
+    name = config.model or DEFAULT_MODELS.get(provider)
+    key = config.api_key.get_secret_value() if config.api_key else None
+    common: dict[str, Any] = {"temperature": config.temperature}
     if provider in {"openai", "openai-compatible"}:
         from langchain_openai import ChatOpenAI
 
-        if provider == "openai-compatible" and not settings.llm_base_url:
+        if provider == "openai-compatible" and not config.base_url:
             raise ConfigurationError(
                 "LECTERN_LLM=openai-compatible needs LECTERN_LLM_BASE_URL, e.g. "
                 "http://127.0.0.1:8080/v1 (llama.cpp, vLLM, Ollama)"
             )
         model: Any = ChatOpenAI(
             model=str(name),
-            base_url=settings.llm_base_url,
-            api_key=settings.llm_api_key
+            base_url=config.base_url,
+            api_key=config.api_key
             or (SecretStr("not-needed") if provider == "openai-compatible" else None),
-            timeout=settings.llm_timeout,
+            timeout=config.timeout,
             max_retries=0,
             **common,
         )
     elif provider == "azure-openai":
         from langchain_openai import AzureChatOpenAI
 
-        if not (settings.llm_model and settings.llm_base_url and settings.llm_api_version):
+        if not (config.model and config.base_url and config.api_version):
             raise ConfigurationError(
                 "LECTERN_LLM=azure-openai needs LECTERN_LLM_MODEL (the deployment), "
                 "LECTERN_LLM_BASE_URL (the endpoint) and LECTERN_LLM_API_VERSION"
             )
         model = AzureChatOpenAI(
-            azure_deployment=settings.llm_model,
-            azure_endpoint=settings.llm_base_url,
-            api_version=settings.llm_api_version,
-            api_key=settings.llm_api_key,
-            timeout=settings.llm_timeout,
+            azure_deployment=config.model,
+            azure_endpoint=config.base_url,
+            api_version=config.api_version,
+            api_key=config.api_key,
+            timeout=config.timeout,
             max_retries=0,
             **common,
         )
@@ -114,7 +128,7 @@ def make_chat_model(settings: Settings) -> ChatModelChoice:
         model = ChatAnthropic(
             model_name=str(name),
             api_key=key,
-            timeout=settings.llm_timeout,
+            timeout=config.timeout,
             max_retries=0,
             **common,
         )
@@ -122,19 +136,20 @@ def make_chat_model(settings: Settings) -> ChatModelChoice:
         _require(provider)
         from langchain_aws import ChatBedrockConverse
 
-        model = ChatBedrockConverse(model=str(name), region_name=settings.llm_region, **common)
+        model = ChatBedrockConverse(model=str(name), region_name=config.region, **common)
     elif provider == "gemini":
         _require(provider)
         from langchain_google_genai import ChatGoogleGenerativeAI
 
         model = ChatGoogleGenerativeAI(
-            model=str(name), google_api_key=key, timeout=settings.llm_timeout, **common
+            model=str(name), google_api_key=key, timeout=config.timeout, **common
         )
     else:
         raise ConfigurationError(f"LECTERN_LLM={provider} is not a LangChain provider")
-    method = (
+    method = cast(
+        StructuredMethod,
         DEFAULT_METHODS[provider]
-        if settings.llm_structured_output == "auto"
-        else settings.llm_structured_output
+        if config.structured_output == "auto"
+        else config.structured_output,
     )
     return ChatModelChoice(model, f"{provider}:{name}", method)

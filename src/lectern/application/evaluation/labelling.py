@@ -36,6 +36,7 @@ from lectern.application.ports import BookCatalog, ProgressReporter, QueryUnders
 from lectern.application.search import BookSearchService
 from lectern.domain.books import Book, JSONValue
 from lectern.domain.grounding import match_form
+from lectern.domain.retrieval import DEFAULT_MMR_LAMBDA
 from lectern.domain.search import SearchFilters, SearchQuery
 
 LABELLER = "rules-v1"
@@ -206,13 +207,13 @@ def pool(
             response = search.search(
                 SearchQuery(text, filters, max_results=depth),
                 strategy=query.strategy or "balanced",
-                mmr_lambda=0.7,
+                mmr_lambda=DEFAULT_MMR_LAMBDA,
             )
             pools["hybrid"] += [str(r.book.id) for r in response.results]
     if understanding is not None:
         planned = search.search(
             SearchQuery(query.text, explicit, max_results=depth),
-            mmr_lambda=0.7,
+            mmr_lambda=DEFAULT_MMR_LAMBDA,
             plan=understanding.plan(query.text),
         )
         pools["understood"] += [str(r.book.id) for r in planned.results]

@@ -24,16 +24,12 @@ from lectern.application.evaluation.runner import (
 )
 from lectern.application.ports import EvaluationRunStore, ProgressReporter
 from lectern.domain.books import JSONValue
-from lectern.errors import LecternError
+from lectern.errors import EvaluationBusyError
 
 log = structlog.get_logger(__name__)
 
 
 RunStatus = Literal["running", "finished", "failed"]
-
-
-class EvaluationBusyError(LecternError):
-    """Another evaluation run is in progress."""
 
 
 @dataclass(frozen=True, slots=True)

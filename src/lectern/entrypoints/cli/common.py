@@ -42,10 +42,11 @@ def _guarded(action: Callable[[], T]) -> T:
         raise _fail(str(error)) from None
 
 
-def _services(**overrides: Any) -> Services:
+def _services(ports: dict[str, Any] | None = None, **overrides: Any) -> Services:
+    """Settings from the environment with these overrides; `ports` go to bootstrap."""
     settings = load_settings(**{k: v for k, v in overrides.items() if v is not None})
     configure_logging(settings.log_level)
-    return bootstrap(settings)
+    return bootstrap(settings, **(ports or {}))
 
 
 class RichProgress:

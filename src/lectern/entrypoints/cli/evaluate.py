@@ -181,8 +181,7 @@ def evaluate(
         return
 
     def run() -> None:
-        services = _services()
-        services.evaluation_data = data
+        services = _services({"evaluation_data": data})
         run_config = _run_config(
             config,
             disable,
@@ -314,8 +313,7 @@ def ablation(
     def run() -> None:
         if write_doc is not None:
             _check_doc(write_doc)
-        services = _services()
-        services.evaluation_data = data
+        services = _services({"evaluation_data": data})
         base = _run_config("full", None, None, judge_repeats, limit, services.settings.mmr_lambda)
         with _progress_bar() as progress:
             stored = services.evaluation().ablation(base, progress=progress)

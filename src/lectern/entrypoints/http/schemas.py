@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from lectern.application.search import MAX_RESULTS, SearchResponse
@@ -16,6 +17,11 @@ from lectern.domain.search import (
     SearchQuery,
     SearchResult,
 )
+
+
+def json_response(model: BaseModel) -> Response:
+    """A model built by our own mapping, serialised once (FastAPI would validate it again)."""
+    return Response(model.model_dump_json(), media_type="application/json")
 
 
 class _In(BaseModel):
@@ -44,7 +50,11 @@ class SearchRequest(_In):
     max_results: int = Field(default=10, ge=1, le=MAX_RESULTS)
     strategy: Literal["balanced", "lexical_heavy", "vector_heavy"] = "balanced"
     mmr_lambda: float | None = Field(
-        default=0.7, ge=0.0, le=1.0, description="null keeps the fused order."
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="MMR's relevance weight (1 keeps relevance order, lower adds variety). "
+        "Omitted: the server's LECTERN_MMR_LAMBDA; null keeps the fused order.",
     )
     use_explanations: bool = False
     understand: bool = Field(

@@ -1,0 +1,38 @@
+"""Dependencies the routers declare once, as `Annotated` aliases."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from lectern.application.search import BookSearchService
+from lectern.bootstrap import Services
+from lectern.errors import NotReadyError
+
+
+def app_services(request: Request) -> Services:
+    """The services the app was created with."""
+    services: Services = request.app.state.services
+    return services
+
+
+def search_service(request: Request) -> BookSearchService:
+    """The loaded search service, or 503 while the indexes are missing or loading."""
+    search: BookSearchService | None = request.app.state.search
+    if search is None:
+        raise NotReadyError(request.app.state.not_ready or "starting")
+    return search
+
+
+def current_user(request: Request) -> str:
+    """The caller's user name, as the Guard middleware authenticated it."""
+    user: str | None = getattr(request.state, "user", None)
+    if user is None:  # only open paths get this far without a user
+        raise NotReadyError("no authenticated user on this request")
+    return user
+
+
+AppServices = Annotated[Services, Depends(app_services)]
+Search = Annotated[BookSearchService, Depends(search_service)]
+CurrentUser = Annotated[str, Depends(current_user)]

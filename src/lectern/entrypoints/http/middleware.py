@@ -1,0 +1,263 @@
+"""Plain ASGI middleware: body limit, request ids and access log, authentication and limits.
+
+Plain ASGI rather than `@app.middleware`: Starlette's BaseHTTPMiddleware runs every request
+through extra tasks and streams, measurable at 100 requests a second.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+
+import redis.asyncio
+import structlog
+from fastapi import Request
+from limits import RateLimitItem
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import StorageError
+from limits.storage import storage_from_string
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from lectern.application.identity import LOCAL_USER, ApiKeyring
+from lectern.entrypoints.http.problems import problem
+
+HttpObserver = Callable[[str, str, int, float], None]
+"""Records one answered request: route template, method, status, seconds."""
+log = structlog.get_logger("lectern.http")
+
+HEALTH_PATHS = frozenset({"/health", "/health/ready"})
+"""Never rate-limited and never behind an API key: probes must always get through."""
+OPEN_PATHS = frozenset({"/", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
+"""Served without a key (the page asks for one), but rate-limited by address."""
+OPEN_PREFIXES = ("/static/",)
+
+
+class _TooLargeError(Exception):
+    pass
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+class BodyLimit:
+    """Refuses request bodies over `limit` bytes (declared or streamed) with 413."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        """Wrap the app."""
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check Content-Length first, then count what actually arrives."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(scope, send)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLargeError
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLargeError:
+            await self._refuse(scope, send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        response = problem(
+            Request(scope),
+            413,
+            "Request body too large",
+            f"bodies are limited to {self.limit} bytes",
+        )
+        await response(scope, _no_receive, send)
+
+
+def _request_id(scope: Scope) -> str:
+    """The caller's X-Request-ID when it is sane, else a new one."""
+    given = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")
+    cleaned = "".join(c for c in given if c.isalnum() or c in "-_.")[:64]
+    return cleaned or uuid.uuid4().hex
+
+
+class Observe:
+    """Request id, access log, and the latency histogram per route template."""
+
+    def __init__(self, app: ASGIApp, observe: HttpObserver) -> None:
+        """Wrap the app; `observe` feeds the latency histogram."""
+        self.app = app
+        self.observe = observe
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Time the request and log it once it has been answered."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = _request_id(scope)
+        scope.setdefault("state", {})["request_id"] = request_id
+        status = 500
+        started = time.perf_counter()
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = list(message.get("headers", []))
+                if not any(k.lower() == b"x-request-id" for k, _ in headers):
+                    headers.append((b"x-request-id", request_id.encode()))
+                message["headers"] = headers
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            elapsed = time.perf_counter() - started
+            template = getattr(scope.get("route"), "path", "unmatched")
+            method = scope.get("method", "")
+            self.observe(template, method, status, elapsed)
+            log.info(
+                "http.request",
+                request_id=request_id,
+                method=method,
+                route=template,
+                path=scope.get("path"),
+                status=status,
+                latency_ms=round(elapsed * 1000, 2),
+                user=scope["state"].get("user"),
+            )
+
+
+class LimitWindow:
+    """The moving-window limiter over LECTERN_RATE_LIMIT_STORAGE (memory:// or redis://).
+
+    For Redis the connection pool is ours (redis-py, the project's one Redis client), so the
+    app can close it when it stops instead of leaving sockets to the garbage collector.
+    """
+
+    def __init__(self, uri: str) -> None:
+        """Nothing connects yet: connections open inside the serving event loop."""
+        self._pool: redis.asyncio.ConnectionPool | None = None
+        if uri.startswith("memory://"):
+            storage = storage_from_string("async+" + uri)
+        else:
+            self._pool = redis.asyncio.ConnectionPool.from_url(uri, socket_connect_timeout=2)
+            # limits types storage options as scalars, but hands them to redis-py, which
+            # takes a pool of ours here.
+            storage = storage_from_string(
+                "async+" + uri,
+                implementation="redispy",
+                wrap_exceptions=True,
+                connection_pool=self._pool,  # type: ignore[arg-type]
+            )
+        self.strategy = MovingWindowRateLimiter(storage)
+
+    async def close(self) -> None:
+        """Close the Redis connections (they reopen if the app serves again)."""
+        if self._pool is not None:
+            await self._pool.disconnect()
+
+
+class Guard:
+    """Authentication and rate limits, in that order of trust.
+
+    Requests are counted against the validated identity: a valid API key's user, else the
+    client address (never a header the client can change). A request whose key is missing or
+    wrong counts against its address like any other, and also against a second, tighter
+    limit of failed authentications per address, so keys cannot be guessed at speed.
+    /health is never limited. The user lands in `scope["state"]["user"]`.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        keyring: ApiKeyring,
+        limits: list[RateLimitItem],
+        failure_limits: list[RateLimitItem],
+        window: LimitWindow,
+    ) -> None:
+        """Wrap the app; limits come from `limits.parse_many`."""
+        self.app = app
+        self.keyring = keyring
+        self.limits = limits
+        self.failure_limits = failure_limits
+        self.window = window.strategy
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer 401 or 429 (with Retry-After) before the app sees the request."""
+        path = scope.get("path", "")
+        if scope["type"] != "http" or path in HEALTH_PATHS:
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        address = "ip:" + (request.client.host if request.client else "unknown")
+        if self.keyring.required:
+            user = self.keyring.authenticate(request.headers.get("x-api-key"))
+        else:
+            user = LOCAL_USER
+        scope.setdefault("state", {})["user"] = user
+        # Without keys everyone is the local user: only the address tells clients apart.
+        bucket = "user:" + user if user is not None and self.keyring.required else address
+        if await self._limited(scope, receive, send, bucket, self.limits):
+            return
+        if user is None and not (path in OPEN_PATHS or path.startswith(OPEN_PREFIXES)):
+            failures = "auth-failures:" + address
+            if await self._limited(scope, receive, send, failures, self.failure_limits):
+                return
+            log.warning("http.auth_failed", path=path, client=address)
+            response = problem(
+                request,
+                401,
+                "Unauthorized",
+                "a valid X-API-Key header is required",
+                headers={"WWW-Authenticate": "ApiKey"},
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    async def _limited(
+        self, scope: Scope, receive: Receive, send: Send, bucket: str, limits: list[RateLimitItem]
+    ) -> bool:
+        """Count one hit on every limit; answer 429 and return True when one is exhausted."""
+        request = Request(scope)
+        for limit in limits:
+            try:
+                allowed = await self.window.hit(limit, bucket)
+                if allowed:
+                    continue
+                reset, _ = await self.window.get_window_stats(limit, bucket)
+            except StorageError as error:
+                # Failing open would let anyone past the limits while the store is down.
+                log.error("http.rate_limit_storage", error=str(error))
+                response = problem(
+                    request,
+                    503,
+                    "Service unavailable",
+                    "the rate limit store cannot be reached",
+                    headers={"Retry-After": "5"},
+                )
+                await response(scope, receive, send)
+                return True
+            wait = max(1, int(reset - time.time()) + 1)
+            what = "failed authentications" if bucket.startswith("auth-failures:") else "requests"
+            response = problem(
+                request,
+                429,
+                "Too many requests",
+                f"at most {limit} {what} per client; retry in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
+            await response(scope, receive, send)
+            return True
+        return False

@@ -1,0 +1,62 @@
+"""Liveness and readiness probes (never behind a key, never rate-limited)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from lectern import __version__
+from lectern.application.search import BookSearchService
+from lectern.bootstrap import Services
+from lectern.entrypoints.http.schemas import ComponentOut, LiveOut, ReadyOut
+from lectern.errors import LecternError
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/health")
+async def live() -> LiveOut:
+    """Liveness: the process answers."""
+    return LiveOut(status="ok", version=__version__)
+
+
+@router.get("/health/ready", responses={503: {"model": ReadyOut}})
+def ready(request: Request, response: Response) -> ReadyOut:
+    """Readiness of the catalog, both indexes, the embedder and the LLM."""
+    state = request.app.state
+    components = components_of(state.services, state.search, state.not_ready)
+    statuses = {c.status for c in components.values()}
+    overall = "down" if "down" in statuses else ("degraded" if "degraded" in statuses else "ok")
+    if overall == "down":
+        response.status_code = 503
+    return ReadyOut(status=overall, components=components)  # type: ignore[arg-type]
+
+
+def components_of(
+    services: Services, search: BookSearchService | None, reason: str | None
+) -> dict[str, ComponentOut]:
+    """Each component's status, count and version; readiness reports, it never raises."""
+    out: dict[str, ComponentOut] = {}
+    try:
+        books = services.catalog.counts().books
+        out["catalog"] = ComponentOut(status="ok" if books else "down", count=books)
+    except Exception as error:  # noqa: BLE001 - readiness reports, never raises
+        out["catalog"] = ComponentOut(status="down", detail=type(error).__name__)
+    if search is None:
+        down = ComponentOut(status="down", detail=reason or "starting")
+        out.update(lexical_index=down, vector_index=down, embedder=down)
+    else:
+        retriever = search.retriever
+        out["lexical_index"] = ComponentOut(status="ok", count=len(retriever.lexical))
+        if retriever.vector is not None and retriever.embedder is not None:
+            out["vector_index"] = ComponentOut(
+                status="ok", count=len(retriever.vector), version=retriever.vector.model_id
+            )
+            out["embedder"] = ComponentOut(status="ok", version=retriever.embedder.model_id)
+        else:
+            degraded = ComponentOut(status="degraded", detail=retriever.unavailable_reason)
+            out.update(vector_index=degraded, embedder=degraded)
+    try:
+        out["llm"] = ComponentOut(status="ok", version=services.llm().model_id)
+    except LecternError as error:
+        out["llm"] = ComponentOut(status="degraded", detail=str(error))
+    return out
