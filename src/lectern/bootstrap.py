@@ -420,19 +420,9 @@ def make_llm(
     else:
         from lectern.adapters.llm.providers import ProviderConfig, make_chat_model
 
-        choice = make_chat_model(
-            ProviderConfig(
-                provider=settings.llm,
-                model=settings.llm_model,
-                base_url=settings.llm_base_url,
-                api_key=settings.llm_api_key,
-                api_version=settings.llm_api_version,
-                region=settings.llm_region,
-                timeout=settings.llm_timeout,
-                temperature=settings.llm_temperature,
-                structured_output=settings.llm_structured_output,
-            )
-        )
+        # ProviderConfig's fields are the LECTERN_LLM_* settings without their prefix.
+        given = {f.name: getattr(settings, "llm_" + f.name) for f in fields(ProviderConfig)[1:]}
+        choice = make_chat_model(ProviderConfig(provider=settings.llm, **given))
         model, model_id, method = choice.model, choice.model_id, choice.method
     return LangChainLLM(
         model,
