@@ -25,8 +25,8 @@ import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
-from _stats import percentile
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
+from lectern.application.evaluation.metrics import percentile
 from lectern.application.explanations import ExplanationService
 from lectern.application.search import BookSearchService
 from lectern.bootstrap import bootstrap, make_llm

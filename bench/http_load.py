@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-from _stats import percentile
+from lectern.application.evaluation.metrics import percentile
 from lectern.entrypoints.http.probe import free_port, wait_until_ready
 
 QUERIES = [

@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from _stats import percentile
+from lectern.application.evaluation.metrics import percentile
 from lectern.application.ports import QueryUnderstanding
 from lectern.bootstrap import bootstrap
 from lectern.domain.search import QueryPlan, SearchQuery

@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 from rank_bm25 import BM25Okapi
 
-from _stats import percentile
 from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex, make_tokenizer
+from lectern.application.evaluation.metrics import percentile
 from lectern.application.indexing import IndexingService
 from lectern.application.search import BookFilterIndex, BookSearchService, HybridRetriever
 from lectern.bootstrap import bootstrap, load_retriever, search_config, search_indexes

@@ -1,6 +1,7 @@
 """Evaluation metrics against cases worked out by hand."""
 
 import math
+import random
 
 import pytest
 
@@ -11,6 +12,7 @@ from lectern.application.evaluation.metrics import (
     intra_list_diversity,
     ndcg_at_k,
     paired_randomization_test,
+    percentile,
     precision_at_k,
     recall_at_k,
     reciprocal_rank_at_k,
@@ -76,3 +78,25 @@ def test_randomization_test_separates_real_from_no_difference() -> None:
 def test_stdev() -> None:
     assert stdev([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]) == pytest.approx(2.138, abs=1e-3)
     assert stdev([3.0]) == 0.0
+
+
+def test_percentile_is_nearest_rank() -> None:
+    values = [7.0, 1.0, 10.0, 3.0, 5.0, 2.0, 9.0, 4.0, 8.0, 6.0]
+    assert percentile(values, 0.5) == 5.0  # the 5th of 10, not an interpolated 5.5
+    assert percentile(values, 0.9) == 9.0
+    assert percentile(values, 0.95) == 10.0
+    assert percentile(values, 0.0) == 1.0 and percentile(values, 1.0) == 10.0
+    assert percentile([4.0, 1.0, 3.0, 2.0], 0.5) == 2.0  # the lower middle one
+    assert percentile([], 0.95) == 0.0
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        percentile(values, 95)
+
+
+def test_percentile_is_the_smallest_value_with_that_share_at_or_below_it() -> None:
+    rng = random.Random(3)
+    for size in (1, 2, 7, 20, 67, 210):
+        values = rng.sample(range(10_000), size)
+        for share in (0.5, 0.9, 0.95, 0.99):
+            value = percentile([float(v) for v in values], share)
+            assert sum(v <= value for v in values) >= share * size
+            assert sum(v < value for v in values) < share * size

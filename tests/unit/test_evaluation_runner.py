@@ -11,6 +11,7 @@ import pytest
 
 from lectern.adapters.evaluation_runs import JsonRunStore
 from lectern.adapters.llm.extractive import ExtractiveLLM
+from lectern.application.evaluation.compare import compare_runs
 from lectern.application.evaluation.datasets import (
     DatasetFile,
     EvaluationDataset,
@@ -18,12 +19,7 @@ from lectern.application.evaluation.datasets import (
     NegativeTest,
 )
 from lectern.application.evaluation.metrics import ndcg_at_k
-from lectern.application.evaluation.runner import (
-    EvaluationRunner,
-    RunConfig,
-    RunEnvironment,
-    compare_runs,
-)
+from lectern.application.evaluation.runner import EvaluationRunner, RunConfig, RunEnvironment
 from lectern.application.evaluation.service import (
     EvaluationBusyError,
     EvaluationService,

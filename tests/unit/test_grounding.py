@@ -1,5 +1,6 @@
 """The citation gate: literal snippets only, fail closed, confidence rules as specified."""
 
+import json
 import uuid
 from datetime import UTC, datetime
 
@@ -12,6 +13,7 @@ from lectern.domain.grounding import (
     UNGROUNDED_TEXT,
     Citation,
     Explanation,
+    explanation_json,
     is_valid_snippet,
     validate_grounded_explanation,
 )
@@ -139,3 +141,15 @@ def test_a_snippet_with_one_changed_word_never_validates(
 @pytest.mark.parametrize("snippet", ["<script>", "Locke\x00Lamora", "Lamora' OR 1=1"])
 def test_hostile_snippets_do_not_validate(snippet: str) -> None:
     assert not is_valid_snippet(snippet, BOOK.field_text("title"))
+
+
+def test_explanation_json_names_each_citation_by_field_snippet_and_relevance() -> None:
+    explanation = _explanation(_cite("categories", "heist", 0.6), confidence=0.7)
+    assert explanation_json(explanation) == {
+        "text": "A heist in a city of thieves.",
+        "model": "test",
+        "confidence": 0.7,
+        "grounded": True,
+        "citations": [{"field": "categories", "snippet": "heist", "relevance": 0.6}],
+    }
+    json.dumps(explanation_json(explanation))  # plain JSON: no ids, dates or tuples

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from lectern.domain.books import CHUNK_FIELDS, Book
+from lectern.domain.books import CHUNK_FIELDS, Book, JSONValue
 
 MAX_SNIPPET_CHARS = 200
 """A quote longer than this is a copy of the record, not evidence for one point."""
@@ -51,6 +51,20 @@ class Explanation:
     confidence: float
     grounded: bool
     """True when at least one citation survived validation."""
+
+
+def explanation_json(explanation: Explanation) -> dict[str, JSONValue]:
+    """An explanation as JSON: text, model, confidence, grounded and its citations."""
+    return {
+        "text": explanation.text,
+        "model": explanation.model,
+        "confidence": explanation.confidence,
+        "grounded": explanation.grounded,
+        "citations": [
+            {"field": c.chunk_id, "snippet": c.snippet, "relevance": c.relevance_score}
+            for c in explanation.citations
+        ],
+    }
 
 
 def match_form(text: str) -> str:

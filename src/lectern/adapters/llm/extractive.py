@@ -35,6 +35,7 @@ from lectern.domain.grounding import (
     Explanation,
     Judgment,
     PassageCitation,
+    explanation_json,
     validate_grounded_answer,
     validate_grounded_explanation,
 )
@@ -538,12 +539,4 @@ def _clarity(output: str) -> RubricScore:
 
 def explanation_payload(explanation: Explanation) -> dict[str, JSONValue]:
     """An explanation as the JSON a model would have returned (for traces)."""
-    return {
-        "text": explanation.text,
-        "confidence": explanation.confidence,
-        "grounded": explanation.grounded,
-        "citations": [
-            {"field": c.chunk_id, "snippet": c.snippet, "relevance": c.relevance_score}
-            for c in explanation.citations
-        ],
-    }
+    return {k: v for k, v in explanation_json(explanation).items() if k != "model"}

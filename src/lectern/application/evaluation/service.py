@@ -14,14 +14,11 @@ from typing import Literal, cast
 
 import structlog
 
+from lectern.application.evaluation.artifact import aggregate_mean
+from lectern.application.evaluation.compare import compare_runs
+from lectern.application.evaluation.config import COMPONENTS, STRATEGIES, RunConfig
 from lectern.application.evaluation.datasets import EvaluationDataset
-from lectern.application.evaluation.runner import (
-    COMPONENTS,
-    STRATEGIES,
-    EvaluationRunner,
-    RunConfig,
-    compare_runs,
-)
+from lectern.application.evaluation.runner import EvaluationRunner
 from lectern.application.ports import EvaluationRunStore, ProgressReporter
 from lectern.domain.books import JSONValue
 from lectern.errors import EvaluationBusyError
@@ -50,13 +47,6 @@ def ablation_configs(base: RunConfig) -> list[RunConfig]:
     return configs
 
 
-def _mean(artifact: Mapping[str, JSONValue], name: str) -> float | None:
-    value = cast(Mapping[str, JSONValue], artifact.get("aggregate") or {}).get(name)
-    if isinstance(value, dict):
-        value = value.get("mean")
-    return float(value) if isinstance(value, int | float) else None
-
-
 def _cell(value: float | None, places: int = 3) -> str:
     return "n/a" if value is None else f"{value:.{places}f}"
 
@@ -80,14 +70,19 @@ def ablation_table(artifacts: Sequence[Mapping[str, JSONValue]]) -> str:
             )
             if ndcg is not None:
                 delta = f"{float(cast(float, ndcg['delta'])):+.3f} (p={ndcg['p_value']})"
-        rows.append(
-            f"| {label} | {_cell(_mean(artifact, 'ndcg_at_10'))} | {delta} | "
-            f"{_cell(_mean(artifact, 'recall_at_100'))} | {_cell(_mean(artifact, 'mrr_at_10'))} | "
-            f"{_cell(_mean(artifact, 'ild_at_10'))} | "
-            f"{_cell(_mean(artifact, 'citation_precision'))} | "
-            f"{_cell(_mean(artifact, 'hallucination_rate'))} | "
-            f"{_cell(_mean(artifact, 'latency_p95_ms'), 1)} |"
-        )
+        figures = [_cell(aggregate_mean(artifact, "ndcg_at_10")), delta]
+        figures += [
+            _cell(aggregate_mean(artifact, name))
+            for name in (
+                "recall_at_100",
+                "mrr_at_10",
+                "ild_at_10",
+                "citation_precision",
+                "hallucination_rate",
+            )
+        ]
+        figures.append(_cell(aggregate_mean(artifact, "latency_p95_ms"), 1))
+        rows.append(f"| {label} | " + " | ".join(figures) + " |")
     return header + "\n".join(rows) + "\n"
 
 
