@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from lectern.domain.books import CHUNK_FIELDS, Book
+from lectern.domain.books import CHUNK_FIELDS, Book, JSONValue
 
 MAX_SNIPPET_CHARS = 200
 """A quote longer than this is a copy of the record, not evidence for one point."""
@@ -36,6 +36,10 @@ class Citation:
     snippet: str
     relevance_score: float
     """How strongly the snippet supports the explanation, 0..1."""
+
+    def to_json(self) -> dict[str, JSONValue]:
+        """The citation as readers and traces see it: field, snippet and relevance."""
+        return {"field": self.chunk_id, "snippet": self.snippet, "relevance": self.relevance_score}
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Strategy = Literal["lexical_heavy", "vector_heavy", "balanced"]
+DEFAULT_STRATEGY: Strategy = "balanced"
+"""The strategy a search runs with when neither the reader nor a query plan picks one."""
 FusionMethod = Literal["rrf", "convex"]
 
 STRATEGY_SHARES: Mapping[Strategy, tuple[float, float]] = {

@@ -23,6 +23,8 @@ from lectern.domain.retrieval import Strategy
 
 Intent = Literal["recommendation", "factual", "exploratory"]
 ResultSource = Literal["lexical", "vector", "hybrid"]
+DEFAULT_RESULTS = 10
+"""How many results a search or a similar-books request returns when not told."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +64,7 @@ class SearchQuery:
 
     text: str
     filters: SearchFilters = field(default_factory=SearchFilters)
-    max_results: int = 10
+    max_results: int = DEFAULT_RESULTS
     use_explanations: bool = False
 
 

@@ -542,8 +542,5 @@ def explanation_payload(explanation: Explanation) -> dict[str, JSONValue]:
         "text": explanation.text,
         "confidence": explanation.confidence,
         "grounded": explanation.grounded,
-        "citations": [
-            {"field": c.chunk_id, "snippet": c.snippet, "relevance": c.relevance_score}
-            for c in explanation.citations
-        ],
+        "citations": [c.to_json() for c in explanation.citations],
     }
