@@ -407,7 +407,6 @@ class ScriptedChatModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
-
 if TYPE_CHECKING:
     # mypy --strict proves each fake satisfies the port it stands in for.
 

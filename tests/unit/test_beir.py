@@ -2,15 +2,18 @@
 
 import gzip
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from lectern.adapters.sources.beir import load_beir
-from lectern.application.evaluation.beir import evaluate
+from lectern.application.evaluation.beir import BeirEvaluation, evaluate
+from lectern.application.ports import IndexReport, ProgressReporter
 from lectern.application.search import HybridRetriever
-from lectern.errors import SourceError
-from tests.fakes import FakeEmbedder, FakeLexicalIndex, FakeVectorIndex
+from lectern.domain.retrieval import Passage
+from lectern.errors import ConfigurationError, SourceError
+from tests.fakes import FakeEmbedder, FakeLexicalIndex, FakeVectorIndex, RecordingProgress
 
 DOCS = [
     {"_id": "d1", "title": "Dragons", "text": "dragon magic"},
@@ -112,3 +115,82 @@ def test_evaluate_averages_hand_checked_metrics(tmp_path: Path) -> None:
     # The real rankers run end to end on the fakes: every method finds both relevant docs.
     for result in evaluate(retriever, data, ["bm25", "dense", "hybrid"]):
         assert result.ndcg_at_10 == pytest.approx(1.0), result.method
+
+
+VOCAB = ["dragon", "magic", "space", "mystery", "cozy", "village"]
+
+
+class InMemoryCorpusIndex:
+    """One index folder in memory: a sync embeds only passages it has not seen as they are."""
+
+    def __init__(self, vectors: bool) -> None:
+        self.vectors = vectors
+        self.texts: dict[str, str] = {}
+
+    def sync(
+        self,
+        passages: Sequence[Passage],
+        *,
+        rebuild: bool = False,
+        progress: ProgressReporter | None = None,
+    ) -> IndexReport:
+        del rebuild, progress
+        new = {p.id: p.text.lower().replace(".", "") for p in passages}
+        embedded = sum(1 for key, text in new.items() if self.texts.get(key) != text)
+        self.texts = new
+        return IndexReport(len(new), embedded, len(new) - embedded, 0, True, 0.0, "flat")
+
+    def retriever(self) -> HybridRetriever:
+        lexical = FakeLexicalIndex(self.texts)
+        if not self.vectors:
+            return HybridRetriever(lexical, None, None, unavailable_reason="no vectors here")
+        embedder = FakeEmbedder(VOCAB)
+        return HybridRetriever(lexical, FakeVectorIndex(embedder, self.texts), embedder)
+
+
+class InMemoryCorpusIndexes:
+    """Index folders by path, as the disk keeps them between runs."""
+
+    def __init__(self, vectors: bool = True) -> None:
+        self.vectors = vectors
+        self.folders: dict[Path, InMemoryCorpusIndex] = {}
+
+    def open(self, folder: Path) -> InMemoryCorpusIndex:
+        return self.folders.setdefault(folder, InMemoryCorpusIndex(self.vectors))
+
+
+def _service(indexes: InMemoryCorpusIndexes, root: Path) -> BeirEvaluation[InMemoryCorpusIndex]:
+    return BeirEvaluation(
+        load_beir,
+        lambda path: path.read_bytes().hex() * 4,
+        root,
+        indexes.open,
+        InMemoryCorpusIndex.retriever,
+    )
+
+
+def test_a_run_keeps_the_corpus_index_by_fingerprint_and_reuses_it(tmp_path: Path) -> None:
+    corpus = _write(tmp_path)
+    indexes = InMemoryCorpusIndexes()
+    service = _service(indexes, tmp_path / "index")
+    loaded = service.load(corpus, tmp_path / "queries.jsonl", tmp_path / "qrels.tsv")
+    assert loaded.index_folder == tmp_path / "index" / f"beir-{corpus.read_bytes().hex()[:16]}"
+    progress = RecordingProgress()
+    first = service.run(loaded, ["bm25", "hybrid"], progress=progress)
+    assert first.corpus == loaded and first.embedded == 3
+    assert [s.method for s in first.scores] == ["bm25", "hybrid"]
+    assert all(s.ndcg_at_10 == pytest.approx(1.0) for s in first.scores)
+    assert progress.stages == ["evaluating bm25", "evaluating hybrid"]
+    again = service.run(loaded, ["dense"], mmr_lambda=0.5)
+    assert again.embedded == 0 and [s.method for s in again.scores] == ["dense"]
+    assert list(indexes.folders) == [loaded.index_folder]
+
+
+def test_a_run_refuses_methods_the_vector_side_cannot_serve(tmp_path: Path) -> None:
+    corpus = _write(tmp_path)
+    service = _service(InMemoryCorpusIndexes(vectors=False), tmp_path / "index")
+    loaded = service.load(corpus, tmp_path / "queries.jsonl", tmp_path / "qrels.tsv")
+    (bm25,) = service.run(loaded, ["bm25"]).scores
+    assert bm25.ndcg_at_10 == pytest.approx(1.0)
+    with pytest.raises(ConfigurationError, match="no vectors here"):
+        service.run(loaded, ["bm25", "dense"])

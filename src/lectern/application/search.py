@@ -31,6 +31,7 @@ from lectern.domain.normalize import normalize_category, normalize_language
 from lectern.domain.passages import book_passage
 from lectern.domain.retrieval import (
     DEFAULT_MMR_LAMBDA,
+    DEFAULT_STRATEGY,
     FusedHit,
     FusionMethod,
     ScoredId,
@@ -41,6 +42,7 @@ from lectern.domain.retrieval import (
     reciprocal_rank_fusion,
 )
 from lectern.domain.search import (
+    DEFAULT_RESULTS,
     QueryPlan,
     ResultSource,
     SearchFilters,
@@ -142,7 +144,7 @@ class HybridRetriever:
     def retrieve(
         self,
         variations: Sequence[str],
-        strategy: Strategy = "balanced",
+        strategy: Strategy = DEFAULT_STRATEGY,
         allowed: Set[str] | None = None,
         *,
         pool: int | None = None,
@@ -346,7 +348,7 @@ class BookSearchService:
         self,
         query: SearchQuery,
         *,
-        strategy: Strategy = "balanced",
+        strategy: Strategy = DEFAULT_STRATEGY,
         mmr_lambda: float | None | EllipsisType = ...,
         plan: QueryPlan | None = None,
         depth: int | None = None,
@@ -430,7 +432,7 @@ class BookSearchService:
             plan,
         )
 
-    def similar(self, book_id: uuid.UUID, k: int = 10) -> SearchResponse:
+    def similar(self, book_id: uuid.UUID, k: int = DEFAULT_RESULTS) -> SearchResponse:
         """Books nearest to this one by embedding, never itself or another of its editions."""
         started = time.perf_counter()
         _check_k(k)

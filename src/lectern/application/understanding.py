@@ -15,9 +15,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from lectern.application.ports import BookNames
+from lectern.application.ports import BookNames, QueryUnderstanding
 from lectern.domain.normalize import ISO_639_1, normalize_category
-from lectern.domain.search import QueryPlan, SearchFilters
+from lectern.domain.search import PlanField, QueryPlan, SearchFilters
 
 MIN_CATEGORY_BOOKS = 5
 """A shelf on fewer books than this is too rare to be a reader's genre word."""
@@ -244,6 +244,15 @@ def validate_plan(plan: QueryPlan, vocabulary: Vocabulary) -> QueryPlan:
         else "balanced",
         notes=tuple(dict.fromkeys(notes)),
     )
+
+
+def plan_query(
+    understanding: QueryUnderstanding, text: str, ignore: Iterable[PlanField] = ()
+) -> QueryPlan:
+    """The plan of a reader's words, minus the parts the reader asked to leave out."""
+    plan = understanding.plan(text)
+    ignored = tuple(dict.fromkeys(ignore))
+    return plan.without(*ignored) if ignored else plan
 
 
 def _clean_variations(

@@ -37,6 +37,10 @@ class Citation:
     relevance_score: float
     """How strongly the snippet supports the explanation, 0..1."""
 
+    def to_json(self) -> dict[str, JSONValue]:
+        """The citation as readers and traces see it: field, snippet and relevance."""
+        return {"field": self.chunk_id, "snippet": self.snippet, "relevance": self.relevance_score}
+
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
@@ -60,10 +64,7 @@ def explanation_json(explanation: Explanation) -> dict[str, JSONValue]:
         "model": explanation.model,
         "confidence": explanation.confidence,
         "grounded": explanation.grounded,
-        "citations": [
-            {"field": c.chunk_id, "snippet": c.snippet, "relevance": c.relevance_score}
-            for c in explanation.citations
-        ],
+        "citations": [c.to_json() for c in explanation.citations],
     }
 
 

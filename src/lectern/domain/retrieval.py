@@ -14,6 +14,8 @@ DEFAULT_MMR_LAMBDA = 0.7
 """MMR's relevance weight when nobody sets one (`LECTERN_MMR_LAMBDA` overrides it)."""
 
 Strategy = Literal["lexical_heavy", "vector_heavy", "balanced"]
+DEFAULT_STRATEGY: Strategy = "balanced"
+"""The strategy a search runs with when neither the reader nor a query plan picks one."""
 FusionMethod = Literal["rrf", "convex"]
 
 STRATEGY_SHARES: Mapping[Strategy, tuple[float, float]] = {

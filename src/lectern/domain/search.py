@@ -19,10 +19,12 @@ __all__ = [
     "SearchResult",
     "Strategy",
 ]
-from lectern.domain.retrieval import Strategy
+from lectern.domain.retrieval import DEFAULT_STRATEGY, Strategy
 
 Intent = Literal["recommendation", "factual", "exploratory"]
 ResultSource = Literal["lexical", "vector", "hybrid"]
+DEFAULT_RESULTS = 10
+"""How many results a search or a similar-books request returns when not told."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +64,7 @@ class SearchQuery:
 
     text: str
     filters: SearchFilters = field(default_factory=SearchFilters)
-    max_results: int = 10
+    max_results: int = DEFAULT_RESULTS
     use_explanations: bool = False
 
 
@@ -112,7 +114,7 @@ class QueryPlan:
     intent: Intent = "recommendation"
     filters: SearchFilters = field(default_factory=SearchFilters)
     variations: tuple[str, ...] = ()
-    strategy: Strategy = "balanced"
+    strategy: Strategy = DEFAULT_STRATEGY
     strategy_reason: str = ""
     categories: tuple[str, ...] = ()
     authors: tuple[str, ...] = ()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from lectern.domain.retrieval import Strategy
+from lectern.domain.retrieval import DEFAULT_MMR_LAMBDA, Strategy
+from lectern.domain.search import DEFAULT_RESULTS
 from lectern.errors import InvalidQueryError
 
 Component = Literal["query_understanding", "multi_query", "grounding", "mmr"]
@@ -22,9 +23,9 @@ class RunConfig:
     config: str = "full"
     disabled: tuple[Component, ...] = ()
     force_strategy: Strategy | None = None
-    k: int = 10
+    k: int = DEFAULT_RESULTS
     depth: int = 100
-    mmr_lambda: float = 0.7
+    mmr_lambda: float = DEFAULT_MMR_LAMBDA
     judge_repeats: int = 1
     limit: int | None = None
     """Only the first n judged queries (quick checks); the artifact says so."""

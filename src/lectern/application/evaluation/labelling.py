@@ -36,7 +36,7 @@ from lectern.application.ports import BookCatalog, ProgressReporter, QueryUnders
 from lectern.application.search import BookSearchService
 from lectern.domain.books import Book, JSONValue
 from lectern.domain.grounding import match_form
-from lectern.domain.retrieval import DEFAULT_MMR_LAMBDA
+from lectern.domain.retrieval import DEFAULT_MMR_LAMBDA, DEFAULT_STRATEGY
 from lectern.domain.search import SearchFilters, SearchQuery
 
 LABELLER = "rules-v1"
@@ -206,7 +206,7 @@ def pool(
                 pools["dense"] += [h.id for h in retriever.vector.search(vector, depth, allowed)]
             response = search.search(
                 SearchQuery(text, filters, max_results=depth),
-                strategy=query.strategy or "balanced",
+                strategy=query.strategy or DEFAULT_STRATEGY,
                 mmr_lambda=DEFAULT_MMR_LAMBDA,
             )
             pools["hybrid"] += [str(r.book.id) for r in response.results]

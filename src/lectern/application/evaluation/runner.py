@@ -44,7 +44,7 @@ from lectern.application.search import BookSearchService, SearchResponse
 from lectern.domain.books import Book, JSONValue
 from lectern.domain.evaluation import RUBRIC_DIMENSIONS
 from lectern.domain.grounding import explanation_json
-from lectern.domain.retrieval import Strategy
+from lectern.domain.retrieval import DEFAULT_STRATEGY, Strategy
 from lectern.domain.search import QueryPlan, SearchFilters, SearchQuery
 
 # RunConfig lives in config.py; the entry points import it from here too.
@@ -194,7 +194,7 @@ class EvaluationRunner:
         started = time.perf_counter()  # the reader waits for the plan too
         plan = self._plan(query, config)
         planning_ms = (time.perf_counter() - started) * 1000
-        strategy: Strategy = config.force_strategy or query.strategy or "balanced"
+        strategy: Strategy = config.force_strategy or query.strategy or DEFAULT_STRATEGY
         mmr = config.mmr_lambda if config.enabled("mmr") else None
         explain = config.enabled("grounding")
         request = SearchQuery(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -20,6 +20,7 @@ from rich.progress import (
 )
 
 from lectern.bootstrap import Services, bootstrap
+from lectern.domain.retrieval import Strategy
 from lectern.errors import LecternError
 from lectern.observability import configure_logging
 from lectern.settings import load_settings
@@ -27,6 +28,11 @@ from lectern.settings import load_settings
 out = Console()
 err = Console(stderr=True)
 T = TypeVar("T")
+
+StrategyOption = Annotated[
+    Strategy,
+    typer.Option(help="Candidate pools: lexical_heavy 80/20, vector_heavy 20/80, balanced."),
+]
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:

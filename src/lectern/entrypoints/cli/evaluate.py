@@ -13,6 +13,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from lectern.application.evaluation.aggregate import REPORTED_METRICS
 from lectern.domain.books import JSONValue
 from lectern.domain.retrieval import Strategy
 from lectern.entrypoints.cli.common import _fail, _guarded, _progress_bar, _services, err, out
@@ -102,22 +103,7 @@ def _print_artifact(artifact: Mapping[str, JSONValue], path: str | None) -> None
     table = Table(title=f"Run {artifact['run_id']} ({escape(str(config['label']))})")
     table.add_column("metric")
     table.add_column("mean  [95% bootstrap CI]")
-    for name in (
-        "ndcg_at_10",
-        "recall_at_100",
-        "mrr_at_10",
-        "precision_at_10",
-        "average_precision",
-        "ild_at_10",
-        "ild_at_10_without_mmr",
-        "ild_gain_with_mmr",
-        "catalog_coverage_at_10",
-        "citation_precision",
-        "citation_recall",
-        "hallucination_rate",
-        "latency_p50_ms",
-        "latency_p95_ms",
-    ):
+    for name in REPORTED_METRICS:
         table.add_row(name, _value(aggregate, name))
     for dimension, values in cast(Mapping[str, JSONValue], aggregate.get("judge") or {}).items():
         stats = cast(Mapping[str, JSONValue], values)

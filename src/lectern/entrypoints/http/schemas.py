@@ -10,7 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from lectern.application.search import MAX_RESULTS, SearchResponse
 from lectern.domain.books import Book, Facets
 from lectern.domain.grounding import Explanation
+from lectern.domain.retrieval import DEFAULT_STRATEGY, Strategy
 from lectern.domain.search import (
+    DEFAULT_RESULTS,
     MAX_QUERY_CHARS,
     QueryPlan,
     SearchFilters,
@@ -47,8 +49,8 @@ class SearchRequest(_In):
         examples=["dark fantasy heist in a magical city"],
     )
     filters: FiltersIn = Field(default_factory=FiltersIn)
-    max_results: int = Field(default=10, ge=1, le=MAX_RESULTS)
-    strategy: Literal["balanced", "lexical_heavy", "vector_heavy"] = "balanced"
+    max_results: int = Field(default=DEFAULT_RESULTS, ge=1, le=MAX_RESULTS)
+    strategy: Strategy = DEFAULT_STRATEGY
     mmr_lambda: float | None = Field(
         default=None,
         ge=0.0,

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Response
 
 from lectern.application.catalog_queries import find_book
 from lectern.application.search import MAX_RESULTS
+from lectern.domain.search import DEFAULT_RESULTS
 from lectern.entrypoints.http.deps import AppServices, Search
 from lectern.entrypoints.http.problems import documented
 from lectern.entrypoints.http.schemas import BookOut, FacetsOut, SearchOut, json_response
@@ -26,7 +27,7 @@ def similar(
     isbn_or_id: str,
     service: Search,
     services: AppServices,
-    k: Annotated[int, Query(ge=1, le=MAX_RESULTS)] = 10,
+    k: Annotated[int, Query(ge=1, le=MAX_RESULTS)] = DEFAULT_RESULTS,
 ) -> Response:
     """Books nearest by embedding, without the book's other editions."""
     found = find_book(services.catalog, isbn_or_id).entry.book

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
+from lectern.application.understanding import plan_query
 from lectern.entrypoints.http.deps import AppServices, Search
 from lectern.entrypoints.http.problems import documented
 from lectern.entrypoints.http.schemas import SearchOut, SearchRequest, json_response
@@ -19,11 +20,9 @@ def search(body: SearchRequest, service: Search, services: AppServices) -> Respo
     the response's `plan` says what was understood; `ignore` leaves parts of it out.
     """
     query = body.to_domain()
-    plan = None
-    if body.understand:
-        plan = services.understanding().plan(query.text)
-        if body.ignore:
-            plan = plan.without(*dict.fromkeys(body.ignore))
+    plan = (
+        plan_query(services.understanding(), query.text, body.ignore) if body.understand else None
+    )
     mmr_lambda = body.mmr_lambda if "mmr_lambda" in body.model_fields_set else ...
     response = service.search(query, strategy=body.strategy, mmr_lambda=mmr_lambda, plan=plan)
     return json_response(SearchOut.of(response))
