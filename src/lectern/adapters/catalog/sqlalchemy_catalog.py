@@ -129,20 +129,8 @@ class SqlAlchemyBookCatalog:
         return [found[k] for k in keys if k in found]
 
     def _load(self, connection: Connection, keys: Sequence[str]) -> dict[str, Book]:
-        authors: dict[str, list[str]] = {}
-        for row in connection.execute(
-            sa.select(book_authors.c.book_id, book_authors.c.name)
-            .where(book_authors.c.book_id.in_(keys))
-            .order_by(book_authors.c.book_id, book_authors.c.position)
-        ):
-            authors.setdefault(row.book_id, []).append(row.name)
-        categories: dict[str, list[str]] = {}
-        for row in connection.execute(
-            sa.select(book_categories.c.book_id, book_categories.c.name)
-            .where(book_categories.c.book_id.in_(keys))
-            .order_by(book_categories.c.book_id, book_categories.c.position)
-        ):
-            categories.setdefault(row.book_id, []).append(row.name)
+        authors = _ordered_names(connection, book_authors, keys)
+        categories = _ordered_names(connection, book_categories, keys)
         result: dict[str, Book] = {}
         for row in connection.execute(sa.select(books).where(books.c.id.in_(keys))):
             result[row.id] = Book(
@@ -462,3 +450,17 @@ def _popularity(metadata_json: str) -> int:
     except (ValueError, AttributeError):
         return 0
     return count if isinstance(count, int) and count > 0 else 0
+
+
+def _ordered_names(
+    connection: Connection, table: sa.Table, keys: Sequence[str]
+) -> dict[str, list[str]]:
+    """Each book's names from an ordered (book_id, position, name) table."""
+    names: dict[str, list[str]] = {}
+    for row in connection.execute(
+        sa.select(table.c.book_id, table.c.name)
+        .where(table.c.book_id.in_(keys))
+        .order_by(table.c.book_id, table.c.position)
+    ):
+        names.setdefault(row.book_id, []).append(row.name)
+    return names

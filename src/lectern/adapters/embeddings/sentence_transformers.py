@@ -14,12 +14,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from lectern.adapters.embeddings.base import ArrayEmbedderBase
 from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MAX_TOKENS, MODEL_ID
-from lectern.application.ports import ProgressReporter, Vector
+from lectern.application.ports import ProgressReporter
 from lectern.errors import ConfigurationError
 
 
-class SentenceTransformerEmbedder:
+class SentenceTransformerEmbedder(ArrayEmbedderBase):
     """The same model on torch; vectors agree with the ONNX ones, so indexes are shared."""
 
     model_id = MODEL_ID
@@ -43,10 +44,6 @@ class SentenceTransformerEmbedder:
         self._model: Any = SentenceTransformer(str(folder), device="cpu")
         self._model.max_seq_length = MAX_TOKENS
         self.batch_size = batch_size
-
-    def embed(self, texts: Sequence[str]) -> list[Vector]:
-        """Vectors for a few texts, as plain tuples."""
-        return [tuple(float(x) for x in row) for row in self.embed_array(texts)]
 
     def embed_array(
         self, texts: Sequence[str], progress: ProgressReporter | None = None

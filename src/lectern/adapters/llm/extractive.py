@@ -382,14 +382,8 @@ class ExtractiveLLM:
             else "unsupported"
         )
         result = Judgment(score, verdict, reasoning, self.model_id)
-        self._trace(
-            "judge",
-            PROMPT_VERSIONS["judge"],
-            {"question": question, "output": output},
-            raw=None,
-            parsed=json.loads(json.dumps(asdict(result))),
-            started=started,
-            run_id=run_id,
+        self._trace_computed(
+            "judge", {"question": question, "output": output}, asdict(result), started, run_id
         )
         return result
 
@@ -428,14 +422,8 @@ class ExtractiveLLM:
             model=f"{self.model_id} heuristic judge",
             heuristic=True,
         )
-        self._trace(
-            "grade_explanation",
-            PROMPT_VERSIONS["grade_explanation"],
-            {"query": query, "output": output},
-            raw=None,
-            parsed=json.loads(json.dumps(asdict(result))),
-            started=started,
-            run_id=run_id,
+        self._trace_computed(
+            "grade_explanation", {"query": query, "output": output}, asdict(result), started, run_id
         )
         return result
 
@@ -482,6 +470,26 @@ class ExtractiveLLM:
         return value  # type: ignore[return-value]
 
     # --- tracing ---------------------------------------------------------------------------
+
+    def _trace_computed(
+        self,
+        operation: str,
+        variables: Mapping[str, JSONValue],
+        result: Mapping[str, object],
+        started: float,
+        run_id: str | None,
+    ) -> None:
+        """Trace an answer computed here, with no model reply behind it."""
+        parsed = json.loads(json.dumps(result))
+        self._trace(
+            operation,
+            PROMPT_VERSIONS[operation],
+            variables,
+            raw=None,
+            parsed=parsed,
+            started=started,
+            run_id=run_id,
+        )
 
     def _trace(
         self,
