@@ -47,7 +47,11 @@ class InMemorySessions:
     def append(self, user: str, conversation: str, messages: Sequence[Message]) -> None:
         """Add text turns (tool calls are not kept) and renew the time to live."""
         key = (user, conversation)
-        kept = [Message(m.role, m.content) for m in messages if m.role in ("user", "assistant")]
+        kept = [
+            Message(m.role, m.content)
+            for m in messages
+            if m.role in ("user", "assistant") and not m.tool_calls
+        ]
         with self._lock:
             _, current = self._store.pop(key, (0.0, []))
             self._store[key] = (self._now(), [*current, *kept][-self.max_turns :])
