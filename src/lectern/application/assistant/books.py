@@ -49,11 +49,9 @@ def _by_title(deps: ToolDeps, title: str) -> Book | None:
         )
         if entry is not None:
             return deps.catalog.get(uuid.UUID(entry.book_id))
-    if deps.search is None:
-        return None
     try:
-        found = deps.search.search(SearchQuery(text=title, max_results=10), mmr_lambda=None)
-    except InvalidQueryError:
+        found = deps.searcher().search(SearchQuery(text=title, max_results=10), mmr_lambda=None)
+    except (InvalidQueryError, ToolError):
         return None
     for result in found.results:  # an exact title first, then one that starts with it
         if key_of(result.book.title) in (key, bare, ("the", *bare)):

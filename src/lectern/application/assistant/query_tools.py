@@ -71,13 +71,12 @@ class SearchBooks(QueryTool):
     def run(self, args: SearchBooksInput, context: ToolContext) -> QueryOutput:
         """Plan (when the rules are there), search, drop exclusions, apply the gate."""
         del context
-        if self.deps.search is None:
-            raise ToolError("search is not available: the indexes are not built")
+        search = self.deps.searcher()
         plan = self.deps.understanding.plan(args.query) if self.deps.understanding else None
         try:
             filters = SearchFilters(args.language, args.category, args.min_year, args.max_year)
             excluding = bool(args.exclude_categories or args.exclude_authors)
-            response = self.deps.search.search(
+            response = search.search(
                 SearchQuery(args.query, filters, max_results=min(args.limit * 3, 60)),
                 plan=plan,
                 strategy=args.strategy or "balanced",
@@ -157,11 +156,10 @@ class SimilarBooks(QueryTool):
     def run(self, args: SimilarBooksInput, context: ToolContext) -> QueryOutput:
         """Neighbours of the book by embedding (or BM25 when vectors are missing)."""
         del context
-        if self.deps.search is None:
-            raise ToolError("search is not available: the indexes are not built")
+        search = self.deps.searcher()
         book = resolve_book(self.deps, args.book)
         try:
-            response = self.deps.search.similar(book.id, args.limit)
+            response = search.similar(book.id, args.limit)
         except InvalidQueryError as error:
             raise ToolError(str(error)) from None
         kept, dropped = relevance_gate(response.results, self.deps.min_relevance)

@@ -21,7 +21,7 @@ from lectern.application.search import BookSearchService
 from lectern.application.understanding import Vocabulary
 from lectern.domain.assistant import ActionPreview, JSONObject, PageContext, ToolSpec
 from lectern.domain.books import JSONValue
-from lectern.errors import ToolError
+from lectern.errors import LecternError, ToolError
 
 
 class ToolInput(BaseModel):
@@ -48,11 +48,24 @@ class ToolDeps:
     library: LibraryStore
     actions: PendingActionStore
     search: BookSearchService | None = None
+    load_search: Callable[[], BookSearchService] | None = None
+    """Loads the search service on first use (its indexes take seconds to load)."""
     understanding: QueryUnderstanding | None = None
     vocabulary: Vocabulary | None = None
     min_relevance: float = 0.3
     """Relevance gate: results under this share of the top result's score are dropped."""
     new_id: Callable[[], str] = field(default_factory=lambda: lambda: str(uuid.uuid4()))
+
+    def searcher(self) -> BookSearchService:
+        """The search service, loaded on first use; ToolError when it cannot be."""
+        if self.search is None and self.load_search is not None:
+            try:
+                self.search = self.load_search()
+            except LecternError as error:
+                raise ToolError(f"search is not available: {error}") from None
+        if self.search is None:
+            raise ToolError("search is not available: the indexes are not built")
+        return self.search
 
 
 @dataclass(frozen=True, slots=True)
