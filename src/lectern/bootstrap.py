@@ -439,7 +439,14 @@ class Services:
         return self._once("tool_registry", self._build_registry)
 
     def _build_registry(self) -> ToolRegistry:
-        deps = ToolDeps(
+        return create_default_registry(self.tool_deps())
+
+    def tool_deps(self) -> ToolDeps:
+        """What the assistant's tools work with (one instance: search loads once)."""
+        return self._once("tool_deps", self._build_tool_deps)
+
+    def _build_tool_deps(self) -> ToolDeps:
+        return ToolDeps(
             catalog=self.catalog,
             library=self.library(),
             actions=self.pending_actions(),
@@ -449,7 +456,6 @@ class Services:
             min_relevance=self.settings.assistant_min_relevance,
             new_id=lambda: str(uuid.uuid4()),
         )
-        return create_default_registry(deps)
 
     def assistant(self) -> AssistantService:
         """The chat assistant: the loop, its tools, approvals, sessions and guardrails."""

@@ -186,8 +186,13 @@ class _Plan:
     steps: list[Step] = field(default_factory=list)
 
 
+_ASKING = re.compile(r"^(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
+_POLITE = re.compile(r"[\s,]+(?:please|thanks|thank you)\W*$", re.I)
+
+
 def _clean(value: str | None) -> str:
-    return (value or "").strip().strip("\"'“”‘’«»").strip().rstrip("?.!").strip()
+    text = _POLITE.sub("", (value or "").strip())
+    return text.strip().strip("\"'“”‘’«»").strip().rstrip("?.!").strip()
 
 
 def _number(word: str | None, default: int) -> int:
@@ -259,7 +264,7 @@ class RulePolicy:
     def _plan(
         self, request: str, history: Sequence[Message], system: str, available: set[str]
     ) -> _Plan:
-        text = " ".join(request.split())
+        text = _ASKING.sub("", " ".join(request.split()))
         plan = _Plan()
         it = self._it_resolver(history, system)
         if APPROVE_REQUEST.search(text):
