@@ -175,9 +175,6 @@ class AssistantService:
         decision: Decision | None = None,
     ) -> ChatReply:
         turn = _Turn()
-        if decision is not None:  # the decision is this turn's first tool result
-            action = decision.action
-            turn.tool_calls.append(ToolCall(action.id, action.preview.tool_name))
         specs = self.registry.specs(only_tools)
         allowed = {s.name for s in specs}
         system = system_prompt(page)
@@ -238,7 +235,8 @@ class AssistantService:
             text,
             TurnFacts(
                 turn.evidence,
-                len(turn.tool_calls),
+                # A turn that continues a decision starts from that decision's tool result.
+                len(turn.tool_calls) + (decision is not None),
                 turn.retrieval_calls,
                 turn.gate_dropped,
                 len(turn.actions),

@@ -70,7 +70,8 @@ def reply_json(reply: ChatReply) -> dict[str, Any]:
 
 
 def _show_diff(action: PendingAction) -> None:
-    table = Table(title=f"{escape(action.preview.description)}  [dim]{action.id}[/]")
+    out.print(f"[bold]{escape(action.preview.description)}[/]  [dim]action {action.id}[/]")
+    table = Table()
     table.add_column("field")
     table.add_column("now")
     table.add_column("after")
