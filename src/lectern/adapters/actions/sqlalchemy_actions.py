@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from lectern.adapters.catalog.library_tables import pending_actions
+from lectern.adapters.catalog.tables import pending_actions
 from lectern.domain.assistant import (
     ActionPreview,
     ActionStatus,

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from lectern.adapters.actions.sqlalchemy_actions import utc
-from lectern.adapters.catalog.library_tables import (
+from lectern.adapters.catalog.tables import (
     corrections,
     list_entries,
     ratings,
