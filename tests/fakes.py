@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -15,6 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
+from lectern.application.assistant.ports import LibraryStore, PendingActionStore
 from lectern.application.ports import (
     BookCatalog,
     BookFacts,
@@ -31,15 +33,24 @@ from lectern.application.ports import (
     StoredEntry,
     VectorIndex,
 )
+from lectern.domain.assistant import ActionStatus, PendingAction
 from lectern.domain.books import (
     Book,
     CatalogCounts,
     CatalogEntry,
     CategoryCount,
     Facets,
+    JSONValue,
 )
 from lectern.domain.evaluation import RubricJudgment
 from lectern.domain.grounding import Answer, Citation, Explanation, Judgment, match_form
+from lectern.domain.library import (
+    CatalogCorrection,
+    ListEntry,
+    Rating,
+    ReadingList,
+    same_list_name,
+)
 from lectern.domain.normalize import parse_isbn_query
 from lectern.domain.retrieval import ScoredId
 from lectern.domain.search import SearchFilters
@@ -385,9 +396,17 @@ class ScriptedChatModel(BaseChatModel):
     sleep: float = 0.0
     received: list[list[BaseMessage]] = Field(default_factory=list)
 
+    bound_tools: list[list[dict[str, object]]] = Field(default_factory=list)
+
     @property
     def _llm_type(self) -> str:
         return "scripted"
+
+    def bind_tools(self, tools: Sequence[object], **kwargs: object) -> ScriptedChatModel:
+        """Record the tools (as a provider would send them) and answer from the script."""
+        del kwargs
+        self.bound_tools.append([cast(dict[str, object], t) for t in tools])
+        return self
 
     def _generate(
         self,
@@ -435,4 +454,134 @@ if TYPE_CHECKING:
         return fake
 
     def _llm(fake: ScriptedLLM) -> LLMClient:
+        return fake
+
+
+class FakePendingActions:
+    """PendingActionStore in a dict; `transition` is atomic under a lock, like one UPDATE."""
+
+    def __init__(self) -> None:
+        self.actions: dict[str, PendingAction] = {}
+        self.transitions: list[tuple[str, str, str]] = []
+        self._lock = threading.Lock()
+
+    def add(self, action: PendingAction) -> None:
+        with self._lock:
+            self.actions[action.id] = action
+
+    def get(self, user: str, action_id: str) -> PendingAction | None:
+        found = self.actions.get(action_id)
+        return found if found is not None and found.user == user else None
+
+    def list(
+        self, user: str, *, status: ActionStatus | None = None, conversation: str | None = None
+    ) -> list[PendingAction]:
+        return sorted(
+            (
+                a
+                for a in self.actions.values()
+                if a.user == user
+                and (status is None or a.status == status)
+                and (conversation is None or a.conversation == conversation)
+            ),
+            key=lambda a: (a.created_at, a.id),
+        )
+
+    def transition(
+        self,
+        user: str,
+        action_id: str,
+        *,
+        from_status: ActionStatus,
+        to_status: ActionStatus,
+        now: datetime,
+        unexpired: bool = False,
+        result: JSONValue = None,
+    ) -> bool:
+        with self._lock:
+            found = self.actions.get(action_id)
+            if found is None or found.user != user or found.status != from_status:
+                return False
+            if unexpired and not found.expires_at > now:
+                return False
+            self.actions[action_id] = replace(
+                found,
+                status=to_status,
+                decided_at=now,
+                result=result if result is not None else found.result,
+            )
+            self.transitions.append((action_id, from_status, to_status))
+            return True
+
+
+class FakeLibrary:
+    """LibraryStore in dicts; each list, rating and correction keeps its owner."""
+
+    def __init__(self) -> None:
+        self.reading_lists: dict[str, ReadingList] = {}
+        self.user_ratings: dict[tuple[str, str], Rating] = {}
+        self.user_corrections: list[CatalogCorrection] = []
+
+    def lists(self, user: str) -> list[ReadingList]:
+        return [r for r in self.reading_lists.values() if r.user == user]
+
+    def get_list(self, user: str, list_id: str) -> ReadingList | None:
+        found = self.reading_lists.get(list_id)
+        return found if found is not None and found.user == user else None
+
+    def find_list(self, user: str, name: str) -> ReadingList | None:
+        return next((r for r in self.lists(user) if same_list_name(r.name, name)), None)
+
+    def create_list(self, user: str, list_id: str, name: str, now: datetime) -> ReadingList:
+        if self.find_list(user, name) is not None:
+            raise ValueError("unique constraint: a list with this name exists")
+        created = ReadingList(list_id, user, name, now)
+        self.reading_lists[list_id] = created
+        return created
+
+    def rename_list(self, user: str, list_id: str, name: str) -> None:
+        found = self.get_list(user, list_id)
+        if found is not None:
+            self.reading_lists[list_id] = replace(found, name=name)
+
+    def delete_list(self, user: str, list_id: str) -> None:
+        if self.get_list(user, list_id) is not None:
+            del self.reading_lists[list_id]
+
+    def add_entry(
+        self, user: str, list_id: str, book_id: str, note: str | None, now: datetime
+    ) -> None:
+        found = self.get_list(user, list_id)
+        if found is not None:
+            entries = (*found.entries, ListEntry(book_id, note, now))
+            self.reading_lists[list_id] = replace(found, entries=entries)
+
+    def remove_entry(self, user: str, list_id: str, book_id: str) -> None:
+        found = self.get_list(user, list_id)
+        if found is not None:
+            entries = tuple(e for e in found.entries if e.book_id != book_id)
+            self.reading_lists[list_id] = replace(found, entries=entries)
+
+    def rating(self, user: str, book_id: str) -> Rating | None:
+        return self.user_ratings.get((user, book_id))
+
+    def ratings(self, user: str) -> list[Rating]:
+        return [r for (u, _), r in self.user_ratings.items() if u == user]
+
+    def put_rating(self, rating: Rating) -> None:
+        self.user_ratings[(rating.user, rating.book_id)] = rating
+
+    def add_correction(self, correction: CatalogCorrection) -> None:
+        self.user_corrections.append(correction)
+
+    def corrections(self, user: str) -> list[CatalogCorrection]:
+        return [c for c in self.user_corrections if c.user == user]
+
+
+if TYPE_CHECKING:
+
+    def _actions(fake: FakePendingActions) -> PendingActionStore:
+        return fake
+
+    def _library(fake: FakeLibrary) -> LibraryStore:
         return fake

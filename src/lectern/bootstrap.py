@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import uuid6
 
+from lectern.adapters.actions.sqlalchemy_actions import SqlAlchemyPendingActions
+from lectern.adapters.assistant_metrics import PrometheusAssistantObserver
 from lectern.adapters.catalog.explanation_cache import SqlAlchemyExplanationCache
+from lectern.adapters.catalog.library import SqlAlchemyLibrary
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID, OnnxMiniLMEmbedder
 from lectern.adapters.evaluation_runs import JsonRunStore
 from lectern.adapters.llm.extractive import ExtractiveLLM
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
+from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.llm.tracing import JsonlTraceWriter
 from lectern.adapters.metrics import MeteredTracer, PrometheusMetrics
+from lectern.adapters.privacy.patterns import PatternPiiDetector
 from lectern.adapters.search_indexes import DiskSearchIndexes
+from lectern.adapters.sessions.memory import InMemorySessions
 from lectern.adapters.sources.beir import load_beir
 from lectern.adapters.sources.fetch import HttpSourceFetcher, MirrorSourceFetcher, sha256_of
 from lectern.adapters.sources.goodbooks import GoodbooksSource
@@ -29,6 +36,17 @@ from lectern.adapters.sources.goodreads_openlibrary import GoodreadsOpenLibraryS
 from lectern.adapters.sources.seven_k import SevenKBooksSource
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
+from lectern.application.assistant.approvals import Approvals
+from lectern.application.assistant.ports import (
+    ChatModel,
+    LibraryStore,
+    PendingActionStore,
+    PiiDetector,
+    SessionStore,
+)
+from lectern.application.assistant.registry import ToolRegistry, create_default_registry
+from lectern.application.assistant.service import AssistantConfig, AssistantService
+from lectern.application.assistant.tools import ToolDeps
 from lectern.application.evaluation.beir import BeirEvaluation
 from lectern.application.evaluation.datasets import load_dataset
 from lectern.application.evaluation.runner import EvaluationRunner, RunEnvironment
@@ -171,6 +189,12 @@ class Overrides:
     clock: Clock | None = None
     evaluation_data: Path | None = None
     """A folder with the three evaluation files instead of the packaged ones."""
+    chat_model: ChatModel | None = None
+    """The assistant's model (a scripted fake in tests) instead of the configured one."""
+    pending_actions: PendingActionStore | None = None
+    library: LibraryStore | None = None
+    sessions: SessionStore | None = None
+    pii: PiiDetector | None = None
 
 
 @dataclass
@@ -364,6 +388,132 @@ class Services:
             JsonRunStore(self.settings.data_dir / "evaluation" / "runs"),
             lambda: load_dataset(self.overrides.evaluation_data),
             new_run_id,
+        )
+
+    # --- the assistant ----------------------------------------------------------------------
+
+    def _assistant_engine(self) -> Any:
+        """The assistant's tables live in the catalog database of LECTERN_CATALOG_URL."""
+        return self._once("catalog", self._sql_catalog).engine
+
+    def library(self) -> LibraryStore:
+        """Reading lists, ratings and corrections."""
+        if self.overrides.library is not None:
+            return self.overrides.library
+        return self._once("library", lambda: SqlAlchemyLibrary(self._assistant_engine()))
+
+    def pending_actions(self) -> PendingActionStore:
+        """Proposed actions waiting for approval."""
+        if self.overrides.pending_actions is not None:
+            return self.overrides.pending_actions
+        return self._once(
+            "pending_actions", lambda: SqlAlchemyPendingActions(self._assistant_engine())
+        )
+
+    def sessions(self) -> SessionStore:
+        """Conversation history: Redis when LECTERN_REDIS_URL is set, else memory."""
+        if self.overrides.sessions is not None:
+            return self.overrides.sessions
+        return self._once("sessions", self._build_sessions)
+
+    def _build_sessions(self) -> SessionStore:
+        ttl = float(self.settings.session_ttl_seconds)
+        if self.settings.redis_url is None:
+            return InMemorySessions(ttl)
+        from lectern.adapters.sessions.redis_sessions import RedisSessions
+
+        return RedisSessions(self.settings.redis_url, ttl)
+
+    def chat_model(self) -> ChatModel:
+        """LECTERN_ASSISTANT_PROVIDER's model: the rule policy, or a provider's tool calling."""
+        if self.overrides.chat_model is not None:
+            return self.overrides.chat_model
+        return self._once("chat_model", self._build_chat_model)
+
+    def _build_chat_model(self) -> ChatModel:
+        settings = self.settings
+        provider = settings.assistant_provider
+        if provider == "rules":
+            return RulePolicy(self.understanding())
+        if provider == "local":
+            raise ConfigurationError(
+                "LECTERN_ASSISTANT_PROVIDER=local is not wired yet: the in-process GGUF model "
+                "has no tool-calling chat format here; use rules or openai-compatible "
+                "(llama.cpp's server) instead"
+            )
+        from lectern.adapters.llm.providers import ProviderConfig, make_chat_model
+        from lectern.adapters.llm.tool_calling import LangChainToolModel
+
+        choice = make_chat_model(
+            ProviderConfig(
+                provider=provider,
+                model=settings.assistant_model or settings.llm_model,
+                base_url=settings.llm_base_url,
+                api_key=settings.llm_api_key,
+                api_version=settings.llm_api_version,
+                region=settings.llm_region,
+                timeout=settings.llm_timeout,
+                temperature=settings.llm_temperature,
+            )
+        )
+        return LangChainToolModel(choice.model, choice.model_id)
+
+    def tool_registry(self) -> ToolRegistry:
+        """Every assistant tool over this installation's catalog, search and library."""
+        return self._once("tool_registry", self._build_registry)
+
+    def _build_registry(self) -> ToolRegistry:
+        return create_default_registry(self.tool_deps())
+
+    def tool_deps(self) -> ToolDeps:
+        """What the assistant's tools work with (one instance: search loads once)."""
+        return self._once("tool_deps", self._build_tool_deps)
+
+    def _build_tool_deps(self) -> ToolDeps:
+        return ToolDeps(
+            catalog=self.catalog,
+            library=self.library(),
+            actions=self.pending_actions(),
+            load_search=self.search,
+            understanding=self.understanding(),
+            vocabulary=self.vocabulary(),
+            min_relevance=self.settings.assistant_min_relevance,
+            new_id=lambda: str(uuid.uuid4()),
+        )
+
+    def assistant(self) -> AssistantService:
+        """The chat assistant: the loop, its tools, approvals, sessions and guardrails."""
+        return self._once("assistant", self._build_assistant)
+
+    def _build_assistant(self) -> AssistantService:
+        settings = self.settings
+        registry = self.tool_registry()
+        observer = self._once(
+            "assistant_observer", lambda: PrometheusAssistantObserver(self.metrics.registry)
+        )
+        approvals = Approvals(
+            self.pending_actions(),
+            registry,
+            ttl=timedelta(seconds=settings.action_ttl_seconds),
+            clock=self.clock,
+            new_id=lambda: str(uuid.uuid4()),
+            observer=observer,
+        )
+        return AssistantService(
+            self.chat_model(),
+            registry,
+            approvals,
+            self.sessions(),
+            config=AssistantConfig(
+                enabled=settings.assistant_enabled,
+                max_agent_steps=settings.assistant_max_steps,
+                temperature=settings.llm_temperature,
+                mask_pii=settings.assistant_masks_pii,
+            ),
+            clock=self.clock,
+            tracer=self.tracer(),
+            pii=self.overrides.pii or PatternPiiDetector(),
+            observer=observer,
         )
 
     def model_config(self) -> dict[str, JSONValue]:

@@ -55,3 +55,48 @@ class EvaluationBusyError(LecternError):
 
 class NotReadyError(LecternError):
     """The search indexes are not loaded (yet, or at all)."""
+
+
+class NotFoundError(LecternError):
+    """Nothing with that id belongs to the caller (another user's things included: 404)."""
+
+
+class ReadingListNotFoundError(NotFoundError):
+    """The user has no reading list with that id or name."""
+
+
+class ActionNotFoundError(NotFoundError):
+    """The user has no pending action with that id."""
+
+
+class ActionConflictError(LecternError):
+    """An approval or rejection that cannot happen as asked (HTTP 409)."""
+
+
+class ActionAlreadyDecidedError(ActionConflictError):
+    """The action was approved, rejected, executed or failed before: nothing runs again."""
+
+
+class ActionExpiredError(ActionConflictError):
+    """The action's approval window has passed; it can no longer run."""
+
+
+class ActionChangedError(ActionConflictError):
+    """The entity changed since the preview; a fresh preview is offered instead."""
+
+    def __init__(self, message: str, fresh_action_id: str | None = None) -> None:
+        """Name the fresh preview's action, when one could be made."""
+        super().__init__(message)
+        self.fresh_action_id = fresh_action_id
+
+
+class ActionNotReadyError(ActionConflictError):
+    """The action depends on another that has not run yet (add to a list not yet created)."""
+
+
+class AssistantDisabledError(LecternError):
+    """LECTERN_ASSISTANT_ENABLED is false."""
+
+
+class ToolError(InvalidQueryError):
+    """A tool cannot do what was asked; the message goes back to the model as data."""

@@ -25,6 +25,16 @@ LLMProvider = Literal[
     "openai-compatible",
     "local",
 ]
+AssistantProvider = Literal[
+    "rules",
+    "anthropic",
+    "openai",
+    "azure-openai",
+    "bedrock",
+    "gemini",
+    "openai-compatible",
+    "local",
+]
 StructuredMode = Literal["auto", "tool_calling", "json_schema", "json_mode", "prompt", "grammar"]
 
 
@@ -115,6 +125,28 @@ class Settings(BaseSettings):
     """Comma-separated origins allowed to call the API from a browser; empty: none."""
     max_body_bytes: int = Field(default=65_536, ge=1_024, le=10_000_000)
     """Larger HTTP request bodies are refused with 413."""
+    assistant_enabled: bool = True
+    """The chat assistant (and its actions) can be switched off."""
+    assistant_provider: AssistantProvider = "rules"
+    """Who drives the assistant: the offline rule policy, or a provider's tool calling
+    (keys, base URL, region and timeout come from the LECTERN_LLM_* settings)."""
+    assistant_model: str | None = None
+    """The provider's model for the assistant; each provider has a default."""
+    assistant_max_steps: int = Field(default=10, ge=1, le=50)
+    """Model calls one chat turn may make."""
+    action_ttl_seconds: int = Field(default=3_600, ge=60, le=604_800)
+    """How long a proposed action waits for approval before it expires."""
+    assistant_min_relevance: float = Field(default=0.3, ge=0.0, le=1.0)
+    """Relevance gate: retrieved books under this share of the top score are dropped."""
+    assistant_mask_pii: Literal["auto", "on", "off"] = "auto"
+    """Mask personal data in chat messages: auto = on for hosted providers, off for rules
+    and local."""
+    rate_limit_chat: str = "30/minute"
+    """Chat turns per user, on top of `rate_limit`."""
+    redis_url: str | None = None
+    """Conversation history in Redis (redis://host:6379/0); unset: in memory."""
+    session_ttl_seconds: int = Field(default=86_400, ge=60, le=2_592_000)
+    """How long an idle conversation's history is kept."""
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -146,7 +178,7 @@ class Settings(BaseSettings):
             raise ValueError("must start with http:// or https://")
         return value
 
-    @field_validator("rate_limit", "auth_failure_limit")
+    @field_validator("rate_limit", "auth_failure_limit", "rate_limit_chat")
     @classmethod
     def _limit(cls, value: str) -> str:
         from limits import parse_many
@@ -165,6 +197,15 @@ class Settings(BaseSettings):
             raise ValueError("expected memory:// or a redis:// (rediss://) URL")
         return value
 
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        if not value.strip().startswith(STORAGE_SCHEMES[1:]):
+            raise ValueError("expected a redis://, rediss:// or redis+unix:// URL")
+        return value.strip()
+
     @field_validator("api_keys")
     @classmethod
     def _keys(cls, value: SecretStr | None) -> SecretStr | None:
@@ -176,6 +217,13 @@ class Settings(BaseSettings):
     def api_keyring(self) -> ApiKeyring:
         """The accepted API keys and their users (none: no key needed)."""
         return ApiKeyring.parse(self.api_keys.get_secret_value() if self.api_keys else None)
+
+    @property
+    def assistant_masks_pii(self) -> bool:
+        """Whether chat messages are masked: hosted providers yes, rules and local no."""
+        if self.assistant_mask_pii == "auto":
+            return self.assistant_provider not in ("rules", "local")
+        return self.assistant_mask_pii == "on"
 
     @property
     def cors_origin_list(self) -> list[str]:

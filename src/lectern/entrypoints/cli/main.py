@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from lectern import __version__
+from lectern.entrypoints.cli import assistant
 from lectern.entrypoints.cli.beir import beir_app
 from lectern.entrypoints.cli.catalog import catalog_app, ingest_app
 from lectern.entrypoints.cli.common import out
@@ -30,6 +31,7 @@ app.add_typer(serve_app)
 app.add_typer(beir_app)
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(evaluate_app, name="evaluate")
+assistant.register(app)
 
 
 def _print_version(value: bool) -> None:

@@ -1,0 +1,1 @@
+"""Pending actions in SQL."""

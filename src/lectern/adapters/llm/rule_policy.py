@@ -1,0 +1,672 @@
+"""`RulePolicy`: the offline, deterministic `ChatModel` that drives the same tool registry.
+
+It reads the reader's last message with rules (regular expressions for the request's shape,
+the query-understanding rules for searches), asks for the tools a model would, and writes
+the reply from the tool results with cited quotes. A request is a short plan of stages; on
+each call the policy finds how many stages the tool results already cover and takes the
+next one. Nothing in a tool result is ever read as an instruction: the policy only looks at
+the reader's own message, and at tool results for the ids and fields it needs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
+from lectern.application.ports import QueryUnderstanding
+from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec, book_source, cite
+
+MODEL_ID = "rules:assistant-v1"
+NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "a couple of": 2,
+    "a few": 3,
+}
+_NUMBER = r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)"
+_STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
+_BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})#")
+_PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
+_IT = re.compile(r"^(?:it|this|this book|that|that book|that one|this one|the book)$", re.I)
+
+APPROVE_REQUEST = re.compile(
+    r"\b(?:approve|confirm|accept|execute|run)\b.{0,40}\b(?:all|every|pending|actions?|changes?)\b",
+    re.I,
+)
+OFF_TOPIC = re.compile(
+    r"\b(?:weather|forecast|stock price|stocks?|bitcoin|crypto|joke|password|capital of|"
+    r"football|recipe for|what time is it|who won|lottery|horoscope|translate|"
+    r"ignore (?:all |your |the )?(?:previous |prior )?(?:instructions|rules)|system prompt|"
+    r"write (?:me )?(?:a |some )?(?:code|python|program|script|essay|poem))\b"
+    r"|\b\d+\s*[-+*/x]\s*\d+\s*(?:=|\?|$)",
+    re.I,
+)
+
+_FIND_AND_ADD = re.compile(
+    r"^(?:please\s+)?(?:find|search for|get|recommend|suggest|pick|choose)\s+(?:me\s+)?"
+    rf"(?:{_NUMBER}\s+)?(?P<query>.+?)\s+and\s+(?:then\s+)?(?:add|put|save)\s+(?:them|those|these)"
+    r"\s+(?:to|on|in|into)\s+(?:(?P<new>a\s+new|a|my\s+new)\s+)?(?:my\s+|the\s+)?"
+    r"(?:(?:reading\s+)?list\s+(?:called|named|titled)\s+(?P<name1>.+?)|(?P<name2>.+?)\s+"
+    r"(?:reading\s+)?list)\W*$",
+    re.I,
+)
+_LISTS = re.compile(
+    r"^(?:what|which|show|list|tell me)\b.{0,30}\b(?:my|the)\s+(?:reading\s+)?lists\b"
+    r"|^(?:do i have|what) (?:any )?(?:reading )?lists",
+    re.I,
+)
+_LIST_DETAILS = re.compile(
+    r"^(?:what(?:'s| is| are)|show(?: me)?|list|which books are)\s+(?:the\s+)?(?:books\s+)?"
+    r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list\W*$",
+    re.I,
+)
+_CREATE = re.compile(
+    r"^(?:please\s+)?(?:create|make|start|open|set up)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    r"(?:reading\s+)?list\s+(?:called|named|titled)?\s*(?P<name>.+?)\W*$",
+    re.I,
+)
+_RENAME = re.compile(
+    r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<old1>.+?)|"
+    r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)\W*$",
+    re.I,
+)
+_DELETE = re.compile(
+    r"^(?:please\s+)?(?:delete|remove|drop|get rid of)\s+(?:my\s+|the\s+)?"
+    r"(?:(?:reading\s+)?list\s+(?:called\s+|named\s+)?(?P<name1>.+?)|(?P<name2>.+?)\s+"
+    r"(?:reading\s+)?list)\W*$",
+    re.I,
+)
+_ADD = re.compile(
+    r"^(?:please\s+)?(?:add|put|save)\s+(?P<book>.+?)\s+(?:to|on|in|into)\s+(?:my\s+|the\s+)?"
+    r"(?:(?:reading\s+)?list\s+(?P<list1>[^,:]+?)|(?P<list2>[^,:]+?)\s+(?:reading\s+)?list)"
+    r"(?:\s*(?:,|:|with)\s*(?:(?:the|a)\s+)?(?:note\s*:?\s*)?(?P<note>.+?))?\W*$",
+    re.I,
+)
+_REMOVE = re.compile(
+    r"^(?:please\s+)?(?:remove|take|delete|drop)\s+(?P<book>.+?)\s+(?:from|off)\s+"
+    r"(?:of\s+)?(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<list1>.+?)|(?P<list2>.+?)\s+"
+    r"(?:reading\s+)?list)\W*$",
+    re.I,
+)
+_RATE = re.compile(
+    rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+(?:a\s+)?"
+    rf"{_STARS}(?:\s+out of (?:5|five))?\s+stars?(?:\s*(?:[:,.-]|and say|saying|with the review"
+    r"|review:?)\s*(?P<review>.+?))?\W*$",
+    re.I,
+)
+_RATE_ALT = re.compile(rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+{_STARS}\W*$", re.I)
+_CORRECT_YEAR = re.compile(
+    r"(?:year|date)\s+(?:of\s+)?(?P<book>.+?)\s+(?:is wrong|is incorrect|should be)"
+    r".*?(?P<year>\b\d{4}\b)"
+    r"|^(?P<book2>.+?)\s+was\s+(?:first\s+)?published\s+in\s+(?P<year2>\d{4}),?\s+not\s+\d{4}",
+    re.I,
+)
+_CORRECT_LANGUAGE = re.compile(
+    r"language\s+of\s+(?P<book>.+?)\s+(?:is wrong|is incorrect|should be|to)"
+    r"(?:.*?\b(?:it is|it's|should be|to|in))?\s+(?P<language>[A-Za-z]+)\W*$"
+    r"|^(?P<book2>.+?)\s+is\s+(?:written\s+)?in\s+(?P<language2>[A-Za-z]+),?\s+not\s+[A-Za-z]+",
+    re.I,
+)
+_CORRECT_AUTHOR = re.compile(
+    r"^(?P<book>.+?)\s+was\s+written\s+by\s+(?P<author>.+?),?\s+not\s+.+$"
+    r"|author\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+(?P<author2>[^.,]+?)\W*$",
+    re.I,
+)
+_CORRECT_CATEGORY = re.compile(
+    r"^(?P<book>.+?)\s+should\s+be\s+(?:in|under|filed under|listed (?:as|under))\s+"
+    r"(?:the\s+)?(?P<category>.+?)(?:\s+categor(?:y|ies)|\s+shelf)?(?:,?\s+not\s+.+)?\W*$"
+    r"|categor(?:y|ies)\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+"
+    r"(?P<category2>[^.,]+?)\W*$",
+    re.I,
+)
+_SIMILAR = re.compile(
+    r"(?:books?|novels?|something|anything|more)\s+(?:like|similar to)\s+(?P<title>.+?)\W*$"
+    r"|^similar to\s+(?P<title2>.+?)\W*$",
+    re.I,
+)
+_WHO_WROTE = re.compile(
+    r"^(?:who\s+(?:wrote|is the author of)|author of)\s+(?P<title>.+?)\W*$", re.I
+)
+_WHEN = re.compile(
+    r"^when\s+(?:was|did)\s+(?P<title>.+?)\s+(?:first\s+)?(?:published|written|come out|"
+    r"released|appear)\W*$",
+    re.I,
+)
+_ABOUT = re.compile(
+    r"^(?:what(?:'s| is)\s+(?P<title>.+?)\s+about|tell me (?:more )?about\s+(?P<title2>.+?)|"
+    r"(?:give me |show me )?(?:the )?details (?:of|for|about|on)\s+(?P<title3>.+?)|"
+    r"describe\s+(?P<title4>.+?))\W*$",
+    re.I,
+)
+_LANGUAGE_Q = re.compile(
+    r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in\W*$", re.I
+)
+_FACETS = re.compile(
+    r"\b(?:what|which)\s+(?:languages|categories|genres|shelves)\b|\bhow many books\b", re.I
+)
+_EXCLUDE_AUTHOR = re.compile(
+    r"\s*,?\s*(?:but\s+)?not\s+by\s+(?P<author>[^,]+?)(?=\s*(?:,|$))", re.I
+)
+_EXCLUDE_CATEGORY = re.compile(
+    r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
+    re.I,
+)
+_SEARCH_LEAD = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
+    r"suggest|show me|i want|i'm looking for|i am looking for|give me)\s+(?:me\s+)?",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """The tool results this turn already has, in order."""
+
+    calls: list[ToolCall]
+    results: list[Any]
+
+
+Step = Callable[[_Done], "AIResponse | list[ToolCall]"]
+
+
+@dataclass
+class _Plan:
+    steps: list[Step] = field(default_factory=list)
+
+
+_ASKING = re.compile(r"^(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
+_POLITE = re.compile(r"[\s,]+(?:please|thanks|thank you)\W*$", re.I)
+
+
+def _clean(value: str | None) -> str:
+    text = _POLITE.sub("", (value or "").strip())
+    return text.strip().strip("\"'“”‘’«»").strip().rstrip("?.!").strip()
+
+
+def _number(word: str | None, default: int) -> int:
+    if not word:
+        return default
+    word = word.casefold()
+    if word.isdigit():
+        return max(1, min(20, int(word)))
+    return NUMBERS.get(word, default)
+
+
+class RulePolicy:
+    """A `ChatModel` by rules: the assistant works with no model and no network."""
+
+    model_id = MODEL_ID
+
+    def __init__(self, understanding: QueryUnderstanding | None = None) -> None:
+        """The query-understanding rules supply filters for searches."""
+        self.understanding = understanding
+        self._counter = 0
+
+    def complete_with_tools(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        *,
+        system: str,
+        temperature: float = 0.0,
+        max_tokens: int = 1024,
+    ) -> AIResponse:
+        """The next step for the last user message, given this turn's tool results."""
+        del temperature, max_tokens
+        available = {t.name for t in tools}
+        if messages and messages[-1].role == "tool":
+            decided = _decision(messages[-1].content)
+            if decided is not None:
+                return AIResponse(decided, model=MODEL_ID)
+        start = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+        if start < 0:
+            return AIResponse("Ask me about books, or about your reading lists.", model=MODEL_ID)
+        request = messages[start].content
+        done = _Done([], [])
+        for message in messages[start + 1 :]:
+            if message.role == "assistant":
+                done.calls.extend(message.tool_calls)
+            elif message.role == "tool":
+                done.results.append(_parse(message.content))
+        plan = self._plan(request, messages[:start], system, available)
+        answered = 0
+        for step in plan.steps:
+            outcome = step(done)
+            if isinstance(outcome, AIResponse):
+                return outcome
+            if answered + len(outcome) <= len(done.calls):
+                answered += len(outcome)
+                continue
+            calls = [c for c in outcome if c.name in available]
+            if not calls:
+                return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
+            return AIResponse(_lead(done), tuple(calls), model=MODEL_ID)
+        return AIResponse(_summary(done), model=MODEL_ID)
+
+    # --- planning -------------------------------------------------------------------------
+
+    def _call(self, tool: str, **arguments: Any) -> ToolCall:
+        self._counter += 1
+        return ToolCall(f"rp-{self._counter}", tool, dict(arguments))
+
+    def _plan(
+        self, request: str, history: Sequence[Message], system: str, available: set[str]
+    ) -> _Plan:
+        text = _ASKING.sub("", " ".join(request.split()))
+        plan = _Plan()
+        it = self._it_resolver(history, system)
+        if APPROVE_REQUEST.search(text):
+            plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))
+            return plan
+        if OFF_TOPIC.search(text):
+            plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
+            return plan
+        for matcher in (
+            self._find_and_add,
+            self._list_overview,
+            self._list_details,
+            self._rename,
+            self._create,
+            self._remove,
+            self._delete,
+            self._add,
+            self._rate,
+            self._correction,
+            self._similar,
+            self._question,
+            self._facets,
+        ):
+            steps = matcher(text, it)
+            if steps:
+                plan.steps.extend(steps)
+                return plan
+        plan.steps.extend(self._search(text))
+        del available
+        return plan
+
+    def _it_resolver(self, history: Sequence[Message], system: str) -> Callable[[str], str]:
+        """'it' and 'this book' mean the page's book, else the last book the reply cited."""
+        page = _PAGE_BOOK.search(system)
+        last: str | None = None
+        for message in reversed(history):
+            if message.role == "assistant":
+                found = _BOOK_ID.findall(message.content)
+                if found:
+                    last = found[0]
+                    break
+
+        def resolve(reference: str) -> str:
+            reference = _clean(reference)
+            if _IT.match(reference):
+                if page is not None:
+                    return page.group(1)
+                if last is not None:
+                    return last
+            return reference
+
+        return resolve
+
+    def _search_call(self, query: str, limit: int = 5) -> ToolCall:
+        query = _clean(query)
+        arguments: dict[str, Any] = {}
+        authors = [m.group("author").strip() for m in _EXCLUDE_AUTHOR.finditer(query)]
+        query = _EXCLUDE_AUTHOR.sub("", query)
+        categories = [m.group("category").strip() for m in _EXCLUDE_CATEGORY.finditer(query)]
+        query = _EXCLUDE_CATEGORY.sub("", query).strip(" ,")
+        if authors:
+            arguments["exclude_authors"] = authors
+        if categories:
+            arguments["exclude_categories"] = categories
+        if self.understanding is not None:
+            filters = self.understanding.plan(query).filters
+            for name in ("language", "min_year", "max_year"):
+                value = getattr(filters, name)
+                if value is not None:
+                    arguments[name] = value
+        return self._call("search_books", query=query, limit=limit, **arguments)
+
+    def _search(self, text: str) -> list[Step]:
+        query = _SEARCH_LEAD.sub("", text)
+        limit = 5
+        counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", query, re.I)
+        if counted:
+            limit, query = _number(counted.group("n"), 5), counted.group("rest")
+        call = self._search_call(query or text, limit)
+        return [lambda _: [call], lambda done: AIResponse(_books_reply(done, call), model=MODEL_ID)]
+
+    def _find_and_add(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        del it
+        match = _FIND_AND_ADD.match(text)
+        if not match:
+            return []
+        name = _clean(match.group("name1") or match.group("name2"))
+        search = self._search_call(match.group("query"), _number(match.group("n"), 3))
+        new = bool(match.group("new")) or bool(match.group("name1"))
+
+        def propose(done: _Done) -> AIResponse | list[ToolCall]:
+            books = _books(done.results[-1] if done.results else None)
+            if not books:
+                return AIResponse(_books_reply(done, search), model=MODEL_ID)
+            calls = [self._call("create_list", name=name)] if new else []
+            calls += [self._call("add_to_list", list=name, book=b["book_id"]) for b in books]
+            return calls
+
+        return [lambda _: [search], propose]
+
+    def _list_overview(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        del it
+        if not _LISTS.search(text):
+            return []
+        call = self._call("get_reading_lists")
+        return [lambda _: [call], lambda done: AIResponse(_lists_reply(done), model=MODEL_ID)]
+
+    def _list_details(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        del it
+        match = _LIST_DETAILS.match(text)
+        if not match:
+            return []
+        call = self._call("get_list_details", list=_clean(match.group("name")))
+        return [lambda _: [call], lambda done: AIResponse(_list_reply(done), model=MODEL_ID)]
+
+    def _single(self, call: ToolCall) -> list[Step]:
+        return [lambda _: [call], lambda done: AIResponse(_summary(done), model=MODEL_ID)]
+
+    def _create(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        del it
+        match = _CREATE.match(text)
+        if not match:
+            return []
+        return self._single(self._call("create_list", name=_clean(match.group("name"))))
+
+    def _rename(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        del it
+        match = _RENAME.match(text)
+        if not match:
+            return []
+        old = _clean(match.group("old1") or match.group("old2"))
+        return self._single(
+            self._call("rename_list", list=old, new_name=_clean(match.group("new")))
+        )
+
+    def _delete(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        del it
+        match = _DELETE.match(text)
+        if not match:
+            return []
+        name = _clean(match.group("name1") or match.group("name2"))
+        return self._single(self._call("delete_list", list=name))
+
+    def _add(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        match = _ADD.match(text)
+        if not match:
+            return []
+        arguments: dict[str, Any] = {
+            "list": _clean(match.group("list1") or match.group("list2")),
+            "book": it(match.group("book")),
+        }
+        if match.group("note"):
+            arguments["note"] = _clean(match.group("note"))
+        return self._single(self._call("add_to_list", **arguments))
+
+    def _remove(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        match = _REMOVE.match(text)
+        if not match:
+            return []
+        return self._single(
+            self._call(
+                "remove_from_list",
+                list=_clean(match.group("list1") or match.group("list2")),
+                book=it(match.group("book")),
+            )
+        )
+
+    def _rate(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        match = _RATE.match(text) or _RATE_ALT.match(text)
+        if not match:
+            return []
+        arguments: dict[str, Any] = {
+            "book": it(match.group("book")),
+            "stars": _number(match.group("stars"), 3),
+        }
+        review = match.groupdict().get("review")
+        if review:
+            arguments["review"] = _clean(review)
+        return self._single(self._call("rate_book", **arguments))
+
+    def _correction(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        year = _CORRECT_YEAR.search(text)
+        if year:
+            book = year.group("book") or year.group("book2")
+            published = int(year.group("year") or year.group("year2"))
+            return self._single(
+                self._call("propose_correction", book=it(book), published_year=published)
+            )
+        language = _CORRECT_LANGUAGE.search(text)
+        if language:
+            book = language.group("book") or language.group("book2")
+            value = language.group("language") or language.group("language2")
+            return self._single(
+                self._call("propose_correction", book=it(book), language=_clean(value))
+            )
+        author = _CORRECT_AUTHOR.search(text)
+        if author:
+            book = author.group("book") or author.group("book2")
+            names = _clean(author.group("author") or author.group("author2"))
+            return self._single(
+                self._call(
+                    "propose_correction",
+                    book=it(book),
+                    authors=[n.strip() for n in re.split(r"\s+and\s+|,", names) if n.strip()],
+                )
+            )
+        category = _CORRECT_CATEGORY.search(text)
+        if category:
+            book = category.group("book") or category.group("book2")
+            value = _clean(category.group("category") or category.group("category2"))
+            return self._single(self._call("propose_correction", book=it(book), categories=[value]))
+        return []
+
+    def _similar(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        match = _SIMILAR.search(text)
+        if not match:
+            return []
+        title = it(match.group("title") or match.group("title2"))
+        similar = self._call("similar_books", book=title, limit=5)
+        fallback = self._search_call(text)
+
+        def answer(done: _Done) -> AIResponse | list[ToolCall]:
+            if done.results and "error" in _as_dict(done.results[0]):
+                return [fallback]  # the title is not in the catalog: search its words
+            return AIResponse(_books_reply(done, similar), model=MODEL_ID)
+
+        def after_fallback(done: _Done) -> AIResponse:
+            return AIResponse(_books_reply(done, fallback), model=MODEL_ID)
+
+        return [lambda _: [similar], answer, after_fallback]
+
+    def _question(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        for pattern, fields in (
+            (_WHO_WROTE, ("authors",)),
+            (_WHEN, ("published_year",)),
+            (_LANGUAGE_Q, ("language",)),
+            (_ABOUT, ("description", "categories")),
+        ):
+            match = pattern.match(text)
+            if match:
+                title = next(v for k, v in match.groupdict().items() if v and k.startswith("title"))
+                return self._details(self._call("get_book_details", book=it(title)), fields)
+        return []
+
+    @staticmethod
+    def _details(call: ToolCall, fields: tuple[str, ...]) -> list[Step]:
+        return [
+            lambda _: [call],
+            lambda done: AIResponse(_details_reply(done, fields), model=MODEL_ID),
+        ]
+
+    def _facets(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        del it
+        if not _FACETS.search(text):
+            return []
+        call = self._call("catalog_facets", top=10)
+        return [lambda _: [call], lambda done: AIResponse(_facets_reply(done), model=MODEL_ID)]
+
+
+# --- replies from tool results ----------------------------------------------------------
+
+
+def _parse(content: str) -> Any:
+    try:
+        return json.loads(content)
+    except ValueError:
+        return {"error": content}
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _books(result: Any) -> list[dict[str, Any]]:
+    books = _as_dict(result).get("books")
+    return [b for b in books if isinstance(b, dict)] if isinstance(books, list) else []
+
+
+def _quote(book: dict[str, Any], field_name: str = "description", limit: int = 150) -> str:
+    """A literal piece of a field as the tool returned it, cited."""
+    text = str(book.get(field_name) or "")
+    if not text:
+        field_name, text = "title", str(book.get("title", ""))
+    sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    if len(sentence) > limit:
+        sentence = sentence[:limit].rsplit(" ", 1)[0]
+    sentence = sentence.replace('"', "").strip()
+    piece = sentence if sentence and sentence in text else text[:limit].replace('"', "")
+    return cite(piece.strip(), book_source(str(book.get("book_id")), field_name))
+
+
+def _book_line(number: int, book: dict[str, Any]) -> str:
+    by = f" by {book['authors']}" if book.get("authors") else ""
+    year = f" ({book['published_year']})" if book.get("published_year") else ""
+    return f"{number}. {book.get('title', '?')}{by}{year}: {_quote(book)}"
+
+
+def _books_reply(done: _Done, call: ToolCall) -> str:
+    result = done.results[-1] if done.results else None
+    error = _as_dict(result).get("error")
+    if error:
+        return f"I could not search: {error}"
+    books = _books(result)
+    if not books:
+        return "I found no books for that in the catalog."
+    if call.name == "similar_books":
+        like = _as_dict(_as_dict(result).get("similar_to")).get("title", "that book")
+        head = f"Books like {like}:"
+    else:
+        head = f"Here is what I found for {call.arguments.get('query', 'your request')!r}:"
+    return "\n".join([head, *(_book_line(i, b) for i, b in enumerate(books, start=1))])
+
+
+def _details_reply(done: _Done, fields: Sequence[str]) -> str:
+    result = _as_dict(done.results[-1] if done.results else None)
+    if "error" in result:
+        return f"I could not find that book: {result['error']}"
+    book = _as_dict(result.get("book"))
+    title = book.get("title", "This book")
+    source = str(book.get("book_id"))
+    parts: list[str] = []
+    for name in fields:
+        value = book.get(name)
+        if not value:
+            continue
+        if name == "authors":
+            parts.append(f"{title} was written by {cite(str(value), book_source(source, name))}.")
+        elif name == "published_year":
+            parts.append(f"{title} was published in {cite(str(value), book_source(source, name))}.")
+        elif name == "language":
+            parts.append(f"{title} is in {cite(str(value), book_source(source, name))}.")
+        elif name == "description":
+            parts.append(f"{title}: {_quote(book)}")
+        elif name == "categories":
+            parts.append(f"It is shelved as {cite(str(value), book_source(source, name))}.")
+    if not parts:
+        return f"The catalog does not say that about {title}."
+    return " ".join(parts)
+
+
+def _lists_reply(done: _Done) -> str:
+    lists = _as_dict(done.results[-1] if done.results else None).get("lists")
+    if not isinstance(lists, list) or not lists:
+        return "You have no reading lists yet."
+    names = [f"{_as_dict(x).get('name')} ({_as_dict(x).get('books')} books)" for x in lists]
+    return f"You have {len(names)} reading list{'s' if len(names) != 1 else ''}: " + ", ".join(
+        names
+    )
+
+
+def _list_reply(done: _Done) -> str:
+    result = _as_dict(done.results[-1] if done.results else None)
+    if "error" in result:
+        return str(result["error"])
+    found = _as_dict(result.get("list"))
+    books = found.get("books")
+    if not isinstance(books, list) or not books:
+        return f"Your list {found.get('name')!r} is empty."
+    lines = [f"Your list {found.get('name')!r}:"]
+    for number, book in enumerate(books, start=1):
+        entry = _as_dict(book)
+        note = f" ({entry['note']})" if entry.get("note") else ""
+        lines.append(f"{number}. {entry.get('title')}{note}")
+    return "\n".join(lines)
+
+
+def _facets_reply(done: _Done) -> str:
+    result = _as_dict(done.results[-1] if done.results else None)
+    categories = ", ".join(str(_as_dict(c).get("name")) for c in result.get("categories", []) if c)
+    languages = ", ".join(str(_as_dict(c).get("code")) for c in result.get("languages", []) if c)
+    return (
+        f"The catalog's most common categories are {categories}; its languages include "
+        f"{languages}; its books span {result.get('min_year')} to {result.get('max_year')}."
+    )
+
+
+def _summary(done: _Done) -> str:
+    """The reply after a tool that needs no special wording (errors, mostly)."""
+    for result in reversed(done.results):
+        error = _as_dict(result).get("error")
+        if error:
+            return f"I could not do that: {error}"
+    return "Done."
+
+
+def _lead(done: _Done) -> str:
+    """Words that go with the next tool calls: the books found so far, cited."""
+    for call, result in zip(done.calls, done.results, strict=False):
+        if call.name == "search_books" and _books(result):
+            return _books_reply(done, call)
+    return ""
+
+
+def _decision(content: str) -> str | None:
+    """The reply after an approval or rejection, from the decision the loop reported."""
+    data = _as_dict(_parse(content))
+    if "decision" not in data:
+        return None
+    description = data.get("description", "the change")
+    if data["decision"] == "rejected":
+        return f"OK, I did not do it: {description}."
+    if data.get("status") == "executed":
+        return f"Done: {description}."
+    error = _as_dict(data.get("result")).get("error", "it failed")
+    return f"That did not work ({description}): {error}."

@@ -1,0 +1,1 @@
+"""Conversation history: in memory, or in Redis with a time to live."""

@@ -1,0 +1,1 @@
+"""The assistant: tools, approvals, the bounded loop and its guardrails."""

@@ -1,0 +1,229 @@
+"""Pending actions from preview to decision: by id, at most once, before expiry, unchanged.
+
+Approval, step by step:
+1. the action is looked up by id AND owner (another user's id is "not found");
+2. a decided action is refused ("already decided"); a pending one past `expires_at` is
+   marked `expired` and refused;
+3. an action whose entity depends on another pending action (add to a list not yet created)
+   is refused and stays pending;
+4. ONE conditional update moves it `pending -> approved` (only if still pending and
+   unexpired): of two concurrent approvals exactly one gets the row, the other is told
+   "already decided";
+5. the stored input's digest is checked against the digest stored at preview time;
+6. the entity's state is read again and compared with the preview's `old_state`: when it
+   changed, the action fails with "changed since preview" and a fresh preview is stored;
+7. the tool runs with the stored input, and the action ends `executed` or `failed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import structlog
+
+from lectern.application.assistant.ports import AssistantObserver, PendingActionStore
+from lectern.application.assistant.registry import ToolRegistry
+from lectern.application.assistant.tools import ActionTool, ToolContext
+from lectern.domain.assistant import ActionPreview, PendingAction, args_digest
+from lectern.domain.books import JSONValue
+from lectern.errors import (
+    ActionAlreadyDecidedError,
+    ActionChangedError,
+    ActionConflictError,
+    ActionExpiredError,
+    ActionNotFoundError,
+    LecternError,
+)
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a decision did: the action as it ended, and what its tool returned."""
+
+    action: PendingAction
+    result: JSONValue
+
+
+class Approvals:
+    """Stores previews as pending actions and carries out their owners' decisions."""
+
+    def __init__(
+        self,
+        store: PendingActionStore,
+        registry: ToolRegistry,
+        *,
+        ttl: timedelta,
+        clock: Callable[[], datetime],
+        new_id: Callable[[], str],
+        observer: AssistantObserver | None = None,
+    ) -> None:
+        """Actions live `ttl` after their preview."""
+        self.store = store
+        self.registry = registry
+        self.ttl = ttl
+        self.clock = clock
+        self.new_id = new_id
+        self.observer = observer
+
+    def propose(self, preview: ActionPreview, user: str, conversation: str) -> PendingAction:
+        """Store a preview as a pending action, with its input's digest and expiry."""
+        now = self.clock()
+        action = PendingAction(
+            id=self.new_id(),
+            user=user,
+            conversation=conversation,
+            preview=preview,
+            args_digest=args_digest(preview.tool_name, preview.tool_input),
+            status="pending",
+            created_at=now,
+            expires_at=now + self.ttl,
+        )
+        self.store.add(action)
+        self._count("pending")
+        return action
+
+    def get(self, user: str, action_id: str) -> PendingAction:
+        """The user's action; ActionNotFoundError for an unknown id or another user's."""
+        action = self.store.get(user, action_id)
+        if action is None:
+            raise ActionNotFoundError(f"no action {action_id!r}")
+        return action
+
+    def list(self, user: str, *, pending_only: bool = False) -> list[PendingAction]:
+        """The user's actions (pending ones past expiry are shown as expired)."""
+        now = self.clock()
+        actions = self.store.list(user, status="pending" if pending_only else None)
+        for action in actions:
+            if action.status == "pending" and action.is_expired(now):
+                self._expire(action, now)
+        return self.store.list(user, status="pending" if pending_only else None)
+
+    def approve(self, user: str, action_id: str) -> Decision:
+        """Run the action once, with its previewed input, if nothing stands in the way."""
+        action = self._open(user, action_id)
+        tool = self._tool(action)
+        context = ToolContext(user, action.conversation, self.clock())
+        tool.state(action.preview.tool_input, context)  # ActionNotReadyError: stays pending
+        now = self.clock()
+        if not self.store.transition(
+            user, action_id, from_status="pending", to_status="approved", now=now, unexpired=True
+        ):
+            self._refuse_lost_race(user, action_id, now)
+        self._count("approved")
+        if args_digest(action.preview.tool_name, action.preview.tool_input) != action.args_digest:
+            self._fail(action, {"error": "input_changed"}, now)
+            raise ActionConflictError(
+                f"action {action_id} no longer holds the input it was previewed with; "
+                "nothing was run"
+            )
+        try:
+            current = tool.state(action.preview.tool_input, context)
+        except LecternError as error:
+            self._fail(action, {"error": str(error)}, now)
+            raise
+        if current != action.preview.old_state:
+            self._fail(action, {"error": "changed_since_preview", "current": current}, now)
+            fresh = self._fresh_preview(tool, action, context)
+            raise ActionChangedError(
+                f"{action.preview.description}: changed since the preview; nothing was run"
+                + (f". A fresh preview is waiting: action {fresh.id}" if fresh else ""),
+                fresh.id if fresh else None,
+            )
+        try:
+            result = tool.execute(action.preview.tool_input, context)
+        except Exception as error:  # noqa: BLE001 - a failed tool ends the action as failed
+            log.warning("action failed", action=action_id, tool=tool.name, error=str(error))
+            failure: JSONValue = {"error": f"{type(error).__name__}: {error}"}
+            self._fail(action, failure, self.clock())
+            return Decision(self.get(user, action_id), failure)
+        self.store.transition(
+            user,
+            action_id,
+            from_status="approved",
+            to_status="executed",
+            now=self.clock(),
+            result=result,
+        )
+        self._count("executed")
+        return Decision(self.get(user, action_id), result)
+
+    def reject(self, user: str, action_id: str) -> Decision:
+        """Mark the action rejected; nothing runs."""
+        action = self._open(user, action_id)
+        now = self.clock()
+        if not self.store.transition(
+            user, action_id, from_status="pending", to_status="rejected", now=now
+        ):
+            self._refuse_lost_race(user, action_id, now)
+        self._count("rejected")
+        result: JSONValue = {"rejected": action.preview.description}
+        return Decision(self.get(user, action_id), result)
+
+    # --- helpers --------------------------------------------------------------------------
+
+    def _open(self, user: str, action_id: str) -> PendingAction:
+        """The user's action while it can still be decided."""
+        action = self.get(user, action_id)
+        if action.status != "pending":
+            raise ActionAlreadyDecidedError(f"action {action_id} was already {action.status}")
+        now = self.clock()
+        if action.is_expired(now):
+            self._expire(action, now)
+            raise ActionExpiredError(
+                f"action {action_id} expired at {action.expires_at.isoformat()}; ask again "
+                "for a fresh preview"
+            )
+        return action
+
+    def _refuse_lost_race(self, user: str, action_id: str, now: datetime) -> None:
+        """Another decision (or expiry) got to the row first: say which."""
+        latest = self.get(user, action_id)
+        if latest.status == "pending" and latest.is_expired(now):
+            self._expire(latest, now)
+            raise ActionExpiredError(f"action {action_id} expired before it was approved")
+        raise ActionAlreadyDecidedError(f"action {action_id} was already {latest.status}")
+
+    def _tool(self, action: PendingAction) -> ActionTool:
+        tool = self.registry.action(action.preview.tool_name)
+        if tool is None:
+            raise ActionConflictError(
+                f"action {action.id} needs the tool {action.preview.tool_name!r}, "
+                "which this installation does not have"
+            )
+        return tool
+
+    def _expire(self, action: PendingAction, now: datetime) -> None:
+        if self.store.transition(
+            action.user, action.id, from_status="pending", to_status="expired", now=now
+        ):
+            self._count("expired")
+
+    def _fail(self, action: PendingAction, result: JSONValue, now: datetime) -> None:
+        self.store.transition(
+            action.user,
+            action.id,
+            from_status="approved",
+            to_status="failed",
+            now=now,
+            result=result,
+        )
+        self._count("failed")
+
+    def _fresh_preview(
+        self, tool: ActionTool, action: PendingAction, context: ToolContext
+    ) -> PendingAction | None:
+        """The same request previewed against the entity as it is now, if it still applies."""
+        try:
+            args = tool.parse(tool.arguments_of(action.preview.tool_input))
+            preview = tool.preview(args, context)
+        except LecternError:
+            return None
+        return self.propose(preview, action.user, action.conversation)
+
+    def _count(self, status: str) -> None:
+        if self.observer is not None:
+            self.observer.action(status)

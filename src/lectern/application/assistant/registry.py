@@ -1,0 +1,81 @@
+"""The tool registry: one line per tool in `create_default_registry`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from lectern.application.assistant.action_tools import (
+    AddToList,
+    CreateList,
+    DeleteList,
+    ProposeCorrection,
+    RateBook,
+    RemoveFromList,
+    RenameList,
+)
+from lectern.application.assistant.query_tools import (
+    CatalogFacets,
+    GetBookDetails,
+    GetListDetails,
+    GetReadingLists,
+    SearchBooks,
+    SimilarBooks,
+)
+from lectern.application.assistant.tools import ActionTool, QueryTool, ToolDeps
+from lectern.domain.assistant import ToolSpec
+from lectern.errors import ConfigurationError
+
+Tool = QueryTool | ActionTool
+
+
+class ToolRegistry:
+    """Tools by name; the model sees their specs, the loop runs them."""
+
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        """Register these tools."""
+        self._tools: dict[str, Tool] = {}
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> None:
+        """Add a tool; a second tool with the same name is a mistake."""
+        if tool.name in self._tools:
+            raise ConfigurationError(f"two assistant tools are named {tool.name!r}")
+        self._tools[tool.name] = tool
+
+    def get(self, name: str) -> Tool | None:
+        """The tool with this name, or None."""
+        return self._tools.get(name)
+
+    def action(self, name: str) -> ActionTool | None:
+        """The action tool with this name, or None."""
+        tool = self._tools.get(name)
+        return tool if isinstance(tool, ActionTool) else None
+
+    @property
+    def names(self) -> list[str]:
+        """Every tool's name, in registration order."""
+        return list(self._tools)
+
+    def specs(self, only: Sequence[str] | None = None) -> list[ToolSpec]:
+        """What the model is told about the tools (all, or the named ones)."""
+        return [t.spec() for name, t in self._tools.items() if only is None or name in only]
+
+
+def create_default_registry(deps: ToolDeps) -> ToolRegistry:
+    """Every tool the assistant has, over these dependencies."""
+    registry = ToolRegistry()
+    registry.register(SearchBooks(deps))
+    registry.register(GetBookDetails(deps))
+    registry.register(SimilarBooks(deps))
+    registry.register(CatalogFacets(deps))
+    registry.register(GetReadingLists(deps))
+    registry.register(GetListDetails(deps))
+    registry.register(CreateList(deps))
+    registry.register(RenameList(deps))
+    registry.register(DeleteList(deps))
+    registry.register(AddToList(deps))
+    registry.register(RemoveFromList(deps))
+    registry.register(RateBook(deps))
+    registry.register(ProposeCorrection(deps))
+    return registry
