@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from lectern.adapters.understanding.lexicon_data import CATEGORY_STOP
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.application.ports import BookNames
 from lectern.application.understanding import Vocabulary, validate_plan
+from lectern.domain.normalize import CATEGORY_SYNONYMS
 from lectern.domain.search import QueryPlan, SearchFilters
 
 
@@ -173,6 +175,19 @@ def test_categories_from_the_catalog_and_their_spellings(
     query: str, categories: tuple[str, ...]
 ) -> None:
     assert RULES.plan(query).categories == categories
+
+
+def test_queries_read_the_synonym_table_ingestion_folds_shelves_with() -> None:
+    shelves = tuple(sorted(set(CATEGORY_SYNONYMS.values()) - CATEGORY_STOP))
+    books = [BookNames(f"b{i}", f"Volume {i}", ("A. Writer",), shelves, 1) for i in range(5)]
+    rules = RuleBasedUnderstanding(Vocabulary.build(books, ["en"]))
+    for spelling, name in CATEGORY_SYNONYMS.items():
+        if name not in CATEGORY_STOP and spelling not in CATEGORY_STOP:
+            assert rules.plan(spelling).categories == (name,), spelling
+
+
+def test_a_synonym_is_used_only_when_the_catalog_has_its_shelf() -> None:
+    assert RULES.plan("humour").categories == ()  # the test catalog has no "humor" shelf
 
 
 def test_generic_shelves_are_not_genres() -> None:
