@@ -1,9 +1,9 @@
 """The lexicon: the catalog's vocabulary and the planner's word tables, as lookups.
 
 It answers "what does this run of words name?" for languages, categories and authors, and
-finds category and author names in a query, longest match first. Category spellings come
-from two places only: the catalog's own shelves (with their plural or singular form) and
-the domain's one synonym table, the same one ingestion folds shelves with.
+finds category and author names in a query, longest match first. A shelf is named by its
+own words (singular or plural), by a spelling in the domain's one synonym table (the one
+ingestion folds shelves with), or by a query-only reading (`SHELF_READINGS`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lectern.adapters.understanding.lexicon_data import CATEGORY_STOP, LANGUAGE_NAMES, MOOD_WORDS
+from lectern.adapters.understanding.lexicon_data import (
+    CATEGORY_STOP,
+    LANGUAGE_NAMES,
+    MOOD_WORDS,
+    SHELF_READINGS,
+)
 from lectern.application.understanding import Token, Vocabulary, key_of
 from lectern.domain.normalize import CATEGORY_SYNONYMS
 from lectern.domain.search import Recognition, RecognitionKind
@@ -53,10 +58,14 @@ def number_forms(key: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 
 def category_synonyms(vocabulary: Vocabulary) -> dict[tuple[str, ...], str]:
-    """The shared synonym table keyed as queries are, kept where the catalog has the shelf."""
+    """Spellings and readings of shelves keyed as queries are, where the catalog has the shelf.
+
+    The spellings are the domain's synonym table, the one ingestion folds shelves with;
+    the readings (`SHELF_READINGS`) apply to queries only.
+    """
     return {
-        key_of(spelling): name
-        for spelling, name in CATEGORY_SYNONYMS.items()
+        key_of(words): name
+        for words, name in (*CATEGORY_SYNONYMS.items(), *SHELF_READINGS.items())
         if name in vocabulary.category_books
     }
 

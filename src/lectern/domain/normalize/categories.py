@@ -12,7 +12,7 @@ from lectern.domain.normalize.category_data import (
     NON_TOPICAL_SHELVES,
     NON_TOPICAL_SUBJECTS,
 )
-from lectern.domain.normalize.text import collapse_whitespace, fold, fold_accents
+from lectern.domain.normalize.text import collapse_whitespace, fold
 
 
 def is_topical_shelf(shelf: str) -> bool:
@@ -57,7 +57,7 @@ def normalize_category(raw: str) -> str | None:
     text = collapse_whitespace(text).strip(" ,.")
     if not text or len(text) < 2 or text.isdigit():
         return None
-    return CATEGORY_SYNONYMS.get(fold_accents(text), text)
+    return CATEGORY_SYNONYMS.get(text, text)
 
 
 def merge_categories(*groups: Iterable[str]) -> tuple[str, ...]:

@@ -162,11 +162,9 @@ NON_TOPICAL_SUBJECTS = (
 )
 
 CATEGORY_SYNONYMS: dict[str, str] = {
-    # spellings of one topic across shelves, DBpedia genres and subjects
     "sci fi": "science fiction",
     "scifi": "science fiction",
     "sf": "science fiction",
-    "science fiction": "science fiction",
     "science fiction fantasy": "science fiction and fantasy",
     "sci fi fantasy": "science fiction and fantasy",
     "scifi fantasy": "science fiction and fantasy",
@@ -196,18 +194,12 @@ CATEGORY_SYNONYMS: dict[str, str] = {
     "classic": "classics",
     "mysteries": "mystery",
     "memoirs": "memoir",
-    "biographies": "biography",
     "graphic novel": "graphic novels",
     "comic": "comics",
     "picture book": "picture books",
     "novel": "novels",
     "vampire": "vampires",
-    "zombie": "zombies",
-    "dragon": "dragons",
-    "werewolf": "werewolves",
     "dystopian": "dystopia",
-    "apocalyptic": "post apocalyptic",
-    "post apocalyptic": "post apocalyptic",
     "fantasy novel": "fantasy",
     "fantasy fiction": "fantasy",
     "fantasy literature": "fantasy",
@@ -221,34 +213,12 @@ CATEGORY_SYNONYMS: dict[str, str] = {
     "romance novel": "romance",
     "historical novel": "historical fiction",
     "science fiction novel": "science fiction",
-    # the words readers use for a genre
     "whodunit": "mystery",
     "whodunnit": "mystery",
     "detective stories": "mystery",
     "rom com": "romance",
     "romcom": "romance",
-    "romantic": "romance",
-    "love story": "romance",
-    "love stories": "romance",
-    "scary": "horror",
-    # genre names in other languages (accents folded)
-    "misterio": "mystery",
-    "novela negra": "crime",
-    "policiaca": "mystery",
-    "policiacas": "mystery",
-    "policier": "mystery",
-    "roman policier": "mystery",
-    "krimi": "mystery",
-    "krimis": "mystery",
-    "fantasia": "fantasy",
-    "ciencia ficcion": "science fiction",
-    "liebesroman": "romance",
-    "novela romantica": "romance",
-    "terror": "horror",
-    "poesia": "poetry",
-    "poesie": "poetry",
-    "historia": "history",
 }
-"""Names of one topic folded to the catalog's name: ingestion stores the target, query
-understanding reads the key as that shelf. Keys are written as `normalize_category` leaves
-a name before this lookup, with accents folded."""
+"""Spellings of one topic across shelves, DBpedia genres, subjects and queries, folded to
+the catalog's name: ingestion stores the name, query understanding reads the spelling as
+that shelf. Keys are written as `normalize_category` leaves a name before this lookup."""
