@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ from lectern.adapters.sources.goodreads_openlibrary import GoodreadsOpenLibraryS
 from lectern.adapters.sources.seven_k import SevenKBooksSource
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
+from lectern.application.collections import CollectionService
 from lectern.application.evaluation.datasets import load_dataset
 from lectern.application.evaluation.runner import EvaluationRunner, RunEnvironment
 from lectern.application.evaluation.service import EvaluationService
@@ -131,6 +132,7 @@ class Services:
     _vocabulary: Vocabulary | None = field(default=None, repr=False)
     _understanding: QueryUnderstanding | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _collections: CollectionService | None = field(default=None, repr=False)
     evaluation_data: Path | None = None
     """A folder with the three evaluation files instead of the packaged ones (tests)."""
 
@@ -165,6 +167,13 @@ class Services:
                 explain_top=self.settings.explain_top,
             )
         return self._search
+
+    def collections(self) -> CollectionService:
+        """Collections in the catalog database, indexed under index_dir/collection-<name>."""
+        with self._lock:
+            if self._collections is None:
+                self._collections = make_collections(self.settings, self.catalog)
+            return self._collections
 
     def tracer(self) -> LLMTracer:
         """The LLM trace file of this data directory, counted in the metrics."""
@@ -263,6 +272,37 @@ class Services:
             "lexical": "bm25s",
             "vector_index": search.retriever.vector.model_id if search.retriever.vector else None,
         }
+
+
+def make_collections(settings: Settings, catalog: BookCatalog) -> CollectionService:
+    """The collection service on the catalog's database (SQLAlchemy catalogs only)."""
+    from lectern.adapters.catalog.collection_store import SqlAlchemyCollectionStore
+    from lectern.adapters.collection_indexes import DiskCollectionIndexes
+    from lectern.adapters.documents.folder import FileDocumentSource
+    from lectern.adapters.documents.splitter import LangChainPassageSplitter
+
+    if not isinstance(catalog, SqlAlchemyBookCatalog):
+        raise ConfigurationError("collections need the SQL catalog (LECTERN_CATALOG_URL)")
+
+    def folder_indexes(folder: Path, embedder: Callable[[], ArrayEmbedder]) -> DiskSearchIndexes:
+        return DiskSearchIndexes(
+            folder,
+            embedder,
+            model_id=MODEL_ID,
+            dimension=DIMENSION,
+            exact_max=settings.exact_index_max,
+            hnsw_m=settings.hnsw_m,
+            ef_search=settings.hnsw_ef_search,
+        )
+
+    return CollectionService(
+        SqlAlchemyCollectionStore(catalog.engine),
+        FileDocumentSource(),
+        LangChainPassageSplitter(),
+        DiskCollectionIndexes(settings.index_dir, folder_indexes, lambda: make_embedder(settings)),
+        search_config(settings),
+        mmr_lambda=settings.mmr_lambda,
+    )
 
 
 def new_run_id() -> str:

@@ -47,3 +47,19 @@ class DatasetError(LecternError):
 
 class EvaluationRunNotFoundError(LecternError):
     """No evaluation run with that id."""
+
+
+class CollectionNotFoundError(LecternError):
+    """No collection with that name."""
+
+
+class DocumentNotFoundError(LecternError):
+    """No document, passage or label target with that id in the collection."""
+
+
+class CollectionInputError(LecternError):
+    """What was given to add cannot become a collection (missing path, nothing readable)."""
+
+
+class MappingError(CollectionInputError):
+    """A records mapping file is malformed or names fields the records do not have."""
