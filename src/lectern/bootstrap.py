@@ -280,6 +280,7 @@ def make_collections(settings: Settings, catalog: BookCatalog) -> CollectionServ
     from lectern.adapters.collection_indexes import DiskCollectionIndexes
     from lectern.adapters.documents.folder import FileDocumentSource
     from lectern.adapters.documents.splitter import LangChainPassageSplitter
+    from lectern.adapters.documents.uploads import FolderUploadInbox
 
     if not isinstance(catalog, SqlAlchemyBookCatalog):
         raise ConfigurationError("collections need the SQL catalog (LECTERN_CATALOG_URL)")
@@ -302,6 +303,7 @@ def make_collections(settings: Settings, catalog: BookCatalog) -> CollectionServ
         DiskCollectionIndexes(settings.index_dir, folder_indexes, lambda: make_embedder(settings)),
         search_config(settings),
         mmr_lambda=settings.mmr_lambda,
+        inbox=FolderUploadInbox(settings.data_dir / "uploads"),
     )
 
 

@@ -63,3 +63,12 @@ class CollectionInputError(LecternError):
 
 class MappingError(CollectionInputError):
     """A records mapping file is malformed or names fields the records do not have."""
+
+
+class UploadRejectedError(CollectionInputError):
+    """An uploaded document was refused: its name, size or type."""
+
+    def __init__(self, message: str, reason: str = "invalid") -> None:
+        """`reason` is one of invalid, too_large, unsupported."""
+        super().__init__(message)
+        self.reason = reason

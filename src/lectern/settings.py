@@ -106,6 +106,10 @@ class Settings(BaseSettings):
     """Comma-separated origins allowed to call the API from a browser; empty: none."""
     max_body_bytes: int = Field(default=65_536, ge=1_024, le=10_000_000)
     """Larger HTTP request bodies are refused with 413."""
+    collection_write_keys: SecretStr | None = None
+    """Comma-separated API keys allowed to upload documents to collections; unset: none is."""
+    max_upload_bytes: int = Field(default=20_000_000, ge=1_024, le=1_000_000_000)
+    """Larger document uploads are refused with 413."""
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -156,6 +160,14 @@ class Settings(BaseSettings):
         return frozenset(
             k.strip() for k in self.api_keys.get_secret_value().split(",") if k.strip()
         )
+
+    @property
+    def collection_writer_keys(self) -> frozenset[str]:
+        """API keys that may upload documents to collections."""
+        if self.collection_write_keys is None:
+            return frozenset()
+        secret = self.collection_write_keys.get_secret_value()
+        return frozenset(k.strip() for k in secret.split(",") if k.strip())
 
     @property
     def cors_origin_list(self) -> list[str]:

@@ -27,6 +27,7 @@ from lectern.application.ports import (
     PassageSplitter,
     ProgressReporter,
     StoredDocument,
+    UploadInbox,
 )
 from lectern.application.search import HybridRetriever, SearchConfig
 from lectern.domain.books import JSONValue
@@ -57,6 +58,7 @@ from lectern.errors import (
     CollectionNotFoundError,
     DocumentNotFoundError,
     InvalidQueryError,
+    UploadRejectedError,
 )
 
 CONTEXT_WORDS = 24
@@ -208,9 +210,11 @@ class CollectionService:
         config: SearchConfig | None = None,
         *,
         mmr_lambda: float | None = 0.7,
+        inbox: UploadInbox | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         """Adapters come from bootstrap; `mmr_lambda` is the settings' default."""
+        self.inbox = inbox
         self.store = store
         self.source = source
         self.splitter = splitter
@@ -431,6 +435,31 @@ class CollectionService:
             sections=item.sections,
             notes=item.notes,
         )
+
+    def upload(self, name: str, filename: str, data: bytes, *, max_bytes: int) -> AddReport:
+        """Add one uploaded document to an existing collection; nothing is kept on refusal."""
+        if self.inbox is None:
+            raise UploadRejectedError("this service takes no uploads", "invalid")
+        if len(data) > max_bytes:
+            raise UploadRejectedError(
+                f"the upload has {len(data):,} bytes; at most {max_bytes:,} are accepted",
+                "too_large",
+            )
+        if self.store.get(name) is None:
+            raise CollectionNotFoundError(
+                f"no collection named {name!r}: create it with `lectern collections add`"
+            )
+        path = self.inbox.save(name, filename, data)
+        try:
+            report = self.add(name, self.inbox.folder(name), source="upload")
+        except Exception:
+            self.inbox.discard(path)
+            raise
+        refused = [s for s in report.skipped if s.path == path.name]
+        if refused:
+            self.inbox.discard(path)
+            raise UploadRejectedError(f"{filename}: {refused[0].reason}", "unsupported")
+        return report
 
     # --- list, show, remove ---------------------------------------------------------------
 

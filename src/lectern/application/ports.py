@@ -519,3 +519,19 @@ class CollectionIndexes(Protocol):
     def discard(self, name: str, keep: int | None = None) -> None:
         """Delete every generation but `keep` (all of them when None)."""
         ...
+
+
+class UploadInbox(Protocol):
+    """Where uploaded documents are kept until (and after) they join a collection."""
+
+    def folder(self, collection: str) -> Path:
+        """The folder holding a collection's uploads."""
+        ...
+
+    def save(self, collection: str, filename: str, data: bytes) -> Path:
+        """Store one upload (name and type checked); UploadRejectedError when refused."""
+        ...
+
+    def discard(self, path: Path) -> None:
+        """Delete a stored upload."""
+        ...
