@@ -156,7 +156,7 @@ class HtmlReader:
                 anchors = [a for a in (child.attributes.get("id"),) if a]
                 for inner in child.css("a[name], [id]"):
                     value = inner.attributes.get("name") or inner.attributes.get("id")
-                    if value:
+                    if value and value not in anchors:
                         anchors.append(value)
                 anchor = anchors[0] if anchors else None
                 builder.heading(HEADINGS[tag], text, anchor, aliases=[*anchors[1:], *pending])

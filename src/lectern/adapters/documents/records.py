@@ -50,12 +50,12 @@ class ReferencesSpec(BaseModel):
 
 
 class JoinSpec(BaseModel):
-    """Values from related rows: rows of `file` whose `on` equals the record's `key`."""
+    """Values from related rows: rows of `file` whose `link` field equals the record's `key`."""
 
     model_config = ConfigDict(extra="forbid")
     file: str
     where: dict[str, str] = Field(default_factory=dict)
-    on: str
+    link: str
     key: str = "id"
     take: str
     """The related row's field pointing at the object to name (e.g. `source_ref`)."""
@@ -429,7 +429,7 @@ class RecordsReader:
                 if _truthy(row, spec.skip_if):
                     continue
                 related = names.get(_as_text(get_path(row, spec.take)))
-                key = _as_text(get_path(row, spec.on))
+                key = _as_text(get_path(row, spec.link))
                 if related and key:
                     bucket = table.setdefault(key, [])
                     if related not in bucket:
