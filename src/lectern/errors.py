@@ -69,6 +69,6 @@ class UploadRejectedError(CollectionInputError):
     """An uploaded document was refused: its name, size or type."""
 
     def __init__(self, message: str, reason: str = "invalid") -> None:
-        """`reason` is one of invalid, too_large, unsupported."""
+        """`reason` is one of invalid, too_large, unsupported, unreadable."""
         super().__init__(message)
         self.reason = reason

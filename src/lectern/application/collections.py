@@ -452,13 +452,16 @@ class CollectionService:
         path = self.inbox.save(name, filename, data)
         try:
             report = self.add(name, self.inbox.folder(name), source="upload")
-        except Exception:
+        except CollectionInputError as error:
+            self.inbox.discard(path)
+            raise UploadRejectedError(str(error), "unreadable") from None
+        except BaseException:
             self.inbox.discard(path)
             raise
         refused = [s for s in report.skipped if s.path == path.name]
         if refused:
             self.inbox.discard(path)
-            raise UploadRejectedError(f"{filename}: {refused[0].reason}", "unsupported")
+            raise UploadRejectedError(f"{filename}: {refused[0].reason}", "unreadable")
         return report
 
     # --- list, show, remove ---------------------------------------------------------------

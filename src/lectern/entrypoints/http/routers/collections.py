@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -26,7 +26,6 @@ from lectern.application.collections import (
     Resolution,
 )
 from lectern.bootstrap import Services
-from lectern.domain.books import JSONValue
 from lectern.domain.documents import Document, DocumentPassage
 from lectern.errors import (
     CollectionInputError,
@@ -38,7 +37,7 @@ from lectern.errors import (
 )
 
 T = TypeVar("T")
-UPLOAD_STATUS = {"too_large": 413, "unsupported": 415, "invalid": 400}
+UPLOAD_STATUS = {"too_large": 413, "unsupported": 415, "invalid": 400, "unreadable": 422}
 
 
 # --- schemas ------------------------------------------------------------------------------
@@ -70,7 +69,7 @@ class DocumentSummaryOut(BaseModel):
     uri: str
     kind: str
     cite_as: str
-    metadata: dict[str, JSONValue]
+    metadata: dict[str, Any]
 
     @classmethod
     def of(cls, document: Document) -> DocumentSummaryOut:
