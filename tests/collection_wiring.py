@@ -21,11 +21,11 @@ SHARED = ROOT.parent / "shared" / "data"
 
 
 def collection_service(
-    data_dir: Path, embedder: HashingArrayEmbedder | None = None
+    data_dir: Path, embedder: HashingArrayEmbedder | None = None, url: str | None = None
 ) -> CollectionService:
     """Every adapter real except the embedder (hashed words, 384 dimensions)."""
     model = embedder or HashingArrayEmbedder()
-    catalog = SqlAlchemyBookCatalog.from_url(f"sqlite:///{data_dir / 'catalog.db'}")
+    catalog = SqlAlchemyBookCatalog.from_url(url or f"sqlite:///{data_dir / 'catalog.db'}")
 
     def folder_indexes(folder: Path, factory: Callable[[], object]) -> DiskSearchIndexes:
         return DiskSearchIndexes(

@@ -202,3 +202,20 @@ def test_snippet_offsets_survive_a_reload(tmp_path: Path, embedder: HashingArray
     document = fresh.document("kb", hit.passage.document_id).document
     found = locate_snippet(document.text, hit.snippet.text, hit.passage.start, hit.passage.end)
     assert found is not None
+
+
+def test_the_same_flow_on_sqlite_and_postgresql(tmp_path: Path, catalog_url: str) -> None:
+    service = collection_service(tmp_path / "var", url=catalog_url)
+    try:
+        docs = _kb_copy(tmp_path, ["tutorial/query-params.md", "tutorial/path-params.md"])
+        assert service.add("kb", docs).documents == 2
+        assert service.add("kb", docs).changed is False
+        hit = service.search("kb", "path parameters with types", where=["format=markdown"])
+        label = hit.results[0].passages[0].label
+        assert service.resolve(label).document.collection == "kb"
+        (summary,) = service.summaries()
+        assert (summary.documents, summary.record.generation) == (2, 1)
+        service.remove("kb")
+        assert service.summaries() == []
+    finally:
+        service.store.engine.dispose()  # type: ignore[attr-defined]
