@@ -55,6 +55,9 @@ def test_add_list_show_search_cite_remove(runner: CliRunner, tmp_path: Path) -> 
     assert wrong.exit_code == 1
     missing = runner.invoke(collections_app, ["cite", "[RFC 9999 p.1]"])
     assert missing.exit_code == 1 and "no document is cited as 'RFC 9999'" in missing.output
+    document_id = body["results"][0]["document"]["id"]
+    similar = runner.invoke(collections_app, ["similar", "rfc", document_id])
+    assert similar.exit_code == 0 and "No passage matches." in similar.output  # only one
     removed = runner.invoke(collections_app, ["remove", "rfc", "--yes"])
     assert removed.exit_code == 0
     assert "No collections yet" in runner.invoke(collections_app, ["list"]).output

@@ -294,6 +294,20 @@ def print_search(response: CollectionSearchResponse) -> None:
             )
 
 
+@collections_app.command("similar")
+def similar_command(
+    name: Annotated[str, typer.Argument(help="The collection.")],
+    document_id: Annotated[str, typer.Argument(help="A document id (`collections show`).")],
+    k: Annotated[int, typer.Option(min=1, max=100, help="Documents to show.")] = 10,
+) -> None:
+    """Documents nearest to one document of the collection."""
+
+    def run() -> None:
+        print_search(_services().collections().similar(name, document_id, k))
+
+    _guarded(run)
+
+
 @collections_app.command("cite")
 def cite_command(
     label: Annotated[str, typer.Argument(help="A label such as '[RFC 7231 p.12]'.")],
