@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import structlog
 from typer.testing import CliRunner
 
 from lectern.entrypoints.cli.collections import collections_app
@@ -14,10 +16,13 @@ from tests.collection_wiring import SHARED
 
 
 @pytest.fixture
-def runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+def runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRunner]:
     monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
     monkeypatch.setenv("COLUMNS", "200")
-    return CliRunner()
+    # The commands point structlog at the runner's stderr, closed after each invoke.
+    saved = structlog.get_config()
+    yield CliRunner()
+    structlog.configure(**saved)
 
 
 def test_add_list_show_search_cite_remove(runner: CliRunner, tmp_path: Path) -> None:
