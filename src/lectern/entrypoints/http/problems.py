@@ -18,18 +18,29 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from lectern.entrypoints.http.schemas import ProblemOut
 from lectern.errors import (
     BookNotFoundError,
+    CollectionInputError,
+    CollectionNotFoundError,
+    DocumentNotFoundError,
     EvaluationBusyError,
     EvaluationRunNotFoundError,
     InvalidQueryError,
     LecternError,
     NotReadyError,
+    UploadRejectedError,
 )
 
 log = structlog.get_logger("lectern.http")
 PROBLEM = "application/problem+json"
 
+UPLOAD_STATUS = {"too_large": 413, "unsupported": 415, "invalid": 400, "unreadable": 422}
+"""A refused upload's status by its reason."""
+
 ERROR_TABLE: tuple[tuple[type[Exception], int, str, dict[str, str]], ...] = (
     (BookNotFoundError, 404, "Book not found", {}),
+    (CollectionNotFoundError, 404, "Collection not found", {}),
+    (DocumentNotFoundError, 404, "Document not found", {}),
+    (UploadRejectedError, 400, "Upload refused", {}),
+    (CollectionInputError, 422, "Invalid collection input", {}),
     (EvaluationRunNotFoundError, 404, "Evaluation run not found", {}),
     (InvalidQueryError, 422, "Invalid request", {}),
     (NotReadyError, 503, "Search is not ready", {"Retry-After": "10"}),
@@ -115,6 +126,8 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
 async def _ours(request: Request, exc: Exception) -> JSONResponse:
     for kind, status, title, headers in ERROR_TABLE:
         if isinstance(exc, kind):
+            if isinstance(exc, UploadRejectedError):
+                status = UPLOAD_STATUS.get(exc.reason, status)
             return problem(request, status, title, str(exc), headers=headers or None)
     return await _crashed(request, exc)
 
