@@ -85,7 +85,8 @@ def _runner(
 def test_run_scores_rankings_at_work_level_and_records_everything() -> None:
     runner = _runner()
     dataset = _dataset(_query("thief", "thief magic city"), _query("cozy", "cozy mystery village"))
-    artifact = runner.run(RunConfig(k=3, depth=5), dataset)
+    # MMR 0.7 keeps both relevant works in the shown three of this tiny catalog.
+    artifact = runner.run(RunConfig(k=3, depth=5, mmr_lambda=0.7), dataset)
     assert artifact["git_commit"] == "abc123" and artifact["failures"] == []
     assert artifact["judge"]["kind"] == "heuristic" and "heuristic" in artifact["judge"]["note"]
     assert artifact["datasets"][0]["sha256"] == "0" * 64

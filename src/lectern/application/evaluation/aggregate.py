@@ -23,6 +23,7 @@ RANKING_METRICS = (
     "ndcg_at_10",
     "recall_at_100",
     "mrr_at_10",
+    "precision_at_5",
     "precision_at_10",
     "average_precision",
     "ild_at_10",
@@ -41,14 +42,16 @@ REPORTED_METRICS = (
     "latency_p95_ms",
 )
 """Every single-figure entry of an aggregate, in the order a summary shows them."""
-TARGETS: dict[str, tuple[Literal[">=", "<", "<="], float]] = {
+TARGETS: dict[str, tuple[Literal[">=", ">", "<", "<="], float]] = {
     "ndcg_at_10": (">=", 0.50),
     "recall_at_100": (">=", 0.80),
     "mrr_at_10": (">=", 0.50),
+    "precision_at_5": (">", 0.60),
     "ild_gain_with_mmr": (">=", 0.10),
     "citation_precision": (">=", 0.90),
     "hallucination_rate": ("<", 0.10),
     "latency_p95_ms": ("<=", 5_000.0),
+    **{f"judge.{dimension}": (">", 4.0) for dimension in RUBRIC_DIMENSIONS},
 }
 """The specification's targets, checked in every artifact."""
 
@@ -122,12 +125,16 @@ def check_targets(aggregate: Mapping[str, JSONValue]) -> dict[str, JSONValue]:
     """Each target with the run's value and whether it is met (None: not measured)."""
     report: dict[str, JSONValue] = {}
     for name, (operator, bound) in TARGETS.items():
-        value = mean_of(aggregate, name)
+        section, _, figure = name.rpartition(".")
+        inner = aggregate.get(section) if section else aggregate
+        value = mean_of(cast(Mapping[str, JSONValue], inner or {}), figure)
         met: bool | None
         if value is None:
             met = None
         elif operator == ">=":
             met = value >= bound
+        elif operator == ">":
+            met = value > bound
         elif operator == "<":
             met = value < bound
         else:

@@ -36,11 +36,13 @@ from lectern.application.ports import BookCatalog, ProgressReporter, QueryUnders
 from lectern.application.search import BookSearchService
 from lectern.domain.books import Book, JSONValue
 from lectern.domain.grounding import match_form
-from lectern.domain.retrieval import DEFAULT_MMR_LAMBDA, DEFAULT_STRATEGY
+from lectern.domain.retrieval import DEFAULT_STRATEGY
 from lectern.domain.search import SearchFilters, SearchQuery
 
 LABELLER = "rules-v1"
 POOL_DEPTH = 20
+POOL_MMR_LAMBDA = 0.7
+"""The judged pools were drawn with MMR 0.7: part of the labelling protocol, not the default."""
 POOL_METHODS = ("bm25", "dense", "hybrid", "understood")
 """`understood` is hybrid search with the query-understanding plan: every system the
 evaluation compares contributes to the pool, as in TREC pooling."""
@@ -207,13 +209,13 @@ def pool(
             response = search.search(
                 SearchQuery(text, filters, max_results=depth),
                 strategy=query.strategy or DEFAULT_STRATEGY,
-                mmr_lambda=DEFAULT_MMR_LAMBDA,
+                mmr_lambda=POOL_MMR_LAMBDA,
             )
             pools["hybrid"] += [str(r.book.id) for r in response.results]
     if understanding is not None:
         planned = search.search(
             SearchQuery(query.text, explicit, max_results=depth),
-            mmr_lambda=DEFAULT_MMR_LAMBDA,
+            mmr_lambda=POOL_MMR_LAMBDA,
             plan=understanding.plan(query.text),
         )
         pools["understood"] += [str(r.book.id) for r in planned.results]

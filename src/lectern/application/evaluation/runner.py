@@ -218,6 +218,7 @@ class EvaluationRunner:
             "ndcg_at_10": ndcg_at_k(ranking, qrels, 10),
             "recall_at_100": recall_at_k(ranking, qrels, 100),
             "mrr_at_10": reciprocal_rank_at_k(ranking, qrels, 10),
+            "precision_at_5": precision_at_k(ranking, qrels, 5),
             "precision_at_10": precision_at_k(ranking, qrels, 10),
             "average_precision": average_precision(ranking[: config.depth], qrels),
             "ild_at_10": self._ild(shown),
