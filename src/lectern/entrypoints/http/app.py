@@ -20,7 +20,15 @@ from lectern.bootstrap import Services
 from lectern.domain.search import SearchQuery
 from lectern.entrypoints.http.middleware import BodyLimit, Guard, LimitWindow, Observe
 from lectern.entrypoints.http.problems import install_problem_handlers
-from lectern.entrypoints.http.routers import books, evaluate, health, pages, search
+from lectern.entrypoints.http.routers import (
+    assistant,
+    books,
+    evaluate,
+    health,
+    library,
+    pages,
+    search,
+)
 from lectern.entrypoints.http.routers.pages import STATIC
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 
@@ -70,6 +78,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         limits=parse_many(settings.rate_limit),
         failure_limits=parse_many(settings.auth_failure_limit),
         window=window,
+        chat_limits=parse_many(settings.rate_limit_chat),
     )
     app.add_middleware(Observe, observe=services.metrics.observe_http)
     if settings.cors_origin_list:
@@ -77,11 +86,17 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
             CORSMiddleware,
             allow_origins=settings.cors_origin_list,
             allow_methods=["GET", "POST"],
-            allow_headers=["Content-Type", "X-API-Key", "X-Request-ID"],
+            allow_headers=[
+                "Content-Type",
+                "X-API-Key",
+                "Authorization",
+                "X-Request-ID",
+                "x-vercel-ai-ui-message-stream",
+            ],
         )
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
 
-    for module in (health, search, books, evaluate, pages):
+    for module in (health, search, books, evaluate, assistant, library, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
