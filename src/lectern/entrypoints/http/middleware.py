@@ -29,7 +29,7 @@ log = structlog.get_logger("lectern.http")
 
 HEALTH_PATHS = frozenset({"/health", "/health/ready"})
 """Never rate-limited and never behind an API key: probes must always get through."""
-OPEN_PATHS = frozenset({"/", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
+OPEN_PATHS = frozenset({"/", "/reading-lists", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
 """Served without a key (the page asks for one), but rate-limited by address."""
 OPEN_PREFIXES = ("/static/",)
 CHAT_PATHS = re.compile(
