@@ -26,6 +26,7 @@ from lectern.entrypoints.http.routers import (
     evaluate,
     health,
     library,
+    openai_compat,
     pages,
     search,
 )
@@ -96,7 +97,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         )
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
 
-    for module in (health, search, books, evaluate, assistant, library, pages):
+    for module in (health, search, books, evaluate, assistant, library, openai_compat, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

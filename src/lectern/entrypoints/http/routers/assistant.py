@@ -17,7 +17,7 @@ from sse_starlette import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
 from lectern.application.assistant.ports import TurnListener
-from lectern.application.assistant.service import AssistantService, ChatReply
+from lectern.application.assistant.service import ChatReply
 from lectern.bootstrap import Services
 from lectern.domain.assistant import PageContext
 from lectern.entrypoints.http.assistant_schemas import (
@@ -27,7 +27,7 @@ from lectern.entrypoints.http.assistant_schemas import (
     ConversationOut,
     DecisionRequest,
 )
-from lectern.entrypoints.http.deps import AppServices, CurrentUser
+from lectern.entrypoints.http.deps import AppServices, CurrentUser, enabled_assistant
 from lectern.entrypoints.http.problems import documented
 from lectern.entrypoints.http.schemas import json_response
 from lectern.entrypoints.http.streams import (
@@ -37,7 +37,7 @@ from lectern.entrypoints.http.streams import (
     ui_message_events,
 )
 from lectern.entrypoints.http.turns import Failed, TurnRunner, Work
-from lectern.errors import AssistantDisabledError, NotFoundError
+from lectern.errors import NotFoundError
 
 router = APIRouter(
     prefix="/assistant",
@@ -71,16 +71,6 @@ def stream_format(request: Request, protocol: str | None) -> StreamFormat:
     if "text/event-stream" in request.headers.get("accept", "").lower():
         return "events"
     return "json"
-
-
-async def enabled_assistant(services: Services) -> AssistantService:
-    """The assistant, or 404 when LECTERN_ASSISTANT_ENABLED is false."""
-    if not services.settings.assistant_enabled:
-        raise AssistantDisabledError(
-            "the assistant is switched off on this server (LECTERN_ASSISTANT_ENABLED=false)"
-        )
-    # Built once, off the event loop: the first build reads the catalog's vocabulary.
-    return await run_in_threadpool(services.assistant)
 
 
 def _page(body: ChatRequest | DecisionRequest | None) -> PageContext | None:

@@ -5,30 +5,15 @@ Read only: every change goes through the assistant's previews and approvals.
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterable
-
 from fastapi import APIRouter
 
-from lectern.application.ports import BookCatalog
-from lectern.domain.books import Book
+from lectern.application.catalog_queries import books_by_id
 from lectern.entrypoints.http.assistant_schemas import ListOut, ListSummaryOut, RatingOut
 from lectern.entrypoints.http.deps import AppServices, CurrentUser
 from lectern.entrypoints.http.problems import documented
 from lectern.errors import ReadingListNotFoundError
 
 router = APIRouter(tags=["library"], responses=documented(400, 401, 413, 422, 429, 503))
-
-
-def books_by_id(catalog: BookCatalog, ids: Iterable[str]) -> dict[str, Book]:
-    """The catalog's books among these ids (ids that are not UUIDs are skipped)."""
-    parsed = []
-    for text in dict.fromkeys(ids):
-        try:
-            parsed.append(uuid.UUID(text))
-        except ValueError:
-            continue
-    return {str(book.id): book for book in catalog.get_many(parsed)} if parsed else {}
 
 
 @router.get("/lists")
