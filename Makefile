@@ -4,10 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DATA_MIRROR ?= $(abspath ../shared/data/books)
+SHARED ?= $(abspath ../shared/data)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test lint format bench evaluate lock clean sentence-transformers local-llm browser screenshot
+.PHONY: collections-extra demo-collections setup demo test lint format bench evaluate lock clean sentence-transformers local-llm browser screenshot
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +36,8 @@ demo: setup
 	$(BIN)/lectern search "a cozy mystery in a small english village" --min-year 1990 --k 5
 	$(BIN)/lectern similar 9780439023481 --k 5
 	$(BIN)/lectern search "a cozy mystery in a small english village" --k 3 --explain
+	@if [ -d "$(SHARED)/kb" ]; then $(MAKE) --no-print-directory demo-collections; \
+	else echo "No shared data at $(SHARED): skipping the document collections"; fi
 	@echo "Serving the web page on http://127.0.0.1:8000/ (Ctrl-C stops it)"
 	$(BIN)/lectern serve --host 127.0.0.1 --port 8000
 
@@ -59,6 +62,23 @@ test: lint browser
 
 screenshot: setup browser
 	$(BIN)/python tools/screenshot.py
+
+# The threat, guidance (NIST) and knowledge-base collections, one search in each.
+demo-collections: setup
+	$(BIN)/lectern collections add kb "$(SHARED)/kb/fastapi-docs/docs"
+	$(BIN)/lectern collections add nist "$(SHARED)/guidance/nist-sp800-63-3"
+	$(BIN)/lectern collections add kev "$(SHARED)/threat/cisa-kev/known_exploited_vulnerabilities.json" --mapping cisa-kev
+	$(BIN)/lectern collections add attack "$(SHARED)/threat/mitre-attack" --mapping mitre-attack
+	$(BIN)/lectern search --collection kb "optional query parameters" --k 3
+	$(BIN)/lectern search --collection nist "minimum length of a memorized secret" --k 3
+	$(BIN)/lectern search --collection kev "remote code execution in a VPN appliance" --where ransomware=Known --k 3
+	$(BIN)/lectern search --collection attack "create a local account for persistence" --k 3
+
+# The larger collections, apart from the demo: the RFC set (about 6 minutes on 2 cores) and
+# the FinanceBench PDFs.
+collections-extra: setup
+	$(BIN)/lectern collections add rfc "$(SHARED)/guidance/rfc" --pattern 'rfc[0-9]*.txt'
+	$(BIN)/lectern collections add filings "$(SHARED)/pdf/financebench-dev"
 
 SCIFACT ?= $(abspath ../shared/data/beir-scifact-dev)
 

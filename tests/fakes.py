@@ -585,3 +585,32 @@ if TYPE_CHECKING:
 
     def _library(fake: FakeLibrary) -> LibraryStore:
         return fake
+
+
+class HashingArrayEmbedder:
+    """Deterministic unit vectors from hashed words: an embedder for index builds in tests."""
+
+    model_id = "sentence-transformers/all-MiniLM-L6-v2"
+    dimension = 384
+
+    def __init__(self) -> None:
+        self.embedded = 0
+
+    def embed_array(self, texts: Sequence[str], progress: object = None) -> object:
+        import hashlib
+
+        import numpy as np
+
+        del progress
+        self.embedded += len(texts)
+        rows = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in text.lower().split():
+                digest = hashlib.blake2b(word.encode(), digest_size=4).digest()
+                rows[row, int.from_bytes(digest, "little") % self.dimension] += 1.0
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        return rows / np.clip(norms, 1e-9, None)
+
+    def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        array = self.embed_array(texts)
+        return [tuple(float(x) for x in row) for row in array]  # type: ignore[attr-defined]

@@ -47,6 +47,7 @@ from lectern.application.assistant.ports import (
 from lectern.application.assistant.registry import ToolRegistry, create_default_registry
 from lectern.application.assistant.service import AssistantConfig, AssistantService
 from lectern.application.assistant.tools import ToolDeps
+from lectern.application.collections import CollectionService
 from lectern.application.evaluation.beir import BeirEvaluation
 from lectern.application.evaluation.datasets import load_dataset
 from lectern.application.evaluation.runner import EvaluationRunner, RunEnvironment
@@ -57,6 +58,7 @@ from lectern.application.ingestion import IngestionService
 from lectern.application.ports import (
     BookCatalog,
     BookSource,
+    CollectionStore,
     Embedder,
     ExplanationCache,
     LexicalIndex,
@@ -112,11 +114,13 @@ def search_config(settings: Settings) -> SearchConfig:
     )
 
 
-def search_indexes(settings: Settings, folder: Path) -> DiskSearchIndexes:
-    """The index folder of one corpus, wired to the configured embedder."""
+def search_indexes(
+    settings: Settings, folder: Path, embedder: Callable[[], ArrayEmbedder] | None = None
+) -> DiskSearchIndexes:
+    """The index folder of one corpus, wired to the configured embedder (or this one)."""
     return DiskSearchIndexes(
         folder,
-        lambda: make_embedder(settings),
+        embedder or (lambda: make_embedder(settings)),
         model_id=MODEL_ID,
         dimension=DIMENSION,
         exact_max=settings.exact_index_max,
@@ -189,6 +193,9 @@ class Overrides:
     clock: Clock | None = None
     evaluation_data: Path | None = None
     """A folder with the three evaluation files instead of the packaged ones."""
+    collection_store: CollectionStore | None = None
+    collections: CollectionService | None = None
+    """A ready collection service (tests: one over a fake embedder)."""
     chat_model: ChatModel | None = None
     """The assistant's model (a scripted fake in tests) instead of the configured one."""
     pending_actions: PendingActionStore | None = None
@@ -288,6 +295,42 @@ class Services:
             explainer=self.explanations(),
             explain_top=self.settings.explain_top,
             mmr_lambda=self.settings.mmr_lambda,
+        )
+
+    def collections(self) -> CollectionService:
+        """Collections in the catalog's database, indexed under index_dir/collection-<name>."""
+        if self.overrides.collections is not None:
+            return self.overrides.collections
+        return self._once("collections", self._build_collections)
+
+    def _build_collections(self) -> CollectionService:
+        from lectern.adapters.catalog.collection_store import SqlAlchemyCollectionStore
+        from lectern.adapters.collection_indexes import DiskCollectionIndexes
+        from lectern.adapters.documents.folder import FileDocumentSource
+        from lectern.adapters.documents.splitter import LangChainPassageSplitter
+        from lectern.adapters.documents.uploads import FolderUploadInbox
+
+        settings = self.settings
+        store = self.overrides.collection_store or SqlAlchemyCollectionStore(
+            self._once("catalog", self._sql_catalog).engine
+        )
+
+        def folder_indexes(
+            folder: Path, embedder: Callable[[], ArrayEmbedder]
+        ) -> DiskSearchIndexes:
+            return search_indexes(settings, folder, embedder)
+
+        return CollectionService(
+            store,
+            FileDocumentSource(),
+            LangChainPassageSplitter(),
+            # One embedding model in memory: the catalog's, loaded on first use.
+            DiskCollectionIndexes(
+                settings.index_dir, folder_indexes, self.catalog_indexes().embedder
+            ),
+            search_config(settings),
+            mmr_lambda=settings.mmr_lambda,
+            inbox=FolderUploadInbox(settings.data_dir / "uploads"),
         )
 
     def tracer(self) -> LLMTracer:

@@ -108,3 +108,32 @@ class ModelNotFoundError(NotFoundError):
 
 class ToolError(InvalidQueryError):
     """A tool cannot do what was asked; the message goes back to the model as data."""
+
+
+class CollectionNotFoundError(LecternError):
+    """No collection with that name."""
+
+
+class DocumentNotFoundError(LecternError):
+    """No document, passage or label target with that id in the collection."""
+
+
+class CollectionInputError(LecternError):
+    """What was given to add cannot become a collection (missing path, nothing readable)."""
+
+
+class MappingError(CollectionInputError):
+    """A records mapping file is malformed or names fields the records do not have."""
+
+
+class UploadRejectedError(CollectionInputError):
+    """An uploaded document was refused: its name, size or type."""
+
+    def __init__(self, message: str, reason: str = "invalid") -> None:
+        """`reason` is one of invalid, too_large, unsupported, unreadable."""
+        super().__init__(message)
+        self.reason = reason
+
+
+class UnreadableFileError(LecternError):
+    """A file cannot become a document; the add reports it as skipped with this reason."""

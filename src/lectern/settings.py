@@ -154,6 +154,12 @@ class Settings(BaseSettings):
     session_ttl_seconds: int = Field(default=86_400, ge=60, le=2_592_000)
     """How long an idle conversation's history is kept."""
 
+    collection_writers: str = ""
+    """Comma-separated users (of LECTERN_API_KEYS) who may upload documents to collections;
+    empty: nobody may."""
+    max_upload_bytes: int = Field(default=20_000_000, ge=1_024, le=1_000_000_000)
+    """Larger document uploads are refused with 413."""
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_level(cls, value: object) -> object:
@@ -236,6 +242,11 @@ class Settings(BaseSettings):
         """Host patterns /mcp accepts; empty means any."""
         hosts = [h.strip() for h in self.mcp_allowed_hosts.split(",") if h.strip()]
         return [] if "*" in hosts else hosts
+
+    @property
+    def collection_writer_set(self) -> frozenset[str]:
+        """Users who may upload documents to collections."""
+        return frozenset(u.strip() for u in self.collection_writers.split(",") if u.strip())
 
     @property
     def cors_origin_list(self) -> list[str]:

@@ -1,6 +1,8 @@
 """The dependency rule: the domain imports nothing but the standard library and itself."""
 
 import ast
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -116,3 +118,37 @@ def test_exceptions_live_in_errors() -> None:
                 if any(b.endswith(("Error", "Exception")) for b in bases):
                     defined[f"{path.relative_to(PACKAGE)}:{node.name}"] = sorted(bases)
     assert defined == {}
+
+
+DATA_LIBRARIES_IN_DOMAIN = {"langcodes"}
+"""Third-party packages the domain may import: pure data and functions over it, no I/O,
+no framework, no dependencies of their own (checked below). `langcodes` carries the IANA
+language subtag registry and CLDR's aliases, which `domain/normalize/languages.py` reads."""
+
+
+def test_domain_imports_only_the_standard_library_and_named_data_libraries() -> None:
+    offenders = {}
+    for path in (PACKAGE / "domain").rglob("*.py"):
+        outside = {
+            n
+            for n in _imports(path)
+            if n.split(".")[0] not in sys.stdlib_module_names
+            and n.split(".")[0] not in DATA_LIBRARIES_IN_DOMAIN
+            and n.split(".")[:2] not in (["lectern", "domain"], ["lectern", "errors"])
+        }
+        if outside:
+            offenders[str(path.relative_to(PACKAGE))] = sorted(outside)
+    assert offenders == {}
+
+
+def test_the_domain_data_libraries_bring_in_nothing_but_the_standard_library() -> None:
+    probe = (
+        "import sys; before = set(sys.modules); "
+        + "; ".join(f"import {name}" for name in sorted(DATA_LIBRARIES_IN_DOMAIN))
+        + "; print(' '.join(sorted({m.split('.')[0] for m in set(sys.modules) - before})))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    foreign = {m for m in loaded if m not in sys.stdlib_module_names}
+    assert foreign == DATA_LIBRARIES_IN_DOMAIN

@@ -3,6 +3,7 @@ import pytest
 from lectern.domain.normalize import (
     author_surname,
     fold,
+    is_iso_639_1,
     normalize_language,
     split_authors,
     split_hyphenated_authors,
@@ -109,3 +110,49 @@ def test_unmappable_languages_give_reasons() -> None:
     assert normalize_language("grc") == (None, "language_unmapped")
     assert normalize_language("") == (None, None)
     assert normalize_language("x" * 500) == (None, "language_unmapped")
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("mal", "ml"),  # Malayalam: unmapped by the old hand-kept table
+        ("mkd", "mk"),  # Macedonian, terminology code
+        ("mac", "mk"),  # Macedonian, bibliographic code
+        ("bel", "be"),  # Belarusian
+        ("nep", "ne"),
+        ("sin", "si"),
+        ("tib", "bo"),
+        ("bos", "bs"),
+        ("cmn", "zh"),  # Mandarin, the main member of macrolanguage Chinese
+        ("arb", "ar"),  # Standard Arabic
+        ("iw", "he"),  # deprecated two-letter codes take their replacement
+        ("in", "id"),
+        ("mal-IN", "ml"),
+    ],
+)
+def test_codes_the_hand_kept_table_missed_now_map(raw: str, code: str) -> None:
+    assert normalize_language(raw) == (code, None)
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("fil", "tl"),
+        ("tgl", "tl"),
+        ("tl", "tl"),
+        ("enm", "en"),
+        ("frm", "fr"),
+        ("gmh", "de"),
+        ("tw", "tw"),
+    ],
+)
+def test_catalog_choices_the_library_would_change_are_kept(raw: str, code: str) -> None:
+    assert normalize_language(raw) == (code, None)
+
+
+def test_iso_639_1_is_the_current_two_letter_codes() -> None:
+    assert is_iso_639_1("en") and is_iso_639_1("ml") and is_iso_639_1("tl")
+    assert not is_iso_639_1("eng")
+    assert not is_iso_639_1("iw")  # deprecated: "he"
+    assert not is_iso_639_1("xx")
+    assert not is_iso_639_1("")

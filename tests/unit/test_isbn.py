@@ -91,7 +91,7 @@ nine_digits = st.text(alphabet="0123456789", min_size=9, max_size=9)
 
 @given(nine_digits)
 def test_any_isbn10_built_with_its_check_digit_validates(first9: str) -> None:
-    from lectern.domain.normalize import _isbn10_check_digit
+    from lectern.domain.normalize.isbn import _isbn10_check_digit
 
     isbn = first9 + _isbn10_check_digit(first9)
     assert normalize_isbn10(isbn).value == isbn
@@ -101,7 +101,7 @@ def test_any_isbn10_built_with_its_check_digit_validates(first9: str) -> None:
 
 @given(nine_digits, st.integers(0, 8), st.integers(1, 9))
 def test_changing_one_digit_breaks_both_check_digits(first9: str, pos: int, delta: int) -> None:
-    from lectern.domain.normalize import _isbn10_check_digit
+    from lectern.domain.normalize.isbn import _isbn10_check_digit
 
     good10 = first9 + _isbn10_check_digit(first9)
     bad10 = good10[:pos] + str((int(good10[pos]) + delta) % 10) + good10[pos + 1 :]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from lectern.adapters.understanding.lexicon_data import CATEGORY_STOP, SHELF_READINGS
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.application.ports import BookNames
-from lectern.application.understanding import Vocabulary, validate_plan
+from lectern.application.understanding import Vocabulary, key_of, validate_plan
+from lectern.domain.normalize import CATEGORY_SYNONYMS
 from lectern.domain.search import QueryPlan, SearchFilters
 
 
@@ -173,6 +175,27 @@ def test_categories_from_the_catalog_and_their_spellings(
     query: str, categories: tuple[str, ...]
 ) -> None:
     assert RULES.plan(query).categories == categories
+
+
+@pytest.mark.parametrize("table", [CATEGORY_SYNONYMS, SHELF_READINGS])
+def test_queries_read_the_synonym_table_ingestion_folds_shelves_with(
+    table: dict[str, str],
+) -> None:
+    shelves = tuple(sorted(set(table.values()) - CATEGORY_STOP))
+    books = [BookNames(f"b{i}", f"Volume {i}", ("A. Writer",), shelves, 1) for i in range(5)]
+    rules = RuleBasedUnderstanding(Vocabulary.build(books, ["en"]))
+    for words, name in table.items():
+        if name not in CATEGORY_STOP and words not in CATEGORY_STOP:
+            assert rules.plan(words).categories == (name,), words
+
+
+def test_a_query_only_reading_never_respells_a_synonym() -> None:
+    spellings = {key_of(words) for words in CATEGORY_SYNONYMS}
+    assert not spellings & {key_of(words) for words in SHELF_READINGS}
+
+
+def test_a_synonym_is_used_only_when_the_catalog_has_its_shelf() -> None:
+    assert RULES.plan("humour").categories == ()  # the test catalog has no "humor" shelf
 
 
 def test_generic_shelves_are_not_genres() -> None:

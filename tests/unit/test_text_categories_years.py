@@ -1,6 +1,7 @@
 import pytest
 
 from lectern.domain.normalize import (
+    CATEGORY_SYNONYMS,
     clean_text,
     is_topical_shelf,
     is_topical_subject,
@@ -96,6 +97,19 @@ def test_categories_normalise_case_separators_and_synonyms() -> None:
     assert normalize_category("Biography & Autobiography") == "biography and autobiography"
     assert normalize_category("Fiction, general") == "fiction"
     assert normalize_category("--") is None
+
+
+def test_spellings_fold_but_shelves_in_their_own_words_stay() -> None:
+    assert normalize_category("Whodunit") == "mystery"
+    assert normalize_category("Rom-Com") == "romance"
+    assert normalize_category("Ciencia ficción") == "ciencia ficción"  # Spanish queries match it
+    assert normalize_category("Ghost stories") == "ghost stories"  # a shelf, not "horror"
+
+
+def test_the_synonym_table_is_closed_under_normalisation() -> None:
+    for spelling, name in CATEGORY_SYNONYMS.items():
+        assert normalize_category(spelling) == name, spelling
+        assert normalize_category(name) == name, name  # a target is never respelled
 
 
 def test_merge_categories_dedupes_across_sources_keeping_order() -> None:

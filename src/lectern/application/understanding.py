@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from lectern.application.ports import BookNames, QueryUnderstanding
-from lectern.domain.normalize import ISO_639_1, normalize_category
+from lectern.domain.normalize import fold_accents, is_iso_639_1, normalize_category
 from lectern.domain.search import PlanField, QueryPlan, SearchFilters
 
 MIN_CATEGORY_BOOKS = 5
@@ -37,9 +36,7 @@ class Token:
 
 def fold_word(word: str) -> str:
     """Case-folded, accents removed, apostrophes dropped: "Español" -> "espanol"."""
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return plain.replace("'", "").replace("’", "")
+    return fold_accents(word).replace("'", "").replace("’", "")
 
 
 def tokens_of(text: str) -> list[Token]:
@@ -191,7 +188,7 @@ def validate_plan(plan: QueryPlan, vocabulary: Vocabulary) -> QueryPlan:
     language = filters.language
     if language is not None:
         code = language.strip().casefold()
-        if code not in ISO_639_1:
+        if not is_iso_639_1(code):
             notes.append(f"dropped language {language!r}: not an ISO 639-1 code")
             language = None
         elif code not in vocabulary.languages:

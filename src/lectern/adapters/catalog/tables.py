@@ -155,3 +155,62 @@ pending_actions = sa.Table(
     sa.Index("ix_pending_actions_user_status", "user", "status"),
     sa.Index("ix_pending_actions_conversation", "conversation"),
 )
+
+
+collections = sa.Table(
+    "collections",
+    metadata,
+    sa.Column("name", sa.String(63), primary_key=True),
+    sa.Column("filters_json", sa.Text, nullable=False),
+    sa.Column("generation", sa.Integer, nullable=False),
+    sa.Column("mapping_text", sa.Text),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+documents = sa.Table(
+    "documents",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column(
+        "collection",
+        sa.String(63),
+        sa.ForeignKey("collections.name", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    sa.Column("source", sa.Text, nullable=False),
+    sa.Column("uri", sa.String(1000), nullable=False),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("cite_as", sa.String(1000), nullable=False, index=True),
+    sa.Column("metadata_json", sa.Text, nullable=False),
+    sa.Column("content_hash", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("pages_json", sa.Text, nullable=False),
+    sa.Column("sections_json", sa.Text, nullable=False),
+    sa.Column("notes_json", sa.Text, nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("collection", "uri", name="uq_documents_collection_uri"),
+)
+
+passages = sa.Table(
+    "passages",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column(
+        "document_id",
+        sa.String(32),
+        sa.ForeignKey("documents.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    sa.Column("collection", sa.String(63), nullable=False, index=True),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("page", sa.Integer),
+    sa.Column("section", sa.Text),
+    sa.Column("anchor", sa.String(300)),
+    sa.Column("start_offset", sa.Integer, nullable=False),
+    sa.Column("end_offset", sa.Integer, nullable=False),
+)

@@ -15,9 +15,26 @@ otherwise balanced. Nothing recognised (gibberish) -> no filters, balanced.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
+from lectern.adapters.understanding.lexicon import Found, Lexicon
+from lectern.adapters.understanding.lexicon_data import (
+    BOOK_WORDS,
+    CATEGORY_STOP,
+    DECADE_WORDS,
+    EXPLORATORY_CUES,
+    LANGUAGE_CUES,
+    LIKE_RULES,
+    LIKE_TAIL,
+    MOOD_WORDS,
+    NOTE_RULES,
+    QUESTION_WORDS,
+    QUOTED,
+    RECENT_YEARS,
+    RESIDUAL_STOP,
+    SETTING_WORDS,
+    TRANSLATION_WORDS,
+    YEAR_RULES,
+)
 from lectern.application.understanding import (
     Token,
     Vocabulary,
@@ -31,364 +48,10 @@ from lectern.domain.search import (
     Intent,
     QueryPlan,
     Recognition,
-    RecognitionKind,
     Strategy,
 )
 
 NAME = "rules-v1"
-
-LANGUAGE_NAMES: dict[str, str] = {
-    name: code
-    for code, names in {
-        "en": "english ingles anglais englisch inglese",
-        "es": "spanish espanol castellano espagnol spanisch spagnolo",
-        "fr": "french frances francais franzosisch francese",
-        "de": "german aleman allemand deutsch deutschen deutsche tedesco",
-        "it": "italian italiano italien italienisch",
-        "pt": "portuguese portugues portugais portugiesisch portoghese",
-        "ja": "japanese japones japonais japanisch giapponese",
-        "zh": "chinese chino chinois chinesisch cinese mandarin",
-        "ar": "arabic arabe arabisch arabo",
-        "ru": "russian ruso russe russisch russo",
-        "nl": "dutch neerlandes hollandais niederlandisch olandese",
-        "sv": "swedish sueco suedois schwedisch svedese",
-        "id": "indonesian indonesio",
-        "fa": "persian farsi",
-        "fi": "finnish finlandes finnois finnisch",
-        "pl": "polish polaco polonais polnisch",
-        "tr": "turkish turco turc turkisch",
-        "ko": "korean coreano coreen koreanisch",
-        "el": "greek griego grec griechisch",
-        "he": "hebrew hebreo hebreu hebraisch",
-    }.items()
-    for name in names.split()
-}
-"""Names of languages in English, Spanish, French, German and Italian, folded."""
-LANGUAGE_CUES = frozenset(
-    ["in", "en", "auf", "im", "into", "written", "language", "idioma", "langue", "sprache"]
-)
-BOOK_WORDS = frozenset(
-    [
-        "book",
-        "books",
-        "novel",
-        "novels",
-        "novela",
-        "novelas",
-        "roman",
-        "romane",
-        "romans",
-        "romanen",
-        "libro",
-        "libros",
-        "livre",
-        "livres",
-        "buch",
-        "bucher",
-        "literature",
-        "literatura",
-        "litterature",
-        "letteratura",
-        "fiction",
-        "ficcion",
-        "stories",
-        "poetry",
-        "poesia",
-        "poems",
-        "authors",
-        "writers",
-        "edition",
-        "editions",
-        "translation",
-        "translations",
-        "text",
-        "texts",
-        "classics",
-    ]
-)
-TRANSLATION_WORDS = frozenset(("translation", "translations", "translated", "edition", "editions"))
-SETTING_WORDS = frozenset(
-    [
-        "civil",
-        "war",
-        "wars",
-        "history",
-        "inquisition",
-        "armada",
-        "revolution",
-        "empire",
-        "cuisine",
-        "food",
-        "cooking",
-        "art",
-        "culture",
-        "conquest",
-        "army",
-        "navy",
-        "kings",
-        "queens",
-        "royal",
-        "court",
-        "monarchy",
-    ]
-)
-"""After a language word these say it is a setting ("Spanish civil war"), not a language."""
-MOOD_WORDS = frozenset(
-    [
-        "dark",
-        "cozy",
-        "cosy",
-        "heartwarming",
-        "sad",
-        "funny",
-        "uplifting",
-        "atmospheric",
-        "scary",
-        "creepy",
-        "feelgood",
-        "lighthearted",
-        "moving",
-        "haunting",
-        "emotional",
-        "whimsical",
-        "bleak",
-        "hopeful",
-        "gritty",
-        "quirky",
-        "melancholy",
-        "wholesome",
-        "tense",
-        "gripping",
-        "eerie",
-        "comforting",
-        "mood",
-        "vibe",
-        "vibes",
-        "something",
-        "anything",
-    ]
-)
-EXPLORATORY_CUES = (
-    ("history", "of"),
-    ("introduction", "to"),
-    ("guide", "to"),
-    ("how", "to"),
-    ("learn",),
-    ("learning",),
-    ("understanding",),
-    ("understand",),
-    ("philosophy", "of"),
-    ("science", "of"),
-    ("the", "life", "of"),
-)
-QUESTION_WORDS = frozenset(["who", "what", "when", "which", "where"])
-CATEGORY_STOP = frozenset(
-    (
-        "fiction",
-        "novels",
-        "novel",
-        "adult",
-        "adult fiction",
-        "general fiction",
-        "general",
-        "literature",
-        "book",
-        "books",
-        "stories",
-        "authors",
-        "author",
-        "writers",
-        "reads",
-        "english",
-        "american",
-        "british",
-        "french",
-        "german",
-        "spanish",
-        "russian",
-        "japanese",
-        "italian",
-        "novela",
-        "novelas",
-        "roman",
-        "romans",
-        "romane",
-        "ficcion",
-        "literatura",
-        "litterature",
-    )
-)
-"""Shelves too generic to mean a genre, or that are languages."""
-CATEGORY_SYNONYMS: dict[tuple[str, ...], str] = {
-    key_of(k): v
-    for k, v in {
-        "sci fi": "science fiction",
-        "scifi": "science fiction",
-        "sf": "science fiction",
-        "ya": "young adult",
-        "whodunit": "mystery",
-        "whodunnit": "mystery",
-        "mysteries": "mystery",
-        "detective stories": "mystery",
-        "rom com": "romance",
-        "romcom": "romance",
-        "romantic": "romance",
-        "love story": "romance",
-        "love stories": "romance",
-        "scary": "horror",
-        "ghost stories": "horror",
-        "biographies": "biography",
-        "memoirs": "memoir",
-        "comic": "comics",
-        "graphic novel": "graphic novels",
-        "misterio": "mystery",
-        "novela negra": "crime",
-        "policiaca": "mystery",
-        "policiacas": "mystery",
-        "policier": "mystery",
-        "roman policier": "mystery",
-        "krimi": "mystery",
-        "krimis": "mystery",
-        "fantasia": "fantasy",
-        "ciencia ficcion": "science fiction",
-        "science fiction": "science fiction",
-        "liebesroman": "romance",
-        "novela romantica": "romance",
-        "terror": "horror",
-        "poesia": "poetry",
-        "poesie": "poetry",
-        "historia": "history",
-        "thrillers": "thriller",
-        "dystopian": "dystopia",
-        "apocalyptic": "post apocalyptic",
-        "post apocalyptic": "post apocalyptic",
-        "zombie": "zombies",
-        "vampire": "vampires",
-        "dragon": "dragons",
-        "werewolf": "werewolves",
-    }.items()
-}
-"""Spellings readers use for the catalog's shelves, including other languages' genre names.
-Only those whose target shelf the catalog has are used: the rest are derived from the
-catalog (each shelf, its plural or singular, hyphens as spaces)."""
-_YEAR = r"(1[0-9]{3}|20[0-9]{2})"
-YEAR_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.I), kind)
-    for pattern, kind in (
-        (rf"\b(?:between|from)\s+{_YEAR}\s+(?:and|to|until)\s+{_YEAR}\b", "range"),
-        (rf"\b{_YEAR}\s*(?:-|–|to)\s*{_YEAR}\b", "range"),
-        (
-            rf"\b(?:published\s+|written\s+|released\s+)?(?:after|post|newer than|later than)"
-            rf"\s+{_YEAR}\b",
-            "after",
-        ),
-        (
-            rf"\b(?:published\s+|written\s+|released\s+)?(?:since|from)\s+{_YEAR}"
-            r"(?:\s+on(?:wards?)?)?\b(?!\s*(?:-|–|to|and|until))",
-            "since",
-        ),
-        (
-            rf"\b(?:published\s+|written\s+|released\s+)?(?:before|pre|prior to|older than|"
-            rf"earlier than)\s+{_YEAR}\b",
-            "before",
-        ),
-        (
-            rf"\b(?:published\s+|written\s+|released\s+)?(?:until|up to|through)\s+{_YEAR}\b",
-            "until",
-        ),
-        (rf"\b(?:published|written|released|came out)\s+in\s+{_YEAR}\b", "in"),
-        (r"\b(?:from\s+|in\s+|of\s+)?(?:the\s+)?(1[0-9]|20)([0-9])0['’]?s\b", "decade4"),
-        (r"\b(?:from\s+|in\s+|of\s+)?the\s+['’]?([0-9])0['’]?s\b", "decade2"),
-        (
-            r"\b(?:from\s+|in\s+|of\s+)?the\s+(twenties|thirties|forties|fifties|sixties|"
-            r"seventies|eighties|nineties)\b",
-            "decade_word",
-        ),
-        (r"\b(?:recent|recently\s+published|new\s+releases?|newest|latest)\b", "recent"),
-    )
-)
-DECADE_WORDS = {
-    "twenties": 1920,
-    "thirties": 1930,
-    "forties": 1940,
-    "fifties": 1950,
-    "sixties": 1960,
-    "seventies": 1970,
-    "eighties": 1980,
-    "nineties": 1990,
-}
-RECENT_YEARS = 5
-"""'Recent' means the catalog's newest five years of publication."""
-LIKE_RULES = tuple(
-    re.compile(pattern, re.I)
-    for pattern in (
-        r"\b(?:books?|novels?|something|anything|stuff|more|reads?|series)?\s*(?:just\s+)?"
-        r"(?:like|similar\s+to|in\s+the\s+vein\s+of|comparable\s+to|reminiscent\s+of|"
-        r"along\s+the\s+lines\s+of)\s+(?P<x>.+)",
-        r"\bif\s+i\s+(?:liked|loved|enjoyed)\s+(?P<x>.+)",
-        r"\bfans?\s+of\s+(?P<x>.+)",
-        r"\bread[\s-]?alikes?\s+(?:for|to)\s+(?P<x>.+)",
-    )
-)
-LIKE_TAIL = re.compile(
-    r"\s*(?:,|\bbut\b|\bwhat\b|\bwhich\b|\bthen\b|\bfor\s+(?:adults|kids|teens|children)\b|"
-    r"\bwith\b|\bexcept\b|\bonly\b|\bthat\b|\bnot\b|\bshould\b|\bplease\b|[?.!]).*$",
-    re.I,
-)
-_QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{2,120})[\"“”»]")
-RESIDUAL_STOP = frozenset(
-    [
-        "published",
-        "written",
-        "released",
-        "books",
-        "book",
-        "novels",
-        "novel",
-        "in",
-        "from",
-        "after",
-        "before",
-        "since",
-        "the",
-        "a",
-    ]
-)
-"""Words left over once filters are taken out that no longer say anything."""
-NOTE_RULES = (
-    (
-        re.compile(r"\bnot too long\b|\bshort\b|\bquick read\b", re.I),
-        "length was asked for, but the catalog records no page counts",
-    ),
-    (
-        re.compile(r"\bfor adults\b", re.I),
-        "'for adults' noted: the catalog has no age rating; adult shelves are not a filter",
-    ),
-)
-
-
-def _number_forms(key: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The key, then its last word made singular ("mysteries", "policiers"), then plural."""
-    last, head = key[-1], key[:-1]
-    forms = [key]
-    if last.endswith("ies") and len(last) > 4:
-        forms.append((*head, last[:-3] + "y"))
-    if last.endswith("s") and len(last) > 3:
-        forms.append((*head, last[:-1]))
-    if len(key) > 1 and key[0].endswith("s") and len(key[0]) > 3:  # "romans policiers"
-        forms.append((key[0][:-1], *key[1:-1], last[:-1] if last.endswith("s") else last))
-    forms.append((*head, last + "s"))
-    return forms
-
-
-@dataclass
-class _Found:
-    recognised: list[Recognition]
-    used: set[int]
-    """Indexes of tokens already explained by a rule."""
-    notes: list[str]
-    dropped: set[int]
-    """Tokens of constraints that were not kept (a second language): not search words."""
 
 
 class RuleBasedUnderstanding:
@@ -399,22 +62,19 @@ class RuleBasedUnderstanding:
     def __init__(self, vocabulary: Vocabulary) -> None:
         """The vocabulary comes from the catalog (`Vocabulary.build`)."""
         self.vocabulary = vocabulary
-        self._synonyms = {
-            k: v for k, v in CATEGORY_SYNONYMS.items() if v in vocabulary.category_books
-        }
-        self._longest = max((len(k) for k in vocabulary.categories), default=1)
+        self.lexicon = Lexicon(vocabulary)
 
     def plan(self, query: str) -> QueryPlan:
         """Recognise what the rules can; the validator repairs what the catalog lacks."""
         text = query[:MAX_QUERY_CHARS]  # spans index the query exactly as the reader typed it
         tokens = tokens_of(text)
-        found = _Found([], set(), [], set())
+        found = Found()
         like = self._like(text, tokens, found)
         title = None if like else self._title(text, tokens, found)
         language = self._language(tokens, found)
         min_year, max_year = self._years(text, tokens, found)
-        authors = self._authors(tokens, found)
-        categories = self._categories(tokens, found)
+        authors = self.lexicon.authors(tokens, found)
+        categories = self.lexicon.categories(tokens, found)
         for pattern, note in NOTE_RULES:
             if pattern.search(text):
                 found.notes.append(note)
@@ -440,7 +100,7 @@ class RuleBasedUnderstanding:
 
     # --- rule families ---------------------------------------------------------------------
 
-    def _like(self, text: str, tokens: list[Token], found: _Found) -> tuple[str, str] | None:
+    def _like(self, text: str, tokens: list[Token], found: Found) -> tuple[str, str] | None:
         for pattern in LIKE_RULES:
             match = pattern.search(text)
             if match is None:
@@ -472,8 +132,8 @@ class RuleBasedUnderstanding:
             return entry.book_id, entry.title
         return None
 
-    def _title(self, text: str, tokens: list[Token], found: _Found) -> str | None:
-        for match in _QUOTED.finditer(text):
+    def _title(self, text: str, tokens: list[Token], found: Found) -> str | None:
+        for match in QUOTED.finditer(text):
             entry = self.vocabulary.best_title(key_of(match.group(1)))
             if entry is not None:
                 found.recognised.append(
@@ -497,10 +157,10 @@ class RuleBasedUnderstanding:
                 return entry.title
         return None
 
-    def _language(self, tokens: list[Token], found: _Found) -> str | None:
+    def _language(self, tokens: list[Token], found: Found) -> str | None:
         candidates: list[tuple[int, int, str]] = []  # (strength, position, code)
         for index, token in enumerate(tokens):
-            code = LANGUAGE_NAMES.get(token.text)
+            code = self.lexicon.language(token.text)
             if code is None or index in found.used:
                 continue
             before = tokens[index - 1].text if index else ""
@@ -532,9 +192,7 @@ class RuleBasedUnderstanding:
             )
         return code
 
-    def _years(
-        self, text: str, tokens: list[Token], found: _Found
-    ) -> tuple[int | None, int | None]:
+    def _years(self, text: str, tokens: list[Token], found: Found) -> tuple[int | None, int | None]:
         low: int | None = None
         high: int | None = None
         newest = self.vocabulary.max_year
@@ -595,64 +253,6 @@ class RuleBasedUnderstanding:
             return start, None, f"{start}-"
         return None
 
-    def _authors(self, tokens: list[Token], found: _Found) -> list[str]:
-        def author(key: tuple[str, ...]) -> str | None:
-            if len(key) == 1:  # a surname alone only when it is distinctive
-                return self.vocabulary.surnames.get(key[0])
-            return self.vocabulary.authors.get(key)
-
-        return self._scan(tokens, found, "author", (4, 3, 2, 1), author)
-
-    def _categories(self, tokens: list[Token], found: _Found) -> list[str]:
-        sizes = tuple(range(min(self._longest, 4), 0, -1))
-        return self._scan(tokens, found, "category", sizes, self._category_for)
-
-    def _scan(
-        self,
-        tokens: list[Token],
-        found: _Found,
-        kind: RecognitionKind,
-        sizes: tuple[int, ...],
-        lookup: Callable[[tuple[str, ...]], str | None],
-    ) -> list[str]:
-        """Longest match first, left to right, over words no earlier rule explained."""
-        values: list[str] = []
-        words = [t.text for t in tokens]
-        index = 0
-        while index < len(tokens):
-            for size in sizes:
-                key = tuple(words[index : index + size])
-                if len(key) < size or any(i in found.used for i in range(index, index + size)):
-                    continue
-                value = lookup(key)
-                if value is not None:
-                    values.append(value)
-                    self._mark(kind, value, tokens, index, index + size, found)
-                    index += size
-                    break
-            else:
-                index += 1
-        return list(dict.fromkeys(values))
-
-    def _category_for(self, key: tuple[str, ...]) -> str | None:
-        if " ".join(key) in CATEGORY_STOP:
-            return None
-        name = None
-        for form in _number_forms(key):  # as typed, singular, plural
-            name = self._synonyms.get(form) or self.vocabulary.categories.get(form)
-            if name is not None:
-                break
-        if name is None or name in CATEGORY_STOP:
-            return None
-        return name
-
-    @staticmethod
-    def _mark(
-        kind: RecognitionKind, value: str, tokens: list[Token], start: int, end: int, found: _Found
-    ) -> None:
-        found.recognised.append(Recognition(kind, value, tokens[start].start, tokens[end - 1].end))
-        found.used.update(range(start, end))
-
     # --- intent, strategy, variations ------------------------------------------------------
 
     @staticmethod
@@ -677,7 +277,7 @@ class RuleBasedUnderstanding:
     def _strategy(
         self,
         tokens: list[Token],
-        found: _Found,
+        found: Found,
         title: str | None,
         authors: list[str],
         like: tuple[str, str] | None,
@@ -689,9 +289,7 @@ class RuleBasedUnderstanding:
         if authors:
             return "lexical_heavy", f"names the author {authors[0]}: exact words matter most"
         words = [t.text for t in tokens]
-        known = [
-            w for w in words if w in self.vocabulary.words or w in LANGUAGE_NAMES or w in MOOD_WORDS
-        ]
+        known = [w for w in words if self.lexicon.knows(w)]
         if not words or not known:
             return "balanced", "nothing in the query is a catalog word: no strategy preferred"
         moods = [
@@ -705,7 +303,7 @@ class RuleBasedUnderstanding:
         self,
         text: str,
         tokens: list[Token],
-        found: _Found,
+        found: Found,
         categories: list[str],
         authors: list[str],
         like: tuple[str, str] | None,

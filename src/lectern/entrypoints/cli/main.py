@@ -10,6 +10,7 @@ from lectern import __version__
 from lectern.entrypoints.cli import assistant
 from lectern.entrypoints.cli.beir import beir_app
 from lectern.entrypoints.cli.catalog import catalog_app, ingest_app
+from lectern.entrypoints.cli.collections import collections_app, show_label
 from lectern.entrypoints.cli.common import out
 from lectern.entrypoints.cli.evaluate import evaluate_app
 from lectern.entrypoints.cli.search import search_app
@@ -31,6 +32,20 @@ app.add_typer(serve_app)
 app.add_typer(beir_app)
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(evaluate_app, name="evaluate")
+app.add_typer(collections_app, name="collections")
+
+
+@app.command("show")
+def show(
+    label: Annotated[str, typer.Argument(help="A citation label, e.g. '[RFC 7231 p.12]'.")],
+    snippet: Annotated[
+        str | None, typer.Option(help="Highlight this quote inside the cited text.")
+    ] = None,
+) -> None:
+    """Print the page, section or record a citation label points at."""
+    show_label(label, snippet)
+
+
 assistant.register(app)
 
 

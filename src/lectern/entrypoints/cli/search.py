@@ -11,6 +11,7 @@ from lectern.application.search import MAX_RESULTS
 from lectern.application.understanding import plan_query
 from lectern.domain.retrieval import DEFAULT_STRATEGY
 from lectern.domain.search import DEFAULT_RESULTS, SearchFilters, SearchQuery
+from lectern.entrypoints.cli.collections import search_collection
 from lectern.entrypoints.cli.common import (
     StrategyOption,
     _fail,
@@ -86,8 +87,21 @@ def search(
             "what was understood (explicit options win).",
         ),
     ] = False,
+    collection: Annotated[
+        str | None,
+        typer.Option(help="Search this collection (`lectern collections list`) instead."),
+    ] = None,
+    where: Annotated[
+        list[str] | None,
+        typer.Option(help="With --collection: a filter field=value (repeatable)."),
+    ] = None,
 ) -> None:
     """Search the catalog: BM25 and embeddings fused, filtered, one edition per work."""
+    if collection is not None:
+        search_collection(collection, query, where or [], k=k, as_json=as_json)
+        return
+    if where:
+        raise _fail("--where filters a collection: add --collection NAME")
 
     def run() -> None:
         services = _services()

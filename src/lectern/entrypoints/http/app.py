@@ -23,6 +23,7 @@ from lectern.entrypoints.http.problems import install_problem_handlers
 from lectern.entrypoints.http.routers import (
     assistant,
     books,
+    collections,
     evaluate,
     health,
     library,
@@ -95,9 +96,21 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
                 "x-vercel-ai-ui-message-stream",
             ],
         )
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit, limit=settings.max_body_bytes, upload_limit=settings.max_upload_bytes
+    )
 
-    for module in (health, search, books, evaluate, assistant, library, openai_compat, pages):
+    for module in (
+        health,
+        search,
+        books,
+        collections,
+        evaluate,
+        assistant,
+        library,
+        openai_compat,
+        pages,
+    ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

@@ -62,22 +62,35 @@ async def _no_receive() -> Message:
     return {"type": "http.disconnect"}
 
 
-class BodyLimit:
-    """Refuses request bodies over `limit` bytes (declared or streamed) with 413."""
+UPLOAD_PATH = re.compile(r"^/collections/[^/]+/documents$")
+"""Document uploads: the one route whose bodies may exceed the general limit."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+
+class BodyLimit:
+    """Refuses request bodies over their limit (declared or streamed) with 413.
+
+    Uploads (POST to UPLOAD_PATH) get `upload_limit`; every other request `limit`.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int, upload_limit: int | None = None) -> None:
         """Wrap the app."""
         self.app = app
-        self.limit = limit
+        self.general_limit = limit
+        self.upload_limit = upload_limit or limit
+
+    def _limit_of(self, scope: Scope) -> int:
+        upload = scope.get("method") == "POST" and UPLOAD_PATH.match(scope.get("path", ""))
+        return self.upload_limit if upload else self.general_limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Check Content-Length first, then count what actually arrives."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self._limit_of(scope)
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(scope, send)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await self._refuse(scope, send, limit)
             return
         seen = 0
 
@@ -86,21 +99,21 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit:
+                if seen > limit:
                     raise _TooLargeError
             return message
 
         try:
             await self.app(scope, counted, send)
         except _TooLargeError:
-            await self._refuse(scope, send)
+            await self._refuse(scope, send, limit)
 
-    async def _refuse(self, scope: Scope, send: Send) -> None:
+    async def _refuse(self, scope: Scope, send: Send, limit: int) -> None:
         response = problem(
             Request(scope),
             413,
             "Request body too large",
-            f"bodies are limited to {self.limit} bytes",
+            f"bodies are limited to {limit:,} bytes",
         )
         await response(scope, _no_receive, send)
 

@@ -25,6 +25,9 @@ from lectern.errors import (
     ActionNotReadyError,
     AssistantDisabledError,
     BookNotFoundError,
+    CollectionInputError,
+    CollectionNotFoundError,
+    DocumentNotFoundError,
     EvaluationBusyError,
     EvaluationRunNotFoundError,
     InvalidQueryError,
@@ -33,13 +36,21 @@ from lectern.errors import (
     NotFoundError,
     NotReadyError,
     ReadingListNotFoundError,
+    UploadRejectedError,
 )
 
 log = structlog.get_logger("lectern.http")
 PROBLEM = "application/problem+json"
 
+UPLOAD_STATUS = {"too_large": 413, "unsupported": 415, "invalid": 400, "unreadable": 422}
+"""A refused upload's status by its reason."""
+
 ERROR_TABLE: tuple[tuple[type[Exception], int, str, dict[str, str]], ...] = (
     (BookNotFoundError, 404, "Book not found", {}),
+    (CollectionNotFoundError, 404, "Collection not found", {}),
+    (DocumentNotFoundError, 404, "Document not found", {}),
+    (UploadRejectedError, 400, "Upload refused", {}),
+    (CollectionInputError, 422, "Invalid collection input", {}),
     (EvaluationRunNotFoundError, 404, "Evaluation run not found", {}),
     (ActionNotFoundError, 404, "Action not found", {}),
     (ReadingListNotFoundError, 404, "Reading list not found", {}),
@@ -137,6 +148,8 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
 async def _ours(request: Request, exc: Exception) -> JSONResponse:
     for kind, status, title, headers in ERROR_TABLE:
         if isinstance(exc, kind):
+            if isinstance(exc, UploadRejectedError):
+                status = UPLOAD_STATUS.get(exc.reason, status)
             fresh = exc.fresh_action_id if isinstance(exc, ActionChangedError) else None
             return problem(
                 request, status, title, str(exc), headers=headers or None, fresh_action_id=fresh

@@ -1,0 +1,71 @@
+"""Categories: which shelves and subjects say what a book is about, and one name per topic."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from lectern.domain.normalize.category_data import (
+    CATEGORY_SYNONYMS,
+    NON_TOPICAL_PATTERNS,
+    NON_TOPICAL_SHELVES,
+    NON_TOPICAL_SUBJECTS,
+)
+from lectern.domain.normalize.text import collapse_whitespace, fold
+
+
+def is_topical_shelf(shelf: str) -> bool:
+    """True when a reader's shelf name describes what the book is about."""
+    name = shelf.strip().casefold()
+    if not name or name in NON_TOPICAL_SHELVES:
+        return False
+    return not any(p.search(name) for p in NON_TOPICAL_PATTERNS)
+
+
+_NAME_FILLERS = frozenset({"the", "a", "an", "of", "and", "series", "trilogy", "saga", "books"})
+
+
+def names_the_book(shelf: str, words_of_book: Iterable[str]) -> bool:
+    """True when every word of a shelf is a word of the book's title, series or authors.
+
+    Such a shelf (`hunger-games`, `suzanne-collins`, `a-song-of-ice-and-fire`) names the book
+    rather than saying what it is about.
+    """
+    book = {w for text in words_of_book for w in re.findall(r"\w+", fold(text))}
+    words = {w for w in re.findall(r"\w+", fold(shelf)) if w not in _NAME_FILLERS}
+    return bool(words) and words <= book
+
+
+def is_topical_subject(subject: str) -> bool:
+    """True when an Open Library subject describes a topic, not a format or a list."""
+    name = subject.strip().casefold()
+    if not name or len(name) > 80:
+        return False
+    return not any(p.search(name) for p in NON_TOPICAL_SUBJECTS)
+
+
+def normalize_category(raw: str) -> str | None:
+    """One spelling per topic: lower case, single spaces, no '-' or '_' separators."""
+    text = raw.strip()
+    text = re.sub(r"\s*\((genre|fiction|novel|literature)\)\s*$", "", text, flags=re.I)
+    text = re.sub(r",\s*general$", "", text, flags=re.I)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = text.replace("&", " and ")
+    text = re.sub(r"[-_/]+", " ", text)
+    text = re.sub(r"[^\w\s',.]", " ", text)
+    text = collapse_whitespace(text).strip(" ,.")
+    if not text or len(text) < 2 or text.isdigit():
+        return None
+    return CATEGORY_SYNONYMS.get(text, text)
+
+
+def merge_categories(*groups: Iterable[str]) -> tuple[str, ...]:
+    """Normalise and de-duplicate categories, keeping first-seen order."""
+    seen: dict[str, None] = {}
+    for group in groups:
+        for raw in group:
+            name = normalize_category(raw)
+            if name and name not in seen:
+                seen[name] = None
+    return tuple(seen)

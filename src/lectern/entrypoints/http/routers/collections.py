@@ -1,0 +1,144 @@
+"""`/collections`: list, show, search, documents, passages, labels and uploads.
+
+Errors go through the app's problem table (404 unknown collection or document, 422 bad
+query, 413 too large, 415 unsupported type). Reading needs what every route needs (a valid
+API key when keys are set); uploading needs a user named in LECTERN_COLLECTION_WRITERS.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+
+from lectern.application.collections import CollectionService
+from lectern.entrypoints.http.collection_schemas import (
+    AddReportOut,
+    CollectionDetailOut,
+    CollectionOut,
+    CollectionSearchOut,
+    DocumentOut,
+    DocumentSummaryOut,
+    PassageOut,
+    ResolutionOut,
+    SearchIn,
+    SectionOut,
+)
+from lectern.entrypoints.http.deps import AppServices, CurrentUser
+from lectern.entrypoints.http.problems import documented
+
+
+def collection_service(services: AppServices) -> CollectionService:
+    """The collection service of the app's services."""
+    return services.collections()
+
+
+Collections = Annotated[CollectionService, Depends(collection_service)]
+
+
+def require_writer(services: AppServices, user: CurrentUser) -> None:
+    """Uploads need an API key whose user is in LECTERN_COLLECTION_WRITERS."""
+    writers = services.settings.collection_writer_set
+    if not writers:
+        raise HTTPException(403, "uploads are off: LECTERN_COLLECTION_WRITERS names no user")
+    if not services.settings.api_keyring.required or user not in writers:
+        raise HTTPException(403, "this API key may not write to collections")
+
+
+router = APIRouter(tags=["collections"], responses=documented(401, 404, 422, 429, 503))
+
+
+@router.get("/collections")
+def list_collections(service: Collections) -> list[CollectionOut]:
+    """Every collection with its counts and filters."""
+    return [CollectionOut.of(summary) for summary in service.summaries()]
+
+
+@router.get("/collections/{name}")
+def show_collection(name: str, service: Collections) -> CollectionDetailOut:
+    """One collection: counts, filters, sources and its first documents."""
+    summary, documents = service.show(name)
+    return CollectionDetailOut(
+        **CollectionOut.of(summary).model_dump(),
+        first_documents=[DocumentSummaryOut.of(d) for d in documents],
+    )
+
+
+@router.post("/collections/{name}/search")
+def search(name: str, body: SearchIn, service: Collections) -> CollectionSearchOut:
+    """Hybrid search in one collection; passages grouped by document, best first."""
+    found = service.search(
+        name, body.query, where=body.where, k=body.k, per_document=body.per_document
+    )
+    return CollectionSearchOut.of(found)
+
+
+@router.get("/collections/{name}/documents/{document_id}")
+def document(name: str, document_id: str, service: Collections) -> DocumentOut:
+    """A document's text with its pages, sections and passages (with labels)."""
+    view = service.document(name, document_id)
+    found = view.document
+    return DocumentOut(
+        **DocumentSummaryOut.of(found).model_dump(),
+        text=found.text,
+        pages=[tuple(p) for p in found.pages],  # type: ignore[misc]
+        sections=[
+            SectionOut(title=s.title, level=s.level, anchor=s.anchor, start=s.start, end=s.end)
+            for s in found.sections
+        ],
+        notes=list(found.notes),
+        passages=[PassageOut.of(p, label) for p, label in view.passages],
+    )
+
+
+@router.get("/collections/{name}/documents/{document_id}/similar")
+def similar(
+    name: str,
+    document_id: str,
+    service: Collections,
+    k: Annotated[int, Query(ge=1, le=100)] = 10,
+) -> CollectionSearchOut:
+    """Documents nearest to this one."""
+    return CollectionSearchOut.of(service.similar(name, document_id, k))
+
+
+@router.get("/collections/{name}/passages/{passage_id}")
+def passage(name: str, passage_id: str, service: Collections) -> PassageOut:
+    """One passage with its label and offsets."""
+    view = service.passage(name, passage_id)
+    return PassageOut.of(view.passage, view.label)
+
+
+@router.get("/labels/resolve")
+def resolve(
+    service: Collections,
+    label: Annotated[str, Query(min_length=1, max_length=1200)],
+    snippet: Annotated[str | None, Query(max_length=1000)] = None,
+) -> ResolutionOut:
+    """The page, section or record a label cites, and where the snippet is in it."""
+    return ResolutionOut.of(service.resolve(label, snippet))
+
+
+@router.post(
+    "/collections/{name}/documents",
+    status_code=201,
+    dependencies=[Depends(require_writer)],
+    responses={400: {}, 403: {}, 404: {}, 413: {}, 415: {}},
+)
+async def upload(
+    name: str,
+    request: Request,
+    services: AppServices,
+    filename: Annotated[str, Query(min_length=1, max_length=200)],
+) -> AddReportOut:
+    """Add one document (the raw body: PDF, HTML, Markdown or UTF-8 text, sniffed).
+
+    The body limit middleware lets this route's bodies grow to LECTERN_MAX_UPLOAD_BYTES.
+    """
+    data = await request.body()
+    service = services.collections()
+    limit = services.settings.max_upload_bytes
+    report = await run_in_threadpool(service.upload, name, filename, data, max_bytes=limit)
+    return AddReportOut.of(report)

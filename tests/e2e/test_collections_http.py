@@ -1,0 +1,158 @@
+"""/collections on the real app (Guard, body limits, problems): search, labels, uploads."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from lectern.application.collections import CollectionService
+from lectern.bootstrap import bootstrap
+from lectern.entrypoints.http.app import create_app
+from lectern.settings import Settings
+from tests.collection_wiring import SHARED, collection_service
+
+WRITER = {"X-API-Key": "writer-key"}
+READER = {"X-API-Key": "reader-key"}
+
+
+def _app(data_dir: Path, service: CollectionService | None = None, **settings: Any) -> TestClient:
+    services = bootstrap(Settings(data_dir=data_dir, **settings), collections=service)
+    return TestClient(create_app(services, load_indexes=False))
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    data_dir = tmp_path / "var"
+    service = collection_service(data_dir)
+    docs = tmp_path / "docs"
+    (docs / "tutorial").mkdir(parents=True)
+    shutil.copy(SHARED / "kb/fastapi-docs/docs/tutorial/query-params.md", docs / "tutorial")
+    service.add("kb", docs)
+    return _app(
+        data_dir,
+        service,
+        api_keys="reader:reader-key,writer:writer-key",
+        collection_writers="writer",
+        max_upload_bytes=1_000_000,
+    )
+
+
+def _search(client: TestClient, query: str, **extra: Any) -> dict[str, Any]:
+    response = client.post("/collections/kb/search", json={"query": query, **extra}, headers=READER)
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def test_list_show_search_document_passage_and_label(client: TestClient) -> None:
+    assert client.get("/collections").status_code == 401
+    listed = client.get("/collections", headers=READER).json()
+    assert [c["name"] for c in listed] == ["kb"]
+    assert {f["name"] for f in listed[0]["filters"]} == {"format", "folder"}
+    detail = client.get("/collections/kb", headers=READER).json()
+    assert detail["documents"] == 1 and detail["first_documents"][0]["uri"].endswith(".md")
+    body = _search(client, "optional query parameters", where=["folder=tutorial"])
+    passage = body["results"][0]["passages"][0]
+    assert passage["label"].startswith("[kb:tutorial/query-params.md#")
+    assert passage["snippet"] in passage["text"]
+    document_id = body["results"][0]["document"]["id"]
+    document = client.get(f"/collections/kb/documents/{document_id}", headers=READER).json()
+    assert document["text"][passage["start"] : passage["end"]] == passage["text"]
+    assert any(s["anchor"] == "optional-parameters" for s in document["sections"])
+    one = client.get(f"/collections/kb/passages/{passage['id']}", headers=READER).json()
+    assert one["label"] == passage["label"]
+    resolved = client.get(
+        "/labels/resolve",
+        params={"label": passage["label"], "snippet": passage["snippet"]},
+        headers=READER,
+    ).json()
+    assert resolved["snippet_at"] is not None
+    assert _search(client, "query", where=["folder=advanced"])["results"] == []
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "payload", "status"),
+    [
+        ("/collections/nope", "get", None, 404),
+        ("/collections/nope/search", "post", {"query": "x"}, 404),
+        ("/collections/kb/search", "post", {"query": "x", "where": ["colour=red"]}, 422),
+        ("/collections/kb/search", "post", {"query": ""}, 422),
+        ("/collections/kb/search", "post", {"query": "x", "k": 0}, 422),
+        ("/collections/kb/documents/nope", "get", None, 404),
+        ("/collections/kb/passages/nope", "get", None, 404),
+        ("/labels/resolve?label=%5BRFC%209999%20p.1%5D", "get", None, 404),
+    ],
+)
+def test_errors_have_statuses_a_client_can_act_on(
+    client: TestClient, path: str, method: str, payload: Any, status: int
+) -> None:
+    response = client.request(method.upper(), path, json=payload, headers=READER)
+    assert response.status_code == status, response.text
+
+
+def test_upload_adds_a_searchable_document(client: TestClient) -> None:
+    page = b"# Webhooks { #webhooks }\n\nLectern posts a signed webhook when an import finishes.\n"
+    response = client.post(
+        "/collections/kb/documents",
+        params={"filename": "webhooks.md"},
+        content=page,
+        headers=WRITER,
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["added"] == 1
+    body = _search(client, "signed webhook import")
+    assert body["results"][0]["passages"][0]["label"] == "[kb:webhooks.md#webhooks]"
+
+
+@pytest.mark.parametrize(
+    ("filename", "content", "headers", "status"),
+    [
+        ("notes.md", b"# Notes\n", {}, 401),
+        ("notes.md", b"# Notes\n", READER, 403),
+        ("../../etc/passwd", b"# Notes\n", WRITER, 400),
+        ("..%2F..%2Fx.md", b"# Notes\n", WRITER, 400),
+        ("image.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00", WRITER, 415),
+        ("latin.txt", "Caf\u00e9".encode("latin-1"), WRITER, 415),
+        ("fake.pdf", b"%PDF-1.4 truncated", WRITER, 422),
+        ("big.md", b"x" * 1_000_001, WRITER, 413),
+    ],
+)
+def test_bad_uploads_are_refused_and_leave_nothing(
+    client: TestClient, filename: str, content: bytes, headers: dict[str, str], status: int
+) -> None:
+    response = client.post(
+        "/collections/kb/documents",
+        params={"filename": filename},
+        content=content,
+        headers=headers,
+    )
+    assert response.status_code == status, response.text
+    assert client.get("/collections/kb", headers=READER).json()["documents"] == 1
+
+
+def test_a_50_mb_upload_is_refused_before_it_is_read(client: TestClient) -> None:
+    def chunks() -> Any:
+        block = b"a" * 1_048_576
+        for _ in range(50):
+            yield block
+
+    response = client.post(
+        "/collections/kb/documents",
+        params={"filename": "huge.md"},
+        content=chunks(),
+        headers=WRITER,
+    )
+    assert response.status_code == 413
+    assert "limited to 1,000,000 bytes" in response.json()["detail"]
+
+
+def test_uploads_are_off_without_writers(tmp_path: Path) -> None:
+    response = _app(tmp_path / "var").post(
+        "/collections/kb/documents", params={"filename": "a.md"}, content=b"# A\n"
+    )
+    assert response.status_code == 403
+    assert response.headers["content-type"] == "application/problem+json"
