@@ -32,6 +32,7 @@ from lectern.entrypoints.http.routers import (
     search,
 )
 from lectern.entrypoints.http.routers.pages import STATIC
+from lectern.entrypoints.mcp.server import build_mcp_server, http_routes
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 
 log = structlog.get_logger("lectern.http")
@@ -41,6 +42,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
     """The FastAPI app over these services; indexes load in the lifespan."""
     settings = services.settings
     window = LimitWindow(settings.rate_limit_storage)
+    mcp = build_mcp_server(services)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -56,7 +58,8 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
                 app.state.not_ready = str(error)
                 log.warning("http.not_ready", reason=str(error))
         try:
-            yield
+            async with mcp.session_manager.run():
+                yield
         finally:
             await window.close()
 
@@ -112,6 +115,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         pages,
     ):
         app.include_router(module.router)
+    app.router.routes.extend(http_routes(mcp, settings.mcp_allowed_host_list))
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 
