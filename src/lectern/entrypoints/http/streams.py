@@ -120,15 +120,23 @@ async def lectern_events(
             yield _event("error", {"message": error_message(event.error, request_id)})
 
 
+def _message_id() -> str:
+    return f"msg-{uuid.uuid4().hex}"
+
+
 def _ui(chunk: dict[str, Any]) -> ServerSentEvent:
     return ServerSentEvent(data=_json(chunk))
 
 
 async def ui_message_events(
-    events: AsyncIterator[TurnEvent], request_id: str | None = None
+    events: AsyncIterator[TurnEvent], request_id: str | None = None, *, continuing: bool = False
 ) -> AsyncIterator[ServerSentEvent]:
-    """The turn as an AI SDK UI message stream, ending with `[DONE]`."""
-    yield _ui({"type": "start", "messageId": f"msg-{uuid.uuid4().hex}"})
+    """The turn as an AI SDK UI message stream, ending with `[DONE]`.
+
+    `continuing` (after a decision): the stream adds to the client's last assistant message,
+    so `start` names no new message id (a new id would make the client start over).
+    """
+    yield _ui({"type": "start"} if continuing else {"type": "start", "messageId": _message_id()})
     async for event in events:
         if isinstance(event, ToolCalled):
             continue  # sent with its result: an action's call is known by the action's id

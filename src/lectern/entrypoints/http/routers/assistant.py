@@ -36,7 +36,7 @@ from lectern.entrypoints.http.streams import (
     lectern_events,
     ui_message_events,
 )
-from lectern.entrypoints.http.turns import Failed, TurnRunner, Work
+from lectern.entrypoints.http.turns import Failed, TurnEvent, TurnRunner, Work
 from lectern.errors import NotFoundError
 
 router = APIRouter(
@@ -78,15 +78,18 @@ def _page(body: ChatRequest | DecisionRequest | None) -> PageContext | None:
 
 
 def event_stream(
-    request: Request, runner: TurnRunner, fmt: StreamFormat, first: Any = None
+    request: Request, runner: TurnRunner, fmt: StreamFormat, first: TurnEvent | None = None
 ) -> EventSourceResponse:
-    """The running turn as Lectern's event stream or the AI SDK's, with heartbeats."""
+    """The running turn as Lectern's event stream or the AI SDK's, with heartbeats.
+
+    `first`: the decision already taken from the runner; the stream continues a turn.
+    """
     request_id = getattr(request.state, "request_id", None)
     services: Services = request.app.state.services
     events = runner.events(first)
     if fmt == "ui":
         return EventSourceResponse(
-            ui_message_events(events, request_id),
+            ui_message_events(events, request_id, continuing=first is not None),
             ping=services.settings.sse_heartbeat_seconds,
             headers={UI_MESSAGE_STREAM_HEADER: UI_MESSAGE_STREAM_VERSION},
         )
