@@ -32,7 +32,7 @@ from lectern.entrypoints.http.routers import (
     search,
 )
 from lectern.entrypoints.http.routers.pages import STATIC
-from lectern.entrypoints.mcp.server import build_mcp_server, http_routes
+from lectern.entrypoints.mcp.server import McpEndpoint, build_mcp_server
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 
 log = structlog.get_logger("lectern.http")
@@ -42,7 +42,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
     """The FastAPI app over these services; indexes load in the lifespan."""
     settings = services.settings
     window = LimitWindow(settings.rate_limit_storage)
-    mcp = build_mcp_server(services)
+    mcp = McpEndpoint(build_mcp_server(services), settings.mcp_allowed_host_list)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -58,7 +58,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
                 app.state.not_ready = str(error)
                 log.warning("http.not_ready", reason=str(error))
         try:
-            async with mcp.session_manager.run():
+            async with mcp.serving():
                 yield
         finally:
             await window.close()
@@ -115,7 +115,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         pages,
     ):
         app.include_router(module.router)
-    app.router.routes.extend(http_routes(mcp, settings.mcp_allowed_host_list))
+    app.router.routes.append(mcp.route())
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 

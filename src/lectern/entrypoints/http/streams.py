@@ -40,6 +40,24 @@ from lectern.entrypoints.http.turns import (
 from lectern.errors import ChatCancelledError, LecternError
 
 log = structlog.get_logger("lectern.http")
+EVENT_NAMES = ("tool_call", "tool_result", "action_preview", "text", "error", "done")
+"""Lectern's own events; the AI SDK's and OpenAI's streams send unnamed (`message`) ones."""
+
+
+def sse_event_schema(names: tuple[str, ...]) -> dict[str, Any]:
+    """OpenAPI schema of one Server-Sent Event as clients parse it (data is JSON text)."""
+    return {
+        "type": "object",
+        "required": ["data"],
+        "properties": {
+            "event": {"type": "string", "enum": [*names, "message"]},
+            "data": {"type": "string", "contentMediaType": "application/json"},
+            "id": {"type": "string"},
+            "retry": {"type": "integer", "minimum": 0},
+        },
+    }
+
+
 UI_MESSAGE_STREAM_HEADER = "x-vercel-ai-ui-message-stream"
 UI_MESSAGE_STREAM_VERSION = "v1"
 

@@ -14,7 +14,8 @@ as a crash. `lectern mcp` serves it over stdio; the HTTP app mounts it at `/mcp`
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer, ResourceSecurity
@@ -22,7 +23,9 @@ from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.mcpserver.exceptions import ToolError as McpToolError
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import ToolAnnotations
-from starlette.routing import BaseRoute
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lectern import __version__
 from lectern.application.assistant.books import resolve_book
@@ -177,20 +180,45 @@ def build_mcp_server(services: Services) -> MCPServer:
     return server
 
 
-def http_routes(server: MCPServer, allowed_hosts: list[str]) -> list[BaseRoute]:
-    """The streamable HTTP endpoint at /mcp (stateless), refusing unknown Host headers.
+class McpEndpoint:
+    """`/mcp`: the MCP server over streamable HTTP (stateless), refusing unknown Host headers.
 
-    The caller runs `server.session_manager.run()` for as long as it serves; an empty
-    `allowed_hosts` turns the Host and Origin checks off.
+    The SDK's session manager runs once per instance, and an app may serve more than once
+    (tests enter its lifespan again): each `serving()` makes a fresh one and requests go to
+    the latest. An empty `allowed_hosts` turns the Host and Origin checks off.
     """
-    security = TransportSecuritySettings(
-        enable_dns_rebinding_protection=bool(allowed_hosts),
-        allowed_hosts=allowed_hosts,
-        allowed_origins=[
-            f"{scheme}://{host}" for host in allowed_hosts for scheme in ("http", "https")
-        ],
-    )
-    app = server.streamable_http_app(
-        streamable_http_path=MCP_PATH, stateless_http=True, transport_security=security
-    )
-    return list(app.routes)
+
+    def __init__(self, server: MCPServer, allowed_hosts: list[str]) -> None:
+        """Serve this MCP server."""
+        self.server = server
+        self.security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=bool(allowed_hosts),
+            allowed_hosts=allowed_hosts,
+            allowed_origins=[f"{s}://{host}" for host in allowed_hosts for s in ("http", "https")],
+        )
+        self._serving: list[ASGIApp] = []
+
+    @asynccontextmanager
+    async def serving(self) -> AsyncIterator[None]:
+        """Run a session manager for as long as the app serves."""
+        app = self.server.streamable_http_app(
+            streamable_http_path=MCP_PATH, stateless_http=True, transport_security=self.security
+        )
+        self._serving.append(app)
+        try:
+            async with self.server.session_manager.run():
+                yield
+        finally:
+            self._serving.remove(app)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Hand the request to the running streamable HTTP app."""
+        if not self._serving:
+            response = PlainTextResponse("the MCP endpoint is not running", status_code=503)
+            await response(scope, receive, send)
+            return
+        await self._serving[-1](scope, receive, send)
+
+    def route(self) -> Route:
+        """The route to add to the app."""
+        return Route(MCP_PATH, endpoint=self)

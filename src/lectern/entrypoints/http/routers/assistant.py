@@ -31,9 +31,11 @@ from lectern.entrypoints.http.deps import AppServices, CurrentUser, enabled_assi
 from lectern.entrypoints.http.problems import documented
 from lectern.entrypoints.http.schemas import json_response
 from lectern.entrypoints.http.streams import (
+    EVENT_NAMES,
     UI_MESSAGE_STREAM_HEADER,
     UI_MESSAGE_STREAM_VERSION,
     lectern_events,
+    sse_event_schema,
     ui_message_events,
 )
 from lectern.entrypoints.http.turns import Failed, TurnEvent, TurnRunner, Work
@@ -55,7 +57,7 @@ TURN_RESPONSES: dict[int | str, dict[str, Any]] = {
         "description": "The turn: JSON, or a stream of events (`Accept: text/event-stream`: "
         "tool_call, tool_result, action_preview, text, error, done; "
         "`?protocol=ui-message-stream`: the AI SDK's UI message stream).",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "content": {"text/event-stream": {"schema": sse_event_schema(EVENT_NAMES)}},
     },
     **documented(409),
 }

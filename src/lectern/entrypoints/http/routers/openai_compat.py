@@ -42,7 +42,7 @@ from lectern.entrypoints.http.openai_schemas import (
 )
 from lectern.entrypoints.http.problems import documented
 from lectern.entrypoints.http.schemas import json_response
-from lectern.entrypoints.http.streams import error_message
+from lectern.entrypoints.http.streams import error_message, sse_event_schema
 from lectern.entrypoints.http.turns import Failed, Finished, TurnRunner, text_chunks
 from lectern.errors import ChatCancelledError, InvalidQueryError, ModelNotFoundError
 
@@ -132,7 +132,7 @@ def models() -> ModelListOut:
     responses={
         200: {
             "description": "The completion; with `stream: true`, chat.completion.chunk events.",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": {"text/event-stream": {"schema": sse_event_schema(())}},
         },
         **documented(400, 401, 404, 413, 422, 429, 503),
     },
