@@ -104,6 +104,7 @@ bench: setup
 	$(BIN)/python bench/explanations.py
 	$(BIN)/python bench/query_understanding.py
 	$(BIN)/python bench/http_load.py
+	$(BIN)/python bench/chat_load.py
 
 # The evaluation harness on the catalog (docs/evaluation.md): ingest when the data directory
 # has no catalog yet, bring the indexes up to date (seconds when nothing changed), then every
