@@ -371,7 +371,12 @@ def test_a_switched_off_assistant_says_so(data_dir: Path) -> None:
         off = client.post("/assistant/chat", json={"message": "hello"}, headers=EVENTS)
         body = _problem(off, 404, "Assistant is switched off")
         assert "LECTERN_ASSISTANT_ENABLED" in body["detail"]
-        assert client.get("/lists").status_code == 200
+        _problem(client.get("/assistant/actions"), 404, "Assistant is switched off")
+        completion = {"model": "lectern-assistant", "messages": [{"role": "user", "content": "hi"}]}
+        _problem(
+            client.post("/v1/chat/completions", json=completion), 404, "Assistant is switched off"
+        )
+        assert client.get("/lists").status_code == 200  # the reader's lists stay readable
 
 
 def test_invalid_chat_bodies_are_refused(data_dir: Path) -> None:

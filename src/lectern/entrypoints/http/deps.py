@@ -35,14 +35,18 @@ def current_user(request: Request) -> str:
     return user
 
 
-async def enabled_assistant(services: Services) -> AssistantService:
+def require_assistant(services: Services) -> AssistantService:
     """The assistant, or AssistantDisabledError (404) when LECTERN_ASSISTANT_ENABLED is false."""
     if not services.settings.assistant_enabled:
         raise AssistantDisabledError(
             "the assistant is switched off on this server (LECTERN_ASSISTANT_ENABLED=false)"
         )
-    # Built once, off the event loop: the first build reads the catalog's vocabulary.
-    return await run_in_threadpool(services.assistant)
+    return services.assistant()
+
+
+async def enabled_assistant(services: Services) -> AssistantService:
+    """`require_assistant` for async routes: the first build reads the catalog, off the loop."""
+    return await run_in_threadpool(require_assistant, services)
 
 
 AppServices = Annotated[Services, Depends(app_services)]

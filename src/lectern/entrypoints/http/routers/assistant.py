@@ -27,7 +27,12 @@ from lectern.entrypoints.http.assistant_schemas import (
     ConversationOut,
     DecisionRequest,
 )
-from lectern.entrypoints.http.deps import AppServices, CurrentUser, enabled_assistant
+from lectern.entrypoints.http.deps import (
+    AppServices,
+    CurrentUser,
+    enabled_assistant,
+    require_assistant,
+)
 from lectern.entrypoints.http.problems import documented
 from lectern.entrypoints.http.schemas import json_response
 from lectern.entrypoints.http.streams import (
@@ -155,7 +160,7 @@ def actions(
     ] = False,
 ) -> list[ActionOut]:
     """The caller's pending actions (overdue ones are marked expired and left out)."""
-    assistant = services.assistant()
+    assistant = require_assistant(services)
     found = assistant.actions(user) if include_decided else assistant.pending(user)
     return [ActionOut.of(a) for a in found]
 
@@ -163,7 +168,7 @@ def actions(
 @router.get("/actions/{action_id}")
 def action(action_id: str, services: AppServices, user: CurrentUser) -> ActionOut:
     """One of the caller's actions (404 for an unknown id or another user's)."""
-    return ActionOut.of(services.assistant().get_action(user, action_id))
+    return ActionOut.of(require_assistant(services).get_action(user, action_id))
 
 
 @router.post("/actions/{action_id}/approve", response_model=ChatReplyOut, responses=TURN_RESPONSES)
@@ -207,7 +212,7 @@ async def reject(
 @router.get("/conversations/{conversation_id}")
 def conversation(conversation_id: str, services: AppServices, user: CurrentUser) -> ConversationOut:
     """The caller's conversation: its text turns and the changes proposed in it."""
-    assistant = services.assistant()
+    assistant = require_assistant(services)
     messages = assistant.sessions.history(user, conversation_id)
     proposed = [a for a in assistant.actions(user) if a.conversation == conversation_id]
     if not messages and not proposed:
