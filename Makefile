@@ -57,7 +57,19 @@ browser:
 		echo "Installing Debian's chromium for the browser tests"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 
-test: lint browser
+# The real AI SDK (`ai`, pinned in tests/node/package-lock.json) reads the UI message stream in
+# Node; installed from the npm registry into tests/node/node_modules (git ignores it).
+NODE_STAMP := tests/node/node_modules/.package-lock.json
+
+$(NODE_STAMP): tests/node/package.json tests/node/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+		echo "Installing Debian's nodejs and npm for the AI SDK stream test"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs npm; }
+	npm ci --prefix tests/node --no-audit --no-fund --loglevel=error
+
+node-deps: $(NODE_STAMP)
+
+test: lint browser node-deps
 	$(BIN)/pytest
 
 screenshot: setup browser
@@ -92,6 +104,7 @@ bench: setup
 	$(BIN)/python bench/explanations.py
 	$(BIN)/python bench/query_understanding.py
 	$(BIN)/python bench/http_load.py
+	$(BIN)/python bench/chat_load.py
 
 # The evaluation harness on the catalog (docs/evaluation.md): ingest when the data directory
 # has no catalog yet, bring the indexes up to date (seconds when nothing changed), then every

@@ -98,6 +98,14 @@ class AssistantDisabledError(LecternError):
     """LECTERN_ASSISTANT_ENABLED is false."""
 
 
+class ChatCancelledError(LecternError):
+    """The caller went away (a closed stream): the turn stopped before it finished."""
+
+
+class ModelNotFoundError(NotFoundError):
+    """An OpenAI-compatible request named a model this server does not serve."""
+
+
 class ToolError(InvalidQueryError):
     """A tool cannot do what was asked; the message goes back to the model as data."""
 

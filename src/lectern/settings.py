@@ -142,7 +142,13 @@ class Settings(BaseSettings):
     """Mask personal data in chat messages: auto = on for hosted providers, off for rules
     and local."""
     rate_limit_chat: str = "30/minute"
-    """Chat turns per user, on top of `rate_limit`."""
+    """Chat turns per user, on top of `rate_limit`: POST /assistant/chat, approvals and
+    rejections (they continue the turn) and POST /v1/chat/completions."""
+    sse_heartbeat_seconds: float = Field(default=15.0, ge=0.1, le=300.0)
+    """A comment line is sent on an idle event stream this often, so proxies keep it open."""
+    mcp_allowed_hosts: str = "127.0.0.1:*,localhost:*,[::1]:*"
+    """Host headers /mcp answers (DNS-rebinding protection); add the names the server is
+    reached by, e.g. "books.example.org,127.0.0.1:*"; "*" turns the check off."""
     redis_url: str | None = None
     """Conversation history in Redis (redis://host:6379/0); unset: in memory."""
     session_ttl_seconds: int = Field(default=86_400, ge=60, le=2_592_000)
@@ -230,6 +236,12 @@ class Settings(BaseSettings):
         if self.assistant_mask_pii == "auto":
             return self.assistant_provider not in ("rules", "local")
         return self.assistant_mask_pii == "on"
+
+    @property
+    def mcp_allowed_host_list(self) -> list[str]:
+        """Host patterns /mcp accepts; empty means any."""
+        hosts = [h.strip() for h in self.mcp_allowed_hosts.split(",") if h.strip()]
+        return [] if "*" in hosts else hosts
 
     @property
     def collection_writer_set(self) -> frozenset[str]:

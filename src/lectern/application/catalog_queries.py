@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from lectern.application.ports import BookCatalog
-from lectern.domain.books import CatalogEntry
+from lectern.domain.books import Book, CatalogEntry
 from lectern.domain.normalize import parse_isbn_query
 from lectern.errors import BookNotFoundError
 
@@ -64,3 +65,14 @@ def find_book(catalog: BookCatalog, isbn_or_id: str) -> BookView:
     if entry is None:
         raise BookNotFoundError(f"no book in the catalog matches {text!r}")
     return BookView(entry)
+
+
+def books_by_id(catalog: BookCatalog, ids: Iterable[str]) -> dict[str, Book]:
+    """The catalog's books among these ids, by id (ids that are not UUIDs are skipped)."""
+    parsed = []
+    for text in dict.fromkeys(ids):
+        try:
+            parsed.append(uuid.UUID(text))
+        except ValueError:
+            continue
+    return {str(book.id): book for book in catalog.get_many(parsed)} if parsed else {}

@@ -11,6 +11,7 @@ from lectern.domain.assistant import (
     AIResponse,
     Message,
     PendingAction,
+    ToolCall,
     ToolSpec,
 )
 from lectern.domain.books import JSONValue
@@ -177,4 +178,28 @@ class AssistantObserver(Protocol):
 
     def flag(self, flag: str) -> None:
         """A guardrail flag was raised on a reply."""
+        ...
+
+
+class TurnListener(Protocol):
+    """Hears a turn as it happens (a stream to the reader) and can stop it.
+
+    Called on the thread that runs the turn. `cancelled` is asked before every model step
+    and before each step's tools: True stops the turn with ChatCancelledError.
+    """
+
+    def tool_call(self, call: ToolCall) -> None:
+        """The model asked for this tool call; it runs next."""
+        ...
+
+    def tool_result(self, call: ToolCall, content: JSONValue, outcome: str) -> None:
+        """What the call gave back (ok, error, preview)."""
+        ...
+
+    def decided(self, action: PendingAction, result: JSONValue) -> None:
+        """An approval or rejection took effect; the model continues the turn next."""
+        ...
+
+    def cancelled(self) -> bool:
+        """True when nobody waits for the turn any more."""
         ...

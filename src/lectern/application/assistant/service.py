@@ -30,6 +30,7 @@ from lectern.application.assistant.ports import (
     ChatModel,
     PiiDetector,
     SessionStore,
+    TurnListener,
 )
 from lectern.application.assistant.prompts import SYSTEM_PROMPT_VERSION, system_prompt
 from lectern.application.assistant.registry import ToolRegistry
@@ -48,7 +49,7 @@ from lectern.domain.assistant import (
 from lectern.domain.books import JSONValue
 from lectern.domain.privacy import mask, masked_notice
 from lectern.domain.tracing import LLMCallTrace
-from lectern.errors import AssistantDisabledError, LecternError
+from lectern.errors import AssistantDisabledError, ChatCancelledError, LecternError
 
 log = structlog.get_logger(__name__)
 
@@ -147,8 +148,15 @@ class AssistantService:
         conversation: str | None = None,
         page: PageContext | None = None,
         only_tools: Sequence[str] | None = None,
+        history: Sequence[Message] | None = None,
+        listener: TurnListener | None = None,
     ) -> ChatReply:
-        """One turn of the conversation (a new one when `conversation` is None)."""
+        """One turn of the conversation (a new one when `conversation` is None).
+
+        `history`: earlier turns as the caller holds them (clients of stateless protocols
+        send the whole conversation); when given, stored history is neither read nor
+        written. `listener` hears tool calls as they happen and can stop the turn.
+        """
         self._check_enabled()
         conversation = conversation or self.new_id()
         cleaned = " ".join(text.split())[:MAX_MESSAGE_CHARS]
@@ -156,12 +164,23 @@ class AssistantService:
         if self.config.mask_pii and self.pii is not None:
             masked = mask(cleaned, self.pii.find(cleaned))
             cleaned, masked_kinds = masked.text, masked.kinds
-        history = self.sessions.history(user, conversation)
+        remember = history is None
+        earlier = self.sessions.history(user, conversation) if history is None else list(history)
         turn_message = Message("user", cleaned)
-        reply = self._run(user, conversation, [*history, turn_message], page, only_tools=only_tools)
+        reply = self._run(
+            user,
+            conversation,
+            [*earlier, turn_message],
+            page,
+            only_tools=only_tools,
+            listener=listener,
+        )
         if masked_kinds:
             reply = _with_notice(reply, masked_notice(masked_kinds))
-        self.sessions.append(user, conversation, [turn_message, Message("assistant", reply.text)])
+        if remember:
+            self.sessions.append(
+                user, conversation, [turn_message, Message("assistant", reply.text)]
+            )
         return reply
 
     def _run(
@@ -173,6 +192,7 @@ class AssistantService:
         *,
         only_tools: Sequence[str] | None = None,
         decision: Decision | None = None,
+        listener: TurnListener | None = None,
     ) -> ChatReply:
         turn = _Turn()
         specs = self.registry.specs(only_tools)
@@ -183,6 +203,7 @@ class AssistantService:
         flags: list[GroundingFlag] = []
         run_id = uuid.uuid4().hex
         for step in range(1, self.config.max_agent_steps + 1):
+            _stop_if_cancelled(listener)
             started = time.perf_counter()
             try:
                 response = self.model.complete_with_tools(
@@ -216,8 +237,14 @@ class AssistantService:
                 break
             messages.append(Message("assistant", response.text, response.tool_calls))
             proposed_before = len(turn.actions)
+            # Not between one step's calls: parallel previews stand or fall together.
+            _stop_if_cancelled(listener)
             for call in response.tool_calls:
+                if listener is not None:
+                    listener.tool_call(call)
                 content = self._call(call, context, turn, step, allowed, run_id)
+                if listener is not None:
+                    listener.tool_result(call, content, turn.steps[-1].outcome)
                 messages.append(
                     Message(
                         "tool",
@@ -341,20 +368,39 @@ class AssistantService:
         """One of the user's actions (ActionNotFoundError for anyone else's)."""
         return self.approvals.get(user, action_id)
 
-    def approve(self, user: str, action_id: str, *, page: PageContext | None = None) -> ChatReply:
+    def approve(
+        self,
+        user: str,
+        action_id: str,
+        *,
+        page: PageContext | None = None,
+        listener: TurnListener | None = None,
+    ) -> ChatReply:
         """Run the action, then let the model continue the conversation with its result."""
         self._check_enabled()
         decision = self.approvals.approve(user, action_id)
-        return self._continue(user, decision, "approved", page)
+        return self._continue(user, decision, "approved", page, listener)
 
-    def reject(self, user: str, action_id: str, *, page: PageContext | None = None) -> ChatReply:
+    def reject(
+        self,
+        user: str,
+        action_id: str,
+        *,
+        page: PageContext | None = None,
+        listener: TurnListener | None = None,
+    ) -> ChatReply:
         """Do not run the action; the model is told and continues without it."""
         self._check_enabled()
         decision = self.approvals.reject(user, action_id)
-        return self._continue(user, decision, "rejected", page)
+        return self._continue(user, decision, "rejected", page, listener)
 
     def _continue(
-        self, user: str, decision: Decision, verdict: str, page: PageContext | None
+        self,
+        user: str,
+        decision: Decision,
+        verdict: str,
+        page: PageContext | None,
+        listener: TurnListener | None,
     ) -> ChatReply:
         action = decision.action
         call = ToolCall(action.id, action.preview.tool_name, dict(action.preview.tool_input))
@@ -364,13 +410,17 @@ class AssistantService:
             "description": action.preview.description,
             "result": decision.result,
         }
+        if listener is not None:
+            listener.decided(action, decision.result)
         history = self.sessions.history(user, action.conversation)
         messages = [
             *history,
             Message("assistant", "", (call,)),
             Message("tool", canonical_json(outcome), tool_call_id=call.id, name=call.name),
         ]
-        reply = self._run(user, action.conversation, messages, page, decision=decision)
+        reply = self._run(
+            user, action.conversation, messages, page, decision=decision, listener=listener
+        )
         self.sessions.append(user, action.conversation, [Message("assistant", reply.text)])
         return reply
 
@@ -414,6 +464,11 @@ class AssistantService:
                 run_id=run_id,
             )
         )
+
+
+def _stop_if_cancelled(listener: TurnListener | None) -> None:
+    if listener is not None and listener.cancelled():
+        raise ChatCancelledError("the turn was stopped: nobody is waiting for it any more")
 
 
 def _ms(started: float) -> float:

@@ -20,8 +20,19 @@ from lectern.bootstrap import Services
 from lectern.domain.search import SearchQuery
 from lectern.entrypoints.http.middleware import BodyLimit, Guard, LimitWindow, Observe
 from lectern.entrypoints.http.problems import install_problem_handlers
-from lectern.entrypoints.http.routers import books, collections, evaluate, health, pages, search
+from lectern.entrypoints.http.routers import (
+    assistant,
+    books,
+    collections,
+    evaluate,
+    health,
+    library,
+    openai_compat,
+    pages,
+    search,
+)
 from lectern.entrypoints.http.routers.pages import STATIC
+from lectern.entrypoints.mcp.server import McpEndpoint, build_mcp_server
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 
 log = structlog.get_logger("lectern.http")
@@ -31,6 +42,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
     """The FastAPI app over these services; indexes load in the lifespan."""
     settings = services.settings
     window = LimitWindow(settings.rate_limit_storage)
+    mcp = McpEndpoint(build_mcp_server(services), settings.mcp_allowed_host_list)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -46,7 +58,8 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
                 app.state.not_ready = str(error)
                 log.warning("http.not_ready", reason=str(error))
         try:
-            yield
+            async with mcp.serving():
+                yield
         finally:
             await window.close()
 
@@ -70,6 +83,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         limits=parse_many(settings.rate_limit),
         failure_limits=parse_many(settings.auth_failure_limit),
         window=window,
+        chat_limits=parse_many(settings.rate_limit_chat),
     )
     app.add_middleware(Observe, observe=services.metrics.observe_http)
     if settings.cors_origin_list:
@@ -77,14 +91,31 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
             CORSMiddleware,
             allow_origins=settings.cors_origin_list,
             allow_methods=["GET", "POST"],
-            allow_headers=["Content-Type", "X-API-Key", "X-Request-ID"],
+            allow_headers=[
+                "Content-Type",
+                "X-API-Key",
+                "Authorization",
+                "X-Request-ID",
+                "x-vercel-ai-ui-message-stream",
+            ],
         )
     app.add_middleware(
         BodyLimit, limit=settings.max_body_bytes, upload_limit=settings.max_upload_bytes
     )
 
-    for module in (health, search, books, collections, evaluate, pages):
+    for module in (
+        health,
+        search,
+        books,
+        collections,
+        evaluate,
+        assistant,
+        library,
+        openai_compat,
+        pages,
+    ):
         app.include_router(module.router)
+    app.router.routes.append(mcp.route())
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 

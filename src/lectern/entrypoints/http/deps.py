@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Request
+from starlette.concurrency import run_in_threadpool
 
+from lectern.application.assistant.service import AssistantService
 from lectern.application.search import BookSearchService
 from lectern.bootstrap import Services
-from lectern.errors import NotReadyError
+from lectern.errors import AssistantDisabledError, NotReadyError
 
 
 def app_services(request: Request) -> Services:
@@ -31,6 +33,20 @@ def current_user(request: Request) -> str:
     if user is None:  # only open paths get this far without a user
         raise NotReadyError("no authenticated user on this request")
     return user
+
+
+def require_assistant(services: Services) -> AssistantService:
+    """The assistant, or AssistantDisabledError (404) when LECTERN_ASSISTANT_ENABLED is false."""
+    if not services.settings.assistant_enabled:
+        raise AssistantDisabledError(
+            "the assistant is switched off on this server (LECTERN_ASSISTANT_ENABLED=false)"
+        )
+    return services.assistant()
+
+
+async def enabled_assistant(services: Services) -> AssistantService:
+    """`require_assistant` for async routes: the first build reads the catalog, off the loop."""
+    return await run_in_threadpool(require_assistant, services)
 
 
 AppServices = Annotated[Services, Depends(app_services)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 import redis.asyncio
 import structlog
@@ -29,9 +29,29 @@ log = structlog.get_logger("lectern.http")
 
 HEALTH_PATHS = frozenset({"/health", "/health/ready"})
 """Never rate-limited and never behind an API key: probes must always get through."""
-OPEN_PATHS = frozenset({"/", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
+OPEN_PATHS = frozenset({"/", "/reading-lists", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
 """Served without a key (the page asks for one), but rate-limited by address."""
 OPEN_PREFIXES = ("/static/",)
+CHAT_PATHS = re.compile(
+    r"^/(?:assistant/chat|assistant/actions/[^/]+/(?:approve|reject)|v1/chat/completions)$"
+)
+"""POSTs that run an assistant turn: counted against LECTERN_RATE_LIMIT_CHAT as well."""
+
+
+def is_chat_turn(method: str, path: str) -> bool:
+    """True for the requests that run an assistant turn."""
+    return method == "POST" and CHAT_PATHS.match(path) is not None
+
+
+def presented_key(headers: Mapping[str, str]) -> str | None:
+    """The API key a request carries: `X-API-Key`, else `Authorization: Bearer <key>`."""
+    key = headers.get("x-api-key")
+    if key:
+        return key
+    scheme, _, credentials = (headers.get("authorization") or "").partition(" ")
+    if scheme.casefold() == "bearer" and credentials.strip():
+        return credentials.strip()
+    return None
 
 
 class _TooLargeError(Exception):
@@ -189,7 +209,10 @@ class Guard:
     client address (never a header the client can change). A request whose key is missing or
     wrong counts against its address like any other, and also against a second, tighter
     limit of failed authentications per address, so keys cannot be guessed at speed.
-    /health is never limited. The user lands in `scope["state"]["user"]`.
+    Requests that run an assistant turn count against `chat_limits` too, in their own
+    bucket per identity. /health is never limited. The key comes in `X-API-Key` or as
+    `Authorization: Bearer <key>` (OpenAI and MCP clients send that); the user lands in
+    `scope["state"]["user"]`.
     """
 
     def __init__(
@@ -199,12 +222,14 @@ class Guard:
         limits: list[RateLimitItem],
         failure_limits: list[RateLimitItem],
         window: LimitWindow,
+        chat_limits: Sequence[RateLimitItem] = (),
     ) -> None:
         """Wrap the app; limits come from `limits.parse_many`."""
         self.app = app
         self.keyring = keyring
         self.limits = limits
         self.failure_limits = failure_limits
+        self.chat_limits = list(chat_limits)
         self.window = window.strategy
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -216,7 +241,7 @@ class Guard:
         request = Request(scope)
         address = "ip:" + (request.client.host if request.client else "unknown")
         if self.keyring.required:
-            user = self.keyring.authenticate(request.headers.get("x-api-key"))
+            user = self.keyring.authenticate(presented_key(request.headers))
         else:
             user = LOCAL_USER
         scope.setdefault("state", {})["user"] = user
@@ -233,10 +258,16 @@ class Guard:
                 request,
                 401,
                 "Unauthorized",
-                "a valid X-API-Key header is required",
-                headers={"WWW-Authenticate": "ApiKey"},
+                "a valid API key is required: X-API-Key: <key> or Authorization: Bearer <key>",
+                headers={"WWW-Authenticate": 'ApiKey, Bearer realm="lectern"'},
             )
             await response(scope, receive, send)
+            return
+        if (
+            self.chat_limits
+            and is_chat_turn(scope.get("method", ""), path)
+            and await self._limited(scope, receive, send, "chat:" + bucket, self.chat_limits)
+        ):
             return
         await self.app(scope, receive, send)
 
@@ -264,7 +295,13 @@ class Guard:
                 await response(scope, receive, send)
                 return True
             wait = max(1, int(reset - time.time()) + 1)
-            what = "failed authentications" if bucket.startswith("auth-failures:") else "requests"
+            what = (
+                "failed authentications"
+                if bucket.startswith("auth-failures:")
+                else "chat turns"
+                if bucket.startswith("chat:")
+                else "requests"
+            )
             response = problem(
                 request,
                 429,

@@ -17,6 +17,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from lectern.entrypoints.http.schemas import ProblemOut
 from lectern.errors import (
+    ActionAlreadyDecidedError,
+    ActionChangedError,
+    ActionConflictError,
+    ActionExpiredError,
+    ActionNotFoundError,
+    ActionNotReadyError,
+    AssistantDisabledError,
     BookNotFoundError,
     CollectionInputError,
     CollectionNotFoundError,
@@ -25,7 +32,10 @@ from lectern.errors import (
     EvaluationRunNotFoundError,
     InvalidQueryError,
     LecternError,
+    ModelNotFoundError,
+    NotFoundError,
     NotReadyError,
+    ReadingListNotFoundError,
     UploadRejectedError,
 )
 
@@ -42,6 +52,16 @@ ERROR_TABLE: tuple[tuple[type[Exception], int, str, dict[str, str]], ...] = (
     (UploadRejectedError, 400, "Upload refused", {}),
     (CollectionInputError, 422, "Invalid collection input", {}),
     (EvaluationRunNotFoundError, 404, "Evaluation run not found", {}),
+    (ActionNotFoundError, 404, "Action not found", {}),
+    (ReadingListNotFoundError, 404, "Reading list not found", {}),
+    (ModelNotFoundError, 404, "Model not found", {}),
+    (NotFoundError, 404, "Not found", {}),
+    (AssistantDisabledError, 404, "Assistant is switched off", {}),
+    (ActionExpiredError, 409, "Action expired", {}),
+    (ActionAlreadyDecidedError, 409, "Action already decided", {}),
+    (ActionChangedError, 409, "Changed since preview", {}),
+    (ActionNotReadyError, 409, "Action waits for another", {}),
+    (ActionConflictError, 409, "Action cannot run", {}),
     (InvalidQueryError, 422, "Invalid request", {}),
     (NotReadyError, 503, "Search is not ready", {"Retry-After": "10"}),
     (EvaluationBusyError, 409, "An evaluation is running", {}),
@@ -69,6 +89,7 @@ def problem(
     *,
     errors: list[dict[str, str]] | None = None,
     headers: dict[str, str] | None = None,
+    fresh_action_id: str | None = None,
 ) -> JSONResponse:
     """An RFC 9457 problem response carrying the request id."""
     request_id = getattr(request.state, "request_id", None) or uuid.uuid4().hex
@@ -79,6 +100,7 @@ def problem(
         instance=request.url.path,
         request_id=request_id,
         errors=errors,
+        fresh_action_id=fresh_action_id,
     )
     return JSONResponse(
         body.model_dump(exclude_none=True),
@@ -128,7 +150,10 @@ async def _ours(request: Request, exc: Exception) -> JSONResponse:
         if isinstance(exc, kind):
             if isinstance(exc, UploadRejectedError):
                 status = UPLOAD_STATUS.get(exc.reason, status)
-            return problem(request, status, title, str(exc), headers=headers or None)
+            fresh = exc.fresh_action_id if isinstance(exc, ActionChangedError) else None
+            return problem(
+                request, status, title, str(exc), headers=headers or None, fresh_action_id=fresh
+            )
     return await _crashed(request, exc)
 
 

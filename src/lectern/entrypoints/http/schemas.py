@@ -347,6 +347,8 @@ class ProblemOut(BaseModel):
     instance: str | None = None
     request_id: str | None = None
     errors: list[dict[str, str]] | None = None
+    fresh_action_id: str | None = None
+    """Changed since preview: the fresh preview's action, when one could be made."""
 
 
 class EvaluateRequest(_In):

@@ -19,6 +19,12 @@ def page() -> FileResponse:
     return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
 
+@router.get("/reading-lists")
+def reading_lists_page() -> FileResponse:
+    """The reading lists page (the lists themselves come from GET /lists)."""
+    return FileResponse(str(STATIC / "lists.html"), media_type="text/html")
+
+
 @router.get("/metrics")
 def metrics(services: AppServices) -> Response:
     """Prometheus exposition."""

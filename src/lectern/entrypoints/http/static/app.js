@@ -1,97 +1,13 @@
 // Lectern's page: search, filters from /facets, result cards whose cited snippets are
-// highlighted inside the quoted field, similar books. Plain ES module, no build step.
+// highlighted inside the quoted field, similar books, one book's fields (a citation opens
+// the quoted field with the snippet highlighted), and the assistant's chat. Plain ES
+// modules, no build step.
 
-const $ = (id) => document.getElementById(id);
-const state = { lastResults: [], lastQuery: "" };
+import { api } from "./api.js";
+import { mountChat } from "./chat.js";
+import { $, el, highlighted } from "./dom.js";
 
-function apiKey() {
-  return $("api-key").value || sessionStorage.getItem("lectern-api-key") || "";
-}
-
-async function api(path, options = {}) {
-  const headers = { "Content-Type": "application/json" };
-  const key = apiKey();
-  if (key) headers["X-API-Key"] = key;
-  const response = await fetch(path, { ...options, headers });
-  if (response.status === 401) {
-    $("key-box").hidden = false;
-    throw new Error("This server needs an API key: enter it above and search again.");
-  }
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    throw new Error(body.detail || body.title || `HTTP ${response.status}`);
-  }
-  if (key) sessionStorage.setItem("lectern-api-key", key);
-  return body;
-}
-
-// The same folding the server validates with: case-folded, whitespace runs as one space.
-// Returns the folded text and, for each folded character, its index in the original.
-function fold(text) {
-  let out = "";
-  const map = [];
-  let space = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (/\s/.test(ch)) {
-      if (!space && out.length) { out += " "; map.push(i); }
-      space = true;
-      continue;
-    }
-    space = false;
-    const lower = ch.toLowerCase();
-    for (const c of lower) { out += c; map.push(i); }
-  }
-  return { out, map };
-}
-
-// Ranges [start, end) of the original text covered by the snippets.
-function ranges(text, snippets) {
-  const folded = fold(text);
-  const found = [];
-  for (const snippet of snippets) {
-    const needle = fold(snippet).out.trim();
-    if (!needle) continue;
-    let at = folded.out.indexOf(needle);
-    while (at !== -1) {
-      found.push([folded.map[at], folded.map[at + needle.length - 1] + 1]);
-      at = folded.out.indexOf(needle, at + needle.length);
-    }
-  }
-  found.sort((a, b) => a[0] - b[0]);
-  const merged = [];
-  for (const r of found) {
-    const last = merged[merged.length - 1];
-    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
-    else merged.push([...r]);
-  }
-  return merged;
-}
-
-// The field text as DOM nodes, cited spans wrapped in <mark>; never innerHTML.
-function highlighted(text, snippets) {
-  const fragment = document.createDocumentFragment();
-  let cursor = 0;
-  for (const [start, end] of ranges(text, snippets)) {
-    if (start > cursor) fragment.append(text.slice(cursor, start));
-    const mark = document.createElement("mark");
-    mark.textContent = text.slice(start, end);
-    fragment.append(mark);
-    cursor = end;
-  }
-  if (cursor < text.length) fragment.append(text.slice(cursor));
-  return fragment;
-}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
+const state = { lastResults: [], lastQuery: "", book: null };
 
 function card(result, withSimilar) {
   const book = result.book;
@@ -208,7 +124,11 @@ async function search(event) {
   $("status").textContent = "Searching…";
   $("go").disabled = true;
   $("similar").hidden = true;
+  $("book-view").hidden = true;
   $("results").hidden = false;
+  state.lastQuery = text;
+  state.book = null;
+  chat.describeContext();
   try {
     const response = await api("/search", { method: "POST", body: JSON.stringify(body) });
     showBanner(response);
@@ -253,6 +173,63 @@ async function loadFacets() {
   }
 }
 
+const BOOK_FIELDS = [
+  ["title", "Title"], ["authors", "Authors"], ["published_year", "Year"],
+  ["language", "Language"], ["categories", "Categories"], ["description", "Description"],
+];
+
+// One book's fields; `field` and `quote` (from a citation link) highlight what was quoted.
+async function showBook(id, field, quote) {
+  $("status").textContent = "Opening the book…";
+  try {
+    const book = await api(`/books/${encodeURIComponent(id)}`);
+    state.book = book;
+    const values = {
+      title: book.title, authors: book.authors.join(", "),
+      published_year: book.year === null ? "" : String(book.year), language: book.language || "",
+      categories: book.categories.join(", "), description: book.description || "",
+    };
+    const rows = [];
+    let cited = null;
+    for (const [name, label] of BOOK_FIELDS) {
+      if (!values[name]) continue;
+      const isCited = name === field && quote;
+      const value = el("dd", { id: `field-${name}`, "data-field": name, tabindex: "-1", class: isCited ? "cited" : null },
+        highlighted(values[name], isCited ? [quote] : []));
+      if (isCited) cited = value;
+      rows.push(el("dt", {}, label), value);
+    }
+    $("book-view-title").textContent = book.title;
+    $("book-view-body").replaceChildren(el("dl", { class: "book-fields" }, ...rows));
+    $("results").hidden = true;
+    $("similar").hidden = true;
+    $("plan").hidden = true;
+    $("book-view").hidden = false;
+    $("status").textContent = cited && !cited.querySelector("mark")
+      ? "The quoted words are not in this field as it reads now." : "";
+    (cited || $("book-view-title")).focus();
+    (cited || $("book-view")).scrollIntoView({ block: "center" });
+    chat.describeContext();
+  } catch (error) {
+    $("status").textContent = error.message;
+  }
+}
+
+function pageContext() {
+  if (state.book) return { type: "book", id: state.book.id, name: state.book.title.slice(0, 300) };
+  if (state.lastQuery) return { type: "search", name: state.lastQuery.slice(0, 300) };
+  return null;
+}
+
+const chat = mountChat(pageContext);
+$("book-view-close").addEventListener("click", () => {
+  state.book = null;
+  $("book-view").hidden = true;
+  $("results").hidden = false;
+  history.replaceState(null, "", state.lastQuery ? `?q=${encodeURIComponent(state.lastQuery)}` : "/");
+  chat.describeContext();
+  $("q").focus();
+});
 $("search-form").addEventListener("submit", search);
 $("similar-close").addEventListener("click", () => {
   $("similar").hidden = true;
@@ -260,5 +237,6 @@ $("similar-close").addEventListener("click", () => {
   $("q").focus();
 });
 loadFacets();
-const initial = new URLSearchParams(location.search).get("q");
-if (initial) { $("q").value = initial; search(); }
+const params = new URLSearchParams(location.search);
+if (params.get("book")) showBook(params.get("book"), params.get("field"), params.get("quote"));
+else if (params.get("q")) { $("q").value = params.get("q"); search(); }

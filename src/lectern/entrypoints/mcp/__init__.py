@@ -1,0 +1,1 @@
+"""Lectern over the Model Context Protocol."""
