@@ -109,7 +109,7 @@ class BookCatalog(Protocol):
         ...
 
     def ids_matching(self, filters: SearchFilters) -> set[uuid.UUID]:
-        """Ids of the books that satisfy every filter set."""
+        """Ids of the books that satisfy every filter set (unknown page counts pass)."""
         ...
 
     def facets(self, top_categories: int = 30) -> Facets:
@@ -125,7 +125,10 @@ class BookCatalog(Protocol):
         ...
 
     def book_facts(self) -> list[BookFacts]:
-        """Language, year and categories of every book, for filtering in memory."""
+        """Language, year, categories, pages, authors, title and series of every book.
+
+        What search filters on in memory.
+        """
         ...
 
     def book_names(self) -> list[BookNames]:
@@ -145,6 +148,10 @@ class BookFacts:
     language: str | None
     published_year: int | None
     categories: frozenset[str]
+    pages: int | None = None
+    authors: tuple[str, ...] = ()
+    title: str = ""
+    series: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

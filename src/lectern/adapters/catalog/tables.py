@@ -15,6 +15,7 @@ books = sa.Table(
     sa.Column("description", sa.Text),
     sa.Column("language", sa.String(8), index=True),
     sa.Column("published_year", sa.Integer, index=True),
+    sa.Column("pages", sa.Integer, index=True),
     sa.Column("isbn10", sa.String(10)),
     sa.Column("isbn13", sa.String(13)),
     sa.Column("source", sa.String(64), nullable=False),
