@@ -211,8 +211,19 @@ def test_search_understands_the_words_and_can_ignore_parts(client: TestClient) -
     response = client.post("/search", json=body)
     assert response.status_code == 200, response.text
     plan = response.json()["plan"]
-    assert plan["source"] == "rules-v1"
-    assert plan["filters"] == {"language": "en", "min_year": 2001, "max_year": None}
+    assert plan["source"] == "rules-v2"
+    assert plan["filters"] == {
+        "language": "en",
+        "min_year": 2001,
+        "max_year": None,
+        "min_pages": None,
+        "max_pages": None,
+        "exclude_categories": [],
+        "exclude_authors": [],
+        "exclude_titles": [],
+        "exclude_youth": False,
+    }
+    assert plan["exclusions"] == []
     spans = {r["kind"]: r["text"] for r in plan["recognised"]}
     assert spans["language"] == "in English" and spans["years"] == "published after 2000"
     results = response.json()["results"]

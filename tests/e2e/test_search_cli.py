@@ -225,7 +225,7 @@ def test_traces_of_a_fresh_data_directory() -> None:
 def test_understand_prints_the_plan_then_results() -> None:
     shown = lectern("search", "dystopian novels in English published after 2000", "--understand")
     assert shown.returncode == 0, shown.stderr
-    assert "Understood (rules-v1)" in shown.stdout
+    assert "Understood (rules-v2)" in shown.stdout
     assert "language: 'in English' -> en" in shown.stdout
     assert "years: 'published after 2000' -> 2001-" in shown.stdout
     lines = _results(
