@@ -490,8 +490,10 @@ class BookSearchService:
         if query.use_explanations:
             if self.explainer is None:
                 raise InvalidQueryError("explanations are not configured for this search")
+            # "Books like X" is searched by X's shelves: they are what a result can match.
+            explained = " ".join([text, *variations]) if like_alone else text
             results, report = self.explainer.explain_results(
-                text,
+                explained,
                 results,
                 min(self.explain_top, query.max_results),
                 run_id=uuid.uuid4().hex,

@@ -14,18 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from lectern.domain.normalize import fold, is_youth_shelf
+from lectern.domain.normalize import fold, is_youth_shelf, singular
 from lectern.domain.search import SearchFilters
 
 _ARTICLES = frozenset({"the", "a", "an"})
 
 
 def name_words(text: str) -> tuple[str, ...]:
-    """Folded words, a plural 's' dropped from words over three letters ("vampires")."""
-    return tuple(
-        word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-        for word in fold(text).split()
-    )
+    """Folded words in the singular ("Cozy Mysteries" -> ("cozy", "mystery"))."""
+    return tuple(singular(word) for word in fold(text).split())
 
 
 def contains_phrase(words: Sequence[str], phrase: Sequence[str]) -> bool:

@@ -10,7 +10,7 @@ from typing import Literal, get_args
 
 from lectern.domain.books import Book
 from lectern.domain.grounding import Explanation
-from lectern.domain.normalize import MAX_PAGES, fold, fold_accents, is_youth_shelf
+from lectern.domain.normalize import MAX_PAGES, fold, fold_accents, is_youth_shelf, singular
 from lectern.errors import InvalidQueryError
 
 __all__ = [
@@ -108,6 +108,15 @@ class SearchFilters:
 
 
 _NO_FILTERS = SearchFilters()
+
+
+def describe_page_limit(low: int | None, high: int | None) -> str:
+    """A page limit in words: "at most 400 pages", "200 to 350 pages"."""
+    if low is not None and high is not None:
+        return f"{low} to {high} pages"
+    if high is not None:
+        return f"at most {high} pages"
+    return f"at least {low} pages"
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,12 +335,10 @@ _TOKEN = re.compile(r"\w+(?:['’]\w+)*", re.UNICODE)
 
 
 def phrase_key(text: str) -> tuple[str, ...]:
-    """Folded words with a plural 's' dropped: how excluded names are found in a text."""
-    words = (
-        fold_accents(m.group()).replace("'", "").replace("’", "") for m in _TOKEN.finditer(text)
-    )
+    """Folded words in the singular: how excluded names are found in a text."""
     return tuple(
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words
+        singular(fold_accents(m.group()).replace("'", "").replace("’", ""))
+        for m in _TOKEN.finditer(text)
     )
 
 

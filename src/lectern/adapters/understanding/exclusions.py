@@ -36,7 +36,13 @@ from lectern.adapters.understanding.negation_data import (
 )
 from lectern.application.understanding import Token, Vocabulary, key_of
 from lectern.domain.normalize import MAX_PAGES
-from lectern.domain.search import Exclusion, ExclusionScope, Recognition, RecognitionKind
+from lectern.domain.search import (
+    Exclusion,
+    ExclusionScope,
+    Recognition,
+    RecognitionKind,
+    describe_page_limit,
+)
 
 AUDIENCE_LABEL = "young readers"
 MAX_FILLERS = 4
@@ -46,15 +52,6 @@ TITLE_SMALL_WORDS = frozenset(
     ["for", "of", "the", "and", "a", "an", "in", "on", "to", "with", "at", "from", "my", "by"]
 )
 _CUE_STARTS = {cue[0] for cue in NEGATION_CUES}
-
-
-def describe_pages(low: int | None, high: int | None) -> str:
-    """A page limit in words: "at most 400 pages", "200 to 350 pages"."""
-    if low is not None and high is not None:
-        return f"{low} to {high} pages"
-    if high is not None:
-        return f"at most {high} pages"
-    return f"at least {low} pages"
 
 
 class ExclusionRules:
@@ -88,7 +85,7 @@ class ExclusionRules:
                     continue
                 low, high = _tighter(low, high, limits)
                 self._take(
-                    tokens, found, "pages", describe_pages(*limits), match.start(), match.end()
+                    tokens, found, "pages", describe_page_limit(*limits), match.start(), match.end()
                 )
         for pattern, limits in LENGTH_RULES:
             for match in pattern.finditer(text):
@@ -100,10 +97,10 @@ class ExclusionRules:
                     continue
                 low, high = _tighter(low, high, limits)
                 found.notes.append(
-                    f"{text[start:end]!r} read as {describe_pages(*limits)}; books of unknown "
+                    f"{text[start:end]!r} read as {describe_page_limit(*limits)}; books of unknown "
                     "length are kept, after those known to fit"
                 )
-                self._take(tokens, found, "pages", describe_pages(*limits), start, end)
+                self._take(tokens, found, "pages", describe_page_limit(*limits), start, end)
         return low, high
 
     # --- audience --------------------------------------------------------------------------

@@ -28,6 +28,7 @@ NEGATION_CUES: tuple[tuple[str, ...], ...] = tuple(
         "nothing from",
         "nothing about",
         "nothing with",
+        "nothing",
         "no",
         "not",
         "isnt",
@@ -97,6 +98,8 @@ NOT_NEGATING: tuple[tuple[str, ...], ...] = tuple(
         "not a fan",
         "if not",
         "or not",
+        "nothing but",
+        "nothing else",
         "no matter",
         "no longer",
         "no one",
@@ -336,7 +339,7 @@ EPIC_MIN_PAGES = 700
 """"doorstopper", "epic-length", "tome": at least 700 pages (the longest twentieth)."""
 _BOOK = (
     r"(?:books?|novels?|reads?|ones?|stor(?:y|ies)|fiction|thrillers?|myster(?:y|ies)|"
-    r"romances?|fantas(?:y|ies)|memoirs?|biograph(?:y|ies)|histor(?:y|ies)|horror|"
+    r"romances?|fantas(?:y|ies)|memoirs?|biograph(?:y|ies)|horror|"
     r"sci[\s-]?fi|science\s+fiction|classics?|tales?|poems?|poetry|sagas?)\b"
 )
 _GAP = r"(?:\s+[\w'-]+){0,2}?\s+"

@@ -36,7 +36,13 @@ from lectern.domain.normalize.isbn import (
 )
 from lectern.domain.normalize.languages import is_iso_639_1, normalize_language
 from lectern.domain.normalize.pages import MAX_PAGES, parse_pages
-from lectern.domain.normalize.text import clean_text, collapse_whitespace, fold, fold_accents
+from lectern.domain.normalize.text import (
+    clean_text,
+    collapse_whitespace,
+    fold,
+    fold_accents,
+    singular,
+)
 from lectern.domain.normalize.works import edition_group, split_series, work_key
 from lectern.domain.normalize.years import parse_year
 
@@ -68,6 +74,7 @@ __all__ = [
     "parse_isbn_query",
     "parse_pages",
     "parse_year",
+    "singular",
     "split_authors",
     "split_hyphenated_authors",
     "split_series",

@@ -68,3 +68,12 @@ def fold_accents(text: str) -> str:
 def fold(text: str) -> str:
     """Lower-case, strip accents and punctuation: the key form of a name or title."""
     return collapse_whitespace(re.sub(r"[^\w\s]|_", " ", fold_accents(text)))
+
+
+def singular(word: str) -> str:
+    """A folded word without its plural ending: "mysteries" -> "mystery", "vampires"."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
