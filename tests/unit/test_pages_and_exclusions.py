@@ -96,6 +96,7 @@ def test_an_excluded_shelf_rules_out_shelves_containing_it_as_a_phrase() -> None
     assert shelf_excluded("romance", "paranormal romance")
     assert shelf_excluded("vampires", "vampire fiction")  # plural folded
     assert shelf_excluded("Cozy Mysteries", "cozy mystery")
+    assert shelf_excluded("zombies", "zombie") and shelf_excluded("zombie", "zombies")
     assert not shelf_excluded("romance", "romantic comedy")
     assert not shelf_excluded("high fantasy", "fantasy")
 

@@ -71,9 +71,13 @@ def fold(text: str) -> str:
 
 
 def singular(word: str) -> str:
-    """A folded word without its plural ending: "mysteries" -> "mystery", "vampires"."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
+    """A folded word's key without its plural: "mysteries" and "mystery" -> "mystery".
+
+    A key, not a word: a final 's' goes, then a final "ie" becomes "y", so "zombies" and
+    "zombie" share "zomby" just as "mysteries" and "mystery" share "mystery".
+    """
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
+        word = word[:-1]
+    if len(word) > 3 and word.endswith("ie"):
+        word = word[:-2] + "y"
     return word
