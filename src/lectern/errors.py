@@ -100,3 +100,7 @@ class AssistantDisabledError(LecternError):
 
 class ToolError(InvalidQueryError):
     """A tool cannot do what was asked; the message goes back to the model as data."""
+
+
+class ProviderError(SourceError):
+    """An external books provider (Open Library, Google Books) failed or answered nonsense."""

@@ -73,6 +73,35 @@ class SourceFetcher(Protocol):
         ...
 
 
+class ExternalBooksProvider(Protocol):
+    """A public books API (Open Library, Google Books) read as normalised source records."""
+
+    @property
+    def name(self) -> str:
+        """The provider's source name, as provenance and `lectern ingest --provider` say it."""
+        ...
+
+    def by_isbn(self, isbn: str) -> list[SourceRecord]:
+        """The provider's records of this ISBN (none when it has none)."""
+        ...
+
+    def search(self, query: str, limit: int) -> list[SourceRecord]:
+        """At most `limit` records for a free-text query, best first."""
+        ...
+
+
+class ProviderRecordStore(Protocol):
+    """The records fetched from providers, kept so every later ingest merges them again."""
+
+    def save(self, records: Sequence[SourceRecord]) -> int:
+        """Insert or replace records by (source, source_id); returns how many were new."""
+        ...
+
+    def records(self, source: str) -> list[SourceRecord]:
+        """Every stored record of one provider, in source id order."""
+        ...
+
+
 class ProgressReporter(Protocol):
     """Receives progress of long work; the CLI draws bars, tests count calls."""
 

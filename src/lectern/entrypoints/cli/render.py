@@ -16,6 +16,7 @@ from lectern.application.catalog_queries import BookView
 from lectern.application.evaluation.beir import BeirRun
 from lectern.application.ingestion import IngestReport
 from lectern.application.ports import IndexReport
+from lectern.application.providers import ProviderReport
 from lectern.application.search import SearchResponse
 from lectern.domain.books import PAGE_BUCKET, PAGE_BUCKETS_UP_TO, CatalogCounts, Facets
 from lectern.domain.grounding import explanation_json
@@ -55,6 +56,18 @@ def print_ingest_report(report: IngestReport, path: Path) -> None:
     if len(report.rejected_rows) > 10:
         out.print(f"  ... {len(report.rejected_rows) - 10} more rejected rows in the report")
     out.print(f"Full report: {path}", highlight=False)
+
+
+def print_provider_report(report: ProviderReport) -> None:
+    """What a provider was asked, what it answered and what was kept."""
+    asked = [f"ISBN {i}" for i in report.isbns] + ([repr(report.query)] if report.query else [])
+    out.print(
+        f"{report.provider}: asked {', '.join(asked)}; {report.fetched} records fetched, "
+        f"{report.new_records} new",
+        highlight=False,
+    )
+    for isbn in report.not_found:
+        out.print(f"  {report.provider} has no record of ISBN {isbn}", highlight=False)
 
 
 def print_catalog_stats(counts: CatalogCounts, facets: Facets, as_json: bool) -> None:
