@@ -27,6 +27,7 @@ from lectern.application.catalog_queries import find_book
 from lectern.bootstrap import Services, bootstrap
 from lectern.errors import InvalidQueryError, ProviderError, UnknownSourceError
 from lectern.settings import Settings
+from tests.e2e.test_cli import lectern
 
 HUNGER_GAMES_OL = {
     "url": "https://openlibrary.org/books/OL23118544M/The_Hunger_Games",
@@ -342,3 +343,21 @@ def test_provider_ingest_refuses_what_it_cannot_do(
     with pytest.raises(InvalidQueryError, match="not a valid ISBN"):
         ingestion.ingest("openlibrary", isbns=["12345"])
     assert server.requests == []
+
+
+def test_lectern_ingest_provider_from_the_command_line(server: Server, tiny_mirror: Path) -> None:
+    env = {"LECTERN_OPENLIBRARY_URL": server.url + "/ol", "LECTERN_PROVIDER_MIN_INTERVAL": "0"}
+    mirror = ("--mirror", str(tiny_mirror))
+    result = lectern(
+        "ingest", *mirror, "--provider", "openlibrary", "--isbn", "9780439023481", env=env
+    )
+    assert result.returncode == 0, result.stderr
+    assert "openlibrary: asked ISBN 9780439023481; 1 records fetched, 1 new" in result.stdout
+    shown = lectern("catalog", "show", "9780439023481", "--json", env=env)
+    sources = {s["source"] for s in json.loads(shown.stdout)["sources"]}
+    assert "openlibrary" in sources
+    alone = lectern("ingest", *mirror, "--isbn", "9780439023481", env=env)
+    assert alone.returncode == 2 and "need --provider" in alone.stderr
+    down = lectern("ingest", *mirror, "--provider", "openlibrary", "--query", "down", env=env)
+    assert down.returncode == 1 and "failed after 3 attempts" in down.stderr
+    assert "Traceback" not in down.stderr
