@@ -330,13 +330,13 @@ PAGE_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 """Page limits stated in numbers: "under 300 pages" is at most 299, "over 500" at least 501."""
 
 SHORT_MAX_PAGES = 250
-""""short", "quick read", "brief": at most 250 pages (a third of the catalog's books)."""
+""""short", "quick read", "brief": at most 250 pages (the catalog's shortest 38%)."""
 NOT_LONG_MAX_PAGES = 400
-""""not too long": at most 400 pages (three quarters of the catalog's books)."""
+""""not too long": at most 400 pages (the catalog's shortest 73%)."""
 LONG_MIN_PAGES = 500
-""""long", "lengthy": at least 500 pages (the longest sixth of the catalog's books)."""
+""""long", "lengthy": at least 500 pages (the catalog's longest 16%)."""
 EPIC_MIN_PAGES = 700
-""""doorstopper", "epic-length", "tome": at least 700 pages (the longest twentieth)."""
+""""doorstopper", "epic-length", "tome": at least 700 pages (the catalog's longest 7%)."""
 _BOOK = (
     r"(?:books?|novels?|reads?|ones?|stor(?:y|ies)|fiction|thrillers?|myster(?:y|ies)|"
     r"romances?|fantas(?:y|ies)|memoirs?|biograph(?:y|ies)|horror|"
