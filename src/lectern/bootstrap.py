@@ -541,6 +541,10 @@ class Services:
             vocabulary=self.vocabulary(),
             min_relevance=self.settings.assistant_min_relevance,
             new_id=lambda: str(uuid.uuid4()),
+            kb_replier=self.kb_replier,
+            kb_collection=self.settings.ai_kb_collection,
+            research=self.research,
+            research_collection=self.settings.ai_research_collection,
         )
 
     def assistant(self) -> AssistantService:

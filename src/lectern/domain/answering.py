@@ -257,8 +257,10 @@ def classify_turn(text: str) -> GateDecision:
     stripped = " ".join(text.split())
     if not _WORD.search(stripped):
         return GateDecision("empty", "the message has no words")
-    question = _OPENERS.sub("", stripped).strip() or stripped
-    if _is_small_talk(stripped) or _is_small_talk(question):
+    rest = _OPENERS.sub("", stripped).strip()
+    question = rest or stripped
+    lines = [line for line in text.splitlines() if _WORD.search(line)]
+    if not rest or _is_small_talk(question) or all(_is_small_talk(line) for line in lines):
         return GateDecision("chit_chat", "a greeting, thanks or acknowledgement")
     for line in re.split(r"(?<=[.!?])\s+|\n", question):
         words = _plain(line).split()

@@ -20,7 +20,15 @@ from lectern.bootstrap import Services
 from lectern.domain.search import SearchQuery
 from lectern.entrypoints.http.middleware import BodyLimit, Guard, LimitWindow, Observe
 from lectern.entrypoints.http.problems import install_problem_handlers
-from lectern.entrypoints.http.routers import books, collections, evaluate, health, pages, search
+from lectern.entrypoints.http.routers import (
+    answering,
+    books,
+    collections,
+    evaluate,
+    health,
+    pages,
+    search,
+)
 from lectern.entrypoints.http.routers.pages import STATIC
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 
@@ -83,7 +91,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         BodyLimit, limit=settings.max_body_bytes, upload_limit=settings.max_upload_bytes
     )
 
-    for module in (health, search, books, collections, evaluate, pages):
+    for module in (health, search, books, collections, answering, evaluate, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
