@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from langchain_core.language_models import GenericFakeChatModel
@@ -299,3 +300,17 @@ def test_the_index_lines_are_source_id_and_summary(kb: KnowledgeBase) -> None:
         "kb:tutorial/path-params.md",
         "kb:tutorial/query-params.md",
     }
+
+
+def test_one_compiled_graph_serves_concurrent_requests(kb: KnowledgeBase) -> None:
+    graph = KnowledgeBaseReplyGraph(RuleReplySteps(600))
+    questions = [
+        "How do I declare optional query parameters?",
+        "Why do I get 429 Too Many Requests?",
+        "thanks!",
+        "How do I restart the service after a configuration change?",
+    ] * 4
+    expected = {q: _run(graph, kb, q).reply_text for q in set(questions)}
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda q: (q, _run(graph, kb, q).reply_text), questions))
+    assert all(text == expected[q] for q, text in results)

@@ -18,6 +18,10 @@ MAX_CITED_SOURCES = 4
 RELATIVE_FLOOR = 0.6
 """Sources scoring under this share of the best block's relevance are not cited."""
 SENTENCES_PER_SOURCE = 2
+MITIGATION_PREFIXES = ("required action",)
+"""Sentences that say what to do (KEV's required action): mitigations, not findings."""
+LEAD_SENTENCES = 2
+"""Key findings per summarized source: its first informative sentences."""
 COMPARED_FIELDS = (
     "vendor",
     "product",
@@ -51,6 +55,21 @@ def _by_source(blocks: Sequence[ContextBlock]) -> list[tuple[str, list[ContextBl
     return sorted(grouped.items(), key=lambda item: -max(b.relevance for b in item[1]))
 
 
+def _informative(sentence: str, title: str) -> bool:
+    """Three words or more, and more than a restatement of the record's title."""
+    words = set(content_terms(sentence))
+    return len(sentence.split()) >= 3 and not words <= set(content_terms(title))
+
+
+def _lead(block: ContextBlock, count: int = 1) -> list[str]:
+    """The first informative sentences of a block."""
+    return [
+        s
+        for s in _sentences(block.text)
+        if _informative(s, block.title) and not s.casefold().startswith(MITIGATION_PREFIXES)
+    ][:count]
+
+
 def _covering(question: str, blocks: Sequence[ContextBlock], limit: int) -> list[str]:
     """The sentences of a source's blocks holding most question words, in text order."""
     terms = set(content_terms(question))
@@ -58,7 +77,7 @@ def _covering(question: str, blocks: Sequence[ContextBlock], limit: int) -> list
     for block_number, block in enumerate(blocks):
         for position, sentence in enumerate(_sentences(block.text)):
             overlap = len(terms & set(content_terms(sentence)))
-            if overlap and len(sentence.split()) >= 3:
+            if overlap and _informative(sentence, block.title):
                 scored.append((overlap, block_number, position, sentence))
     best = sorted(scored, key=lambda s: (-s[0], s[1], s[2]))[:limit]
     return [s[3] for s in sorted(best, key=lambda s: (s[1], s[2]))]
@@ -135,17 +154,19 @@ class ExtractiveResearchWriter:
 
     def _summarize(self, question: str, blocks: Sequence[ContextBlock]) -> ResearchDraft:
         findings: list[str] = []
+        firsts: list[str] = []
         mitigations: list[str] = []
         systems: list[str] = []
         cited: list[tuple[str, str]] = []
         for source, group in self._cited_sources(blocks):
             sentences = _sentences(group[0].text)
-            lead = next((s for s in sentences if len(s.split()) >= 3), "")
-            if lead:
+            for number, lead in enumerate(_lead(group[0], LEAD_SENTENCES)):
                 findings.append(f"[{source}] {lead}")
                 cited.append((source, quote_of(lead)))
+                if number == 0:
+                    firsts.append(f"[{source}] {lead}")
             for sentence in sentences:
-                if sentence.casefold().startswith("required action"):
+                if sentence.casefold().startswith(MITIGATION_PREFIXES):
                     mitigations.append(f"[{source}] {sentence}")
                     cited.append((source, quote_of(sentence)))
             for name in SYSTEM_FIELDS:
@@ -154,7 +175,7 @@ class ExtractiveResearchWriter:
                         systems.append(value)
             for value in _values(group[0].metadata.get("mitigations")):
                 mitigations.append(f"[{source}] {value}")
-        summary = " ".join(findings)
+        summary = " ".join(firsts)
         sections: dict[str, JSONValue] = {
             "summary": summary,
             "key_findings": list(findings),
@@ -198,8 +219,7 @@ class ExtractiveResearchWriter:
         leads: list[str] = []
         cited: list[tuple[str, str]] = []
         for source, group in sources:
-            lead = next((s for s in _sentences(group[0].text) if len(s.split()) >= 3), "")
-            if lead:
+            for lead in _lead(group[0]):
                 leads.append(f"[{source}] {lead}")
                 cited.append((source, quote_of(lead)))
         assessment = " ".join(leads)
