@@ -6,6 +6,7 @@ Needs the collections (real embeddings, the packaged MiniLM):
     lectern collections add clapnq ../shared/data/qa/clapnq-dev --mapping clapnq
     lectern collections add threats ../shared/data/threat/cisa-kev --mapping cisa-kev
     lectern collections add threats ../shared/data/threat/mitre-attack --mapping mitre-attack
+    lectern collections add fastapi ../shared/data/kb/fastapi-docs/docs   (--support-collection)
 
 The same run as `lectern evaluate answering`. `--tune` first runs every question with no
 relevance floor and picks the floor on the `tune` half (half of each class, split by a hash
@@ -37,6 +38,9 @@ def main() -> int:
     parser.add_argument("--tune", action="store_true", help="also sweep the relevance floor")
     parser.add_argument("--limit", type=int, help="only the first n questions of each file")
     parser.add_argument("--out", type=Path, help="also write the artifact here")
+    parser.add_argument(
+        "--support-collection", help="also the FastAPI support questions over this collection"
+    )
     args = parser.parse_args()
     began = time.perf_counter()
     artifact, path = run_answering_evaluation(
@@ -46,6 +50,7 @@ def main() -> int:
         args.research_collection,
         tune=args.tune,
         limit=args.limit,
+        support_collection=args.support_collection,
     )
     if "relevance_sweep" in artifact:
         print("relevance sweep:", json.dumps(artifact["relevance_sweep"]))
@@ -58,6 +63,8 @@ def main() -> int:
     print("bm25 baseline:", json.dumps(artifact["bm25_baseline"]))
     print("targets:", json.dumps(artifact["targets"]))
     print("research:", json.dumps(artifact["research"]))
+    if "transfer" in artifact:
+        print("transfer:", json.dumps(artifact["transfer"]))
     for record in artifact["research_records"]:  # type: ignore[union-attr]
         assert isinstance(record, dict)
         if record["recall"] != 1 or record["precision"] != 1:

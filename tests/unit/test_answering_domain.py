@@ -43,6 +43,8 @@ from lectern.domain.research import (
         ("the service crashed again today.", "not_a_question"),
         ("tom petty i won't back down official video", "not_a_question"),
         ("thanks!", "chit_chat"),
+        ("thanks, that worked!", "chit_chat"),
+        ("thanks! how do I add a header?", "question"),
         ("Hi there", "chit_chat"),
         ("good morning everyone", "chit_chat"),
         ("   ", "empty"),

@@ -16,11 +16,13 @@ from lectern.application.evaluation.answering import (
     halves,
     load_clapnq,
     load_research_questions,
+    load_support_questions,
     relevance_sweep,
     reply_body,
     reply_figures,
     targets_met,
     token_f1,
+    transfer_figures,
 )
 from lectern.errors import DatasetError
 
@@ -150,3 +152,15 @@ def test_the_research_questions_have_gold_ids() -> None:
 def test_cases_are_value_objects() -> None:
     case = ClapnqCase("1", "q", True, "a", ("s",))
     assert case == ClapnqCase("1", "q", True, "a", ("s",))
+
+
+def test_the_support_questions_are_labelled_before_any_run() -> None:
+    version, cases = load_support_questions()
+    assert version == "kb-support-questions-v1"
+    assert sum(c.answerable for c in cases) == 12 and len(cases) == 24
+
+
+def test_transfer_figures_report_the_configured_gate_and_the_best_floor() -> None:
+    figures = transfer_figures(RECORDS)
+    assert figures["best_floor_on_this_set"] == 0.7
+    assert "gold_sentence_hit" not in figures and figures["questions"] == 6

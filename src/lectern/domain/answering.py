@@ -231,6 +231,9 @@ _OPENERS = re.compile(
 )
 
 
+_THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|cheers|much appreciated)\b", re.I)
+
+
 @dataclass(frozen=True, slots=True)
 class GateDecision:
     """What the gate made of a turn, and why."""
@@ -275,6 +278,8 @@ def classify_turn(text: str) -> GateDecision:
         joined = " ".join(words)
         if any(joined.startswith(p) for p in REQUEST_PHRASES):
             return GateDecision("question", "a request for information", question)
+    if _THANKS.match(stripped):
+        return GateDecision("chit_chat", "thanks, and no question after them")
     return GateDecision("not_a_question", "no question or request in the message")
 
 

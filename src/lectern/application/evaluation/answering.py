@@ -17,6 +17,10 @@ tuned on `tune` and every figure is reported on `held_out` and on all.
 
 Research (hand-written KEV/ATT&CK questions with gold record ids): cited-source precision
 and recall per question, and whether the gold records were retrieved at all.
+
+Transfer: hand-written support questions over the FastAPI documentation (answerable, and
+technical or off-topic questions the documentation does not answer), run with the floor
+tuned on ClapNQ; nothing is tuned on them.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from lectern.errors import DatasetError
 
 CLAPNQ_FILES = (("clapnq_dev_answerable.jsonl", True), ("clapnq_dev_unanswerable.jsonl", False))
 RESEARCH_FILE = "research_questions.json"
+SUPPORT_FILE = "kb_support_questions.json"
 TARGETS = {
     "balanced_accuracy": 0.75,
     "gold_sentence_hit": 0.70,
@@ -348,6 +353,35 @@ def relevance_sweep(records: Sequence[ReplyRecord]) -> dict[str, JSONValue]:
     }
 
 
+def load_support_questions(path: Path | None = None) -> tuple[str, list[ClapnqCase]]:
+    """The FastAPI support questions (a transfer check of the gate), as cases."""
+    try:
+        if path is None:
+            text = resources.files("lectern.evaluation").joinpath(SUPPORT_FILE).read_text("utf-8")
+        else:
+            text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
+        cases = [
+            ClapnqCase(str(q["id"]), str(q["question"]), bool(q["answerable"]), "", ())
+            for q in data["questions"]
+        ]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise DatasetError(f"cannot read the support questions: {error}") from None
+    return str(data.get("version", "")), cases
+
+
+def transfer_figures(records: Sequence[ReplyRecord]) -> dict[str, JSONValue]:
+    """The configured gate on another knowledge base; for information, its best floor."""
+    scores = [r.top_relevance if r.gate == "question" else None for r in records]
+    floor, accuracy = best_threshold(scores, [r.answerable for r in records])
+    figures = reply_figures(records)
+    return {
+        **{k: v for k, v in figures.items() if k not in ("gold_sentence_hit", "token_f1")},
+        "best_floor_on_this_set": round(floor, 4),
+        "balanced_accuracy_at_best_floor": accuracy,
+    }
+
+
 # --- research ------------------------------------------------------------------------------
 
 
@@ -465,6 +499,7 @@ def answering_artifact(
     config: Mapping[str, JSONValue],
     research_version: str = "",
     sweep: Sequence[ReplyRecord] | None = None,
+    support: Sequence[ReplyRecord] | None = None,
 ) -> dict[str, JSONValue]:
     """One run's artifact: reply figures, baseline, sweep, research figures, targets, records.
 
@@ -491,4 +526,7 @@ def answering_artifact(
     }
     if sweep is not None:
         artifact["relevance_sweep"] = relevance_sweep(sweep)
+    if support is not None:
+        artifact["transfer"] = transfer_figures(support)
+        artifact["transfer_records"] = records_json(support)
     return artifact

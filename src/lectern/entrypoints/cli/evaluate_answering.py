@@ -36,6 +36,7 @@ def run_answering_evaluation(
     *,
     tune: bool = False,
     limit: int | None = None,
+    support_collection: str | None = None,
     progress: RichProgress | None = None,
 ) -> tuple[dict[str, JSONValue], str]:
     """ClapNQ replies and the research questions, stored with the other evaluation runs.
@@ -47,6 +48,7 @@ def run_answering_evaluation(
         answering_artifact,
         load_clapnq,
         load_research_questions,
+        load_support_questions,
         research_records,
     )
     from lectern.bootstrap import bootstrap, git_commit, new_run_id
@@ -56,13 +58,16 @@ def run_answering_evaluation(
         answerable = [c for c in cases if c.answerable][:limit]
         cases = answerable + [c for c in cases if not c.answerable][:limit]
 
-    def replies(chosen: Settings, label: str) -> list[Any]:
+    def replies(
+        chosen: Settings, label: str, name: str = collection, questions: Any = None
+    ) -> list[Any]:
+        asked = cases if questions is None else questions
         services = bootstrap(chosen)
-        evaluation = ReplyEvaluation(services.kb_replier(), services.knowledge_bases(), collection)
+        evaluation = ReplyEvaluation(services.kb_replier(), services.knowledge_bases(), name)
         if progress is None:
-            return evaluation.run(cases)
-        progress.start(label, len(cases))
-        return evaluation.run(cases, lambda _: progress.advance())
+            return evaluation.run(asked)
+        progress.start(label, len(asked))
+        return evaluation.run(asked, lambda _: progress.advance())
 
     started_at = datetime.now(UTC).isoformat()
     sweep = None
@@ -70,6 +75,10 @@ def run_answering_evaluation(
         free = settings.model_copy(update={"ai_min_relevance": 0.0, "ai_min_coverage": 0.0})
         sweep = replies(free, "ClapNQ without a floor")
     records = replies(settings, "ClapNQ replies")
+    support = None
+    if support_collection:
+        _, support_cases = load_support_questions()
+        support = replies(settings, "support questions", support_collection, support_cases)
     services = bootstrap(settings)
     version, questions = load_research_questions()
     research = research_records(services.research(), research_collection, questions)
@@ -84,6 +93,7 @@ def run_answering_evaluation(
         "ai_max_answer_chars": settings.ai_max_answer_chars,
         "ai_enable_verification": settings.ai_enable_verification,
         "limit": limit,
+        "support_collection": support_collection,
     }
     artifact = answering_artifact(
         records,
@@ -94,6 +104,7 @@ def run_answering_evaluation(
         config=config,
         research_version=version,
         sweep=sweep,
+        support=support,
     )
     return artifact, services.evaluation().store.save(artifact)
 
@@ -114,6 +125,10 @@ def evaluate_answering(
     limit: Annotated[
         int | None, typer.Option(help="Only the first n questions of each ClapNQ file.")
     ] = None,
+    support_collection: Annotated[
+        str | None,
+        typer.Option(help="Also the FastAPI support questions over this collection (transfer)."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Knowledge-base replies on ClapNQ and research citations, stored as a run."""
@@ -128,6 +143,7 @@ def evaluate_answering(
                 research_collection,
                 tune=tune,
                 limit=limit,
+                support_collection=support_collection,
                 progress=progress,
             )
         if as_json:
@@ -147,6 +163,8 @@ def evaluate_answering(
         if "relevance_sweep" in artifact:
             out.print(f"relevance sweep: {json.dumps(artifact['relevance_sweep'])}", soft_wrap=True)
         out.print(f"research: {json.dumps(artifact['research'])}", soft_wrap=True)
+        if "transfer" in artifact:
+            out.print(f"transfer: {json.dumps(artifact['transfer'])}", soft_wrap=True)
         err.print(f"run {artifact['run_id']} stored at {path}")
 
     _guarded(run)
