@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lectern.domain.answering import (
+    AIResult,
     AnswerSentence,
     Conversation,
     ConversationMessage,
@@ -20,6 +21,7 @@ from lectern.domain.answering import (
     lead_summary,
     render_reply,
     sentence_spans,
+    silence_reason,
     source_id_for,
     verify_extractive,
 )
@@ -215,3 +217,39 @@ def test_source_names_are_matched_whole() -> None:
     assert names_source("see t1003.001.", "T1003.001")
     assert not names_source("see T1003.001", "T1003")
     assert not names_source("CVE-2021-442281", "CVE-2021-44228")
+
+
+@pytest.mark.parametrize(
+    ("path", "gate", "error", "reason"),
+    [
+        (("gate:chit_chat", "should_reply:false"), "chit_chat", None, "(chit chat)"),
+        (("gate:question", "select:0", "should_reply:false"), "question", None, "relevant"),
+        (("gate:error", "should_reply:false"), "", "gate: LLMError: x", "failed: gate: LLMError"),
+        (("gate:question", "timeout"), "question", "took longer", "took too long"),
+        (
+            (
+                "gate:question",
+                "select:1",
+                "load:1",
+                "generate:1",
+                "grounding:failed",
+                "should_reply:false",
+            ),
+            "question",
+            "not in kb:a",
+            "did not hold",
+        ),
+        (
+            ("gate:question", "select:1", "load:1", "generate:none", "should_reply:false"),
+            "question",
+            None,
+            "do not answer",
+        ),
+    ],
+)
+def test_silence_is_explained(
+    path: tuple[str, ...], gate: str, error: str | None, reason: str
+) -> None:
+    result = AIResult(False, "", (), (), path, {}, gate=gate, error=error)
+    assert reason in silence_reason(result)
+    assert silence_reason(AIResult(True, "x", (), (), (), {})) == ""

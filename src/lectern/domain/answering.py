@@ -549,3 +549,28 @@ def ai_result_json(result: AIResult) -> dict[str, JSONValue]:
         },
         "error": result.error,
     }
+
+
+_SILENCE = (
+    ("timeout", "the reply took too long"),
+    ("grounding:failed", "a citation did not hold"),
+    ("verify:failed", "verification refused the draft"),
+    ("generate:none", "the sources do not answer it"),
+    ("load:0", "the sources could not be loaded"),
+    ("select:0", "no source is relevant enough"),
+)
+
+
+def silence_reason(result: AIResult) -> str:
+    """Why a result stays silent, in words (empty when it replies)."""
+    if result.should_reply:
+        return ""
+    if result.gate and result.gate != "question":
+        return f"not a question for the knowledge base ({result.gate.replace('_', ' ')})"
+    failed = [s for s in result.decision_path if s.endswith(":error") or s == "error"]
+    if failed:
+        return f"a step failed: {result.error or failed[0]}"
+    for step, reason in _SILENCE:
+        if step in result.decision_path:
+            return reason
+    return result.error or "no reply"

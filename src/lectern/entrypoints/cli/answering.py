@@ -21,6 +21,7 @@ from lectern.domain.answering import (
     ConversationMessage,
     RequestContext,
     ai_result_json,
+    silence_reason,
 )
 from lectern.domain.research import (
     TEMPLATES,
@@ -80,8 +81,7 @@ def print_result(result: AIResult) -> None:
     if result.should_reply:
         out.print(escape(result.reply_text), soft_wrap=True, highlight=False)
     else:
-        reason = f" ({escape(result.error)})" if result.error else ""
-        out.print(f"[yellow]no reply[/]: gate said {result.gate or 'nothing'}{reason}")
+        out.print(f"[yellow]no reply[/]: {escape(silence_reason(result))}", soft_wrap=True)
     for source in result.sources:
         out.print(
             f"[dim]source {escape(source.source_id)} (relevance {source.relevance:.3f}) "
