@@ -15,7 +15,10 @@ from lectern.application.evaluation.answering import (
     load_clapnq,
     reply_figures,
 )
-from tests.answering_world import knowledge_bases
+from lectern.bootstrap import bootstrap
+from lectern.entrypoints.cli.evaluate_answering import run_answering_evaluation
+from lectern.settings import Settings
+from tests.answering_world import knowledge_bases, threat_sources
 from tests.collection_wiring import collection_service
 
 CLAPNQ = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "qa" / "clapnq-dev"
@@ -41,3 +44,30 @@ def test_clapnq_replies_cite_only_what_the_passages_say(tmp_path: Path) -> None:
         records, [], run_id="r", started_at="t", git_commit="c", config={}, sweep=records
     )
     assert json.loads(json.dumps(artifact))["relevance_sweep"]["min_relevance"] > 0
+
+
+def test_the_harness_stores_an_answering_run(tmp_path: Path) -> None:
+    service = collection_service(tmp_path / "var")
+    service.add("clapnq", CLAPNQ, mapping="clapnq")
+    kev, attack = threat_sources(tmp_path)
+    service.add("threats", kev, mapping="cisa-kev")
+    service.add("threats", attack, mapping="mitre-attack")
+    settings = Settings(data_dir=tmp_path / "var", ai_min_relevance=0.3)
+    artifact, path = run_answering_evaluation(
+        settings,
+        CLAPNQ,
+        "clapnq",
+        "threats",
+        tune=True,
+        limit=3,
+        build=lambda chosen: bootstrap(chosen, collections=service),
+    )
+    stored = json.loads(Path(path).read_text(encoding="utf-8"))
+    assert stored["run_id"] == artifact["run_id"] and stored["kind"] == "answering"
+    assert stored["replies"]["all"]["questions"] == 6
+    assert {"tuned_on_all", "tuned_on_tune_half"} <= set(stored["bm25_baseline"])
+    assert "relevance_sweep" in stored and stored["research"]["questions"] == 38
+    log4shell = next(r for r in stored["research_records"] if r["id"] == "kev-log4shell")
+    assert log4shell["cited"][0] == "CVE-2021-44228"
+    listed = bootstrap(settings).evaluation().store.list()
+    assert [run["run_id"] for run in listed] == [artifact["run_id"]]

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
@@ -25,6 +26,9 @@ from lectern.entrypoints.cli.common import (
 )
 from lectern.settings import Settings
 
+if TYPE_CHECKING:
+    from lectern.bootstrap import Services
+
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the whole artifact as JSON.")]
 
 
@@ -38,6 +42,7 @@ def run_answering_evaluation(
     limit: int | None = None,
     support_collection: str | None = None,
     progress: RichProgress | None = None,
+    build: Callable[[Settings], Services] | None = None,
 ) -> tuple[dict[str, JSONValue], str]:
     """ClapNQ replies and the research questions, stored with the other evaluation runs.
 
@@ -53,6 +58,8 @@ def run_answering_evaluation(
     )
     from lectern.bootstrap import bootstrap, git_commit, new_run_id
 
+    make = build or bootstrap
+
     cases = load_clapnq(clapnq)
     if limit:
         answerable = [c for c in cases if c.answerable][:limit]
@@ -62,7 +69,7 @@ def run_answering_evaluation(
         chosen: Settings, label: str, name: str = collection, questions: Any = None
     ) -> list[Any]:
         asked = cases if questions is None else questions
-        services = bootstrap(chosen)
+        services = make(chosen)
         evaluation = ReplyEvaluation(services.kb_replier(), services.knowledge_bases(), name)
         if progress is None:
             return evaluation.run(asked)
@@ -79,7 +86,7 @@ def run_answering_evaluation(
     if support_collection:
         _, support_cases = load_support_questions()
         support = replies(settings, "support questions", support_collection, support_cases)
-    services = bootstrap(settings)
+    services = make(settings)
     version, questions = load_research_questions()
     research = research_records(services.research(), research_collection, questions)
     config: dict[str, JSONValue] = {
