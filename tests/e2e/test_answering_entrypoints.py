@@ -87,6 +87,9 @@ def test_kb_reply_stays_silent_on_small_talk(client: TestClient) -> None:
         ({}, 422),
         ({"question": "How do I restart?", "collection": "nope"}, 404),
         ({"question": "How?", "unknown": 1}, 422),
+        ({"conversation": {"messages": [{"author": "a", "text": "x" * 8_001}]}}, 422),
+        ({"conversation": {"messages": [{"author": "a", "text": "hi"}] * 201}}, 422),
+        ({"conversation": {"messages": [{"author": "a", "text": "hi", "time": "soon"}]}}, 422),
     ],
 )
 def test_kb_reply_refuses_bad_requests(

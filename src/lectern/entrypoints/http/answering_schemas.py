@@ -2,30 +2,55 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from lectern.domain.answering import AIResult, Conversation, ConversationMessage
 from lectern.domain.research import QueryRequest, QueryResponse
 
+MAX_MESSAGES = 200
+MAX_MESSAGE_CHARS = 8_000
+MAX_NAME_CHARS = 200
+
+
+def _at_most(limit: int, what: str) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        if len(value) > limit:
+            raise ValueError(f"{what} has {len(value):,} characters; at most {limit:,} are allowed")
+        return value
+
+    return check
+
 
 class MessageIn(BaseModel):
-    """One chat message."""
+    """One chat message (text up to 8,000 characters, author up to 200)."""
 
-    model_config = ConfigDict(extra="forbid")
-    author: str = Field(min_length=1, max_length=200)
-    text: str = Field(max_length=8_000)
-    time: datetime | None = None
+    model_config = ConfigDict(extra="forbid", strict=True)
+    # Lengths are checked in code, not declared in the schema: the body limit (413) bounds a
+    # request first, and a schema maximum would invite generated bodies far above it.
+    author: Annotated[str, AfterValidator(_at_most(MAX_NAME_CHARS, "an author"))] = Field(
+        min_length=1
+    )
+    text: Annotated[str, AfterValidator(_at_most(MAX_MESSAGE_CHARS, "a message"))]
+    time: datetime | None = Field(default=None, strict=False, description="ISO 8601.")
 
 
 class ConversationIn(BaseModel):
     """A conversation, oldest message first; its last author's trailing messages are the turn."""
 
-    model_config = ConfigDict(extra="forbid")
-    id: str | None = Field(default=None, max_length=200)
-    messages: list[MessageIn] = Field(min_length=1, max_length=200)
+    model_config = ConfigDict(extra="forbid", strict=True)
+    id: Annotated[str, AfterValidator(_at_most(MAX_NAME_CHARS, "an id"))] | None = None
+    messages: list[MessageIn] = Field(min_length=1, description="At most 200 messages.")
+
+    @field_validator("messages")
+    @classmethod
+    def _not_too_many(cls, value: list[MessageIn]) -> list[MessageIn]:
+        if len(value) > MAX_MESSAGES:
+            raise ValueError(f"at most {MAX_MESSAGES} messages are allowed")
+        return value
 
     def to_domain(self) -> Conversation:
         """The domain conversation."""
@@ -37,12 +62,12 @@ class ConversationIn(BaseModel):
 class KBReplyIn(BaseModel):
     """A conversation (or one question) to answer from a collection."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     collection: str | None = Field(
         default=None, max_length=63, description="Default: LECTERN_AI_KB_COLLECTION."
     )
     conversation: ConversationIn | None = None
-    question: str | None = Field(default=None, min_length=1, max_length=4_000)
+    question: str | None = Field(default=None, min_length=1, max_length=2_000)
     channel: str = Field(default="http", max_length=200)
 
     @model_validator(mode="after")
@@ -122,7 +147,7 @@ class AIResultOut(BaseModel):
 class ResearchIn(BaseModel):
     """A research question, summary or comparison over one collection."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     question: str = Field(default="", max_length=1_000)
     collection: str | None = Field(
         default=None, max_length=63, description="Default: LECTERN_AI_RESEARCH_COLLECTION."

@@ -20,7 +20,7 @@ from lectern.entrypoints.http.deps import AppServices, CurrentUser
 from lectern.entrypoints.http.problems import documented
 from lectern.errors import InvalidQueryError
 
-router = APIRouter(tags=["answering"], responses=documented(401, 404, 422, 429, 503))
+router = APIRouter(tags=["answering"], responses=documented(400, 401, 404, 413, 422, 429, 503))
 
 
 @router.post("/kb/reply")
