@@ -85,6 +85,9 @@ demo-collections: setup
 	$(BIN)/lectern search --collection nist "minimum length of a memorized secret" --k 3
 	$(BIN)/lectern search --collection kev "remote code execution in a VPN appliance" --where ransomware=Known --k 3
 	$(BIN)/lectern search --collection attack "create a local account for persistence" --k 3
+	$(BIN)/lectern kb reply --collection kb "hi all, is there a way to add a header to every response?"
+	$(BIN)/lectern kb reply --collection kb "thanks, that worked!"
+	$(BIN)/lectern research "remote code execution in a VPN appliance" --collection kev
 
 # The larger collections, apart from the demo: the RFC set (about 6 minutes on 2 cores) and
 # the FinanceBench PDFs.

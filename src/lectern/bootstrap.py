@@ -16,6 +16,7 @@ import uuid6
 
 from lectern import __version__
 from lectern.adapters.actions.sqlalchemy_actions import SqlAlchemyPendingActions
+from lectern.adapters.answering_metrics import PrometheusAnsweringObserver
 from lectern.adapters.assistant_metrics import PrometheusAssistantObserver
 from lectern.adapters.catalog.explanation_cache import SqlAlchemyExplanationCache
 from lectern.adapters.catalog.library import SqlAlchemyLibrary
@@ -23,6 +24,7 @@ from lectern.adapters.catalog.provider_records import SqlAlchemyProviderRecords
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID, OnnxMiniLMEmbedder
 from lectern.adapters.evaluation_runs import JsonRunStore
+from lectern.adapters.knowledge_index import JsonKnowledgeIndexStore
 from lectern.adapters.llm.extractive import ExtractiveLLM
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.adapters.llm.rule_policy import RulePolicy
@@ -41,6 +43,23 @@ from lectern.adapters.sources.goodreads_openlibrary import GoodreadsOpenLibraryS
 from lectern.adapters.sources.seven_k import SevenKBooksSource
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
+from lectern.application.answering.extractive_research import ExtractiveResearchWriter
+from lectern.application.answering.knowledge import (
+    KnowledgeBases,
+    LeadSentenceSummarizer,
+    SelectionConfig,
+)
+from lectern.application.answering.ports import (
+    JsonModel,
+    ReplyGraph,
+    ReplySteps,
+    ResearchWriter,
+    SourceSummarizer,
+)
+from lectern.application.answering.research import ResearchService
+from lectern.application.answering.rules import RuleReplySteps
+from lectern.application.answering.service import KnowledgeBaseReplier
+from lectern.application.answering.usage import UsageMeter
 from lectern.application.assistant.approvals import Approvals
 from lectern.application.assistant.ports import (
     ChatModel,
@@ -397,11 +416,11 @@ class Services:
             inbox=FolderUploadInbox(settings.data_dir / "uploads"),
         )
 
-    def tracer(self) -> LLMTracer:
-        """The LLM trace file of this data directory, counted in the metrics."""
-        if self.overrides.tracer is not None:
-            return self.overrides.tracer
-        return self._once("tracer", self._trace_writer)
+    def tracer(self) -> UsageMeter:
+        """The LLM trace file (or the override), counted, with token usage per watched run."""
+        return self._once(
+            "tracer", lambda: UsageMeter(self.overrides.tracer or self._trace_writer())
+        )
 
     def _trace_writer(self) -> LLMTracer:
         writer = JsonlTraceWriter(
@@ -586,6 +605,10 @@ class Services:
             vocabulary=self.vocabulary(),
             min_relevance=self.settings.assistant_min_relevance,
             new_id=lambda: str(uuid.uuid4()),
+            kb_replier=self.kb_replier,
+            kb_collection=self.settings.ai_kb_collection,
+            research=self.research,
+            research_collection=self.settings.ai_research_collection,
         )
 
     def assistant(self) -> AssistantService:
@@ -622,6 +645,97 @@ class Services:
             pii=self.overrides.pii or PatternPiiDetector(),
             observer=observer,
         )
+
+    # --- answering: the knowledge-base reply graph and the research chain ------------------
+
+    def _uses_model(self) -> bool:
+        return self.settings.llm != "extractive"
+
+    def knowledge_bases(self) -> KnowledgeBases:
+        """Collections as knowledge bases, their indexes under index_dir/kb."""
+        return self._once("knowledge_bases", self._build_knowledge_bases)
+
+    def _build_knowledge_bases(self) -> KnowledgeBases:
+        settings = self.settings
+        summarizer: SourceSummarizer = LeadSentenceSummarizer()
+        if self._uses_model():
+            from lectern.adapters.llm.kb_steps import LLMSummarizer
+
+            summarizer = LLMSummarizer(self.llm())
+        return KnowledgeBases(
+            self.collections(),
+            JsonKnowledgeIndexStore(settings.index_dir / "kb"),
+            summarizer,
+            SelectionConfig(settings.ai_min_relevance, settings.ai_min_coverage),
+        )
+
+    def reply_graph(self) -> ReplyGraph:
+        """The reply graph, compiled once: rules offline, the configured model otherwise."""
+        return self._once("reply_graph", self._build_reply_graph)
+
+    def _build_reply_graph(self) -> ReplyGraph:
+        from lectern.adapters.llm.graphs.kb_reply import GraphConfig, KnowledgeBaseReplyGraph
+
+        settings = self.settings
+        steps: ReplySteps = RuleReplySteps(settings.ai_max_answer_chars)
+        if self._uses_model():
+            from lectern.adapters.llm.kb_steps import KBPrompts, LLMReplySteps
+
+            prompts = KBPrompts.build(
+                {
+                    "gate": settings.ai_gating_prompt,
+                    "select": settings.ai_selection_prompt,
+                    "answer": settings.ai_answer_prompt,
+                    "verify": settings.ai_verification_prompt,
+                },
+                project_introduction=settings.ai_project_introduction,
+                max_sources=settings.ai_max_sources,
+                max_answer_chars=settings.ai_max_answer_chars,
+            )
+            steps = LLMReplySteps(self.llm(), prompts)
+        return KnowledgeBaseReplyGraph(
+            steps,
+            GraphConfig(
+                max_sources=settings.ai_max_sources,
+                max_answer_chars=settings.ai_max_answer_chars,
+                enable_verification=settings.ai_enable_verification,
+                graph_timeout_seconds=settings.ai_graph_timeout_seconds,
+            ),
+        )
+
+    def kb_replier(self) -> KnowledgeBaseReplier:
+        """Knowledge-base replies (`lectern kb reply`, POST /kb/reply, ask_knowledge_base)."""
+        return self._once("kb_replier", self._build_kb_replier)
+
+    def _build_kb_replier(self) -> KnowledgeBaseReplier:
+        json_model: JsonModel | None = None
+        if self._uses_model():
+            from lectern.adapters.llm.kb_steps import LLMJsonModel
+
+            json_model = LLMJsonModel(self.llm())
+        observer = self._once(
+            "answering_observer", lambda: PrometheusAnsweringObserver(self.metrics.registry)
+        )
+        return KnowledgeBaseReplier(
+            self.reply_graph(),
+            self.knowledge_bases(),
+            project_introduction=self.settings.ai_project_introduction,
+            json_model=json_model,
+            usage=self.tracer(),
+            observer=observer,
+        )
+
+    def research(self) -> ResearchService:
+        """The research chain over any collection (`lectern research`, POST /research)."""
+        return self._once("research", self._build_research)
+
+    def _build_research(self) -> ResearchService:
+        writer: ResearchWriter = ExtractiveResearchWriter()
+        if self._uses_model():
+            from lectern.adapters.llm.research_writer import LLMResearchWriter
+
+            writer = LLMResearchWriter(self.llm())
+        return ResearchService(self.collections(), writer)
 
     def model_config(self) -> dict[str, JSONValue]:
         """The models a run used, as recorded in its artifact."""

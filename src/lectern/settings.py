@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+import yaml
 from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
@@ -172,6 +175,56 @@ class Settings(BaseSettings):
     max_upload_bytes: int = Field(default=20_000_000, ge=1_024, le=1_000_000_000)
     """Larger document uploads are refused with 413."""
 
+    config_file: Path | None = None
+    """A YAML file whose `ai:` section holds the settings below (and the LLM's); the
+    environment wins over it."""
+    ai_graph_timeout_seconds: float = Field(default=120.0, gt=0.0, le=3_600.0)
+    """A knowledge-base reply taking longer is abandoned: should_reply=false."""
+    ai_project_introduction: str = ""
+    """What the project is about: the model's gate and answers read it (on- and off-topic)."""
+    ai_enable_verification: bool = False
+    """Check each drafted reply before sending it (one more model call with a model)."""
+    ai_gating_prompt: str | None = None
+    """Instructions of the gate step; unset: the versioned default (kb-gate-v1)."""
+    ai_selection_prompt: str | None = None
+    """Instructions of the source selection step; unset: kb-select-v1."""
+    ai_answer_prompt: str | None = None
+    """Instructions of the answer step; unset: kb-answer-v1."""
+    ai_verification_prompt: str | None = None
+    """Instructions of the verification step; unset: kb-verify-v1."""
+    ai_max_sources: int = Field(default=3, ge=1, le=20)
+    """Sources one reply may load and cite."""
+    ai_max_answer_chars: int = Field(default=600, ge=100, le=10_000)
+    """Longest reply body (sentences and their labels; the Links section is extra)."""
+    ai_min_relevance: float = Field(default=0.62, ge=0.0, le=1.0)
+    """Offline: a source is answered from only when the cosine of the question and its best
+    passage reaches this (tuned on half of ClapNQ dev, docs/assistant.md)."""
+    ai_min_coverage: float = Field(default=0.6, ge=0.0, le=1.0)
+    """Offline without vectors: the IDF-weighted share of the question's words its best
+    passage must hold instead."""
+    ai_kb_collection: str | None = None
+    """The collection `lectern kb reply`, POST /kb/reply and the assistant's
+    ask_knowledge_base answer from when a request names none; unset: they must name one."""
+    ai_research_collection: str | None = None
+    """The collection of the assistant's research tools; unset: those tools are absent."""
+    ai_batch_window_seconds: float = Field(default=3.0, ge=0.0, le=600.0)
+    """Chat platforms: messages of one user in one channel this close together are one turn."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Arguments, then the environment, then the YAML file's `ai:` section."""
+        given = getattr(init_settings, "init_kwargs", {}).get("config_file")
+        path = given or os.environ.get("LECTERN_CONFIG_FILE") or None
+        yaml_source = AiYamlSource(settings_cls, Path(path) if path else None)
+        return init_settings, env_settings, dotenv_settings, yaml_source, file_secret_settings
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_level(cls, value: object) -> object:
@@ -286,6 +339,74 @@ class Settings(BaseSettings):
         if self.catalog_url:
             return self.catalog_url
         return f"sqlite:///{(self.data_dir / 'catalog.db').resolve()}"
+
+
+AI_YAML_KEYS = {
+    "llm": "llm",
+    "llm_base_url": "llm_base_url",
+    "llm_api_key": "llm_api_key",
+    "llm_model": "llm_model",
+    "llm_timeout_seconds": "llm_timeout",
+    "max_retries": "llm_max_retries",
+    "graph_timeout_seconds": "ai_graph_timeout_seconds",
+    "project_introduction": "ai_project_introduction",
+    "enable_verification": "ai_enable_verification",
+    "gating_prompt": "ai_gating_prompt",
+    "selection_prompt": "ai_selection_prompt",
+    "answer_prompt": "ai_answer_prompt",
+    "verification_prompt": "ai_verification_prompt",
+    "max_sources": "ai_max_sources",
+    "max_answer_chars": "ai_max_answer_chars",
+    "min_relevance": "ai_min_relevance",
+    "min_coverage": "ai_min_coverage",
+    "kb_collection": "ai_kb_collection",
+    "research_collection": "ai_research_collection",
+    "batch_window_seconds": "ai_batch_window_seconds",
+}
+"""Keys of the YAML file's `ai:` section -> the settings they set."""
+
+
+class AiYamlSource(PydanticBaseSettingsSource):
+    """The `ai:` section of LECTERN_CONFIG_FILE, below the environment in priority."""
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path | None) -> None:
+        """Read `path` (nothing when None)."""
+        super().__init__(settings_cls)
+        self.path = path
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        """Unused: `__call__` maps the whole section at once."""
+        del field
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        """Settings named by the section's keys."""
+        if self.path is None:
+            return {}
+        try:
+            data = yaml.safe_load(self.path.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise ConfigurationError(
+                f"LECTERN_CONFIG_FILE: cannot read {self.path} ({error})"
+            ) from None
+        except yaml.YAMLError as error:
+            raise ConfigurationError(
+                f"LECTERN_CONFIG_FILE: {self.path} is not YAML ({error})"
+            ) from None
+        if data is None:
+            return {}
+        section = data.get("ai") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or not isinstance(section, dict | None):
+            raise ConfigurationError(
+                f"LECTERN_CONFIG_FILE: {self.path} must be a mapping with an `ai:` mapping"
+            )
+        unknown = sorted(str(k) for k in (section or {}) if k not in AI_YAML_KEYS)
+        if unknown:
+            raise ConfigurationError(
+                f"LECTERN_CONFIG_FILE: unknown keys in `ai:`: {', '.join(unknown)}; "
+                f"known: {', '.join(AI_YAML_KEYS)}"
+            )
+        return {AI_YAML_KEYS[k]: v for k, v in (section or {}).items() if v is not None}
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -102,6 +102,8 @@ class PassageHit:
     label: str
     score: float
     snippet: Snippet
+    scores: Mapping[str, float] = field(default_factory=dict)
+    """Each method's own score before fusion (`lexical`: BM25, `vector`: cosine)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -615,6 +617,7 @@ class CollectionService:
                     label=passage_label(document, stored[h.id]),
                     score=h.score,
                     snippet=best_snippet(stored[h.id].text, query),
+                    scores=dict(h.scores),
                 )
                 for h in by_document[doc_id]
                 if h.id in stored

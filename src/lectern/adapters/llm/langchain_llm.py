@@ -274,7 +274,8 @@ class LangChainLLM:
             try:
                 return message, schema.model_validate_json(_json_text(_content(message))), None
             except ValidationError as error:
-                return message, None, f"ValidationError: {error.error_count()} errors: {error}"
+                reason = f"ValidationError: {error.error_count()} errors: {error}"
+                return message, _unparsed(schema, _content(message)), reason
         method = {"tool_calling": "function_calling"}.get(self._method, self._method)
         runnable = self._model.with_structured_output(schema, method=method, include_raw=True)
         result = runnable.invoke(messages)
@@ -293,7 +294,7 @@ class LangChainLLM:
             except ValidationError as error:
                 failure = error
         reason = f"{type(failure).__name__}: {failure}" if failure else "no output"
-        return raw_message, None, reason
+        return raw_message, _unparsed(schema, _content(raw_message)), reason
 
     def _trace(
         self,
@@ -327,6 +328,19 @@ class LangChainLLM:
                 run_id=run_id,
             )
         )
+
+
+def _unparsed(schema: type[ModelT], text: str) -> ModelT | None:
+    """A schema's own reading of a reply that is not its JSON (`from_unparsed`), if it has one.
+
+    Tolerant schemas (the research chain's) keep such a reply as an uncited answer marked
+    as unparsed; the others have no hook, and the call fails as before.
+    """
+    hook = getattr(schema, "from_unparsed", None)
+    if hook is None or not text.strip():
+        return None
+    rescued = hook(text)
+    return rescued if isinstance(rescued, schema) else None
 
 
 def _tool_arguments(message: BaseMessage) -> str:

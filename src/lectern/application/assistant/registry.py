@@ -13,6 +13,13 @@ from lectern.application.assistant.action_tools import (
     RemoveFromList,
     RenameList,
 )
+from lectern.application.assistant.answering_tools import (
+    AskKnowledgeBase,
+    GetAdvisory,
+    GetRecommendations,
+    Research,
+    SearchThreats,
+)
 from lectern.application.assistant.query_tools import (
     CatalogFacets,
     GetBookDetails,
@@ -63,7 +70,10 @@ class ToolRegistry:
 
 
 def create_default_registry(deps: ToolDeps) -> ToolRegistry:
-    """Every tool the assistant has, over these dependencies."""
+    """Every tool the assistant has, over these dependencies.
+
+    The knowledge-base and research tools are there only when their collection is configured.
+    """
     registry = ToolRegistry()
     registry.register(SearchBooks(deps))
     registry.register(GetBookDetails(deps))
@@ -78,4 +88,11 @@ def create_default_registry(deps: ToolDeps) -> ToolRegistry:
     registry.register(RemoveFromList(deps))
     registry.register(RateBook(deps))
     registry.register(ProposeCorrection(deps))
+    if deps.kb_replier is not None and deps.kb_collection:
+        registry.register(AskKnowledgeBase(deps))
+    if deps.research is not None and deps.research_collection:
+        registry.register(Research(deps))
+        registry.register(SearchThreats(deps))
+        registry.register(GetAdvisory(deps))
+        registry.register(GetRecommendations(deps))
     return registry

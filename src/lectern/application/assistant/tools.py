@@ -15,6 +15,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from lectern.application.answering.research import ResearchService
+from lectern.application.answering.service import KnowledgeBaseReplier
 from lectern.application.assistant.ports import LibraryStore, PendingActionStore
 from lectern.application.ports import BookCatalog, QueryUnderstanding
 from lectern.application.search import BookSearchService
@@ -55,6 +57,12 @@ class ToolDeps:
     min_relevance: float = 0.3
     """Relevance gate: results under this share of the top result's score are dropped."""
     new_id: Callable[[], str] = field(default_factory=lambda: lambda: str(uuid.uuid4()))
+    kb_replier: Callable[[], KnowledgeBaseReplier] | None = None
+    """Loads the knowledge-base replier (ask_knowledge_base is registered when set)."""
+    kb_collection: str | None = None
+    research: Callable[[], ResearchService] | None = None
+    """Loads the research chain (the research tools are registered when set)."""
+    research_collection: str | None = None
 
     def searcher(self) -> BookSearchService:
         """The search service, loaded on first use; ToolError when it cannot be."""

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from lectern import __version__
-from lectern.entrypoints.cli import assistant
+from lectern.entrypoints.cli import answering, assistant
 from lectern.entrypoints.cli.beir import beir_app
 from lectern.entrypoints.cli.catalog import catalog_app, ingest_app
 from lectern.entrypoints.cli.collections import collections_app, show_label
@@ -49,6 +49,7 @@ def show(
 
 
 assistant.register(app)
+answering.register(app)
 
 
 def _print_version(value: bool) -> None:

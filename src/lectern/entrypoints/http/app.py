@@ -21,6 +21,7 @@ from lectern.domain.search import SearchQuery
 from lectern.entrypoints.http.middleware import BodyLimit, Guard, LimitWindow, Observe
 from lectern.entrypoints.http.problems import install_problem_handlers
 from lectern.entrypoints.http.routers import (
+    answering,
     assistant,
     books,
     collections,
@@ -108,6 +109,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         search,
         books,
         collections,
+        answering,
         evaluate,
         assistant,
         library,

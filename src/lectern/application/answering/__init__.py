@@ -1,0 +1,1 @@
+"""The answering workflows: the knowledge-base reply graph and the research chain."""

@@ -1,0 +1,238 @@
+"""The offline research writer: cited sentences grouped by source, lead sentences, fields.
+
+Nothing here is a claim of its own: answers and summaries are sentences copied from the
+context blocks, each behind its `[SOURCE_ID]`; comparisons name metadata values the records
+hold (vendor, weaknesses, tactics, platforms, groups, mitigations) and which records hold them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from lectern.domain.answering import content_terms, quote_of, sentence_spans
+from lectern.domain.books import JSONValue
+from lectern.domain.research import ContextBlock, ResearchDraft, ResearchTemplate
+
+MAX_CITED_SOURCES = 4
+RELATIVE_FLOOR = 0.6
+"""Sources scoring under this share of the best block's relevance are not cited."""
+SENTENCES_PER_SOURCE = 2
+MITIGATION_PREFIXES = ("required action",)
+"""Sentences that say what to do (KEV's required action): mitigations, not findings."""
+LEAD_SENTENCES = 2
+"""Key findings per summarized source: its first informative sentences."""
+COMPARED_FIELDS = (
+    "vendor",
+    "product",
+    "cwe",
+    "ransomware",
+    "tactic",
+    "platform",
+    "groups",
+    "mitigations",
+)
+SYSTEM_FIELDS = ("vendor", "product", "platform")
+TOPIC_FIELDS = ("tactic", "cwe", "vendor", "platform")
+
+
+def _values(value: JSONValue) -> list[str]:
+    if isinstance(value, list):
+        return [str(v) for v in value if isinstance(v, str | int | float) and str(v).strip()]
+    if isinstance(value, str | int | float) and not isinstance(value, bool) and str(value).strip():
+        return [str(value)]
+    return []
+
+
+def _sentences(text: str) -> list[str]:
+    return [" ".join(text[s:e].split()) for s, e in sentence_spans(text)]
+
+
+def _by_source(blocks: Sequence[ContextBlock]) -> list[tuple[str, list[ContextBlock]]]:
+    grouped: dict[str, list[ContextBlock]] = {}
+    for block in blocks:
+        grouped.setdefault(block.source_id, []).append(block)
+    return sorted(grouped.items(), key=lambda item: -max(b.relevance for b in item[1]))
+
+
+def _informative(sentence: str, title: str) -> bool:
+    """Three words or more, and more than a restatement of the record's title."""
+    words = set(content_terms(sentence))
+    return len(sentence.split()) >= 3 and not words <= set(content_terms(title))
+
+
+def _lead(block: ContextBlock, count: int = 1) -> list[str]:
+    """The first informative sentences of a block."""
+    return [
+        s
+        for s in _sentences(block.text)
+        if _informative(s, block.title) and not s.casefold().startswith(MITIGATION_PREFIXES)
+    ][:count]
+
+
+def _covering(question: str, blocks: Sequence[ContextBlock], limit: int) -> list[str]:
+    """The sentences of a source's blocks holding most question words, in text order."""
+    terms = set(content_terms(question))
+    scored = []
+    for block_number, block in enumerate(blocks):
+        for position, sentence in enumerate(_sentences(block.text)):
+            overlap = len(terms & set(content_terms(sentence)))
+            if overlap and _informative(sentence, block.title):
+                scored.append((overlap, block_number, position, sentence))
+    best = sorted(scored, key=lambda s: (-s[0], s[1], s[2]))[:limit]
+    return [s[3] for s in sorted(best, key=lambda s: (s[1], s[2]))]
+
+
+def _topics(question: str, blocks: Sequence[ContextBlock]) -> tuple[str, ...]:
+    asked = question.casefold()
+    counts: Counter[str] = Counter()
+    for block in {b.source_id: b for b in blocks}.values():
+        for name in TOPIC_FIELDS:
+            for value in _values(block.metadata.get(name)):
+                if value.casefold() not in asked:
+                    counts[value] += 1
+    return tuple(value for value, _ in counts.most_common(5))
+
+
+class ExtractiveResearchWriter:
+    """`ResearchWriter` without a model."""
+
+    model_id = "extractive"
+
+    def prompt_version(self, template: ResearchTemplate) -> str:
+        """The extractive writer's own versions."""
+        return f"{template}-extractive-v1"
+
+    def write(
+        self,
+        template: ResearchTemplate,
+        question: str,
+        blocks: Sequence[ContextBlock],
+        *,
+        run_id: str,
+    ) -> ResearchDraft:
+        """The template's draft from the blocks' own sentences and fields."""
+        del run_id
+        if template == "summarize":
+            return self._summarize(question, blocks)
+        if template == "compare":
+            return self._compare(question, blocks)
+        return self._research(question, blocks)
+
+    def _cited_sources(
+        self, blocks: Sequence[ContextBlock]
+    ) -> list[tuple[str, list[ContextBlock]]]:
+        grouped = _by_source(blocks)
+        if not grouped:
+            return []
+        top = max(b.relevance for b in blocks)
+        return [
+            (source, group)
+            for source, group in grouped
+            if top <= 0 or max(b.relevance for b in group) >= RELATIVE_FLOOR * top
+        ][:MAX_CITED_SOURCES]
+
+    def _research(self, question: str, blocks: Sequence[ContextBlock]) -> ResearchDraft:
+        lines: list[str] = []
+        cited: list[tuple[str, str]] = []
+        covered: set[str] = set()
+        for source, group in self._cited_sources(blocks):
+            sentences = _covering(question, group, SENTENCES_PER_SOURCE)
+            if not sentences:
+                continue
+            lines.append(f"[{source}] " + " ".join(sentences))
+            cited.extend((source, quote_of(s)) for s in sentences)
+            covered.update(t for s in sentences for t in content_terms(s))
+        terms = set(content_terms(question))
+        confidence = round(len(terms & covered) / len(terms), 3) if terms else 0.0
+        return ResearchDraft(
+            answer="\n".join(lines),
+            cited=tuple(cited),
+            confidence=confidence,
+            related_topics=_topics(question, blocks),
+        )
+
+    def _summarize(self, question: str, blocks: Sequence[ContextBlock]) -> ResearchDraft:
+        findings: list[str] = []
+        firsts: list[str] = []
+        mitigations: list[str] = []
+        systems: list[str] = []
+        cited: list[tuple[str, str]] = []
+        for source, group in self._cited_sources(blocks):
+            sentences = _sentences(group[0].text)
+            for number, lead in enumerate(_lead(group[0], LEAD_SENTENCES)):
+                findings.append(f"[{source}] {lead}")
+                cited.append((source, quote_of(lead)))
+                if number == 0:
+                    firsts.append(f"[{source}] {lead}")
+            for sentence in sentences:
+                if sentence.casefold().startswith(MITIGATION_PREFIXES):
+                    mitigations.append(f"[{source}] {sentence}")
+                    cited.append((source, quote_of(sentence)))
+            for name in SYSTEM_FIELDS:
+                for value in _values(group[0].metadata.get(name)):
+                    if value not in systems:
+                        systems.append(value)
+            for value in _values(group[0].metadata.get("mitigations")):
+                mitigations.append(f"[{source}] {value}")
+        summary = " ".join(firsts)
+        sections: dict[str, JSONValue] = {
+            "summary": summary,
+            "key_findings": list(findings),
+            "affected_systems": list(systems),
+            "mitigations": list(mitigations),
+        }
+        return ResearchDraft(
+            answer=summary,
+            cited=tuple(cited),
+            confidence=1.0 if findings else 0.0,
+            related_topics=_topics(question, blocks),
+            sections=sections,
+        )
+
+    def _compare(self, question: str, blocks: Sequence[ContextBlock]) -> ResearchDraft:
+        sources = _by_source(blocks)[:MAX_CITED_SOURCES]
+        fields: dict[str, dict[str, list[str]]] = {}
+        for source, group in sources:
+            metadata: Mapping[str, JSONValue] = group[0].metadata
+            for name in COMPARED_FIELDS:
+                fields.setdefault(name, {})[source] = _values(metadata.get(name))
+        ids = [source for source, _ in sources]
+        labels = " ".join(f"[{s}]" for s in ids)
+        patterns: list[str] = []
+        differences: list[str] = []
+        connections: list[str] = []
+        for name, by_source in fields.items():
+            held = [set(v) for v in by_source.values()]
+            if not any(held):
+                continue
+            shared = set.intersection(*held) if len(held) == len(ids) and held else set()
+            target = connections if name in ("groups", "mitigations") else patterns
+            if shared and len(ids) > 1:
+                target.append(f"{name}: {', '.join(sorted(shared)[:8])} {labels}")
+            distinct = {s: sorted(set(v) - shared) for s, v in by_source.items()}
+            if len(ids) > 1 and any(distinct.values()):
+                differences.append(
+                    f"{name}: "
+                    + "; ".join(f"[{s}] {', '.join(v[:6]) or '-'}" for s, v in distinct.items())
+                )
+        leads: list[str] = []
+        cited: list[tuple[str, str]] = []
+        for source, group in sources:
+            for lead in _lead(group[0]):
+                leads.append(f"[{source}] {lead}")
+                cited.append((source, quote_of(lead)))
+        assessment = " ".join(leads)
+        sections: dict[str, JSONValue] = {
+            "patterns": list(patterns),
+            "differences": list(differences),
+            "connections": list(connections),
+            "assessment": assessment,
+        }
+        return ResearchDraft(
+            answer=assessment,
+            cited=tuple(cited),
+            confidence=1.0 if len(leads) > 1 else 0.5 if leads else 0.0,
+            related_topics=_topics(question, blocks),
+            sections=sections,
+        )

@@ -1,0 +1,144 @@
+"""Ports of the answering workflows: reply steps, the graph, index storage, writers, metrics."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from lectern.domain.answering import (
+    AIResult,
+    DraftAnswer,
+    GateDecision,
+    KnowledgeIndex,
+    LoadedSource,
+    SelectedSource,
+    Verdict,
+)
+from lectern.domain.research import ContextBlock, ResearchDraft, ResearchTemplate
+
+if TYPE_CHECKING:
+    from lectern.application.answering.knowledge import KnowledgeBase
+
+SchemaT = TypeVar("SchemaT")
+
+
+class ReplySteps(Protocol):
+    """The decisions of the reply graph: by rules offline, or by a model.
+
+    Each step may raise; the graph turns any failure into `should_reply=false`.
+    """
+
+    name: str
+
+    def gate(self, turn: str, kb: KnowledgeBase, *, run_id: str) -> GateDecision:
+        """Is the turn a question this knowledge base should answer?"""
+        ...
+
+    def select(
+        self, question: str, kb: KnowledgeBase, limit: int, *, run_id: str
+    ) -> tuple[SelectedSource, ...]:
+        """At most `limit` sources to answer from, best first (none: do not answer)."""
+        ...
+
+    def generate(
+        self, question: str, sources: Sequence[LoadedSource], kb: KnowledgeBase, *, run_id: str
+    ) -> DraftAnswer | None:
+        """A cited answer from the loaded text only (None: the sources do not answer it)."""
+        ...
+
+    def verify(
+        self, question: str, draft: DraftAnswer, sources: Sequence[LoadedSource], *, run_id: str
+    ) -> Verdict:
+        """A second look at the draft (only when verification is on)."""
+        ...
+
+
+class ReplyGraph(Protocol):
+    """The compiled reply graph: one run per turn, never raising."""
+
+    def run(self, turn: str, kb: KnowledgeBase, *, run_id: str) -> AIResult:
+        """Gate, select, load, generate, verify and decide; failures give should_reply=false."""
+        ...
+
+
+class KnowledgeIndexStore(Protocol):
+    """Where each collection's `source_id: summary` index is kept between runs."""
+
+    def load(self, collection: str) -> KnowledgeIndex | None:
+        """The stored index of a collection, or None."""
+        ...
+
+    def save(self, index: KnowledgeIndex) -> None:
+        """Store (replace) a collection's index."""
+        ...
+
+    def summaries(self, collection: str, summarizer: str) -> Mapping[str, str]:
+        """Summaries this summarizer wrote before, by content hash (the summary cache)."""
+        ...
+
+
+class SourceSummarizer(Protocol):
+    """Writes the one-line summary of a source at index time."""
+
+    name: str
+
+    def summarize(self, title: str, headings: Sequence[str], text: str) -> str:
+        """One line about what the source covers."""
+        ...
+
+
+class JsonModel(Protocol):
+    """One JSON-only model call with a caller's own system prompt (`invoke_llm`)."""
+
+    model_id: str
+
+    def invoke(
+        self, system_prompt: str, user_content: str, response_model: type[SchemaT]
+    ) -> SchemaT:
+        """The reply parsed into `response_model`; LLMError when there is none."""
+        ...
+
+
+class ResearchWriter(Protocol):
+    """Writes a research answer, summary or comparison from context blocks."""
+
+    model_id: str
+
+    def write(
+        self,
+        template: ResearchTemplate,
+        question: str,
+        blocks: Sequence[ContextBlock],
+        *,
+        run_id: str,
+    ) -> ResearchDraft:
+        """A draft; a model failure is a draft with `error` set, never an exception."""
+        ...
+
+    def prompt_version(self, template: ResearchTemplate) -> str:
+        """The version of the template this writer uses."""
+        ...
+
+
+class AnsweringObserver(Protocol):
+    """Counts replies by outcome and gate decisions (Prometheus in the app)."""
+
+    def request(self, outcome: str) -> None:
+        """One reply request ended: success (replied), skip (silent) or error."""
+        ...
+
+    def gate(self, decision: str) -> None:
+        """The gate decided this for one request."""
+        ...
+
+
+class NullObserver:
+    """Counts nothing."""
+
+    def request(self, outcome: str) -> None:
+        """Ignore."""
+        del outcome
+
+    def gate(self, decision: str) -> None:
+        """Ignore."""
+        del decision

@@ -1,0 +1,72 @@
+"""Word tables of the offline question gate and the term statistics (data, not logic)."""
+
+from __future__ import annotations
+
+_STOP_TEXT = """
+a an the and or but not no nor of to in on at by for with from into onto over under about as
+is are was were be been being am do does did doing done have has had having i me my we our
+you your he him his she her it its they them their this that these those there here what
+which who whom whose when where why how can could should would will shall may might must if
+then than so such also just only very too any all some each other more most much many get
+got one s t ll ve re d m don isn wasn aren please tell know anyone someone
+"""
+STOP_WORDS = frozenset(_STOP_TEXT.split())
+"""Words that carry no topic: left out of the term statistics and of coverage."""
+
+CHIT_CHAT = frozenset(
+    {
+        "hi", "hello", "hey", "yo", "hiya", "good morning", "good afternoon", "good evening",
+        "good night", "thanks", "thank you", "thanks a lot", "thank you so much", "thx", "ty",
+        "cheers", "ok", "okay", "ok thanks", "ok thank you", "k", "cool", "nice", "great",
+        "awesome", "lol", "haha", "bye", "see you", "welcome", "got it", "sounds good",
+        "how are you", "how is it going", "what's up", "whats up", "sup",
+    }
+)  # fmt: skip
+"""Whole messages (case-folded, punctuation dropped) that are small talk."""
+
+_QUESTION_TEXT = """
+what what's whats which who who's whom whose when where where's why how how's is are was were
+am do does did can could should would will shall may might must has have had isn't aren't
+doesn't don't didn't can't won't
+"""
+QUESTION_WORDS = frozenset(_QUESTION_TEXT.split())
+"""A message whose first word is one of these asks something."""
+
+_REQUEST_TEXT = """
+list name describe explain tell show define give compare summarize summarise identify find
+help recommend suggest clarify outline
+"""
+REQUEST_VERBS = frozenset(_REQUEST_TEXT.split())
+"""A message starting with one of these asks for information."""
+
+REQUEST_PHRASES = (
+    "i need",
+    "i want to know",
+    "i'd like to know",
+    "i would like to know",
+    "i'm looking for",
+    "i am looking for",
+    "i'm trying to",
+    "i am trying to",
+    "i wonder",
+    "i was wondering",
+    "any idea",
+    "anyone know",
+    "does anyone",
+    "can someone",
+    "is there a way",
+)
+"""Openings of requests for information."""
+
+GREETING_TAILS = frozenset(
+    {"there", "all", "everyone", "everybody", "folks", "guys", "team", "again"}
+)
+"""What may follow a greeting in a message that is only a greeting ("hi there")."""
+
+_ABBREVIATIONS_TEXT = """
+dr mr mrs ms st jr sr prof vs etc eg ie e.g i.e no nos fig figs approx dept est inc ltd co corp
+gen col lt sgt capt gov sen rep rev mt ft ave blvd jan feb mar apr jun jul aug sep sept oct nov
+dec u.s u.k
+"""
+ABBREVIATIONS = frozenset(_ABBREVIATIONS_TEXT.split())
+"""Words after which a full stop does not end a sentence."""
