@@ -129,3 +129,15 @@ class UploadRejectedError(CollectionInputError):
 
 class UnreadableFileError(LecternError):
     """A file cannot become a document; the add reports it as skipped with this reason."""
+
+
+class WorkspaceNotFoundError(NotFoundError):
+    """Nothing with that id is visible to the caller (another organization's things: 404)."""
+
+
+class WorkspacePermissionError(LecternError):
+    """The caller is a member but their role does not allow this (a viewer editing: 403)."""
+
+
+class WorkspaceConflictError(LecternError):
+    """The change contradicts what is stored (a member added twice, the last owner removed)."""
