@@ -9,17 +9,31 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 from lectern.adapters.catalog.workspace_store import SqlAlchemyWorkspaceStore
 from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex
+from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.privacy.patterns import PatternPiiDetector
+from lectern.adapters.sessions.memory import InMemorySessions
+from lectern.application.assistant.approvals import Approvals
+from lectern.application.assistant.ports import ChatModel
+from lectern.application.assistant.registry import create_default_registry
+from lectern.application.assistant.service import AssistantConfig, AssistantService
+from lectern.application.assistant.tools import ToolDeps
 from lectern.application.collections import CollectionService
+from lectern.application.evaluation.workspace import WorkspaceWorld
+from lectern.application.workspace.demo import DemoUsers, seed_demo
 from lectern.application.workspace.ports import ReviewJob
 from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.workspace import Blocker, Project, ProjectDocument, Task
+from tests.assistant_world import make_catalog, make_search
 from tests.collection_wiring import collection_service
+from tests.fakes import FakeLibrary, FakePendingActions
 
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
@@ -175,4 +189,75 @@ def seeded(tmp_path: Path, url: str | None = None) -> Seeded:
     )
 
 
-TODAY: date = START.date()
+def workspace_assistant(
+    service: WorkspaceService,
+    clock: Clock,
+    model: ChatModel | None = None,
+    *,
+    mask_pii: bool = False,
+) -> AssistantService:
+    """The assistant with every tool, the workspace's included, over this workspace."""
+    catalog = make_catalog()
+    actions = FakePendingActions()
+    counter = itertools.count(1)
+
+    def new_id() -> str:
+        return str(uuid.UUID(int=50_000 + next(counter)))
+
+    deps = ToolDeps(
+        catalog=catalog,
+        library=FakeLibrary(),
+        actions=actions,
+        search=make_search(catalog),
+        workspace=service,
+        new_id=new_id,
+    )
+    registry = create_default_registry(deps)
+    approvals = Approvals(actions, registry, ttl=timedelta(hours=1), clock=clock, new_id=new_id)
+    return AssistantService(
+        model or RulePolicy(),
+        registry,
+        approvals,
+        InMemorySessions(),
+        config=AssistantConfig(mask_pii=mask_pii),
+        clock=clock,
+        new_id=new_id,
+        pii=PatternPiiDetector(),
+    )
+
+
+def conversation_worlds(tmp_path: Path) -> Callable[[], WorkspaceWorld]:
+    """Fresh seeded demo workspaces (one SQLite file each) over one shared collection."""
+    collections = collection_service(tmp_path)
+    folder = tmp_path / "advisories"
+    folder.mkdir()
+    for name, text in ADVISORIES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    collections.add("advisories", folder)
+    linked = [
+        ("advisories", d.id) for d in collections.show("advisories")[1] if d.uri != "unrelated.md"
+    ]
+    worlds = itertools.count(1)
+
+    def make() -> WorkspaceWorld:
+        number = next(worlds)
+        catalog = SqlAlchemyBookCatalog.from_url(f"sqlite:///{tmp_path / f'ws-{number}.db'}")
+        counter = itertools.count(1)
+        clock = Clock()
+        service = WorkspaceService(
+            SqlAlchemyWorkspaceStore(catalog.engine),
+            collections=collections,
+            text_index=Bm25sLexicalIndex.build,
+            reviews=RecordingReviewQueue(),
+            clock=clock,
+            new_id=lambda: str(uuid.UUID(int=next(counter))),
+        )
+        demo = seed_demo(service, DemoUsers(viewer="vera"), linked)
+        rival = service.create_organization("mallory", "Umbrella")
+        project = service.create_project("mallory", rival.id, "Umbrella secrets")
+        task = service.create_task("mallory", project.id, "Steal the formula")
+        return WorkspaceWorld(
+            service, workspace_assistant(service, clock), demo, project.id, task.id
+        )
+
+    return make

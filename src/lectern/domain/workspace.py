@@ -9,7 +9,7 @@ assistant's tools and the reviews share.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Literal, get_args
@@ -285,9 +285,9 @@ def attention(
     )
 
 
-def task_counts(tasks: Sequence[Task]) -> Mapping[TaskStatus, int]:
+def task_counts(tasks: Sequence[Task]) -> dict[str, JSONValue]:
     """How many tasks have each status (every status present, zero included)."""
-    counts: dict[TaskStatus, int] = dict.fromkeys(TASK_STATUSES, 0)
+    counts: dict[str, int] = dict.fromkeys(TASK_STATUSES, 0)
     for task in tasks:
         counts[task.status] += 1
-    return counts
+    return dict(counts)
