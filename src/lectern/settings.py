@@ -147,6 +147,12 @@ class Settings(BaseSettings):
     """Conversation history in Redis (redis://host:6379/0); unset: in memory."""
     session_ttl_seconds: int = Field(default=86_400, ge=60, le=2_592_000)
     """How long an idle conversation's history is kept."""
+    review_retries: int = Field(default=3, ge=0, le=10)
+    """How often a failed automatic review is tried again before it is given up."""
+    review_retry_seconds: int = Field(default=30, ge=0, le=3_600)
+    """The wait before each retry of a failed review."""
+    review_max_claims: int = Field(default=8, ge=1, le=50)
+    """Statements of a document or task an automatic review checks against the project."""
 
     collection_writers: str = ""
     """Comma-separated users (of LECTERN_API_KEYS) who may upload documents to collections;

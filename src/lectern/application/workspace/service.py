@@ -30,6 +30,7 @@ from lectern.domain.workspace import (
     MAX_TITLE_CHARS,
     PRIORITIES,
     PROJECT_STATUSES,
+    REVIEWER,
     ROLES,
     TASK_STATUSES,
     Attention,
@@ -674,7 +675,7 @@ class WorkspaceService:
             project_id=project_id,
             task_id=ident if kind == "task" else None,
             document_id=ident if kind == "document" else None,
-            author="lectern-review",
+            author=REVIEWER,
             text=text,
             created_at=self.clock(),
             citations=tuple(citations),
@@ -718,9 +719,10 @@ class WorkspaceService:
     def document_view(self, user: str, document_id: str) -> ProjectDocumentView:
         """A project document with its text, pages, sections and passages."""
         link = self.document(user, document_id)
-        return ProjectDocumentView(link, self._collection_document(link))
+        return ProjectDocumentView(link, self.collection_document(link))
 
-    def _collection_document(self, link: ProjectDocument) -> DocumentView:
+    def collection_document(self, link: ProjectDocument) -> DocumentView:
+        """The collection document a link points to (reviews read it; no user scope)."""
         collections = self._collections()
         try:
             return collections.document(link.collection, link.document_id)
