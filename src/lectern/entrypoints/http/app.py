@@ -20,7 +20,17 @@ from lectern.bootstrap import Services
 from lectern.domain.search import SearchQuery
 from lectern.entrypoints.http.middleware import BodyLimit, Guard, LimitWindow, Observe
 from lectern.entrypoints.http.problems import install_problem_handlers
-from lectern.entrypoints.http.routers import books, collections, evaluate, health, pages, search
+from lectern.entrypoints.http.routers import (
+    books,
+    collections,
+    evaluate,
+    health,
+    organizations,
+    pages,
+    projects,
+    search,
+    tasks,
+)
 from lectern.entrypoints.http.routers.pages import STATIC
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 
@@ -76,14 +86,24 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origin_list,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
             allow_headers=["Content-Type", "X-API-Key", "X-Request-ID"],
         )
     app.add_middleware(
         BodyLimit, limit=settings.max_body_bytes, upload_limit=settings.max_upload_bytes
     )
 
-    for module in (health, search, books, collections, evaluate, pages):
+    for module in (
+        health,
+        search,
+        books,
+        collections,
+        evaluate,
+        organizations,
+        projects,
+        tasks,
+        pages,
+    ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

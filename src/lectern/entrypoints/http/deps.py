@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from lectern.application.search import BookSearchService
+from lectern.application.workspace.service import WorkspaceService
 from lectern.bootstrap import Services
 from lectern.errors import NotReadyError
 
@@ -36,3 +37,11 @@ def current_user(request: Request) -> str:
 AppServices = Annotated[Services, Depends(app_services)]
 Search = Annotated[BookSearchService, Depends(search_service)]
 CurrentUser = Annotated[str, Depends(current_user)]
+
+
+def workspace_service(services: AppServices) -> WorkspaceService:
+    """The research workspace of the app's services."""
+    return services.workspace()
+
+
+Workspace = Annotated[WorkspaceService, Depends(workspace_service)]

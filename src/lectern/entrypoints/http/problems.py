@@ -27,6 +27,9 @@ from lectern.errors import (
     LecternError,
     NotReadyError,
     UploadRejectedError,
+    WorkspaceConflictError,
+    WorkspaceNotFoundError,
+    WorkspacePermissionError,
 )
 
 log = structlog.get_logger("lectern.http")
@@ -42,6 +45,9 @@ ERROR_TABLE: tuple[tuple[type[Exception], int, str, dict[str, str]], ...] = (
     (UploadRejectedError, 400, "Upload refused", {}),
     (CollectionInputError, 422, "Invalid collection input", {}),
     (EvaluationRunNotFoundError, 404, "Evaluation run not found", {}),
+    (WorkspaceNotFoundError, 404, "Not found", {}),
+    (WorkspacePermissionError, 403, "Forbidden", {}),
+    (WorkspaceConflictError, 409, "Conflict", {}),
     (InvalidQueryError, 422, "Invalid request", {}),
     (NotReadyError, 503, "Search is not ready", {"Retry-After": "10"}),
     (EvaluationBusyError, 409, "An evaluation is running", {}),
