@@ -735,7 +735,12 @@ def _task_reply(done: Any) -> str:
         lines.append(f"Description: {cite(str(task['description']), f'passage:task:{task_id}')}")
     for comment in (_as_dict(c) for c in result.get("comments", [])):
         source = f"passage:comment:{comment.get('comment_id')}"
-        lines.append(f"- {comment.get('author')}: {cite(str(comment.get('text')), source)}")
+        text = str(comment.get("text", ""))
+        first = text.splitlines()[0] if text.strip() else ""
+        more = " (...)" if first != text else ""
+        # A line holding double quotes (a review's own quotes) is shown, not re-quoted.
+        shown = first if '"' in first or not first else cite(first, source)
+        lines.append(f"- {comment.get('author')}: {shown}{more}")
     for blocker in (_as_dict(b) for b in result.get("blockers", [])):
         lines.append(f"Blocked ({blocker.get('status')}): {blocker.get('description')}")
     return "\n".join(lines)

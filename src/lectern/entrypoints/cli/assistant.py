@@ -155,6 +155,7 @@ def chat(
             out.print_json(data=reply_json(reply))
         else:
             _show(reply)
+            err.print(f"[dim]conversation {reply.conversation} (continue with --conversation)[/]")
         return
     err.print("[dim]Ask about books or your lists; an empty line quits.[/]")
     while True:
