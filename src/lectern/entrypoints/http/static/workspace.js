@@ -99,7 +99,7 @@ function form(fields, label, action) {
       input = el("input", { name, type: spec.type || "text", required: spec.required, value: spec.value || "" });
     }
     inputs[name] = input;
-    node.append(el("label", {}, spec.label || name, input));
+    node.append(el("label", { class: spec.multiline ? "wide" : null }, spec.label || name, input));
   }
   node.append(el("button", { type: "submit" }, label));
   node.addEventListener("submit", async (event) => {
