@@ -33,7 +33,9 @@ REVIEW_TRIGGERS: tuple[ReviewTrigger, ...] = get_args(ReviewTrigger)
 
 MAX_NAME_CHARS = 120
 MAX_TITLE_CHARS = 200
-MAX_TEXT_CHARS = 10_000
+MAX_TEXT_CHARS = 4_000
+"""Descriptions, comments and resolutions (a JSON body of that much text stays under the
+HTTP body limit)."""
 REVIEWER = "lectern-review"
 """The author of automatic review comments (no API key maps to it)."""
 

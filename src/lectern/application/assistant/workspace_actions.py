@@ -24,7 +24,7 @@ from lectern.application.assistant.workspace_tools import (
 from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.assistant import ActionPreview, JSONObject, field_diff
 from lectern.domain.books import JSONValue
-from lectern.domain.workspace import Blocker, Task, blocker_state, task_state
+from lectern.domain.workspace import MAX_TEXT_CHARS, Blocker, Task, blocker_state, task_state
 from lectern.errors import InvalidQueryError, ToolError, WorkspaceNotFoundError
 
 
@@ -68,7 +68,7 @@ class CreateTaskInput(ToolInput):
         description="The project's id (optional on a project's page: that project).",
     )
     title: str = Field(min_length=1, max_length=200)
-    description: str | None = Field(None, max_length=10_000)
+    description: str | None = Field(None, max_length=MAX_TEXT_CHARS)
     status: TaskStatusName = "todo"
     priority: PriorityName = "medium"
     assignee_id: str | None = Field(None, description="A team member's user id.")
@@ -198,7 +198,7 @@ class UpdateTaskInput(ToolInput):
 
     task_id: str = Field(min_length=1, max_length=300, description="The task's id.")
     title: str | None = Field(None, min_length=1, max_length=200)
-    description: str | None = Field(None, max_length=10_000)
+    description: str | None = Field(None, max_length=MAX_TEXT_CHARS)
     status: TaskStatusName | None = None
     priority: PriorityName | None = None
     due_date: str | None = Field(None, description="YYYY-MM-DD.")
@@ -291,7 +291,7 @@ class CreateBlockerInput(ToolInput):
     project_id: str | None = Field(
         None, max_length=200, description="The project's id (optional with task_id or on its page)."
     )
-    description: str = Field(min_length=1, max_length=10_000)
+    description: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
     task_id: str | None = Field(None, description="The blocked task, if one is.")
 
 
@@ -363,7 +363,9 @@ class ResolveBlockerInput(ToolInput):
     blocker_id: str = Field(
         min_length=1, max_length=300, description="The blocker's id (words of it are accepted)."
     )
-    resolution: str = Field(min_length=1, max_length=10_000, description="How it was resolved.")
+    resolution: str = Field(
+        min_length=1, max_length=MAX_TEXT_CHARS, description="How it was resolved."
+    )
 
 
 class ResolveBlocker(ActionTool):
@@ -429,7 +431,7 @@ class AddCommentInput(ToolInput):
     """Input of add_comment."""
 
     task_id: str = Field(min_length=1, max_length=300, description="The task's id.")
-    content: str = Field(min_length=1, max_length=10_000, description="The comment's text.")
+    content: str = Field(min_length=1, max_length=MAX_TEXT_CHARS, description="The comment's text.")
 
 
 class AddComment(ActionTool):

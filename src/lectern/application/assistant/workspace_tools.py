@@ -19,7 +19,8 @@ from lectern.application.assistant.tools import (
     ToolDeps,
     ToolInput,
 )
-from lectern.application.workspace.service import ContentHit, WorkspaceService
+from lectern.application.workspace.search import ContentHit
+from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.assistant import PageContext
 from lectern.domain.books import JSONValue
 from lectern.domain.workspace import (

@@ -14,16 +14,19 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Literal, TypeVar, cast
+from typing import TypeVar, cast
 
 import structlog
 
 from lectern.application.collections import CollectionService, DocumentView
-from lectern.application.ports import LexicalIndex
 from lectern.application.workspace.ports import ReviewJob, ReviewQueue, WorkspaceStore
+from lectern.application.workspace.search import (
+    ContentHit,
+    TextIndexFactory,
+    search_documents,
+    search_items,
+)
 from lectern.domain.books import JSONValue
-from lectern.domain.documents import best_snippet
-from lectern.domain.retrieval import Passage
 from lectern.domain.workspace import (
     BLOCKER_STATUSES,
     MAX_NAME_CHARS,
@@ -69,24 +72,7 @@ from lectern.errors import (
 log = structlog.get_logger(__name__)
 _T = TypeVar("_T")
 
-TextIndexFactory = Callable[[Sequence[Passage]], LexicalIndex]
-"""Builds the engine's lexical index over a few passages (bm25s in production)."""
 TASK_FIELDS = ("title", "description", "status", "priority", "assignee", "due_date")
-ContentKind = Literal["project", "task", "comment", "blocker", "document"]
-
-
-@dataclass(frozen=True, slots=True)
-class ContentHit:
-    """One thing `search_content` found, with a literal snippet of it."""
-
-    kind: ContentKind
-    id: str
-    project_id: str
-    title: str
-    snippet: str
-    score: float
-    label: str | None = None
-    """For document passages: the label a person follows (`[CVE-2025-48384]`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -827,104 +813,10 @@ class WorkspaceService:
             if project_id is not None
             else self._visible_projects(user)
         )
-        hits = self._search_items(projects, text, limit) + self._search_documents(
-            projects, text, limit
-        )
+        hits = search_items(self.store, self.text_index, projects, text, limit)
+        hits += search_documents(self.store, self.collections, projects, text, limit)
         hits.sort(key=lambda h: -h.score)
         return hits[:limit]
-
-    def _search_items(
-        self, projects: Sequence[Project], query: str, limit: int
-    ) -> list[ContentHit]:
-        if self.text_index is None or not projects:
-            return []
-        ids = [p.id for p in projects]
-        items: dict[str, tuple[ContentKind, str, str, str, str]] = {}
-        for project in projects:
-            items[f"project:{project.id}"] = (
-                "project",
-                project.id,
-                project.id,
-                project.name,
-                f"{project.name}. {project.description}",
-            )
-        for task in self.store.tasks(ids):
-            items[f"task:{task.id}"] = (
-                "task",
-                task.id,
-                task.project_id,
-                task.title,
-                f"{task.title}. {task.description}",
-            )
-        for blocker in self.store.blockers(ids):
-            items[f"blocker:{blocker.id}"] = (
-                "blocker",
-                blocker.id,
-                blocker.project_id,
-                blocker.description[:80],
-                f"{blocker.description} {blocker.resolution or ''}",
-            )
-        for comment in self.store.project_comments(ids):
-            items[f"comment:{comment.id}"] = (
-                "comment",
-                comment.id,
-                comment.project_id,
-                f"comment by {comment.author}",
-                comment.text,
-            )
-        index = self.text_index(
-            [Passage(key, item[4], item[4], item[2]) for key, item in items.items()]
-        )
-        scored = index.search(query, limit)
-        if not scored:
-            return []
-        top = scored[0].score or 1.0
-        hits: list[ContentHit] = []
-        for hit in scored:
-            kind, ident, project_id, title, text = items[hit.id]
-            snippet = best_snippet(text, query).text
-            hits.append(ContentHit(kind, ident, project_id, title, snippet, hit.score / top))
-        return hits
-
-    def _search_documents(
-        self, projects: Sequence[Project], query: str, limit: int
-    ) -> list[ContentHit]:
-        if self.collections is None or not projects:
-            return []
-        links = self.store.documents([p.id for p in projects])
-        by_collection: dict[str, dict[str, list[ProjectDocument]]] = {}
-        for link in links:
-            by_collection.setdefault(link.collection, {}).setdefault(link.document_id, []).append(
-                link
-            )
-        hits: list[ContentHit] = []
-        for collection, documents in by_collection.items():
-            try:
-                found = self.collections.search(
-                    collection, query, k=limit, per_document=1, documents=documents.keys()
-                )
-            except CollectionNotFoundError:
-                continue
-            if not found.results:
-                continue
-            top = found.results[0].score or 1.0
-            for result in found.results:
-                passage = result.passages[0]
-                if not passage.snippet.highlights:
-                    continue  # a neighbour by meaning alone, holding none of the query's words
-                for link in documents.get(result.document.id, []):
-                    hits.append(
-                        ContentHit(
-                            "document",
-                            link.id,
-                            link.project_id,
-                            link.title,
-                            passage.snippet.text,
-                            result.score / top,
-                            passage.label,
-                        )
-                    )
-        return hits
 
     # --- reviews --------------------------------------------------------------------------
 

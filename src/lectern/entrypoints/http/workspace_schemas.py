@@ -7,8 +7,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lectern.application.workspace.service import ContentHit
+from lectern.application.workspace.search import ContentHit
 from lectern.domain.workspace import (
+    MAX_TEXT_CHARS,
     Attention,
     Blocker,
     Comment,
@@ -109,7 +110,7 @@ class ProjectCreate(_In):
     """A new project."""
 
     name: str = Field(min_length=1, max_length=120)
-    description: str = Field("", max_length=10_000)
+    description: str = Field("", max_length=MAX_TEXT_CHARS)
     status: ProjectStatusName = "active"
 
 
@@ -117,7 +118,7 @@ class ProjectUpdate(_In):
     """Fields of a project to change (the others stay)."""
 
     name: str | None = Field(None, min_length=1, max_length=120)
-    description: str | None = Field(None, max_length=10_000)
+    description: str | None = Field(None, max_length=MAX_TEXT_CHARS)
     status: ProjectStatusName | None = None
 
 
@@ -153,7 +154,7 @@ class TaskCreate(_In):
     """A new task."""
 
     title: str = Field(min_length=1, max_length=200)
-    description: str = Field("", max_length=10_000)
+    description: str = Field("", max_length=MAX_TEXT_CHARS)
     status: TaskStatusName = "todo"
     priority: PriorityName = "medium"
     assignee: str | None = Field(None, max_length=200)
@@ -164,7 +165,7 @@ class TaskUpdate(_In):
     """Fields of a task to change; `assignee: null` unassigns, `due_date: null` clears."""
 
     title: str | None = Field(None, min_length=1, max_length=200)
-    description: str | None = Field(None, max_length=10_000)
+    description: str | None = Field(None, max_length=MAX_TEXT_CHARS)
     status: TaskStatusName | None = None
     priority: PriorityName | None = None
     assignee: str | None = Field(None, max_length=200)
@@ -207,14 +208,14 @@ class TaskPublic(BaseModel):
 class BlockerCreate(_In):
     """A new blocker of the project, optionally of one of its tasks."""
 
-    description: str = Field(min_length=1, max_length=10_000)
+    description: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
     task_id: str | None = Field(None, max_length=36)
 
 
 class BlockerResolve(_In):
     """How a blocker was resolved."""
 
-    resolution: str = Field(min_length=1, max_length=10_000)
+    resolution: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
 
 
 class BlockerPublic(BaseModel):
@@ -249,7 +250,7 @@ class BlockerPublic(BaseModel):
 class CommentCreate(_In):
     """A comment's text."""
 
-    text: str = Field(min_length=1, max_length=10_000)
+    text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
 
 
 class CitationPublic(BaseModel):

@@ -47,7 +47,7 @@ def require_writer(services: AppServices, user: CurrentUser) -> None:
         raise HTTPException(403, "this API key may not write to collections")
 
 
-router = APIRouter(tags=["collections"], responses=documented(401, 404, 422, 429, 503))
+router = APIRouter(tags=["collections"], responses=documented(400, 401, 404, 422, 429, 503))
 
 
 @router.get("/collections")

@@ -28,7 +28,7 @@ from lectern.entrypoints.http.workspace_schemas import (
     TaskStatusName,
 )
 
-router = APIRouter(tags=["workspace"], responses=documented(401, 403, 404, 409, 422, 429))
+router = APIRouter(tags=["workspace"], responses=documented(400, 401, 403, 404, 409, 413, 422, 429))
 
 
 @router.get("/projects")

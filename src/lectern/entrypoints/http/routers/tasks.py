@@ -19,7 +19,7 @@ from lectern.entrypoints.http.workspace_schemas import (
     TaskUpdate,
 )
 
-router = APIRouter(tags=["workspace"], responses=documented(401, 403, 404, 409, 422, 429))
+router = APIRouter(tags=["workspace"], responses=documented(400, 401, 403, 404, 409, 413, 422, 429))
 
 
 @router.get("/tasks/{task_id}")

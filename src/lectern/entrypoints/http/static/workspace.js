@@ -94,7 +94,7 @@ function form(fields, label, action) {
     if (spec.options) {
       input = el("select", { name }, ...spec.options.map((o) => el("option", { value: o, selected: o === spec.value }, o)));
     } else if (spec.multiline) {
-      input = el("textarea", { name, required: spec.required, maxlength: "10000" });
+      input = el("textarea", { name, required: spec.required, maxlength: "4000" });
     } else {
       input = el("input", { name, type: spec.type || "text", required: spec.required, value: spec.value || "" });
     }
