@@ -8,7 +8,7 @@ SHARED ?= $(abspath ../shared/data)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: collections-extra demo-collections setup demo test lint format bench evaluate lock clean sentence-transformers local-llm browser screenshot
+.PHONY: collections-extra demo-collections demo-workspace setup demo test lint format bench evaluate lock clean sentence-transformers local-llm browser screenshot
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,8 +36,8 @@ demo: setup
 	$(BIN)/lectern search "a cozy mystery in a small english village" --min-year 1990 --k 5
 	$(BIN)/lectern similar 9780439023481 --k 5
 	$(BIN)/lectern search "a cozy mystery in a small english village" --k 3 --explain
-	@if [ -d "$(SHARED)/kb" ]; then $(MAKE) --no-print-directory demo-collections; \
-	else echo "No shared data at $(SHARED): skipping the document collections"; fi
+	@if [ -d "$(SHARED)/kb" ]; then $(MAKE) --no-print-directory demo-collections demo-workspace; \
+	else echo "No shared data at $(SHARED): skipping the document collections and the workspace"; fi
 	@echo "Serving the web page on http://127.0.0.1:8000/ (Ctrl-C stops it)"
 	$(BIN)/lectern serve --host 127.0.0.1 --port 8000
 
@@ -88,6 +88,12 @@ demo-collections: setup
 	$(BIN)/lectern kb reply --collection kb "hi all, is there a way to add a header to every response?"
 	$(BIN)/lectern kb reply --collection kb "thanks, that worked!"
 	$(BIN)/lectern research "remote code execution in a VPN appliance" --collection kev
+
+# The research workspace demo: an organization (alice owner, bob member), a project linking
+# KEV and ATT&CK documents, tasks and a blocker; reviews on. Needs demo-collections first.
+demo-workspace: setup
+	$(BIN)/lectern workspace demo
+	$(BIN)/lectern chat --user alice -m "what is blocking the VPN project?"
 
 # The larger collections, apart from the demo: the RFC set (about 6 minutes on 2 cores) and
 # the FinanceBench PDFs.

@@ -107,6 +107,9 @@ from lectern.application.search import (
     SearchConfig,
 )
 from lectern.application.understanding import Vocabulary
+from lectern.application.workspace.ports import ReviewQueue, WorkspaceStore
+from lectern.application.workspace.reviews import ReviewService
+from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.books import JSONValue
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 from lectern.settings import Settings
@@ -114,6 +117,7 @@ from lectern.settings import Settings
 T = TypeVar("T")
 
 if TYPE_CHECKING:
+    from lectern.adapters.jobs.rq_reviews import RqReviewQueue
     from lectern.adapters.llm.langchain_llm import StructuredMethod
 
 
@@ -263,6 +267,9 @@ class Overrides:
     pii: PiiDetector | None = None
     provider_records: ProviderRecordStore | None = None
     """Where records fetched from Open Library or Google Books are kept."""
+    workspace_store: WorkspaceStore | None = None
+    review_queue: ReviewQueue | None = None
+    """Where automatic reviews go (a recording fake in tests) instead of rq or a thread."""
 
 
 @dataclass
@@ -600,6 +607,7 @@ class Services:
             catalog=self.catalog,
             library=self.library(),
             actions=self.pending_actions(),
+            workspace=self.workspace(),
             load_search=self.search,
             understanding=self.understanding(),
             vocabulary=self.vocabulary(),
@@ -736,6 +744,83 @@ class Services:
 
             writer = LLMResearchWriter(self.llm())
         return ResearchService(self.collections(), writer)
+
+    # --- research workspaces --------------------------------------------------------------
+
+    def workspace(self) -> WorkspaceService:
+        """Organizations, projects, tasks, blockers, comments and documents, per member."""
+        return self._once("workspace", self._build_workspace)
+
+    def _build_workspace(self) -> WorkspaceService:
+        from lectern.adapters.catalog.workspace_store import SqlAlchemyWorkspaceStore
+        from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex
+
+        store = self.overrides.workspace_store or SqlAlchemyWorkspaceStore(self._assistant_engine())
+        return WorkspaceService(
+            store,
+            collections=self.collections(),
+            text_index=Bm25sLexicalIndex.build,
+            reviews=self.review_queue(),
+            clock=self.clock,
+            max_upload_bytes=self.settings.max_upload_bytes,
+        )
+
+    def review_queue(self) -> ReviewQueue:
+        """Reviews on Redis (rq) when LECTERN_REDIS_URL is set, else a background thread."""
+        if self.overrides.review_queue is not None:
+            return self.overrides.review_queue
+        return self._once("review_queue", self._build_review_queue)
+
+    def _build_review_queue(self) -> ReviewQueue:
+        settings = self.settings
+        if settings.redis_url is not None:
+            return self.rq_reviews()
+        from lectern.adapters.jobs.thread_reviews import ThreadReviewQueue
+
+        return ThreadReviewQueue(
+            lambda job: self.reviews().run(job),
+            retries=settings.review_retries,
+            retry_seconds=settings.review_retry_seconds,
+        )
+
+    def rq_reviews(self) -> RqReviewQueue:
+        """The rq queue on LECTERN_REDIS_URL (the worker serves the same one)."""
+        if self.settings.redis_url is None:
+            raise ConfigurationError(
+                "LECTERN_REDIS_URL is not set: the review worker needs Redis (without it, "
+                "reviews run inside the serving process)"
+            )
+        from lectern.adapters.jobs.rq_reviews import RqReviewQueue
+
+        url = self.settings.redis_url
+        return self._once(
+            "rq_reviews",
+            lambda: RqReviewQueue(
+                url,
+                retries=self.settings.review_retries,
+                retry_seconds=self.settings.review_retry_seconds,
+            ),
+        )
+
+    def serve_reviews(self, *, burst: bool = False) -> bool:
+        """Run the review worker in this process (`lectern workspace worker`)."""
+        from lectern.adapters.jobs.rq_reviews import run_review_worker
+
+        return run_review_worker(self.rq_reviews(), self.reviews().run, burst=burst)
+
+    def reviews(self) -> ReviewService:
+        """Automatic reviews with the configured model (masked text for hosted ones)."""
+        return self._once("reviews", self._build_reviews)
+
+    def _build_reviews(self) -> ReviewService:
+        settings = self.settings
+        return ReviewService(
+            self.workspace(),
+            self.llm(),
+            self.overrides.pii or PatternPiiDetector(),
+            mask_pii=settings.llm not in ("extractive", "local"),
+            max_claims=settings.review_max_claims,
+        )
 
     def model_config(self) -> dict[str, JSONValue]:
         """The models a run used, as recorded in its artifact."""

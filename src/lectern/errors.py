@@ -141,3 +141,15 @@ class UnreadableFileError(LecternError):
 
 class ProviderError(SourceError):
     """An external books provider (Open Library, Google Books) failed or answered nonsense."""
+
+
+class WorkspaceNotFoundError(NotFoundError):
+    """Nothing with that id is visible to the caller (another organization's things: 404)."""
+
+
+class WorkspacePermissionError(LecternError):
+    """The caller is a member but their role does not allow this (a viewer editing: 403)."""
+
+
+class WorkspaceConflictError(LecternError):
+    """The change contradicts what is stored (a member added twice, the last owner removed)."""

@@ -168,6 +168,12 @@ class Settings(BaseSettings):
     """Tries per provider request on timeouts, 429 and 5xx (exponential backoff)."""
     provider_min_interval: float = Field(default=1.0, ge=0.0, le=60.0)
     """Seconds between two requests to one provider (the APIs ask for moderate use)."""
+    review_retries: int = Field(default=3, ge=0, le=10)
+    """How often a failed automatic review is tried again before it is given up."""
+    review_retry_seconds: int = Field(default=30, ge=0, le=3_600)
+    """The wait before each retry of a failed review."""
+    review_max_claims: int = Field(default=8, ge=1, le=50)
+    """Statements of a document or task an automatic review checks against the project."""
 
     collection_writers: str = ""
     """Comma-separated users (of LECTERN_API_KEYS) who may upload documents to collections;

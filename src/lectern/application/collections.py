@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -440,6 +440,12 @@ class CollectionService:
 
     def upload(self, name: str, filename: str, data: bytes, *, max_bytes: int) -> AddReport:
         """Add one uploaded document to an existing collection; nothing is kept on refusal."""
+        return self.upload_document(name, filename, data, max_bytes=max_bytes)[0]
+
+    def upload_document(
+        self, name: str, filename: str, data: bytes, *, max_bytes: int, create: bool = False
+    ) -> tuple[AddReport, str]:
+        """Like `upload`, returning the stored document's id too; `create` makes the collection."""
         if self.inbox is None:
             raise UploadRejectedError("this service takes no uploads", "invalid")
         if len(data) > max_bytes:
@@ -447,7 +453,7 @@ class CollectionService:
                 f"the upload has {len(data):,} bytes; at most {max_bytes:,} are accepted",
                 "too_large",
             )
-        if self.store.get(name) is None:
+        if not create and self.store.get(name) is None:
             raise CollectionNotFoundError(
                 f"no collection named {name!r}: create it with `lectern collections add`"
             )
@@ -464,7 +470,7 @@ class CollectionService:
         if refused:
             self.inbox.discard(path)
             raise UploadRejectedError(f"{filename}: {refused[0].reason}", "unreadable")
-        return report
+        return report, document_id(name, path.name)
 
     # --- list, show, remove ---------------------------------------------------------------
 
@@ -566,8 +572,12 @@ class CollectionService:
         per_document: int = 3,
         strategy: Strategy = "balanced",
         mmr_lambda: float | None | str = "default",
+        documents: Collection[str] | None = None,
     ) -> CollectionSearchResponse:
-        """Documents for a query, each with its best passages (best first), filtered."""
+        """Documents for a query, each with its best passages (best first), filtered.
+
+        `documents` keeps the search inside these document ids (a project's documents).
+        """
         started = time.perf_counter()
         query = " ".join(text.split())
         if not query:
@@ -588,6 +598,9 @@ class CollectionService:
             raise InvalidQueryError(str(error)) from None
         start = time.perf_counter()
         allowed = self._allowed(loaded, wheres)
+        if documents is not None:
+            inside = frozenset(p for d in documents for p in loaded.passages_of.get(d, ()))
+            allowed = inside if allowed is None else allowed & inside
         filter_ms = _ms(start)
         retriever = loaded.retriever
         retrieval = retriever.retrieve([query], strategy, allowed)

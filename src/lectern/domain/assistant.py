@@ -25,7 +25,9 @@ ActionStatus = Literal["pending", "approved", "rejected", "expired", "executed",
 DECIDED: frozenset[ActionStatus] = frozenset(
     ("approved", "rejected", "expired", "executed", "failed")
 )
-PageType = Literal["book", "list", "search", "collection", "home"]
+PageType = Literal[
+    "book", "list", "search", "collection", "home", "project", "task", "document", "dashboard"
+]
 GroundingFlag = Literal[
     "no_retrieval",
     "missing_citations",
@@ -156,6 +158,8 @@ class PageContext:
     type: PageType = "home"
     id: str | None = None
     name: str | None = None
+    project_id: str | None = None
+    """On a workspace page (task, document, dashboard): the project it belongs to."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -60,3 +60,24 @@ def masked_notice(kinds: Sequence[str]) -> str:
     words = [KIND_WORDS.get(k, k.lower()) for k in kinds]
     listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
     return f"(I masked {listed} in your message before processing it.)"
+
+
+PLAIN_KEYS = frozenset(("source", "label", "status", "priority", "due_date", "created_at", "kind"))
+"""Keys whose values are references or codes, never free text: they are not masked (an id
+masked as a "phone number" would leave the model unable to call the next tool)."""
+
+
+def mask_data(value: object, find: Callable[[str], Sequence[PiiFinding]]) -> object:
+    """A JSON value with personal data masked in its free-text strings (ids left alone)."""
+    if isinstance(value, str):
+        return mask(value, find(value)).text
+    if isinstance(value, list):
+        return [mask_data(v, find) for v in value]
+    if isinstance(value, dict):
+        return {
+            k: v
+            if isinstance(k, str) and (k in PLAIN_KEYS or k == "id" or k.endswith("_id"))
+            else mask_data(v, find)
+            for k, v in value.items()
+        }
+    return value

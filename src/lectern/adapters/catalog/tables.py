@@ -225,3 +225,141 @@ passages = sa.Table(
     sa.Column("start_offset", sa.Integer, nullable=False),
     sa.Column("end_offset", sa.Integer, nullable=False),
 )
+
+
+# --- research workspaces (migration 0006) ----------------------------------------------------
+
+_PROJECT = "projects.id"
+
+organizations = sa.Table(
+    "organizations",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("name", sa.String(120), nullable=False),
+    sa.Column("review_document_created", sa.Boolean, nullable=False),
+    sa.Column("review_document_updated", sa.Boolean, nullable=False),
+    sa.Column("review_task_in_review", sa.Boolean, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+organization_members = sa.Table(
+    "organization_members",
+    metadata,
+    sa.Column(
+        "organization_id",
+        sa.String(36),
+        sa.ForeignKey("organizations.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("user", sa.String(200), primary_key=True),
+    sa.Column("role", sa.String(16), nullable=False),
+    sa.Column("display_name", sa.String(120), nullable=False),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_organization_members_user", "user"),
+)
+
+projects = sa.Table(
+    "projects",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column(
+        "organization_id",
+        sa.String(36),
+        sa.ForeignKey("organizations.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("name", sa.String(120), nullable=False),
+    sa.Column("description", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_projects_organization", "organization_id"),
+)
+
+tasks = sa.Table(
+    "tasks",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column(
+        "project_id",
+        sa.String(36),
+        sa.ForeignKey("projects.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("title", sa.String(200), nullable=False),
+    sa.Column("description", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("priority", sa.String(16), nullable=False),
+    sa.Column("assignee", sa.String(200)),
+    sa.Column("due_date", sa.Date),
+    sa.Column("created_by", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_tasks_project_status", "project_id", "status"),
+    sa.Index("ix_tasks_assignee", "assignee"),
+)
+
+blockers = sa.Table(
+    "blockers",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column(
+        "project_id",
+        sa.String(36),
+        sa.ForeignKey("projects.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("task_id", sa.String(36), sa.ForeignKey("tasks.id", ondelete="SET NULL")),
+    sa.Column("description", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("resolution", sa.Text),
+    sa.Column("created_by", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("resolved_at", sa.DateTime(timezone=True)),
+    sa.Index("ix_blockers_project_status", "project_id", "status"),
+)
+
+project_documents = sa.Table(
+    "project_documents",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column(
+        "project_id",
+        sa.String(36),
+        sa.ForeignKey("projects.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("collection", sa.String(63), nullable=False),
+    sa.Column("document_id", sa.String(32), nullable=False),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("origin", sa.String(16), nullable=False),
+    sa.Column("added_by", sa.String(200), nullable=False),
+    sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint(
+        "project_id", "collection", "document_id", name="uq_project_documents_document"
+    ),
+)
+
+comments = sa.Table(
+    "comments",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column(
+        "project_id",
+        sa.String(36),
+        sa.ForeignKey("projects.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("task_id", sa.String(36), sa.ForeignKey("tasks.id", ondelete="CASCADE")),
+    sa.Column(
+        "document_id", sa.String(36), sa.ForeignKey("project_documents.id", ondelete="CASCADE")
+    ),
+    sa.Column("author", sa.String(200), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("citations_json", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_comments_task", "task_id"),
+    sa.Index("ix_comments_document", "document_id"),
+    sa.Index("ix_comments_project", "project_id"),
+)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lectern.adapters.llm.workspace_rules import WorkspaceRules, task_reference
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec, book_source, cite
@@ -213,6 +214,7 @@ class RulePolicy:
         """The query-understanding rules supply filters for searches."""
         self.understanding = understanding
         self._counter = 0
+        self.workspace = WorkspaceRules(self._call)
 
     def complete_with_tools(
         self,
@@ -270,6 +272,12 @@ class RulePolicy:
         if APPROVE_REQUEST.search(text):
             plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))
             return plan
+        if "get_projects" in available:
+            # Workspace requests first: a task may well mention a password or a translation.
+            stages = self.workspace.plan(text, history, system)
+            if stages:
+                plan.steps.extend(stages)
+                return plan
         if OFF_TOPIC.search(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
@@ -667,6 +675,6 @@ def _decision(content: str) -> str | None:
     if data["decision"] == "rejected":
         return f"OK, I did not do it: {description}."
     if data.get("status") == "executed":
-        return f"Done: {description}."
+        return f"Done: {description}.{task_reference(data.get('result'))}"
     error = _as_dict(data.get("result")).get("error", "it failed")
     return f"That did not work ({description}): {error}."

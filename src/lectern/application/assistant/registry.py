@@ -29,6 +29,8 @@ from lectern.application.assistant.query_tools import (
     SimilarBooks,
 )
 from lectern.application.assistant.tools import ActionTool, QueryTool, ToolDeps
+from lectern.application.assistant.workspace_actions import WORKSPACE_ACTION_TOOLS
+from lectern.application.assistant.workspace_tools import WORKSPACE_QUERY_TOOLS
 from lectern.domain.assistant import ToolSpec
 from lectern.errors import ConfigurationError
 
@@ -95,4 +97,9 @@ def create_default_registry(deps: ToolDeps) -> ToolRegistry:
         registry.register(SearchThreats(deps))
         registry.register(GetAdvisory(deps))
         registry.register(GetRecommendations(deps))
+    if deps.workspace is not None:
+        for query_tool in WORKSPACE_QUERY_TOOLS:
+            registry.register(query_tool(deps))
+        for action_tool in WORKSPACE_ACTION_TOOLS:
+            registry.register(action_tool(deps))
     return registry

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import cast
 
 import structlog
 
@@ -47,7 +48,7 @@ from lectern.domain.assistant import (
     summarize_diff,
 )
 from lectern.domain.books import JSONValue
-from lectern.domain.privacy import mask, masked_notice
+from lectern.domain.privacy import mask, mask_data, masked_notice
 from lectern.domain.tracing import LLMCallTrace
 from lectern.errors import AssistantDisabledError, ChatCancelledError, LecternError
 
@@ -318,7 +319,13 @@ class AssistantService:
             if isinstance(tool, QueryTool):
                 output = tool.run(args, context)
                 content = output.data
-                turn.evidence.update(output.evidence)
+                evidence = output.evidence
+                if self.config.mask_pii and self.pii is not None:
+                    # Task, comment and document text reaches a hosted model masked, and
+                    # citations are checked against the same masked text.
+                    content = cast(JSONValue, mask_data(content, self.pii.find))
+                    evidence = {k: mask(v, self.pii.find(v)).text for k, v in evidence.items()}
+                turn.evidence.update(evidence)
                 turn.retrieval_calls += int(output.retrieval)
                 turn.gate_dropped += output.dropped
             else:

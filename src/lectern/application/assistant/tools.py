@@ -21,6 +21,7 @@ from lectern.application.assistant.ports import LibraryStore, PendingActionStore
 from lectern.application.ports import BookCatalog, QueryUnderstanding
 from lectern.application.search import BookSearchService
 from lectern.application.understanding import Vocabulary
+from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.assistant import ActionPreview, JSONObject, PageContext, ToolSpec
 from lectern.domain.books import JSONValue
 from lectern.errors import LecternError, ToolError
@@ -54,6 +55,8 @@ class ToolDeps:
     """Loads the search service on first use (its indexes take seconds to load)."""
     understanding: QueryUnderstanding | None = None
     vocabulary: Vocabulary | None = None
+    workspace: WorkspaceService | None = None
+    """The research workspace (its tools are registered only when it is there)."""
     min_relevance: float = 0.3
     """Relevance gate: results under this share of the top result's score are dropped."""
     new_id: Callable[[], str] = field(default_factory=lambda: lambda: str(uuid.uuid4()))

@@ -37,6 +37,17 @@ def _assistant() -> AssistantService:
     return _services().assistant()
 
 
+def _page(user: str, book: str | None, project: str | None, task: str | None) -> PageContext | None:
+    """The page the command stands for: a book, a workspace project or a task."""
+    if task:
+        found = _guarded(lambda: _services().workspace().task(user, task))
+        return PageContext("task", found.id, found.title, project_id=found.project_id)
+    if project:
+        named = _guarded(lambda: _services().workspace().project(user, project))
+        return PageContext("project", named.id, named.name, project_id=named.id)
+    return PageContext("book", book) if book else None
+
+
 def _action_json(action: PendingAction) -> dict[str, Any]:
     preview = action.preview
     return {
@@ -123,11 +134,19 @@ def chat(
     book: Annotated[
         str | None, typer.Option("--book", help="The book page you are on (a book id).")
     ] = None,
+    project: Annotated[
+        str | None,
+        typer.Option("--project", help="The workspace project page you are on (a project id)."),
+    ] = None,
+    task: Annotated[
+        str | None,
+        typer.Option("--task", help="The workspace task page you are on (a task id)."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Chat with the assistant: it searches, answers with quotes, and proposes changes."""
     assistant = _guarded(_assistant)
-    page = PageContext("book", book) if book else None
+    page = _page(user, book, project, task)
     if message is not None:
         reply = _guarded(
             lambda: assistant.chat(user, message, conversation=conversation, page=page)
@@ -136,6 +155,7 @@ def chat(
             out.print_json(data=reply_json(reply))
         else:
             _show(reply)
+            err.print(f"[dim]conversation {reply.conversation} (continue with --conversation)[/]")
         return
     err.print("[dim]Ask about books or your lists; an empty line quits.[/]")
     while True:

@@ -17,6 +17,7 @@ from lectern.entrypoints.cli.mcp import mcp_app
 from lectern.entrypoints.cli.search import search_app
 from lectern.entrypoints.cli.serve import serve_app
 from lectern.entrypoints.cli.traces import traces_app
+from lectern.entrypoints.cli.workspace import workspace_app
 
 app = typer.Typer(
     name="lectern",
@@ -35,6 +36,7 @@ app.add_typer(beir_app)
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(evaluate_app, name="evaluate")
 app.add_typer(collections_app, name="collections")
+app.add_typer(workspace_app, name="workspace")
 
 
 @app.command("show")

@@ -29,8 +29,11 @@ from lectern.entrypoints.http.routers import (
     health,
     library,
     openai_compat,
+    organizations,
     pages,
+    projects,
     search,
+    tasks,
 )
 from lectern.entrypoints.http.routers.pages import STATIC
 from lectern.entrypoints.mcp.server import McpEndpoint, build_mcp_server
@@ -91,7 +94,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origin_list,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
             allow_headers=[
                 "Content-Type",
                 "X-API-Key",
@@ -114,6 +117,9 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         assistant,
         library,
         openai_compat,
+        organizations,
+        projects,
+        tasks,
         pages,
     ):
         app.include_router(module.router)

@@ -9,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from lectern.application.assistant.service import AssistantService
 from lectern.application.search import BookSearchService
+from lectern.application.workspace.service import WorkspaceService
 from lectern.bootstrap import Services
 from lectern.errors import AssistantDisabledError, NotReadyError
 
@@ -52,3 +53,11 @@ async def enabled_assistant(services: Services) -> AssistantService:
 AppServices = Annotated[Services, Depends(app_services)]
 Search = Annotated[BookSearchService, Depends(search_service)]
 CurrentUser = Annotated[str, Depends(current_user)]
+
+
+def workspace_service(services: AppServices) -> WorkspaceService:
+    """The research workspace of the app's services."""
+    return services.workspace()
+
+
+Workspace = Annotated[WorkspaceService, Depends(workspace_service)]

@@ -29,7 +29,9 @@ log = structlog.get_logger("lectern.http")
 
 HEALTH_PATHS = frozenset({"/health", "/health/ready"})
 """Never rate-limited and never behind an API key: probes must always get through."""
-OPEN_PATHS = frozenset({"/", "/reading-lists", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
+OPEN_PATHS = frozenset(
+    {"/", "/reading-lists", "/workspace", "/docs", "/openapi.json", "/docs/oauth2-redirect"}
+)
 """Served without a key (the page asks for one), but rate-limited by address."""
 OPEN_PREFIXES = ("/static/",)
 CHAT_PATHS = re.compile(
@@ -62,8 +64,9 @@ async def _no_receive() -> Message:
     return {"type": "http.disconnect"}
 
 
-UPLOAD_PATH = re.compile(r"^/collections/[^/]+/documents$")
-"""Document uploads: the one route whose bodies may exceed the general limit."""
+UPLOAD_PATH = re.compile(r"^/collections/[^/]+/documents$|^/projects/[^/]+/uploads$")
+"""Document uploads (to a collection, to a project): the routes whose bodies may exceed the
+general limit."""
 
 
 class BodyLimit:

@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from lectern.entrypoints.http.schemas import ProblemOut
 from lectern.errors import (
@@ -37,6 +38,9 @@ from lectern.errors import (
     NotReadyError,
     ReadingListNotFoundError,
     UploadRejectedError,
+    WorkspaceConflictError,
+    WorkspaceNotFoundError,
+    WorkspacePermissionError,
 )
 
 log = structlog.get_logger("lectern.http")
@@ -52,6 +56,9 @@ ERROR_TABLE: tuple[tuple[type[Exception], int, str, dict[str, str]], ...] = (
     (UploadRejectedError, 400, "Upload refused", {}),
     (CollectionInputError, 422, "Invalid collection input", {}),
     (EvaluationRunNotFoundError, 404, "Evaluation run not found", {}),
+    (WorkspaceNotFoundError, 404, "Not found", {}),
+    (WorkspacePermissionError, 403, "Forbidden", {}),
+    (WorkspaceConflictError, 409, "Conflict", {}),
     (ActionNotFoundError, 404, "Action not found", {}),
     (ReadingListNotFoundError, 404, "Reading list not found", {}),
     (ModelNotFoundError, 404, "Model not found", {}),
@@ -136,13 +143,26 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    headers = dict(getattr(exc, "headers", None) or {})
+    if exc.status_code == 405:
+        headers["Allow"] = _allowed_methods(request)
     return problem(
         request,
         exc.status_code,
         HTTP_TITLES.get(exc.status_code, "HTTP error"),
         str(exc.detail) if exc.detail else None,
-        headers=getattr(exc, "headers", None),
+        headers=headers or None,
     )
+
+
+def _allowed_methods(request: Request) -> str:
+    """Every method some route serves at this path (Starlette names only the first route's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match != Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
 
 
 async def _ours(request: Request, exc: Exception) -> JSONResponse:

@@ -25,6 +25,12 @@ def reading_lists_page() -> FileResponse:
     return FileResponse(str(STATIC / "lists.html"), media_type="text/html")
 
 
+@router.get("/workspace")
+def workspace_page() -> FileResponse:
+    """The research workspace page (projects, a project, a task, the dashboard)."""
+    return FileResponse(str(STATIC / "workspace.html"), media_type="text/html")
+
+
 @router.get("/metrics")
 def metrics(services: AppServices) -> Response:
     """Prometheus exposition."""

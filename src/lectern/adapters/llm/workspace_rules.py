@@ -1,0 +1,859 @@
+"""The rule policy's workspace requests: projects, tasks, blockers, comments and documents.
+
+`WorkspaceRules.plan` reads the reader's own message (never a tool result) and returns the
+stages of a plan in `RulePolicy`'s form: each stage looks at the tool results so far and
+asks for the next tool calls or writes the reply. Names stay names: the tools resolve a
+project's name or a task's title to its id (and refuse ambiguity). "It" and "this task"
+mean the page's task, else the last task a reply named (`[task:<id>]`); "this project" the
+page's project.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from lectern.domain.assistant import AIResponse, Message, ToolCall, cite
+
+MODEL_ID = "rules:assistant-v1"
+_UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+_PAGE = re.compile(r"on an? (?P<type>project|task|document|dashboard) page.*?\(id (?P<id>[^)]+)\)")
+_PAGE_PROJECT = re.compile(r"belongs to the project with id (?P<id>[^\s.]+)")
+_TASK_REF = re.compile(rf"\[task:({_UUID})\]")
+_IT = re.compile(r"^(?:it|this|that|this task|that task|this one|that one|the task)$", re.I)
+_THIS_PROJECT = re.compile(r"^(?:this|that|the|our|my) project$", re.I)
+_DATE = r"(?P<due>\d{4}-\d{2}-\d{2})"
+_STATUS_WORDS = {
+    "todo": "todo",
+    "to do": "todo",
+    "to-do": "todo",
+    "open": "todo",
+    "in progress": "in_progress",
+    "in-progress": "in_progress",
+    "started": "in_progress",
+    "in review": "in_review",
+    "review": "in_review",
+    "in-review": "in_review",
+    "done": "done",
+    "complete": "done",
+    "completed": "done",
+    "finished": "done",
+}
+_STATUS = r"(?P<status>to ?-?do|in[ -]progress|in[ -]review|review|done|completed?|finished)"
+_PRIORITY = r"(?P<priority>low|medium|high|urgent)"
+_PRIORITY2 = r"(?P<p2>low|medium|high|urgent)"
+
+ATTENTION = re.compile(
+    r"\bneeds?\b.*\battention\b|\bwhat should i (?:work on|do|look at)\b|\bwhat(?:'s| is) "
+    r"overdue\b|\bmy dashboard\b|\bwhat(?:'s| is) on my plate\b",
+    re.I,
+)
+TEAM = re.compile(
+    r"^(?:who(?:'s| is| are)\b.*\b(?:team|members?|organi[sz]ation|org)\b|(?:list|show)(?: me)?"
+    r" (?:the |my )?(?:team|members|people)\b|who can i assign\b|who works on\b)",
+    re.I,
+)
+BLOCKERS = re.compile(
+    r"\bblock(?:ing|ers?|ed)\b.*?(?:\b(?:on|of|in|for)\s+(?:the\s+)?(?P<p1>.+?)\s+project\b|"
+    r"\b(?:the\s+)?(?P<p2>.+?)\s+project\b)?\W*$"
+    r"|^what(?:'s| is) (?:holding up|stopping)\s+(?:the\s+)?(?P<p3>.+?)(?:\s+project)?\W*$",
+    re.I,
+)
+_BLOCKER_QUESTION = re.compile(
+    r"^(?:what(?:'s| is| are)?|which|show|list|any|are there|is (?:there )?(?:anything|something|"
+    r"anyone))\b.*\bblock",
+    re.I,
+)
+PROJECTS = re.compile(
+    r"^(?:what|which|show|list|tell me)\b.{0,40}\bprojects\b|^(?:my|our) projects\W*$", re.I
+)
+PROJECT_DETAILS = re.compile(
+    r"^(?:(?:what(?:'s| is) the |(?:give|show) me (?:an? |the )?)?(?:status|details|overview|"
+    r"summary|progress) (?:of|on|for) "
+    r"(?:the\s+)?(?P<p1>.+?)(?:\s+project)?|how(?:'s| is) (?:the\s+)?(?P<p2>.+?) project "
+    r"(?:going|doing)|tell me about (?:the\s+)?(?P<p3>.+?) project|(?:show|open) (?:me )?"
+    r"(?:the\s+)?(?P<p4>.+?) project)\W*$",
+    re.I,
+)
+TASKS = re.compile(
+    r"^(?:what|which|show|list|give me|any)\b.*\btasks?\b|\b(?:my|\w+'s) tasks\b|"
+    r"\b(?:is \w+|am i|are you) working on\b",
+    re.I,
+)
+_IN_PROJECT = re.compile(
+    r"^(?P<before>.*)\s(?:in|on|of|for|from|to|under)\s+(?:the\s+)?(?P<p>[^,]+?)\s+project\b",
+    re.I | re.S,
+)
+"""The last "in the X project" of a request (greedy lead: "tasks in review in the X project")."""
+_ASSIGNED = re.compile(
+    r"\b(?:assigned to|for|owned by)\s+(?P<a>me|[A-Za-z][\w.-]*)\b|\b(?P<b>my|[A-Za-z][\w.-]*)'s "
+    r"tasks\b|\bis (?P<c>[A-Za-z][\w.-]*) working on\b|\b(?P<d>my) tasks\b",
+    re.I,
+)
+TASK_DETAILS = re.compile(
+    r"^(?:(?:show|open|get)(?: me)?(?: the)? (?:details (?:of|for) )?(?:the )?task\s+(?P<t1>.+?)|"
+    r"(?:what(?:'s| is) the )?(?:status|details) of (?:the )?task\s+(?P<t2>.+?)|"
+    r"tell me about (?:the )?task\s+(?P<t3>.+?)|what(?:'s| is) (?:the )?task\s+(?P<t4>.+?) about|"
+    r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this))\W*$",
+    re.I,
+)
+DOCUMENTS = re.compile(
+    r"^(?:what|which|show|list)\b.{0,20}\bdocuments\b(?:.*?(?:\b(?:of|in|for|on|does)\s+"
+    r"(?:the\s+)?(?P<p>.+?)(?:\s+project)?(?:\s+(?:have|hold|link))?))?\W*$",
+    re.I,
+)
+DOCUMENT_DETAILS = re.compile(
+    r"^(?:(?:show|open|read|get)(?: me)? (?:the )?document\s+(?P<d1>.+?)|what does (?:the )?"
+    r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?))\W*$",
+    re.I,
+)
+SEARCH = re.compile(
+    r"^(?:search|find|look for|look up)(?:\s+for)?\s+(?:anything\s+|everything\s+|tasks\s+|"
+    r"comments\s+|documents\s+|notes\s+|(?:the\s+|my\s+|our\s+)?(?:tasks|comments|documents|"
+    r"notes|projects|workspace)\s+for\s+)?(?:about\s+|on\s+|mentioning\s+|that mention\s+)?"
+    r"(?P<q>.+?)(?:\s+in\s+(?:the\s+)?(?:(?P<p>.+?)\s+project|(?:my\s+|our\s+)?(?:projects|"
+    r"workspace|tasks|comments|documents)))?\W*$",
+    re.I,
+)
+_WORKSPACE_SEARCH = re.compile(
+    r"\b(?:projects?|workspace|tasks|comments|documents|notes)\b|^(?:search|find|look for)\s+"
+    r"(?:anything|everything)\b",
+    re.I,
+)
+CREATE_TASK = re.compile(
+    r"^(?:create|add|make|open|file|start)\s+(?:a\s+|an\s+)?(?:new\s+)?task\s*"
+    r"(?:to\s+|called\s+|named\s+|titled\s+|for\s+|:\s*)?(?P<rest>.+)$",
+    re.I,
+)
+_ASSIGN_CLAUSE = re.compile(
+    r"\s*,?\s*(?i:and\s+)?(?i:assign(?:ed)?|give)\s+(?i:it\s+)?(?i:to)\s+"
+    r"(?P<a>[A-Za-z][\w.-]*(?:\s+[A-Z][\w.-]*)?)",
+)
+"""Names are one word (a user id) or a capitalized display name ("Bob Builder")."""
+_DUE_CLAUSE = re.compile(rf"\s*,?\s*(?:and\s+)?(?:due|by)\s+(?:on\s+)?{_DATE}", re.I)
+_PRIORITY_CLAUSE = re.compile(
+    rf"\s*,?\s*(?:with\s+)?(?:(?:a\s+)?{_PRIORITY}\s+priority|priority\s+{_PRIORITY2})",
+    re.I,
+)
+COMPLETE = re.compile(
+    r"^(?:mark|set)\s+(?P<t1>.+?)\s+(?:as\s+)?(?:done|complete|completed|finished)\W*$|"
+    r"^(?:complete|finish)\s+(?P<t2>.+?)\W*$|^(?P<t3>.+?)\s+is\s+(?:done|finished|complete)\W*$",
+    re.I,
+)
+STATUS = re.compile(
+    rf"^(?:move|set|put|change|mark)\s+(?:the\s+status\s+of\s+)?(?P<t>.+?)\s+(?:to|into|as|in)\s+"
+    rf"{_STATUS}\W*$|^(?:start|begin)\s+(?:working\s+on\s+)?(?P<t2>.+?)\W*$",
+    re.I,
+)
+ASSIGN = re.compile(
+    r"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?)\W*$|"
+    r"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*)\W*$|"
+    r"^unassign\s+(?P<t3>.+?)\W*$",
+    re.I,
+)
+PRIORITY = re.compile(
+    rf"^(?:set|change)\s+(?:the\s+)?priority\s+of\s+(?P<t>.+?)\s+to\s+{_PRIORITY}\W*$|"
+    rf"^(?:make|mark)\s+(?P<t2>.+?)\s+{_PRIORITY2}(?:\s+priority)?\W*$",
+    re.I,
+)
+DUE = re.compile(
+    rf"^(?:set|change|move)\s+(?:the\s+)?due\s+date\s+of\s+(?P<t>.+?)\s+to\s+{_DATE}\W*$|"
+    rf"^(?P<t2>.+?)\s+is\s+(?:now\s+)?due\s+(?:on\s+)?{_DATE.replace('due>', 'due2>')}\W*$",
+    re.I,
+)
+RENAME_TASK = re.compile(
+    r"^(?:rename\s+(?:the\s+)?task\s+(?P<t>.+?)|change\s+the\s+title\s+of\s+(?P<t2>.+?))\s+to\s+"
+    r"(?P<title>.+?)\W*$",
+    re.I,
+)
+DESCRIBE = re.compile(
+    r"^(?:set|change|update)\s+the\s+description\s+of\s+(?P<t>.+?)\s+to\s*:?\s*(?P<d>.+)$", re.I
+)
+CREATE_BLOCKER = re.compile(
+    r"^(?:add|create|record|log|raise|flag)\s+(?:a\s+)?blocker\s+(?:to|on|for)\s+(?P<target>.+?)"
+    r"\s*(?::|-|saying|that)\s*(?P<d>.+)$|"
+    r"^(?P<target2>.+?)\s+is\s+blocked\s+(?:by|on|because(?:\s+of)?)\s+(?P<d2>.+?)\W*$",
+    re.I,
+)
+RESOLVE = re.compile(
+    r"^(?:resolve|close|clear|lift)\s+(?:the\s+)?blocker\s+(?:about\s+|on\s+|for\s+|re\s+)?"
+    r"(?P<b>.+?)(?:\s*[:;]\s*|\s+(?:with|saying|because|since)\s+)(?P<r>.+?)\W*$|"
+    r"^the\s+blocker\s+(?:about\s+|on\s+)?(?P<b2>.+?)\s+is\s+(?:resolved|gone|fixed|cleared)"
+    r"\s*(?::|-|,|because|since)?\s*(?P<r2>.+?)\W*$",
+    re.I,
+)
+COMMENT = re.compile(
+    r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s+(?:to|on)\s+(?P<t>.+?)\s*"
+    r"(?::|saying|that)\s*(?P<c>.+)$|"
+    r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s*(?::|saying|that)\s*(?P<c2>.+)$|"
+    r"^comment\s+on\s+(?P<t3>.+?)\s*:\s*(?P<c3>.+)$",
+    re.I,
+)
+_THEN = re.compile(r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+", re.I)
+
+
+class _Done(Protocol):
+    calls: list[ToolCall]
+    results: list[Any]
+
+
+Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
+CallMaker = Callable[..., ToolCall]
+
+
+def _clean(value: str | None) -> str:
+    text = re.sub(r"[\s,]+(?:please|thanks|thank you)\W*$", "", (value or "").strip(), flags=re.I)
+    return text.strip().strip("\"'“”‘’«»").strip().rstrip("?.!").strip()
+
+
+def _task_words(value: str) -> str:
+    """A task reference without its leading article or the word task."""
+    text = _clean(value)
+    text = re.sub(r"^(?:the\s+)?task\s+(?:called\s+|named\s+)?", "", text, flags=re.I)
+    return re.sub(r"^the\s+", "", text, flags=re.I).strip()
+
+
+def _project_words(value: str | None) -> str | None:
+    text = _clean(value)
+    if not text:
+        return None
+    text = re.sub(r"\s+project$", "", text, flags=re.I)
+    return re.sub(r"^(?:the|my|our)\s+", "", text, flags=re.I).strip() or None
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _last(done: Any) -> dict[str, Any]:
+    return _as_dict(done.results[-1] if done.results else None)
+
+
+class WorkspaceRules:
+    """Plans for workspace requests, over the rule policy's call maker."""
+
+    def __init__(self, call: CallMaker) -> None:
+        """`call(tool, **arguments)` makes a tool call with a fresh id."""
+        self._call = call
+
+    # --- context --------------------------------------------------------------------------
+
+    def _context(self, history: Sequence[Message], system: str) -> tuple[str | None, str | None]:
+        """(the task "it" means, the project "this project" means)."""
+        page = _PAGE.search(system)
+        task = page.group("id") if page and page.group("type") == "task" else None
+        project = page.group("id") if page and page.group("type") == "project" else None
+        if project is None:
+            belongs = _PAGE_PROJECT.search(system)
+            project = belongs.group("id") if belongs else None
+        if task is None:
+            for message in reversed(history):
+                if message.role == "assistant":
+                    found = _TASK_REF.findall(message.content)
+                    if found:
+                        task = found[-1]
+                        break
+        return task, project
+
+    def plan(self, text: str, history: Sequence[Message], system: str) -> list[Stage] | None:
+        """The stages for a workspace request, or None when it is not one."""
+        it_task, page_project = self._context(history, system)
+        on_workspace_page = bool(_PAGE.search(system))
+
+        def task_ref(value: str | None) -> str:
+            words = _task_words(value or "")
+            if (not words or _IT.match(words)) and it_task is not None:
+                return it_task
+            return words or _clean(value)
+
+        def project_ref(value: str | None) -> str | None:
+            words = _project_words(value)
+            if words is None or _THIS_PROJECT.match(f"{words} project") or words in ("this", "it"):
+                return page_project
+            return words
+
+        context = _Refs(task_ref, project_ref, page_project, on_workspace_page)
+        created = self._create_task(text, context)
+        if created:
+            return self._act(created)
+        # Two changes in one request: "complete X and add a comment to it: Y".
+        for separator in _THEN.finditer(text):
+            first, second = text[: separator.start()], text[separator.end() :]
+            left = self._one_action(first, context)
+            if not left:
+                continue
+            named = left[0].arguments.get("task_id")
+            right = self._one_action(second, context.with_it(named))
+            if right:
+                return self._act(left + right)
+        for matcher in (
+            self._comment,
+            self._resolve,
+            self._create_blocker,
+            self._rename,
+            self._describe,
+            self._due,
+            self._priority,
+            self._assign,
+            self._complete,
+            self._status,
+        ):
+            calls = matcher(text, context)
+            if calls:
+                return self._act(calls)
+        for question in (
+            self._attention,
+            self._blockers,
+            self._team,
+            self._task_details,
+            self._document_details,
+            self._documents,
+            self._tasks,
+            self._project_details,
+            self._projects,
+            self._search,
+        ):
+            stages = question(text, context)
+            if stages:
+                return stages
+        return None
+
+    def _one_action(self, text: str, context: _Refs) -> list[ToolCall]:
+        for matcher in (
+            self._comment,
+            self._resolve,
+            self._create_blocker,
+            self._due,
+            self._priority,
+            self._assign,
+            self._complete,
+            self._status,
+        ):
+            calls = matcher(text.strip(), context)
+            if calls:
+                return calls
+        return []
+
+    @staticmethod
+    def _act(calls: list[ToolCall]) -> list[Stage]:
+        return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
+
+    # --- actions --------------------------------------------------------------------------
+
+    def _create_task(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = CREATE_TASK.match(text)
+        if not match:
+            return []
+        rest = match.group("rest")
+        arguments: dict[str, Any] = {}
+        assign = _ASSIGN_CLAUSE.search(rest)
+        if assign:
+            arguments["assignee_id"] = assign.group("a")
+            rest = rest[: assign.start()] + rest[assign.end() :]
+        due = _DUE_CLAUSE.search(rest)
+        if due:
+            arguments["due_date"] = due.group("due")
+            rest = rest[: due.start()] + rest[due.end() :]
+        priority = _PRIORITY_CLAUSE.search(rest)
+        if priority:
+            arguments["priority"] = (priority.group("priority") or priority.group("p2")).lower()
+            rest = rest[: priority.start()] + rest[priority.end() :]
+        project = _IN_PROJECT.search(rest)
+        reference = refs.project(project.group("p")) if project else refs.page_project
+        if project:
+            rest = project.group("before") + rest[project.end() :]
+        title = _clean(rest)
+        if not title:
+            return []
+        title = title[0].upper() + title[1:]
+        call_arguments: dict[str, Any] = {"title": title, **arguments}
+        if reference is not None:
+            call_arguments = {"project_id": reference, **call_arguments}
+        return [self._call("create_task", **call_arguments)]
+
+    def _complete(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = COMPLETE.match(text)
+        if not match:
+            return []
+        target = match.group("t1") or match.group("t2") or match.group("t3")
+        if re.search(r"\bblocker\b", target, re.I):
+            return []
+        return [self._call("complete_task", task_id=refs.task(target))]
+
+    def _status(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = STATUS.match(text)
+        if not match:
+            return []
+        if match.group("t2"):
+            return [
+                self._call(
+                    "update_task", task_id=refs.task(match.group("t2")), status="in_progress"
+                )
+            ]
+        status = _STATUS_WORDS[re.sub(r"\s+", " ", match.group("status").lower())]
+        target = match.group("t")
+        if status == "done":
+            return [self._call("complete_task", task_id=refs.task(target))]
+        return [self._call("update_task", task_id=refs.task(target), status=status)]
+
+    def _assign(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = ASSIGN.match(text)
+        if not match:
+            return []
+        if match.group("t3"):
+            return [
+                self._call("assign_task", task_id=refs.task(match.group("t3")), assignee_id=None)
+            ]
+        target = match.group("t") or match.group("t2")
+        person = match.group("a") or match.group("a2")
+        if person.casefold() in ("me", "myself"):
+            person = "me"
+        return [self._call("assign_task", task_id=refs.task(target), assignee_id=_clean(person))]
+
+    def _priority(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = PRIORITY.match(text)
+        if not match:
+            return []
+        target = match.group("t") or match.group("t2")
+        level = (match.group("priority") or match.group("p2")).lower()
+        return [self._call("update_task", task_id=refs.task(target), priority=level)]
+
+    def _due(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = DUE.match(text)
+        if not match:
+            return []
+        target = match.group("t") or match.group("t2")
+        when = match.group("due") or match.group("due2")
+        return [self._call("update_task", task_id=refs.task(target), due_date=when)]
+
+    def _rename(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = RENAME_TASK.match(text)
+        if not match:
+            return []
+        target = match.group("t") or match.group("t2")
+        return [
+            self._call("update_task", task_id=refs.task(target), title=_clean(match.group("title")))
+        ]
+
+    def _describe(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = DESCRIBE.match(text)
+        if not match:
+            return []
+        return [
+            self._call(
+                "update_task",
+                task_id=refs.task(match.group("t")),
+                description=_clean(match.group("d")),
+            )
+        ]
+
+    def _create_blocker(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = CREATE_BLOCKER.match(text)
+        if not match:
+            return []
+        target = _clean(match.group("target") or match.group("target2"))
+        description = _clean(match.group("d") or match.group("d2"))
+        description = description[0].upper() + description[1:] if description else description
+        if re.search(r"\bproject$", target, re.I) or target.casefold() in ("we", "this project"):
+            project = refs.project(target)
+            if project is None:
+                return []
+            return [self._call("create_blocker", project_id=project, description=description)]
+        return [self._call("create_blocker", task_id=refs.task(target), description=description)]
+
+    def _resolve(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = RESOLVE.match(text)
+        if not match:
+            return []
+        blocker = _clean(match.group("b") or match.group("b2"))
+        blocker = re.sub(r"^(?:about|on|the)\s+", "", blocker, flags=re.I)
+        resolution = _clean(match.group("r") or match.group("r2"))
+        resolution = resolution[0].upper() + resolution[1:] if resolution else resolution
+        del refs
+        return [self._call("resolve_blocker", blocker_id=blocker, resolution=resolution)]
+
+    def _comment(self, text: str, refs: _Refs) -> list[ToolCall]:
+        match = COMMENT.match(text)
+        if not match:
+            return []
+        target = match.group("t") or match.group("t3")
+        content = _clean(match.group("c") or match.group("c2") or match.group("c3"))
+        if not content:
+            return []
+        content = content[0].upper() + content[1:]
+        if not content.endswith((".", "!", "?")):
+            content += "."
+        return [self._call("add_comment", task_id=refs.task(target), content=content)]
+
+    # --- questions ------------------------------------------------------------------------
+
+    def _single(self, call: ToolCall, reply: Callable[[Any], str]) -> list[Stage]:
+        return [lambda _: [call], lambda done: AIResponse(reply(done), model=MODEL_ID)]
+
+    def _attention(self, text: str, refs: _Refs) -> list[Stage]:
+        del refs
+        if not ATTENTION.search(text):
+            return []
+        return self._single(self._call("get_attention_summary"), _attention_reply)
+
+    def _blockers(self, text: str, refs: _Refs) -> list[Stage]:
+        if not (_BLOCKER_QUESTION.search(text) or re.search(r"\bholding up\b", text, re.I)):
+            return []
+        match = BLOCKERS.search(text)
+        named = None
+        if match:
+            named = match.group("p1") or match.group("p2") or match.group("p3")
+        project = refs.project(named) if named else refs.page_project
+        arguments = {"project_id": project} if project else {}
+        return self._single(self._call("get_blockers", **arguments), _blockers_reply)
+
+    def _team(self, text: str, refs: _Refs) -> list[Stage]:
+        if not TEAM.search(text):
+            return []
+        named = _IN_PROJECT.search(text)
+        project = refs.project(named.group("p")) if named else refs.page_project
+        arguments = {"project_id": project} if project else {}
+        return self._single(self._call("get_team_members", **arguments), _team_reply)
+
+    def _tasks(self, text: str, refs: _Refs) -> list[Stage]:
+        if not TASKS.search(text) or (
+            re.search(r"\bprojects\b", text, re.I) and not re.search(r"\btasks?\b", text, re.I)
+        ):
+            return []
+        arguments: dict[str, Any] = {}
+        for word, status in sorted(_STATUS_WORDS.items(), key=lambda kv: -len(kv[0])):
+            if word in ("open", "review", "complete"):
+                continue
+            if re.search(rf"\b{re.escape(word)}\b", text, re.I):
+                arguments["status"] = status
+                break
+        assigned = _ASSIGNED.search(text)
+        if assigned:
+            who = next(g for g in assigned.groups() if g)
+            arguments["assignee_id"] = "me" if who.casefold() in ("me", "my") else who
+        named = _IN_PROJECT.search(text)
+        project = refs.project(named.group("p")) if named else refs.page_project
+        if project is not None:
+            call = self._call("get_tasks", project_id=project, **arguments)
+            return self._single(call, _tasks_reply)
+        listing = self._call("get_projects")
+
+        def each_project(done: Any) -> list[ToolCall] | AIResponse:
+            listed = next(
+                (
+                    r
+                    for c, r in zip(done.calls, done.results, strict=False)
+                    if c.name == "get_projects"
+                ),
+                None,
+            )
+            projects = _as_dict(listed).get("projects")
+            if not isinstance(projects, list) or not projects:
+                return AIResponse("You have no projects yet.", model=MODEL_ID)
+            return [
+                self._call("get_tasks", project_id=_as_dict(p).get("project_id"), **arguments)
+                for p in projects
+            ]
+
+        return [
+            lambda _: [listing],
+            each_project,
+            lambda done: AIResponse(_tasks_reply(done), model=MODEL_ID),
+        ]
+
+    def _task_details(self, text: str, refs: _Refs) -> list[Stage]:
+        match = TASK_DETAILS.match(text)
+        if not match:
+            return []
+        target = next(v for k, v in match.groupdict().items() if v and k.startswith("t"))
+        return self._single(self._call("get_task_details", task_id=refs.task(target)), _task_reply)
+
+    def _documents(self, text: str, refs: _Refs) -> list[Stage]:
+        match = DOCUMENTS.match(text)
+        if not match:
+            return []
+        project = refs.project(match.group("p")) if match.group("p") else refs.page_project
+        if project is None:
+            return []
+        return self._single(self._call("get_documents", project_id=project), _documents_reply)
+
+    def _document_details(self, text: str, refs: _Refs) -> list[Stage]:
+        del refs
+        match = DOCUMENT_DETAILS.match(text)
+        if not match:
+            return []
+        target = next(v for k, v in match.groupdict().items() if v)
+        call = self._call("get_document_details", document_id=_clean(target))
+        return self._single(call, _document_reply)
+
+    def _project_details(self, text: str, refs: _Refs) -> list[Stage]:
+        match = PROJECT_DETAILS.match(text)
+        if not match:
+            return []
+        named = next((v for v in match.groupdict().values() if v), None)
+        project = refs.project(named)
+        if project is None:
+            return []
+        return self._single(self._call("get_project_details", project_id=project), _project_reply)
+
+    def _projects(self, text: str, refs: _Refs) -> list[Stage]:
+        del refs
+        if not PROJECTS.search(text):
+            return []
+        arguments: dict[str, Any] = {}
+        status = re.search(r"\b(active|on hold|completed|archived)\b", text, re.I)
+        if status:
+            arguments["status"] = status.group(1).lower().replace(" ", "_")
+        return self._single(self._call("get_projects", **arguments), _projects_reply)
+
+    def _search(self, text: str, refs: _Refs) -> list[Stage]:
+        match = SEARCH.match(text)
+        if not match or not (refs.on_workspace_page or _WORKSPACE_SEARCH.search(text)):
+            return []
+        query = _clean(match.group("q"))
+        if not query:
+            return []
+        arguments: dict[str, Any] = {"query": query}
+        project = refs.project(match.group("p")) if match.group("p") else None
+        if project:
+            arguments["project_id"] = project
+        return self._single(self._call("search_content", **arguments), _search_reply)
+
+
+class _Refs:
+    """How a plan turns the reader's words into references."""
+
+    def __init__(
+        self,
+        task: Callable[[str | None], str],
+        project: Callable[[str | None], str | None],
+        page_project: str | None,
+        on_workspace_page: bool,
+    ) -> None:
+        self.task = task
+        self.project = project
+        self.page_project = page_project
+        self.on_workspace_page = on_workspace_page
+
+    def with_it(self, task: object) -> _Refs:
+        """The same references, where "it" means this task (named earlier in the request)."""
+        if not isinstance(task, str):
+            return self
+        outer = self.task
+
+        def task_ref(value: str | None) -> str:
+            words = _task_words(value or "")
+            return task if not words or _IT.match(words) else outer(value)
+
+        return _Refs(task_ref, self.project, self.page_project, self.on_workspace_page)
+
+
+# --- replies from tool results ----------------------------------------------------------
+
+
+def _error(done: Any) -> str | None:
+    for result in reversed(done.results):
+        error = _as_dict(result).get("error")
+        if error:
+            return str(error)
+    return None
+
+
+def _summary(done: Any) -> str:
+    error = _error(done)
+    return f"I could not do that: {error}" if error else "Done."
+
+
+def _task_line(number: int, task: dict[str, Any]) -> str:
+    details = [str(task.get("status", "")).replace("_", " "), f"{task.get('priority')} priority"]
+    if task.get("assignee_id"):
+        details.append(f"assigned to {task['assignee_id']}")
+    if task.get("due_date"):
+        details.append(f"due {task['due_date']}")
+    return f"{number}. {task.get('title')} ({', '.join(details)}) [task:{task.get('task_id')}]"
+
+
+def _projects_reply(done: Any) -> str:
+    error = _error(done)
+    if error:
+        return f"I could not list the projects: {error}"
+    projects = [_as_dict(p) for p in _last(done).get("projects", [])]
+    if not projects:
+        return "You have no projects yet."
+    lines = [f"You can see {len(projects)} project{'s' if len(projects) != 1 else ''}:"]
+    for number, project in enumerate(projects, start=1):
+        tasks = _as_dict(project.get("tasks"))
+        open_tasks = sum(v for k, v in tasks.items() if k != "done" and isinstance(v, int))
+        lines.append(
+            f"{number}. {project.get('name')} ({project.get('status')}; {open_tasks} open tasks, "
+            f"{project.get('open_blockers')} open blockers) [project:{project.get('project_id')}]"
+        )
+    return "\n".join(lines)
+
+
+def _project_reply(done: Any) -> str:
+    error = _error(done)
+    if error:
+        return f"I could not open that project: {error}"
+    result = _last(done)
+    project, stats = _as_dict(result.get("project")), _as_dict(result.get("stats"))
+    lines = [
+        f"{project.get('name')} ({project.get('status')}) [project:{project.get('project_id')}]: "
+        f"{stats.get('total')} tasks: {stats.get('todo')} to do, {stats.get('in_progress')} in "
+        f"progress, {stats.get('in_review')} in review, {stats.get('done')} done; "
+        f"{stats.get('overdue')} overdue; {stats.get('open_blockers')} open blockers; "
+        f"{stats.get('documents')} documents."
+    ]
+    lines.extend(_task_line(n, _as_dict(t)) for n, t in enumerate(result.get("tasks", []), start=1))
+    return "\n".join(lines)
+
+
+def _tasks_reply(done: Any) -> str:
+    error = _error(done)
+    if error:
+        return f"I could not list the tasks: {error}"
+    tasks: list[dict[str, Any]] = []
+    for call, result in zip(done.calls, done.results, strict=False):
+        if call.name == "get_tasks":
+            tasks.extend(_as_dict(t) for t in _as_dict(result).get("tasks", []))
+    if not tasks:
+        return "No tasks match that."
+    head = f"{len(tasks)} task{'s' if len(tasks) != 1 else ''}:"
+    return "\n".join([head, *(_task_line(n, t) for n, t in enumerate(tasks, start=1))])
+
+
+def _task_reply(done: Any) -> str:
+    error = _error(done)
+    if error:
+        return f"I could not find that task: {error}"
+    result = _last(done)
+    task = _as_dict(result.get("task"))
+    task_id = str(task.get("task_id"))
+    lines = [_task_line(1, task)[3:]]
+    if task.get("description"):
+        lines.append(f"Description: {cite(str(task['description']), f'passage:task:{task_id}')}")
+    for comment in (_as_dict(c) for c in result.get("comments", [])):
+        source = f"passage:comment:{comment.get('comment_id')}"
+        text = str(comment.get("text", ""))
+        first = text.splitlines()[0] if text.strip() else ""
+        more = " (...)" if first != text else ""
+        # A line holding double quotes (a review's own quotes) is shown, not re-quoted.
+        shown = first if '"' in first or not first else cite(first, source)
+        lines.append(f"- {comment.get('author')}: {shown}{more}")
+    for blocker in (_as_dict(b) for b in result.get("blockers", [])):
+        lines.append(f"Blocked ({blocker.get('status')}): {blocker.get('description')}")
+    return "\n".join(lines)
+
+
+def _blockers_reply(done: Any) -> str:
+    error = _error(done)
+    if error:
+        return f"I could not look at the blockers: {error}"
+    result = _last(done)
+    project = _as_dict(result.get("project")).get("name")
+    where = f" {project}" if project else " your projects"
+    blockers = [_as_dict(b) for b in result.get("blockers", [])]
+    if not blockers:
+        return f"Nothing is blocking{where} right now."
+    lines = [f"What is blocking{where}:"]
+    for number, blocker in enumerate(blockers, start=1):
+        on = f" (blocks the task '{blocker['task_title']}')" if blocker.get("task_title") else ""
+        lines.append(
+            f"{number}. {blocker.get('description')}{on} [blocker:{blocker.get('blocker_id')}]"
+        )
+    return "\n".join(lines)
+
+
+def _team_reply(done: Any) -> str:
+    error = _error(done)
+    if error:
+        return f"I could not list the team: {error}"
+    members = [_as_dict(m) for m in _last(done).get("members", [])]
+    if not members:
+        return "I found no team members."
+    names = [f"{m.get('name')} ({m.get('user_id')}, {m.get('role')})" for m in members]
+    return "The team: " + ", ".join(names) + "."
+
+
+def _documents_reply(done: Any) -> str:
+    error = _error(done)
+    if error:
+        return f"I could not list the documents: {error}"
+    result = _last(done)
+    documents = [_as_dict(d) for d in result.get("documents", [])]
+    project = _as_dict(result.get("project")).get("name", "The project")
+    if not documents:
+        return f"{project} has no documents yet."
+    lines = [f"{project} has {len(documents)} document{'s' if len(documents) != 1 else ''}:"]
+    lines.extend(
+        f"{n}. {d.get('title')} [document:{d.get('document_id')}]"
+        for n, d in enumerate(documents, start=1)
+    )
+    return "\n".join(lines)
+
+
+def _document_reply(done: Any) -> str:
+    error = _error(done)
+    if error:
+        return f"I could not open that document: {error}"
+    document = _as_dict(_last(done).get("document"))
+    text = str(document.get("text", ""))
+    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=2)
+    quote = " ".join(first[:2])[:300].replace('"', "").strip()
+    if quote not in text:
+        quote = text[:200].replace('"', "").strip()
+    source = f"passage:document:{document.get('document_id')}"
+    return f"{document.get('title')} {document.get('label')}: {cite(quote, source)}"
+
+
+def _search_reply(done: Any) -> str:
+    error = _error(done)
+    if error:
+        return f"I could not search: {error}"
+    results = [_as_dict(r) for r in _last(done).get("results", [])]
+    if not results:
+        return "I found nothing in your projects for that."
+    lines = [f"I found {len(results)} result{'s' if len(results) != 1 else ''}:"]
+    for number, hit in enumerate(results, start=1):
+        label = f" {hit['label']}" if hit.get("label") else ""
+        snippet = str(hit.get("snippet", "")).replace('"', "")
+        quoted = (
+            cite(snippet, str(hit.get("source")))
+            if snippet and '"' not in str(hit.get("snippet"))
+            else ""
+        )
+        lines.append(f"{number}. {hit.get('kind')} '{hit.get('title')}'{label}: {quoted}")
+    return "\n".join(lines)
+
+
+def _attention_reply(done: Any) -> str:
+    error = _error(done)
+    if error:
+        return f"I could not look: {error}"
+    result = _last(done)
+    sections = (
+        ("Overdue", "overdue"),
+        ("Blocked", "blocked"),
+        ("In review", "in_review"),
+        ("Assigned to you", "assigned_to_me"),
+    )
+    lines: list[str] = []
+    for title, key in sections:
+        tasks = [_as_dict(t) for t in result.get(key, [])]
+        if not tasks:
+            continue
+        lines.append(f"{title} ({len(tasks)}):")
+        lines.extend(_task_line(n, t) for n, t in enumerate(tasks, start=1))
+    if not lines:
+        return "Nothing needs your attention right now."
+    return "\n".join(["What needs your attention:", *lines])
+
+
+def task_reference(result: Any) -> str:
+    """`[task:<id>]` for a decision's result that names a task, else ''."""
+    for value in _as_dict(result).values():
+        task_id = _as_dict(value).get("task_id")
+        if isinstance(task_id, str):
+            return f" [task:{task_id}]"
+    return ""

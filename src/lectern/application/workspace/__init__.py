@@ -1,0 +1,1 @@
+"""Research workspaces: the membership-scoped service, its ports and automatic reviews."""

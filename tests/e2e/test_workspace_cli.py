@@ -1,0 +1,81 @@
+"""`lectern workspace demo` over real KEV and ATT&CK records, then the assistant on it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import structlog
+from typer.testing import CliRunner
+
+from lectern.application.workspace.demo import DEMO_ATTACK, DEMO_KEV
+from lectern.entrypoints.cli.main import app
+from tests.collection_wiring import SHARED
+
+THREAT = SHARED / "threat"
+
+
+@pytest.fixture
+def runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRunner]:
+    if not (THREAT / "cisa-kev").is_dir():
+        pytest.skip(f"the shared threat data is not at {THREAT}")
+    monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
+    monkeypatch.setenv("COLUMNS", "200")
+    saved = structlog.get_config()
+    yield CliRunner()
+    structlog.configure(**saved)
+
+
+def _subsets(root: Path) -> tuple[Path, Path]:
+    """The demo's KEV records and ATT&CK techniques, with the files the mapping joins."""
+    kev = root / "kev"
+    kev.mkdir()
+    catalog = json.loads((THREAT / "cisa-kev/known_exploited_vulnerabilities.json").read_text())
+    catalog["vulnerabilities"] = [v for v in catalog["vulnerabilities"] if v["cveID"] in DEMO_KEV]
+    (kev / "known_exploited_vulnerabilities.json").write_text(json.dumps(catalog))
+    attack = root / "attack"
+    attack.mkdir()
+    for source in (THREAT / "mitre-attack").iterdir():
+        if source.name != "enterprise-attack-pattern.jsonl":
+            (attack / source.name).symlink_to(source)
+    lines = (THREAT / "mitre-attack/enterprise-attack-pattern.jsonl").read_text().splitlines()
+    wanted = [
+        line + "\n" for line in lines if any(f'"external_id": "{t}"' in line for t in DEMO_ATTACK)
+    ]
+    (attack / "enterprise-attack-pattern.jsonl").write_text("".join(wanted))
+    return kev / "known_exploited_vulnerabilities.json", attack
+
+
+def test_the_demo_workspace_and_a_question_about_it(runner: CliRunner, tmp_path: Path) -> None:
+    kev, attack = _subsets(tmp_path)
+    for name, path, mapping in (("kev", kev, "cisa-kev"), ("attack", attack, "mitre-attack")):
+        added = runner.invoke(app, ["collections", "add", name, str(path), "--mapping", mapping])
+        assert added.exit_code == 0, added.output
+    made = runner.invoke(app, ["workspace", "demo"])
+    assert made.exit_code == 0, made.output
+    assert "Created Demo Security Team" in made.output and "alice (owner) and bob" in made.output
+    assert "VPN gateway hardening" in made.output
+    again = runner.invoke(app, ["workspace", "demo"])
+    assert again.exit_code == 0 and "already has the demo organization" in again.output
+    listed = runner.invoke(app, ["workspace", "projects", "--user", "bob"])
+    assert "VPN gateway hardening" in listed.output and "Phishing awareness" in listed.output
+    asked = runner.invoke(
+        app, ["chat", "--user", "alice", "-m", "what is blocking the VPN project?"]
+    )
+    assert asked.exit_code == 0, asked.output
+    assert "Waiting for the vendor maintenance window" in asked.output
+    documents = runner.invoke(
+        app, ["chat", "--user", "bob", "-m", "what documents does the VPN project have?"]
+    )
+    for label in (*DEMO_KEV, *DEMO_ATTACK):
+        assert label in documents.output
+    outsider = runner.invoke(app, ["workspace", "projects", "--user", "mallory"])
+    assert "VPN" not in outsider.output
+
+
+def test_the_demo_needs_its_collections(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["workspace", "demo"])
+    assert result.exit_code == 1
+    assert "make demo-collections" in result.output
