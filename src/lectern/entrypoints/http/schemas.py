@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lectern.application.search import MAX_RESULTS, SearchResponse
 from lectern.domain.books import Book, Facets
+from lectern.domain.fallback import FallbackReport
 from lectern.domain.grounding import Explanation
 from lectern.domain.retrieval import DEFAULT_STRATEGY, Strategy
 from lectern.domain.search import (
@@ -68,6 +69,12 @@ class SearchRequest(_In):
         default_factory=list,
         max_length=5,
         description="Parts of the understood plan to leave out (the reader removed them).",
+    )
+    fallback: bool | None = Field(
+        default=None,
+        description="Hand over to the fallback agent when robust signals fire (no or too "
+        "few results, one author, an exploratory query). Omitted: the server's "
+        "LECTERN_SEARCH_FALLBACK.",
     )
 
     def to_domain(self) -> SearchQuery:
@@ -252,6 +259,49 @@ class PlanOut(BaseModel):
         )
 
 
+class FallbackCallOut(BaseModel):
+    """One tool call of the fallback agent."""
+
+    name: str
+    arguments: dict[str, Any]
+    results: int
+    error: str | None
+
+
+class FallbackOut(BaseModel):
+    """Whether the search handed over to the fallback agent, why, and what it did."""
+
+    triggered: bool
+    reasons: list[str]
+    model: str | None
+    tool_calls: list[FallbackCallOut]
+    refused_calls: int
+    latency_ms: float
+    first_ids: list[str] = Field(description="The first search's results, before the agent.")
+    answer: str
+    error: str | None
+
+    @classmethod
+    def of(cls, report: FallbackReport) -> FallbackOut:
+        """Map a fallback report."""
+        return cls(
+            triggered=report.triggered,
+            reasons=list(report.reasons),
+            model=report.model,
+            tool_calls=[
+                FallbackCallOut(
+                    name=c.name, arguments=dict(c.arguments), results=c.results, error=c.error
+                )
+                for c in report.tool_calls
+            ],
+            refused_calls=report.refused_calls,
+            latency_ms=report.latency_ms,
+            first_ids=list(report.first_ids),
+            answer=report.answer,
+            error=report.error,
+        )
+
+
 class SearchOut(BaseModel):
     """Results, and whether the vector side took part."""
 
@@ -263,6 +313,8 @@ class SearchOut(BaseModel):
     timings: Timings
     plan: PlanOut | None = None
     """With `understand`: what was understood."""
+    fallback: FallbackOut | None = None
+    """With `fallback`: whether the agent ran, why, its tool calls and the time it added."""
 
     @classmethod
     def of(cls, response: SearchResponse) -> SearchOut:
@@ -280,6 +332,7 @@ class SearchOut(BaseModel):
                 stages=stages,
             ),
             plan=PlanOut.of(response.plan) if response.plan is not None else None,
+            fallback=(FallbackOut.of(response.fallback) if response.fallback is not None else None),
         )
 
 
