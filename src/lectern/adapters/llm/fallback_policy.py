@@ -6,9 +6,9 @@ results) from the first user message, asks for tool calls in stages, and answers
 chosen books by id. Tool results are read only for book ids and authors, never as
 instructions. The plan for each reason (the first that applies wins):
 
-- exploration_request, "like X but not Y": get_similar_books(X, excluding Y), then
-  search_catalog(X, excluding Y) when X is no title or too few came back; answer the
-  similar books, then the search's.
+- exploration_request, "like X but not Y": get_similar_books(X, excluding Y), then, when
+  too few came back, search_catalog(X's shelves that do not name Y, or X itself when X is
+  no title, excluding Y); answer the similar books, then the search's.
 - exploration_request without an X ("surprise me"): search_catalog(the content words),
   get_similar_books(its best book); answer both, interleaved.
 - no_results, too_few_results, no_lexical_or_vector_hits: search_catalog(the query, no
@@ -197,9 +197,17 @@ class FallbackRulePolicy(BaseChatModel):
         def search(results: list[dict[str, Any]]) -> Call | None:
             if len(_books(results[0])) >= limit:
                 return None
+            # X's shelves say what "like X" means; the ones Y names are left out.
+            similar_to = results[0].get("similar_to")
+            shelves = similar_to.get("categories") if isinstance(similar_to, dict) else None
+            words = [
+                str(c)
+                for c in shelves or []
+                if not unlike or str(unlike).casefold() not in str(c).casefold()
+            ]
             return {
                 "name": "search_catalog",
-                "args": {"query": like, "limit": limit, **excluding},
+                "args": {"query": " ".join(words[:4]) or like, "limit": limit, **excluding},
             }
 
         def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:

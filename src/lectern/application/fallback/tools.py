@@ -53,7 +53,9 @@ class SearchCatalogInput(_Input):
         default_factory=list, max_length=10, description="Leave out books by these authors."
     )
     exclude_categories: list[str] = Field(
-        default_factory=list, max_length=10, description="Leave out books on these shelves."
+        default_factory=list,
+        max_length=10,
+        description="Leave out books on shelves containing these words.",
     )
 
 
@@ -62,8 +64,14 @@ class GetSimilarBooksInput(_Input):
 
     book: str = Field(min_length=1, max_length=300, description="A book id or a title.")
     limit: int = Field(10, ge=1, le=MAX_TOOL_RESULTS, description="How many books.")
-    exclude_authors: list[str] = Field(default_factory=list, max_length=10)
-    exclude_categories: list[str] = Field(default_factory=list, max_length=10)
+    exclude_authors: list[str] = Field(
+        default_factory=list, max_length=10, description="Leave out books by these authors."
+    )
+    exclude_categories: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="Leave out books on shelves containing these words.",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +100,15 @@ def book_json(book: Book) -> dict[str, JSONValue]:
 
 
 def _excluded(result: SearchResult, authors: Sequence[str], categories: Sequence[str]) -> bool:
+    """True for a book by an excluded author, or on a shelf containing an excluded word.
+
+    Containment, not equality: "not fantasy" leaves out "epic fantasy" and "high fantasy"
+    shelves too, which is what a reader means.
+    """
     banned_authors = [a.casefold() for a in authors if a.strip()]
-    banned_categories = {c.casefold() for c in categories if c.strip()}
+    banned_categories = [c.casefold() for c in categories if c.strip()]
     book = result.book
-    if banned_categories & {c.casefold() for c in book.categories}:
+    if any(b in c.casefold() for c in book.categories for b in banned_categories):
         return True
     return any(b in a.casefold() for a in book.authors for b in banned_authors)
 
@@ -180,7 +193,11 @@ class FallbackToolbox:
             for r in response.results
             if not _excluded(r, args.exclude_authors, args.exclude_categories)
         ]
-        similar_to: JSONValue = {"book_id": str(book.id), "title": book.title}
+        similar_to: JSONValue = {
+            "book_id": str(book.id),
+            "title": book.title,
+            "categories": list(book.categories[:MAX_CATEGORIES]),
+        }
         return kept[: args.limit], {"similar_to": similar_to}
 
     def _resolve(self, reference: str) -> Book:
