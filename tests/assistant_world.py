@@ -15,7 +15,7 @@ from lectern.application.assistant.ports import ChatModel, LibraryStore, Pending
 from lectern.application.assistant.registry import ToolRegistry, create_default_registry
 from lectern.application.assistant.service import AssistantConfig, AssistantService
 from lectern.application.assistant.tools import ToolDeps
-from lectern.application.ports import BookFacts, StoredEntry
+from lectern.application.ports import StoredEntry
 from lectern.application.search import BookFilterIndex, BookSearchService, HybridRetriever
 from lectern.application.understanding import Vocabulary
 from lectern.domain.books import Book, CatalogEntry, FieldProvenance
@@ -149,10 +149,7 @@ def make_search(catalog: FakeCatalog) -> BookSearchService:
     retriever = HybridRetriever(
         FakeLexicalIndex(texts), FakeVectorIndex(FakeEmbedder(VOCAB), texts), embedder
     )
-    facts = [
-        BookFacts(str(b.id), b.language, b.published_year, frozenset(b.categories)) for b in books
-    ]
-    return BookSearchService(catalog, retriever, BookFilterIndex(facts))
+    return BookSearchService(catalog, retriever, BookFilterIndex(catalog.book_facts()))
 
 
 def make_vocabulary(catalog: FakeCatalog) -> Vocabulary:

@@ -223,6 +223,7 @@ def build_tiny_mirror(root: Path) -> Path:
             "categories": "Juvenile Fiction",
             "description": HUNGER_GAMES_DESCRIPTION,
             "published_year": "2010",
+            "num_pages": "374",
         },
         {
             "isbn13": "9780002005883",
@@ -233,6 +234,7 @@ def build_tiny_mirror(root: Path) -> Path:
             "categories": "Fiction",
             "description": "A NOVEL THAT READERS and critics have been eagerly anticipating.",
             "published_year": "2004",
+            "num_pages": "247",
         },
         {
             "isbn13": "9780000000000",
@@ -253,6 +255,7 @@ def build_tiny_mirror(root: Path) -> Path:
             "categories": "Fiction",
             "description": "One ring to rule them all.",
             "published_year": "1991",
+            "num_pages": "1216",
         },
     ]
     write_csv(
@@ -272,6 +275,7 @@ def build_tiny_mirror(root: Path) -> Path:
             "subjects": "['Dystopias', 'Large type books', 'nyt:x=1']",
             "publish_date": "Sep 14, 2008",
             "publisher": "Scholastic",
+            "# num_pages": "387",
         },
         {
             "bookID": "5107",
@@ -292,6 +296,7 @@ def build_tiny_mirror(root: Path) -> Path:
             "language_code": "fre",
             "subjects": "['Drama', 'Existentialism']",
             "publish_date": "1972",
+            "# num_pages": "0",
         },
         {
             "bookID": "701",
@@ -302,6 +307,7 @@ def build_tiny_mirror(root: Path) -> Path:
             "language_code": "ger",
             "subjects": "[broken",
             "publish_date": "1994-01",
+            "# num_pages": "12000",
         },
         {
             "bookID": "702",

@@ -145,6 +145,7 @@ class FakeCatalog:
             authors=len({a for b in books for a in b.authors}),
             categories=len({c for b in books for c in b.categories}),
             by_source=by_source,
+            with_pages=sum(1 for b in books if b.pages is not None),
         )
 
     def content_hashes(self) -> dict[uuid.UUID, str]:
@@ -157,6 +158,10 @@ class FakeCatalog:
                 s.entry.book.language,
                 s.entry.book.published_year,
                 frozenset(s.entry.book.categories),
+                s.entry.book.pages,
+                s.entry.book.authors,
+                s.entry.book.title,
+                cast(str | None, s.entry.book.metadata.get("series")),
             )
             for s in self.entries.values()
         ]

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import uuid6
 
+from lectern import __version__
 from lectern.adapters.actions.sqlalchemy_actions import SqlAlchemyPendingActions
 from lectern.adapters.assistant_metrics import PrometheusAssistantObserver
 from lectern.adapters.catalog.explanation_cache import SqlAlchemyExplanationCache
 from lectern.adapters.catalog.library import SqlAlchemyLibrary
+from lectern.adapters.catalog.provider_records import SqlAlchemyProviderRecords
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID, OnnxMiniLMEmbedder
 from lectern.adapters.evaluation_runs import JsonRunStore
@@ -27,6 +29,9 @@ from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.llm.tracing import JsonlTraceWriter
 from lectern.adapters.metrics import MeteredTracer, PrometheusMetrics
 from lectern.adapters.privacy.patterns import PatternPiiDetector
+from lectern.adapters.providers.google_books import GoogleBooksProvider
+from lectern.adapters.providers.http import PoliteJsonClient
+from lectern.adapters.providers.openlibrary import OpenLibraryProvider
 from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.adapters.sessions.memory import InMemorySessions
 from lectern.adapters.sources.beir import load_beir
@@ -64,13 +69,20 @@ from lectern.application.ports import (
     CollectionStore,
     Embedder,
     ExplanationCache,
+    ExternalBooksProvider,
     LexicalIndex,
     LLMClient,
     LLMTracer,
     ProgressReporter,
+    ProviderRecordStore,
     QueryUnderstanding,
     SourceFetcher,
     VectorIndex,
+)
+from lectern.application.providers import (
+    InMemoryProviderRecords,
+    ProviderIngestion,
+    StoredProviderSource,
 )
 from lectern.application.search import (
     BookFilterIndex,
@@ -93,6 +105,34 @@ if TYPE_CHECKING:
 def default_sources() -> list[BookSource]:
     """The catalog's sources, in merge priority order."""
     return [GoodbooksSource(), SevenKBooksSource(), GoodreadsOpenLibrarySource()]
+
+
+PROVIDERS = ("openlibrary", "google-books")
+"""The external providers `lectern ingest --provider` knows, in merge priority order."""
+
+
+def make_providers(settings: Settings) -> dict[str, ExternalBooksProvider]:
+    """The providers over their configured URLs, with timeouts, retries and a rate limit."""
+
+    def client(url: str, name: str) -> PoliteJsonClient:
+        return PoliteJsonClient(
+            url,
+            name=name,
+            timeout=settings.provider_timeout,
+            attempts=settings.provider_attempts,
+            min_interval=settings.provider_min_interval,
+            user_agent=f"lectern/{__version__} (book catalog; python-httpx)",
+        )
+
+    key = settings.google_books_api_key
+    providers: list[ExternalBooksProvider] = [
+        OpenLibraryProvider(client(settings.openlibrary_url, "openlibrary")),
+        GoogleBooksProvider(
+            client(settings.google_books_url, "google-books"),
+            api_key=key.get_secret_value() if key is not None else None,
+        ),
+    ]
+    return {p.name: p for p in providers}
 
 
 def make_embedder(settings: Settings) -> ArrayEmbedder:
@@ -208,6 +248,8 @@ class Overrides:
     library: LibraryStore | None = None
     sessions: SessionStore | None = None
     pii: PiiDetector | None = None
+    provider_records: ProviderRecordStore | None = None
+    """Where records fetched from Open Library or Google Books are kept."""
 
 
 @dataclass
@@ -245,10 +287,32 @@ class Services:
 
     @property
     def sources(self) -> Sequence[BookSource]:
-        """The catalog's sources, in merge priority order."""
+        """The catalog's sources in merge priority order; the providers' stored records last."""
         if self.overrides.sources is not None:
             return list(self.overrides.sources)
-        return default_sources()
+        stored = [StoredProviderSource(name, self.provider_records()) for name in PROVIDERS]
+        return [*default_sources(), *stored]
+
+    def provider_records(self) -> ProviderRecordStore:
+        """Records fetched from providers: the catalog database unless another store is given."""
+        if self.overrides.provider_records is not None:
+            return self.overrides.provider_records
+        if self.overrides.catalog is not None:  # a caller's own catalog: nothing of ours
+            return self._once("provider_records", InMemoryProviderRecords)
+        return self._once(
+            "provider_records",
+            lambda: SqlAlchemyProviderRecords(self._once("catalog", self._sql_catalog).engine),
+        )
+
+    def providers(self) -> dict[str, ExternalBooksProvider]:
+        """Open Library and Google Books, each with its polite HTTP client."""
+        return self._once("providers", lambda: make_providers(self.settings))
+
+    def provider_ingestion(self, progress: ProgressReporter | None = None) -> ProviderIngestion:
+        """Fetch from a provider, keep the records, merge them into the catalog."""
+        return ProviderIngestion(
+            self.providers(), self.provider_records(), lambda: self.ingestion(progress)
+        )
 
     def ingestion(self, progress: ProgressReporter | None = None) -> IngestionService:
         """An ingestion service reading the mirror if set, else downloading."""

@@ -137,3 +137,7 @@ class UploadRejectedError(CollectionInputError):
 
 class UnreadableFileError(LecternError):
     """A file cannot become a document; the add reports it as skipped with this reason."""
+
+
+class ProviderError(SourceError):
+    """An external books provider (Open Library, Google Books) failed or answered nonsense."""

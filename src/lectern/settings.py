@@ -218,6 +218,18 @@ class Settings(BaseSettings):
     """Conversation history in Redis (redis://host:6379/0); unset: in memory."""
     session_ttl_seconds: int = Field(default=86_400, ge=60, le=2_592_000)
     """How long an idle conversation's history is kept."""
+    openlibrary_url: str = "https://openlibrary.org"
+    """Open Library's base URL (`lectern ingest --provider openlibrary`)."""
+    google_books_url: str = "https://www.googleapis.com/books/v1"
+    """The Google Books API's base URL (`lectern ingest --provider google-books`)."""
+    google_books_api_key: SecretStr | None = None
+    """A Google Books API key; without one the API answers at a lower quota."""
+    provider_timeout: float = Field(default=10.0, gt=0.0, le=120.0)
+    """Seconds one provider request may take."""
+    provider_attempts: int = Field(default=3, ge=1, le=10)
+    """Tries per provider request on timeouts, 429 and 5xx (exponential backoff)."""
+    provider_min_interval: float = Field(default=1.0, ge=0.0, le=60.0)
+    """Seconds between two requests to one provider (the APIs ask for moderate use)."""
 
     collection_writers: str = ""
     """Comma-separated users (of LECTERN_API_KEYS) who may upload documents to collections;

@@ -89,6 +89,10 @@ def test_filters_books_similar_and_facets(client: TestClient) -> None:
         ({"text": "x", "mmr_lambda": 2}, "mmr_lambda"),
         ({"text": "x", "strategy": "random"}, "strategy"),
         ({"text": "x", "filters": {"min_year": "soon"}}, "filters.min_year"),
+        ({"text": "x", "filters": {"max_pages": 0}}, "filters.max_pages"),
+        ({"text": "x", "filters": {"min_pages": 10_001}}, "filters.min_pages"),
+        ({"text": "x", "filters": {"exclude_authors": "King"}}, "filters.exclude_authors"),
+        ({"text": "x", "filters": {"exclude_titles": [""]}}, "filters.exclude_titles.0"),
         ({"text": "x", "surprise": 1}, "surprise"),
         ({}, "text"),
     ],
@@ -107,6 +111,15 @@ def test_invalid_bodies_name_the_field(
         ({"text": "x", "filters": {"min_year": 2010, "max_year": 2000}}, "after max_year"),
         ({"text": "x", "filters": {"category": "no such topic"}}, "unknown category"),
         ({"text": "x", "filters": {"language": "klingon"}}, "unknown language"),
+        ({"text": "x", "filters": {"min_pages": 400, "max_pages": 300}}, "more than max_pages"),
+        (
+            {"text": "x", "filters": {"category": "fantasy", "exclude_categories": ["Fantasy"]}},
+            "asked for and excluded",
+        ),
+        (
+            {"text": "x", "filters": {"category": "young adult", "exclude_youth": True}},
+            "young readers",
+        ),
     ],
 )
 def test_domain_errors_are_problems(client: TestClient, body: dict[str, Any], needle: str) -> None:
@@ -211,8 +224,19 @@ def test_search_understands_the_words_and_can_ignore_parts(client: TestClient) -
     response = client.post("/search", json=body)
     assert response.status_code == 200, response.text
     plan = response.json()["plan"]
-    assert plan["source"] == "rules-v1"
-    assert plan["filters"] == {"language": "en", "min_year": 2001, "max_year": None}
+    assert plan["source"] == "rules-v2"
+    assert plan["filters"] == {
+        "language": "en",
+        "min_year": 2001,
+        "max_year": None,
+        "min_pages": None,
+        "max_pages": None,
+        "exclude_categories": [],
+        "exclude_authors": [],
+        "exclude_titles": [],
+        "exclude_youth": False,
+    }
+    assert plan["exclusions"] == []
     spans = {r["kind"]: r["text"] for r in plan["recognised"]}
     assert spans["language"] == "in English" and spans["years"] == "published after 2000"
     results = response.json()["results"]
@@ -239,3 +263,51 @@ def test_search_takes_its_mmr_lambda_from_settings(indexed_data_dir: Path) -> No
     assert default["mmr_lambda"] == 0.35
     assert given["mmr_lambda"] == 0.9
     assert fused["mmr_lambda"] is None
+
+
+def test_pages_and_exclusions_over_http(client: TestClient) -> None:
+    book = client.get("/books/0-439-02348-3").json()
+    assert book["pages"] == 374
+    facets = client.get("/facets").json()
+    assert [300, 1] in facets["page_histogram"] and [1000, 1] in facets["page_histogram"]
+
+    def search(**filters: Any) -> list[dict[str, Any]]:
+        body = {"text": "the novel of a ring games", "filters": filters, "max_results": 20}
+        response = client.post("/search", json=body)
+        assert response.status_code == 200, response.text
+        return [r["book"] for r in response.json()["results"]]
+
+    everything = search()
+    assert {"The Hunger Games", "The Lord of the Rings"} <= {b["title"] for b in everything}
+    short = search(max_pages=400)
+    assert all(b["pages"] is None or b["pages"] <= 400 for b in short)
+    assert "The Lord of the Rings" not in {b["title"] for b in short}  # known: 1216 pages
+    known = [b["pages"] is not None for b in short]
+    assert known == sorted(known, reverse=True)  # known to fit first, unknown after
+    assert all(
+        "Suzanne Collins" not in b["authors"] for b in search(exclude_authors=["suzanne collins"])
+    )
+    assert all("young adult" not in b["categories"] for b in search(exclude_youth=True))
+    assert all("Hunger" not in b["title"] for b in search(exclude_titles=["The Hunger Games"]))
+
+
+def test_the_plan_shows_exclusions_and_the_reader_can_remove_them(client: TestClient) -> None:
+    body = {
+        "text": "dystopia for adults, not by Suzanne Collins, under 400 pages",
+        "understand": True,
+    }
+    plan = client.post("/search", json=body).json()["plan"]
+    assert plan["filters"]["exclude_youth"] and plan["filters"]["max_pages"] == 399
+    assert plan["filters"]["exclude_authors"] == ["Suzanne Collins"]
+    scopes = {(e["scope"], e["label"]) for e in plan["exclusions"]}
+    assert scopes == {("audience", "young readers"), ("author", "Suzanne Collins")}
+    kinds = {r["kind"] for r in plan["recognised"]}
+    assert {"audience", "exclude", "pages"} <= kinds
+    removed = client.post(
+        "/search", json={**body, "ignore": ["not:Suzanne Collins", "pages"]}
+    ).json()["plan"]
+    assert removed["filters"]["exclude_authors"] == [] and removed["filters"]["max_pages"] is None
+    assert removed["filters"]["exclude_youth"]
+    assert any("not: Suzanne Collins" in n for n in removed["notes"])
+    problem = _problem(client.post("/search", json={**body, "ignore": ["not:"]}), 422)
+    assert any(e["field"] == "ignore.0" for e in problem["errors"])

@@ -225,7 +225,7 @@ def test_traces_of_a_fresh_data_directory() -> None:
 def test_understand_prints_the_plan_then_results() -> None:
     shown = lectern("search", "dystopian novels in English published after 2000", "--understand")
     assert shown.returncode == 0, shown.stderr
-    assert "Understood (rules-v1)" in shown.stdout
+    assert "Understood (rules-v2)" in shown.stdout
     assert "language: 'in English' -> en" in shown.stdout
     assert "years: 'published after 2000' -> 2001-" in shown.stdout
     lines = _results(
@@ -235,3 +235,64 @@ def test_understand_prints_the_plan_then_results() -> None:
     assert all(r["year"] > 2000 for r in lines[1:])
     gibberish = lectern("search", "asdkjh qwe zzxq", "--understand")
     assert gibberish.returncode == 0 and "no filters" in gibberish.stdout
+
+
+@pytest.mark.usefixtures("indexed")
+def test_exclusions_and_page_limits_from_flags_and_from_words() -> None:
+    flags = _results(
+        lectern(
+            "search",
+            "the novel of a ring games",
+            "--max-pages",
+            "400",
+            "--exclude-author",
+            "Suzanne Collins",
+            "--k",
+            "20",
+            "--json",
+        ).stdout
+    )
+    assert flags and all("Suzanne Collins" not in r["authors"] for r in flags)
+    assert all(r["pages"] is None or r["pages"] <= 400 for r in flags)
+    contradiction = lectern("search", "x", "--min-pages", "500", "--max-pages", "100")
+    _one_line_error(contradiction, "min_pages (500) is more than max_pages (100)")
+    shown = lectern(
+        "search", "dystopia for adults, not by Suzanne Collins, quick read", "--understand"
+    )
+    assert shown.returncode == 0, shown.stderr
+    for expected in (
+        "at most 250 pages; not for young readers; not author Suzanne Collins",
+        "audience: 'for adults' -> young readers",
+        "exclude: 'not by Suzanne Collins' -> Suzanne Collins",
+        "pages: 'quick read' -> at most 250 pages",
+    ):
+        assert expected in shown.stdout, shown.stdout
+    kept = lectern(
+        "search",
+        "dystopia, not by Suzanne Collins",
+        "--understand",
+        "--ignore",
+        "not:Suzanne Collins",
+    )
+    assert "removed by the reader: not: Suzanne Collins" in kept.stdout
+    bad = lectern("search", "x", "--understand", "--ignore", "mood")
+    assert bad.returncode == 2 and "cannot ignore mood" in bad.stderr
+
+
+@pytest.mark.usefixtures("indexed")
+def test_catalog_show_and_stats_give_page_counts_with_their_source() -> None:
+    shown = lectern("catalog", "show", "9780439023481")
+    assert shown.returncode == 0, shown.stderr
+    line = next(x for x in shown.stdout.splitlines() if x.strip().startswith("│ pages"))
+    assert "374" in line and "7k-books:9780439023481" in line
+    stats = json.loads(lectern("catalog", "stats", "--json").stdout)
+    assert stats["with_pages"] == 3 and stats["page_histogram"] == {"200": 1, "300": 1, "1000": 1}
+
+
+@pytest.mark.usefixtures("indexed")
+def test_the_exclusion_dev_set_runs_from_the_command_line() -> None:
+    result = lectern("evaluate", "exclusions", "--json", "--no-explain")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["requests"] >= 40 and 0.0 <= report["violation_rate"] <= 1.0
+    assert len(report["per_request"]) == report["requests"]

@@ -122,3 +122,31 @@ def test_understood_filters_show_as_chips_that_can_be_removed(
     assert page.locator(".chip[data-kind='language']").count() == 1
     assert page.locator(".card").count() >= 1
     assert errors == []
+
+
+def test_exclusions_and_page_limits_are_chips_the_reader_can_remove(
+    base_url: str, browser: Browser
+) -> None:
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + "/")
+    page.fill("#q", "dystopia for adults, not by Suzanne Collins, under 400 pages")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".chip[data-kind='exclusion']")
+    chips = page.locator(".chip").all_inner_texts()
+    assert any("at most 399 pages" in c for c in chips)
+    assert any("not: young readers" in c for c in chips)
+    assert any("not: Suzanne Collins" in c for c in chips)
+    metas = " ".join(page.locator(".card .meta").all_inner_texts())
+    assert "Suzanne Collins" not in metas
+    page.get_by_role("button", name="Remove not: Suzanne Collins").click()
+    page.wait_for_function("!document.querySelector(\".chip[data-kind='exclusion']\")")
+    assert page.locator(".chip[data-kind='audience']").count() == 1
+    assert page.locator(".chip[data-kind='pages']").count() == 1
+    page.fill("#q", "the novel of a ring games")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".card")
+    page.wait_for_function("document.querySelector('.card .meta').innerText.length > 0")
+    assert any(re.search(r"· \d+ pages", t) for t in page.locator(".card .meta").all_inner_texts())
+    assert errors == []

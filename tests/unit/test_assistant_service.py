@@ -211,3 +211,27 @@ def test_the_feature_flag_switches_the_assistant_off() -> None:
         pass
     else:
         raise AssertionError("a disabled assistant answered")
+
+
+def test_search_books_excludes_before_ranking_what_the_model_rules_out() -> None:
+    world, chat = _world(
+        _call(
+            "search_books",
+            {
+                "query": "cozy mystery village",
+                "exclude_authors": ["Lee Brown"],
+                "exclude_titles": ["The Knitting Circle Mystery"],
+                "max_pages": 300,
+            },
+        ),
+        "ok",
+    )
+    world.service.chat("alice", "cozy mysteries, but nothing by Lee Brown")
+    tool_message = chat.received[1][-1]
+    assert isinstance(tool_message, ToolMessage)
+    content = str(tool_message.content)
+    assert "Cozy Bakery Murders" in content
+    assert "Murder at the Tea Shop" not in content and "Knitting Circle" not in content
+    tools = chat.bound_tools[0]
+    properties = tools[0]["function"]["parameters"]["properties"]  # type: ignore[index]
+    assert {"min_pages", "max_pages", "exclude_titles", "exclude_youth"} <= set(properties)

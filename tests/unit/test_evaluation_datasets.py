@@ -112,8 +112,41 @@ def test_packaged_set_covers_what_the_issue_asks() -> None:
         "test_queries.json",
         "relevance_judgments.json",
         "negative_tests.json",
+        "exclusion_requests.json",
     ]
     assert all(len(f.sha256) == 64 for f in dataset.files)
+
+
+def test_the_exclusion_dev_set_states_checkable_constraints() -> None:
+    exclusions = load_dataset().exclusions
+    assert exclusions is not None
+    requests = exclusions.file.requests
+    assert len(requests) >= 40
+    assert all(
+        r.exclude_categories
+        or r.exclude_authors
+        or r.exclude_titles
+        or r.exclude_youth
+        or r.min_pages
+        or r.max_pages
+        for r in requests
+    )
+    for kind in ("exclude_categories", "exclude_authors", "exclude_titles"):
+        assert sum(1 for r in requests if getattr(r, kind)) >= 5, kind
+    assert sum(1 for r in requests if r.exclude_youth) >= 5
+    assert sum(1 for r in requests if r.min_pages or r.max_pages) >= 10
+    issue_examples = {
+        "something like the hunger games but for adults, not too long",
+        "a mystery that is not a cozy mystery",
+        "horror novels other than stephen king",
+        "war novels, excluding anything about vietnam",
+        "vampire books but not twilight",
+    }
+    assert not issue_examples & {r.text.casefold() for r in requests}
+
+
+def test_a_folder_without_the_exclusion_set_measures_none(tmp_path: Path) -> None:
+    assert load_dataset(_copy(tmp_path)).exclusions is None
 
 
 def _copy(tmp_path: Path) -> Path:

@@ -3,6 +3,7 @@
 import json
 import threading
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 from lectern.adapters.evaluation_runs import JsonRunStore
 from lectern.adapters.llm.extractive import ExtractiveLLM
 from lectern.application.evaluation.compare import compare_runs
+from lectern.application.evaluation.constraints import ExclusionFile, ExclusionSet
 from lectern.application.evaluation.datasets import (
     DatasetFile,
     EvaluationDataset,
@@ -212,6 +214,37 @@ def test_negative_tests_report_pass_and_fail_with_what_happened() -> None:
     assert results["inject"]["passed"], results["inject"]
     assert results["none"]["passed"] and results["none"]["observed"] == "0 results"
     assert results["catalog-unchanged"]["passed"]
+
+
+def test_the_exclusion_dev_set_is_measured_in_every_run() -> None:
+    exclusions = ExclusionSet(
+        ExclusionFile.model_validate(
+            {
+                "version": "x1",
+                "youth_markers": ["young adult"],
+                "requests": [
+                    {
+                        "id": "thief-no-mystery",
+                        "text": "thief magic city village",
+                        "wanted_categories": ["fantasy"],
+                        "exclude_categories": ["mystery"],
+                    }
+                ],
+            }
+        ),
+        "0" * 64,
+    )
+    dataset = replace(_dataset(_query("thief", "thief magic city")), exclusions=exclusions)
+    artifact = _runner().run(RunConfig(k=5, depth=5), dataset)
+    report = artifact["exclusions"]
+    assert report["requests"] == 1 and report["results"] >= 2
+    # Nothing understands the request here: the mystery shelf it rules out is searched.
+    (request,) = report["per_request"]
+    assert request["violating"] >= 1 and "mystery" in str(request["problems"])
+    aggregate = artifact["aggregate"]
+    assert aggregate["exclusion_violation_rate"] == report["violation_rate"] > 0
+    assert artifact["targets"]["exclusion_violation_rate"]["met"] is False
+    assert "exclusions: violations" in ablation_table([artifact])
 
 
 @pytest.mark.parametrize(

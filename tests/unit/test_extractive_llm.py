@@ -126,3 +126,19 @@ def test_answer_quotes_the_passages_and_judge_measures_support() -> None:
     bad = llm.judge("q", "refunds take a year on mars", ["Refunds are paid within 14 days."])
     assert good.verdict == "supported" and good.score == 1.0
     assert bad.score < 0.5 and bad.verdict != "supported"
+
+
+def test_a_word_inside_a_phrase_of_another_meaning_is_not_a_match() -> None:
+    book = Book(
+        id=uuid.UUID(int=8),
+        title="The Long Dark",
+        categories=("young adult", "science fiction", "adult fiction", "dystopia"),
+        description="A science teacher survives. Written for young adults and adults alike.",
+    )
+    explanation = _llm().explain("dystopia for adults, not about science", book)
+    quoted = [(c.chunk_id, c.snippet) for c in explanation.citations]
+    assert ("categories", "young adult") not in quoted  # "adults" is not "young adult"
+    assert ("categories", "science fiction") not in quoted  # "science" is not "science fiction"
+    assert ("categories", "adult fiction") in quoted and ("categories", "dystopia") in quoted
+    whole = _llm().explain("young adult science fiction", book)
+    assert ("categories", "young adult") in [(c.chunk_id, c.snippet) for c in whole.citations]

@@ -27,6 +27,8 @@ def test_tiny_mirror_ingest_reports_every_count(tiny_mirror: Path) -> None:
     assert report.dropped_values["isbn10_too_short"] == 1
     assert report.dropped_values["language_unmapped"] == 1
     assert report.dropped_values["subjects_unparseable"] == 1
+    assert report.dropped_values["pages_zero"] == 1  # Huis clos: 0 pages
+    assert report.dropped_values["pages_over_limit"] == 1  # Das Parfum: 12,000 pages
     # 14 kept records: Hunger Games x3 and Cien anos x2 collapse into 2 books.
     assert report.records == 14
     assert report.books == 11
@@ -62,6 +64,9 @@ def test_hunger_games_is_merged_from_all_three_sources(tiny_mirror: Path) -> Non
     }
     fields = {(p.field, p.source) for p in view.entry.provenance}
     assert ("description", "7k-books") in fields
+    # Both 7k-books (374) and goodreads-openlibrary (387) state pages: the richer record,
+    # 7k-books with its description, gives the value, and provenance says so.
+    assert book.pages == 374 and ("pages", "7k-books") in fields
     assert ("title", "goodbooks-10k") in fields
     assert find_book(catalog, "0439023483").entry.book.id == book.id
 

@@ -128,3 +128,29 @@ def test_the_compiled_graph_is_shared_by_threads() -> None:
         thread.join()
     assert len(plans) == 4 and graph.graph is compiled
     assert all(p.original_query == "dragons" for p in plans)
+
+
+def test_the_graph_reads_exclusions_audience_and_length_and_keeps_the_rules_ones() -> None:
+    graph = _graph(
+        {"intent": "recommendation"},
+        {
+            "language": None,
+            "categories": ["science fiction", "young adult"],
+            "authors": [],
+            "exclude_categories": ["Romance"],
+            "exclude_authors": ["j.r.r. tolkien"],
+            "exclude_titles": ["Dune"],
+            "audience": "adult",
+            "max_pages": 20_000,
+        },
+        {"variations": ["science fiction"]},
+        {"strategy": "balanced"},
+    )
+    plan = graph.plan("science fiction for adults, not Frank Herbert, nothing by Tolkien")
+    assert plan.filters.exclude_youth
+    assert set(plan.filters.exclude_authors) == {"Frank Herbert", "J.R.R. Tolkien"}
+    assert plan.filters.exclude_categories == ("romance",)
+    assert plan.filters.exclude_titles == ("Dune",)
+    assert plan.categories == ("science fiction",)  # young adult is ruled out by "for adults"
+    assert plan.filters.max_pages is None
+    assert any("dropped max_pages 20000" in n for n in plan.notes)

@@ -221,7 +221,9 @@ def test_books_like_x_resolves_x_and_routes_to_its_neighbours() -> None:
     assert plan.like_book_id == "hg" and plan.like_title == "The Hunger Games"
     assert plan.strategy == "vector_heavy"
     assert any("dystopia" in v for v in plan.variations)
-    assert any("page counts" in n for n in plan.notes)
+    assert not any("young adult" in v for v in plan.variations)  # ruled out by "for adults"
+    assert plan.filters.max_pages == 400 and plan.filters.exclude_youth
+    assert any("'not too long' read as at most 400 pages" in n for n in plan.notes)
     assert any("'for adults'" in n for n in plan.notes)
     series = RULES.plan("if I liked Harry Potter what should I read next")
     assert series.like_book_id == "hp1"  # the series' most popular book

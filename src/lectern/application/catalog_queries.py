@@ -27,6 +27,7 @@ class BookView:
             ("subtitle", book.subtitle or ""),
             ("authors", ", ".join(book.authors)),
             ("published_year", "" if book.published_year is None else str(book.published_year)),
+            ("pages", "" if book.pages is None else str(book.pages)),
             ("language", book.language or ""),
             ("isbn13", book.isbn13 or ""),
             ("isbn10", book.isbn10 or ""),

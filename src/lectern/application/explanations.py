@@ -17,7 +17,11 @@ import structlog
 
 from lectern.application.ports import ExplanationCache, LLMClient
 from lectern.domain.books import Book
-from lectern.domain.grounding import Explanation, validate_grounded_explanation
+from lectern.domain.grounding import (
+    Explanation,
+    validate_grounded_explanation,
+    without_excluded_citations,
+)
 from lectern.domain.search import SearchResult
 
 log = structlog.get_logger(__name__)
@@ -62,8 +66,14 @@ class ExplanationService:
         top: int,
         *,
         run_id: str | None = None,
+        excluded_shelves: Sequence[str] = (),
+        excluded_authors: Sequence[str] = (),
     ) -> tuple[list[SearchResult], ExplainReport]:
-        """The results with an explanation on each of the first `top`; the rest unchanged."""
+        """The results with an explanation on each of the first `top`; the rest unchanged.
+
+        A quote of a shelf or author the reader excluded is never kept as support
+        (`without_excluded_citations`), whatever the model or the cache says.
+        """
         started = time.perf_counter()
         chosen = list(results[: max(top, 0)])
         explanations: dict[uuid.UUID, Explanation] = {}
@@ -83,6 +93,14 @@ class ExplanationService:
                 failed += 0 if ok else 1
                 if ok and self.cache is not None:
                     self.cache.put(explanation, self.prompt_version)
+        if excluded_shelves or excluded_authors:
+            books = {r.book.id: r.book for r in chosen}
+            explanations = {
+                book_id: without_excluded_citations(
+                    explanation, books[book_id], excluded_shelves, excluded_authors
+                )
+                for book_id, explanation in explanations.items()
+            }
         explained = [
             replace(r, explanation=explanations[r.book.id]) if r.book.id in explanations else r
             for r in results

@@ -81,6 +81,35 @@ class SourceFetcher(Protocol):
         ...
 
 
+class ExternalBooksProvider(Protocol):
+    """A public books API (Open Library, Google Books) read as normalised source records."""
+
+    @property
+    def name(self) -> str:
+        """The provider's source name, as provenance and `lectern ingest --provider` say it."""
+        ...
+
+    def by_isbn(self, isbn: str) -> list[SourceRecord]:
+        """The provider's records of this ISBN (none when it has none)."""
+        ...
+
+    def search(self, query: str, limit: int) -> list[SourceRecord]:
+        """At most `limit` records for a free-text query, best first."""
+        ...
+
+
+class ProviderRecordStore(Protocol):
+    """The records fetched from providers, kept so every later ingest merges them again."""
+
+    def save(self, records: Sequence[SourceRecord]) -> int:
+        """Insert or replace records by (source, source_id); returns how many were new."""
+        ...
+
+    def records(self, source: str) -> list[SourceRecord]:
+        """Every stored record of one provider, in source id order."""
+        ...
+
+
 class ProgressReporter(Protocol):
     """Receives progress of long work; the CLI draws bars, tests count calls."""
 
@@ -117,7 +146,7 @@ class BookCatalog(Protocol):
         ...
 
     def ids_matching(self, filters: SearchFilters) -> set[uuid.UUID]:
-        """Ids of the books that satisfy every filter set."""
+        """Ids of the books that satisfy every filter set (unknown page counts pass)."""
         ...
 
     def facets(self, top_categories: int = 30) -> Facets:
@@ -133,7 +162,10 @@ class BookCatalog(Protocol):
         ...
 
     def book_facts(self) -> list[BookFacts]:
-        """Language, year and categories of every book, for filtering in memory."""
+        """Language, year, categories, pages, authors, title and series of every book.
+
+        What search filters on in memory.
+        """
         ...
 
     def book_names(self) -> list[BookNames]:
@@ -153,6 +185,10 @@ class BookFacts:
     language: str | None
     published_year: int | None
     categories: frozenset[str]
+    pages: int | None = None
+    authors: tuple[str, ...] = ()
+    title: str = ""
+    series: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,8 +27,15 @@ from lectern.application.ports import (
     VectorIndex,
 )
 from lectern.domain.books import Book
+from lectern.domain.exclusions import (
+    author_words,
+    name_words,
+    shelf_excluded,
+    title_excluded,
+    title_key,
+)
 from lectern.domain.fallback import FallbackReport
-from lectern.domain.normalize import normalize_category, normalize_language
+from lectern.domain.normalize import is_youth_shelf, normalize_category, normalize_language
 from lectern.domain.passages import book_passage
 from lectern.domain.retrieval import (
     DEFAULT_MMR_LAMBDA,
@@ -51,6 +58,8 @@ from lectern.domain.search import (
     SearchResult,
     clean_query_text,
     merge_filters,
+    phrase_key,
+    subtract_phrases,
 )
 from lectern.errors import InvalidQueryError
 
@@ -233,7 +242,12 @@ class HybridRetriever:
 
 
 class BookFilterIndex:
-    """Languages, years and categories of every book, in memory, for fast filters."""
+    """What search filters on, in memory: languages, years, shelves, pages, authors, titles.
+
+    Page limits rule out only books known to be outside them (`pages_of` tells the search
+    which of the rest are known to fit). Exclusions follow `domain.exclusions`; words index
+    the shelf names, authors and titles, so a distinct filter costs a few set operations.
+    """
 
     def __init__(self, facts: Sequence[BookFacts]) -> None:
         """Index the facts once at start-up."""
@@ -241,6 +255,10 @@ class BookFilterIndex:
         self._by_language: dict[str, set[str]] = {}
         self._by_category: dict[str, set[str]] = {}
         self._by_year: dict[int, set[str]] = {}
+        self._pages: dict[str, int] = {}
+        self._by_author: dict[tuple[str, ...], set[str]] = {}
+        self._titles: dict[str, tuple[str, str | None]] = {}
+        self._title_words: dict[str, set[str]] = {}
         for fact in facts:
             if fact.language:
                 self._by_language.setdefault(fact.language, set()).add(fact.id)
@@ -248,9 +266,39 @@ class BookFilterIndex:
                 self._by_category.setdefault(name, set()).add(fact.id)
             if fact.published_year is not None:
                 self._by_year.setdefault(fact.published_year, set()).add(fact.id)
+            if fact.pages is not None:
+                self._pages[fact.id] = fact.pages
+            for author in fact.authors:
+                self._by_author.setdefault(author_words(author), set()).add(fact.id)
+            self._titles[fact.id] = (fact.title, fact.series)
+            for word in {*name_words(fact.title), *name_words(fact.series or "")}:
+                self._title_words.setdefault(word, set()).add(fact.id)
+        self._shelf_words: dict[str, set[str]] = {}
+        for name in self._by_category:
+            for word in name_words(name):
+                self._shelf_words.setdefault(word, set()).add(name)
+        self.youth_shelves = tuple(sorted(n for n in self._by_category if is_youth_shelf(n)))
+        """The catalog's shelves for young readers (what `exclude_youth` rules out)."""
+        self._youth_ids = frozenset(i for n in self.youth_shelves for i in self._by_category[n])
+        self.youth_phrases = frozenset(phrase_key(n) for n in self.youth_shelves) - {()}
+        """The youth shelves as `subtract_phrases` finds them in a variation."""
         # One frozenset per distinct filter: the indexes key their cached masks on it.
         self._cache: OrderedDict[SearchFilters, frozenset[str]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def pages_of(self, book_id: str) -> int | None:
+        """The book's page count, or None when no source states it."""
+        return self._pages.get(book_id)
+
+    def shelves_excluded_by(self, name: str) -> list[str]:
+        """The catalog shelves an excluded shelf name rules out (itself and longer ones)."""
+        words = name_words(name)
+        if not words:
+            return []
+        candidates = self._shelf_words.get(
+            min(words, key=lambda w: len(self._shelf_words.get(w, ()))), set()
+        )
+        return sorted(c for c in candidates if shelf_excluded(name, c))
 
     def allowed(self, filters: SearchFilters) -> frozenset[str] | None:
         """Ids passing every filter; None when no filter is set."""
@@ -292,14 +340,36 @@ class BookFilterIndex:
                 if low <= year <= high:
                     in_range |= ids
             allowed = allowed & in_range
-        return frozenset(allowed)
+        if filters.has_page_limit:
+            allowed = allowed - {i for i, p in self._pages.items() if not filters.fits_pages(p)}
+        return frozenset(allowed - self._excluded(filters))
+
+    def _excluded(self, filters: SearchFilters) -> set[str]:
+        """Ids that an exclusion of the filters rules out."""
+        out: set[str] = set(self._youth_ids) if filters.exclude_youth else set()
+        for name in filters.exclude_categories:
+            for shelf in self.shelves_excluded_by(name):
+                out |= self._by_category[shelf]
+        for name in filters.exclude_authors:
+            out |= self._by_author.get(author_words(name), set())
+        for name in filters.exclude_titles:
+            words = title_key(name)
+            if not words:
+                continue
+            candidates = min((self._title_words.get(w, set()) for w in words), key=len)
+            out |= {i for i in candidates if title_excluded(name, *self._titles[i])}
+        return out
+
+
+FILTER_KINDS = frozenset({"language", "years", "pages", "audience", "exclude"})
+"""Recognised spans that became filters: not searched for."""
 
 
 def _without_filter_words(text: str, plan: QueryPlan) -> str | None:
-    """The query minus the spans a plan turned into language or year filters, cleaned."""
+    """The query minus the spans a plan turned into filters or exclusions, cleaned."""
     if plan.original_query != text:
         return None
-    spans = sorted((r.start, r.end) for r in plan.recognised if r.kind in ("language", "years"))
+    spans = sorted((r.start, r.end) for r in plan.recognised if r.kind in FILTER_KINDS)
     if not spans:
         return None
     kept, position = [], 0
@@ -309,7 +379,7 @@ def _without_filter_words(text: str, plan: QueryPlan) -> str | None:
     kept.append(text[position:])
     rest = " ".join("".join(kept).split())
     try:
-        return clean_query_text(rest) if rest else None
+        return clean_query_text(rest) if rest.strip(" ,.;:!?") else ""
     except InvalidQueryError:
         return None
 
@@ -382,26 +452,25 @@ class BookSearchService:
             raise InvalidQueryError(f"MMR lambda must be between 0 and 1, not {mmr_lambda}")
         text = clean_query_text(query.text)
         filters = query.filters
-        variations = [text]
+        planned: list[str] = []
         seeds: list[str] = []
+        like_alone = False
         if plan is not None:
             filters = merge_filters(query.filters, plan.filters)
-            # Words that became filters ("Spanish", "after 2005") would only pull in books
-            # that mention them; the filters already hold the results to them.
-            text = _without_filter_words(query.text, plan) or text
-            variations = [text]
-            if plan.like_book_id is not None and plan.variations:
-                # "Books like X": X's own title would pull in books about X (companions,
-                # guides); its neighbours and the plan's words stand in for the text.
-                variations = []
-            for variation in plan.variations:
-                if variation.strip() and variation.casefold() not in {
-                    v.casefold() for v in variations
-                }:
-                    variations.append(clean_query_text(variation))
+            # Words that became filters ("Spanish", "after 2005", "not by King", "short")
+            # would only pull in books that mention them; the filters hold results to them.
+            stripped = _without_filter_words(query.text, plan)
+            text = text if stripped is None else stripped
+            # "Books like X": X's own title would pull in books about X (companions,
+            # guides); its neighbours and the plan's words stand in for the text.
+            like_alone = plan.like_book_id is not None and bool(plan.variations)
+            planned = list(plan.variations)
             strategy = plan.strategy
             if plan.like_book_id is not None:
                 seeds.append(plan.like_book_id)
+        text, variations = self._without_excluded(
+            text, planned, filters, like_alone, clean_query_text(query.text)
+        )
         start = time.perf_counter()
         allowed = self.filters.allowed(filters)
         filter_ms = _ms(start)
@@ -412,7 +481,11 @@ class BookSearchService:
         hits = self._one_per_work(retrieval.hits, exclude=seeds)
         if plan is not None and plan.like_title:
             hits = self._not_about(hits, plan.like_title, query.max_results)
+        if filters.has_page_limit:
+            hits = self._known_to_fit_first(hits)
         chosen = self._diversify(hits, query.max_results, mmr_lambda)
+        if filters.has_page_limit:
+            chosen = self._known_to_fit_first(chosen)
         ranked: tuple[str, ...] = ()
         if depth is not None:
             shown = {h.id for h in chosen}
@@ -432,8 +505,15 @@ class BookSearchService:
         if query.use_explanations:
             if self.explainer is None:
                 raise InvalidQueryError("explanations are not configured for this search")
+            # "Books like X" is searched by X's shelves: they are what a result can match.
+            explained = " ".join([text, *variations]) if like_alone else text
             results, report = self.explainer.explain_results(
-                text, results, min(self.explain_top, query.max_results), run_id=uuid.uuid4().hex
+                explained,
+                results,
+                min(self.explain_top, query.max_results),
+                run_id=uuid.uuid4().hex,
+                excluded_shelves=self._excluded_shelves(filters),
+                excluded_authors=filters.exclude_authors,
             )
             timings["explain_ms"] = report.milliseconds
         return SearchResponse(
@@ -447,6 +527,59 @@ class BookSearchService:
             plan,
             candidates=_candidates(retrieval.hits),
         )
+
+    def _without_excluded(
+        self,
+        text: str,
+        planned: Sequence[str],
+        filters: SearchFilters,
+        like_alone: bool,
+        original: str,
+    ) -> tuple[str, list[str]]:
+        """The text and variations to search, without a word of anything excluded.
+
+        Excluded shelves, authors and titles are cut from the reader's words and from every
+        variation (a model's plan may put them back); youth shelves, when excluded, from the
+        variations the plan wrote ("young adult" among X's shelves), not from the reader's
+        own words ("a novel about children"). What is left is searched, then filtered.
+        """
+        names = {
+            phrase_key(n)
+            for n in (
+                *filters.exclude_categories,
+                *filters.exclude_authors,
+                *filters.exclude_titles,
+            )
+        } - {()}
+        youth = self.filters.youth_phrases if filters.exclude_youth else frozenset()
+        text = subtract_phrases(text, names)
+        variations = [] if like_alone or not text else [text]
+        seen = {v.casefold() for v in variations}
+        for variation in planned:
+            kept = subtract_phrases(subtract_phrases(variation, names), youth).strip()
+            if kept and kept.casefold() not in seen:
+                seen.add(kept.casefold())
+                variations.append(clean_query_text(kept))
+        if not variations:  # every word was a filter ("nothing by Stephen King")
+            variations = [subtract_phrases(original, names) or original]
+        return text or variations[0], variations
+
+    def _excluded_shelves(self, filters: SearchFilters) -> tuple[str, ...]:
+        """Every catalog shelf the filters rule out (explanations must not cite them)."""
+        shelves = [
+            s for name in filters.exclude_categories for s in self.filters.shelves_excluded_by(name)
+        ]
+        if filters.exclude_youth:
+            shelves += self.filters.youth_shelves
+        return tuple(dict.fromkeys(shelves))
+
+    def _known_to_fit_first(self, hits: Sequence[FusedHit]) -> list[FusedHit]:
+        """Books known to fit a page limit first, then those of unknown length, in order.
+
+        A known page count fits, since the filter kept the book.
+        """
+        known = [h for h in hits if self.filters.pages_of(h.id) is not None]
+        return known + [h for h in hits if self.filters.pages_of(h.id) is None]
 
     def similar(self, book_id: uuid.UUID, k: int = DEFAULT_RESULTS) -> SearchResponse:
         """Books nearest to this one by embedding, never itself or another of its editions."""

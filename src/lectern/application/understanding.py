@@ -15,8 +15,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from lectern.application.ports import BookNames, QueryUnderstanding
-from lectern.domain.normalize import fold_accents, is_iso_639_1, normalize_category
-from lectern.domain.search import PlanField, QueryPlan, SearchFilters
+from lectern.domain.exclusions import author_excluded, shelf_excluded
+from lectern.domain.normalize import (
+    MAX_PAGES,
+    fold_accents,
+    is_iso_639_1,
+    is_youth_shelf,
+    normalize_category,
+)
+from lectern.domain.search import (
+    PLAN_FIELDS,
+    Exclusion,
+    QueryPlan,
+    SearchFilters,
+    with_exclusions,
+)
 
 MIN_CATEGORY_BOOKS = 5
 """A shelf on fewer books than this is too rare to be a reader's genre word."""
@@ -76,6 +89,11 @@ class Vocabulary:
     titles: dict[tuple[str, ...], list[TitleEntry]] = field(default_factory=dict)
     words: frozenset[str] = frozenset()
     """Every folded word of titles, authors and categories (what the catalog can match)."""
+    shelf_words: frozenset[str] = frozenset()
+    """Every folded word of the catalog's shelves (a topic an exclusion can rule out)."""
+    youth_shelves: tuple[str, ...] = ()
+    """The catalog's shelves for young readers (`is_youth_shelf`) on 5 or more books, most
+    used first: what a plan shows; the filter (`exclude_youth`) rules out every one."""
     max_year: int | None = None
     min_year: int | None = None
 
@@ -114,9 +132,11 @@ class Vocabulary:
                         own_titles[last[0]] += 1
         for entries in vocabulary.titles.values():
             entries.sort(key=lambda e: (-e.popularity, -len(e.categories), e.book_id))
+        shelf_words: set[str] = set()
         for name, count in vocabulary.category_books.items():
             key = key_of(name)
             words.update(key)
+            shelf_words.update(key)
             if count >= MIN_CATEGORY_BOOKS and key:
                 vocabulary.categories.setdefault(key, name)
         for author, count in author_books.items():
@@ -138,6 +158,17 @@ class Vocabulary:
             if not common and books >= 0.6 * sum(owners.values()):
                 vocabulary.surnames[surname] = author
         vocabulary.words = frozenset(words)
+        vocabulary.shelf_words = frozenset(shelf_words)
+        vocabulary.youth_shelves = tuple(
+            sorted(
+                (
+                    n
+                    for n, count in vocabulary.category_books.items()
+                    if count >= MIN_CATEGORY_BOOKS and is_youth_shelf(n)
+                ),
+                key=lambda n: (-vocabulary.category_books[n], n),
+            )
+        )
         return vocabulary
 
     def nearest_category(self, name: str) -> str | None:
@@ -173,12 +204,70 @@ def repaired_filters(
     min_year: int | None,
     max_year: int | None,
     notes: list[str],
+    *,
+    min_pages: int | None = None,
+    max_pages: int | None = None,
 ) -> SearchFilters:
-    """Filters from raw planned values; contradictory years are dropped (with a note)."""
+    """Filters from raw planned values; contradictory ranges are dropped (with a note)."""
     if min_year is not None and max_year is not None and min_year > max_year:
         notes.append(f"dropped the years: {min_year} is after {max_year}, nothing can match")
         min_year = max_year = None
-    return SearchFilters(language, category, min_year, max_year)
+    pages = []
+    for name, value in (("min_pages", min_pages), ("max_pages", max_pages)):
+        if value is not None and not 1 <= value <= MAX_PAGES:
+            notes.append(f"dropped {name} {value}: not a page count (1 to {MAX_PAGES:,})")
+            value = None
+        pages.append(value)
+    min_pages, max_pages = pages
+    if min_pages is not None and max_pages is not None and min_pages > max_pages:
+        notes.append(
+            f"dropped the page limits: at least {min_pages} and at most {max_pages} pages "
+            "cannot both hold"
+        )
+        min_pages = max_pages = None
+    return SearchFilters(
+        language, category, min_year, max_year, min_pages=min_pages, max_pages=max_pages
+    )
+
+
+def validated_exclusions(
+    exclusions: Sequence[Exclusion], vocabulary: Vocabulary, notes: list[str]
+) -> tuple[Exclusion, ...]:
+    """Exclusions the catalog can apply; empty or repeated ones dropped.
+
+    Authors in the catalog's spelling, shelves normalised, the audience's shelves read from
+    the catalog.
+    """
+    kept: dict[tuple[str, str], Exclusion] = {}
+    for exclusion in exclusions:
+        label = " ".join(exclusion.label.split())[:MAX_VARIATION_CHARS]
+        values: tuple[str, ...]
+        if exclusion.scope == "audience":
+            values, label = vocabulary.youth_shelves, label or "young readers"
+        elif exclusion.scope == "author":
+            names = []
+            for name in exclusion.values:
+                known = vocabulary.authors.get(author_key(name))
+                if known is None:
+                    notes.append(
+                        f"excluded author {name!r} is not in the catalog: nothing to rule out"
+                    )
+                names.append(known or name)
+            values = tuple(dict.fromkeys(names))
+        elif exclusion.scope == "category":
+            values = tuple(
+                dict.fromkeys(n for n in (normalize_category(v) for v in exclusion.values) if n)
+            )
+        else:
+            values = tuple(
+                dict.fromkeys(" ".join(v.split()) for v in exclusion.values if v.strip())
+            )
+        if not values and exclusion.scope != "audience":
+            continue
+        kept.setdefault(
+            (exclusion.scope, label.casefold()), Exclusion(exclusion.scope, label, values)
+        )
+    return tuple(kept.values())
 
 
 def validate_plan(plan: QueryPlan, vocabulary: Vocabulary) -> QueryPlan:
@@ -226,10 +315,24 @@ def validate_plan(plan: QueryPlan, vocabulary: Vocabulary) -> QueryPlan:
             notes.append(f"author {name!r} is not in the catalog: kept as words only")
         elif known not in authors:
             authors.append(known)
+    exclusions = validated_exclusions(plan.exclusions, vocabulary, notes)
+    categories, authors, category, exclusions = _without_contradictions(
+        categories, authors, category, exclusions, notes
+    )
     variations = _clean_variations(plan.variations, plan.original_query, notes)
+    filters = repaired_filters(
+        language,
+        category,
+        min_year,
+        max_year,
+        notes,
+        min_pages=filters.min_pages,
+        max_pages=filters.max_pages,
+    )
     return replace(
         plan,
-        filters=repaired_filters(language, category, min_year, max_year, notes),
+        filters=with_exclusions(filters, exclusions),
+        exclusions=exclusions,
         categories=tuple(categories),
         authors=tuple(authors),
         variations=variations,
@@ -243,13 +346,50 @@ def validate_plan(plan: QueryPlan, vocabulary: Vocabulary) -> QueryPlan:
     )
 
 
+def _without_contradictions(
+    categories: list[str],
+    authors: list[str],
+    category: str | None,
+    exclusions: tuple[Exclusion, ...],
+    notes: list[str],
+) -> tuple[list[str], list[str], str | None, tuple[Exclusion, ...]]:
+    """What is both wanted and ruled out is not wanted: exclusions win, with a note."""
+    shelves = [v for e in exclusions if e.scope == "category" for v in e.values]
+    youth = any(e.scope == "audience" for e in exclusions)
+
+    def ruled_out(shelf: str) -> bool:
+        return any(shelf_excluded(x, shelf) for x in shelves) or (youth and is_youth_shelf(shelf))
+
+    for name in [c for c in categories if ruled_out(c)]:
+        notes.append(f"dropped category {name!r}: the query also rules it out")
+        categories.remove(name)
+    if category is not None and ruled_out(category):
+        notes.append(f"dropped category filter {category!r}: the query also rules it out")
+        category = None
+    excluded_authors = [v for e in exclusions if e.scope == "author" for v in e.values]
+    for name in [a for a in authors if any(author_excluded(x, a) for x in excluded_authors)]:
+        notes.append(f"dropped author {name!r}: the query also rules them out")
+        authors.remove(name)
+    return categories, authors, category, exclusions
+
+
+EXCLUSION_PREFIX = "not:"
+"""`ignore` names one exclusion as `not:<label>` ("not:Stephen King")."""
+
+
 def plan_query(
-    understanding: QueryUnderstanding, text: str, ignore: Iterable[PlanField] = ()
+    understanding: QueryUnderstanding, text: str, ignore: Iterable[str] = ()
 ) -> QueryPlan:
-    """The plan of a reader's words, minus the parts the reader asked to leave out."""
+    """The plan of a reader's words, minus the parts the reader asked to leave out.
+
+    `ignore` holds plan fields (`PLAN_FIELDS`: "language", "pages", "exclusions", ...) and
+    single exclusions by label, as `not:<label>`.
+    """
     plan = understanding.plan(text)
     ignored = tuple(dict.fromkeys(ignore))
-    return plan.without(*ignored) if ignored else plan
+    fields = [i for i in ignored if i in PLAN_FIELDS]
+    labels = [i[len(EXCLUSION_PREFIX) :] for i in ignored if i.startswith(EXCLUSION_PREFIX)]
+    return plan.without(*fields, exclusions=labels) if fields or labels else plan
 
 
 def _clean_variations(

@@ -39,6 +39,8 @@ class Book:
     categories: tuple[str, ...] = ()
     published_year: int | None = None
     """Year of first publication when known; negative for BCE."""
+    pages: int | None = None
+    """Printed page count of the richest record that states one (1..10,000), else None."""
     isbn10: str | None = None
     isbn13: str | None = None
     source: str = ""
@@ -93,6 +95,7 @@ class SourceRecord:
     language: str | None = None
     categories: tuple[str, ...] = ()
     published_year: int | None = None
+    pages: int | None = None
     isbn10: str | None = None
     isbn13: str | None = None
     extra_isbn13s: tuple[str, ...] = ()
@@ -131,6 +134,18 @@ class Facets:
     """(decade start, number of books) pairs in ascending order."""
     min_year: int | None
     max_year: int | None
+    page_histogram: tuple[tuple[int, int], ...] = ()
+    """(bucket start, number of books) pairs: 100-page buckets, the last one "1000 and more"."""
+
+
+PAGE_BUCKET = 100
+PAGE_BUCKETS_UP_TO = 1_000
+"""Books of this many pages or more share the histogram's last bucket."""
+
+
+def page_bucket(pages: int) -> int:
+    """The start of the histogram bucket a page count falls in (0, 100, ..., 1000)."""
+    return min(pages // PAGE_BUCKET * PAGE_BUCKET, PAGE_BUCKETS_UP_TO)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +162,7 @@ class CatalogCounts:
     categories: int
     by_source: Mapping[str, int]
     """How many books each source contributed a record to."""
+    with_pages: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -24,6 +24,7 @@ LOW_CONFIDENCE_PREFIX = "[LOW CONFIDENCE] "
 UNGROUNDED_TEXT = "Unable to provide a grounded explanation. No valid evidence found."
 
 _SPACE = re.compile(r"\s+")
+_WORDS = re.compile(r"\w+", re.UNICODE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +119,86 @@ def _confidence_rules(text: str, confidence: float, relevances: list[float]) -> 
     if confidence <= LOW_RELEVANCE and not text.startswith(LOW_CONFIDENCE_PREFIX.strip()):
         text = LOW_CONFIDENCE_PREFIX + text
     return text, confidence
+
+
+def without_excluded_citations(
+    explanation: Explanation,
+    book: Book,
+    excluded_shelves: Sequence[str],
+    excluded_authors: Sequence[str],
+) -> Explanation:
+    """The explanation without quotes of a shelf or author the reader excluded.
+
+    A categories quote goes when it contains an excluded shelf's name as a phrase, an
+    authors quote when it contains an excluded author's name; the rest is validated again
+    (no quote left: no explanation).
+    """
+    shelves = [match_words(s) for s in excluded_shelves]
+    authors = [match_words(a) for a in excluded_authors]
+
+    def excluded(citation: Citation) -> bool:
+        quoted = match_words(citation.snippet)
+        names = shelves if citation.chunk_id == "categories" else authors
+        if citation.chunk_id not in ("categories", "authors"):
+            return False
+        return any(_has_phrase(quoted, name) for name in names if name)
+
+    kept = tuple(c for c in explanation.citations if not excluded(c))
+    if len(kept) == len(explanation.citations):
+        return explanation
+    return validate_grounded_explanation(replace(explanation, citations=kept), book)
+
+
+BOUND_PHRASES: tuple[tuple[str, ...], ...] = (
+    ("young", "adult"),
+    ("young", "adults"),
+    ("new", "adult"),
+    ("middle", "grade"),
+    ("picture", "book"),
+    ("picture", "books"),
+    ("science", "fiction"),
+    ("true", "crime"),
+    ("space", "opera"),
+    ("self", "help"),
+    ("chick", "lit"),
+    ("coming", "of", "age"),
+    ("graphic", "novel"),
+    ("graphic", "novels"),
+    ("high", "fantasy"),
+    ("new", "age"),
+    ("hard", "boiled"),
+)
+"""Phrases whose words mean something else on their own: a reader asking for "adults" is
+not matched by the shelf "young adult", nor one asking for "science" by "science fiction".
+A word inside one of these supports a claim of a match only when the query has the whole
+phrase."""
+
+
+def bound_indexes(words: Sequence[str], query_words: Sequence[str]) -> set[int]:
+    """Indexes of `words` inside a bound phrase the query does not contain whole.
+
+    Both sequences are case-folded words (`match_words`).
+    """
+    query = tuple(query_words)
+    bound: set[int] = set()
+    for phrase in BOUND_PHRASES:
+        if _has_phrase(query, phrase):
+            continue
+        size = len(phrase)
+        for start in range(len(words) - size + 1):
+            if tuple(words[start : start + size]) == phrase:
+                bound.update(range(start, start + size))
+    return bound
+
+
+def match_words(text: str) -> tuple[str, ...]:
+    """The words of a text, case-folded (punctuation dropped): for whole-word matching."""
+    return tuple(_WORDS.findall(text.casefold()))
+
+
+def _has_phrase(words: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    size = len(phrase)
+    return any(words[i : i + size] == phrase for i in range(len(words) - size + 1))
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,9 @@
 
 Records are the same book when they share an ISBN-13, a Goodreads id, or (last resort)
 a normalised title + first-author surname. Each field takes the richer value: the
-longest description, the fullest author list, the union of categories; where "richer"
-has no meaning (title, year, language) the source priority decides.
+longest description, the fullest author list, the union of categories, the page count of
+the richest record (the one that fills most fields); where "richer" has no meaning (title,
+year, language) the source priority decides.
 """
 
 from __future__ import annotations
@@ -159,6 +160,8 @@ def _merge_group(group: Sequence[SourceRecord]) -> CatalogEntry:
     note("language", language_from)
     year_from = _first(group, "published_year")
     note("published_year", year_from)
+    pages_from = _richest(r for r in group if r.pages is not None)
+    note("pages", pages_from)
 
     categories: dict[str, None] = {}
     for record in group:
@@ -204,6 +207,7 @@ def _merge_group(group: Sequence[SourceRecord]) -> CatalogEntry:
         language=language_from.language if language_from else None,
         categories=tuple(categories),
         published_year=year_from.published_year if year_from else None,
+        pages=pages_from.pages if pages_from else None,
         isbn10=isbn10,
         isbn13=isbn13,
         source=primary.source,
@@ -216,6 +220,35 @@ def _merge_group(group: Sequence[SourceRecord]) -> CatalogEntry:
         provenance=tuple(provenance),
         sources=tuple(SourceRef(r.source, r.source_id, r.file, r.line) for r in group),
     )
+
+
+def richness(record: SourceRecord) -> tuple[int, int]:
+    """How much a record says: fields it fills, then the length of its description."""
+    filled = sum(
+        1
+        for value in (
+            record.title,
+            record.subtitle,
+            record.authors,
+            record.description,
+            record.language,
+            record.categories,
+            record.published_year,
+            record.pages,
+            record.isbn13 or record.isbn10,
+        )
+        if value
+    )
+    return filled, len(record.description or "")
+
+
+def _richest(records: Iterable[SourceRecord]) -> SourceRecord | None:
+    """The richest record; among equals, the first (records come in source priority)."""
+    best: SourceRecord | None = None
+    for record in records:
+        if best is None or richness(record) > richness(best):
+            best = record
+    return best
 
 
 def _fullest_authors(

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, get_args
 
 from lectern.domain.books import Book
 from lectern.domain.grounding import Explanation
+from lectern.domain.normalize import MAX_PAGES, fold, fold_accents, is_youth_shelf, singular
 from lectern.errors import InvalidQueryError
 
 __all__ = [
+    "Exclusion",
     "QueryPlan",
     "Recognition",
     "ResultSource",
@@ -29,15 +33,29 @@ DEFAULT_RESULTS = 10
 
 @dataclass(frozen=True, slots=True)
 class SearchFilters:
-    """Restrictions every result must satisfy; None means no restriction."""
+    """Restrictions every result must satisfy; None (or empty) means no restriction.
+
+    Page limits keep books whose page count is unknown (ranked after the books known to
+    fit, see `BookSearchService`). Exclusions are names: a shelf rules out every shelf that
+    contains it as a phrase ("romance" rules out "paranormal romance"), an author rules out
+    that author's books, a title rules out books whose title or series contains it.
+    """
 
     language: str | None = None
     category: str | None = None
     min_year: int | None = None
     max_year: int | None = None
+    min_pages: int | None = None
+    max_pages: int | None = None
+    exclude_categories: tuple[str, ...] = ()
+    exclude_authors: tuple[str, ...] = ()
+    exclude_titles: tuple[str, ...] = ()
+    exclude_youth: bool = False
+    """Rule out every shelf for young readers (`is_youth_shelf`: young adult, children's,
+    juvenile, middle grade, picture books, teen, read from the catalog's own shelves)."""
 
     def __post_init__(self) -> None:
-        """Refuse a year range that cannot match anything."""
+        """Refuse ranges and exclusions that contradict each other or cannot match."""
         if (
             self.min_year is not None
             and self.max_year is not None
@@ -46,16 +64,59 @@ class SearchFilters:
             raise InvalidQueryError(
                 f"min_year ({self.min_year}) is after max_year ({self.max_year})"
             )
+        for name in ("min_pages", "max_pages"):
+            value = getattr(self, name)
+            if value is not None and not 1 <= value <= MAX_PAGES:
+                raise InvalidQueryError(f"{name} must be between 1 and {MAX_PAGES}, not {value}")
+        if (
+            self.min_pages is not None
+            and self.max_pages is not None
+            and self.min_pages > self.max_pages
+        ):
+            raise InvalidQueryError(
+                f"min_pages ({self.min_pages}) is more than max_pages ({self.max_pages})"
+            )
+        if self.category is not None:
+            wanted = fold(self.category)
+            if any(fold(name) == wanted for name in self.exclude_categories):
+                raise InvalidQueryError(
+                    f"category {self.category!r} is both asked for and excluded"
+                )
+            if self.exclude_youth and is_youth_shelf(self.category):
+                raise InvalidQueryError(
+                    f"category {self.category!r} is a shelf for young readers, which "
+                    "exclude_youth rules out"
+                )
 
     @property
     def is_empty(self) -> bool:
         """True when no filter is set."""
-        return (
-            self.language is None
-            and self.category is None
-            and self.min_year is None
-            and self.max_year is None
-        )
+        return self == _NO_FILTERS
+
+    @property
+    def has_page_limit(self) -> bool:
+        """True when a page limit is set."""
+        return self.min_pages is not None or self.max_pages is not None
+
+    def fits_pages(self, pages: int | None) -> bool | None:
+        """True or False for a known page count; None when it is unknown."""
+        if pages is None:
+            return None
+        low = self.min_pages if self.min_pages is not None else 1
+        high = self.max_pages if self.max_pages is not None else MAX_PAGES
+        return low <= pages <= high
+
+
+_NO_FILTERS = SearchFilters()
+
+
+def describe_page_limit(low: int | None, high: int | None) -> str:
+    """A page limit in words: "at most 400 pages", "200 to 350 pages"."""
+    if low is not None and high is not None:
+        return f"{low} to {high} pages"
+    if high is not None:
+        return f"at most {high} pages"
+    return f"at least {low} pages"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +145,57 @@ class SearchResult:
 
 
 RecognitionKind = Literal[
-    "language", "years", "category", "author", "title", "like", "intent", "strategy"
+    "language",
+    "years",
+    "category",
+    "author",
+    "title",
+    "like",
+    "intent",
+    "strategy",
+    "exclude",
+    "audience",
+    "pages",
 ]
-PlanField = Literal["language", "years", "categories", "authors", "like"]
-"""What a reader can remove from a plan (a chip on the page)."""
+PlanField = Literal[
+    "language", "years", "categories", "authors", "like", "pages", "audience", "exclusions"
+]
+"""What a reader can remove from a plan (a chip on the page); one exclusion goes by
+`without(exclusions=[label])`."""
+PLAN_FIELDS: tuple[PlanField, ...] = get_args(PlanField)
+ExclusionScope = Literal["category", "author", "title", "audience"]
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """Something the reader ruled out, and what it rules out in the catalog.
+
+    `label` is what the reader sees on its chip ("cozy mystery", "Stephen King", "young
+    readers"); `values` are what the filters exclude: shelves (category), author names
+    (author), titles and series (title); for audience, the catalog's youth shelves, shown
+    to the reader (the filter is `exclude_youth`).
+    """
+
+    scope: ExclusionScope
+    label: str
+    values: tuple[str, ...]
+
+
+def with_exclusions(filters: SearchFilters, exclusions: Sequence[Exclusion]) -> SearchFilters:
+    """The filters with exactly these exclusions (shelves, authors, titles) and no others."""
+    return replace(
+        filters,
+        exclude_categories=tuple(
+            dict.fromkeys(v for e in exclusions if e.scope == "category" for v in e.values)
+        ),
+        exclude_authors=tuple(
+            dict.fromkeys(v for e in exclusions if e.scope == "author" for v in e.values)
+        ),
+        exclude_titles=tuple(
+            dict.fromkeys(v for e in exclusions if e.scope == "title" for v in e.values)
+        ),
+        exclude_youth=any(e.scope == "audience" for e in exclusions),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +213,11 @@ class Recognition:
 class QueryPlan:
     """How a query will be run: intent, filters, variations and strategy, and why.
 
-    Language and years are hard filters; categories and author hints are soft: they become
-    variations, so a book without shelves can still be found. `like_book_id` (for "books
-    like X") adds X's neighbours by embedding and keeps X itself out of the results.
+    Language, years, page limits and exclusions are hard filters; categories and author
+    hints are soft: they become variations, so a book without shelves can still be found.
+    `like_book_id` (for "books like X") adds X's neighbours by embedding and keeps X itself
+    out of the results. `exclusions` say what the reader ruled out; `filters` hold the
+    names they exclude (`with_exclusions`).
     """
 
     original_query: str
@@ -124,56 +234,142 @@ class QueryPlan:
     notes: tuple[str, ...] = ()
     """What was repaired, dropped or chosen between, in plain words."""
     source: str = "rules"
-    """Who planned: `rules-v1`, a model id, or a fallback."""
+    """Who planned: `rules-v2`, a model id, or a fallback."""
+    exclusions: tuple[Exclusion, ...] = ()
 
-    def without(self, *fields: PlanField) -> QueryPlan:
-        """The plan minus what the reader removed (chips on the page)."""
+    def without(self, *fields: PlanField, exclusions: Sequence[str] = ()) -> QueryPlan:
+        """The plan minus what the reader removed (chips on the page).
+
+        `exclusions` names single exclusions by label (case and spacing folded).
+        """
         filters = self.filters
         if "language" in fields:
             filters = replace(filters, language=None)
         if "years" in fields:
             filters = replace(filters, min_year=None, max_year=None)
+        if "pages" in fields:
+            filters = replace(filters, min_pages=None, max_pages=None)
         dropped = set(fields)
+        labels = {" ".join(label.casefold().split()) for label in exclusions}
+        kept_exclusions = tuple(
+            e
+            for e in self.exclusions
+            if not (e.scope == "audience" and "audience" in dropped)
+            and not (e.scope != "audience" and "exclusions" in dropped)
+            and " ".join(e.label.casefold().split()) not in labels
+        )
+        gone_labels = {e.label for e in self.exclusions} - {e.label for e in kept_exclusions}
         kinds = {
             "language": "language",
             "years": "years",
             "categories": "category",
             "authors": "author",
             "like": "like",
+            "pages": "pages",
+            "audience": "audience",
+            "exclusions": "exclude",
         }
         gone = {kinds[f] for f in dropped}
         removed_terms = {
             r.value.casefold() for r in self.recognised if r.kind in gone and r.kind != "like"
         }
+        said = sorted(dropped) + sorted(f"not: {label}" for label in gone_labels)
         return replace(
             self,
-            filters=filters,
+            filters=with_exclusions(filters, kept_exclusions),
+            exclusions=kept_exclusions,
             categories=() if "categories" in dropped else self.categories,
             authors=() if "authors" in dropped else self.authors,
             like_book_id=None if "like" in dropped else self.like_book_id,
             like_title=None if "like" in dropped else self.like_title,
             variations=tuple(v for v in self.variations if v.casefold() not in removed_terms),
-            recognised=tuple(r for r in self.recognised if r.kind not in gone),
-            notes=(*self.notes, f"removed by the reader: {', '.join(sorted(dropped))}"),
+            recognised=tuple(
+                r
+                for r in self.recognised
+                if r.kind not in gone and not (r.kind == "exclude" and r.value in gone_labels)
+            ),
+            notes=(*self.notes, f"removed by the reader: {', '.join(said)}"),
         )
 
 
 def merge_filters(explicit: SearchFilters, planned: SearchFilters) -> SearchFilters:
     """Field by field: an explicit filter wins over the plan's; the plan fills the gaps.
 
-    Years count as one field: when the plan's years would contradict the explicit ones
-    (explicit min 2015, planned max 2000), the plan's years are dropped.
+    Years count as one field, and page limits as another: when the plan's range would
+    contradict the explicit one (explicit min 2015, planned max 2000), the plan's range is
+    dropped. Exclusions add up, except that a shelf the reader asked for explicitly is
+    never excluded by the plan (nor are youth shelves, when the explicit one is one).
     """
     min_year = explicit.min_year if explicit.min_year is not None else planned.min_year
     max_year = explicit.max_year if explicit.max_year is not None else planned.max_year
     if min_year is not None and max_year is not None and min_year > max_year:
         min_year, max_year = explicit.min_year, explicit.max_year
+    min_pages = explicit.min_pages if explicit.min_pages is not None else planned.min_pages
+    max_pages = explicit.max_pages if explicit.max_pages is not None else planned.max_pages
+    if min_pages is not None and max_pages is not None and min_pages > max_pages:
+        min_pages, max_pages = explicit.min_pages, explicit.max_pages
+    category = explicit.category if explicit.category is not None else planned.category
+    asked = fold(category) if category is not None else None
+    youth = explicit.exclude_youth or (
+        planned.exclude_youth and not (category is not None and is_youth_shelf(category))
+    )
+    shelves = [
+        *explicit.exclude_categories,
+        *(c for c in planned.exclude_categories if fold(c) != asked),
+    ]
     return SearchFilters(
         explicit.language if explicit.language is not None else planned.language,
-        explicit.category if explicit.category is not None else planned.category,
+        category,
         min_year,
         max_year,
+        min_pages,
+        max_pages,
+        tuple(dict.fromkeys(shelves)),
+        tuple(dict.fromkeys((*explicit.exclude_authors, *planned.exclude_authors))),
+        tuple(dict.fromkeys((*explicit.exclude_titles, *planned.exclude_titles))),
+        youth,
     )
+
+
+_TOKEN = re.compile(r"\w+(?:['’]\w+)*", re.UNICODE)
+
+
+def phrase_key(text: str) -> tuple[str, ...]:
+    """Folded words in the singular: how excluded names are found in a text."""
+    return tuple(
+        singular(fold_accents(m.group()).replace("'", "").replace("’", ""))
+        for m in _TOKEN.finditer(text)
+    )
+
+
+def subtract_phrases(text: str, phrases: Collection[tuple[str, ...]]) -> str:
+    """The text without any run of words that is one of the phrases (`phrase_key` form).
+
+    Longest phrase first at each word; what remains has its whitespace collapsed.
+    """
+    if not phrases:
+        return text
+    tokens = list(_TOKEN.finditer(text))
+    keys = phrase_key(text)
+    longest = max(len(p) for p in phrases)
+    cut: list[tuple[int, int]] = []
+    index = 0
+    while index < len(tokens):
+        for size in range(min(longest, len(tokens) - index), 0, -1):
+            if keys[index : index + size] in phrases:
+                cut.append((tokens[index].start(), tokens[index + size - 1].end()))
+                index += size
+                break
+        else:
+            index += 1
+    if not cut:
+        return text
+    kept, position = [], 0
+    for start, end in cut:
+        kept.append(text[position:start])
+        position = end
+    kept.append(text[position:])
+    return " ".join("".join(kept).split())
 
 
 MAX_QUERY_CHARS = 1_000

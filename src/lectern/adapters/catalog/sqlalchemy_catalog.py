@@ -33,7 +33,9 @@ from lectern.domain.books import (
     FieldProvenance,
     JSONValue,
     SourceRef,
+    page_bucket,
 )
+from lectern.domain.exclusions import excludes
 from lectern.domain.normalize import normalize_category, parse_isbn_query
 from lectern.domain.search import SearchFilters
 from lectern.errors import ConfigurationError
@@ -142,6 +144,7 @@ class SqlAlchemyBookCatalog:
                 language=row.language,
                 categories=tuple(categories.get(row.id, ())),
                 published_year=row.published_year,
+                pages=row.pages,
                 isbn10=row.isbn10,
                 isbn13=row.isbn13,
                 source=row.source,
@@ -201,7 +204,11 @@ class SqlAlchemyBookCatalog:
             after = keys[-1]
 
     def ids_matching(self, filters: SearchFilters) -> set[uuid.UUID]:
-        """Ids of the books that satisfy every filter set."""
+        """Ids of the books that satisfy every filter set (unknown page counts pass).
+
+        Exclusions are matched in Python with the domain's rules (`domain.exclusions`),
+        over the names of the books the other filters keep.
+        """
         query = sa.select(books.c.id)
         if filters.language:
             query = query.where(books.c.language == filters.language.strip().casefold())
@@ -209,6 +216,10 @@ class SqlAlchemyBookCatalog:
             query = query.where(books.c.published_year >= filters.min_year)
         if filters.max_year is not None:
             query = query.where(books.c.published_year <= filters.max_year)
+        if filters.min_pages is not None:
+            query = query.where(sa.or_(books.c.pages.is_(None), books.c.pages >= filters.min_pages))
+        if filters.max_pages is not None:
+            query = query.where(sa.or_(books.c.pages.is_(None), books.c.pages <= filters.max_pages))
         if filters.category:
             name = normalize_category(filters.category) or filters.category.strip().casefold()
             query = query.where(
@@ -217,7 +228,27 @@ class SqlAlchemyBookCatalog:
                 )
             )
         with self.engine.connect() as connection:
-            return {uuid.UUID(k) for k in connection.execute(query).scalars()}
+            keys = set(connection.execute(query).scalars())
+        excluding = (
+            filters.exclude_categories
+            or filters.exclude_authors
+            or filters.exclude_titles
+            or filters.exclude_youth
+        )
+        if excluding:
+            keys = {
+                f.id
+                for f in self.book_facts()
+                if f.id in keys
+                and not excludes(
+                    filters,
+                    categories=f.categories,
+                    authors=f.authors,
+                    title=f.title,
+                    series=f.series,
+                )
+            }
+        return {uuid.UUID(k) for k in keys}
 
     def facets(self, top_categories: int = 30) -> Facets:
         """Languages, the most common categories and a decade histogram."""
@@ -248,6 +279,14 @@ class SqlAlchemyBookCatalog:
             ):
                 decade = (year // 10) * 10
                 decades[decade] = decades.get(decade, 0) + count
+            buckets: dict[int, int] = {}
+            for pages, count in connection.execute(
+                sa.select(books.c.pages, sa.func.count())
+                .where(books.c.pages.is_not(None))
+                .group_by(books.c.pages)
+            ):
+                bucket = page_bucket(pages)
+                buckets[bucket] = buckets.get(bucket, 0) + count
         years = sorted(decades)
         return Facets(
             languages=tuple(languages),
@@ -255,6 +294,7 @@ class SqlAlchemyBookCatalog:
             year_histogram=tuple((d, decades[d]) for d in years),
             min_year=self._year(sa.func.min),
             max_year=self._year(sa.func.max),
+            page_histogram=tuple(sorted(buckets.items())),
         )
 
     def _year(self, aggregate: Any) -> int | None:
@@ -302,6 +342,7 @@ class SqlAlchemyBookCatalog:
             authors=int(authors),
             categories=int(categories),
             by_source=by_source,
+            with_pages=count_where(books.c.pages.is_not(None)),
         )
 
     def content_hashes(self) -> dict[uuid.UUID, str]:
@@ -313,19 +354,40 @@ class SqlAlchemyBookCatalog:
             }
 
     def book_facts(self) -> list[BookFacts]:
-        """Language, year and categories of every book."""
+        """Language, year, categories, pages, authors, title and series of every book."""
         categories: dict[str, set[str]] = {}
+        authors: dict[str, list[str]] = {}
         with self.engine.connect() as connection:
             for row in connection.execute(
                 sa.select(book_categories.c.book_id, book_categories.c.name)
             ):
                 categories.setdefault(row.book_id, set()).add(row.name)
+            for row in connection.execute(
+                sa.select(book_authors.c.book_id, book_authors.c.name).order_by(
+                    book_authors.c.book_id, book_authors.c.position
+                )
+            ):
+                authors.setdefault(row.book_id, []).append(row.name)
             rows = connection.execute(
-                sa.select(books.c.id, books.c.language, books.c.published_year).order_by(books.c.id)
+                sa.select(
+                    books.c.id,
+                    books.c.language,
+                    books.c.published_year,
+                    books.c.pages,
+                    books.c.title,
+                    books.c.metadata_json,
+                ).order_by(books.c.id)
             ).all()
         return [
             BookFacts(
-                row.id, row.language, row.published_year, frozenset(categories.get(row.id, ()))
+                row.id,
+                row.language,
+                row.published_year,
+                frozenset(categories.get(row.id, ())),
+                row.pages,
+                tuple(authors.get(row.id, ())),
+                row.title,
+                _series(row.metadata_json),
             )
             for row in rows
         ]
@@ -433,6 +495,7 @@ def _book_row(stored: StoredEntry, now: datetime) -> dict[str, Any]:
         "description": book.description,
         "language": book.language,
         "published_year": book.published_year,
+        "pages": book.pages,
         "isbn10": book.isbn10,
         "isbn13": book.isbn13,
         "source": book.source,
@@ -441,6 +504,15 @@ def _book_row(stored: StoredEntry, now: datetime) -> dict[str, Any]:
         "content_hash": stored.content_hash,
         "updated_at": now,
     }
+
+
+def _series(metadata_json: str) -> str | None:
+    """The series named in a book's metadata, or None."""
+    try:
+        series = json.loads(metadata_json).get("series")
+    except (ValueError, AttributeError):
+        return None
+    return series if isinstance(series, str) else None
 
 
 def _popularity(metadata_json: str) -> int:

@@ -15,6 +15,7 @@ books = sa.Table(
     sa.Column("description", sa.Text),
     sa.Column("language", sa.String(8), index=True),
     sa.Column("published_year", sa.Integer, index=True),
+    sa.Column("pages", sa.Integer, index=True),
     sa.Column("isbn10", sa.String(10)),
     sa.Column("isbn13", sa.String(13)),
     sa.Column("source", sa.String(64), nullable=False),
@@ -69,6 +70,16 @@ book_sources = sa.Table(
 )
 
 CHILD_TABLES = (book_authors, book_categories, book_identifiers, book_provenance, book_sources)
+
+# Records fetched from external providers (migration 0006): merged again on every ingest.
+provider_records = sa.Table(
+    "provider_records",
+    metadata,
+    sa.Column("source", sa.String(64), primary_key=True),
+    sa.Column("source_id", sa.String(128), primary_key=True),
+    sa.Column("record_json", sa.Text, nullable=False),
+    sa.Column("fetched_at", sa.DateTime(timezone=True), nullable=False),
+)
 
 explanations = sa.Table(
     "explanations",

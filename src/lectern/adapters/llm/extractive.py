@@ -35,7 +35,9 @@ from lectern.domain.grounding import (
     Explanation,
     Judgment,
     PassageCitation,
+    bound_indexes,
     explanation_json,
+    match_words,
     validate_grounded_answer,
     validate_grounded_explanation,
 )
@@ -116,6 +118,7 @@ class _Terms:
     """The content words of a query, stemmed, with the words the reader typed."""
 
     def __init__(self, stemmer: Any, text: str, skip: frozenset[str] = frozenset()) -> None:
+        self.typed = match_words(text)
         self.words: dict[str, str] = {}
         for match in _WORD.finditer(text.casefold()):
             word = match.group()
@@ -227,7 +230,8 @@ class ExtractiveLLM:
             meaning = self._closest_sentence(query, book)  # an embedding call per book
             if meaning is not None:
                 citations.append(Citation(book.id, "description", meaning[0], meaning[1]))
-        covered = {s for c in citations for s in self._stems_of(c.snippet)} & terms.stems
+        covered = {s for c in citations for _, s in self._claimable(c.snippet, terms)}
+        covered &= terms.stems
         confidence = len(covered) / len(terms.stems) if terms.stems else 0.0
         if meaning is not None:
             confidence = max(confidence, meaning[1])
@@ -241,6 +245,20 @@ class ExtractiveLLM:
             confidence=round(confidence, 3),
             grounded=bool(citations),
         )
+
+    def _claimable(self, text: str, terms: _Terms) -> list[tuple[int, str]]:
+        """(offset, stem) of the text's words that can support a claim of a match.
+
+        Whole words only, and not a word inside a phrase that means something else when the
+        query lacks the phrase (`BOUND_PHRASES`: "adults" is no match for "young adult").
+        """
+        found = [(m.start(), m.group()) for m in _WORD.finditer(text.casefold())]
+        bound = bound_indexes([w for _, w in found], terms.typed)
+        return [
+            (offset, self._stemmer.stemWord(word))
+            for index, (offset, word) in enumerate(found)
+            if index not in bound
+        ]
 
     def _stems_of(self, text: str) -> set[str]:
         return {self._stemmer.stemWord(w) for w in _WORD.findall(text.casefold())}
@@ -264,7 +282,10 @@ class ExtractiveLLM:
         else:
             values = list(book.categories)
         candidates = [
-            (_window(value, _Span(0, len(value)), 0), self._stems_of(value) & terms.stems)
+            (
+                _window(value, _Span(0, len(value)), 0),
+                {stem for _, stem in self._claimable(value, terms)} & terms.stems,
+            )
             for value in values
             if value.strip()
         ]
@@ -275,8 +296,8 @@ class ExtractiveLLM:
         scored = []
         for span in _sentences(text):
             words = [
-                (m.start() + span.start, self._stemmer.stemWord(m.group()))
-                for m in _WORD.finditer(text[span.start : span.end].casefold())
+                (offset + span.start, stem)
+                for offset, stem in self._claimable(text[span.start : span.end], terms)
             ]
             hit = {stem for _, stem in words if stem in terms.stems}
             if not hit:

@@ -120,7 +120,7 @@ QU_INTENT = Prompt(
 )
 QU_FILTERS = Prompt(
     id="qu_filters",
-    version="qu-filters-v2",
+    version="qu-filters-v3",
     system=(
         "Extract only the constraints a reader states on the books they want; when the "
         "query does not state one, it is null or empty. language: the ISO 639-1 code of the "
@@ -128,23 +128,36 @@ QU_FILTERS = Prompt(
         "when a language or country is the subject or setting; min_year and max_year: "
         "publication years, only when the query contains a year, a decade or the word "
         "recent ('after' a year means the next year on); categories: genres or shelves the "
-        "query names; authors: authors the query names. "
+        "query names as wanted; authors: authors the query names as wanted. What the reader "
+        "rules out goes apart, never into categories or authors: exclude_categories (genres "
+        "or topics after not, no, without, except, other than...), exclude_authors, "
+        "exclude_titles (a book or series ruled out); a title that merely contains such a "
+        "word (No Country for Old Men) rules nothing out. audience: 'adult' only when the "
+        "reader asks for books for adults or not for children or young adults, else null. "
+        "min_pages and max_pages: only when the reader states a length in pages or words "
+        "(short, quick read: max_pages 250; not too long: max_pages 400; long: min_pages "
+        "500; doorstopper: min_pages 700). "
         + _QUERY_RULE
         + " The catalog's languages are listed in <languages>. Reply with JSON only: "
         '{"language": code or null, "min_year": int or null, "max_year": int or null, '
-        '"categories": [strings], "authors": [strings]}.'
+        '"categories": [strings], "authors": [strings], "exclude_categories": [strings], '
+        '"exclude_authors": [strings], "exclude_titles": [strings], "audience": "adult" or '
+        'null, "min_pages": int or null, "max_pages": int or null}.'
     ),
     user="<query>{query}</query>\n<languages>{languages}</languages>",
 )
 """v2: v1's worked example ("after 2010" is min_year 2011) leaked into a 1.5B local
-model's replies: it answered min_year 2011 for queries with no year at all."""
+model's replies: it answered min_year 2011 for queries with no year at all. v3: what the
+reader rules out (exclusions, audience) and page limits, with the rules' thresholds."""
 QU_VARIATIONS = Prompt(
     id="qu_variations",
-    version="qu-variations-v1",
+    version="qu-variations-v2",
     system=(
         "Rewrite a book search for a search engine over titles, authors, shelves and blurbs: "
         "one to three short variations (under 12 words each) that keep its meaning: fix "
-        "spelling, name the genre, drop filler words and constraints on language and years. "
+        "spelling, name the genre, drop filler words and constraints on language, years, "
+        "length and audience. Never include anything the reader rules out (after not, no, "
+        "without, except, other than): leave those words out entirely. "
         + _QUERY_RULE
         + ' Reply with JSON only: {"variations": [strings]}.'
     ),

@@ -331,7 +331,7 @@ class RulePolicy:
             arguments["exclude_categories"] = categories
         if self.understanding is not None:
             filters = self.understanding.plan(query).filters
-            for name in ("language", "min_year", "max_year"):
+            for name in ("language", "min_year", "max_year", "min_pages", "max_pages"):
                 value = getattr(filters, name)
                 if value is not None:
                     arguments[name] = value

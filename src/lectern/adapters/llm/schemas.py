@@ -18,6 +18,7 @@ from lectern.domain.grounding import (
     Judgment,
     PassageCitation,
 )
+from lectern.domain.search import Exclusion, ExclusionScope
 
 
 class _Strict(BaseModel):
@@ -136,6 +137,33 @@ class FiltersLLM(_Strict):
     max_year: int | None = None
     categories: list[str] = Field(default_factory=list, max_length=10)
     authors: list[str] = Field(default_factory=list, max_length=10)
+    exclude_categories: list[str] = Field(default_factory=list, max_length=10)
+    exclude_authors: list[str] = Field(default_factory=list, max_length=10)
+    exclude_titles: list[str] = Field(default_factory=list, max_length=10)
+    audience: str | None = Field(default=None, max_length=20)
+    min_pages: int | None = None
+    max_pages: int | None = None
+
+    def exclusions(self) -> list[Exclusion]:
+        """What the reply rules out, as domain exclusions (validated by the caller)."""
+        kinds: tuple[tuple[ExclusionScope, list[str]], ...] = (
+            ("category", self.exclude_categories),
+            ("author", self.exclude_authors),
+            ("title", self.exclude_titles),
+        )
+        found = [
+            Exclusion(scope, name.strip(), (name.strip(),))
+            for scope, names in kinds
+            for name in names
+            if isinstance(name, str) and name.strip()
+        ]
+        if (self.audience or "").strip().casefold() in ADULT_AUDIENCES:
+            found.insert(0, Exclusion("audience", "young readers", ()))
+        return found
+
+
+ADULT_AUDIENCES = frozenset({"adult", "adults", "grown-up", "grown-ups", "mature"})
+"""What a model may answer for books for adults (every youth shelf ruled out)."""
 
 
 class VariationsLLM(_Strict):

@@ -8,6 +8,7 @@ from lectern.domain.normalize import (
     normalize_isbn10,
     normalize_isbn13,
     normalize_language,
+    parse_pages,
 )
 
 
@@ -37,6 +38,14 @@ def language(raw: str | None, dropped: list[str], metadata: dict[str, JSONValue]
         dropped.append(reason)
         metadata["language_raw"] = raw.strip()
     return code
+
+
+def pages(raw: str | None, dropped: list[str]) -> int | None:
+    """A possible page count; an impossible one (0, over 10,000) is dropped with a reason."""
+    value, reason = parse_pages(raw)
+    if reason:
+        dropped.append(reason)
+    return value
 
 
 def number(raw: str | None) -> int | float | None:

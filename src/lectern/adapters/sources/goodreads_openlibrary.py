@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from lectern.adapters.sources._fields import isbn_pair, language, number, put
+from lectern.adapters.sources._fields import isbn_pair, language, number, pages, put
 from lectern.adapters.sources.csv_rows import CsvProblem, read_csv
 from lectern.adapters.sources.registry import GOODREADS_OPENLIBRARY_BOOKS
 from lectern.application.ports import SourceFile
@@ -77,7 +77,6 @@ class GoodreadsOpenLibrarySource:
             authors = split_hyphenated_authors(values["authors"], known_authors)
             put(metadata, "goodreads_id", book_id)
             put(metadata, "publisher", clean_text(values.get("publisher")))
-            put(metadata, "pages", number(values.get("# num_pages", values.get("num_pages"))))
             put(metadata, "average_rating", number(values.get("average_rating")))
             put(metadata, "ratings_count", number(values.get("ratings_count")))
             cover = (values.get("cover_url") or "").strip()
@@ -94,6 +93,7 @@ class GoodreadsOpenLibrarySource:
                 language=language(values["language_code"], dropped, metadata),
                 categories=merge_categories(topical),
                 published_year=parse_year(values.get("publish_date")),
+                pages=pages(values.get("# num_pages", values.get("num_pages")), dropped),
                 isbn10=isbn10,
                 isbn13=isbn13,
                 goodreads_id=book_id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from lectern.adapters.sources._fields import isbn_pair, number, put
+from lectern.adapters.sources._fields import isbn_pair, number, pages, put
 from lectern.adapters.sources.csv_rows import CsvProblem, read_csv
 from lectern.adapters.sources.registry import SEVEN_K_BOOKS
 from lectern.application.ports import SourceFile
@@ -56,7 +56,6 @@ class SevenKBooksSource:
             if thumbnail.startswith("http"):
                 metadata["cover_url"] = thumbnail
             put(metadata, "average_rating_google", number(values.get("average_rating")))
-            put(metadata, "pages", number(values.get("num_pages")))
             authors = split_authors(values["authors"], ";")
             categories = [c for c in values["categories"].split(";") if c.strip()]
             yield SourceRecord(
@@ -71,6 +70,7 @@ class SevenKBooksSource:
                 description=clean_text(values["description"]),
                 categories=merge_categories(categories),
                 published_year=parse_year(values["published_year"]),
+                pages=pages(values.get("num_pages"), dropped),
                 isbn10=isbn10,
                 isbn13=isbn13,
                 metadata=metadata,

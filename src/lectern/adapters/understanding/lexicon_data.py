@@ -218,6 +218,10 @@ SHELF_READINGS: dict[str, str] = {
     "biographies": "biography",
     "apocalyptic": "post apocalyptic",
     "zombie": "zombies",
+    "zombis": "zombies",
+    "vampiro": "vampires",
+    "vampiros": "vampires",
+    "vampiri": "vampires",
     "dragon": "dragons",
     "werewolf": "werewolves",
     # read as themselves even where the shelf has fewer than five books
@@ -316,13 +320,6 @@ RESIDUAL_STOP = frozenset(
     ]
 )
 """Words left over once filters are taken out that no longer say anything."""
-NOTE_RULES = (
-    (
-        re.compile(r"\bnot too long\b|\bshort\b|\bquick read\b", re.I),
-        "length was asked for, but the catalog records no page counts",
-    ),
-    (
-        re.compile(r"\bfor adults\b", re.I),
-        "'for adults' noted: the catalog has no age rating; adult shelves are not a filter",
-    ),
-)
+NOTE_RULES: tuple[tuple[re.Pattern[str], str], ...] = ()
+"""Phrases the rules cannot act on, with what to tell the reader (none at present: length
+and audience became filters, see `negation_data`)."""

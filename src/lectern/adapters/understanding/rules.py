@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from lectern.adapters.understanding.exclusions import ExclusionRules
 from lectern.adapters.understanding.lexicon import Found, Lexicon
 from lectern.adapters.understanding.lexicon_data import (
     BOOK_WORDS,
@@ -43,15 +44,33 @@ from lectern.application.understanding import (
     tokens_of,
     validate_plan,
 )
+from lectern.domain.exclusions import shelf_excluded
+from lectern.domain.normalize import is_youth_shelf
 from lectern.domain.search import (
     MAX_QUERY_CHARS,
+    Exclusion,
     Intent,
     QueryPlan,
     Recognition,
     Strategy,
+    with_exclusions,
 )
 
-NAME = "rules-v1"
+NAME = "rules-v2"
+FILTER_SPAN_KINDS = frozenset({"language", "years", "like", "pages", "audience", "exclude"})
+"""Spans that are not search words: filters, exclusions, and the X of "like X"."""
+
+
+def _ruled_out(shelf: str, exclusions: list[Exclusion]) -> bool:
+    """True when an exclusion of the plan rules out this shelf (X's shelves in "like X")."""
+    for exclusion in exclusions:
+        if exclusion.scope == "audience" and is_youth_shelf(shelf):
+            return True
+        if exclusion.scope == "category" and any(
+            shelf_excluded(v, shelf) for v in exclusion.values
+        ):
+            return True
+    return False
 
 
 class RuleBasedUnderstanding:
@@ -63,12 +82,20 @@ class RuleBasedUnderstanding:
         """The vocabulary comes from the catalog (`Vocabulary.build`)."""
         self.vocabulary = vocabulary
         self.lexicon = Lexicon(vocabulary)
+        self.exclusion_rules = ExclusionRules(vocabulary, self.lexicon)
 
     def plan(self, query: str) -> QueryPlan:
         """Recognise what the rules can; the validator repairs what the catalog lacks."""
         text = query[:MAX_QUERY_CHARS]  # spans index the query exactly as the reader typed it
         tokens = tokens_of(text)
         found = Found()
+        # What the reader rules out is read first: "like X but for adults, not too long"
+        # keeps its limits, and an excluded word is never read as a wanted one.
+        min_pages, max_pages = self.exclusion_rules.pages(text, tokens, found)
+        audience = self.exclusion_rules.audience(text, tokens, found)
+        exclusions = self.exclusion_rules.exclusions(text, tokens, found)
+        if audience is not None:
+            exclusions.insert(0, audience)
         like = self._like(text, tokens, found)
         title = None if like else self._title(text, tokens, found)
         language = self._language(tokens, found)
@@ -80,11 +107,21 @@ class RuleBasedUnderstanding:
                 found.notes.append(note)
         intent = self._intent(tokens, title is not None, authors, categories, like is not None)
         strategy, reason = self._strategy(tokens, found, title, authors, like)
-        variations = self._variations(text, tokens, found, categories, authors, like)
+        variations = self._variations(text, tokens, found, categories, authors, like, exclusions)
+        filters = repaired_filters(
+            language,
+            None,
+            min_year,
+            max_year,
+            found.notes,
+            min_pages=min_pages,
+            max_pages=max_pages,
+        )
         plan = QueryPlan(
             original_query=query,
             intent=intent,
-            filters=repaired_filters(language, None, min_year, max_year, found.notes),
+            filters=with_exclusions(filters, exclusions),
+            exclusions=tuple(exclusions),
             variations=tuple(variations),
             strategy=strategy,
             strategy_reason=reason,
@@ -199,7 +236,8 @@ class RuleBasedUnderstanding:
         for pattern, kind in YEAR_RULES:
             for match in pattern.finditer(text):
                 if any(
-                    r.kind == "years" and r.start <= match.start() < r.end for r in found.recognised
+                    r.kind in ("years", "pages") and r.start <= match.start() < r.end
+                    for r in found.recognised
                 ):
                     continue
                 values = self._year_values(kind, match, newest)
@@ -307,9 +345,10 @@ class RuleBasedUnderstanding:
         categories: list[str],
         authors: list[str],
         like: tuple[str, str] | None,
+        exclusions: list[Exclusion],
     ) -> list[str]:
         variations: list[str] = []
-        filter_spans = [r for r in found.recognised if r.kind in ("language", "years", "like")]
+        filter_spans = [r for r in found.recognised if r.kind in FILTER_SPAN_KINDS]
         if filter_spans:
             residual = [
                 text[t.start : t.end]
@@ -323,7 +362,11 @@ class RuleBasedUnderstanding:
         if like is not None:
             entry = self.vocabulary.best_title(key_of(like[1]))
             if entry is not None and entry.categories:
-                shelves = [c for c in entry.categories if c not in CATEGORY_STOP][:4]
+                shelves = [
+                    c
+                    for c in entry.categories
+                    if c not in CATEGORY_STOP and not _ruled_out(c, exclusions)
+                ][:4]
                 if shelves:
                     variations.append(" ".join(shelves))
         if categories and " ".join(categories) not in variations:

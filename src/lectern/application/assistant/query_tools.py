@@ -14,6 +14,7 @@ from lectern.application.assistant.tools import QueryOutput, QueryTool, ToolCont
 from lectern.application.ports import BookCatalog
 from lectern.domain.books import JSONValue
 from lectern.domain.library import ReadingList
+from lectern.domain.normalize import MAX_PAGES
 from lectern.domain.search import SearchFilters, SearchQuery, SearchResult
 from lectern.errors import InvalidQueryError, ToolError
 
@@ -52,8 +53,16 @@ class SearchBooksInput(ToolInput):
     category: str | None = Field(None, description="A catalog category, e.g. mystery.")
     min_year: int | None = Field(None, description="Published in or after this year.")
     max_year: int | None = Field(None, description="Published in or before this year.")
-    exclude_categories: list[str] = Field(default_factory=list, max_length=10)
+    min_pages: int | None = Field(None, ge=1, le=MAX_PAGES, description="At least this long.")
+    max_pages: int | None = Field(None, ge=1, le=MAX_PAGES, description="At most this long.")
+    exclude_categories: list[str] = Field(
+        default_factory=list, max_length=10, description="Shelves to rule out, e.g. romance."
+    )
     exclude_authors: list[str] = Field(default_factory=list, max_length=10)
+    exclude_titles: list[str] = Field(
+        default_factory=list, max_length=10, description="Titles or series to rule out."
+    )
+    exclude_youth: bool = Field(False, description="Rule out books for young readers.")
     strategy: Literal["balanced", "lexical_heavy", "vector_heavy"] | None = None
     limit: int = Field(5, ge=1, le=20, description="How many books to return.")
 
@@ -69,13 +78,23 @@ class SearchBooks(QueryTool):
     Input = SearchBooksInput
 
     def run(self, args: SearchBooksInput, context: ToolContext) -> QueryOutput:
-        """Plan (when the rules are there), search, drop exclusions, apply the gate."""
+        """Plan (when the rules are there), search with exclusions as filters, apply the gate."""
         del context
         search = self.deps.searcher()
         plan = self.deps.understanding.plan(args.query) if self.deps.understanding else None
         try:
-            filters = SearchFilters(args.language, args.category, args.min_year, args.max_year)
-            excluding = bool(args.exclude_categories or args.exclude_authors)
+            filters = SearchFilters(
+                args.language,
+                args.category,
+                args.min_year,
+                args.max_year,
+                args.min_pages,
+                args.max_pages,
+                tuple(args.exclude_categories),
+                tuple(args.exclude_authors),
+                tuple(args.exclude_titles),
+                args.exclude_youth,
+            )
             response = search.search(
                 SearchQuery(args.query, filters, max_results=min(args.limit * 3, 60)),
                 plan=plan,
@@ -83,11 +102,8 @@ class SearchBooks(QueryTool):
             )
         except InvalidQueryError as error:
             raise ToolError(str(error)) from None
-        results = (
-            _without(response.results, args.exclude_categories, args.exclude_authors)
-            if excluding
-            else response.results
-        )
+        # Exclusions and page limits are hard filters of the search: nothing to drop here.
+        results = response.results
         kept, dropped = relevance_gate(results[: args.limit], self.deps.min_relevance)
         understood: dict[str, JSONValue] = {}
         if plan is not None:
@@ -98,26 +114,14 @@ class SearchBooks(QueryTool):
                     "language": applied.language,
                     "min_year": applied.min_year,
                     "max_year": applied.max_year,
+                    "min_pages": applied.min_pages,
+                    "max_pages": applied.max_pages,
+                    "excluded": list[JSONValue]([e.label for e in plan.exclusions]) or None,
                     "like": plan.like_title,
                 }.items()
                 if v is not None
             }
         return _books_output(kept, dropped, understood=understood)
-
-
-def _without(
-    results: Sequence[SearchResult], categories: Sequence[str], authors: Sequence[str]
-) -> list[SearchResult]:
-    banned_categories = {c.casefold() for c in categories}
-    banned_authors = {a.casefold() for a in authors}
-    return [
-        r
-        for r in results
-        if not banned_categories & {c.casefold() for c in r.book.categories}
-        and not any(
-            banned in author.casefold() for author in r.book.authors for banned in banned_authors
-        )
-    ]
 
 
 class BookInput(ToolInput):

@@ -40,6 +40,10 @@ REPORTED_METRICS = (
     "hallucination_rate",
     "latency_p50_ms",
     "latency_p95_ms",
+    "exclusion_violation_rate",
+    "exclusion_on_topic_rate",
+    "exclusion_with_5_results",
+    "exclusion_misleading_citations",
 )
 """Every single-figure entry of an aggregate, in the order a summary shows them."""
 TARGETS: dict[str, tuple[Literal[">=", ">", "<", "<="], float]] = {
@@ -52,8 +56,11 @@ TARGETS: dict[str, tuple[Literal[">=", ">", "<", "<="], float]] = {
     "hallucination_rate": ("<", 0.10),
     "latency_p95_ms": ("<=", 5_000.0),
     **{f"judge.{dimension}": (">", 4.0) for dimension in RUBRIC_DIMENSIONS},
+    "exclusion_violation_rate": ("<=", 0.02),
+    "exclusion_on_topic_rate": (">=", 0.80),
+    "exclusion_with_5_results": (">=", 0.90),
 }
-"""The specification's targets, checked in every artifact."""
+"""The specification's targets, checked in every artifact (the exclusion ones: issue 13)."""
 
 
 @dataclass(slots=True)

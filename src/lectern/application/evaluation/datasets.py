@@ -16,6 +16,11 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from lectern.application.evaluation.constraints import (
+    EXCLUSIONS_FILE,
+    ExclusionSet,
+    load_exclusion_requests,
+)
 from lectern.domain.retrieval import Strategy
 from lectern.domain.search import Intent, SearchFilters
 from lectern.errors import DatasetError
@@ -164,6 +169,8 @@ class EvaluationDataset:
     qrels: Mapping[str, Mapping[str, int]]
     negative_tests: tuple[NegativeTest, ...]
     files: tuple[DatasetFile, ...]
+    exclusions: ExclusionSet | None = None
+    """The exclusion dev set (`constraints.py`); a folder without one measures none."""
 
 
 def _read(directory: Path | None, name: str) -> bytes:
@@ -201,7 +208,10 @@ def load_judgments(directory: Path | None = None) -> JudgmentsFile | None:
 
 
 def load_dataset(directory: Path | None = None) -> EvaluationDataset:
-    """Read and check the three files (from `directory`, or the packaged ones)."""
+    """Read and check the files (from `directory`, or the packaged ones).
+
+    The exclusion dev set is read when the folder has one (the packaged set always does).
+    """
     raw = {name: _read(directory, name) for name in (QUERIES_FILE, JUDGMENTS_FILE, NEGATIVE_FILE)}
     queries = _parse(QueriesFile, QUERIES_FILE, raw[QUERIES_FILE])
     judgments = _parse(JudgmentsFile, JUDGMENTS_FILE, raw[JUDGMENTS_FILE])
@@ -224,7 +234,7 @@ def load_dataset(directory: Path | None = None) -> EvaluationDataset:
         for query_id, pairs in judgments.judgments.items()
         if query_id in set(ids)
     }
-    files = (
+    files: tuple[DatasetFile, ...] = (
         DatasetFile(QUERIES_FILE, queries.version, hashlib.sha256(raw[QUERIES_FILE]).hexdigest()),
         DatasetFile(
             JUDGMENTS_FILE, judgments.version, hashlib.sha256(raw[JUDGMENTS_FILE]).hexdigest()
@@ -233,4 +243,8 @@ def load_dataset(directory: Path | None = None) -> EvaluationDataset:
             NEGATIVE_FILE, negative.version, hashlib.sha256(raw[NEGATIVE_FILE]).hexdigest()
         ),
     )
-    return EvaluationDataset(queries.queries, qrels, negative.tests, files)
+    exclusions = None
+    if directory is None or (directory / EXCLUSIONS_FILE).exists():
+        exclusions = load_exclusion_requests(directory)
+        files += (DatasetFile(EXCLUSIONS_FILE, exclusions.file.version, exclusions.sha256),)
+    return EvaluationDataset(queries.queries, qrels, negative.tests, files, exclusions)

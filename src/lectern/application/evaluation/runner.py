@@ -21,6 +21,7 @@ import structlog
 from lectern.application.evaluation.aggregate import QueryOutcome, aggregate, check_targets
 from lectern.application.evaluation.artifact import ARTIFACT_FORMAT, jsonable
 from lectern.application.evaluation.config import COMPONENTS, RunConfig
+from lectern.application.evaluation.constraints import run_exclusion_requests
 from lectern.application.evaluation.datasets import EvaluationDataset, JudgedQuery
 from lectern.application.evaluation.grounding import check_explanation
 from lectern.application.evaluation.metrics import (
@@ -45,7 +46,7 @@ from lectern.domain.books import Book, JSONValue
 from lectern.domain.evaluation import RUBRIC_DIMENSIONS
 from lectern.domain.grounding import explanation_json
 from lectern.domain.retrieval import DEFAULT_STRATEGY, Strategy
-from lectern.domain.search import QueryPlan, SearchFilters, SearchQuery
+from lectern.domain.search import QueryPlan, SearchFilters, SearchQuery, SearchResult
 
 # RunConfig lives in config.py; the entry points import it from here too.
 __all__ = ["EvaluationRunner", "RunConfig", "RunEnvironment"]
@@ -131,6 +132,16 @@ class EvaluationRunner:
             self.search, self.catalog, self.judge, self.understanding
         ).run(dataset.negative_tests, config, run_id)
         summary = aggregate(outcomes, config, self.environment.catalog_books)
+        exclusions = self._exclusions(dataset, config)
+        if exclusions is not None:
+            summary.update(
+                {
+                    "exclusion_violation_rate": exclusions["violation_rate"],
+                    "exclusion_on_topic_rate": exclusions["on_topic_rate"],
+                    "exclusion_with_5_results": exclusions["with_min_results"],
+                    "exclusion_misleading_citations": exclusions["misleading_citations"],
+                }
+            )
         return {
             "format": ARTIFACT_FORMAT,
             "run_id": run_id,
@@ -176,12 +187,36 @@ class EvaluationRunner:
             "queries": [cast(JSONValue, o.record) for o in outcomes],
             "failures": cast(JSONValue, failures),
             "negative_tests": negative,
+            "exclusions": exclusions,
         }
 
+    def _exclusions(
+        self, dataset: EvaluationDataset, config: RunConfig
+    ) -> dict[str, JSONValue] | None:
+        """The exclusion dev set searched as this run searches (`constraints.py`)."""
+        if dataset.exclusions is None:
+            return None
+        strategy: Strategy = config.force_strategy or DEFAULT_STRATEGY
+        mmr = config.mmr_lambda if config.enabled("mmr") else None
+
+        def search(query: SearchQuery, plan: QueryPlan | None) -> list[SearchResult]:
+            return self.search.search(query, strategy=strategy, mmr_lambda=mmr, plan=plan).results
+
+        return run_exclusion_requests(
+            dataset.exclusions,
+            search,
+            lambda text: self._plan_text(text, config),
+            k=config.k,
+            explain=config.enabled("grounding"),
+        )
+
     def _plan(self, query: JudgedQuery, config: RunConfig) -> QueryPlan | None:
+        return self._plan_text(query.text, config)
+
+    def _plan_text(self, text: str, config: RunConfig) -> QueryPlan | None:
         plan = None
         if config.enabled("query_understanding") and self.understanding is not None:
-            plan = self.understanding.plan(query.text)
+            plan = self.understanding.plan(text)
             if not config.enabled("multi_query"):
                 plan = replace(plan, variations=())
         if plan is not None and config.force_strategy is not None:

@@ -55,8 +55,9 @@ def ablation_table(artifacts: Sequence[Mapping[str, JSONValue]]) -> str:
     """A Markdown table of the runs, the first one (full) as the reference for deltas."""
     header = (
         "| configuration | nDCG@10 | Δ nDCG@10 (p) | Recall@100 | MRR@10 | ILD@10 | "
-        "citation precision | hallucination rate | p95 latency (ms) |\n"
-        "|---|---|---|---|---|---|---|---|---|\n"
+        "citation precision | hallucination rate | p95 latency (ms) | exclusions: "
+        "violations | on topic | 5+ results |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     rows = []
     reference = artifacts[0] if artifacts else None
@@ -82,6 +83,14 @@ def ablation_table(artifacts: Sequence[Mapping[str, JSONValue]]) -> str:
             )
         ]
         figures.append(_cell(aggregate_mean(artifact, "latency_p95_ms"), 1))
+        figures += [
+            _cell(aggregate_mean(artifact, name))
+            for name in (
+                "exclusion_violation_rate",
+                "exclusion_on_topic_rate",
+                "exclusion_with_5_results",
+            )
+        ]
         rows.append(f"| {label} | " + " | ".join(figures) + " |")
     return header + "\n".join(rows) + "\n"
 

@@ -162,16 +162,17 @@ class FallbackToolbox:
     def search_catalog(
         self, args: SearchCatalogInput
     ) -> tuple[list[SearchResult], dict[str, JSONValue]]:
-        """Plan the words (as a reader's search is), search, drop the excluded."""
+        """Plan the words (as a reader's search is), search with the exclusions as filters."""
         plan = self.understanding.plan(args.query) if self.understanding else None
-        excluding = bool(args.exclude_authors or args.exclude_categories)
+        filters = SearchFilters(
+            language=args.language,
+            min_year=args.min_year,
+            max_year=args.max_year,
+            exclude_categories=tuple(args.exclude_categories),
+            exclude_authors=tuple(args.exclude_authors),
+        )
         response = self.search.search(
-            SearchQuery(
-                args.query,
-                SearchFilters(args.language, None, args.min_year, args.max_year),
-                max_results=min(args.limit * 3, 60) if excluding else args.limit,
-            ),
-            plan=plan,
+            SearchQuery(args.query, filters, max_results=args.limit), plan=plan
         )
         kept = [
             r

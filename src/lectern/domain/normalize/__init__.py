@@ -2,9 +2,9 @@
 
 Each function takes what a source gave and returns a clean value, or None with a reason
 (a short snake_case string) that ingestion counts and reports. One module per field:
-`isbn`, `text`, `authors`, `languages`, `categories`, `years`, and `works` (titles and the
-keys that merge works and group editions); the tables they read live in `author_data` and
-`category_data`.
+`isbn`, `text`, `authors`, `languages`, `categories`, `years`, `pages`, and `works`
+(titles and the keys that merge works and group editions); the tables they read live in
+`author_data` and `category_data`.
 """
 
 from lectern.domain.normalize.authors import (
@@ -16,11 +16,16 @@ from lectern.domain.normalize.authors import (
 from lectern.domain.normalize.categories import (
     is_topical_shelf,
     is_topical_subject,
+    is_youth_shelf,
     merge_categories,
     names_the_book,
     normalize_category,
 )
-from lectern.domain.normalize.category_data import CATEGORY_SYNONYMS, NON_TOPICAL_SHELVES
+from lectern.domain.normalize.category_data import (
+    CATEGORY_SYNONYMS,
+    NON_TOPICAL_SHELVES,
+    YOUTH_MARKERS,
+)
 from lectern.domain.normalize.isbn import (
     IsbnResult,
     isbn10_to_isbn13,
@@ -30,13 +35,22 @@ from lectern.domain.normalize.isbn import (
     parse_isbn_query,
 )
 from lectern.domain.normalize.languages import is_iso_639_1, normalize_language
-from lectern.domain.normalize.text import clean_text, collapse_whitespace, fold, fold_accents
+from lectern.domain.normalize.pages import MAX_PAGES, parse_pages
+from lectern.domain.normalize.text import (
+    clean_text,
+    collapse_whitespace,
+    fold,
+    fold_accents,
+    singular,
+)
 from lectern.domain.normalize.works import edition_group, split_series, work_key
 from lectern.domain.normalize.years import parse_year
 
 __all__ = [
     "CATEGORY_SYNONYMS",
+    "MAX_PAGES",
     "NON_TOPICAL_SHELVES",
+    "YOUTH_MARKERS",
     "IsbnResult",
     "ParsedAuthors",
     "author_surname",
@@ -48,6 +62,7 @@ __all__ = [
     "is_iso_639_1",
     "is_topical_shelf",
     "is_topical_subject",
+    "is_youth_shelf",
     "isbn10_to_isbn13",
     "isbn13_to_isbn10",
     "merge_categories",
@@ -57,7 +72,9 @@ __all__ = [
     "normalize_isbn13",
     "normalize_language",
     "parse_isbn_query",
+    "parse_pages",
     "parse_year",
+    "singular",
     "split_authors",
     "split_hyphenated_authors",
     "split_series",

@@ -11,6 +11,8 @@ from lectern.domain.normalize.category_data import (
     NON_TOPICAL_PATTERNS,
     NON_TOPICAL_SHELVES,
     NON_TOPICAL_SUBJECTS,
+    YOUTH_HEADS,
+    YOUTH_MARKERS,
 )
 from lectern.domain.normalize.text import collapse_whitespace, fold
 
@@ -69,3 +71,18 @@ def merge_categories(*groups: Iterable[str]) -> tuple[str, ...]:
             if name and name not in seen:
                 seen[name] = None
     return tuple(seen)
+
+
+_YOUTH_KEYS = tuple(tuple(fold(marker).split()) for marker in YOUTH_MARKERS)
+
+
+def is_youth_shelf(shelf: str) -> bool:
+    """True when a shelf's name says its books are for young readers (`YOUTH_MARKERS`)."""
+    words = fold(shelf).split()
+    if words and words[0] in YOUTH_HEADS and words[1:2] not in (["of"], ["with"], ["and"], ["in"]):
+        return True
+    for key in _YOUTH_KEYS:
+        size = len(key)
+        if any(tuple(words[i : i + size]) == key for i in range(len(words) - size + 1)):
+            return True
+    return False

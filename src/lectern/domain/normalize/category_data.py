@@ -222,3 +222,31 @@ CATEGORY_SYNONYMS: dict[str, str] = {
 """Spellings of one topic across shelves, DBpedia genres, subjects and queries, folded to
 the catalog's name: ingestion stores the name, query understanding reads the spelling as
 that shelf. Keys are written as `normalize_category` leaves a name before this lookup."""
+
+YOUTH_MARKERS: tuple[str, ...] = (
+    "young adult",
+    "ya",
+    "juvenile",
+    "children's",
+    "childrens",
+    "middle grade",
+    "picture book",
+    "picture books",
+    "teen",
+    "teens",
+    "kid books",
+    "jeunesse",
+    "juvenil",
+    "juveniles",
+    "infantil",
+    "infantiles",
+    "jugendbuch",
+    "kinderbuch",
+)
+"""Words that make a shelf one for young readers wherever they stand in its name
+("young adult", "ya fantasy", "children's books", "juvenile fiction", "romans, nouvelles,
+etc. pour la jeunesse"); folded as `fold` folds. Which shelves carry them is read from the
+catalog (`is_youth_shelf` over its vocabulary), not listed here."""
+YOUTH_HEADS = frozenset({"children", "kids", "kid"})
+"""Words that mark a youth shelf only as its first word, and not before "of", "with", "and"
+or "in" ("children books" is for children; "children of divorced parents" is a topic)."""

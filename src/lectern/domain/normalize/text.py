@@ -68,3 +68,16 @@ def fold_accents(text: str) -> str:
 def fold(text: str) -> str:
     """Lower-case, strip accents and punctuation: the key form of a name or title."""
     return collapse_whitespace(re.sub(r"[^\w\s]|_", " ", fold_accents(text)))
+
+
+def singular(word: str) -> str:
+    """A folded word's key without its plural: "mysteries" and "mystery" -> "mystery".
+
+    A key, not a word: a final 's' goes, then a final "ie" becomes "y", so "zombies" and
+    "zombie" share "zomby" just as "mysteries" and "mystery" share "mystery".
+    """
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    if len(word) > 3 and word.endswith("ie"):
+        word = word[:-2] + "y"
+    return word

@@ -12,8 +12,14 @@ import typer
 
 from lectern.application.catalog_queries import find_book
 from lectern.application.ingestion import IngestReport
-from lectern.entrypoints.cli.common import _guarded, _progress_bar, _services
-from lectern.entrypoints.cli.render import print_book, print_catalog_stats, print_ingest_report
+from lectern.application.providers import MAX_PROVIDER_RESULTS
+from lectern.entrypoints.cli.common import _fail, _guarded, _progress_bar, _services
+from lectern.entrypoints.cli.render import (
+    print_book,
+    print_catalog_stats,
+    print_ingest_report,
+    print_provider_report,
+)
 
 ingest_app = typer.Typer()
 catalog_app = typer.Typer(help="Inspect the catalog.", no_args_is_help=True)
@@ -37,13 +43,43 @@ def ingest(
     batch_size: Annotated[
         int | None, typer.Option(min=1, max=50_000, help="Books written per transaction.")
     ] = None,
+    provider: Annotated[
+        str | None,
+        typer.Option(
+            help="Also fetch from an external provider: openlibrary or google-books "
+            "(with --isbn and/or --query); its records are kept and merged on every ingest."
+        ),
+    ] = None,
+    isbn: Annotated[
+        list[str] | None, typer.Option(help="With --provider: an ISBN to fetch. Repeatable.")
+    ] = None,
+    query: Annotated[
+        str | None, typer.Option(help="With --provider: words to search the provider for.")
+    ] = None,
+    limit: Annotated[
+        int,
+        typer.Option(
+            min=1, max=MAX_PROVIDER_RESULTS, help="With --query: how many records to fetch."
+        ),
+    ] = 10,
 ) -> None:
     """Download (or read from a mirror) every source, merge them and update the catalog."""
 
     def run() -> IngestReport:
         services = _services(data_mirror=mirror, ingest_batch_size=batch_size)
-        with _progress_bar() as progress:
-            report = services.ingestion(progress).ingest(only=source)
+        if provider is None and (isbn or query):
+            raise _fail("--isbn and --query need --provider openlibrary or google-books", 2)
+        if provider is not None:
+            with _progress_bar() as progress:
+                fetched = services.provider_ingestion(progress).ingest(
+                    provider, isbns=isbn or (), query=query, limit=limit
+                )
+            print_provider_report(fetched)
+            assert fetched.ingest is not None
+            report = fetched.ingest
+        else:
+            with _progress_bar() as progress:
+                report = services.ingestion(progress).ingest(only=source)
         path = _save_report(services.settings.data_dir, report)
         print_ingest_report(report, path)
         structlog.get_logger().info(

@@ -16,11 +16,12 @@ from lectern.application.catalog_queries import BookView
 from lectern.application.evaluation.beir import BeirRun
 from lectern.application.ingestion import IngestReport
 from lectern.application.ports import IndexReport
+from lectern.application.providers import ProviderReport
 from lectern.application.search import SearchResponse
-from lectern.domain.books import CatalogCounts, Facets
+from lectern.domain.books import PAGE_BUCKET, PAGE_BUCKETS_UP_TO, CatalogCounts, Facets
 from lectern.domain.fallback import FallbackReport
 from lectern.domain.grounding import explanation_json
-from lectern.domain.search import QueryPlan
+from lectern.domain.search import QueryPlan, describe_page_limit
 from lectern.domain.tracing import LLMCallTrace
 from lectern.entrypoints.cli.common import err, out
 
@@ -58,6 +59,18 @@ def print_ingest_report(report: IngestReport, path: Path) -> None:
     out.print(f"Full report: {path}", highlight=False)
 
 
+def print_provider_report(report: ProviderReport) -> None:
+    """What a provider was asked, what it answered and what was kept."""
+    asked = [f"ISBN {i}" for i in report.isbns] + ([repr(report.query)] if report.query else [])
+    out.print(
+        f"{report.provider}: asked {', '.join(asked)}; {report.fetched} records fetched, "
+        f"{report.new_records} new",
+        highlight=False,
+    )
+    for isbn in report.not_found:
+        out.print(f"  {report.provider} has no record of ISBN {isbn}", highlight=False)
+
+
 def print_catalog_stats(counts: CatalogCounts, facets: Facets, as_json: bool) -> None:
     """Counts, languages, top categories and years, as a table or one JSON document."""
     if as_json:
@@ -68,12 +81,14 @@ def print_catalog_stats(counts: CatalogCounts, facets: Facets, as_json: bool) ->
             "with_isbn13": counts.with_isbn13,
             "with_language": counts.with_language,
             "with_year": counts.with_year,
+            "with_pages": counts.with_pages,
             "distinct_authors": counts.authors,
             "distinct_categories": counts.categories,
             "by_source": dict(counts.by_source),
             "languages": {c.name: c.count for c in facets.languages},
             "top_categories": {c.name: c.count for c in facets.top_categories},
             "year_histogram": dict(facets.year_histogram),
+            "page_histogram": dict(facets.page_histogram),
         }
         write_json_line(payload, indent=2)
         return
@@ -90,6 +105,7 @@ def print_catalog_stats(counts: CatalogCounts, facets: Facets, as_json: bool) ->
         ("with an ISBN-13", counts.with_isbn13),
         ("with a language", counts.with_language),
         ("with a year", counts.with_year),
+        ("with a page count", counts.with_pages),
         ("distinct authors", counts.authors),
         ("distinct categories", counts.categories),
     ):
@@ -103,6 +119,14 @@ def print_catalog_stats(counts: CatalogCounts, facets: Facets, as_json: bool) ->
     out.print(f"Top categories: {categories}", highlight=False)
     if facets.min_year is not None:
         out.print(f"Years: {facets.min_year} to {facets.max_year}", highlight=False)
+    if facets.page_histogram:
+        buckets = ", ".join(f"{_bucket(start)} {count:,}" for start, count in facets.page_histogram)
+        out.print(f"Pages: {buckets}", highlight=False)
+
+
+def _bucket(start: int) -> str:
+    """A page-histogram bucket as people read it: "300-399", "1000+"."""
+    return f"{start}+" if start >= PAGE_BUCKETS_UP_TO else f"{start}-{start + PAGE_BUCKET - 1}"
 
 
 def print_book(view: BookView, as_json: bool) -> None:
@@ -159,6 +183,14 @@ def print_plan(plan: QueryPlan, as_json: bool) -> None:
         parts.append("authors " + ", ".join(plan.authors))
     if plan.like_title:
         parts.append(f"like {plan.like_title}")
+    if f.has_page_limit:
+        parts.append(describe_page_limit(f.min_pages, f.max_pages))
+    for exclusion in plan.exclusions:
+        parts.append(
+            "not for young readers"
+            if exclusion.scope == "audience"
+            else f"not {exclusion.scope} {exclusion.label}"
+        )
     lines.append("  " + (escape("; ".join(parts)) if parts else "no filters"))
     for found in plan.recognised:
         said = plan.original_query[found.start : found.end]
@@ -208,6 +240,7 @@ def print_results(response: SearchResponse, as_json: bool) -> None:
                 "authors": list(book.authors),
                 "year": book.published_year,
                 "language": book.language,
+                "pages": book.pages,
                 "score": result.final_score,
                 "source": result.source,
                 "lexical_score": result.lexical_score,
@@ -230,6 +263,7 @@ def print_results(response: SearchResponse, as_json: bool) -> None:
         ("authors", "left"),
         ("year", "right"),
         ("lang", "left"),
+        ("pages", "right"),
         ("score", "right"),
         ("bm25", "right"),
         ("vector", "right"),
@@ -243,6 +277,7 @@ def print_results(response: SearchResponse, as_json: bool) -> None:
             ", ".join(book.authors[:2]),
             "" if book.published_year is None else str(book.published_year),
             book.language or "",
+            "" if book.pages is None else str(book.pages),
             f"{result.final_score:.4f}",
             ""
             if result.lexical_score is None

@@ -9,8 +9,9 @@ import typer
 from lectern.application.catalog_queries import find_book
 from lectern.application.search import MAX_RESULTS
 from lectern.application.understanding import plan_query
+from lectern.domain.normalize import MAX_PAGES
 from lectern.domain.retrieval import DEFAULT_STRATEGY
-from lectern.domain.search import DEFAULT_RESULTS, SearchFilters, SearchQuery
+from lectern.domain.search import DEFAULT_RESULTS, PLAN_FIELDS, SearchFilters, SearchQuery
 from lectern.entrypoints.cli.collections import search_collection
 from lectern.entrypoints.cli.common import (
     StrategyOption,
@@ -66,6 +67,44 @@ def search(
     category: Annotated[str | None, typer.Option(help="A catalog category, e.g. fantasy.")] = None,
     min_year: Annotated[int | None, typer.Option(help="Published in or after this year.")] = None,
     max_year: Annotated[int | None, typer.Option(help="Published in or before this year.")] = None,
+    min_pages: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=MAX_PAGES,
+            help="At least this many pages (books of unknown length pass, ranked after).",
+        ),
+    ] = None,
+    max_pages: Annotated[
+        int | None, typer.Option(min=1, max=MAX_PAGES, help="At most this many pages.")
+    ] = None,
+    exclude_category: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Rule out a shelf and the shelves containing it, e.g. romance. Repeatable."
+        ),
+    ] = None,
+    exclude_author: Annotated[
+        list[str] | None, typer.Option(help="Rule out an author's books. Repeatable.")
+    ] = None,
+    exclude_title: Annotated[
+        list[str] | None,
+        typer.Option(help="Rule out a title or series, e.g. Twilight. Repeatable."),
+    ] = None,
+    exclude_youth: Annotated[
+        bool,
+        typer.Option(
+            "--exclude-youth",
+            help="Rule out shelves for young readers (young adult, children's, juvenile, ...).",
+        ),
+    ] = False,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="With --understand, leave out part of the plan: "
+            f"{', '.join(PLAN_FIELDS)}, or one exclusion as 'not:<label>'. Repeatable."
+        ),
+    ] = None,
     strategy: StrategyOption = DEFAULT_STRATEGY,
     mmr: Annotated[
         float | None,
@@ -116,10 +155,26 @@ def search(
     def run() -> None:
         services = _services()
         filters = SearchFilters(
-            language=lang, category=category, min_year=min_year, max_year=max_year
+            language=lang,
+            category=category,
+            min_year=min_year,
+            max_year=max_year,
+            min_pages=min_pages,
+            max_pages=max_pages,
+            exclude_categories=tuple(exclude_category or ()),
+            exclude_authors=tuple(exclude_author or ()),
+            exclude_titles=tuple(exclude_title or ()),
+            exclude_youth=exclude_youth,
         )
+        unknown = [i for i in ignore or () if i not in PLAN_FIELDS and not i.startswith("not:")]
+        if unknown:
+            raise _fail(
+                f"cannot ignore {', '.join(unknown)}: use {', '.join(PLAN_FIELDS)} or "
+                "'not:<label>'",
+                2,
+            )
         lambda_ = None if no_mmr else (mmr if mmr is not None else services.settings.mmr_lambda)
-        plan = plan_query(services.understanding(), query) if understand else None
+        plan = plan_query(services.understanding(), query, ignore or ()) if understand else None
         request = SearchQuery(text=query, filters=filters, max_results=k, use_explanations=explain)
         use_fallback = services.settings.search_fallback if fallback is None else fallback
         if use_fallback:

@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from lectern.application.search import MAX_RESULTS, SearchResponse
-from lectern.domain.books import Book, Facets
+from lectern.application.understanding import EXCLUSION_PREFIX
+from lectern.domain.books import PAGE_BUCKETS_UP_TO, Book, Facets
 from lectern.domain.fallback import FallbackReport
 from lectern.domain.grounding import Explanation
+from lectern.domain.normalize import MAX_PAGES
 from lectern.domain.retrieval import DEFAULT_STRATEGY, Strategy
 from lectern.domain.search import (
     DEFAULT_RESULTS,
     MAX_QUERY_CHARS,
+    PLAN_FIELDS,
     QueryPlan,
     SearchFilters,
     SearchQuery,
     SearchResult,
 )
+
+MAX_EXCLUDED = 20
+"""Names one request may exclude per kind."""
+IGNORE_PATTERN = rf"^(?:{'|'.join(PLAN_FIELDS)}|{EXCLUSION_PREFIX}\S.{{0,199}})$"
 
 
 def json_response(model: BaseModel) -> Response:
@@ -31,13 +38,60 @@ class _In(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+ExcludedNames = list[Annotated[str, Field(min_length=1, max_length=200)]]
+
+
 class FiltersIn(_In):
-    """Restrictions every result must satisfy."""
+    """Restrictions every result must satisfy; exclusions rule books out."""
 
     language: str | None = Field(default=None, max_length=16, examples=["es"])
     category: str | None = Field(default=None, max_length=200, examples=["fantasy"])
     min_year: int | None = Field(default=None, ge=-3000, le=2100)
     max_year: int | None = Field(default=None, ge=-3000, le=2100)
+    min_pages: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_PAGES,
+        description="At least this many pages; books of unknown length pass, ranked after "
+        "the books known to fit.",
+    )
+    max_pages: int | None = Field(default=None, ge=1, le=MAX_PAGES, examples=[300])
+    exclude_categories: ExcludedNames = Field(
+        default_factory=list,
+        max_length=MAX_EXCLUDED,
+        description="Shelves to rule out; each also rules out shelves containing it "
+        "('romance' rules out 'paranormal romance').",
+        examples=[["cozy mystery"]],
+    )
+    exclude_authors: ExcludedNames = Field(
+        default_factory=list, max_length=MAX_EXCLUDED, examples=[["Stephen King"]]
+    )
+    exclude_titles: ExcludedNames = Field(
+        default_factory=list,
+        max_length=MAX_EXCLUDED,
+        description="Titles or series to rule out (their words in a title, or the series).",
+        examples=[["Twilight"]],
+    )
+    exclude_youth: bool = Field(
+        default=False,
+        description="Rule out every shelf for young readers (young adult, children's, "
+        "juvenile, middle grade, picture books, teen).",
+    )
+
+    def to_domain(self) -> SearchFilters:
+        """The domain filters (raises InvalidQueryError for contradictions: a 422)."""
+        return SearchFilters(
+            self.language,
+            self.category,
+            self.min_year,
+            self.max_year,
+            self.min_pages,
+            self.max_pages,
+            tuple(self.exclude_categories),
+            tuple(self.exclude_authors),
+            tuple(self.exclude_titles),
+            self.exclude_youth,
+        )
 
 
 class SearchRequest(_In):
@@ -65,10 +119,11 @@ class SearchRequest(_In):
         description="Read filters, variations and a strategy from the text first; the "
         "response's `plan` says what was understood. Explicit filters win.",
     )
-    ignore: list[Literal["language", "years", "categories", "authors", "like"]] = Field(
+    ignore: list[Annotated[str, Field(pattern=IGNORE_PATTERN, max_length=210)]] = Field(
         default_factory=list,
-        max_length=5,
-        description="Parts of the understood plan to leave out (the reader removed them).",
+        max_length=20,
+        description="Parts of the understood plan to leave out (the reader removed them): "
+        f"{', '.join(PLAN_FIELDS)}, or one exclusion as `not:<label>` (`not:Stephen King`).",
     )
     fallback: bool | None = Field(
         default=None,
@@ -78,11 +133,10 @@ class SearchRequest(_In):
     )
 
     def to_domain(self) -> SearchQuery:
-        """The domain query (raises InvalidQueryError for min_year > max_year)."""
-        f = self.filters
+        """The domain query (raises InvalidQueryError for contradictory filters)."""
         return SearchQuery(
             text=self.text,
-            filters=SearchFilters(f.language, f.category, f.min_year, f.max_year),
+            filters=self.filters.to_domain(),
             max_results=self.max_results,
             use_explanations=self.use_explanations,
         )
@@ -102,6 +156,7 @@ class BookOut(BaseModel):
     isbn13: str | None
     cover_url: str | None
     series: str | None
+    pages: int | None = Field(description="Printed pages, when a source states them.")
 
     @classmethod
     def of(cls, book: Book) -> BookOut:
@@ -120,6 +175,7 @@ class BookOut(BaseModel):
             isbn13=book.isbn13,
             cover_url=cover if isinstance(cover, str) else None,
             series=series if isinstance(series, str) else None,
+            pages=book.pages,
         )
 
 
@@ -203,11 +259,28 @@ class RecognitionOut(BaseModel):
 
 
 class PlanFiltersOut(BaseModel):
-    """Hard filters the plan adds (explicit filters win)."""
+    """Hard filters the plan adds (explicit filters win; exclusions add up)."""
 
     language: str | None
     min_year: int | None
     max_year: int | None
+    min_pages: int | None
+    max_pages: int | None
+    exclude_categories: list[str]
+    exclude_authors: list[str]
+    exclude_titles: list[str]
+    exclude_youth: bool
+
+
+class ExclusionOut(BaseModel):
+    """Something the reader ruled out.
+
+    Remove it with `ignore: ["not:<label>"]` (or `"audience"` for young readers).
+    """
+
+    scope: Literal["category", "author", "title", "audience"]
+    label: str
+    values: list[str] = Field(description="The shelves, authors or titles it rules out.")
 
 
 class PlanOut(BaseModel):
@@ -222,6 +295,7 @@ class PlanOut(BaseModel):
     authors: list[str]
     like_title: str | None
     like_book_id: str | None
+    exclusions: list[ExclusionOut]
     variations: list[str]
     recognised: list[RecognitionOut]
     notes: list[str]
@@ -230,20 +304,31 @@ class PlanOut(BaseModel):
     def of(cls, plan: QueryPlan) -> PlanOut:
         """Map a plan."""
         query = plan.original_query
+        f = plan.filters
         return cls(
             source=plan.source,
             intent=plan.intent,
             strategy=plan.strategy,
             strategy_reason=plan.strategy_reason,
             filters=PlanFiltersOut(
-                language=plan.filters.language,
-                min_year=plan.filters.min_year,
-                max_year=plan.filters.max_year,
+                language=f.language,
+                min_year=f.min_year,
+                max_year=f.max_year,
+                min_pages=f.min_pages,
+                max_pages=f.max_pages,
+                exclude_categories=list(f.exclude_categories),
+                exclude_authors=list(f.exclude_authors),
+                exclude_titles=list(f.exclude_titles),
+                exclude_youth=f.exclude_youth,
             ),
             categories=list(plan.categories),
             authors=list(plan.authors),
             like_title=plan.like_title,
             like_book_id=plan.like_book_id,
+            exclusions=[
+                ExclusionOut(scope=e.scope, label=e.label, values=list(e.values))
+                for e in plan.exclusions
+            ],
             variations=list(plan.variations),
             recognised=[
                 RecognitionOut(
@@ -351,6 +436,10 @@ class FacetsOut(BaseModel):
     min_year: int | None
     max_year: int | None
     year_histogram: list[tuple[int, int]] = Field(description="(decade start, books) pairs")
+    page_histogram: list[tuple[int, int]] = Field(
+        description="(bucket start, books) pairs in 100-page buckets; the last bucket, "
+        f"{PAGE_BUCKETS_UP_TO}, holds every book of {PAGE_BUCKETS_UP_TO} pages or more"
+    )
 
     @classmethod
     def of(cls, facets: Facets) -> FacetsOut:
@@ -361,6 +450,7 @@ class FacetsOut(BaseModel):
             min_year=facets.min_year,
             max_year=facets.max_year,
             year_histogram=list(facets.year_histogram),
+            page_histogram=list(facets.page_histogram),
         )
 
 

@@ -20,7 +20,7 @@ from langgraph.graph import END, START, StateGraph
 from lectern.adapters.llm.schemas import FiltersLLM, IntentLLM, StrategyLLM, VariationsLLM
 from lectern.application.ports import LLMClient, QueryUnderstanding
 from lectern.application.understanding import Vocabulary, repaired_filters, validate_plan
-from lectern.domain.search import Intent, QueryPlan, Strategy
+from lectern.domain.search import Exclusion, Intent, QueryPlan, Strategy
 from lectern.errors import LecternError
 
 NODES = ("classify_intent", "extract_filters", "generate_variations", "select_strategy")
@@ -40,6 +40,9 @@ class PlanState(TypedDict, total=False):
     max_year: int | None
     categories: list[str]
     authors: list[str]
+    exclusions: list[Exclusion]
+    min_pages: int | None
+    max_pages: int | None
     variations: list[str]
     strategy: str
     strategy_reason: str
@@ -50,6 +53,10 @@ class PlanState(TypedDict, total=False):
 def _failed(state: PlanState, node: str, error: Exception) -> list[str]:
     reason = str(error).splitlines()[0][:160] if str(error) else type(error).__name__
     return [*state.get("notes", []), f"{node}: the model failed ({reason}); used the rules"]
+
+
+def _either(model: int | None, rules: int | None) -> int | None:
+    return model if model is not None else rules
 
 
 class QueryUnderstandingGraph:
@@ -111,6 +118,9 @@ class QueryUnderstandingGraph:
                 "max_year": rules.filters.max_year,
                 "categories": list(rules.categories),
                 "authors": list(rules.authors),
+                "exclusions": list(rules.exclusions),
+                "min_pages": rules.filters.min_pages,
+                "max_pages": rules.filters.max_pages,
                 "notes": _failed(state, "filters", error),
             }
         notes = list(state.get("notes", []))
@@ -126,6 +136,10 @@ class QueryUnderstandingGraph:
             "max_year": years[1],
             "categories": [c for c in reply.categories if isinstance(c, str)],
             "authors": [a for a in reply.authors if isinstance(a, str)],
+            # What the rules ruled out stays ruled out: a model may add to it, not drop it.
+            "exclusions": [*rules.exclusions, *reply.exclusions()],
+            "min_pages": _either(reply.min_pages, rules.filters.min_pages),
+            "max_pages": _either(reply.max_pages, rules.filters.max_pages),
             "notes": notes,
         }
 
@@ -170,7 +184,13 @@ class QueryUnderstandingGraph:
         if language is not None:
             language = language.strip().casefold() or None
         filters = repaired_filters(
-            language, None, state.get("min_year"), state.get("max_year"), notes
+            language,
+            None,
+            state.get("min_year"),
+            state.get("max_year"),
+            notes,
+            min_pages=state.get("min_pages"),
+            max_pages=state.get("max_pages"),
         )
         plan = QueryPlan(
             original_query=state["query"],
@@ -186,5 +206,6 @@ class QueryUnderstandingGraph:
             recognised=rules.recognised,
             notes=tuple(notes),
             source=self.name,
+            exclusions=tuple(state.get("exclusions", rules.exclusions)),
         )
         return {"plan": validate_plan(plan, self.vocabulary)}

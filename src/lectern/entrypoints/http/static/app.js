@@ -25,7 +25,8 @@ function card(result, withSimilar) {
   const meta = el("p", { class: "meta" },
     highlighted(book.authors.join(", "), cited.authors),
     book.year !== null ? ` · ${book.year}` : "",
-    book.language ? ` · ${book.language}` : "");
+    book.language ? ` · ${book.language}` : "",
+    book.pages !== null ? ` · ${book.pages} pages` : "");
   const cats = book.categories.length
     ? el("p", { class: "cats" }, highlighted(book.categories.join(", "), cited.categories))
     : null;
@@ -68,30 +69,45 @@ function showBanner(response) {
 let ignored = new Set();
 let lastText = "";
 
-function chipLabel(kind, plan) {
+function pageLimit(f) {
+  if (f.min_pages !== null && f.max_pages !== null) return `${f.min_pages}–${f.max_pages} pages`;
+  if (f.max_pages !== null) return `at most ${f.max_pages} pages`;
+  return `at least ${f.min_pages} pages`;
+}
+
+// One chip per removable part of the plan: [ignore key, label].
+function planChips(plan) {
   const f = plan.filters;
-  if (kind === "language") return `language: ${f.language}`;
-  if (kind === "years") return `years: ${f.min_year ?? ""}–${f.max_year ?? ""}`;
-  if (kind === "categories") return `genres: ${plan.categories.join(", ")}`;
-  if (kind === "authors") return `authors: ${plan.authors.join(", ")}`;
-  return `like: ${plan.like_title}`;
+  const chips = [];
+  if (f.language) chips.push(["language", `language: ${f.language}`]);
+  if (f.min_year !== null || f.max_year !== null) chips.push(["years", `years: ${f.min_year ?? ""}–${f.max_year ?? ""}`]);
+  if (f.min_pages !== null || f.max_pages !== null) chips.push(["pages", pageLimit(f)]);
+  if (plan.categories.length) chips.push(["categories", `genres: ${plan.categories.join(", ")}`]);
+  if (plan.authors.length) chips.push(["authors", `authors: ${plan.authors.join(", ")}`]);
+  if (plan.like_title) chips.push(["like", `like: ${plan.like_title}`]);
+  const seen = new Set();
+  for (const e of plan.exclusions) {
+    if (e.scope === "audience") {
+      if (!seen.has("audience")) chips.push(["audience", "not: young readers"]);
+      seen.add("audience");
+    } else if (!seen.has(e.label)) {
+      chips.push([`not:${e.label}`, `not: ${e.label}`]);
+      seen.add(e.label);
+    }
+  }
+  return chips;
 }
 
 function showPlan(plan) {
   const box = $("plan");
   if (!plan) { box.hidden = true; return; }
-  const kinds = [];
-  if (plan.filters.language) kinds.push("language");
-  if (plan.filters.min_year !== null || plan.filters.max_year !== null) kinds.push("years");
-  if (plan.categories.length) kinds.push("categories");
-  if (plan.authors.length) kinds.push("authors");
-  if (plan.like_title) kinds.push("like");
-  const chips = kinds.map((kind) => {
+  const chips = planChips(plan).map(([key, label]) => {
     const remove = el("button", {
-      type: "button", class: "chip-remove", "aria-label": `Remove ${chipLabel(kind, plan)}`,
+      type: "button", class: "chip-remove", "aria-label": `Remove ${label}`,
     }, "×");
-    remove.addEventListener("click", () => { ignored.add(kind); search(); });
-    return el("li", { class: "chip", "data-kind": kind }, chipLabel(kind, plan), remove);
+    remove.addEventListener("click", () => { ignored.add(key); search(); });
+    const kind = key.startsWith("not:") ? "exclusion" : key;
+    return el("li", { class: key.startsWith("not:") || key === "audience" ? "chip not" : "chip", "data-kind": kind }, label, remove);
   });
   if (!chips.length) chips.push(el("li", { class: "chip empty" }, "no filters"));
   $("chips").replaceChildren(...chips);
@@ -113,6 +129,11 @@ async function search(event) {
   if ($("category").value) filters.category = $("category").value;
   if ($("min-year").value) filters.min_year = Number($("min-year").value);
   if ($("max-year").value) filters.max_year = Number($("max-year").value);
+  if ($("min-pages").value) filters.min_pages = Number($("min-pages").value);
+  if ($("max-pages").value) filters.max_pages = Number($("max-pages").value);
+  const shelves = $("exclude-categories").value.split(",").map((x) => x.trim()).filter(Boolean);
+  if (shelves.length) filters.exclude_categories = shelves;
+  if ($("exclude-youth").checked) filters.exclude_youth = true;
   if (text !== lastText) { ignored = new Set(); lastText = text; }
   const body = {
     text, filters, max_results: 10,

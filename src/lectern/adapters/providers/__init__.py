@@ -1,0 +1,1 @@
+"""External books providers: one module per public API, normalised like the CSV sources."""
