@@ -74,9 +74,12 @@ from lectern.application.assistant.tools import ToolDeps
 from lectern.application.collections import CollectionService
 from lectern.application.evaluation.beir import BeirEvaluation
 from lectern.application.evaluation.datasets import load_dataset
+from lectern.application.evaluation.fallback import FallbackEvaluation
 from lectern.application.evaluation.runner import EvaluationRunner, RunEnvironment
 from lectern.application.evaluation.service import EvaluationService
 from lectern.application.explanations import ExplanationService
+from lectern.application.fallback.ports import SearchFallbackAgent
+from lectern.application.fallback.service import FallbackSearch
 from lectern.application.indexing import IndexingService
 from lectern.application.ingestion import IngestionService
 from lectern.application.ports import (
@@ -119,6 +122,7 @@ T = TypeVar("T")
 if TYPE_CHECKING:
     from lectern.adapters.jobs.rq_reviews import RqReviewQueue
     from lectern.adapters.llm.langchain_llm import StructuredMethod
+    from lectern.adapters.llm.providers import ProviderConfig
 
 
 def default_sources() -> list[BookSource]:
@@ -261,6 +265,8 @@ class Overrides:
     """A ready collection service (tests: one over a fake embedder)."""
     chat_model: ChatModel | None = None
     """The assistant's model (a scripted fake in tests) instead of the configured one."""
+    search_fallback_agent: SearchFallbackAgent | None = None
+    """The fallback agent (over a fake chat model in tests) instead of the configured one."""
     pending_actions: PendingActionStore | None = None
     library: LibraryStore | None = None
     sessions: SessionStore | None = None
@@ -574,22 +580,59 @@ class Services:
                 "has no tool-calling chat format here; use rules or openai-compatible "
                 "(llama.cpp's server) instead"
             )
-        from lectern.adapters.llm.providers import ProviderConfig, make_chat_model
+        from lectern.adapters.llm.providers import make_chat_model
         from lectern.adapters.llm.tool_calling import LangChainToolModel
 
         choice = make_chat_model(
-            ProviderConfig(
-                provider=provider,
-                model=settings.assistant_model or settings.llm_model,
-                base_url=settings.llm_base_url,
-                api_key=settings.llm_api_key,
-                api_version=settings.llm_api_version,
-                region=settings.llm_region,
-                timeout=settings.llm_timeout,
-                temperature=settings.llm_temperature,
-            )
+            provider_config(settings, provider, settings.assistant_model or settings.llm_model)
         )
         return LangChainToolModel(choice.model, choice.model_id)
+
+    def search_fallback_agent(self) -> SearchFallbackAgent:
+        """LECTERN_FALLBACK_PROVIDER's ReAct agent: the rule policy or a provider's model."""
+        if self.overrides.search_fallback_agent is not None:
+            return self.overrides.search_fallback_agent
+        return self._once("search_fallback_agent", self._build_fallback_agent)
+
+    def _build_fallback_agent(self) -> SearchFallbackAgent:
+        from lectern.adapters.llm.graphs.search_fallback import ReactSearchFallback
+
+        settings = self.settings
+        provider = settings.fallback_provider
+        if provider == "rules":
+            from lectern.adapters.llm.fallback_policy import MODEL_ID, FallbackRulePolicy
+
+            return ReactSearchFallback(FallbackRulePolicy(), MODEL_ID)
+        if provider == "local":
+            raise ConfigurationError(
+                "LECTERN_FALLBACK_PROVIDER=local is not wired: the in-process GGUF model has "
+                "no tool-calling chat format here; use rules or openai-compatible instead"
+            )
+        from lectern.adapters.llm.providers import make_chat_model
+
+        choice = make_chat_model(
+            provider_config(settings, provider, settings.assistant_model or settings.llm_model)
+        )
+        return ReactSearchFallback(choice.model, choice.model_id)
+
+    def fallback_search(self) -> FallbackSearch:
+        """Book search with the fallback agent behind it (`search_with_fallback`)."""
+        return self._once("fallback_search", self._build_fallback_search)
+
+    def fallback_evaluation(self) -> FallbackEvaluation:
+        """The search fallback measured on the judged queries."""
+        return FallbackEvaluation(self.fallback_search(), self.understanding())
+
+    def _build_fallback_search(self) -> FallbackSearch:
+        return FallbackSearch(
+            self.search(),
+            self.catalog,
+            self.search_fallback_agent(),
+            understanding=self.understanding(),
+            vocabulary=self.vocabulary(),
+            tracer=self.tracer(),
+            clock=self.clock,
+        )
 
     def tool_registry(self) -> ToolRegistry:
         """Every assistant tool over this installation's catalog, search and library."""
@@ -646,6 +689,7 @@ class Services:
                 enabled=settings.assistant_enabled,
                 max_agent_steps=settings.assistant_max_steps,
                 temperature=settings.llm_temperature,
+                max_tokens=settings.llm_max_tokens,
                 mask_pii=settings.assistant_masks_pii,
             ),
             clock=self.clock,
@@ -886,10 +930,14 @@ def make_llm(
         if "llm_timeout" not in settings.model_fields_set:
             timeout = LOCAL_TIMEOUT
 
+        local_options: dict[str, Any] = {}
+        if "llm_max_tokens" in settings.model_fields_set:
+            local_options["max_tokens"] = settings.llm_max_tokens
         model: Any = LlamaCppChatModel(
             model_path=str(settings.resolved_local_model_path),
             temperature=settings.llm_temperature,
             n_threads=settings.embed_threads,
+            **local_options,
         )
         model_id = LOCAL_ID
         method: StructuredMethod = (
@@ -898,11 +946,9 @@ def make_llm(
             else settings.llm_structured_output
         )
     else:
-        from lectern.adapters.llm.providers import ProviderConfig, make_chat_model
+        from lectern.adapters.llm.providers import make_chat_model
 
-        # ProviderConfig's fields are the LECTERN_LLM_* settings without their prefix.
-        given = {f.name: getattr(settings, "llm_" + f.name) for f in fields(ProviderConfig)[1:]}
-        choice = make_chat_model(ProviderConfig(provider=settings.llm, **given))
+        choice = make_chat_model(provider_config(settings, settings.llm, settings.llm_model))
         model, model_id, method = choice.model, choice.model_id, choice.method
     return LangChainLLM(
         model,
@@ -914,6 +960,45 @@ def make_llm(
         max_retries=retries,
         temperature=settings.llm_temperature,
         clock=clock,
+    )
+
+
+def provider_config(settings: Settings, provider: str, model: str | None) -> ProviderConfig:
+    """A provider's configuration: LECTERN_LLM_*, the provider's own settings filling gaps.
+
+    The provider's own settings are the ones the assistant specification names too
+    (ANTHROPIC_API_KEY, AZURE_OPENAI_ENDPOINT, GEMINI_MODEL, ...). `model` is the explicit
+    choice (LECTERN_ASSISTANT_MODEL or LECTERN_LLM_MODEL); without one, anthropic,
+    azure-openai, gemini and bedrock take their model setting's default.
+    """
+    from lectern.adapters.llm.providers import ProviderConfig
+
+    own_models = {
+        "anthropic": settings.anthropic_model,
+        "azure-openai": settings.azure_openai_deployment,
+        "gemini": settings.gemini_model,
+        "bedrock": settings.bedrock_model,
+    }
+    own_keys = {
+        "anthropic": settings.anthropic_api_key,
+        "azure-openai": settings.azure_openai_api_key,
+        "gemini": settings.gemini_api_key,
+    }
+    base_url = settings.llm_base_url
+    if base_url is None and provider == "azure-openai":
+        base_url = settings.azure_openai_endpoint
+    return ProviderConfig(
+        provider=provider,
+        model=model or own_models.get(provider),
+        base_url=base_url,
+        api_key=settings.llm_api_key or own_keys.get(provider),
+        api_version=settings.llm_api_version,
+        region=settings.llm_region,
+        timeout=settings.llm_timeout,
+        temperature=settings.llm_temperature,
+        structured_output=settings.llm_structured_output,
+        max_tokens=settings.llm_max_tokens,
+        vram_limit=settings.llm_vram_limit,
     )
 
 

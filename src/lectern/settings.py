@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 from sqlalchemy.engine import make_url
@@ -26,6 +26,7 @@ LLMProvider = Literal[
     "bedrock",
     "gemini",
     "openai-compatible",
+    "crynux",
     "local",
 ]
 AssistantProvider = Literal[
@@ -36,6 +37,7 @@ AssistantProvider = Literal[
     "bedrock",
     "gemini",
     "openai-compatible",
+    "crynux",
     "local",
 ]
 StructuredMode = Literal["auto", "tool_calling", "json_schema", "json_mode", "prompt", "grammar"]
@@ -43,12 +45,25 @@ StructuredMode = Literal["auto", "tool_calling", "json_schema", "json_mode", "pr
 
 STORAGE_SCHEMES = ("memory://", "redis://", "rediss://", "redis+unix://")
 LOCAL_MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+PROVIDER_SPELLINGS = {"azure": "azure-openai", "google": "gemini", "aws-bedrock": "bedrock"}
+"""Provider names as other configurations spell them (after `_` -> `-`), mapped to ours."""
+
+
+def _env(name: str, *aliases: str) -> AliasChoices:
+    """Our variable first (it wins), then the names another specification uses for it."""
+    return AliasChoices(f"LECTERN_{name.upper()}", *aliases)
 
 
 class Settings(BaseSettings):
     """Everything Lectern reads from its environment, with embedded defaults."""
 
-    model_config = SettingsConfigDict(env_prefix="LECTERN_", extra="ignore", frozen=True)
+    model_config = SettingsConfigDict(
+        env_prefix="LECTERN_",
+        extra="ignore",
+        frozen=True,
+        validate_by_name=True,
+        validate_by_alias=True,
+    )
 
     data_dir: Path = Field(default=Path("./var"))
     """Where the catalog, downloads, indexes and reports live."""
@@ -102,6 +117,42 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(default=2, ge=0, le=10)
     """Retries, with exponential backoff, on timeouts, rate limits and server errors."""
     llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    llm_max_tokens: int = Field(default=4_096, ge=1, le=200_000)
+    """Most tokens one reply of a hosted provider may have (llm=local keeps its own 384
+    unless this is set)."""
+    llm_vram_limit: int = Field(default=24, ge=1, le=1_024)
+    """crynux only: the least GPU memory (GB) a Crynux node needs to take the job."""
+    anthropic_api_key: SecretStr | None = Field(
+        default=None, validation_alias=_env("anthropic_api_key", "ANTHROPIC_API_KEY")
+    )
+    """anthropic: the key when LECTERN_LLM_API_KEY is unset."""
+    anthropic_model: str = Field(
+        default="claude-3-5-sonnet-20241022",
+        validation_alias=_env("anthropic_model", "ANTHROPIC_MODEL"),
+    )
+    """anthropic: the model when LECTERN_LLM_MODEL (or LECTERN_ASSISTANT_MODEL) is unset."""
+    azure_openai_endpoint: str | None = Field(
+        default=None, validation_alias=_env("azure_openai_endpoint", "AZURE_OPENAI_ENDPOINT")
+    )
+    """azure-openai: the endpoint when LECTERN_LLM_BASE_URL is unset."""
+    azure_openai_api_key: SecretStr | None = Field(
+        default=None, validation_alias=_env("azure_openai_api_key", "AZURE_OPENAI_API_KEY")
+    )
+    """azure-openai: the key when LECTERN_LLM_API_KEY is unset."""
+    azure_openai_deployment: str = Field(
+        default="gpt-4", validation_alias=_env("azure_openai_deployment", "AZURE_OPENAI_DEPLOYMENT")
+    )
+    """azure-openai: the deployment when LECTERN_LLM_MODEL is unset."""
+    gemini_api_key: SecretStr | None = Field(
+        default=None, validation_alias=_env("gemini_api_key", "GEMINI_API_KEY")
+    )
+    """gemini: the key when LECTERN_LLM_API_KEY is unset."""
+    gemini_model: str = Field(
+        default="gemini-2.5-flash", validation_alias=_env("gemini_model", "GEMINI_MODEL")
+    )
+    """gemini: the model when LECTERN_LLM_MODEL is unset."""
+    bedrock_model: str = "us.anthropic.claude-opus-4-5-20251101-v1:0"
+    """bedrock: the model (an inference profile id) when LECTERN_LLM_MODEL is unset."""
     llm_structured_output: StructuredMode = "auto"
     """How to get JSON: the provider's tool calling or JSON schema, JSON mode, or the prompt."""
     local_model_path: Path | None = None
@@ -128,9 +179,13 @@ class Settings(BaseSettings):
     """Comma-separated origins allowed to call the API from a browser; empty: none."""
     max_body_bytes: int = Field(default=65_536, ge=1_024, le=10_000_000)
     """Larger HTTP request bodies are refused with 413."""
-    assistant_enabled: bool = True
+    assistant_enabled: bool = Field(
+        default=True, validation_alias=_env("assistant_enabled", "FEATURE_AI_ENABLED")
+    )
     """The chat assistant (and its actions) can be switched off."""
-    assistant_provider: AssistantProvider = "rules"
+    assistant_provider: AssistantProvider = Field(
+        default="rules", validation_alias=_env("assistant_provider", "AI_PRIMARY_PROVIDER")
+    )
     """Who drives the assistant: the offline rule policy, or a provider's tool calling
     (keys, base URL, region and timeout come from the LECTERN_LLM_* settings)."""
     assistant_model: str | None = None
@@ -144,9 +199,19 @@ class Settings(BaseSettings):
     assistant_mask_pii: Literal["auto", "on", "off"] = "auto"
     """Mask personal data in chat messages: auto = on for hosted providers, off for rules
     and local."""
-    rate_limit_chat: str = "30/minute"
+    rate_limit_chat: str = Field(
+        default="20/minute",
+        validation_alias=_env("rate_limit_chat", "RATE_LIMIT_AI_REQUESTS_PER_MINUTE"),
+    )
     """Chat turns per user, on top of `rate_limit`: POST /assistant/chat, approvals and
-    rejections (they continue the turn) and POST /v1/chat/completions."""
+    rejections (they continue the turn) and POST /v1/chat/completions. A bare number is
+    per minute (RATE_LIMIT_AI_REQUESTS_PER_MINUTE=20)."""
+    search_fallback: bool = False
+    """Book searches hand over to the fallback agent when robust signals fire (HTTP
+    `fallback` and `lectern search --fallback` override it per request)."""
+    fallback_provider: AssistantProvider = "rules"
+    """Who drives the fallback agent: the offline rule policy, or a provider's tool calling
+    (model from LECTERN_ASSISTANT_MODEL, else LECTERN_LLM_MODEL, else the provider's)."""
     sse_heartbeat_seconds: float = Field(default=15.0, ge=0.1, le=300.0)
     """A comment line is sent on an idle event stream this often, so proxies keep it open."""
     mcp_allowed_hosts: str = "127.0.0.1:*,localhost:*,[::1]:*"
@@ -254,11 +319,26 @@ class Settings(BaseSettings):
             raise ValueError(f"{value} is not a directory")
         return value
 
-    @field_validator("source_base_url", "llm_base_url")
+    @field_validator("source_base_url", "llm_base_url", "azure_openai_endpoint")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
+        return value
+
+    @field_validator("assistant_provider", "fallback_provider", "llm", mode="before")
+    @classmethod
+    def _provider_spelling(cls, value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        name = value.strip().lower().replace("_", "-")
+        return PROVIDER_SPELLINGS.get(name, name)
+
+    @field_validator("rate_limit_chat", mode="before")
+    @classmethod
+    def _per_minute(cls, value: object) -> object:
+        if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
+            return f"{int(value)}/minute"
         return value
 
     @field_validator("rate_limit", "auth_failure_limit", "rate_limit_chat")
@@ -423,5 +503,19 @@ def load_settings(**overrides: object) -> Settings:
         problems = []
         for item in error.errors():
             name = "_".join(str(part) for part in item["loc"]) or "settings"
-            problems.append(f"LECTERN_{name.upper()}: {item['msg']}")
+            problems.append(f"{variable_names(name)}: {item['msg']}")
         raise ConfigurationError("invalid settings: " + "; ".join(problems)) from None
+
+
+def variable_names(name: str) -> str:
+    """The environment variables of a setting: ours, then any other name it accepts."""
+    field_name = name.lower().removeprefix("lectern_")
+    names = [f"LECTERN_{field_name.upper()}"]
+    info = Settings.model_fields.get(field_name)
+    if info is not None and isinstance(info.validation_alias, AliasChoices):
+        names += [
+            str(choice)
+            for choice in info.validation_alias.choices
+            if isinstance(choice, str) and choice.isupper() and not choice.startswith("LECTERN_")
+        ]
+    return " (or ".join(names) + ")" * (len(names) - 1)

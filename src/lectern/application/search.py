@@ -34,6 +34,7 @@ from lectern.domain.exclusions import (
     title_excluded,
     title_key,
 )
+from lectern.domain.fallback import FallbackReport
 from lectern.domain.normalize import is_youth_shelf, normalize_category, normalize_language
 from lectern.domain.passages import book_passage
 from lectern.domain.retrieval import (
@@ -110,6 +111,10 @@ class SearchResponse:
     """With `depth`: the ids of the first `depth` works, the shown ones first (evaluation)."""
     plan: QueryPlan | None = None
     """The plan the search ran with, so readers see what was understood."""
+    candidates: Mapping[str, int] = field(default_factory=dict)
+    """Fused candidates each method found (`lexical`, `vector`), before one edition per work."""
+    fallback: FallbackReport | None = None
+    """With `search_with_fallback`: whether the fallback agent ran, why, and what it did."""
 
 
 def _ms(start: float) -> float:
@@ -379,6 +384,16 @@ def _without_filter_words(text: str, plan: QueryPlan) -> str | None:
         return None
 
 
+def _candidates(hits: Sequence[FusedHit]) -> dict[str, int]:
+    """How many fused candidates each method (any variation) found."""
+    counts = {"lexical": 0, "vector": 0}
+    for hit in hits:
+        for method in {key.split(":")[0] for key in hit.ranks}:
+            if method in counts:
+                counts[method] += 1
+    return counts
+
+
 def _check_k(k: int) -> None:
     if not 1 <= k <= MAX_RESULTS:
         raise InvalidQueryError(
@@ -510,6 +525,7 @@ class BookSearchService:
             mmr_lambda if self.retriever.has_vectors else None,
             ranked,
             plan,
+            candidates=_candidates(retrieval.hits),
         )
 
     def _without_excluded(

@@ -3,11 +3,15 @@
 | LECTERN_LLM | package (extra) | default model | JSON from |
 |---|---|---|---|
 | openai | langchain-openai (core) | gpt-4o-mini | JSON schema |
-| azure-openai | langchain-openai (core) | the deployment in LECTERN_LLM_MODEL | JSON schema |
+| azure-openai | langchain-openai (core) | deployment gpt-4 | JSON schema |
 | openai-compatible | langchain-openai (core) | local-model | JSON mode (not schemas: llama.cpp) |
-| anthropic | langchain-anthropic (`anthropic`) | claude-3-5-haiku-latest | tool calling |
-| bedrock | langchain-aws (`bedrock`) | anthropic.claude-3-5-haiku-20241022-v1:0 | tool calling |
-| gemini | langchain-google-genai (`gemini`) | gemini-2.0-flash | tool calling |
+| crynux | langchain-crynux (core) | Qwen/Qwen2.5-7B-Instruct | tool calling |
+| anthropic | langchain-anthropic (`anthropic`) | claude-3-5-sonnet-20241022 | tool calling |
+| bedrock | langchain-aws (`bedrock`) | us.anthropic.claude-opus-4-5-20251101-v1:0 | tool calling |
+| gemini | langchain-google-genai (`gemini`) | gemini-2.5-flash | tool calling |
+
+The defaults of anthropic, azure-openai, bedrock and gemini are settings (bootstrap passes
+them as `model`); the table here backs callers that pass no model.
 """
 
 from __future__ import annotations
@@ -23,14 +27,18 @@ from lectern.errors import ConfigurationError
 DEFAULT_MODELS = {
     "openai": "gpt-4o-mini",
     "openai-compatible": "local-model",
-    "anthropic": "claude-3-5-haiku-latest",
-    "bedrock": "anthropic.claude-3-5-haiku-20241022-v1:0",
-    "gemini": "gemini-2.0-flash",
+    "crynux": "Qwen/Qwen2.5-7B-Instruct",
+    "anthropic": "claude-3-5-sonnet-20241022",
+    "azure-openai": "gpt-4",
+    "bedrock": "us.anthropic.claude-opus-4-5-20251101-v1:0",
+    "gemini": "gemini-2.5-flash",
 }
 DEFAULT_METHODS: dict[str, StructuredMethod] = {
     "openai": "json_schema",
     "azure-openai": "json_schema",
     "openai-compatible": "json_mode",
+    # Many models served on Crynux have no JSON mode; ChatCrynux defaults to tool calling.
+    "crynux": "tool_calling",
     "anthropic": "tool_calling",
     "bedrock": "tool_calling",
     "gemini": "tool_calling",
@@ -55,6 +63,10 @@ class ProviderConfig:
     timeout: float = 30.0
     temperature: float = 0.0
     structured_output: str = "auto"
+    max_tokens: int | None = None
+    """Most tokens in one reply; None leaves the provider's own limit."""
+    vram_limit: int = 24
+    """crynux only: the least GPU memory (GB) a node needs to take the job."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +99,8 @@ def make_chat_model(config: ProviderConfig) -> ChatModelChoice:
     name = config.model or DEFAULT_MODELS.get(provider)
     key = config.api_key.get_secret_value() if config.api_key else None
     common: dict[str, Any] = {"temperature": config.temperature}
+    if config.max_tokens is not None:
+        common["max_tokens"] = config.max_tokens
     if provider in {"openai", "openai-compatible"}:
         from langchain_openai import ChatOpenAI
 
@@ -104,16 +118,33 @@ def make_chat_model(config: ProviderConfig) -> ChatModelChoice:
             max_retries=0,
             **common,
         )
+    elif provider == "crynux":
+        from langchain_crynux import ChatCrynux
+
+        if not config.base_url:
+            raise ConfigurationError(
+                "LECTERN_LLM=crynux needs LECTERN_LLM_BASE_URL: the Crynux relay's "
+                "OpenAI-compatible endpoint"
+            )
+        model = ChatCrynux(
+            model=str(name),
+            base_url=config.base_url,
+            api_key=config.api_key,
+            vram_limit=config.vram_limit,
+            timeout=config.timeout,
+            max_retries=0,
+            **common,
+        )
     elif provider == "azure-openai":
         from langchain_openai import AzureChatOpenAI
 
-        if not (config.model and config.base_url and config.api_version):
+        if not (config.base_url and config.api_version):
             raise ConfigurationError(
-                "LECTERN_LLM=azure-openai needs LECTERN_LLM_MODEL (the deployment), "
-                "LECTERN_LLM_BASE_URL (the endpoint) and LECTERN_LLM_API_VERSION"
+                "LECTERN_LLM=azure-openai needs LECTERN_LLM_BASE_URL (or AZURE_OPENAI_ENDPOINT, "
+                "the endpoint) and LECTERN_LLM_API_VERSION"
             )
         model = AzureChatOpenAI(
-            azure_deployment=config.model,
+            azure_deployment=str(name),
             azure_endpoint=config.base_url,
             api_version=config.api_version,
             api_key=config.api_key,
@@ -141,8 +172,11 @@ def make_chat_model(config: ProviderConfig) -> ChatModelChoice:
         _require(provider)
         from langchain_google_genai import ChatGoogleGenerativeAI
 
+        gemini_options = {k: v for k, v in common.items() if k != "max_tokens"}
+        if config.max_tokens is not None:
+            gemini_options["max_output_tokens"] = config.max_tokens
         model = ChatGoogleGenerativeAI(
-            model=str(name), google_api_key=key, timeout=config.timeout, **common
+            model=str(name), google_api_key=key, timeout=config.timeout, **gemini_options
         )
     else:
         raise ConfigurationError(f"LECTERN_LLM={provider} is not a LangChain provider")

@@ -19,6 +19,7 @@ from lectern.application.ports import IndexReport
 from lectern.application.providers import ProviderReport
 from lectern.application.search import SearchResponse
 from lectern.domain.books import PAGE_BUCKET, PAGE_BUCKETS_UP_TO, CatalogCounts, Facets
+from lectern.domain.fallback import FallbackReport
 from lectern.domain.grounding import explanation_json
 from lectern.domain.search import QueryPlan, describe_page_limit
 from lectern.domain.tracing import LLMCallTrace
@@ -198,6 +199,28 @@ def print_plan(plan: QueryPlan, as_json: bool) -> None:
         lines.append("  variations: " + escape(" | ".join(plan.variations)))
     for note in plan.notes:
         lines.append(f"  [yellow]note:[/] {escape(note)}")
+    out.print("\n".join(lines), highlight=False)
+
+
+def print_fallback(report: FallbackReport, as_json: bool) -> None:
+    """Whether the fallback agent ran, why, its tool calls and the time it added."""
+    if as_json:
+        write_json_line({"fallback": asdict(report)}, ensure_ascii=False)
+        return
+    if not report.triggered:
+        out.print("[dim]Fallback: not needed (no signal fired)[/]", highlight=False)
+        return
+    lines = [
+        f"[bold]Fallback[/] ({escape(report.model or '?')}): "
+        f"{escape(', '.join(report.reasons))}; {len(report.tool_calls)} tool call(s), "
+        f"+{report.latency_ms:.0f} ms"
+    ]
+    for call in report.tool_calls:
+        arguments = json.dumps(dict(call.arguments), ensure_ascii=False)
+        outcome = f"error: {call.error}" if call.error else f"{call.results} books"
+        lines.append(f"  {escape(call.name)}({escape(arguments)}) -> {escape(outcome)}")
+    if report.error:
+        lines.append(f"  [yellow]the agent failed, first results kept:[/] {escape(report.error)}")
     out.print("\n".join(lines), highlight=False)
 
 

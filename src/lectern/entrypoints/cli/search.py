@@ -23,6 +23,7 @@ from lectern.entrypoints.cli.common import (
 )
 from lectern.entrypoints.cli.render import (
     print_explanations,
+    print_fallback,
     print_index_report,
     print_plan,
     print_results,
@@ -126,6 +127,15 @@ def search(
             "what was understood (explicit options win).",
         ),
     ] = False,
+    fallback: Annotated[
+        bool | None,
+        typer.Option(
+            "--fallback/--no-fallback",
+            help="Hand over to the fallback agent (at most 3 tool calls) when robust signals "
+            "fire: no or too few results, one author, an exploratory query (default: "
+            "LECTERN_SEARCH_FALLBACK).",
+        ),
+    ] = None,
     collection: Annotated[
         str | None,
         typer.Option(help="Search this collection (`lectern collections list`) instead."),
@@ -164,16 +174,21 @@ def search(
                 2,
             )
         lambda_ = None if no_mmr else (mmr if mmr is not None else services.settings.mmr_lambda)
-        search_service = services.search()
         plan = plan_query(services.understanding(), query, ignore or ()) if understand else None
-        response = search_service.search(
-            SearchQuery(text=query, filters=filters, max_results=k, use_explanations=explain),
-            strategy=strategy,
-            mmr_lambda=lambda_,
-            plan=plan,
-        )
+        request = SearchQuery(text=query, filters=filters, max_results=k, use_explanations=explain)
+        use_fallback = services.settings.search_fallback if fallback is None else fallback
+        if use_fallback:
+            response = services.fallback_search().search_with_fallback(
+                request, strategy=strategy, mmr_lambda=lambda_, plan=plan
+            )
+        else:
+            response = services.search().search(
+                request, strategy=strategy, mmr_lambda=lambda_, plan=plan
+            )
         if plan is not None:
             print_plan(plan, as_json)
+        if response.fallback is not None:
+            print_fallback(response.fallback, as_json)
         print_results(response, as_json)
         if explain and not as_json:
             print_explanations(response)

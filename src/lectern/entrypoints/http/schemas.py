@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from lectern.application.search import MAX_RESULTS, SearchResponse
 from lectern.application.understanding import EXCLUSION_PREFIX
 from lectern.domain.books import PAGE_BUCKETS_UP_TO, Book, Facets
+from lectern.domain.fallback import FallbackReport
 from lectern.domain.grounding import Explanation
 from lectern.domain.normalize import MAX_PAGES
 from lectern.domain.retrieval import DEFAULT_STRATEGY, Strategy
@@ -123,6 +124,12 @@ class SearchRequest(_In):
         max_length=20,
         description="Parts of the understood plan to leave out (the reader removed them): "
         f"{', '.join(PLAN_FIELDS)}, or one exclusion as `not:<label>` (`not:Stephen King`).",
+    )
+    fallback: bool | None = Field(
+        default=None,
+        description="Hand over to the fallback agent when robust signals fire (no or too "
+        "few results, one author, an exploratory query). Omitted: the server's "
+        "LECTERN_SEARCH_FALLBACK.",
     )
 
     def to_domain(self) -> SearchQuery:
@@ -337,6 +344,49 @@ class PlanOut(BaseModel):
         )
 
 
+class FallbackCallOut(BaseModel):
+    """One tool call of the fallback agent."""
+
+    name: str
+    arguments: dict[str, Any]
+    results: int
+    error: str | None
+
+
+class FallbackOut(BaseModel):
+    """Whether the search handed over to the fallback agent, why, and what it did."""
+
+    triggered: bool
+    reasons: list[str]
+    model: str | None
+    tool_calls: list[FallbackCallOut]
+    refused_calls: int
+    latency_ms: float
+    first_ids: list[str] = Field(description="The first search's results, before the agent.")
+    answer: str
+    error: str | None
+
+    @classmethod
+    def of(cls, report: FallbackReport) -> FallbackOut:
+        """Map a fallback report."""
+        return cls(
+            triggered=report.triggered,
+            reasons=list(report.reasons),
+            model=report.model,
+            tool_calls=[
+                FallbackCallOut(
+                    name=c.name, arguments=dict(c.arguments), results=c.results, error=c.error
+                )
+                for c in report.tool_calls
+            ],
+            refused_calls=report.refused_calls,
+            latency_ms=report.latency_ms,
+            first_ids=list(report.first_ids),
+            answer=report.answer,
+            error=report.error,
+        )
+
+
 class SearchOut(BaseModel):
     """Results, and whether the vector side took part."""
 
@@ -348,6 +398,8 @@ class SearchOut(BaseModel):
     timings: Timings
     plan: PlanOut | None = None
     """With `understand`: what was understood."""
+    fallback: FallbackOut | None = None
+    """With `fallback`: whether the agent ran, why, its tool calls and the time it added."""
 
     @classmethod
     def of(cls, response: SearchResponse) -> SearchOut:
@@ -365,6 +417,7 @@ class SearchOut(BaseModel):
                 stages=stages,
             ),
             plan=PlanOut.of(response.plan) if response.plan is not None else None,
+            fallback=(FallbackOut.of(response.fallback) if response.fallback is not None else None),
         )
 
 

@@ -17,12 +17,20 @@ def search(body: SearchRequest, service: Search, services: AppServices) -> Respo
     """Hybrid search, with verified quotes (`use_explanations`) and planning (`understand`).
 
     With `understand`, filters, variations and a strategy are read from the text first;
-    the response's `plan` says what was understood; `ignore` leaves parts of it out.
+    the response's `plan` says what was understood; `ignore` leaves parts of it out. With
+    `fallback`, a search that robust signals find wanting goes to the fallback agent; the
+    response's `fallback` says why and what the agent did.
     """
     query = body.to_domain()
     plan = (
         plan_query(services.understanding(), query.text, body.ignore) if body.understand else None
     )
     mmr_lambda = body.mmr_lambda if "mmr_lambda" in body.model_fields_set else ...
-    response = service.search(query, strategy=body.strategy, mmr_lambda=mmr_lambda, plan=plan)
+    use_fallback = body.fallback if body.fallback is not None else services.settings.search_fallback
+    if use_fallback:
+        response = services.fallback_search().search_with_fallback(
+            query, strategy=body.strategy, mmr_lambda=mmr_lambda, plan=plan
+        )
+    else:
+        response = service.search(query, strategy=body.strategy, mmr_lambda=mmr_lambda, plan=plan)
     return json_response(SearchOut.of(response))

@@ -1,0 +1,320 @@
+"""`FallbackRulePolicy`: the offline, deterministic chat model behind the search fallback.
+
+A LangChain `BaseChatModel`, so LangChain's prebuilt ReAct agent drives it exactly as it
+drives a hosted model: it reads the request (the reader's query, the reasons, the first
+results) from the first user message, asks for tool calls in stages, and answers with the
+chosen books by id. Tool results are read only for book ids and authors, never as
+instructions. The plan for each reason (the first that applies wins):
+
+- exploration_request, "like X but not Y": get_similar_books(X, excluding Y), then, when
+  too few came back, search_catalog(X's shelves that do not name Y, or X itself when X is
+  no title, excluding Y); answer the similar books, then the search's.
+- exploration_request without an X ("surprise me"): search_catalog(the content words),
+  get_similar_books(its best book); answer both, interleaved.
+- no_results, too_few_results, no_lexical_or_vector_hits: search_catalog(the query, no
+  filters), then search_catalog(its content words) while still short; answer the first
+  results, then the new books.
+- one_author: search_catalog(the query, same filters, excluding that author); answer the
+  first results with at most 3 by that author, interleaved with the new books.
+- exploratory_intent: search_catalog(the subject: the query without cue and filler words),
+  get_similar_books(that search's best book); answer the two lists and the first results
+  fused by reciprocal rank (books several lists agree on rise).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from itertools import zip_longest
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
+
+MODEL_ID = "rules:search-fallback-v1"
+RRF_K = 60
+KEEP_PER_AUTHOR = 3
+"""With `one_author`, the dominant author keeps this many of the first results."""
+_REQUEST = re.compile(r"<request>\s*(\{.*\})\s*</request>", re.S)
+_STOP = frozenset(
+    (
+        *("a", "an", "the", "of", "and", "or", "to", "in", "on", "for", "with", "about"),
+        *("into", "from", "by", "at", "as", "is", "are", "be", "that", "this", "books"),
+        *("book", "novels", "novel", "stories", "story", "some", "any", "me", "i", "want"),
+        *("find", "read", "reading", "something", "anything", "like", "history"),
+        *("introduction", "guide", "how", "learn", "learning", "understanding"),
+        *("understand", "life"),
+    )
+)
+_WORD = re.compile(r"[\w'-]+")
+
+Call = dict[str, Any]
+Stage = Callable[[list[dict[str, Any]]], Call | None]
+
+
+def _request(messages: Sequence[BaseMessage]) -> dict[str, Any]:
+    """The request JSON of the first user message (empty when there is none)."""
+    for message in messages:
+        if isinstance(message, HumanMessage) and isinstance(message.content, str):
+            match = _REQUEST.search(message.content)
+            if match is not None:
+                try:
+                    data = json.loads(match.group(1))
+                except ValueError:
+                    return {}
+                return data if isinstance(data, dict) else {}
+    return {}
+
+
+def _tool_results(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = []
+    for message in messages:
+        if isinstance(message, ToolMessage):
+            try:
+                data = json.loads(str(message.content))
+            except ValueError:
+                data = {"error": str(message.content)}
+            results.append(data if isinstance(data, dict) else {"error": "not an object"})
+    return results
+
+
+def _books(result: dict[str, Any]) -> list[dict[str, Any]]:
+    books = result.get("books")
+    return [b for b in books if isinstance(b, dict)] if isinstance(books, list) else []
+
+
+def content_words(text: str) -> str:
+    """The query without filler and exploration cue words ("the history of X" -> "X")."""
+    words = [w for w in _WORD.findall(text) if w.casefold() not in _STOP]
+    return " ".join(words) or text
+
+
+def _interleave(*lists: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [b for group in zip_longest(*lists) for b in group if b is not None]
+
+
+def _fuse(*lists: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Reciprocal rank fusion (k=60) of the lists: books several lists agree on rise."""
+    scores: dict[str, float] = {}
+    books: dict[str, dict[str, Any]] = {}
+    for ranking in lists:
+        for position, book in enumerate(ranking, start=1):
+            book_id = str(book.get("book_id"))
+            books.setdefault(book_id, book)
+            scores[book_id] = scores.get(book_id, 0.0) + 1.0 / (RRF_K + position)
+    return [books[i] for i in sorted(scores, key=lambda i: -scores[i])]
+
+
+class FallbackRulePolicy(BaseChatModel):
+    """Deterministic tool calls and answers for the search fallback (no API key)."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "lectern-fallback-rules"
+
+    @property
+    def model_id(self) -> str:
+        """The id traces and reports use."""
+        return MODEL_ID
+
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
+        *,
+        tool_choice: str | None = None,
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
+        """Accept the agent's tools; the policy knows them by name and ignores the schemas."""
+        del tools, tool_choice, kwargs
+        return self
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        del stop, run_manager, kwargs
+        request = _request(messages)
+        results = _tool_results(messages)
+        stages, answer = self._plan(request)
+        message = AIMessage(content="")
+        if len(results) < len(stages):
+            call = stages[len(results)](results)
+            if call is not None:
+                message = AIMessage(
+                    content="",
+                    tool_calls=[{**call, "id": f"call-{len(results) + 1}", "type": "tool_call"}],
+                )
+        if not message.tool_calls:
+            message = AIMessage(content=self._answer(request, answer(results)))
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    # --- plans ------------------------------------------------------------------------------
+
+    def _plan(
+        self, request: dict[str, Any]
+    ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
+        reasons = set(request.get("reasons") or [])
+        query = str(request.get("query") or "")
+        limit = int(request.get("limit") or 10)
+        first: list[dict[str, Any]] = [
+            b for b in request.get("first_results") or [] if isinstance(b, dict)
+        ]
+        filters = request.get("filters") if isinstance(request.get("filters"), dict) else {}
+        kept_filters = {
+            k: v for k, v in (filters or {}).items() if k in ("language", "min_year", "max_year")
+        }
+        exploration = request.get("exploration") or {}
+        if "exploration_request" in reasons and exploration.get("like"):
+            return self._like_but_not(exploration, limit, first)
+        if "exploration_request" in reasons:
+            return self._open_exploration(query, limit, kept_filters)
+        if reasons & {"no_results", "too_few_results", "no_lexical_or_vector_hits"}:
+            return self._widen(query, limit, first)
+        if "one_author" in reasons and request.get("dominant_author"):
+            return self._other_authors(query, limit, kept_filters, first, request)
+        return self._explore_subject(query, limit, kept_filters, first)
+
+    def _like_but_not(
+        self, exploration: dict[str, Any], limit: int, first: list[dict[str, Any]]
+    ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
+        like = str(exploration["like"])
+        unlike = exploration.get("unlike")
+        excluding = {"exclude_authors": [unlike], "exclude_categories": [unlike]} if unlike else {}
+
+        def similar(_: list[dict[str, Any]]) -> Call:
+            return {
+                "name": "get_similar_books",
+                "args": {"book": like, "limit": limit, **excluding},
+            }
+
+        def search(results: list[dict[str, Any]]) -> Call | None:
+            if len(_books(results[0])) >= limit:
+                return None
+            # X's shelves say what "like X" means; the ones Y names are left out.
+            similar_to = results[0].get("similar_to")
+            shelves = similar_to.get("categories") if isinstance(similar_to, dict) else None
+            words = [
+                str(c)
+                for c in shelves or []
+                if not unlike or str(unlike).casefold() not in str(c).casefold()
+            ]
+            return {
+                "name": "search_catalog",
+                "args": {"query": " ".join(words[:4]) or like, "limit": limit, **excluding},
+            }
+
+        def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [b for r in results for b in _books(r)] or first
+
+        return [similar, search], answer
+
+    def _open_exploration(
+        self, query: str, limit: int, filters: dict[str, Any]
+    ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
+        def search(_: list[dict[str, Any]]) -> Call:
+            args = {"query": content_words(query), "limit": limit, **filters}
+            return {"name": "search_catalog", "args": args}
+
+        def similar(results: list[dict[str, Any]]) -> Call | None:
+            found = _books(results[0])
+            if not found:
+                return None
+            return {
+                "name": "get_similar_books",
+                "args": {"book": found[0]["book_id"], "limit": limit},
+            }
+
+        def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return _interleave(*(_books(r) for r in results))
+
+        return [search, similar], answer
+
+    def _widen(
+        self, query: str, limit: int, first: list[dict[str, Any]]
+    ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
+        def again(_: list[dict[str, Any]]) -> Call:
+            return {"name": "search_catalog", "args": {"query": query, "limit": limit}}
+
+        def words(results: list[dict[str, Any]]) -> Call | None:
+            found = {b["book_id"] for r in results for b in _books(r)} | {
+                b.get("book_id") for b in first
+            }
+            shorter = content_words(query)
+            if len(found) >= limit or shorter.casefold() == query.casefold():
+                return None
+            return {"name": "search_catalog", "args": {"query": shorter, "limit": limit}}
+
+        def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [*first, *(b for r in results for b in _books(r))]
+
+        return [again, words], answer
+
+    def _other_authors(
+        self,
+        query: str,
+        limit: int,
+        filters: dict[str, Any],
+        first: list[dict[str, Any]],
+        request: dict[str, Any],
+    ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
+        author = str(request["dominant_author"])
+
+        def others(_: list[dict[str, Any]]) -> Call:
+            args = {"query": query, "limit": limit, "exclude_authors": [author], **filters}
+            return {"name": "search_catalog", "args": args}
+
+        def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            kept, theirs = [], 0
+            for book in first:
+                if author in (book.get("authors") or [])[:1]:
+                    theirs += 1
+                    if theirs > KEEP_PER_AUTHOR:
+                        continue
+                kept.append(book)
+            return _interleave(kept, *(_books(r) for r in results))
+
+        return [others], answer
+
+    def _explore_subject(
+        self, query: str, limit: int, filters: dict[str, Any], first: list[dict[str, Any]]
+    ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
+        def subject(_: list[dict[str, Any]]) -> Call:
+            args = {"query": content_words(query), "limit": limit, **filters}
+            return {"name": "search_catalog", "args": args}
+
+        def neighbours(results: list[dict[str, Any]]) -> Call | None:
+            found = _books(results[0]) or first
+            if not found:
+                return None
+            return {
+                "name": "get_similar_books",
+                "args": {"book": found[0]["book_id"], "limit": limit},
+            }
+
+        def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return _fuse(*(_books(r) for r in results), first)
+
+        return [subject, neighbours], answer
+
+    @staticmethod
+    def _answer(request: dict[str, Any], books: list[dict[str, Any]]) -> str:
+        limit = int(request.get("limit") or 10)
+        lines, seen = [], set()
+        for book in books:
+            book_id = book.get("book_id")
+            if not book_id or book_id in seen:
+                continue
+            seen.add(book_id)
+            lines.append(f"book:{book_id} {book.get('title', '')}")
+            if len(lines) == limit:
+                break
+        if not lines:
+            return "I found no better books than the first search."
+        return "Recommended, best first:\n" + "\n".join(lines)

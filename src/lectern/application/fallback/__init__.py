@@ -1,0 +1,1 @@
+"""The search fallback: robust triggers, a ReAct agent with two search tools, its report."""

@@ -1,0 +1,230 @@
+"""The fallback agent's two tools, `search_catalog` and `get_similar_books`, over the search.
+
+Signatures (what the model sees as JSON schema):
+
+    search_catalog(query: str, limit: int = 10, language: str | None = None,
+                   min_year: int | None = None, max_year: int | None = None,
+                   exclude_authors: list[str] = [], exclude_categories: list[str] = [])
+    get_similar_books(book: str, limit: int = 10,
+                      exclude_authors: list[str] = [], exclude_categories: list[str] = [])
+
+`book` is a book id or a title. Both return `{"books": [{"book_id", "title", "authors",
+"year", "categories", "description"}]}` (`get_similar_books` adds `similar_to`). A toolbox
+lives for one run and records every call with the books it returned: the results the
+reader gets are taken from those records, never from text the model wrote.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from lectern.application.fallback.ports import AgentTool
+from lectern.application.ports import BookCatalog, QueryUnderstanding
+from lectern.application.search import BookSearchService
+from lectern.application.understanding import Vocabulary, key_of
+from lectern.domain.books import Book, JSONValue
+from lectern.domain.search import SearchFilters, SearchQuery, SearchResult
+from lectern.errors import InvalidQueryError, ToolError
+
+MAX_TOOL_RESULTS = 20
+DESCRIPTION_CHARS = 300
+"""Descriptions are cut here for the model: enough to judge a book, cheap in tokens."""
+MAX_CATEGORIES = 5
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class SearchCatalogInput(_Input):
+    """Input of search_catalog."""
+
+    query: str = Field(min_length=1, max_length=500, description="What to look for.")
+    limit: int = Field(10, ge=1, le=MAX_TOOL_RESULTS, description="How many books.")
+    language: str | None = Field(None, description="ISO 639-1 code, e.g. en, es.")
+    min_year: int | None = Field(None, description="Published in or after this year.")
+    max_year: int | None = Field(None, description="Published in or before this year.")
+    exclude_authors: list[str] = Field(
+        default_factory=list, max_length=10, description="Leave out books by these authors."
+    )
+    exclude_categories: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="Leave out books on shelves containing these words.",
+    )
+
+
+class GetSimilarBooksInput(_Input):
+    """Input of get_similar_books."""
+
+    book: str = Field(min_length=1, max_length=300, description="A book id or a title.")
+    limit: int = Field(10, ge=1, le=MAX_TOOL_RESULTS, description="How many books.")
+    exclude_authors: list[str] = Field(
+        default_factory=list, max_length=10, description="Leave out books by these authors."
+    )
+    exclude_categories: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="Leave out books on shelves containing these words.",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRecord:
+    """One call as it ran: the checked arguments, the books returned, or the error."""
+
+    name: str
+    arguments: dict[str, JSONValue]
+    results: tuple[SearchResult, ...] = ()
+    error: str | None = None
+
+
+def book_json(book: Book) -> dict[str, JSONValue]:
+    """A book as the agent sees it."""
+    description = " ".join((book.description or "").split())
+    if len(description) > DESCRIPTION_CHARS:
+        description = description[:DESCRIPTION_CHARS].rsplit(" ", 1)[0] + " ..."
+    return {
+        "book_id": str(book.id),
+        "title": book.field_text("title"),
+        "authors": list(book.authors[:3]),
+        "year": book.published_year,
+        "categories": list(book.categories[:MAX_CATEGORIES]),
+        "description": description,
+    }
+
+
+def _excluded(result: SearchResult, authors: Sequence[str], categories: Sequence[str]) -> bool:
+    """True for a book by an excluded author, or on a shelf containing an excluded word.
+
+    Containment, not equality: "not fantasy" leaves out "epic fantasy" and "high fantasy"
+    shelves too, which is what a reader means.
+    """
+    banned_authors = [a.casefold() for a in authors if a.strip()]
+    banned_categories = [c.casefold() for c in categories if c.strip()]
+    book = result.book
+    if any(b in c.casefold() for c in book.categories for b in banned_categories):
+        return True
+    return any(b in a.casefold() for a in book.authors for b in banned_authors)
+
+
+@dataclass
+class FallbackToolbox:
+    """`search_catalog` and `get_similar_books` for one fallback run, recording each call."""
+
+    search: BookSearchService
+    catalog: BookCatalog
+    understanding: QueryUnderstanding | None = None
+    vocabulary: Vocabulary | None = None
+    records: list[ToolRecord] = field(default_factory=list)
+
+    def tools(self) -> list[AgentTool]:
+        """The two tools, as the agent port takes them."""
+        return [
+            AgentTool(
+                "search_catalog",
+                "Search the book catalog (BM25 and embeddings). Use other words than the "
+                "first search, exclude authors or shelves, or drop a filter that left too "
+                "few books. Returns books with id, title, authors, year, shelves and blurb.",
+                SearchCatalogInput,
+                self._recorded("search_catalog", self.search_catalog),
+            ),
+            AgentTool(
+                "get_similar_books",
+                "Books nearest to one book (by id or title) by meaning, never its own other "
+                "editions; can exclude authors or shelves.",
+                GetSimilarBooksInput,
+                self._recorded("get_similar_books", self.get_similar_books),
+            ),
+        ]
+
+    def _recorded(
+        self, name: str, run: Callable[[Any], tuple[list[SearchResult], dict[str, JSONValue]]]
+    ) -> Callable[[BaseModel], JSONValue]:
+        def call(arguments: BaseModel) -> JSONValue:
+            given: dict[str, JSONValue] = arguments.model_dump(mode="json", exclude_defaults=True)
+            try:
+                results, extra = run(arguments)
+            except (ToolError, InvalidQueryError, ValidationError) as error:
+                self.records.append(ToolRecord(name, given, error=str(error)))
+                raise ToolError(str(error)) from None
+            self.records.append(ToolRecord(name, given, tuple(results)))
+            books: list[JSONValue] = [book_json(r.book) for r in results]
+            return {"books": books, **extra}
+
+        return call
+
+    def search_catalog(
+        self, args: SearchCatalogInput
+    ) -> tuple[list[SearchResult], dict[str, JSONValue]]:
+        """Plan the words (as a reader's search is), search with the exclusions as filters."""
+        plan = self.understanding.plan(args.query) if self.understanding else None
+        filters = SearchFilters(
+            language=args.language,
+            min_year=args.min_year,
+            max_year=args.max_year,
+            exclude_categories=tuple(args.exclude_categories),
+            exclude_authors=tuple(args.exclude_authors),
+        )
+        response = self.search.search(
+            SearchQuery(args.query, filters, max_results=args.limit), plan=plan
+        )
+        kept = [
+            r
+            for r in response.results
+            if not _excluded(r, args.exclude_authors, args.exclude_categories)
+        ]
+        return kept[: args.limit], {}
+
+    def get_similar_books(
+        self, args: GetSimilarBooksInput
+    ) -> tuple[list[SearchResult], dict[str, JSONValue]]:
+        """Neighbours of the book, minus the excluded."""
+        book = self._resolve(args.book)
+        excluding = bool(args.exclude_authors or args.exclude_categories)
+        wanted = min(args.limit * 3, 60) if excluding else args.limit
+        response = self.search.similar(book.id, wanted)
+        kept = [
+            r
+            for r in response.results
+            if not _excluded(r, args.exclude_authors, args.exclude_categories)
+        ]
+        similar_to: JSONValue = {
+            "book_id": str(book.id),
+            "title": book.title,
+            "categories": list(book.categories[:MAX_CATEGORIES]),
+        }
+        return kept[: args.limit], {"similar_to": similar_to}
+
+    def _resolve(self, reference: str) -> Book:
+        """A book id, else the most popular edition with that title."""
+        text = reference.strip().removeprefix("book:")
+        try:
+            book = self.catalog.get(uuid.UUID(text[:36]))
+        except ValueError:
+            book = None
+        else:
+            if book is None:
+                raise ToolError(f"no book with id {text} in the catalog")
+            return book
+        key = key_of(text.strip(" \"'“”"))
+        if not key:
+            raise ToolError("name a book by its id or its title")
+        if self.vocabulary is not None:
+            entry = self.vocabulary.best_title(key)
+            if entry is None and key[:1] != ("the",):
+                entry = self.vocabulary.best_title(("the", *key))
+            if entry is not None:
+                found = self.catalog.get(uuid.UUID(entry.book_id))
+                if found is not None:
+                    return found
+        results = self.search.search(SearchQuery(text, max_results=10), mmr_lambda=None).results
+        for result in results:
+            if key_of(result.book.title)[: len(key)] == key:
+                return result.book
+        raise ToolError(f"no book titled {text!r} in the catalog: search for it first")
