@@ -24,7 +24,15 @@ from lectern.settings import Settings
 from tests.e2e.serving import LECTERN, serve_in_thread
 
 pytestmark = pytest.mark.slow
-TOOLS = {"search_books", "similar_books", "get_book", "list_collections", "search_collection"}
+TOOLS = {
+    "search_books",
+    "similar_books",
+    "get_book",
+    "list_collections",
+    "search_collection",
+    "ask_knowledge_base",
+    "research",
+}
 GUIDE = """# Reading guide
 
 ## Choosing a book
@@ -100,12 +108,42 @@ async def _exercise(client: Client) -> None:
     with pytest.raises(MCPError):
         await client.read_resource("lectern://books/not-a-book")
     assert _structured(await client.call_tool("get_book", {"book": "Gilead"}))
+    # Without a knowledge-base or research collection configured, those tools say so.
+    off = await client.call_tool("ask_knowledge_base", {"question": "Where do notes go?"})
+    assert off.is_error and "LECTERN_AI_KB_COLLECTION" in off.content[0].text
 
 
 def test_in_memory_with_the_sdk_client(services: Services) -> None:
     async def run() -> None:
         async with Client(build_mcp_server(services)) as client:
             await _exercise(client)
+
+    anyio.run(run)
+
+
+def test_knowledge_base_and_research_tools(data_dir: Path) -> None:
+    configured = bootstrap(
+        Settings(data_dir=data_dir, ai_kb_collection="guide", ai_research_collection="guide")
+    )
+
+    async def run() -> None:
+        async with Client(build_mcp_server(configured)) as client:
+            asked = await client.call_tool(
+                "ask_knowledge_base",
+                {"question": "Where should I write the page number of a quote I keep?"},
+            )
+            reply = _structured(asked)
+            assert set(reply) >= {"should_reply", "reply", "citations"}
+            for citation in reply["citations"]:
+                assert " ".join(citation["quote"].split()) in " ".join(GUIDE.split())
+            found = _structured(
+                await client.call_tool("research", {"question": "keeping notes of quotes"})
+            )
+            assert "answer" in found
+            for citation in found["citations"]:
+                assert " ".join(citation["quote"].split()) in " ".join(GUIDE.split())
+            bad = await client.call_tool("research", {"question": "x", "template": "poem"})
+            assert bad.is_error
 
     anyio.run(run)
 

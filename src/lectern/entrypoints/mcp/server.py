@@ -140,6 +140,49 @@ def build_mcp_server(services: Services) -> MCPServer:
         )
         return CollectionSearchOut.of(found).model_dump(mode="json")
 
+    def optional_query(tool_name: str, setting: str, arguments: Mapping[str, Any]) -> Any:
+        if services.tool_registry().get(tool_name) is None:
+            raise McpToolError(f"{tool_name} is off: set {setting} to the collection it reads")
+        return _guarded(lambda: run_query(tool_name, arguments))
+
+    @server.tool(annotations=READ_ONLY)
+    def ask_knowledge_base(question: str) -> dict[str, Any]:
+        """Answer a question from the knowledge base (LECTERN_AI_KB_COLLECTION), or decline.
+
+        Returns `should_reply` (false when the knowledge base does not answer it), the reply
+        and its citations: each a source id and a quote that is literal in that source.
+        """
+        arguments = {"question": question}
+        reply: dict[str, Any] = optional_query(
+            "ask_knowledge_base", "LECTERN_AI_KB_COLLECTION", arguments
+        )
+        return reply
+
+    @server.tool(annotations=READ_ONLY)
+    def research(
+        question: str = "",
+        template: str = "research_query",
+        item_ids: list[str] | None = None,
+        filters: list[str] | None = None,
+        top_k: int = 8,
+    ) -> dict[str, Any]:
+        """Research the advisory collection (LECTERN_AI_RESEARCH_COLLECTION).
+
+        `template`: research_query (a cited answer), summarize or compare (the `item_ids`).
+        Only citations whose quotes are in the sources come back, with related items.
+        """
+        arguments = {
+            "question": question,
+            "template": template,
+            "item_ids": item_ids,
+            "filters": filters,
+            "top_k": top_k,
+        }
+        found: dict[str, Any] = optional_query(
+            "research", "LECTERN_AI_RESEARCH_COLLECTION", arguments
+        )
+        return found
+
     @server.resource(
         "lectern://books/{book_id}",
         name="book",
