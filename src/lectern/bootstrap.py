@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import structlog
 import uuid6
 
 from lectern.adapters.actions.sqlalchemy_actions import SqlAlchemyPendingActions
@@ -21,7 +22,10 @@ from lectern.adapters.catalog.library import SqlAlchemyLibrary
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID, OnnxMiniLMEmbedder
 from lectern.adapters.evaluation_runs import JsonRunStore
+from lectern.adapters.guidance.profiles import load_profiles
 from lectern.adapters.llm.extractive import ExtractiveLLM
+from lectern.adapters.llm.followups import LlmFollowUpRewriter, RuleFollowUpRewriter
+from lectern.adapters.llm.guideline_policy import GuidelineRulePolicy
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.llm.tracing import JsonlTraceWriter
@@ -37,6 +41,11 @@ from lectern.adapters.sources.seven_k import SevenKBooksSource
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
 from lectern.application.assistant.approvals import Approvals
+from lectern.application.assistant.guideline import (
+    FollowUpRewriter,
+    GuideConfig,
+    GuidelineAgent,
+)
 from lectern.application.assistant.ports import (
     ChatModel,
     LibraryStore,
@@ -66,6 +75,7 @@ from lectern.application.ports import (
     LLMTracer,
     ProgressReporter,
     QueryUnderstanding,
+    Reranker,
     SourceFetcher,
     VectorIndex,
 )
@@ -77,10 +87,12 @@ from lectern.application.search import (
 )
 from lectern.application.understanding import Vocabulary
 from lectern.domain.books import JSONValue
+from lectern.domain.guidance import GuideProfile
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 from lectern.settings import Settings
 
 T = TypeVar("T")
+log = structlog.get_logger(__name__)
 
 if TYPE_CHECKING:
     from lectern.adapters.llm.langchain_llm import StructuredMethod
@@ -111,6 +123,7 @@ def search_config(settings: Settings) -> SearchConfig:
         fusion=settings.fusion,
         weights={"lexical": settings.lexical_weight, "vector": settings.vector_weight},
         candidate_pool=settings.candidate_pool,
+        lexical_enabled=settings.bm25_enabled,
     )
 
 
@@ -202,6 +215,9 @@ class Overrides:
     library: LibraryStore | None = None
     sessions: SessionStore | None = None
     pii: PiiDetector | None = None
+    guide_model: ChatModel | None = None
+    """The guideline agent's model (a scripted fake in tests) instead of the configured one."""
+    reranker: Reranker | None = None
 
 
 @dataclass
@@ -331,7 +347,40 @@ class Services:
             search_config(settings),
             mmr_lambda=settings.mmr_lambda,
             inbox=FolderUploadInbox(settings.data_dir / "uploads"),
+            reranker=self.reranker(),
+            rerank_depth=settings.rerank_depth,
         )
+
+    def reranker(self) -> Reranker | None:
+        """LECTERN_RERANK's reranker; None for `none` or when it cannot run here (logged)."""
+        if self.overrides.reranker is not None:
+            return self.overrides.reranker
+        return self._once("reranker", self._build_reranker)
+
+    def _build_reranker(self) -> Reranker | None:
+        choice = self.settings.rerank
+        if choice == "none":
+            return None
+        if choice == "llm":
+            if self.settings.llm == "extractive":
+                log.warning(
+                    "LECTERN_RERANK=llm needs a generative LECTERN_LLM: not reranking",
+                    llm=self.settings.llm,
+                )
+                return None
+            from lectern.adapters.rerank.llm_listwise import LlmListwiseReranker
+
+            return LlmListwiseReranker(self.llm())
+        from lectern.adapters.rerank.late_interaction import MaxSimReranker
+
+        if self.settings.embedder != "onnx":
+            log.warning(
+                "LECTERN_RERANK=late-interaction needs the onnx embedder's token vectors: "
+                "not reranking",
+                embedder=self.settings.embedder,
+            )
+            return None
+        return MaxSimReranker(_TokenVectors(self.catalog_indexes().embedder))
 
     def tracer(self) -> LLMTracer:
         """The LLM trace file of this data directory, counted in the metrics."""
@@ -559,6 +608,61 @@ class Services:
             observer=observer,
         )
 
+    # --- the guideline agent ----------------------------------------------------------------
+
+    def guide_profiles(self) -> tuple[GuideProfile, ...]:
+        """The guideline profiles: LECTERN_GUIDE_PROFILES's file, else the packaged ones."""
+        return self._once("guide_profiles", lambda: load_profiles(self.settings.guide_profiles))
+
+    def guide_model(self) -> ChatModel:
+        """The guideline agent's model: its rule policy offline, else the assistant's provider."""
+        if self.overrides.guide_model is not None:
+            return self.overrides.guide_model
+        if self.settings.assistant_provider == "rules":
+            return self._once("guide_model", GuidelineRulePolicy)
+        return self.chat_model()
+
+    def guide(self) -> GuidelineAgent:
+        """The guideline chat agent over the guidance collections of the profiles."""
+        return self._once("guide", self._build_guide)
+
+    def _build_guide(self) -> GuidelineAgent:
+        settings = self.settings
+        profiles = self.guide_profiles()
+        if settings.guide_default_profile not in {p.name for p in profiles}:
+            raise ConfigurationError(
+                f"LECTERN_GUIDE_DEFAULT_PROFILE: no profile {settings.guide_default_profile!r}; "
+                f"the profiles are: {', '.join(p.name for p in profiles)}"
+            )
+        rewriter: FollowUpRewriter = RuleFollowUpRewriter()
+        if settings.llm != "extractive":
+            rewriter = LlmFollowUpRewriter(self.llm(), RuleFollowUpRewriter())
+        observer = self._once(
+            "assistant_observer", lambda: PrometheusAssistantObserver(self.metrics.registry)
+        )
+        return GuidelineAgent(
+            self.guide_model(),
+            self.collections(),
+            profiles,
+            self.sessions(),
+            rewriter,
+            config=GuideConfig(
+                default_profile=settings.guide_default_profile,
+                min_similarity=settings.guide_min_similarity,
+                min_share=settings.assistant_min_relevance,
+                loop=AssistantConfig(
+                    enabled=True,
+                    max_agent_steps=settings.assistant_max_steps,
+                    temperature=settings.llm_temperature,
+                    mask_pii=settings.assistant_masks_pii,
+                ),
+            ),
+            clock=self.clock,
+            tracer=self.tracer(),
+            pii=self.overrides.pii or PatternPiiDetector(),
+            observer=observer,
+        )
+
     def model_config(self) -> dict[str, JSONValue]:
         """The models a run used, as recorded in its artifact."""
         retriever = self.retriever()
@@ -572,6 +676,18 @@ class Services:
             "lexical": "bm25s",
             "vector_index": retriever.vector.model_id if retriever.vector else None,
         }
+
+
+class _TokenVectors:
+    """The catalog embedder's token vectors, loaded on the first rerank (not at start-up)."""
+
+    def __init__(self, load: Callable[[], ArrayEmbedder]) -> None:
+        self._load = load
+
+    def token_vectors(self, texts: Sequence[str]) -> Any:
+        """The ONNX embedder's unit token vectors of each text."""
+        embedder: Any = self._load()
+        return embedder.token_vectors(texts)
 
 
 def new_run_id() -> str:
