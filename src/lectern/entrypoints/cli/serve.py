@@ -43,6 +43,9 @@ def serve(
             workers=workers,
             log_level="warning",
             access_log=False,
+            # Limits count per client address: the socket's, never X-Forwarded-For, which
+            # uvicorn would otherwise trust from 127.0.0.1.
+            proxy_headers=False,
         )
 
     _guarded(run)

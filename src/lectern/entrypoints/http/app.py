@@ -23,6 +23,7 @@ from lectern.entrypoints.http.problems import install_problem_handlers
 from lectern.entrypoints.http.routers import (
     assistant,
     books,
+    chat,
     collections,
     evaluate,
     health,
@@ -84,6 +85,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         failure_limits=parse_many(settings.auth_failure_limit),
         window=window,
         chat_limits=parse_many(settings.rate_limit_chat),
+        guide_limits=parse_many(settings.rate_limit_chat_guide),
     )
     app.add_middleware(Observe, observe=services.metrics.observe_http)
     if settings.cors_origin_list:
@@ -110,6 +112,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         collections,
         evaluate,
         assistant,
+        chat,
         library,
         openai_compat,
         pages,
