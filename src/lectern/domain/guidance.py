@@ -71,7 +71,7 @@ def section_number(section: str | None) -> str | None:
     for title in reversed(section.split(" > ")):
         match = _SECTION_NUMBER.match(title)
         if match:
-            return match.group("number")
+            return match.group("number").removeprefix("Appendix").strip()
     return None
 
 

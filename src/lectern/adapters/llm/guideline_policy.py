@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from lectern.application.assistant.guideline import GUIDE_TOOL
 from lectern.application.assistant.prompts import REFUSAL_RULE
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
+from lectern.domain.evidence import numbers_in
 
 MODEL_ID = "guideline-rules-v1"
 MIN_COVERAGE = 0.55
@@ -30,13 +31,33 @@ SECOND_QUOTE = 0.85
 MAX_QUOTE_CHARS = 400
 SENTENCE_SHARE = 0.75
 """Coverage counts the sentence's own words this much, its passage's the rest."""
+PAIR_COST = 0.03
+LENGTH_COST = 0.0002
+"""Of two sentences that cover the question alike, the shorter (more direct) one wins."""
+"""Two sentences quoted together must cover that much more to beat one."""
+_ACRONYM = re.compile(r"(?P<words>(?:[A-Za-z][\w-]*\s+){1,6})\((?P<acronym>[A-Z]{2,6})\)")
+_ASKS_FOR: tuple[tuple[re.Pattern[str], set[str | None]], ...] = (
+    (
+        re.compile(
+            r"\bhow (often|frequently|soon)\b|\bwithin how\b"
+            r"|\bhow long\b.*\b(valid|last|take|wait|session|expire|lifetime)"
+        ),
+        {"time"},
+    ),
+    (re.compile(r"\bhow long\b|\blength\b|\bmaximum size\b"), {"char", "size", "digit", "time"}),
+    (re.compile(r"\b(minutes?|hours?|days?|seconds?|weeks?|months?|years?)\b"), {"time"}),
+    (re.compile(r"\b(characters?|chars?)\b"), {"char"}),
+    (re.compile(r"\b(bits?|bytes?|octets?|entropy)\b"), {"size"}),
+    (re.compile(r"\bdigits?\b"), {"digit"}),
+)
+"""Question words and the dimensions (domain/evidence.py) of the numbers they ask for."""
 _REFUSAL = re.compile(re.escape(REFUSAL_RULE) + r'"(?P<text>[^"]+)"')
 _WORD = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"(])|\n+")
 _WANTS_NUMBER = re.compile(
     r"\b(how (many|long|much|often|old|large|big|short|soon|frequently)|minimum|maximum|"
     r"at (least|most)|length|limit|number of|timeout|duration|age|size|lifetime|expire|"
-    r"version|which (code|status)|what (code|status|port|value))\b",
+    r"version|rate|ratio|percent(age)?|which (code|status)|what (code|status|port|value))\b",
     re.I,
 )
 _NUMBER = re.compile(
@@ -44,6 +65,8 @@ _NUMBER = re.compile(
     r"sixty|hundred|thousand)\b",
     re.I,
 )
+_REFERENCE_ENTRY = re.compile(r"^\[[^\]]{1,40}\]\s+\S")
+"""A bibliography entry ("[FIPS 201] Federal Information ..."): never an answer."""
 _NORMATIVE = re.compile(r"\b(SHALL|MUST|REQUIRED|SHOULD)\b")
 _STOP_WORDS = """
     a an the and or of to in on at for by with from as is are was were be been being it its
@@ -54,7 +77,8 @@ _STOP_WORDS = """
     nist rfc rfcs guideline guidelines guidance document documents publication sp special
     requirement requirements required require requires specify specifies specified define
     defines defined mean means meaning allowed allow permitted need needs kind type many much
-    long often after before ever still exactly just only like regarding"""
+    long often after before ever still exactly just only like regarding use used using have
+    has had"""
 _STOP = frozenset(_STOP_WORDS.split())
 
 
@@ -66,6 +90,10 @@ class _Sentence:
     words: frozenset[str]
     passage_words: frozenset[str]
     """Every word of the passage the sentence is in (its context)."""
+    passage: int = 0
+    """Which passage (in the order returned) the sentence is from."""
+    pair: bool = False
+    """Two consecutive sentences quoted together."""
 
 
 def question_terms(question: str) -> list[str]:
@@ -123,54 +151,108 @@ class GuidelineRulePolicy:
 
     def answer(self, question: str, results: Sequence[Message], refusal: str) -> str:
         """Quotes of the sentences that answer the question, or the refusal."""
-        candidates = _sentences(results)
+        candidates = _candidates(_sentences(results))
         terms = question_terms(question)
         if not candidates or not terms:
             return refusal
-        documents = len(candidates)
+        count = len(candidates)
         weight = {
-            t: math.log(1 + documents / (1 + sum(_covers(s.words, t) for s in candidates)))
+            t: math.log(1 + count / (1 + sum(_covers(c.words, t) for c in candidates)))
             for t in terms
         }
         total = sum(weight.values()) or 1.0
-        wants_number = bool(_WANTS_NUMBER.search(question))
+        wanted = wanted_dimensions(question)
+        wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted)
 
-        def coverage(sentence: _Sentence) -> tuple[float, frozenset[str]]:
-            matched = frozenset(t for t in terms if _covers(sentence.words, t))
-            around = [t for t in terms if _covers(sentence.passage_words, t)]
+        scored: list[tuple[float, float, float, frozenset[str], _Sentence]] = []
+        for candidate in candidates:
+            matched = frozenset(t for t in terms if _covers(candidate.words, t))
             own = sum(weight[t] for t in matched) / total
-            context = sum(weight[t] for t in around) / total
-            return SENTENCE_SHARE * own + (1 - SENTENCE_SHARE) * context, matched
-
-        scored = []
-        for sentence in candidates:
-            share, matched = coverage(sentence)
+            context = sum(weight[t] for t in terms if _covers(candidate.passage_words, t)) / total
+            share = SENTENCE_SHARE * own + (1 - SENTENCE_SHARE) * context
             bonus = 0.0
-            if wants_number and _NUMBER.search(sentence.text):
+            if wants_number and _NUMBER.search(candidate.text):
+                bonus += 0.1
+            if wanted and wanted & {m.dimension for m in numbers_in(candidate.text)}:
                 bonus += 0.15
-            if _NORMATIVE.search(sentence.text):
+            if _NORMATIVE.search(candidate.text):
                 bonus += 0.05
-            scored.append((share + bonus - 0.01 * sentence.rank, share, matched, sentence))
+            if candidate.pair:
+                bonus -= PAIR_COST
+            score = share + bonus - 0.01 * candidate.rank - LENGTH_COST * len(candidate.text)
+            scored.append((score, share, own, matched, candidate))
         scored.sort(key=lambda item: -item[0])
-        best_score, best_share, best_terms, best = scored[0]
+        best_score, best_share, _, best_terms, best = scored[0]
         if best_share < self.min_coverage:
             return refusal
         chosen = [best]
-        for score, share, matched, sentence in scored[1:6]:
+        for score, _, own, matched, candidate in scored[1:8]:
             if (
                 score >= SECOND_QUOTE * best_score
-                and share >= self.min_coverage
+                and own >= self.min_coverage
                 and not matched <= best_terms
-                and sentence.text != best.text
+                and candidate.text not in best.text
+                and best.text not in candidate.text
             ):
-                chosen.append(sentence)
+                chosen.append(candidate)
                 break
-        return "\n".join(f"{_quote(s.text)} {s.label}" for s in chosen)
+        return "\n".join(f"{_quote(c.text)} {c.label}" for c in chosen)
+
+
+def wanted_dimensions(question: str) -> set[str | None]:
+    """The kinds of quantity a question asks for ("how long" a length or a duration)."""
+    folded = question.casefold()
+    wanted: set[str | None] = set()
+    for pattern, dimensions in _ASKS_FOR:
+        if pattern.search(folded):
+            wanted |= dimensions
+    return wanted
 
 
 def _refusal(system: str) -> str:
     found = _REFUSAL.search(system)
     return found.group("text") if found else "I cannot answer that from these documents."
+
+
+def _candidates(sentences: Sequence[_Sentence]) -> list[_Sentence]:
+    """Each sentence, and each two consecutive sentences of one passage quoted together."""
+    out = list(sentences)
+    for first, second in zip(sentences, sentences[1:], strict=False):
+        if first.passage == second.passage and len(first.text) + len(second.text) < 500:
+            out.append(
+                _Sentence(
+                    f"{first.text} {second.text}",
+                    first.label,
+                    first.rank,
+                    first.words | second.words,
+                    first.passage_words,
+                    first.passage,
+                    pair=True,
+                )
+            )
+    return out
+
+
+def _words_of(text: str, expansions: dict[str, frozenset[str]]) -> frozenset[str]:
+    """Folded words, hyphenated words also in parts, acronyms also as their expansion."""
+    words: set[str] = set()
+    for word in _WORD.findall(text.casefold()):
+        words.add(word)
+        if "-" in word:
+            words.update(part for part in word.split("-") if part)
+        words |= expansions.get(word, frozenset())
+    return frozenset(words)
+
+
+def _acronyms(text: str) -> dict[str, frozenset[str]]:
+    """Acronyms a passage defines ("False Match Rate (FMR)") with the words they stand for."""
+    found: dict[str, frozenset[str]] = {}
+    for match in _ACRONYM.finditer(text):
+        words, acronym = match.group("words").split(), match.group("acronym")
+        initials = "".join(w[0] for w in words[-len(acronym) :]).upper()
+        if len(words) >= len(acronym) and initials == acronym.upper():
+            found[acronym.casefold()] = frozenset(w.casefold() for w in words[-len(acronym) :])
+    return found
 
 
 def _sentences(results: Sequence[Message]) -> list[_Sentence]:
@@ -191,15 +273,16 @@ def _sentences(results: Sequence[Message]) -> list[_Sentence]:
             if not isinstance(label, str) or not isinstance(text, str):
                 continue
             context = " ".join(str(passage.get(k) or "") for k in ("section", "document"))
-            around = frozenset(_WORD.findall(f"{text} {context}".casefold()))
+            expansions = _acronyms(text)
+            around = _words_of(f"{text} {context}", expansions)
             for piece in _SENTENCE.split(text):
                 sentence = " ".join(piece.split()).strip(" *-|")
                 key = sentence.casefold()
-                if len(sentence) < 20 or key in seen:
+                if len(sentence) < 20 or key in seen or _REFERENCE_ENTRY.match(sentence):
                     continue
                 seen.add(key)
-                words = frozenset(_WORD.findall(f"{sentence} {context}".casefold()))
-                found.append(_Sentence(sentence, label, rank, words, around))
+                words = _words_of(f"{sentence} {context}", expansions)
+                found.append(_Sentence(sentence, label, rank, words, around, rank))
             rank += 1
     return found
 

@@ -51,7 +51,12 @@ class GuideChatRequest(BaseModel):
 
 def citation_url(citation: GuideCitation, profile: str) -> str:
     """The guideline page opened at the cited page or section, the snippet highlighted."""
-    query = {"profile": profile, "label": citation.source_label, "quote": citation.snippet}
+    query = {
+        "profile": profile,
+        "label": citation.source_label,
+        "quote": citation.snippet,
+        "cited": citation.label,
+    }
     return f"/guidelines?{urlencode(query)}"
 
 
