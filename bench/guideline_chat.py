@@ -109,8 +109,14 @@ def score(questions: list[dict[str, Any]], answers: list[dict[str, Any]]) -> dic
         ]
         rows.append((item, got, right_page, numbers, forbidden))
 
-    def share(kinds: Sequence[str], test: Callable[[Any], bool]) -> dict[str, Any]:
-        chosen = [r for r in rows if r[0]["kind"] in kinds]
+    def share(
+        kinds: Sequence[str], test: Callable[[Any], bool], heldout: bool | None = None
+    ) -> dict[str, Any]:
+        chosen = [
+            r
+            for r in rows
+            if r[0]["kind"] in kinds and (heldout is None or bool(r[0].get("heldout")) == heldout)
+        ]
         passed = [r for r in chosen if test(r)]
         return {
             "n": len(chosen),
@@ -127,6 +133,11 @@ def score(questions: list[dict[str, Any]], answers: list[dict[str, Any]]) -> dic
         "answered_right_page": share(ANSWERED, lambda r: r[2]),
         "answered_right_page_and_numbers": share(ANSWERED, lambda r: r[2] and r[3]),
         "answerable_only": share(("answerable",), lambda r: r[2]),
+        "heldout_right_page": share(("answerable",), lambda r: r[2], heldout=True),
+        "heldout_right_page_and_numbers": share(
+            ("answerable",), lambda r: r[2] and r[3], heldout=True
+        ),
+        "written_with_the_policy_right_page": share(ANSWERED, lambda r: r[2], heldout=False),
         "follow_ups": share(("follow_up",), lambda r: r[2]),
         "refused_when_due": share(REFUSED, lambda r: r[1]["refused"]),
         "off_scope_refused": share(("off_scope",), lambda r: r[1]["refused"]),
@@ -273,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-questions", action="store_true")
     parser.add_argument("--skip-rerank", action="store_true")
     parser.add_argument("--skip-scifact", action="store_true")
+    parser.add_argument("--skip-guidance", action="store_true")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--answers", type=Path, default=Path("/tmp/guideline_answers.json"))
     args = parser.parse_args(argv)
@@ -294,8 +306,9 @@ def main(argv: list[str] | None = None) -> int:
             from lectern.adapters.rerank.llm_listwise import LlmListwiseReranker
 
             rerankers["llm"] = LlmListwiseReranker(services.llm())
-        report["rerank_guidance"] = guidance_ndcg(services, questions, answers, rerankers)
-        print(json.dumps(report["rerank_guidance"], indent=1))
+        if not args.skip_guidance:
+            report["rerank_guidance"] = guidance_ndcg(services, questions, answers, rerankers)
+            print(json.dumps(report["rerank_guidance"], indent=1))
         if not args.skip_scifact:
             report["rerank_scifact"] = scifact_ndcg(
                 settings, args.scifact_queries, settings.rerank_depth, rerankers

@@ -36,7 +36,10 @@ from tests.e2e.sse import Event, parse, read_events
 
 pytestmark = pytest.mark.slow
 NIST = SHARED / "guidance" / "nist-sp800-63-3" / "sp800-63b"
-REFUSAL = "I cannot answer that from NIST SP 800-63-3: the passages I found do not say it."
+REFUSAL = (
+    "I cannot answer that from the NIST digital identity guidelines: the passages I found do "
+    "not say it."
+)
 QUESTION = "How long must a memorized secret chosen by the subscriber be?"
 
 

@@ -19,7 +19,10 @@ from lectern.errors import CollectionNotFoundError, InvalidQueryError, LLMError,
 from tests.fakes import ScriptedChatModel
 from tests.guideline_world import GuideWorld, make_guide
 
-REFUSAL = "I cannot answer that from NIST SP 800-63-3: the passages I found do not say it."
+REFUSAL = (
+    "I cannot answer that from the NIST digital identity guidelines: the passages I found do "
+    "not say it."
+)
 SECRET_LABEL = "[NIST SP 800-63B §5.1.1.1]"
 
 

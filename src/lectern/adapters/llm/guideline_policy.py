@@ -53,7 +53,11 @@ _ASKS_FOR: tuple[tuple[re.Pattern[str], set[str | None]], ...] = (
 """Question words and the dimensions (domain/evidence.py) of the numbers they ask for."""
 _REFUSAL = re.compile(re.escape(REFUSAL_RULE) + r'"(?P<text>[^"]+)"')
 _WORD = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"(])|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"(])")
+_BULLET = re.compile(r"^(?:[*\u2022o-]|\d{1,2}[.)])\s+\S")
+SHORT_LINE = 55
+"""A line shorter than this ends its block (a table row, a list item, a paragraph's end);
+longer lines are hard-wrapped prose (plain-text RFCs) and join the next one."""
 _WANTS_NUMBER = re.compile(
     r"\b(how (many|long|much|often|old|large|big|short|soon|frequently)|minimum|maximum|"
     r"at (least|most)|length|limit|number of|timeout|duration|age|size|lifetime|expire|"
@@ -65,6 +69,10 @@ _NUMBER = re.compile(
     r"sixty|hundred|thousand)\b",
     re.I,
 )
+_ASKS_MEANING = re.compile(
+    r"\bwhat (does|do|is|are)\b.*\b(mean|means|stand for)\b|^what is\b", re.I
+)
+_DEFINES = re.compile(r"\b(indicates|means|is defined as|refers to|specifies|denotes)\b", re.I)
 _REFERENCE_ENTRY = re.compile(r"^\[[^\]]{1,40}\]\s+\S")
 """A bibliography entry ("[FIPS 201] Federal Information ..."): never an answer."""
 _NORMATIVE = re.compile(r"\b(SHALL|MUST|REQUIRED|SHOULD)\b")
@@ -76,7 +84,8 @@ _STOP_WORDS = """
     i me my we our you your please tell explain describe say says said according give list
     nist rfc rfcs guideline guidelines guidance document documents publication sp special
     requirement requirements required require requires specify specifies specified define
-    defines defined mean means meaning allowed allow permitted need needs kind type many much
+    defines defined mean means meaning allowed allow permitted need needs support supports
+    supported kind type many much
     long often after before ever still exactly just only like regarding use used using have
     has had"""
 _STOP = frozenset(_STOP_WORDS.split())
@@ -92,6 +101,8 @@ class _Sentence:
     """Every word of the passage the sentence is in (its context)."""
     passage: int = 0
     """Which passage (in the order returned) the sentence is from."""
+    position: int = 0
+    """Its place among all sentences, skipped ones counted: pairs must be adjacent."""
     pair: bool = False
     """Two consecutive sentences quoted together."""
 
@@ -161,6 +172,7 @@ class GuidelineRulePolicy:
             for t in terms
         }
         total = sum(weight.values()) or 1.0
+        defining = bool(_ASKS_MEANING.search(question))
         wanted = wanted_dimensions(question)
         wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted)
 
@@ -177,6 +189,8 @@ class GuidelineRulePolicy:
                 bonus += 0.15
             if _NORMATIVE.search(candidate.text):
                 bonus += 0.05
+            if defining and _DEFINES.search(candidate.text):
+                bonus += 0.1
             if candidate.pair:
                 bonus -= PAIR_COST
             score = share + bonus - 0.01 * candidate.rank - LENGTH_COST * len(candidate.text)
@@ -218,7 +232,8 @@ def _candidates(sentences: Sequence[_Sentence]) -> list[_Sentence]:
     """Each sentence, and each two consecutive sentences of one passage quoted together."""
     out = list(sentences)
     for first, second in zip(sentences, sentences[1:], strict=False):
-        if first.passage == second.passage and len(first.text) + len(second.text) < 500:
+        adjacent = second.position == first.position + 1 and first.passage == second.passage
+        if adjacent and len(first.text) + len(second.text) < 500:
             out.append(
                 _Sentence(
                     f"{first.text} {second.text}",
@@ -260,6 +275,7 @@ def _sentences(results: Sequence[Message]) -> list[_Sentence]:
     found: list[_Sentence] = []
     seen: set[str] = set()
     rank = 0
+    position = 0
     for message in results:
         try:
             data = json.loads(message.content)
@@ -275,16 +291,42 @@ def _sentences(results: Sequence[Message]) -> list[_Sentence]:
             context = " ".join(str(passage.get(k) or "") for k in ("section", "document"))
             expansions = _acronyms(text)
             around = _words_of(f"{text} {context}", expansions)
-            for piece in _SENTENCE.split(text):
-                sentence = " ".join(piece.split()).strip(" *-|")
-                key = sentence.casefold()
-                if len(sentence) < 20 or key in seen or _REFERENCE_ENTRY.match(sentence):
-                    continue
-                seen.add(key)
-                words = _words_of(f"{sentence} {context}", expansions)
-                found.append(_Sentence(sentence, label, rank, words, around, rank))
+            for block in blocks(text):
+                for piece in _SENTENCE.split(block):
+                    position += 1
+                    sentence = " ".join(piece.split()).strip(" *-|")
+                    key = sentence.casefold()
+                    if len(sentence) < 20 or key in seen or _REFERENCE_ENTRY.match(sentence):
+                        continue
+                    seen.add(key)
+                    words = _words_of(f"{sentence} {context}", expansions)
+                    found.append(_Sentence(sentence, label, rank, words, around, rank, position))
+                position += 1  # no pair spans two blocks
             rank += 1
     return found
+
+
+def blocks(text: str) -> list[str]:
+    """A passage's text in blocks: paragraphs, list items, table rows, prose lines joined.
+
+    Plain-text RFCs wrap their prose at about 72 characters: such lines join the next.
+    """
+    out: list[str] = []
+    current: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if current and (not stripped or _BULLET.match(stripped)):
+            out.append(" ".join(current))
+            current = []
+        if not stripped:
+            continue
+        current.append(stripped)
+        if len(stripped) < SHORT_LINE:
+            out.append(" ".join(current))
+            current = []
+    if current:
+        out.append(" ".join(current))
+    return out
 
 
 def _quote(sentence: str) -> str:
