@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import structlog
 import uuid6
 
 from lectern import __version__
@@ -24,8 +25,11 @@ from lectern.adapters.catalog.provider_records import SqlAlchemyProviderRecords
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID, OnnxMiniLMEmbedder
 from lectern.adapters.evaluation_runs import JsonRunStore
+from lectern.adapters.guidance.profiles import load_profiles
 from lectern.adapters.knowledge_index import JsonKnowledgeIndexStore
 from lectern.adapters.llm.extractive import ExtractiveLLM
+from lectern.adapters.llm.followups import LlmFollowUpRewriter, RuleFollowUpRewriter
+from lectern.adapters.llm.guideline_policy import GuidelineRulePolicy
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.llm.tracing import JsonlTraceWriter
@@ -61,6 +65,11 @@ from lectern.application.answering.rules import RuleReplySteps
 from lectern.application.answering.service import KnowledgeBaseReplier
 from lectern.application.answering.usage import UsageMeter
 from lectern.application.assistant.approvals import Approvals
+from lectern.application.assistant.guideline import (
+    FollowUpRewriter,
+    GuideConfig,
+    GuidelineAgent,
+)
 from lectern.application.assistant.ports import (
     ChatModel,
     LibraryStore,
@@ -95,6 +104,7 @@ from lectern.application.ports import (
     ProgressReporter,
     ProviderRecordStore,
     QueryUnderstanding,
+    Reranker,
     SourceFetcher,
     VectorIndex,
 )
@@ -114,10 +124,12 @@ from lectern.application.workspace.ports import ReviewQueue, WorkspaceStore
 from lectern.application.workspace.reviews import ReviewService
 from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.books import JSONValue
+from lectern.domain.guidance import GuideProfile
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 from lectern.settings import Settings
 
 T = TypeVar("T")
+log = structlog.get_logger(__name__)
 
 if TYPE_CHECKING:
     from lectern.adapters.jobs.rq_reviews import RqReviewQueue
@@ -178,6 +190,7 @@ def search_config(settings: Settings) -> SearchConfig:
         fusion=settings.fusion,
         weights={"lexical": settings.lexical_weight, "vector": settings.vector_weight},
         candidate_pool=settings.candidate_pool,
+        lexical_enabled=settings.bm25_enabled,
     )
 
 
@@ -276,6 +289,9 @@ class Overrides:
     workspace_store: WorkspaceStore | None = None
     review_queue: ReviewQueue | None = None
     """Where automatic reviews go (a recording fake in tests) instead of rq or a thread."""
+    guide_model: ChatModel | None = None
+    """The guideline agent's model (a scripted fake in tests) instead of the configured one."""
+    reranker: Reranker | None = None
 
 
 @dataclass
@@ -427,6 +443,8 @@ class Services:
             search_config(settings),
             mmr_lambda=settings.mmr_lambda,
             inbox=FolderUploadInbox(settings.data_dir / "uploads"),
+            reranker=self.reranker(),
+            rerank_depth=settings.rerank_depth,
         )
 
     def tracer(self) -> UsageMeter:
@@ -434,6 +452,37 @@ class Services:
         return self._once(
             "tracer", lambda: UsageMeter(self.overrides.tracer or self._trace_writer())
         )
+
+    def reranker(self) -> Reranker | None:
+        """LECTERN_RERANK's reranker; None for `none` or when it cannot run here (logged)."""
+        if self.overrides.reranker is not None:
+            return self.overrides.reranker
+        return self._once("reranker", self._build_reranker)
+
+    def _build_reranker(self) -> Reranker | None:
+        choice = self.settings.rerank
+        if choice == "none":
+            return None
+        if choice == "llm":
+            if self.settings.llm == "extractive":
+                log.warning(
+                    "LECTERN_RERANK=llm needs a generative LECTERN_LLM: not reranking",
+                    llm=self.settings.llm,
+                )
+                return None
+            from lectern.adapters.rerank.llm_listwise import LlmListwiseReranker
+
+            return LlmListwiseReranker(self.llm())
+        from lectern.adapters.rerank.late_interaction import MaxSimReranker
+
+        if self.settings.embedder != "onnx":
+            log.warning(
+                "LECTERN_RERANK=late-interaction needs the onnx embedder's token vectors: "
+                "not reranking",
+                embedder=self.settings.embedder,
+            )
+            return None
+        return MaxSimReranker(_TokenVectors(self.catalog_indexes().embedder))
 
     def _trace_writer(self) -> LLMTracer:
         writer = JsonlTraceWriter(
@@ -866,6 +915,61 @@ class Services:
             max_claims=settings.review_max_claims,
         )
 
+    # --- the guideline agent ----------------------------------------------------------------
+
+    def guide_profiles(self) -> tuple[GuideProfile, ...]:
+        """The guideline profiles: LECTERN_GUIDE_PROFILES's file, else the packaged ones."""
+        return self._once("guide_profiles", lambda: load_profiles(self.settings.guide_profiles))
+
+    def guide_model(self) -> ChatModel:
+        """The guideline agent's model: its rule policy offline, else the assistant's provider."""
+        if self.overrides.guide_model is not None:
+            return self.overrides.guide_model
+        if self.settings.assistant_provider == "rules":
+            return self._once("guide_model", GuidelineRulePolicy)
+        return self.chat_model()
+
+    def guide(self) -> GuidelineAgent:
+        """The guideline chat agent over the guidance collections of the profiles."""
+        return self._once("guide", self._build_guide)
+
+    def _build_guide(self) -> GuidelineAgent:
+        settings = self.settings
+        profiles = self.guide_profiles()
+        if settings.guide_default_profile not in {p.name for p in profiles}:
+            raise ConfigurationError(
+                f"LECTERN_GUIDE_DEFAULT_PROFILE: no profile {settings.guide_default_profile!r}; "
+                f"the profiles are: {', '.join(p.name for p in profiles)}"
+            )
+        rewriter: FollowUpRewriter = RuleFollowUpRewriter()
+        if settings.llm != "extractive":
+            rewriter = LlmFollowUpRewriter(self.llm(), RuleFollowUpRewriter())
+        observer = self._once(
+            "assistant_observer", lambda: PrometheusAssistantObserver(self.metrics.registry)
+        )
+        return GuidelineAgent(
+            self.guide_model(),
+            self.collections(),
+            profiles,
+            self.sessions(),
+            rewriter,
+            config=GuideConfig(
+                default_profile=settings.guide_default_profile,
+                min_similarity=settings.guide_min_similarity,
+                min_share=settings.assistant_min_relevance,
+                loop=AssistantConfig(
+                    enabled=True,
+                    max_agent_steps=settings.assistant_max_steps,
+                    temperature=settings.llm_temperature,
+                    mask_pii=settings.assistant_masks_pii,
+                ),
+            ),
+            clock=self.clock,
+            tracer=self.tracer(),
+            pii=self.overrides.pii or PatternPiiDetector(),
+            observer=observer,
+        )
+
     def model_config(self) -> dict[str, JSONValue]:
         """The models a run used, as recorded in its artifact."""
         retriever = self.retriever()
@@ -879,6 +983,18 @@ class Services:
             "lexical": "bm25s",
             "vector_index": retriever.vector.model_id if retriever.vector else None,
         }
+
+
+class _TokenVectors:
+    """The catalog embedder's token vectors, loaded on the first rerank (not at start-up)."""
+
+    def __init__(self, load: Callable[[], ArrayEmbedder]) -> None:
+        self._load = load
+
+    def token_vectors(self, texts: Sequence[str]) -> Any:
+        """The ONNX embedder's unit token vectors of each text."""
+        embedder: Any = self._load()
+        return embedder.token_vectors(texts)
 
 
 def new_run_id() -> str:

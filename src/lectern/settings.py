@@ -14,7 +14,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from lectern.application.identity import ApiKeyring
-from lectern.domain.retrieval import DEFAULT_MMR_LAMBDA
+from lectern.domain.guidance import DEFAULT_MIN_SIMILARITY
+from lectern.domain.retrieval import DEFAULT_MMR_LAMBDA, DEFAULT_RERANK_DEPTH
 from lectern.errors import ConfigurationError
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -240,6 +241,25 @@ class Settings(BaseSettings):
     review_max_claims: int = Field(default=8, ge=1, le=50)
     """Statements of a document or task an automatic review checks against the project."""
 
+    bm25_enabled: bool = True
+    """False: vector-only retrieval (BM25 still answers, marked degraded, when vectors cannot)."""
+    rerank: Literal["none", "llm", "late-interaction"] = "none"
+    """What re-orders the head of a collection search after fusion: nothing; the configured
+    LLM, listwise; or MaxSim over the embedder's token vectors. Measured in README "Guideline
+    chat": neither beat fusion alone by enough to pay for its latency."""
+    rerank_depth: int = Field(default=DEFAULT_RERANK_DEPTH, ge=2, le=100)
+    """How many fused passages the reranker re-orders."""
+    guide_profiles: Path | None = None
+    """A YAML file of guideline agent profiles; unset: the packaged ones (nist, rfc)."""
+    guide_default_profile: str = "nist"
+    """The profile /chat answers from when a request names none."""
+    guide_min_similarity: float = Field(default=DEFAULT_MIN_SIMILARITY, ge=0.0, le=1.0)
+    """A guideline search whose best passage is less similar than this (cosine) found
+    nothing: the agent refuses instead of answering from it."""
+    rate_limit_chat_guide: str = "30/minute"
+    """Guideline chat questions (POST /chat, POST /chat/stream) per client address, whatever
+    key or header the client sends."""
+
     collection_writers: str = ""
     """Comma-separated users (of LECTERN_API_KEYS) who may upload documents to collections;
     empty: nobody may."""
@@ -312,6 +332,13 @@ class Settings(BaseSettings):
             raise ValueError(f"not a SQLAlchemy database URL ({error})") from None
         return value.strip()
 
+    @field_validator("guide_profiles")
+    @classmethod
+    def _profiles_file(cls, value: Path | None) -> Path | None:
+        if value is not None and not value.is_file():
+            raise ValueError(f"{value} is not a file")
+        return value
+
     @field_validator("data_mirror")
     @classmethod
     def _mirror_exists(cls, value: Path | None) -> Path | None:
@@ -341,7 +368,7 @@ class Settings(BaseSettings):
             return f"{int(value)}/minute"
         return value
 
-    @field_validator("rate_limit", "auth_failure_limit", "rate_limit_chat")
+    @field_validator("rate_limit", "auth_failure_limit", "rate_limit_chat", "rate_limit_chat_guide")
     @classmethod
     def _limit(cls, value: str) -> str:
         from limits import parse_many

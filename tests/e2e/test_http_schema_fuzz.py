@@ -22,6 +22,7 @@ from schemathesis.config import SchemathesisConfig
 from lectern.bootstrap import bootstrap
 from lectern.entrypoints.http.app import create_app
 from lectern.settings import Settings
+from tests.collection_wiring import SHARED
 from tests.e2e.conftest import build_indexed_data_dir
 
 pytestmark = pytest.mark.slow
@@ -29,8 +30,18 @@ UNLIMITED = "1000000/minute"
 
 ROOT = Path(tempfile.mkdtemp(prefix="lectern-fuzz-"))
 services = bootstrap(
-    Settings(data_dir=build_indexed_data_dir(ROOT), rate_limit=UNLIMITED, rate_limit_chat=UNLIMITED)
+    Settings(
+        data_dir=build_indexed_data_dir(ROOT),
+        rate_limit=UNLIMITED,
+        rate_limit_chat=UNLIMITED,
+        rate_limit_chat_guide=UNLIMITED,
+    )
 )
+# The guideline chat answers from a real (small) guidance collection, not only 404s.
+_NIST = ROOT / "nist" / "sp800-63b"
+_NIST.mkdir(parents=True)
+shutil.copy(SHARED / "guidance/nist-sp800-63-3/sp800-63b/sec5_authenticators.md", _NIST)
+services.collections().add("nist", _NIST.parent)
 app = create_app(services)
 # Schema-violating bodies may also be refused for their size (LECTERN_MAX_BODY_BYTES): 413.
 REJECTED = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429"]

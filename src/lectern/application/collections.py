@@ -26,9 +26,11 @@ from lectern.application.ports import (
     IndexReport,
     PassageSplitter,
     ProgressReporter,
+    Reranker,
     StoredDocument,
     UploadInbox,
 )
+from lectern.application.rerank import rerank_head
 from lectern.application.search import HybridRetriever, SearchConfig
 from lectern.domain.books import JSONValue
 from lectern.domain.documents import (
@@ -52,7 +54,7 @@ from lectern.domain.documents import (
     parse_where,
     passage_label,
 )
-from lectern.domain.retrieval import FusedHit, Passage, Strategy
+from lectern.domain.retrieval import DEFAULT_RERANK_DEPTH, FusedHit, Passage, Strategy
 from lectern.errors import (
     CollectionInputError,
     CollectionNotFoundError,
@@ -104,6 +106,8 @@ class PassageHit:
     snippet: Snippet
     scores: Mapping[str, float] = field(default_factory=dict)
     """Each method's own score before fusion (`lexical`: BM25, `vector`: cosine)."""
+    similarity: float | None = None
+    """The cosine of the query's and the passage's vectors, when the vector side ranked it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,8 +218,15 @@ class CollectionService:
         mmr_lambda: float | None = 0.7,
         inbox: UploadInbox | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        reranker: Reranker | None = None,
+        rerank_depth: int = DEFAULT_RERANK_DEPTH,
     ) -> None:
-        """Adapters come from bootstrap; `mmr_lambda` is the settings' default."""
+        """Adapters come from bootstrap; `mmr_lambda` is the settings' default.
+
+        `reranker` re-orders the first `rerank_depth` fused passages of every search.
+        """
+        self.reranker = reranker
+        self.rerank_depth = rerank_depth
         self.inbox = inbox
         self.store = store
         self.source = source
@@ -604,9 +615,12 @@ class CollectionService:
         filter_ms = _ms(start)
         retriever = loaded.retriever
         retrieval = retriever.retrieve([query], strategy, allowed)
+        reranked = rerank_head(
+            self.reranker, query, retrieval.hits, self._rerank_texts, self.rerank_depth
+        )
         start = time.perf_counter()
         by_document: dict[str, list[FusedHit]] = {}
-        for hit in retrieval.hits:
+        for hit in reranked.hits:
             group = retriever.lexical.group_of(hit.id)
             bucket = by_document.setdefault(group, [])
             if len(bucket) < per_document:
@@ -631,6 +645,7 @@ class CollectionService:
                     score=h.score,
                     snippet=best_snippet(stored[h.id].text, query),
                     scores=dict(h.scores),
+                    similarity=h.scores.get("vector"),
                 )
                 for h in by_document[doc_id]
                 if h.id in stored
@@ -640,6 +655,7 @@ class CollectionService:
         timings = {
             "filter_ms": filter_ms,
             **retrieval.timings_ms,
+            **({"rerank_ms": reranked.elapsed_ms} if self.reranker is not None else {}),
             "group_ms": rerank_ms,
             "load_ms": _ms(start),
             "total_ms": _ms(started),
@@ -653,6 +669,11 @@ class CollectionService:
             retrieval.degraded_reason,
             timings,
         )
+
+    def _rerank_texts(self, ids: Sequence[str]) -> dict[str, str]:
+        """What a reranker reads of each passage: its section path, then its words."""
+        stored = self.store.passages(list(ids))
+        return {pid: f"{p.section}. {p.text}" if p.section else p.text for pid, p in stored.items()}
 
     def similar(self, name: str, doc_id: str, k: int = 10) -> CollectionSearchResponse:
         """Documents nearest to this one: the mean of its passage vectors, or BM25 on its words."""

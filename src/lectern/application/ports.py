@@ -27,7 +27,7 @@ from lectern.domain.documents import (
 )
 from lectern.domain.evaluation import RubricJudgment
 from lectern.domain.grounding import Answer, Explanation, Judgment
-from lectern.domain.retrieval import Passage, ScoredId
+from lectern.domain.retrieval import Passage, RerankCandidate, ScoredId
 from lectern.domain.search import QueryPlan, SearchFilters
 from lectern.domain.tracing import LLMCallTrace
 
@@ -218,6 +218,19 @@ class Embedder(Protocol):
 
     def embed(self, texts: Sequence[str]) -> list[Vector]:
         """One unit vector per text."""
+        ...
+
+
+class Reranker(Protocol):
+    """Re-orders the head of a fused candidate list (listwise by a model, late interaction)."""
+
+    @property
+    def name(self) -> str:
+        """The adapter's name as LECTERN_RERANK spells it."""
+        ...
+
+    def rerank(self, query: str, candidates: Sequence[RerankCandidate]) -> list[ScoredId]:
+        """The candidates best first, each with this reranker's score; raises on failure."""
         ...
 
 

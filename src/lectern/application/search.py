@@ -85,6 +85,8 @@ class SearchConfig:
     """Candidates per variation, split between methods by the strategy."""
     mmr_candidates: int = 50
     """How many fused candidates MMR chooses from."""
+    lexical_enabled: bool = True
+    """False: vector-only retrieval (BM25 still answers when the vector side cannot)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +179,10 @@ class HybridRetriever:
         # The embedder runs on its own thread (ONNX Runtime releases the GIL) while BM25
         # ranks on this one: the two costs overlap instead of adding up.
         embedding = self._executor.submit(self._embed, variations) if self.vector else None
-        for number, text in enumerate(variations):
+        lexical_variations = variations if self.config.lexical_enabled or not self.vector else ()
+        if not self.config.lexical_enabled and not self.vector:
+            degraded_reason = f"BM25 is switched off but {degraded_reason}: answering from BM25"
+        for number, text in enumerate(lexical_variations):
             suffix = "" if number == 0 else f":{number}"
             start = time.perf_counter()
             rankings[f"lexical{suffix}"] = self.lexical.search(text, lexical_k, allowed)
@@ -203,6 +208,11 @@ class HybridRetriever:
             except Exception as error:  # noqa: BLE001 - any vector failure degrades to BM25
                 degraded_reason = f"the vector side failed: {type(error).__name__}: {error}"
                 rankings = {k: v for k, v in rankings.items() if not k.startswith("vector")}
+                if not self.config.lexical_enabled:
+                    for number, text in enumerate(variations):
+                        suffix = "" if number == 0 else f":{number}"
+                        rankings[f"lexical{suffix}"] = self.lexical.search(text, lexical_k, allowed)
+                        weights[f"lexical{suffix}"] = self.config.weights.get("lexical", 1.0)
         start = time.perf_counter()
         if self.config.fusion == "convex":
             hits = convex_fusion(rankings, weights)

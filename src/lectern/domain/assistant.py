@@ -38,6 +38,7 @@ GroundingFlag = Literal[
     "pii_masked",
     "off_topic",
     "model_error",
+    "unsupported_number",
 ]
 """What the guardrails noticed about an answer; every reply carries its flags."""
 

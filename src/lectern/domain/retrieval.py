@@ -22,6 +22,8 @@ Strategy = Literal["lexical_heavy", "vector_heavy", "balanced"]
 DEFAULT_STRATEGY: Strategy = "balanced"
 """The strategy a search runs with when neither the reader nor a query plan picks one."""
 FusionMethod = Literal["rrf", "convex"]
+DEFAULT_RERANK_DEPTH = 20
+"""How many fused candidates a reranker re-orders (`LECTERN_RERANK_DEPTH`)."""
 
 STRATEGY_SHARES: Mapping[Strategy, tuple[float, float]] = {
     "lexical_heavy": (0.8, 0.2),
@@ -61,6 +63,31 @@ class FusedHit:
     ranks: Mapping[str, int] = field(default_factory=dict)
     """1-based rank per method (`lexical`, `vector`, or a variation name)."""
     scores: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RerankCandidate:
+    """A fused candidate as a reranker sees it: its id and the text to judge."""
+
+    id: str
+    text: str
+
+
+def reorder_hits(hits: Sequence[FusedHit], order: Sequence[str]) -> list[FusedHit]:
+    """The hits in a reranker's order, keeping the scores the fused list had at each rank.
+
+    The k-th hit of the new order takes the k-th best fused score, so MMR and anything else
+    reading scores sees the same scale as without reranking. Ids the order leaves out keep
+    their fused order after the ones it names; ids it adds that were not hits are ignored.
+    """
+    by_id = {h.id: h for h in hits}
+    named = [i for i in dict.fromkeys(order) if i in by_id]
+    rest = [h.id for h in hits if h.id not in set(named)]
+    scores = [h.score for h in hits]
+    return [
+        FusedHit(i, score, by_id[i].ranks, by_id[i].scores)
+        for i, score in zip([*named, *rest], scores, strict=True)
+    ]
 
 
 def pool_sizes(strategy: Strategy, pool: int) -> tuple[int, int]:

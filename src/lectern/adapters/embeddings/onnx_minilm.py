@@ -105,17 +105,57 @@ class OnnxMiniLMEmbedder(ArrayEmbedderBase):
                 progress.advance(len(batch))
         return result
 
-    def _embed_batch(self, token_ids: list[list[int]]) -> npt.NDArray[np.float32]:
+    def token_vectors(self, texts: Sequence[str]) -> list[npt.NDArray[np.float32]]:
+        """Each text's unit token vectors before pooling, (tokens, 384), without [CLS]/[SEP].
+
+        The same forward pass `embed_array` pools: late-interaction reranking (MaxSim)
+        compares these token by token.
+        """
+        if not texts:
+            return []
+        encodings = self._tokenizer.encode_batch([t or " " for t in texts])
+        found: list[npt.NDArray[np.float32]] = [np.zeros((0, DIMENSION), np.float32)] * len(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        batch: list[int] = []
+
+        def run(rows: list[int]) -> None:
+            hidden, _ = self._hidden([encodings[i].ids for i in rows])
+            for position, index in enumerate(rows):
+                length = len(encodings[index].ids)
+                tokens = hidden[position, 1 : max(1, length - 1)]
+                norms = np.linalg.norm(tokens, axis=1, keepdims=True)
+                found[index] = (tokens / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+        for index in order:
+            longest = len(encodings[index].ids)
+            if batch and (
+                len(batch) >= self.batch_size or (len(batch) + 1) * longest > TOKEN_BUDGET
+            ):
+                run(batch)
+                batch = []
+            batch.append(index)
+        if batch:
+            run(batch)
+        return found
+
+    def _hidden(
+        self, token_ids: list[list[int]]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+        """The model's last hidden state for a padded batch, and the attention mask."""
         width = max(len(ids) for ids in token_ids)
         ids = np.zeros((len(token_ids), width), dtype=np.int64)
         mask = np.zeros((len(token_ids), width), dtype=np.int64)
         for row, tokens in enumerate(token_ids):
             ids[row, : len(tokens)] = tokens
             mask[row, : len(tokens)] = 1
-        hidden = self._session.run(
+        hidden: npt.NDArray[np.float32] = self._session.run(
             ["last_hidden_state"],
             {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
         )[0]
+        return hidden, mask
+
+    def _embed_batch(self, token_ids: list[list[int]]) -> npt.NDArray[np.float32]:
+        hidden, mask = self._hidden(token_ids)
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)

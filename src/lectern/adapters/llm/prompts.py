@@ -180,6 +180,31 @@ QU_STRATEGY = Prompt(
     user="<query>{query}</query>",
 )
 
+GUIDE_REWRITE = Prompt(
+    id="guide_rewrite",
+    version="guide-rewrite-v1",
+    system=(
+        "Rewrite the last question of a conversation about guidance documents so that it can "
+        "be understood without the conversation: name what pronouns and short follow-ups "
+        '("and for AAL3?") refer to, keep every number and name the reader wrote, add nothing '
+        "else. A question that already stands alone is returned unchanged. "
+        + _DATA_RULE
+        + ' Reply with JSON only: {"question": the standalone question}.'
+    ),
+    user="<data>\n{history}\n</data>\n<question>{question}</question>",
+)
+RERANK_LISTWISE = Prompt(
+    id="rerank_listwise",
+    version="rerank-listwise-v1",
+    system=(
+        "You order passages by how well each answers a search query, best first. "
+        + _DATA_RULE
+        + ' Reply with JSON only: {"order": [the passage numbers, best first]}. Include every '
+        "number once."
+    ),
+    user="<query>{query}</query>\n<passages>\n{passages}\n</passages>",
+)
+
 PROMPTS: dict[str, Prompt] = {
     p.id: p
     for p in (
@@ -191,6 +216,8 @@ PROMPTS: dict[str, Prompt] = {
         QU_FILTERS,
         QU_VARIATIONS,
         QU_STRATEGY,
+        GUIDE_REWRITE,
+        RERANK_LISTWISE,
     )
 }
 PROMPT_VERSIONS: dict[str, str] = {p.id: p.version for p in PROMPTS.values()}

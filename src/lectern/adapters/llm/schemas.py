@@ -177,3 +177,15 @@ class StrategyLLM(_Strict):
 
     strategy: str = Field(max_length=40)
     reason: str = Field(default="", max_length=300)
+
+
+class StandaloneQuestionLLM(_Strict):
+    """A follow-up rewritten so that it stands alone (prompt guide-rewrite-v1)."""
+
+    question: str = Field(min_length=1, max_length=1_000)
+
+
+class RankingLLM(_Strict):
+    """Passage numbers best first (prompt rerank-listwise-v1)."""
+
+    order: list[int] = Field(max_length=200)

@@ -23,6 +23,7 @@ from lectern.application.assistant.approvals import Approvals, Decision
 from lectern.application.assistant.guardrails import (
     MODEL_FAILED_TEXT,
     STEP_LIMIT_TEXT,
+    GuardedReply,
     TurnFacts,
     guard,
 )
@@ -117,7 +118,7 @@ class AssistantService:
         self,
         model: ChatModel,
         registry: ToolRegistry,
-        approvals: Approvals,
+        approvals: Approvals | None,
         sessions: SessionStore,
         *,
         config: AssistantConfig | None = None,
@@ -126,11 +127,22 @@ class AssistantService:
         tracer: LLMTracer | None = None,
         pii: PiiDetector | None = None,
         observer: AssistantObserver | None = None,
+        system: Callable[[PageContext | None], str] = system_prompt,
+        guardrail: Callable[[str, TurnFacts], GuardedReply] = guard,
+        prompt_version: str = SYSTEM_PROMPT_VERSION,
     ) -> None:
-        """Wire the parts (bootstrap does it)."""
+        """Wire the parts (bootstrap does it).
+
+        `system`, `guardrail` and `prompt_version` make the same loop another agent (the
+        guideline agent: its own prompt and checks); `approvals` may be None for an agent
+        without action tools.
+        """
         self.model = model
         self.registry = registry
-        self.approvals = approvals
+        self._approvals = approvals
+        self.system = system
+        self.guardrail = guardrail
+        self.prompt_version = prompt_version
         self.sessions = sessions
         self.config = config or AssistantConfig()
         self.clock = clock
@@ -138,6 +150,13 @@ class AssistantService:
         self.tracer = tracer
         self.pii = pii
         self.observer = observer
+
+    @property
+    def approvals(self) -> Approvals:
+        """Where proposed actions wait for their owner (LecternError for an agent without)."""
+        if self._approvals is None:
+            raise LecternError("this agent has no action tools, so nothing waits for approval")
+        return self._approvals
 
     # --- chat -----------------------------------------------------------------------------
 
@@ -198,7 +217,7 @@ class AssistantService:
         turn = _Turn()
         specs = self.registry.specs(only_tools)
         allowed = {s.name for s in specs}
-        system = system_prompt(page)
+        system = self.system(page)
         context = ToolContext(user, conversation, self.clock(), page or PageContext())
         text = STEP_LIMIT_TEXT
         flags: list[GroundingFlag] = []
@@ -259,7 +278,7 @@ class AssistantService:
                 break
         else:
             flags.append("step_limit")
-        guarded = guard(
+        guarded = self.guardrail(
             text,
             TurnFacts(
                 turn.evidence,
@@ -458,7 +477,7 @@ class AssistantService:
                 trace_id=uuid.uuid4().hex,
                 time=self.clock(),
                 operation=operation,
-                prompt_version=SYSTEM_PROMPT_VERSION,
+                prompt_version=self.prompt_version,
                 model=model,
                 temperature=self.config.temperature,
                 prompt_variables=variables,

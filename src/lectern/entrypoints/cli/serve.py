@@ -28,8 +28,11 @@ def serve(
         import uvicorn
 
         services = _services()
-        if services.catalog.counts().books == 0:
-            raise _fail("the catalog is empty: run `lectern ingest` and `lectern index` first")
+        if services.catalog.counts().books == 0 and not services.collections().summaries():
+            raise _fail(
+                "nothing to serve: run `lectern ingest` and `lectern index`, or add a "
+                "collection with `lectern collections add NAME PATH`"
+            )
         if workers > 1 and services.settings.embed_threads is None:
             # Each worker embeds queries on its own: split the cores instead of letting
             # every worker's ONNX Runtime claim all of them.
@@ -43,6 +46,9 @@ def serve(
             workers=workers,
             log_level="warning",
             access_log=False,
+            # Limits count per client address: the socket's, never X-Forwarded-For, which
+            # uvicorn would otherwise trust from 127.0.0.1.
+            proxy_headers=False,
         )
 
     _guarded(run)

@@ -24,6 +24,7 @@ from lectern.entrypoints.http.routers import (
     answering,
     assistant,
     books,
+    chat,
     collections,
     evaluate,
     health,
@@ -88,6 +89,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         failure_limits=parse_many(settings.auth_failure_limit),
         window=window,
         chat_limits=parse_many(settings.rate_limit_chat),
+        guide_limits=parse_many(settings.rate_limit_chat_guide),
     )
     app.add_middleware(Observe, observe=services.metrics.observe_http)
     if settings.cors_origin_list:
@@ -115,6 +117,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         answering,
         evaluate,
         assistant,
+        chat,
         library,
         openai_compat,
         organizations,

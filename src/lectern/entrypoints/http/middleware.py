@@ -30,7 +30,15 @@ log = structlog.get_logger("lectern.http")
 HEALTH_PATHS = frozenset({"/health", "/health/ready"})
 """Never rate-limited and never behind an API key: probes must always get through."""
 OPEN_PATHS = frozenset(
-    {"/", "/reading-lists", "/workspace", "/docs", "/openapi.json", "/docs/oauth2-redirect"}
+    {
+        "/",
+        "/reading-lists",
+        "/workspace",
+        "/guidelines",
+        "/docs",
+        "/openapi.json",
+        "/docs/oauth2-redirect",
+    }
 )
 """Served without a key (the page asks for one), but rate-limited by address."""
 OPEN_PREFIXES = ("/static/",)
@@ -40,9 +48,18 @@ CHAT_PATHS = re.compile(
 """POSTs that run an assistant turn: counted against LECTERN_RATE_LIMIT_CHAT as well."""
 
 
+GUIDE_PATHS = frozenset({"/chat", "/chat/stream"})
+"""POSTs that ask the guideline agent: counted per address against LECTERN_RATE_LIMIT_CHAT_GUIDE."""
+
+
 def is_chat_turn(method: str, path: str) -> bool:
     """True for the requests that run an assistant turn."""
     return method == "POST" and CHAT_PATHS.match(path) is not None
+
+
+def is_guide_question(method: str, path: str) -> bool:
+    """True for the requests that ask the guideline agent a question."""
+    return method == "POST" and path in GUIDE_PATHS
 
 
 def presented_key(headers: Mapping[str, str]) -> str | None:
@@ -213,7 +230,8 @@ class Guard:
     wrong counts against its address like any other, and also against a second, tighter
     limit of failed authentications per address, so keys cannot be guessed at speed.
     Requests that run an assistant turn count against `chat_limits` too, in their own
-    bucket per identity. /health is never limited. The key comes in `X-API-Key` or as
+    bucket per identity; guideline questions against `guide_limits`, per client address
+    whatever key they carry. /health is never limited. The key comes in `X-API-Key` or as
     `Authorization: Bearer <key>` (OpenAI and MCP clients send that); the user lands in
     `scope["state"]["user"]`.
     """
@@ -226,6 +244,7 @@ class Guard:
         failure_limits: list[RateLimitItem],
         window: LimitWindow,
         chat_limits: Sequence[RateLimitItem] = (),
+        guide_limits: Sequence[RateLimitItem] = (),
     ) -> None:
         """Wrap the app; limits come from `limits.parse_many`."""
         self.app = app
@@ -233,6 +252,7 @@ class Guard:
         self.limits = limits
         self.failure_limits = failure_limits
         self.chat_limits = list(chat_limits)
+        self.guide_limits = list(guide_limits)
         self.window = window.strategy
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -272,6 +292,14 @@ class Guard:
             and await self._limited(scope, receive, send, "chat:" + bucket, self.chat_limits)
         ):
             return
+        if (
+            self.guide_limits
+            and is_guide_question(scope.get("method", ""), path)
+            and await self._limited(
+                scope, receive, send, "chat-guide:" + address, self.guide_limits
+            )
+        ):
+            return
         await self.app(scope, receive, send)
 
     async def _limited(
@@ -303,6 +331,8 @@ class Guard:
                 if bucket.startswith("auth-failures:")
                 else "chat turns"
                 if bucket.startswith("chat:")
+                else "guideline questions"
+                if bucket.startswith("chat-guide:")
                 else "requests"
             )
             response = problem(

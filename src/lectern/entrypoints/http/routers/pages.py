@@ -31,6 +31,12 @@ def workspace_page() -> FileResponse:
     return FileResponse(str(STATIC / "workspace.html"), media_type="text/html")
 
 
+@router.get("/guidelines")
+def guidelines_page() -> FileResponse:
+    """The guideline chat page (answers come from POST /chat/stream)."""
+    return FileResponse(str(STATIC / "guide.html"), media_type="text/html")
+
+
 @router.get("/metrics")
 def metrics(services: AppServices) -> Response:
     """Prometheus exposition."""

@@ -1,0 +1,1 @@
+"""Guideline agent profiles, read from YAML (the packaged ones or an operator's file)."""

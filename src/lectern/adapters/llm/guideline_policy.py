@@ -1,0 +1,336 @@
+"""`GuidelineRulePolicy`: the guideline agent with no model (the offline default).
+
+It behaves as the prompt asks a model to: the question goes to `search_guidelines` first;
+from the passages it quotes the sentences that cover most of the question (rarer words
+weigh more; a sentence with a number scores higher when the question asks for one) with
+their labels; when no sentence covers enough of the question, it answers with the
+profile's refusal sentence, which it reads from the system prompt like a model would.
+Its answers are literal quotes, so every number in them is in the evidence by
+construction; the guardrails check them anyway.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lectern.application.assistant.guideline import GUIDE_TOOL
+from lectern.application.assistant.prompts import REFUSAL_RULE
+from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
+from lectern.domain.evidence import numbers_in
+
+MODEL_ID = "guideline-rules-v1"
+MIN_COVERAGE = 0.55
+"""A quoted sentence must cover this share of the question's weighted words."""
+SECOND_QUOTE = 0.85
+"""A second sentence is quoted when it scores this share of the best and adds words."""
+MAX_QUOTE_CHARS = 400
+SENTENCE_SHARE = 0.75
+"""Coverage counts the sentence's own words this much, its passage's the rest."""
+PAIR_COST = 0.03
+LENGTH_COST = 0.0002
+"""Of two sentences that cover the question alike, the shorter (more direct) one wins."""
+"""Two sentences quoted together must cover that much more to beat one."""
+_ACRONYM = re.compile(r"(?P<words>(?:[A-Za-z][\w-]*\s+){1,6})\((?P<acronym>[A-Z]{2,6})\)")
+_ASKS_FOR: tuple[tuple[re.Pattern[str], set[str | None]], ...] = (
+    (
+        re.compile(
+            r"\bhow (often|frequently|soon)\b|\bwithin how\b"
+            r"|\bhow long\b.*\b(valid|last|take|wait|session|expire|lifetime)"
+        ),
+        {"time"},
+    ),
+    (re.compile(r"\bhow long\b|\blength\b|\bmaximum size\b"), {"char", "size", "digit", "time"}),
+    (re.compile(r"\b(minutes?|hours?|days?|seconds?|weeks?|months?|years?)\b"), {"time"}),
+    (re.compile(r"\b(characters?|chars?)\b"), {"char"}),
+    (re.compile(r"\b(bits?|bytes?|octets?|entropy)\b"), {"size"}),
+    (re.compile(r"\bdigits?\b"), {"digit"}),
+)
+"""Question words and the dimensions (domain/evidence.py) of the numbers they ask for."""
+_REFUSAL = re.compile(re.escape(REFUSAL_RULE) + r'"(?P<text>[^"]+)"')
+_WORD = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"(])")
+_BULLET = re.compile(r"^(?:[*\u2022o-]|\d{1,2}[.)])\s+\S")
+SHORT_LINE = 55
+"""A line shorter than this ends its block (a table row, a list item, a paragraph's end);
+longer lines are hard-wrapped prose (plain-text RFCs) and join the next one."""
+_WANTS_NUMBER = re.compile(
+    r"\b(how (many|long|much|often|old|large|big|short|soon|frequently)|minimum|maximum|"
+    r"at (least|most)|length|limit|number of|timeout|duration|age|size|lifetime|expire|"
+    r"version|rate|ratio|percent(age)?|which (code|status)|what (code|status|port|value))\b",
+    re.I,
+)
+_NUMBER = re.compile(
+    r"\b\d+\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|"
+    r"sixty|hundred|thousand)\b",
+    re.I,
+)
+_ASKS_MEANING = re.compile(
+    r"\bwhat (does|do|is|are)\b.*\b(mean|means|stand for)\b|^what is\b", re.I
+)
+_DEFINES = re.compile(r"\b(indicates|means|is defined as|refers to|specifies|denotes)\b", re.I)
+_REFERENCE_ENTRY = re.compile(r"^\[[^\]]{1,40}\]\s+\S")
+"""A bibliography entry ("[FIPS 201] Federal Information ..."): never an answer."""
+_NORMATIVE = re.compile(r"\b(SHALL|MUST|REQUIRED|SHOULD)\b")
+_STOP_WORDS = """
+    a an the and or of to in on at for by with from as is are was were be been being it its
+    this that these those there their they them what which who whom whose when where why how
+    do does did can could should would may might must shall will not no yes than then so if
+    about into over under per any all each every some such other more most less least also
+    i me my we our you your please tell explain describe say says said according give list
+    nist rfc rfcs guideline guidelines guidance document documents publication sp special
+    requirement requirements required require requires specify specifies specified define
+    defines defined mean means meaning allowed allow permitted need needs support supports
+    supported kind type many much
+    long often after before ever still exactly just only like regarding use used using have
+    has had"""
+_STOP = frozenset(_STOP_WORDS.split())
+
+
+@dataclass(frozen=True, slots=True)
+class _Sentence:
+    text: str
+    label: str
+    rank: int
+    words: frozenset[str]
+    passage_words: frozenset[str]
+    """Every word of the passage the sentence is in (its context)."""
+    passage: int = 0
+    """Which passage (in the order returned) the sentence is from."""
+    position: int = 0
+    """Its place among all sentences, skipped ones counted: pairs must be adjacent."""
+    pair: bool = False
+    """Two consecutive sentences quoted together."""
+
+
+def question_terms(question: str) -> list[str]:
+    """The question's content words, folded, in order, without repeats."""
+    words = _WORD.findall(question.casefold())
+    return list(dict.fromkeys(w for w in words if w not in _STOP and (len(w) >= 3 or w.isdigit())))
+
+
+def _same_word(word: str, term: str) -> bool:
+    """Forms of one word share a head ("reauthenticate", "reauthentication")."""
+    if word == term:
+        return True
+    if len(word) < 4 or len(term) < 4 or any(c.isdigit() for c in term):
+        return False
+    head = max(4, min(len(term), len(word)) - 3)
+    return word[:head] == term[:head]
+
+
+def _covers(words: frozenset[str], term: str) -> bool:
+    return term in words or any(_same_word(w, term) for w in words)
+
+
+class GuidelineRulePolicy:
+    """Search first, then quote the best-covering sentences with their labels, or refuse."""
+
+    model_id = MODEL_ID
+
+    def __init__(self, min_coverage: float = MIN_COVERAGE) -> None:
+        """`min_coverage`: below it the answer is the refusal."""
+        self.min_coverage = min_coverage
+
+    def complete_with_tools(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        *,
+        system: str,
+        temperature: float = 0.0,
+        max_tokens: int = 1024,
+    ) -> AIResponse:
+        """The next step: a search for a new question, else an answer from its results."""
+        del temperature, max_tokens
+        refusal = _refusal(system)
+        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+        if last_user < 0:
+            return AIResponse(refusal, model=MODEL_ID)
+        question = messages[last_user].content
+        results = [m for m in messages[last_user + 1 :] if m.role == "tool"]
+        if not results:
+            if not any(t.name == GUIDE_TOOL for t in tools):
+                return AIResponse(refusal, model=MODEL_ID)
+            call = ToolCall(f"gr-{uuid.uuid4().hex[:12]}", GUIDE_TOOL, {"query": question})
+            return AIResponse("", (call,), MODEL_ID)
+        return AIResponse(self.answer(question, results, refusal), model=MODEL_ID)
+
+    def answer(self, question: str, results: Sequence[Message], refusal: str) -> str:
+        """Quotes of the sentences that answer the question, or the refusal."""
+        candidates = _candidates(_sentences(results))
+        terms = question_terms(question)
+        if not candidates or not terms:
+            return refusal
+        count = len(candidates)
+        weight = {
+            t: math.log(1 + count / (1 + sum(_covers(c.words, t) for c in candidates)))
+            for t in terms
+        }
+        total = sum(weight.values()) or 1.0
+        defining = bool(_ASKS_MEANING.search(question))
+        wanted = wanted_dimensions(question)
+        wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted)
+
+        scored: list[tuple[float, float, float, frozenset[str], _Sentence]] = []
+        for candidate in candidates:
+            matched = frozenset(t for t in terms if _covers(candidate.words, t))
+            own = sum(weight[t] for t in matched) / total
+            context = sum(weight[t] for t in terms if _covers(candidate.passage_words, t)) / total
+            share = SENTENCE_SHARE * own + (1 - SENTENCE_SHARE) * context
+            bonus = 0.0
+            if wants_number and _NUMBER.search(candidate.text):
+                bonus += 0.1
+            if wanted and wanted & {m.dimension for m in numbers_in(candidate.text)}:
+                bonus += 0.15
+            if _NORMATIVE.search(candidate.text):
+                bonus += 0.05
+            if defining and _DEFINES.search(candidate.text):
+                bonus += 0.1
+            if candidate.pair:
+                bonus -= PAIR_COST
+            score = share + bonus - 0.01 * candidate.rank - LENGTH_COST * len(candidate.text)
+            scored.append((score, share, own, matched, candidate))
+        scored.sort(key=lambda item: -item[0])
+        best_score, best_share, _, best_terms, best = scored[0]
+        if best_share < self.min_coverage:
+            return refusal
+        chosen = [best]
+        for score, _, own, matched, candidate in scored[1:8]:
+            if (
+                score >= SECOND_QUOTE * best_score
+                and own >= self.min_coverage
+                and not matched <= best_terms
+                and candidate.text not in best.text
+                and best.text not in candidate.text
+            ):
+                chosen.append(candidate)
+                break
+        return "\n".join(f"{_quote(c.text)} {c.label}" for c in chosen)
+
+
+def wanted_dimensions(question: str) -> set[str | None]:
+    """The kinds of quantity a question asks for ("how long" a length or a duration)."""
+    folded = question.casefold()
+    wanted: set[str | None] = set()
+    for pattern, dimensions in _ASKS_FOR:
+        if pattern.search(folded):
+            wanted |= dimensions
+    return wanted
+
+
+def _refusal(system: str) -> str:
+    found = _REFUSAL.search(system)
+    return found.group("text") if found else "I cannot answer that from these documents."
+
+
+def _candidates(sentences: Sequence[_Sentence]) -> list[_Sentence]:
+    """Each sentence, and each two consecutive sentences of one passage quoted together."""
+    out = list(sentences)
+    for first, second in zip(sentences, sentences[1:], strict=False):
+        adjacent = second.position == first.position + 1 and first.passage == second.passage
+        if adjacent and len(first.text) + len(second.text) < 500:
+            out.append(
+                _Sentence(
+                    f"{first.text} {second.text}",
+                    first.label,
+                    first.rank,
+                    first.words | second.words,
+                    first.passage_words,
+                    first.passage,
+                    pair=True,
+                )
+            )
+    return out
+
+
+def _words_of(text: str, expansions: dict[str, frozenset[str]]) -> frozenset[str]:
+    """Folded words, hyphenated words also in parts, acronyms also as their expansion."""
+    words: set[str] = set()
+    for word in _WORD.findall(text.casefold()):
+        words.add(word)
+        if "-" in word:
+            words.update(part for part in word.split("-") if part)
+        words |= expansions.get(word, frozenset())
+    return frozenset(words)
+
+
+def _acronyms(text: str) -> dict[str, frozenset[str]]:
+    """Acronyms a passage defines ("False Match Rate (FMR)") with the words they stand for."""
+    found: dict[str, frozenset[str]] = {}
+    for match in _ACRONYM.finditer(text):
+        words, acronym = match.group("words").split(), match.group("acronym")
+        initials = "".join(w[0] for w in words[-len(acronym) :]).upper()
+        if len(words) >= len(acronym) and initials == acronym.upper():
+            found[acronym.casefold()] = frozenset(w.casefold() for w in words[-len(acronym) :])
+    return found
+
+
+def _sentences(results: Sequence[Message]) -> list[_Sentence]:
+    """Every sentence of every passage the searches returned, with its label and rank."""
+    found: list[_Sentence] = []
+    seen: set[str] = set()
+    rank = 0
+    position = 0
+    for message in results:
+        try:
+            data = json.loads(message.content)
+        except ValueError:
+            continue
+        passages = data.get("passages") if isinstance(data, dict) else None
+        for passage in passages if isinstance(passages, list) else []:
+            if not isinstance(passage, dict):
+                continue
+            label, text = passage.get("label"), passage.get("text")
+            if not isinstance(label, str) or not isinstance(text, str):
+                continue
+            context = " ".join(str(passage.get(k) or "") for k in ("section", "document"))
+            expansions = _acronyms(text)
+            around = _words_of(f"{text} {context}", expansions)
+            for block in blocks(text):
+                for piece in _SENTENCE.split(block):
+                    position += 1
+                    sentence = " ".join(piece.split()).strip(" *-|")
+                    key = sentence.casefold()
+                    if len(sentence) < 20 or key in seen or _REFERENCE_ENTRY.match(sentence):
+                        continue
+                    seen.add(key)
+                    words = _words_of(f"{sentence} {context}", expansions)
+                    found.append(_Sentence(sentence, label, rank, words, around, rank, position))
+                position += 1  # no pair spans two blocks
+            rank += 1
+    return found
+
+
+def blocks(text: str) -> list[str]:
+    """A passage's text in blocks: paragraphs, list items, table rows, prose lines joined.
+
+    Plain-text RFCs wrap their prose at about 72 characters: such lines join the next.
+    """
+    out: list[str] = []
+    current: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if current and (not stripped or _BULLET.match(stripped)):
+            out.append(" ".join(current))
+            current = []
+        if not stripped:
+            continue
+        current.append(stripped)
+        if len(stripped) < SHORT_LINE:
+            out.append(" ".join(current))
+            current = []
+    if current:
+        out.append(" ".join(current))
+    return out
+
+
+def _quote(sentence: str) -> str:
+    """The sentence in quotes, cut at a word boundary when long (a literal piece either way)."""
+    if len(sentence) <= MAX_QUOTE_CHARS:
+        return f'"{sentence}"'
+    return f'"{sentence[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0]}" (…)'
