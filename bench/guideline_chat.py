@@ -177,7 +177,7 @@ def relevant_passages(
     service: CollectionService, profile: GuideProfile, labels: set[str]
 ) -> dict[str, int]:
     """Every passage of the profile's collection cited by one of these labels."""
-    _, documents = service.show(profile.collection)
+    documents = service.store.list_documents(profile.collection, limit=100_000)
     found: dict[str, int] = {}
     for document in documents:
         for passage in service.store.passages_of(document.id):
@@ -285,14 +285,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-rerank", action="store_true")
     parser.add_argument("--skip-scifact", action="store_true")
     parser.add_argument("--skip-guidance", action="store_true")
+    parser.add_argument(
+        "--rerank", default="none", help="the reranker the question set runs with (LECTERN_RERANK)"
+    )
     parser.add_argument("--json", type=Path)
     parser.add_argument("--answers", type=Path, default=Path("/tmp/guideline_answers.json"))
     args = parser.parse_args(argv)
-    settings = load_settings(rerank="none")
+    settings = load_settings(rerank=args.rerank)
     services = bootstrap(settings)
     questions = json.loads(QUESTIONS.read_text())["questions"]
     report: dict[str, Any] = {"questions_file": json.loads(QUESTIONS.read_text())["version"]}
     answers = None
+    if args.skip_questions and args.answers.is_file():
+        answers = json.loads(args.answers.read_text())["answers"]  # their standalone queries
     if not args.skip_questions:
         answers = run_questions(services, questions)
         args.answers.write_text(json.dumps({"answers": answers}, indent=1, ensure_ascii=False))
@@ -301,6 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=1))
     if not args.skip_rerank:
         late = MaxSimReranker(services.catalog_indexes().embedder())
+        services.collections().reranker = None
         rerankers: dict[str, Reranker | None] = {"none": None, "late-interaction": late}
         if settings.llm != "extractive":
             from lectern.adapters.rerank.llm_listwise import LlmListwiseReranker

@@ -55,6 +55,8 @@ _REFUSAL = re.compile(re.escape(REFUSAL_RULE) + r'"(?P<text>[^"]+)"')
 _WORD = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"(])")
 _BULLET = re.compile(r"^(?:[*\u2022o-]|\d{1,2}[.)])\s+\S")
+_MARKER = re.compile(r"^(?:[*\u2022-]|o(?=\s))\s+")
+"""A list item's marker (RFCs use "o"), left out of the quote."""
 SHORT_LINE = 55
 """A line shorter than this ends its block (a table row, a list item, a paragraph's end);
 longer lines are hard-wrapped prose (plain-text RFCs) and join the next one."""
@@ -294,7 +296,7 @@ def _sentences(results: Sequence[Message]) -> list[_Sentence]:
             for block in blocks(text):
                 for piece in _SENTENCE.split(block):
                     position += 1
-                    sentence = " ".join(piece.split()).strip(" *-|")
+                    sentence = _MARKER.sub("", " ".join(piece.split())).strip(" *-|")
                     key = sentence.casefold()
                     if len(sentence) < 20 or key in seen or _REFERENCE_ENTRY.match(sentence):
                         continue
