@@ -623,14 +623,12 @@ class Services:
         provider = settings.assistant_provider
         if provider == "rules":
             return RulePolicy(self.understanding())
-        if provider == "local":
-            raise ConfigurationError(
-                "LECTERN_ASSISTANT_PROVIDER=local is not wired yet: the in-process GGUF model "
-                "has no tool-calling chat format here; use rules or openai-compatible "
-                "(llama.cpp's server) instead"
-            )
-        from lectern.adapters.llm.providers import make_chat_model
         from lectern.adapters.llm.tool_calling import LangChainToolModel
+
+        if provider == "local":
+            model, model_id = local_chat_model(settings)
+            return LangChainToolModel(model, model_id)
+        from lectern.adapters.llm.providers import make_chat_model
 
         choice = make_chat_model(
             provider_config(settings, provider, settings.assistant_model or settings.llm_model)
@@ -653,10 +651,7 @@ class Services:
 
             return ReactSearchFallback(FallbackRulePolicy(), MODEL_ID)
         if provider == "local":
-            raise ConfigurationError(
-                "LECTERN_FALLBACK_PROVIDER=local is not wired: the in-process GGUF model has "
-                "no tool-calling chat format here; use rules or openai-compatible instead"
-            )
+            return ReactSearchFallback(*local_chat_model(settings))
         from lectern.adapters.llm.providers import make_chat_model
 
         choice = make_chat_model(
@@ -1023,6 +1018,22 @@ def git_commit() -> str:
         return "unknown"
 
 
+def local_chat_model(settings: Settings) -> tuple[Any, str]:
+    """The in-process GGUF model as a LangChain chat model, and its id (loaded on first use)."""
+    from lectern.adapters.llm.local_gguf import MODEL_ID, LlamaCppChatModel
+
+    options: dict[str, Any] = {}
+    if "llm_max_tokens" in settings.model_fields_set:
+        options["max_tokens"] = settings.llm_max_tokens
+    model = LlamaCppChatModel(
+        model_path=str(settings.resolved_local_model_path),
+        temperature=settings.llm_temperature,
+        n_threads=settings.embed_threads,
+        **options,
+    )
+    return model, MODEL_ID
+
+
 def make_llm(
     settings: Settings,
     tracer: LLMTracer | None = None,
@@ -1037,25 +1048,14 @@ def make_llm(
 
     timeout, retries = settings.llm_timeout, settings.llm_max_retries
     if settings.llm == "local":
-        from lectern.adapters.llm.local_gguf import LOCAL_TIMEOUT, LlamaCppChatModel
-        from lectern.adapters.llm.local_gguf import MODEL_ID as LOCAL_ID
+        from lectern.adapters.llm.local_gguf import LOCAL_TIMEOUT
 
         # One generation at a time on the CPU: a timed-out attempt keeps running, so a
         # retry would only queue behind it. No retries, and a timeout sized for 2 cores.
         retries = 0
         if "llm_timeout" not in settings.model_fields_set:
             timeout = LOCAL_TIMEOUT
-
-        local_options: dict[str, Any] = {}
-        if "llm_max_tokens" in settings.model_fields_set:
-            local_options["max_tokens"] = settings.llm_max_tokens
-        model: Any = LlamaCppChatModel(
-            model_path=str(settings.resolved_local_model_path),
-            temperature=settings.llm_temperature,
-            n_threads=settings.embed_threads,
-            **local_options,
-        )
-        model_id = LOCAL_ID
+        model, model_id = local_chat_model(settings)
         method: StructuredMethod = (
             "grammar"
             if settings.llm_structured_output == "auto"
