@@ -159,6 +159,8 @@ def make_chat_model(config: ProviderConfig) -> ChatModelChoice:
         model = ChatAnthropic(
             model_name=str(name),
             api_key=key,
+            # None keeps the client's own default (ANTHROPIC_API_URL, else the public API).
+            base_url=config.base_url,
             timeout=config.timeout,
             max_retries=0,
             **common,
