@@ -135,6 +135,10 @@ def test_ask_open_a_citation_approve_reject_and_see_the_list(
     page.wait_for_selector(f"#{keep.get_attribute('id')}[data-status='executed']")
     drop.get_by_role("button", name="Reject").click()
     page.wait_for_selector(f"#{drop.get_attribute('id')}[data-status='rejected']")
+    # The card turns on the decision's event; the reply's text follows it: wait for its end.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.chat-msg.assistant')].pop().dataset.done"
+    )
     replies = page.locator(".chat-msg.assistant").all_inner_texts()
     assert any(r.startswith("Done: Add") for r in replies)
     assert replies[-1].startswith("OK, I did not do it: Add")
