@@ -64,7 +64,8 @@ from lectern.application.answering.research import ResearchService
 from lectern.application.answering.rules import RuleReplySteps
 from lectern.application.answering.service import KnowledgeBaseReplier
 from lectern.application.answering.usage import UsageMeter
-from lectern.application.assistant.approvals import Approvals
+from lectern.application.assistant.approvals import ActionReviewer, Approvals
+from lectern.application.assistant.correction_review import CorrectionReviewer
 from lectern.application.assistant.guideline import (
     FollowUpRewriter,
     GuideConfig,
@@ -112,6 +113,7 @@ from lectern.application.providers import (
     InMemoryProviderRecords,
     ProviderIngestion,
     StoredProviderSource,
+    StoredRecordLookup,
 )
 from lectern.application.search import (
     BookFilterIndex,
@@ -120,6 +122,7 @@ from lectern.application.search import (
     SearchConfig,
 )
 from lectern.application.understanding import Vocabulary
+from lectern.application.upload_reviews import UploadReviewer, UploadReviewStore
 from lectern.application.workspace.ports import ReviewQueue, WorkspaceStore
 from lectern.application.workspace.reviews import ReviewService
 from lectern.application.workspace.service import WorkspaceService
@@ -289,6 +292,8 @@ class Overrides:
     workspace_store: WorkspaceStore | None = None
     review_queue: ReviewQueue | None = None
     """Where automatic reviews go (a recording fake in tests) instead of rq or a thread."""
+    upload_reviews: UploadReviewStore | None = None
+    """Where uploads' reviews are kept instead of the catalog database."""
     guide_model: ChatModel | None = None
     """The guideline agent's model (a scripted fake in tests) instead of the configured one."""
     reranker: Reranker | None = None
@@ -723,6 +728,7 @@ class Services:
             clock=self.clock,
             new_id=lambda: str(uuid.uuid4()),
             observer=observer,
+            reviewers=self.action_reviewers(),
         )
         return AssistantService(
             self.chat_model(),
@@ -740,6 +746,29 @@ class Services:
             tracer=self.tracer(),
             pii=self.overrides.pii or PatternPiiDetector(),
             observer=observer,
+            page_check=self.workspace().checked_page,
+        )
+
+    def action_reviewers(self) -> dict[str, ActionReviewer]:
+        """Automatic reviews of previews, by tool (LECTERN_REVIEW_CORRECTIONS)."""
+        if not self.settings.review_corrections:
+            return {}
+        reviewer = CorrectionReviewer(self.catalog, StoredRecordLookup(self.provider_records()))
+        return {reviewer.tool_name: reviewer}
+
+    def upload_reviewer(self) -> UploadReviewer:
+        """Reviews of uploaded documents (run on upload when LECTERN_REVIEW_UPLOADS is on)."""
+        return self._once("upload_reviewer", self._build_upload_reviewer)
+
+    def _build_upload_reviewer(self) -> UploadReviewer:
+        from lectern.adapters.catalog.upload_reviews import SqlAlchemyUploadReviews
+
+        store = self.overrides.upload_reviews or SqlAlchemyUploadReviews(self._assistant_engine())
+        return UploadReviewer(
+            self.collections(),
+            store,
+            self.overrides.pii or PatternPiiDetector(),
+            clock=self.clock,
         )
 
     # --- answering: the knowledge-base reply graph and the research chain ------------------

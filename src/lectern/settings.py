@@ -240,6 +240,10 @@ class Settings(BaseSettings):
     """The wait before each retry of a failed review."""
     review_max_claims: int = Field(default=8, ge=1, le=50)
     """Statements of a document or task an automatic review checks against the project."""
+    review_corrections: bool = True
+    """Review each proposed catalog correction against the book's source records."""
+    review_uploads: bool = True
+    """Review each document uploaded to a collection: personal data found, cited summary."""
 
     bm25_enabled: bool = True
     """False: vector-only retrieval (BM25 still answers, marked degraded, when vectors cannot)."""
