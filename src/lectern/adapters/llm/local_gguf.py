@@ -104,17 +104,17 @@ class LlamaCppChatModel(BaseChatModel):
 
     def _load(self) -> Any:
         if self._llama is None:
+            if not Path(self.model_path).is_file():
+                raise ConfigurationError(
+                    f"no model at {self.model_path}: run `make local-llm` (or set "
+                    "LECTERN_LOCAL_MODEL_PATH)"
+                )
             try:
                 from llama_cpp import Llama
             except ImportError:
                 raise ConfigurationError(
                     "LECTERN_LLM=local needs llama-cpp-python: run `make local-llm`"
                 ) from None
-            if not Path(self.model_path).is_file():
-                raise ConfigurationError(
-                    f"no model at {self.model_path}: run `make local-llm` (or set "
-                    "LECTERN_LOCAL_MODEL_PATH)"
-                )
             self._llama = Llama(
                 model_path=self.model_path,
                 n_ctx=self.n_ctx,
