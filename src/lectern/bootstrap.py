@@ -836,7 +836,10 @@ class Services:
             from lectern.adapters.llm.research_writer import LLMResearchWriter
 
             writer = LLMResearchWriter(self.llm())
-        return ResearchService(self.collections(), writer)
+        observer = self._once(
+            "answering_observer", lambda: PrometheusAnsweringObserver(self.metrics.registry)
+        )
+        return ResearchService(self.collections(), writer, observer=observer)
 
     # --- research workspaces --------------------------------------------------------------
 

@@ -163,6 +163,27 @@ def checked_citations(
     return kept, dropped
 
 
+def citation_feedback(draft: ResearchDraft, blocks: Sequence[ContextBlock], limit: int = 5) -> str:
+    """Why the draft's citations were dropped, one reason each (the retry's feedback)."""
+    text = draft_text(draft)
+    by_source: dict[str, list[ContextBlock]] = {}
+    for block in blocks:
+        by_source.setdefault(block.source_id.casefold(), []).append(block)
+    reasons: list[str] = []
+    for source_id, snippet in draft.cited:
+        name = source_id.strip().strip("[]")
+        candidates = by_source.get(name.casefold(), [])
+        if not candidates:
+            reasons.append(f"{name} is not a source in the context")
+        elif not any(is_valid_snippet(snippet, b.text) for b in candidates):
+            reasons.append(f"the snippet cited for {name} is not copied from its block")
+        elif not names_source(text, name):
+            reasons.append(f"{name} is listed in cited_sources but never cited as [{name}]")
+    shown = "; ".join(reasons[:limit])
+    more = len(reasons) - limit
+    return f"Citations dropped: {shown}" + (f" (and {more} more)" if more > 0 else "") + "."
+
+
 def query_response_json(response: QueryResponse) -> dict[str, JSONValue]:
     """A `QueryResponse` as JSON (the CLI's `--json`)."""
     return {

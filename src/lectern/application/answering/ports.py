@@ -41,9 +41,18 @@ class ReplySteps(Protocol):
         ...
 
     def generate(
-        self, question: str, sources: Sequence[LoadedSource], kb: KnowledgeBase, *, run_id: str
+        self,
+        question: str,
+        sources: Sequence[LoadedSource],
+        kb: KnowledgeBase,
+        *,
+        run_id: str,
+        feedback: str | None = None,
     ) -> DraftAnswer | None:
-        """A cited answer from the loaded text only (None: the sources do not answer it)."""
+        """A cited answer from the loaded text only (None: the sources do not answer it).
+
+        `feedback` is why the previous draft was rejected (the one self-reflection retry).
+        """
         ...
 
     def verify(
@@ -111,8 +120,12 @@ class ResearchWriter(Protocol):
         blocks: Sequence[ContextBlock],
         *,
         run_id: str,
+        feedback: str | None = None,
     ) -> ResearchDraft:
-        """A draft; a model failure is a draft with `error` set, never an exception."""
+        """A draft; a model failure is a draft with `error` set, never an exception.
+
+        `feedback` is why the previous draft lost its citations (the one retry).
+        """
         ...
 
     def prompt_version(self, template: ResearchTemplate) -> str:
@@ -131,6 +144,18 @@ class AnsweringObserver(Protocol):
         """The gate decided this for one request."""
         ...
 
+    def reflection(self, outcome: str) -> None:
+        """A rejected draft was retried with feedback: `rescued` or `failed`."""
+        ...
+
+
+class ResearchObserver(Protocol):
+    """Counts the research chain's retries with feedback (Prometheus in the app)."""
+
+    def research_reflection(self, outcome: str) -> None:
+        """A draft that lost citations was retried: `rescued` or `failed`."""
+        ...
+
 
 class NullObserver:
     """Counts nothing."""
@@ -142,3 +167,7 @@ class NullObserver:
     def gate(self, decision: str) -> None:
         """Ignore."""
         del decision
+
+    def reflection(self, outcome: str) -> None:
+        """Ignore."""
+        del outcome

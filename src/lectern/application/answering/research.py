@@ -4,6 +4,9 @@ Then recommendations and metadata (timings, counts, model, prompt version).
 
 A writer (a model, or the extractive default) never decides what is cited: a citation is
 kept only when the draft names its source and its snippet is in that source's block. A
+draft that loses citations to that check is written once more with the reason as feedback
+(self-reflection); the retry replaces it when every citation it makes holds, or when it
+keeps more of them than the first draft. A
 draft with nothing left to cite is still returned, flagged `uncited` with confidence 0; a
 model that fails or answers out of format gives a flagged answer, never an error.
 """
@@ -16,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from lectern.application.answering.ports import ResearchWriter
+from lectern.application.answering.ports import ResearchObserver, ResearchWriter
 from lectern.application.collections import CollectionService
 from lectern.domain.books import JSONValue
 from lectern.domain.documents import Document, parse_label
@@ -29,7 +32,9 @@ from lectern.domain.research import (
     QueryResponse,
     Recommendation,
     ResearchCitation,
+    ResearchDraft,
     checked_citations,
+    citation_feedback,
 )
 from lectern.errors import DocumentNotFoundError, InvalidQueryError
 
@@ -68,12 +73,14 @@ class ResearchService:
         *,
         config: ResearchConfig | None = None,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+        observer: ResearchObserver | None = None,
     ) -> None:
         """`writer` is the extractive default or a model."""
         self.collections = collections
         self.writer = writer
         self.config = config or ResearchConfig()
         self.new_id = new_id
+        self.observer = observer
 
     # --- retrieval -------------------------------------------------------------------------
 
@@ -161,6 +168,9 @@ class ResearchService:
         draft = (
             self.writer.write(request.template, question, blocks, run_id=run_id) if blocks else None
         )
+        reflection = ""
+        if draft is not None:
+            draft, reflection = self._reflect(request, question, blocks, draft, run_id)
         generation_ms = _ms(start)
         flags: list[str] = []
         citations: list[ResearchCitation] = []
@@ -179,6 +189,8 @@ class ResearchService:
                 flags.append("malformed_output")
             if dropped:
                 flags.append("invalid_citations_dropped")
+            if reflection:
+                flags.append(f"reflection_{reflection}")
             if not citations:
                 flags.append("uncited")
             confidence = min(max(draft.confidence, 0.0), 1.0) if citations else 0.0
@@ -210,6 +222,7 @@ class ResearchService:
             "sources_retrieved": list(dict.fromkeys(b.source_id for b in blocks)),
             "citations_dropped": dropped,
             "degraded": degraded,
+            "reflection": reflection or None,
         }
         return QueryResponse(
             answer=answer,
@@ -221,6 +234,36 @@ class ResearchService:
             sections=sections,
             flags=tuple(flags),
         )
+
+    def _reflect(
+        self,
+        request: QueryRequest,
+        question: str,
+        blocks: Sequence[ContextBlock],
+        draft: ResearchDraft,
+        run_id: str,
+    ) -> tuple[ResearchDraft, str]:
+        """The draft, or its one retry when validation dropped citations; and how it went.
+
+        A model that failed outright (`error`) is not retried: feedback cannot fix a timeout.
+        """
+        if draft.error is not None:
+            return draft, ""
+        kept, dropped = checked_citations(draft, blocks)
+        if not dropped:
+            return draft, ""
+        feedback = citation_feedback(draft, blocks)
+        retry = self.writer.write(
+            request.template, question, blocks, run_id=run_id, feedback=feedback
+        )
+        kept_again, dropped_again = checked_citations(retry, blocks)
+        rescued = retry.error is None and bool(kept_again) and not dropped_again
+        outcome = "rescued" if rescued else "failed"
+        if self.observer is not None:
+            self.observer.research_reflection(outcome)
+        if rescued or (retry.error is None and len(kept_again) > len(kept)):
+            return retry, outcome
+        return draft, outcome
 
     # --- recommendations -------------------------------------------------------------------
 

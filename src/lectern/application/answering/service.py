@@ -80,6 +80,8 @@ class KnowledgeBaseReplier:
         outcome = "success" if result.should_reply else "error" if result.error else "skip"
         self.observer.request(outcome)
         self.observer.gate(result.gate or "error")
+        if result.reflection:
+            self.observer.reflection(result.reflection)
         log.info(
             "kb.reply",
             run_id=run_id,
@@ -96,6 +98,7 @@ class KnowledgeBaseReplier:
             input_tokens=tokens.input_tokens,
             output_tokens=tokens.output_tokens,
             error=result.error,
+            reflection=result.reflection or None,
         )
         return result
 
