@@ -35,7 +35,9 @@ from lectern.domain.research import (
     ResearchDraft,
     checked_citations,
     citation_feedback,
+    cited_source_ids,
 )
+from lectern.domain.threat_filters import threat_filters, understand_threat_question
 from lectern.errors import DocumentNotFoundError, InvalidQueryError
 
 MAX_TOP_K = 50
@@ -114,14 +116,42 @@ class ResearchService:
                 )
         return blocks
 
-    def retrieve(self, request: QueryRequest) -> tuple[list[ContextBlock], bool]:
+    def filters(self, request: QueryRequest) -> tuple[tuple[str, ...], list[str]]:
+        """The search's filters: the request's, its threat filters, and what the rules read.
+
+        The rules run only when the request names no source or severity itself and the
+        collection has a `source_type` filter (a threat collection); with the second list,
+        the words that earned each rule filter.
+        """
+        try:
+            explicit = threat_filters(request.source_types, request.severity)
+        except ValueError as error:
+            raise InvalidQueryError(str(error)) from None
+        if explicit or not request.understand or request.item_ids:
+            return (*request.filters, *explicit), []
+        declared = {f.name for f in self.collections.filters(request.collection)}
+        if "source_type" not in declared:
+            return tuple(request.filters), []
+        understood = understand_threat_question(request.question)
+        given = {w.split("=")[0].split(">")[0].split("<")[0].strip() for w in request.filters}
+        inferred = [
+            f
+            for f in understood.filters()
+            if f.split("=")[0].split(">")[0] not in given
+            and f.split("=")[0].split(">")[0] in declared
+        ]
+        return (*request.filters, *inferred), list(understood.evidence) if inferred else []
+
+    def retrieve(
+        self, request: QueryRequest, filters: Sequence[str] | None = None
+    ) -> tuple[list[ContextBlock], bool]:
         """Context blocks for the request (its items, or a search), best first; degraded?"""
         if request.item_ids:
             return self._item_blocks(request), False
         found = self.collections.search(
             request.collection,
             request.question,
-            where=request.filters,
+            where=request.filters if filters is None else filters,
             k=request.top_k,
             per_document=2,
         )
@@ -159,9 +189,10 @@ class ResearchService:
     def query(self, request: QueryRequest) -> QueryResponse:
         """The template's answer with checked citations, recommendations and timings."""
         self._check(request)
+        filters, understood = self.filters(request)
         run_id = self.new_id()
         started = time.perf_counter()
-        blocks, degraded = self.retrieve(request)
+        blocks, degraded = self.retrieve(request, filters)
         retrieval_ms = _ms(started)
         question = request.question.strip() or "Summarize: " + ", ".join(request.item_ids)
         start = time.perf_counter()
@@ -223,6 +254,8 @@ class ResearchService:
             "citations_dropped": dropped,
             "degraded": degraded,
             "reflection": reflection or None,
+            "filters": list(filters),
+            "understood": list(understood),
         }
         return QueryResponse(
             answer=answer,
@@ -233,6 +266,7 @@ class ResearchService:
             metadata=metadata,
             sections=sections,
             flags=tuple(flags),
+            cited_sources=cited_source_ids(draft, blocks) if draft is not None else (),
         )
 
     def _reflect(
