@@ -94,6 +94,9 @@ class RecordMapping(BaseModel):
     """Fields every record gets (`source_type: rustsec`), read as `@name`."""
     cvss: str | None = None
     """The field with a CVSS 3.x/4.0 vector: scored into `@cvss_score` and `@severity`."""
+    optional: list[str] = Field(default_factory=list)
+    """Fields that some sets of records lack altogether (a few advisories have no keywords):
+    exempt from the check that every named field occurs somewhere."""
 
     def filter_fields(self) -> tuple[FilterField, ...]:
         """The filters this mapping declares, for the collection."""
@@ -463,7 +466,12 @@ class RecordsReader:
         if mapping.references is not None:
             named.add(mapping.references.field)
         missing = sorted(
-            n for n in named if n not in seen and not n.startswith("@") and n not in mapping.joins
+            n
+            for n in named
+            if n not in seen
+            and not n.startswith("@")
+            and n not in mapping.joins
+            and n not in mapping.optional
         )
         if missing:
             raise MappingError(

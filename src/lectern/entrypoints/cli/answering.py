@@ -168,6 +168,10 @@ def print_response(response: QueryResponse) -> None:
             )
     if response.related_topics:
         out.print(f"[dim]topics: {escape(', '.join(response.related_topics))}[/]")
+    filters = response.metadata.get("filters")
+    if isinstance(filters, list) and filters:
+        shown = ", ".join(str(f) for f in filters)
+        out.print(f"[dim]filters: {escape(shown)}[/]", soft_wrap=True)
     flags = f"; flags: {', '.join(response.flags)}" if response.flags else ""
     meta = response.metadata
     out.print(
@@ -196,6 +200,18 @@ def research(
     ] = None,
     where: WhereOption = None,
     top_k: Annotated[int, typer.Option("--top-k", help="Passages retrieved.")] = 8,
+    source_type: Annotated[
+        list[str] | None,
+        typer.Option("--source-type", help="Only kev, attack or rustsec records (repeatable)."),
+    ] = None,
+    severity: Annotated[
+        str | None,
+        typer.Option(help="critical, high, medium, low, none, or a minimum CVSS score (9.0)."),
+    ] = None,
+    understand: Annotated[
+        bool,
+        typer.Option(help="Read source, severity, category and year filters from the question."),
+    ] = True,
     as_json: JsonOption = False,
 ) -> None:
     """A cited research answer, summary or comparison over a collection."""
@@ -214,6 +230,9 @@ def research(
             top_k=top_k,
             template=template,
             item_ids=tuple(item or ()),
+            source_types=tuple(source_type or ()),
+            severity=severity,
+            understand=understand,
         )
         response = services.research().query(request)
         if as_json:
