@@ -281,3 +281,18 @@ def test_rescued_and_failed_retries_are_counted_on_the_metric(bases: KnowledgeBa
         )
 
     assert (count("rescued"), count("failed")) == (1.0, 1.0)
+
+
+def test_invoke_llm_text_returns_the_one_string(bases: KnowledgeBases) -> None:
+    from lectern.adapters.llm.answering_schemas import LLMTextResult
+
+    chat = ScriptedChatModel(script=[json.dumps({"text": "bug"}), "no JSON at all"])
+    llm = LangChainLLM(chat, "scripted", fallback=ExtractiveLLM(), method="prompt", max_retries=0)
+    replier = KnowledgeBaseReplier(
+        KnowledgeBaseReplyGraph(RuleReplySteps(600)), bases, json_model=LLMJsonModel(llm)
+    )
+    assert replier.invoke_llm_text("Label this issue in one word.", "it crashes") == "bug"
+    assert replier.invoke_llm_text("Label this issue in one word.", "again") is None
+    assert list(LLMTextResult.model_fields) == ["text"]
+    offline = KnowledgeBaseReplier(KnowledgeBaseReplyGraph(RuleReplySteps(600)), bases)
+    assert offline.invoke_llm_text("Label this.", "x") is None

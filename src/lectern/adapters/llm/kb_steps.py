@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from lectern.adapters.llm.answering_schemas import (
     GateLLM,
     KBAnswerLLM,
+    LLMTextResult,
     SelectionLLM,
     SummaryLLM,
     VerificationLLM,
@@ -185,6 +186,10 @@ class LLMJsonModel:
             raise LLMError("invoke_llm needs a Pydantic model class as the response model")
         prompt = json_prompt(system_prompt)
         return self.llm.complete(prompt.id, {"content": user_content}, response_model)
+
+    def invoke_text(self, system_prompt: str, user_content: str) -> str:
+        """One string back (the reply parsed into `LLMTextResult`)."""
+        return self.invoke(system_prompt, user_content, LLMTextResult).text
 
 
 class LLMSummarizer:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from lectern.domain.answering import (
@@ -14,6 +15,7 @@ from lectern.domain.answering import (
     SelectedSource,
     Verdict,
 )
+from lectern.domain.kb_sources import WebFetch, WebPage
 from lectern.domain.research import ContextBlock, ResearchDraft, ResearchTemplate
 
 if TYPE_CHECKING:
@@ -107,6 +109,10 @@ class JsonModel(Protocol):
         """The reply parsed into `response_model`; LLMError when there is none."""
         ...
 
+    def invoke_text(self, system_prompt: str, user_content: str) -> str:
+        """The reply's one string (`{"text": ...}`, the `LLMTextResult` schema)."""
+        ...
+
 
 class ResearchWriter(Protocol):
     """Writes a research answer, summary or comparison from context blocks."""
@@ -171,3 +177,33 @@ class NullObserver:
     def reflection(self, outcome: str) -> None:
         """Ignore."""
         del outcome
+
+
+class WebPageFetcher(Protocol):
+    """Fetches one page's main text, conditionally when a copy is stored."""
+
+    def fetch(self, url: str, stored: WebPage | None) -> WebFetch:
+        """Never raises: a failure is a `failed` fetch with its reason."""
+        ...
+
+
+class KbSourceStore(Protocol):
+    """Where fetched pages and staged team files are kept between syncs."""
+
+    def read_source_list(self, sources_dir: Path) -> str | None:
+        """`sources.txt`, or None."""
+        ...
+
+    def pages(self, collection: str) -> dict[str, WebPage]:
+        """The stored pages by URL."""
+        ...
+
+    def save_pages(self, collection: str, pages: Mapping[str, WebPage]) -> Path:
+        """Store the pages; the folder to add with the `kb-web` mapping."""
+        ...
+
+    def stage_team(
+        self, collection: str, sources_dir: Path, names: Sequence[str]
+    ) -> tuple[Path, list[str], list[str]]:
+        """Stage team files; (folder to add, names staged, refusals)."""
+        ...

@@ -117,3 +117,13 @@ class KnowledgeBaseReplier:
         except (LecternError, ValueError) as error:
             log.warning("kb.invoke_llm_failed", model=self.json_model.model_id, error=str(error))
             return None
+
+    def invoke_llm_text(self, system_prompt: str, user_content: str) -> str | None:
+        """`invoke_llm` for single-string callers (`LLMTextResult`); None offline or on failure."""
+        if self.json_model is None:
+            return None
+        try:
+            return self.json_model.invoke_text(system_prompt, user_content)
+        except (LecternError, ValueError) as error:
+            log.warning("kb.invoke_llm_failed", model=self.json_model.model_id, error=str(error))
+            return None

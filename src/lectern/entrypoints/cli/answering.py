@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from datetime import datetime
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -121,6 +122,39 @@ def reply(
             sys.stdout.write(json.dumps(ai_result_json(result), indent=2) + "\n")
         else:
             print_result(result)
+
+    _guarded(run)
+
+
+@kb_app.command("sync")
+def sync(
+    collection: CollectionOption = None,
+    sources_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--sources-dir",
+            help="The sources folder (default: kb.sources_dir / LECTERN_KB_SOURCES_DIR).",
+        ),
+    ] = None,
+) -> None:
+    """Fetch the web sources (conditionally), stage the team files, add both to the collection."""
+
+    def run() -> None:
+        services = _services()
+        name = _collection(collection, services.settings.ai_kb_collection)
+        folder = sources_dir or services.settings.kb_sources_dir
+        report = services.kb_source_sync().sync(name, folder)
+        for fetch in report.fetches:
+            reason = f": {fetch.reason}" if fetch.reason else ""
+            kept = " (the stored copy stays)" if fetch.outcome == "failed" and fetch.page else ""
+            out.print(
+                f"kb:{escape(fetch.url)} {fetch.outcome}{escape(reason)}{kept}", soft_wrap=True
+            )
+        for team in report.team_files:
+            out.print(f"team:{escape(team)} staged", soft_wrap=True)
+        for problem in report.problems:
+            err.print(f"[yellow]skipped[/]: {escape(problem)}", soft_wrap=True)
+        err.print(f"{report.documents} documents in {name}")
 
     _guarded(run)
 
