@@ -7,7 +7,6 @@ Last-Modified), and hostile input: an unreachable host, a PDF, a page over the s
 from __future__ import annotations
 
 import json
-import os
 import socket
 import threading
 from collections.abc import Iterator
@@ -152,7 +151,7 @@ def sources(tmp_path: Path, site: tuple[Site, str]) -> Path:
     (folder / "team" / "ops" / "deploy.md").write_text(TEAM_NOTE, encoding="utf-8")
     secret = tmp_path / "secret.md"
     secret.write_text("# Secret\n\nThe root password is hunter2.\n", encoding="utf-8")
-    os.symlink(secret, folder / "team" / "leak.md")
+    (folder / "team" / "leak.md").symlink_to(secret)
     (folder / "sources.txt").write_text(
         "\n".join(
             [
