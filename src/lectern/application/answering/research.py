@@ -13,6 +13,7 @@ model that fails or answers out of format gives a flagged answer, never an error
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -45,6 +46,11 @@ ITEM_PASSAGES = 3
 """Passages of a requested item put in the context (its beginning)."""
 NO_EVIDENCE = "No source in the collection matches the question."
 MODEL_FAILED = "No answer: the model failed ({reason}). The retrieved sources are in `metadata`."
+
+
+def _filter_name(expression: str) -> str:
+    """The field a `--where` expression filters on (`date` of `date>=2022`)."""
+    return re.split(r"[<>=]", expression, maxsplit=1)[0].strip()
 
 
 def _ms(start: float) -> float:
@@ -133,12 +139,11 @@ class ResearchService:
         if "source_type" not in declared:
             return tuple(request.filters), []
         understood = understand_threat_question(request.question)
-        given = {w.split("=")[0].split(">")[0].split("<")[0].strip() for w in request.filters}
+        given = {_filter_name(w) for w in request.filters}
         inferred = [
             f
             for f in understood.filters()
-            if f.split("=")[0].split(">")[0] not in given
-            and f.split("=")[0].split(">")[0] in declared
+            if _filter_name(f) not in given and _filter_name(f) in declared
         ]
         return (*request.filters, *inferred), list(understood.evidence) if inferred else []
 
