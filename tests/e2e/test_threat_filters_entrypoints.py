@@ -119,7 +119,8 @@ def test_cli_filters_from_options_and_from_the_question(runner: CliRunner) -> No
         ["research", "critical Rust advisories", "--no-understand", "--source-type", "attack"],
     )
     assert literal.exit_code == 0, literal.output
-    assert "filters: source_type=attack" in literal.output and "RUSTSEC" not in literal.output
+    assert "filters: source_type=attack" in literal.output
+    assert "[T" in literal.output and "[RUSTSEC-" not in literal.output  # cited: ATT&CK only
     for options, message in (
         (["--source-type", "nvd"], "unknown source_type 'nvd'"),
         (["--severity", "severe"], "unknown severity 'severe'"),

@@ -122,8 +122,12 @@ class FolderKbSourceStore:
         path = self._pages_file(collection)
         if not path.is_file():
             return {}
-        rows = json.loads(path.read_text(encoding="utf-8"))
-        return {row["url"]: WebPage(**row) for row in rows if isinstance(row, dict)}
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8"))
+            return {row["url"]: WebPage(**row) for row in rows if isinstance(row, dict)}
+        except (OSError, ValueError, TypeError, KeyError):
+            # A damaged store only costs a full fetch of every page: start afresh.
+            return {}
 
     def save_pages(self, collection: str, pages: Mapping[str, WebPage]) -> Path:
         """Store the pages (one JSON list, the `kb-web` mapping's input); their folder."""

@@ -28,7 +28,10 @@ from typing import IO, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from markdown_it import MarkdownIt
+
 from lectern.adapters.documents.cvss_scores import CvssScore, score_vector
+from lectern.adapters.documents.html import html_text
 from lectern.domain.books import JSONValue
 from lectern.domain.documents import Block, ExtractedDocument, FilterField, SkippedFile
 from lectern.errors import MappingError
@@ -262,7 +265,9 @@ MAX_MARKDOWN_RECORD_BYTES = 1_000_000
 def toml_markdown_record(text: str) -> dict[str, Any]:
     """A RustSec-style advisory: the TOML front block's tables, `title` and `description`.
 
-    The title is the body's first `# ` heading; the description is the rest of the body.
+    The title is the body's first `# ` heading; the description is the rest of the body as
+    plain text (rendered by markdown-it: link targets dropped, wrapped lines joined, one
+    line per block), so snippets quote what a reader sees.
     """
     match = _TOML_FENCE.match(text)
     if match is None:
@@ -273,7 +278,8 @@ def toml_markdown_record(text: str) -> dict[str, Any]:
     if lines and lines[0].startswith("# "):
         title = lines.pop(0)[2:].strip()
     record["title"] = title
-    record["description"] = "\n".join(lines).strip()
+    body = "\n".join(lines).strip()
+    record["description"] = html_text(MarkdownIt("commonmark").render(body))[0].strip()
     return record
 
 
