@@ -26,9 +26,8 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from markdown_it import MarkdownIt
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lectern.adapters.documents.cvss_scores import CvssScore, score_vector
 from lectern.adapters.documents.html import html_text
