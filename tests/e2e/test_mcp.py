@@ -150,6 +150,8 @@ def test_knowledge_base_and_research_tools(data_dir: Path) -> None:
                 assert refused.is_error, arguments
             unknown = await client.call_tool("research", {"question": "x", "severity": "severe"})
             assert "unknown severity 'severe'" in unknown.content[0].text
+            plain = await client.call_tool("research", {"question": "x", "source_type": ["kev"]})
+            assert plain.is_error and "has no source_type filter" in plain.content[0].text
 
     anyio.run(run)
 

@@ -133,9 +133,16 @@ class ResearchService:
             explicit = threat_filters(request.source_types, request.severity)
         except ValueError as error:
             raise InvalidQueryError(str(error)) from None
+        declared = {f.name for f in self.collections.filters(request.collection)}
+        missing = [_filter_name(f) for f in explicit if _filter_name(f) not in declared]
+        if missing:
+            raise InvalidQueryError(
+                f"collection {request.collection!r} has no {missing[0]} filter: add its KEV, "
+                "ATT&CK and RustSec records with the shipped mappings (cisa-kev, "
+                "mitre-attack, rustsec), which set source_type, severity and cvss_score"
+            )
         if explicit or not request.understand or request.item_ids:
             return (*request.filters, *explicit), []
-        declared = {f.name for f in self.collections.filters(request.collection)}
         if "source_type" not in declared:
             return tuple(request.filters), []
         understood = understand_threat_question(request.question)
