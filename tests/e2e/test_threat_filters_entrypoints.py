@@ -73,6 +73,7 @@ def test_http_filters_and_cited_sources(service: CollectionService, tmp_path: Pa
     assert cited and cited <= {"RUSTSEC-2022-0051", "RUSTSEC-2023-0090"}
     assert set(body["cited_sources"]) == cited
     assert body["metadata"]["filters"] == ["source_type=rustsec", "cvss_score>=9"]
+    assert all(r["item_id"].startswith("RUSTSEC-") for r in body["recommendations"])
     kev = client.post(
         "/research", json={"question": "remote code execution", "source_type": ["kev"]}, headers=KEY
     ).json()
@@ -120,7 +121,7 @@ def test_cli_filters_from_options_and_from_the_question(runner: CliRunner) -> No
     )
     assert literal.exit_code == 0, literal.output
     assert "filters: source_type=attack" in literal.output
-    assert "[T" in literal.output and "[RUSTSEC-" not in literal.output  # cited: ATT&CK only
+    assert "[T" in literal.output and "RUSTSEC-" not in literal.output  # nor recommended
     for options, message in (
         (["--source-type", "nvd"], "unknown source_type 'nvd'"),
         (["--severity", "severe"], "unknown severity 'severe'"),

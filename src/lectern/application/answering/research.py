@@ -53,6 +53,15 @@ def _filter_name(expression: str) -> str:
     return re.split(r"[<>=]", expression, maxsplit=1)[0].strip()
 
 
+def _source_types(filters: Sequence[str]) -> frozenset[str] | None:
+    """The source types a `source_type=a,b` filter keeps (None: every source)."""
+    for expression in filters:
+        if _filter_name(expression) == "source_type" and "=" in expression:
+            values = expression.split("=", 1)[1].split(",")
+            return frozenset(v.strip().casefold() for v in values if v.strip())
+    return None
+
+
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
 
@@ -249,7 +258,9 @@ class ResearchService:
             )
         )
         start = time.perf_counter()
-        recommendations = self.recommend(request.collection, blocks, cited_ids)
+        recommendations = self.recommend(
+            request.collection, blocks, cited_ids, source_types=_source_types(filters)
+        )
         metadata: dict[str, JSONValue] = {
             "model": self.writer.model_id if draft is None else draft.model,
             "template": request.template,
@@ -314,9 +325,18 @@ class ResearchService:
     # --- recommendations -------------------------------------------------------------------
 
     def recommend(
-        self, collection: str, blocks: Sequence[ContextBlock], cited: set[str]
+        self,
+        collection: str,
+        blocks: Sequence[ContextBlock],
+        cited: set[str],
+        *,
+        source_types: frozenset[str] | None = None,
     ) -> list[Recommendation]:
-        """Similar records of the cited (else the top) sources, and ATT&CK's linked items."""
+        """Similar records of the cited (else the top) sources, and ATT&CK's linked items.
+
+        With `source_types`, similar records of other sources are left out (an analyst who
+        asked for RustSec advisories gets RustSec advisories).
+        """
         config = self.config
         shown = {b.source_id for b in blocks}
         bases: dict[str, ContextBlock] = {}
@@ -343,6 +363,9 @@ class ResearchService:
                 taken = 0
                 for hit in similar.results:
                     item_id = source_id_of(hit.document)
+                    kind_of = hit.document.metadata.get("source_type")
+                    if source_types is not None and kind_of not in source_types:
+                        continue
                     if item_id in shown or taken >= config.similar_per_source:
                         continue
                     taken += 1
