@@ -48,6 +48,7 @@ from lectern.adapters.sources.seven_k import SevenKBooksSource
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
 from lectern.application.answering.extractive_research import ExtractiveResearchWriter
+from lectern.application.answering.kb_sources import KnowledgeSourceSync
 from lectern.application.answering.knowledge import (
     KnowledgeBases,
     LeadSentenceSummarizer,
@@ -828,6 +829,22 @@ class Services:
             ),
         )
 
+    def kb_source_sync(self) -> KnowledgeSourceSync:
+        """The support bot's web and team sources into a collection (`lectern kb sync`)."""
+        return self._once("kb_source_sync", self._build_kb_source_sync)
+
+    def _build_kb_source_sync(self) -> KnowledgeSourceSync:
+        from lectern.adapters.kb_web import FolderKbSourceStore, HttpxWebPageFetcher
+
+        settings = self.settings
+        fetcher = HttpxWebPageFetcher(
+            max_bytes=settings.kb_max_page_bytes, timeout=settings.kb_fetch_timeout_seconds
+        )
+        store = FolderKbSourceStore(
+            settings.data_dir / "kb-sources", max_bytes=settings.kb_max_page_bytes
+        )
+        return KnowledgeSourceSync(self.collections(), fetcher, store)
+
     def kb_replier(self) -> KnowledgeBaseReplier:
         """Knowledge-base replies (`lectern kb reply`, POST /kb/reply, ask_knowledge_base)."""
         return self._once("kb_replier", self._build_kb_replier)
@@ -860,7 +877,10 @@ class Services:
             from lectern.adapters.llm.research_writer import LLMResearchWriter
 
             writer = LLMResearchWriter(self.llm())
-        return ResearchService(self.collections(), writer)
+        observer = self._once(
+            "answering_observer", lambda: PrometheusAnsweringObserver(self.metrics.registry)
+        )
+        return ResearchService(self.collections(), writer, observer=observer)
 
     # --- research workspaces --------------------------------------------------------------
 
