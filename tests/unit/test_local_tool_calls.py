@@ -149,3 +149,44 @@ def test_the_local_provider_is_wired_for_the_assistant(tmp_path: Any) -> None:
     # The weights load on the first call; a missing file is a clear error, not a crash.
     with pytest.raises(Exception, match="make local-llm"):
         model.complete_with_tools([Message("user", "hi")], [SEARCH], system="s")
+
+
+OFFERED = {"search_books", "rate_book"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # What the real model wrote for "rate Dune 5 stars": the JSON without its tags.
+        ('{"name": "rate_book", "arguments": {"book": "Dune", "stars": 5}}', ["rate_book"]),
+        ('```json\n{"name": "search_books", "arguments": {"query": "x"}}\n```', ["search_books"]),
+        (
+            '{"name": "search_books", "arguments": {"query": "a"}}\n'
+            '{"name": "rate_book", "arguments": {"book": "b", "stars": 1}}',
+            ["search_books", "rate_book"],
+        ),
+        ('[{"name": "search_books", "arguments": {}}]', ["search_books"]),
+        # Not a call: a tool that was not offered, prose around the JSON, plain JSON data.
+        ('{"name": "delete_everything", "arguments": {}}', []),
+        ('Sure! {"name": "rate_book", "arguments": {}} is what I would call.', []),
+        ('{"title": "Dune", "stars": 5}', []),
+        ('{"name": "rate_book", "arguments": {}}\nand then some words', []),
+    ],
+)
+def test_bare_json_is_a_call_only_when_it_is_the_whole_reply_and_names_an_offered_tool(
+    text: str, expected: list[str]
+) -> None:
+    content, calls = parse_tool_calls(text, OFFERED)
+    assert [c["name"] for c in calls] == expected
+    assert (content == "") == bool(expected)
+
+
+def test_bare_json_through_the_model_becomes_a_tool_call() -> None:
+    llama = ScriptedLlama('{"name": "search_books", "arguments": {"query": "cozy mystery"}}')
+    response = LangChainToolModel(_model(llama), "local:test").complete_with_tools(
+        [Message("user", "cozy mysteries")], [SEARCH], system="s"
+    )
+    assert [(c.name, dict(c.arguments)) for c in response.tool_calls] == [
+        ("search_books", {"query": "cozy mystery"})
+    ]
+    assert response.text == ""

@@ -149,7 +149,8 @@ class LlamaCppChatModel(BaseChatModel):
             )
         usage = result.get("usage") or {}
         text = result["choices"][0]["message"].get("content") or ""
-        content, calls = parse_tool_calls(text) if tools else (text, [])
+        names = {tool["function"]["name"] for tool in tools}
+        content, calls = parse_tool_calls(text, names) if tools else (text, [])
         message = AIMessage(
             content=content,
             tool_calls=calls,
@@ -211,32 +212,65 @@ def chat_turns(messages: Sequence[BaseMessage], tools: Sequence[Any]) -> list[di
     return turns
 
 
-def parse_tool_calls(text: str) -> tuple[str, list[dict[str, Any]]]:
+def parse_tool_calls(
+    text: str, offered: set[str] | None = None
+) -> tuple[str, list[dict[str, Any]]]:
     """The text outside `<tool_call>` blocks, and the calls whose JSON names a tool.
 
     A block that is not a JSON object with a string `name` is dropped, not guessed at:
-    the loop then sees plain text and answers or asks again.
+    the loop then sees plain text and answers or asks again. The small model sometimes
+    leaves the tags out and writes the bare JSON (or a fenced JSON block); that is read as
+    a call only when the whole reply is such JSON and names an `offered` tool.
     """
-    calls: list[dict[str, Any]] = []
-    for block in _CALL.findall(text):
+    blocks = _CALL.findall(text)
+    remainder = _CALL.sub("", text).strip()
+    if not blocks and offered:
+        bare = _bare_calls(text, offered)
+        if bare:
+            blocks, remainder = bare, ""
+    calls = [call for call in map(_call, blocks) if call is not None]
+    return remainder, calls
+
+
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+
+
+def _bare_calls(text: str, offered: set[str]) -> list[str]:
+    body = text.strip()
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1)
+    lines = [line for line in body.splitlines() if line.strip()]
+    candidates = [body] if len(lines) <= 1 or body.startswith(("{\n", "[")) else lines
+    found: list[str] = []
+    for candidate in candidates:
         try:
-            raw = json.loads(block)
+            raw = json.loads(candidate)
         except ValueError:
-            continue
-        if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
-            continue
-        arguments = raw.get("arguments", raw.get("parameters", {}))
-        if isinstance(arguments, str):
-            try:
-                arguments = json.loads(arguments)
-            except ValueError:
-                arguments = {}
-        calls.append(
-            {
-                "id": f"call-{uuid.uuid4().hex[:12]}",
-                "name": raw["name"],
-                "args": arguments if isinstance(arguments, dict) else {},
-                "type": "tool_call",
-            }
-        )
-    return _CALL.sub("", text).strip(), calls
+            return []
+        for item in raw if isinstance(raw, list) else [raw]:
+            if not isinstance(item, dict) or item.get("name") not in offered:
+                return []
+            found.append(json.dumps(item))
+    return found
+
+
+def _call(block: str) -> dict[str, Any] | None:
+    try:
+        raw = json.loads(block)
+    except ValueError:
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+        return None
+    arguments = raw.get("arguments", raw.get("parameters", {}))
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            arguments = {}
+    return {
+        "id": f"call-{uuid.uuid4().hex[:12]}",
+        "name": raw["name"],
+        "args": arguments if isinstance(arguments, dict) else {},
+        "type": "tool_call",
+    }
