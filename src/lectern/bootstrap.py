@@ -632,7 +632,7 @@ class Services:
         from lectern.adapters.llm.tool_calling import LangChainToolModel
 
         if provider == "local":
-            model, model_id = local_chat_model(settings)
+            model, model_id = local_chat_model(settings, context=TOOL_CONTEXT)
             return LangChainToolModel(model, model_id)
         from lectern.adapters.llm.providers import make_chat_model
 
@@ -657,7 +657,7 @@ class Services:
 
             return ReactSearchFallback(FallbackRulePolicy(), MODEL_ID)
         if provider == "local":
-            return ReactSearchFallback(*local_chat_model(settings))
+            return ReactSearchFallback(*local_chat_model(settings, context=TOOL_CONTEXT))
         from lectern.adapters.llm.providers import make_chat_model
 
         choice = make_chat_model(
@@ -1067,11 +1067,19 @@ def git_commit() -> str:
         return "unknown"
 
 
-def local_chat_model(settings: Settings) -> tuple[Any, str]:
-    """The in-process GGUF model as a LangChain chat model, and its id (loaded on first use)."""
+TOOL_CONTEXT = 12_288
+"""Tokens of context for the local model when it calls tools (signatures, history, results)."""
+
+
+def local_chat_model(settings: Settings, *, context: int = 4096) -> tuple[Any, str]:
+    """The in-process GGUF model as a LangChain chat model, and its id (loaded on first use).
+
+    `context` is the window in tokens; the assistant's tool signatures alone take about
+    6,000, so its callers ask for more (Qwen2.5 was trained on 32,768).
+    """
     from lectern.adapters.llm.local_gguf import MODEL_ID, LlamaCppChatModel
 
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {"n_ctx": context}
     if "llm_max_tokens" in settings.model_fields_set:
         options["max_tokens"] = settings.llm_max_tokens
     model = LlamaCppChatModel(

@@ -146,6 +146,8 @@ def test_the_local_provider_is_wired_for_the_assistant(tmp_path: Any) -> None:
     model = bootstrap(settings).chat_model()
     assert isinstance(model, LangChainToolModel)
     assert model.model_id.startswith("local:")
+    # The assistant's tool signatures alone are about 6,000 tokens.
+    assert model.model.n_ctx >= 8192
     # The weights load on the first call; a missing file is a clear error, not a crash.
     with pytest.raises(Exception, match="make local-llm"):
         model.complete_with_tools([Message("user", "hi")], [SEARCH], system="s")
