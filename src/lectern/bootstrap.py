@@ -135,6 +135,7 @@ if TYPE_CHECKING:
     from lectern.adapters.jobs.rq_reviews import RqReviewQueue
     from lectern.adapters.llm.langchain_llm import StructuredMethod
     from lectern.adapters.llm.providers import ProviderConfig
+    from lectern.adapters.probes import DependencyProbe
 
 
 def default_sources() -> list[BookSource]:
@@ -612,6 +613,37 @@ class Services:
 
         return RedisSessions(self.settings.redis_url, ttl)
 
+    def dependency_probes(self) -> list[DependencyProbe]:
+        """The servers this configuration needs, each with a cheap check, for readiness.
+
+        The database always (unless a test replaced the catalog); Redis when sessions and
+        reviews (LECTERN_REDIS_URL) or rate limits (LECTERN_RATE_LIMIT_STORAGE) use it; Qdrant
+        when LECTERN_ENGINE=qdrant. Every one is required: without it requests fail.
+        """
+        from sqlalchemy.engine import Engine
+
+        from lectern.adapters.probes import (
+            DependencyProbe,
+            http_ready_probe,
+            redis_probe,
+            sql_probe,
+        )
+
+        settings = self.settings
+        probes: list[DependencyProbe] = []
+        engine = getattr(self.catalog, "engine", None)
+        if isinstance(engine, Engine):
+            probes.append(DependencyProbe("database", True, sql_probe(engine)))
+        if settings.redis_url is not None:
+            probes.append(DependencyProbe("redis", True, redis_probe(settings.redis_url)))
+        storage = settings.rate_limit_storage
+        if storage.startswith("redis") and storage != settings.redis_url:
+            probes.append(DependencyProbe("rate_limit_storage", True, redis_probe(storage)))
+        qdrant = qdrant_readiness_url(settings)
+        if qdrant is not None:
+            probes.append(DependencyProbe("qdrant", True, http_ready_probe(qdrant)))
+        return probes
+
     def chat_model(self) -> ChatModel:
         """LECTERN_ASSISTANT_PROVIDER's model: the rule policy, or a provider's tool calling."""
         if self.overrides.chat_model is not None:
@@ -995,6 +1027,21 @@ class _TokenVectors:
         """The ONNX embedder's unit token vectors of each text."""
         embedder: Any = self._load()
         return embedder.token_vectors(texts)
+
+
+def qdrant_readiness_url(settings: Settings) -> str | None:
+    """Qdrant's ``/readyz`` when LECTERN_ENGINE=qdrant points at an http(s) server, else None.
+
+    LECTERN_ENGINE and LECTERN_QDRANT_URL belong to the Qdrant engine adapter; they are read
+    by name so that this stays the one place readiness knows about them (a local-mode path
+    has no server to probe).
+    """
+    if getattr(settings, "engine", "embedded") != "qdrant":
+        return None
+    url = getattr(settings, "qdrant_url", None)
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        return None
+    return f"{url.rstrip('/')}/readyz"
 
 
 def new_run_id() -> str:
