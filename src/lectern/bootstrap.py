@@ -1187,3 +1187,50 @@ def bootstrap(settings: Settings, **overrides: Any) -> Services:
         unknown = ", ".join(sorted(set(overrides) - {f.name for f in fields(Overrides)}))
         raise ConfigurationError(f"bootstrap cannot override {unknown}; it knows {known}") from None
     return Services(settings=settings, overrides=given)
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationReport:
+    """What `lectern migrate` did: rows per table, and the indexes built for the target."""
+
+    tables: dict[str, int]
+    books_indexed: int
+    collections_indexed: dict[str, int]
+
+
+def migrate_install(
+    settings: Settings,
+    target_url: str,
+    *,
+    batch_size: int = 2_000,
+    progress: ProgressReporter | None = None,
+    skip_indexes: bool = False,
+) -> MigrationReport:
+    """Copy this install's catalog database to `target_url`, then index it for the target.
+
+    The target's settings are these settings with LECTERN_CATALOG_URL replaced, so the
+    engine (LECTERN_ENGINE and its settings) is whichever this environment configures: the
+    embedded indexes in the data directory, or the servers the environment names.
+    """
+    from lectern.adapters.catalog.copy import copy_catalog, open_databases
+
+    source, target = open_databases(settings.resolved_catalog_url, target_url)
+    try:
+        copied = copy_catalog(source, target, batch_size=batch_size, progress=progress)
+    finally:
+        source.dispose()
+        target.dispose()
+    books = 0
+    indexed: dict[str, int] = {}
+    if not skip_indexes:
+        services = bootstrap(settings.model_copy(update={"catalog_url": target_url}))
+        if copied.tables.get("books"):
+            books = services.indexing().index(progress=progress).passages
+        collections = services.collections()
+        for summary in collections.summaries():
+            name = summary.record.name
+            indexed[name] = collections.reindex(name, progress).passages
+        catalog = services.catalog
+        if isinstance(catalog, SqlAlchemyBookCatalog):
+            catalog.close()
+    return MigrationReport(dict(copied.tables), books, indexed)
