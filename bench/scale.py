@@ -72,7 +72,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
 
 
-def one_size(size: int, queries: int, seed: int) -> dict[str, float]:
+def one_size(size: int, queries: int, seed: int, exact_max: int | None) -> dict[str, float]:
     """Generate, build, save and query one corpus of `size` passages; figures as a dict."""
     from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex
     from lectern.adapters.vector.faiss_index import FaissVectorIndex, _one_thread
@@ -114,7 +114,7 @@ def one_size(size: int, queries: int, seed: int) -> dict[str, float]:
         vectors,
         [p.id for p in passages],
         "synthetic",
-        exact_max=settings.exact_index_max,
+        exact_max=settings.exact_index_max if exact_max is None else exact_max,
         hnsw_m=settings.hnsw_m,
     )
     vector_build = time.perf_counter() - started
@@ -228,10 +228,15 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--node-ram-gib", type=float, default=32.0)
+    parser.add_argument(
+        "--exact-max",
+        type=int,
+        help="vectors up to this many use the exact (flat) index; default LECTERN_EXACT_INDEX_MAX",
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one_size(args.one, args.queries, args.seed)))
+        print(json.dumps(one_size(args.one, args.queries, args.seed, args.exact_max)))
         return
 
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -241,7 +246,15 @@ def main() -> None:
     rows: list[dict[str, float]] = []
     for size in sizes:
         done = subprocess.run(
-            [sys.executable, __file__, "--one", str(size), "--queries", str(args.queries)],
+            [
+                sys.executable,
+                __file__,
+                "--one",
+                str(size),
+                "--queries",
+                str(args.queries),
+                *([] if args.exact_max is None else ["--exact-max", str(args.exact_max)]),
+            ],
             capture_output=True,
             text=True,
             check=False,
