@@ -47,13 +47,29 @@ class _PostgresSuite:
         self._schemas: set[str] = set()
 
     def url_for(self, path: Path) -> str:
-        """The same path always gives the same schema (a 'restart' reopens its data)."""
+        """The same path always gives the same schema (a 'restart' reopens its data).
+
+        A SQLite catalog already at `path` (a data directory a session fixture built, then
+        copied for a test) is copied into the new schema by `lectern migrate`'s own copy, so
+        the test runs on PostgreSQL with the same rows.
+        """
         schema = "t_" + hashlib.sha256(str(path).encode()).hexdigest()[:20]
+        url = f"{POSTGRES_SERVER}/{self.database}?options=-csearch_path%3D{schema}"
         if schema not in self._schemas:
             with self._suite.connect() as connection:
                 connection.execute(self._sa.text(f'create schema if not exists "{schema}"'))
             self._schemas.add(schema)
-        return f"{POSTGRES_SERVER}/{self.database}?options=-csearch_path%3D{schema}"
+            if path.is_file():
+                from lectern.adapters.catalog.copy import copy_catalog
+
+                source, target = (
+                    self._sa.create_engine(f"sqlite:///{path}"),
+                    self._sa.create_engine(url),
+                )
+                copy_catalog(source, target)
+                source.dispose()
+                target.dispose()
+        return url
 
     def close(self) -> None:
         sa = self._sa
@@ -452,9 +468,17 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[N
             monkeypatch.delenv(name)
     monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
     if on_postgres():
-        # Settings(data_dir=...) built by a test still reads this: every catalog it opens
-        # (in process or in a `lectern` subprocess) lands in this test's schema.
-        monkeypatch.setenv("LECTERN_CATALOG_URL", catalog_url_for(tmp_path / "var" / "catalog.db"))
+        # Every data directory's default catalog becomes its own PostgreSQL schema, as each
+        # has its own SQLite file otherwise. (A `lectern` subprocess does not see this: such
+        # tests pass LECTERN_CATALOG_URL themselves.)
+        from lectern.settings import Settings
+
+        def resolved_catalog_url(settings: Settings) -> str:
+            if settings.catalog_url:
+                return settings.catalog_url
+            return catalog_url_for((settings.data_dir / "catalog.db").resolve())
+
+        monkeypatch.setattr(Settings, "resolved_catalog_url", property(resolved_catalog_url))
     yield
 
 
