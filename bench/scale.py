@@ -263,7 +263,8 @@ def main() -> None:
             print(f"{size:,} passages failed:\n{done.stderr[-2000:]}", file=sys.stderr)
             break
         rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
-        print(f"done {size:,}", file=sys.stderr, flush=True)
+        # Each size as soon as it is measured: a long run stopped later keeps what it had.
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     load_after = os.getloadavg()
 
     print(

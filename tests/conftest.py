@@ -111,6 +111,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:  # noqa: ARG001 - pytest's signature
+    if _POSTGRES_SUITE:
+        import gc
+        import warnings
+
+        # The last engines left to the garbage collector go now; pytest reports such
+        # leftovers once more at exit, outside any test, where the filters above do not apply.
+        gc.collect()
+        warnings.filterwarnings("ignore", category=pytest.PytestUnraisableExceptionWarning)
     while _POSTGRES_SUITE:
         _POSTGRES_SUITE.pop().close()
 

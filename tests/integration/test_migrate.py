@@ -135,8 +135,12 @@ def test_bad_targets_are_refused_with_a_clear_message(tmp_path: Path) -> None:
         migrate_install(missing, f"sqlite:///{tmp_path / 'elsewhere.db'}")
 
 
-def test_the_command_reports_errors_in_one_line(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["migrate", f"sqlite:///{tmp_path / 'var' / 'catalog.db'}"])
+def test_the_command_reports_errors_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = f"sqlite:///{tmp_path / 'var' / 'catalog.db'}"
+    monkeypatch.setenv("LECTERN_CATALOG_URL", source)
+    result = CliRunner().invoke(app, ["migrate", source])
     assert result.exit_code == 1
     assert "error:" in result.output and "source catalog itself" in result.output
     assert "Traceback" not in result.output
