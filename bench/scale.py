@@ -205,8 +205,8 @@ def qdrant_projection(rows: list[dict[str, float]], node_ram_gib: float) -> list
         f"Bytes per passage in RAM (dense 384-d x 1.5 overhead + sparse {sparse:,.0f} B "
         f"+ payload {payload:.0f} B); shards on {node_ram_gib:.0f} GiB nodes filled to 70%:",
         "",
-        "| passages | quantization | bytes/passage | RAM total | nodes (1 replica) |"
-        " nodes (2 replicas) |",
+        "| passages | quantization | bytes/passage | RAM total | nodes, replication 1 |"
+        " nodes, replication 2 |",
         "|---|---|---|---|---|---|",
     ]
     for total in (1_000_000, 10_000_000, 100_000_000):
