@@ -1,6 +1,10 @@
 """The assistant on the scripted conversation set (src/lectern/evaluation/).
 
     LECTERN_DATA_DIR=/path/to/var python bench/assistant_conversations.py [--out FILE]
+        [--provider local --sample 7]
+
+`--provider` picks the assistant's model (the rule policy by default; `local` is the
+in-process GGUF model, `make local-llm`); `--sample N` runs every Nth case only.
 
 The catalog database is copied to a temporary folder first (the cases create lists,
 ratings and corrections); indexes are read from the data directory. Prints tool accuracy,
@@ -30,13 +34,15 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", type=Path)
     parser.add_argument("--cases", type=Path, help="another conversation file")
+    parser.add_argument("--provider", default="rules", help="LECTERN_ASSISTANT_PROVIDER")
+    parser.add_argument("--sample", type=int, default=0, help="run every Nth case only")
     args = parser.parse_args()
     settings = load_settings()
     with tempfile.TemporaryDirectory(prefix="lectern-assistant-eval-") as folder:
         copy = Path(folder) / "catalog.db"
         shutil.copy(settings.data_dir / "catalog.db", copy)
         services = bootstrap(
-            load_settings(catalog_url=f"sqlite:///{copy}", assistant_provider="rules"),
+            load_settings(catalog_url=f"sqlite:///{copy}", assistant_provider=args.provider),
             tracer=RecordingTracer(),
         )
         assistant = services.assistant()
@@ -49,7 +55,10 @@ def main() -> int:
 
         runner = ConversationRunner(assistant, services.library(), services.catalog, resolve)
         started = time.perf_counter()
-        report = runner.run(load_conversations(args.cases))
+        cases = load_conversations(args.cases)
+        if args.sample:
+            cases = cases[:: args.sample]
+        report = runner.run(cases)
         report["seconds"] = round(time.perf_counter() - started, 2)
     print(
         f"{report['cases']} cases: tool accuracy {report['tool_accuracy']:.1%}, "

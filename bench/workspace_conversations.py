@@ -6,8 +6,8 @@ data directory's `kev` and `attack` collections (`make demo-collections` adds th
 
     LECTERN_DATA_DIR=var python bench/workspace_conversations.py [--sample N]
 
-LECTERN_ASSISTANT_PROVIDER picks the model (rules by default; a local server through
-openai-compatible for the "local model on a sample" figure).
+LECTERN_ASSISTANT_PROVIDER picks the model (rules by default; `local` for the in-process
+GGUF model, loaded once and shared by every case).
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=0, help="Run every Nth case only.")
     args = parser.parse_args()
     settings = load_settings()
-    collections = bootstrap(settings).collections()
+    shared = bootstrap(settings)
+    collections = shared.collections()
+    model = shared.chat_model()
     links = []
     for label in (*DEMO_KEV, *DEMO_ATTACK):
         resolved = collections.resolve(f"[{label}]")
@@ -52,7 +54,9 @@ def main() -> None:
         case_settings = settings.model_copy(
             update={"catalog_url": f"sqlite:///{scratch / f'case-{next(numbers)}.db'}"}
         )
-        services = bootstrap(case_settings, collections=collections, review_queue=NoReviews())
+        services = bootstrap(
+            case_settings, collections=collections, review_queue=NoReviews(), chat_model=model
+        )
         workspace = services.workspace()
         demo = seed_demo(workspace, DemoUsers(viewer="vera"), links)
         rival = workspace.create_organization("mallory", "Umbrella")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.sessions.memory import InMemorySessions
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
-from lectern.application.assistant.approvals import Approvals
+from lectern.application.assistant.approvals import ActionReviewer, Approvals
 from lectern.application.assistant.ports import ChatModel, LibraryStore, PendingActionStore
 from lectern.application.assistant.registry import ToolRegistry, create_default_registry
 from lectern.application.assistant.service import AssistantConfig, AssistantService
@@ -197,6 +198,7 @@ def make_world(
     catalog: FakeCatalog | None = None,
     config: AssistantConfig | None = None,
     min_relevance: float = 0.3,
+    reviewers: Mapping[str, ActionReviewer] | None = None,
 ) -> World:
     catalog = catalog or make_catalog()
     library = library if library is not None else FakeLibrary()
@@ -220,7 +222,14 @@ def make_world(
         new_id=new_id,
     )
     registry = create_default_registry(deps)
-    approvals = Approvals(actions, registry, ttl=timedelta(hours=1), clock=clock, new_id=new_id)
+    approvals = Approvals(
+        actions,
+        registry,
+        ttl=timedelta(hours=1),
+        clock=clock,
+        new_id=new_id,
+        reviewers=reviewers,
+    )
     tracer = RecordingTracer()
     sessions = InMemorySessions()
     service = AssistantService(

@@ -492,6 +492,12 @@ class FakePendingActions:
             key=lambda a: (a.created_at, a.id),
         )
 
+    def set_review(self, action_id: str, review: JSONValue) -> None:
+        with self._lock:
+            found = self.actions.get(action_id)
+            if found is not None:
+                self.actions[action_id] = replace(found, review=review)
+
     def transition(
         self,
         user: str,

@@ -48,6 +48,7 @@ from lectern.adapters.sources.seven_k import SevenKBooksSource
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
 from lectern.application.answering.extractive_research import ExtractiveResearchWriter
+from lectern.application.answering.kb_sources import KnowledgeSourceSync
 from lectern.application.answering.knowledge import (
     KnowledgeBases,
     LeadSentenceSummarizer,
@@ -64,7 +65,8 @@ from lectern.application.answering.research import ResearchService
 from lectern.application.answering.rules import RuleReplySteps
 from lectern.application.answering.service import KnowledgeBaseReplier
 from lectern.application.answering.usage import UsageMeter
-from lectern.application.assistant.approvals import Approvals
+from lectern.application.assistant.approvals import ActionReviewer, Approvals
+from lectern.application.assistant.correction_review import CorrectionReviewer
 from lectern.application.assistant.guideline import (
     FollowUpRewriter,
     GuideConfig,
@@ -112,6 +114,7 @@ from lectern.application.providers import (
     InMemoryProviderRecords,
     ProviderIngestion,
     StoredProviderSource,
+    StoredRecordLookup,
 )
 from lectern.application.search import (
     BookFilterIndex,
@@ -120,6 +123,7 @@ from lectern.application.search import (
     SearchConfig,
 )
 from lectern.application.understanding import Vocabulary
+from lectern.application.upload_reviews import UploadReviewer, UploadReviewStore
 from lectern.application.workspace.ports import ReviewQueue, WorkspaceStore
 from lectern.application.workspace.reviews import ReviewService
 from lectern.application.workspace.service import WorkspaceService
@@ -290,6 +294,8 @@ class Overrides:
     workspace_store: WorkspaceStore | None = None
     review_queue: ReviewQueue | None = None
     """Where automatic reviews go (a recording fake in tests) instead of rq or a thread."""
+    upload_reviews: UploadReviewStore | None = None
+    """Where uploads' reviews are kept instead of the catalog database."""
     guide_model: ChatModel | None = None
     """The guideline agent's model (a scripted fake in tests) instead of the configured one."""
     reranker: Reranker | None = None
@@ -655,14 +661,12 @@ class Services:
         provider = settings.assistant_provider
         if provider == "rules":
             return RulePolicy(self.understanding())
-        if provider == "local":
-            raise ConfigurationError(
-                "LECTERN_ASSISTANT_PROVIDER=local is not wired yet: the in-process GGUF model "
-                "has no tool-calling chat format here; use rules or openai-compatible "
-                "(llama.cpp's server) instead"
-            )
-        from lectern.adapters.llm.providers import make_chat_model
         from lectern.adapters.llm.tool_calling import LangChainToolModel
+
+        if provider == "local":
+            model, model_id = local_chat_model(settings)
+            return LangChainToolModel(model, model_id)
+        from lectern.adapters.llm.providers import make_chat_model
 
         choice = make_chat_model(
             provider_config(settings, provider, settings.assistant_model or settings.llm_model)
@@ -685,10 +689,7 @@ class Services:
 
             return ReactSearchFallback(FallbackRulePolicy(), MODEL_ID)
         if provider == "local":
-            raise ConfigurationError(
-                "LECTERN_FALLBACK_PROVIDER=local is not wired: the in-process GGUF model has "
-                "no tool-calling chat format here; use rules or openai-compatible instead"
-            )
+            return ReactSearchFallback(*local_chat_model(settings))
         from lectern.adapters.llm.providers import make_chat_model
 
         choice = make_chat_model(
@@ -760,6 +761,7 @@ class Services:
             clock=self.clock,
             new_id=lambda: str(uuid.uuid4()),
             observer=observer,
+            reviewers=self.action_reviewers(),
         )
         return AssistantService(
             self.chat_model(),
@@ -777,6 +779,29 @@ class Services:
             tracer=self.tracer(),
             pii=self.overrides.pii or PatternPiiDetector(),
             observer=observer,
+            page_check=self.workspace().checked_page,
+        )
+
+    def action_reviewers(self) -> dict[str, ActionReviewer]:
+        """Automatic reviews of previews, by tool (LECTERN_REVIEW_CORRECTIONS)."""
+        if not self.settings.review_corrections:
+            return {}
+        reviewer = CorrectionReviewer(self.catalog, StoredRecordLookup(self.provider_records()))
+        return {reviewer.tool_name: reviewer}
+
+    def upload_reviewer(self) -> UploadReviewer:
+        """Reviews of uploaded documents (run on upload when LECTERN_REVIEW_UPLOADS is on)."""
+        return self._once("upload_reviewer", self._build_upload_reviewer)
+
+    def _build_upload_reviewer(self) -> UploadReviewer:
+        from lectern.adapters.catalog.upload_reviews import SqlAlchemyUploadReviews
+
+        store = self.overrides.upload_reviews or SqlAlchemyUploadReviews(self._assistant_engine())
+        return UploadReviewer(
+            self.collections(),
+            store,
+            self.overrides.pii or PatternPiiDetector(),
+            clock=self.clock,
         )
 
     # --- answering: the knowledge-base reply graph and the research chain ------------------
@@ -836,6 +861,22 @@ class Services:
             ),
         )
 
+    def kb_source_sync(self) -> KnowledgeSourceSync:
+        """The support bot's web and team sources into a collection (`lectern kb sync`)."""
+        return self._once("kb_source_sync", self._build_kb_source_sync)
+
+    def _build_kb_source_sync(self) -> KnowledgeSourceSync:
+        from lectern.adapters.kb_web import FolderKbSourceStore, HttpxWebPageFetcher
+
+        settings = self.settings
+        fetcher = HttpxWebPageFetcher(
+            max_bytes=settings.kb_max_page_bytes, timeout=settings.kb_fetch_timeout_seconds
+        )
+        store = FolderKbSourceStore(
+            settings.data_dir / "kb-sources", max_bytes=settings.kb_max_page_bytes
+        )
+        return KnowledgeSourceSync(self.collections(), fetcher, store)
+
     def kb_replier(self) -> KnowledgeBaseReplier:
         """Knowledge-base replies (`lectern kb reply`, POST /kb/reply, ask_knowledge_base)."""
         return self._once("kb_replier", self._build_kb_replier)
@@ -868,7 +909,10 @@ class Services:
             from lectern.adapters.llm.research_writer import LLMResearchWriter
 
             writer = LLMResearchWriter(self.llm())
-        return ResearchService(self.collections(), writer)
+        observer = self._once(
+            "answering_observer", lambda: PrometheusAnsweringObserver(self.metrics.registry)
+        )
+        return ResearchService(self.collections(), writer, observer=observer)
 
     # --- research workspaces --------------------------------------------------------------
 
@@ -1070,6 +1114,22 @@ def git_commit() -> str:
         return "unknown"
 
 
+def local_chat_model(settings: Settings) -> tuple[Any, str]:
+    """The in-process GGUF model as a LangChain chat model, and its id (loaded on first use)."""
+    from lectern.adapters.llm.local_gguf import MODEL_ID, LlamaCppChatModel
+
+    options: dict[str, Any] = {}
+    if "llm_max_tokens" in settings.model_fields_set:
+        options["max_tokens"] = settings.llm_max_tokens
+    model = LlamaCppChatModel(
+        model_path=str(settings.resolved_local_model_path),
+        temperature=settings.llm_temperature,
+        n_threads=settings.embed_threads,
+        **options,
+    )
+    return model, MODEL_ID
+
+
 def make_llm(
     settings: Settings,
     tracer: LLMTracer | None = None,
@@ -1084,25 +1144,14 @@ def make_llm(
 
     timeout, retries = settings.llm_timeout, settings.llm_max_retries
     if settings.llm == "local":
-        from lectern.adapters.llm.local_gguf import LOCAL_TIMEOUT, LlamaCppChatModel
-        from lectern.adapters.llm.local_gguf import MODEL_ID as LOCAL_ID
+        from lectern.adapters.llm.local_gguf import LOCAL_TIMEOUT
 
         # One generation at a time on the CPU: a timed-out attempt keeps running, so a
         # retry would only queue behind it. No retries, and a timeout sized for 2 cores.
         retries = 0
         if "llm_timeout" not in settings.model_fields_set:
             timeout = LOCAL_TIMEOUT
-
-        local_options: dict[str, Any] = {}
-        if "llm_max_tokens" in settings.model_fields_set:
-            local_options["max_tokens"] = settings.llm_max_tokens
-        model: Any = LlamaCppChatModel(
-            model_path=str(settings.resolved_local_model_path),
-            temperature=settings.llm_temperature,
-            n_threads=settings.embed_threads,
-            **local_options,
-        )
-        model_id = LOCAL_ID
+        model, model_id = local_chat_model(settings)
         method: StructuredMethod = (
             "grammar"
             if settings.llm_structured_output == "auto"

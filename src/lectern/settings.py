@@ -240,6 +240,10 @@ class Settings(BaseSettings):
     """The wait before each retry of a failed review."""
     review_max_claims: int = Field(default=8, ge=1, le=50)
     """Statements of a document or task an automatic review checks against the project."""
+    review_corrections: bool = True
+    """Review each proposed catalog correction against the book's source records."""
+    review_uploads: bool = True
+    """Review each document uploaded to a collection: personal data found, cited summary."""
 
     bm25_enabled: bool = True
     """False: vector-only retrieval (BM25 still answers, marked degraded, when vectors cannot)."""
@@ -298,6 +302,14 @@ class Settings(BaseSettings):
     ask_knowledge_base answer from when a request names none; unset: they must name one."""
     ai_research_collection: str | None = None
     """The collection of the assistant's research tools; unset: those tools are absent."""
+    kb_sources_dir: Path | None = None
+    """The support bot's sources folder (`kb.sources_dir` in the YAML file): `sources.txt`
+    (one `kb:<url>` or `team:<file>` a line) and `team/` (topic files); `lectern kb sync`
+    reads it into the knowledge-base collection."""
+    kb_max_page_bytes: int = Field(default=2_000_000, ge=1_024, le=100_000_000)
+    """Larger web pages (and team files) are not read by `lectern kb sync`."""
+    kb_fetch_timeout_seconds: float = Field(default=10.0, gt=0.0, le=300.0)
+    """Each web source's fetch gives up after this long (its stored copy stays)."""
     ai_batch_window_seconds: float = Field(default=3.0, ge=0.0, le=600.0)
     """Chat platforms: messages of one user in one channel this close together are one turn."""
 
@@ -477,6 +489,12 @@ AI_YAML_KEYS = {
     "batch_window_seconds": "ai_batch_window_seconds",
 }
 """Keys of the YAML file's `ai:` section -> the settings they set."""
+KB_YAML_KEYS = {
+    "sources_dir": "kb_sources_dir",
+    "max_page_bytes": "kb_max_page_bytes",
+    "fetch_timeout_seconds": "kb_fetch_timeout_seconds",
+}
+"""Keys of the YAML file's `kb:` section (the support bot's sources)."""
 
 
 class AiYamlSource(PydanticBaseSettingsSource):
@@ -508,18 +526,25 @@ class AiYamlSource(PydanticBaseSettingsSource):
             ) from None
         if data is None:
             return {}
-        section = data.get("ai") if isinstance(data, dict) else None
-        if not isinstance(data, dict) or not isinstance(section, dict | None):
+        if not isinstance(data, dict):
             raise ConfigurationError(
                 f"LECTERN_CONFIG_FILE: {self.path} must be a mapping with an `ai:` mapping"
             )
-        unknown = sorted(str(k) for k in (section or {}) if k not in AI_YAML_KEYS)
-        if unknown:
-            raise ConfigurationError(
-                f"LECTERN_CONFIG_FILE: unknown keys in `ai:`: {', '.join(unknown)}; "
-                f"known: {', '.join(AI_YAML_KEYS)}"
-            )
-        return {AI_YAML_KEYS[k]: v for k, v in (section or {}).items() if v is not None}
+        values: dict[str, Any] = {}
+        for name, keys in (("ai", AI_YAML_KEYS), ("kb", KB_YAML_KEYS)):
+            section = data.get(name)
+            if not isinstance(section, dict | None):
+                raise ConfigurationError(
+                    f"LECTERN_CONFIG_FILE: `{name}:` in {self.path} must be a mapping"
+                )
+            unknown = sorted(str(k) for k in (section or {}) if k not in keys)
+            if unknown:
+                raise ConfigurationError(
+                    f"LECTERN_CONFIG_FILE: unknown keys in `{name}:`: {', '.join(unknown)}; "
+                    f"known: {', '.join(keys)}"
+                )
+            values.update({keys[k]: v for k, v in (section or {}).items() if v is not None})
+        return values
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -72,3 +72,29 @@ def test_chat_answers_with_citations() -> None:
     reply = json.loads(result.stdout)
     assert reply["citations"][0]["snippet"] == "Suzanne Collins"
     assert reply["grounding_flags"] == []
+
+
+def test_actions_list_shows_a_corrections_review(monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = CliRunner()
+    app = _app()
+    proposed = runner.invoke(
+        app, ["chat", "-m", "the year of The Hunger Games is wrong, it should be 2009", "--json"]
+    )
+    assert proposed.exit_code == 0, proposed.output
+    (action,) = json.loads(proposed.stdout)["actions"]
+    assert action["tool"] == "propose_correction"
+    review = action["review"]
+    # The tiny catalog's books come from CSV rows, which are not kept whole: none is read back.
+    assert review["status"] == "done" and review["records"] == 0 and review["not_read"]
+    listed = runner.invoke(app, ["actions", "list"], terminal_width=200)
+    assert listed.exit_code == 0, listed.output
+    assert f"review of action {action['id']}" in listed.stdout
+    assert "Automatic review of this correction" in listed.stdout
+    assert "published_year: no stored source record states it" in listed.stdout
+
+    monkeypatch.setenv("LECTERN_REVIEW_CORRECTIONS", "false")
+    again = runner.invoke(
+        app, ["chat", "-m", "the year of The Hunger Games is wrong, it should be 2010", "--json"]
+    )
+    (plain,) = json.loads(again.stdout)["actions"]
+    assert plain["review"] is None

@@ -156,3 +156,55 @@ def test_uploads_are_off_without_writers(tmp_path: Path) -> None:
     )
     assert response.status_code == 403
     assert response.headers["content-type"] == "application/problem+json"
+
+
+def test_an_upload_comes_back_with_its_review(client: TestClient) -> None:
+    page = (
+        b"# Webhooks { #webhooks }\n\nLectern posts a signed webhook when an import finishes.\n\n"
+        b"Questions go to ops@acme.example before the release.\n"
+    )
+    response = client.post(
+        "/collections/kb/documents",
+        params={"filename": "webhooks.md"},
+        content=page,
+        headers=WRITER,
+    )
+    assert response.status_code == 201, response.text
+    body = response.json()
+    review = body["review"]
+    assert review["status"] == "done" and review["pii"] == {"EMAIL_ADDRESS": 1}
+    assert "ops@acme.example" not in response.text
+    assert [c["snippet"] for c in review["citations"]] == [
+        "Lectern posts a signed webhook when an import finishes."
+    ]
+    stored = client.get(f"/collections/kb/documents/{body['document_id']}/review", headers=READER)
+    assert stored.status_code == 200 and stored.json() == review
+    missing = client.get("/collections/kb/documents/nope/review", headers=READER)
+    assert missing.status_code == 404
+
+
+def test_upload_reviews_off_return_none(tmp_path: Path) -> None:
+    data_dir = tmp_path / "var"
+    service = collection_service(data_dir)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nA first document with enough words.\n", encoding="utf-8")
+    service.add("kb", docs)
+    client = _app(
+        data_dir,
+        service,
+        api_keys="writer:writer-key",
+        collection_writers="writer",
+        review_uploads=False,
+    )
+    response = client.post(
+        "/collections/kb/documents",
+        params={"filename": "b.md"},
+        content=b"# B\n\nMore.\n",
+        headers=WRITER,
+    )
+    assert response.status_code == 201 and response.json()["review"] is None
+    stored = client.get(
+        f"/collections/kb/documents/{response.json()['document_id']}/review", headers=WRITER
+    )
+    assert stored.status_code == 404

@@ -22,8 +22,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.application.providers import InMemoryProviderRecords
 from lectern.bootstrap import bootstrap
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
+from lectern.domain.books import SourceRecord
 from lectern.entrypoints.http.app import create_app
 from lectern.settings import Settings
 from tests.e2e.serving import serve_in_thread
@@ -425,3 +427,39 @@ def test_the_key_can_come_as_a_bearer_token(data_dir: Path) -> None:
             401,
             "Unauthorized",
         )
+
+
+def test_a_proposed_correction_shows_its_review_in_the_preview(data_dir: Path) -> None:
+    records = InMemoryProviderRecords()
+    app = _app(data_dir, {"provider_records": records}, api_keys=KEYS)
+    services = app.state.services
+    book = next(
+        b
+        for batch in services.catalog.iter_batches()
+        for b in batch
+        if b.title == "The Hunger Games"
+    )
+    entry = services.catalog.get_entry(book.id)
+    ref = entry.sources[0]
+    records.save(
+        [SourceRecord(ref.source, ref.source_id, book.title, published_year=2009, language="en")]
+    )
+    with TestClient(app) as client:
+        (action,) = _propose(
+            client, "the year of The Hunger Games is wrong, it should be 2009", **ALICE
+        )
+        assert action["tool"] == "propose_correction"
+        review = action["review"]
+        assert review["status"] == "done"
+        (year,) = review["fields"]
+        assert year["verdict"] == "new" and year["new_by"] == [f"[{ref.source} {ref.source_id}]"]
+        assert review["citations"] == [
+            {
+                "source": f"record:{ref.source}:{ref.source_id}#published_year",
+                "label": f"[{ref.source} {ref.source_id}]",
+                "snippet": "2009",
+            }
+        ]
+        shown = client.get(f"/assistant/actions/{action['id']}", headers=ALICE).json()
+        assert shown["review"] == review and shown["status"] == "pending"
+        assert client.get(f"/assistant/actions/{action['id']}", headers=BOB).status_code == 404

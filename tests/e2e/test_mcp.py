@@ -142,8 +142,16 @@ def test_knowledge_base_and_research_tools(data_dir: Path) -> None:
             assert "answer" in found
             for citation in found["citations"]:
                 assert " ".join(citation["quote"].split()) in " ".join(GUIDE.split())
+            assert set(found["cited_sources"]) == {c["source_id"] for c in found["citations"]}
             bad = await client.call_tool("research", {"question": "x", "template": "poem"})
             assert bad.is_error
+            for arguments in ({"source_type": ["nvd"]}, {"severity": "severe"}):
+                refused = await client.call_tool("research", {"question": "x", **arguments})
+                assert refused.is_error, arguments
+            unknown = await client.call_tool("research", {"question": "x", "severity": "severe"})
+            assert "unknown severity 'severe'" in unknown.content[0].text
+            plain = await client.call_tool("research", {"question": "x", "source_type": ["kev"]})
+            assert plain.is_error and "has no source_type filter" in plain.content[0].text
 
     anyio.run(run)
 

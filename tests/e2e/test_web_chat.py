@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from lectern.application.providers import InMemoryProviderRecords
 from lectern.bootstrap import bootstrap
+from lectern.domain.books import SourceRecord
 from lectern.entrypoints.http.app import create_app
 from lectern.settings import Settings
 from tests.conftest import IN_CI
@@ -133,6 +135,10 @@ def test_ask_open_a_citation_approve_reject_and_see_the_list(
     page.wait_for_selector(f"#{keep.get_attribute('id')}[data-status='executed']")
     drop.get_by_role("button", name="Reject").click()
     page.wait_for_selector(f"#{drop.get_attribute('id')}[data-status='rejected']")
+    # The card turns on the decision's event; the reply's text follows it: wait for its end.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.chat-msg.assistant')].pop().dataset.done"
+    )
     replies = page.locator(".chat-msg.assistant").all_inner_texts()
     assert any(r.startswith("Done: Add") for r in replies)
     assert replies[-1].startswith("OK, I did not do it: Add")
@@ -210,3 +216,37 @@ def test_phone_width_markdown_is_built_safely_and_flags_raise_a_banner(
     assert page.locator("#chat-panel").is_hidden()
     assert page.evaluate("document.activeElement.id") == "chat-toggle"
     assert errors == []
+
+
+def test_a_correction_card_shows_its_review(
+    indexed_data_dir: Path, browser: Browser, tmp_path: Path
+) -> None:
+    data_dir = tmp_path / "var"
+    shutil.copytree(indexed_data_dir, data_dir)
+    records = InMemoryProviderRecords()
+    services = bootstrap(Settings(data_dir=data_dir), provider_records=records)
+    book = next(
+        b
+        for batch in services.catalog.iter_batches()
+        for b in batch
+        if b.title == "The Hunger Games"
+    )
+    entry = services.catalog.get_entry(book.id)
+    assert entry is not None
+    ref = entry.sources[0]
+    records.save([SourceRecord(ref.source, ref.source_id, book.title, published_year=2009)])
+    with serve_in_thread(create_app(services)) as url:
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        errors = _page_errors(page)
+        page.goto(url + "/")
+        page.click("#chat-toggle")
+        _ask(page, "the year of The Hunger Games is wrong, it should be 2009")
+        card = page.locator(".action-card").last
+        review = card.locator(".action-review")
+        assert review.get_attribute("data-citations") == "1"
+        text = review.inner_text()
+        assert "Automatic review" in text
+        assert f"the new value '2009' is stated by \"2009\" [{ref.source} {ref.source_id}]" in text
+        assert card.get_attribute("data-status") == "pending"
+        page.screenshot(path=str(tmp_path / "correction-review.png"))
+        assert errors == []

@@ -1,7 +1,8 @@
 """The workspace page in Debian's Chromium against a real uvicorn server.
 
-The chat bubble's test on the task page (ask it to add a comment, approve, see the comment)
-waits for the bubble (issue 17); this checks the page itself and the context it exposes.
+The page itself, the context it exposes, and the chat bubble (the book pages' own) on a task
+page: asked to add a comment, it proposes `add_comment` on that task; approved, the comment
+shows on the page.
 """
 
 from __future__ import annotations
@@ -122,3 +123,60 @@ def test_a_viewer_sees_no_edit_forms(base_url: str, browser: Browser, world: See
     page.wait_for_selector("#comments")
     assert page.locator("#comments textarea").count() == 0
     assert page.locator("select").first.is_disabled()
+
+
+def test_the_bubble_on_a_task_page_comments_on_that_task(
+    base_url: str, browser: Browser, world: Seeded, tmp_path: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context.add_init_script("sessionStorage.setItem('lectern-api-key', 'alice-key')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{base_url}/workspace#/tasks/{world.patch.id}")
+    page.wait_for_selector("#comments")
+    page.click("#chat-toggle")
+    assert page.inner_text("#chat-context") == "About: Patch the Check Point gateways"
+    page.fill("#chat-input", "add a comment that the patch is deployed")
+    page.click("#chat-send")
+    card = page.locator(".action-card")
+    card.wait_for()
+    assert "add_comment" in page.inner_text(".chat-tools")
+    assert "Patch the Check Point gateways" in card.inner_text()
+    new_values = card.locator("td.new").all_inner_texts()
+    assert "The patch is deployed." in new_values and world.patch.id in new_values
+    assert card.get_attribute("data-status") == "pending"
+    assert world.service.comments("alice", task_id=world.patch.id)[-1].text == (
+        "Hotfix staged on the lab gateway."
+    )  # nothing changed before the approval
+    card.locator("button.approve").click()
+    page.wait_for_selector(".action-card[data-status=executed]")
+    page.wait_for_selector(".comment >> text=the patch is deployed")
+    stored = world.service.comments("alice", task_id=world.patch.id)[-1]
+    assert stored.author == "alice" and stored.text == "The patch is deployed."
+    page.screenshot(path=str(tmp_path / "workspace-bubble.png"), full_page=True)
+    assert errors == []
+
+
+def test_a_page_context_naming_another_organizations_task_is_404(
+    base_url: str, world: Seeded
+) -> None:
+    headers = {"X-API-Key": "alice-key"}
+    for page_context in (
+        {"type": "task", "id": world.rival_task.id, "name": "anything"},
+        {"type": "project", "id": world.other.id},
+        {"type": "dashboard", "id": "attention", "project_id": world.other.id},
+        {"type": "document", "id": world.rival_document.id},
+    ):
+        response = httpx.post(
+            f"{base_url}/assistant/chat",
+            json={
+                "message": "add a comment that the patch is deployed",
+                "page_context": page_context,
+            },
+            headers=headers,
+            timeout=30,
+        )
+        assert response.status_code == 404, page_context
+        assert "Steal" not in response.text and "Umbrella" not in response.text
+    assert world.service.comments("mallory", task_id=world.rival_task.id) == []

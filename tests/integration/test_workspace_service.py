@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from lectern.domain.assistant import PageContext
 from lectern.domain.workspace import ReviewSettings
 from lectern.errors import (
     InvalidQueryError,
@@ -272,3 +273,28 @@ def test_uploads_go_into_the_projects_collection_and_a_second_upload_updates(
     assert first.id == second.id and second.updated_at == first.updated_at + timedelta(minutes=5)
     assert "Drain sessions" in world.service.document_view("bob", first.id).view.document.text
     assert [j.trigger for j in world.queue.jobs] == ["document_created", "document_updated"]
+
+
+def test_a_page_context_is_checked_and_named_from_the_store(world: Seeded) -> None:
+    spoofed = PageContext("task", world.patch.id, "Anything the client says", project_id="x")
+    checked = world.service.checked_page("alice", spoofed)
+    assert checked == PageContext(
+        "task", world.patch.id, "Patch the Check Point gateways", project_id=world.vpn.id
+    )
+    document = world.service.checked_page("alice", PageContext("document", world.advisory.id))
+    assert document.project_id == world.vpn.id and document.name == world.advisory.title
+    dashboard = PageContext("dashboard", "attention", "Needs my attention")
+    assert world.service.checked_page("alice", dashboard) == dashboard
+    for foreign in (
+        PageContext("task", world.rival_task.id),
+        PageContext("project", world.other.id),
+        PageContext("document", world.rival_document.id),
+        PageContext("dashboard", "attention", project_id=world.other.id),
+        PageContext("task", "no-such-task"),
+    ):
+        with pytest.raises(WorkspaceNotFoundError):
+            world.service.checked_page("alice", foreign)
+    # Membership, not the page, decides: mallory sees her own task, not alice's.
+    assert world.service.checked_page("mallory", PageContext("task", world.rival_task.id)).name
+    with pytest.raises(WorkspaceNotFoundError):
+        world.service.checked_page("mallory", PageContext("task", world.patch.id))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lectern.errors import ConfigurationError
-from lectern.settings import AI_YAML_KEYS, Settings, load_settings
+from lectern.settings import AI_YAML_KEYS, KB_YAML_KEYS, Settings, load_settings
 
 CONFIG = """
 ai:
@@ -70,6 +70,9 @@ def test_a_file_can_be_named_by_argument(tmp_path: Path) -> None:
         ("ai: [1, 2]\n", "must be a mapping"),
         ("ai:\n  max_sources: [\n", "is not YAML"),
         ("ai:\n  max_sources: 0\n", "LECTERN_AI_MAX_SOURCES"),
+        ("kb:\n  source_dir: x\n", "unknown keys in `kb:`: source_dir"),
+        ("kb: docs\n", "`kb:` in .* must be a mapping"),
+        ("kb:\n  max_page_bytes: 10\n", "LECTERN_KB_MAX_PAGE_BYTES"),
     ],
 )
 def test_bad_files_stop_start_up_with_a_clear_message(
@@ -90,3 +93,18 @@ def test_a_missing_file_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 
 def test_every_yaml_key_names_a_setting() -> None:
     assert set(AI_YAML_KEYS.values()) <= set(Settings.model_fields)
+    assert set(KB_YAML_KEYS.values()) <= set(Settings.model_fields)
+
+
+def test_the_kb_section_names_the_sources_folder(tmp_path: Path) -> None:
+    path = tmp_path / "bot.yaml"
+    path.write_text(
+        "ai:\n  kb_collection: support\nkb:\n  sources_dir: /srv/bot/sources\n"
+        "  max_page_bytes: 50000\n",
+        encoding="utf-8",
+    )
+    settings = load_settings(config_file=path)
+    assert settings.kb_sources_dir == Path("/srv/bot/sources")
+    assert settings.kb_max_page_bytes == 50_000 and settings.ai_kb_collection == "support"
+    assert settings.ai_enable_verification is False  # the specified default
+    assert load_settings(config_file=tmp_path / "bot.yaml").kb_fetch_timeout_seconds == 10.0

@@ -353,7 +353,9 @@ def test_kev_mapping_shapes_records(tmp_path: Path) -> None:
     ]
     assert "Weaknesses: CWE-59, CWE-436." in git.text
     assert "Weaknesses" not in documents[1].text  # a line whose fields are empty is left out
+    assert git.metadata["source_type"] == "kev"  # the mapping's constant
     assert {f.name for f in mapping.filter_fields()} == {
+        "source_type",
         "vendor",
         "product",
         "ransomware",

@@ -39,6 +39,9 @@ class CountingObserver:
     def gate(self, decision: str) -> None:
         self.gates.append(decision)
 
+    def reflection(self, outcome: str) -> None:
+        self.requests.append(f"reflection:{outcome}")
+
 
 @pytest.fixture(scope="module")
 def bases(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBases:
@@ -223,3 +226,73 @@ def test_flush_releases_what_is_held() -> None:
     assert [b.as_message().text for b in batches] == ["one\ntwo"]
     with pytest.raises(ValueError, match="negative"):
         QuietWindowBatcher(-1, handle)
+
+
+def test_rescued_and_failed_retries_are_counted_on_the_metric(bases: KnowledgeBases) -> None:
+    from prometheus_client import CollectorRegistry
+
+    from lectern.adapters.answering_metrics import PrometheusAnsweringObserver
+    from lectern.adapters.llm.graphs.kb_reply import GraphConfig
+
+    quote = "The same way, you can declare optional query parameters, by setting their default"
+    gate = json.dumps({"decision": "question", "reason": "asks"})
+    select = json.dumps({"source_ids": ["kb:tutorial/query-params.md"]})
+    answer = json.dumps(
+        {
+            "can_answer": True,
+            "sentences": [
+                {
+                    "text": "Give it a default.",
+                    "source_id": "kb:tutorial/query-params.md",
+                    "quote": quote,
+                }
+            ],
+        }
+    )
+    no = json.dumps({"supported": False, "answers_question": True, "reason": "vague"})
+    yes = json.dumps({"supported": True, "answers_question": True, "reason": "stated"})
+    registry = CollectorRegistry()
+    observer = PrometheusAnsweringObserver(registry)
+    prompts = KBPrompts.build({}, project_introduction="", max_sources=3, max_answer_chars=600)
+
+    def ask(script: list[object]) -> bool:
+        llm = LangChainLLM(
+            ScriptedChatModel(script=script),
+            "scripted",
+            fallback=ExtractiveLLM(),
+            method="prompt",
+            max_retries=0,
+        )
+        graph = KnowledgeBaseReplyGraph(
+            LLMReplySteps(llm, prompts), GraphConfig(enable_verification=True)
+        )
+        replier = KnowledgeBaseReplier(graph, bases, observer=observer)
+        return replier.ask(
+            "How do I declare optional query parameters?", RequestContext("kb")
+        ).should_reply
+
+    assert ask([gate, select, answer, no, answer, yes])
+    assert not ask([gate, select, answer, no, answer, no])
+    assert ask([gate, select, answer, yes])
+
+    def count(outcome: str) -> float | None:
+        return registry.get_sample_value(
+            "lectern_ai_reflections_total", {"workflow": "kb_reply", "outcome": outcome}
+        )
+
+    assert (count("rescued"), count("failed")) == (1.0, 1.0)
+
+
+def test_invoke_llm_text_returns_the_one_string(bases: KnowledgeBases) -> None:
+    from lectern.adapters.llm.answering_schemas import LLMTextResult
+
+    chat = ScriptedChatModel(script=[json.dumps({"text": "bug"}), "no JSON at all"])
+    llm = LangChainLLM(chat, "scripted", fallback=ExtractiveLLM(), method="prompt", max_retries=0)
+    replier = KnowledgeBaseReplier(
+        KnowledgeBaseReplyGraph(RuleReplySteps(600)), bases, json_model=LLMJsonModel(llm)
+    )
+    assert replier.invoke_llm_text("Label this issue in one word.", "it crashes") == "bug"
+    assert replier.invoke_llm_text("Label this issue in one word.", "again") is None
+    assert list(LLMTextResult.model_fields) == ["text"]
+    offline = KnowledgeBaseReplier(KnowledgeBaseReplyGraph(RuleReplySteps(600)), bases)
+    assert offline.invoke_llm_text("Label this.", "x") is None

@@ -118,12 +118,72 @@ def test_generate_then_verify_passes(kb: KnowledgeBase) -> None:
     assert result.decision_path[-2:] == ("verify:passed", "should_reply:true")
 
 
-def test_verification_failure_means_silence(kb: KnowledgeBase) -> None:
-    graph = _graph(_llm([GATE_YES, SELECT, ANSWER, VERIFY_NO]), enable_verification=True)
+def test_verification_failure_twice_means_silence(kb: KnowledgeBase) -> None:
+    chat = ScriptedChatModel(script=[GATE_YES, SELECT, ANSWER, VERIFY_NO, ANSWER, VERIFY_NO])
+    graph = _graph(_scripted(chat), enable_verification=True)
     result = _run(graph, kb)
     assert not result.should_reply and result.reply_text == ""
-    assert result.decision_path[-2:] == ("verify:failed", "should_reply:false")
+    assert result.decision_path[-6:] == (
+        "generate:1",
+        "verify:failed",
+        "reflect",
+        "generate:1",
+        "verify:failed",
+        "should_reply:false",
+    )
+    assert result.reflection == "failed"
+    assert len(chat.received) == 6  # one retry, never a third draft
     assert result.error is None  # a decision, not a failure
+
+
+# --- self-reflection: one retry with the rejection's reason ----------------------------------
+
+
+def _scripted(chat: ScriptedChatModel) -> LangChainLLM:
+    return LangChainLLM(
+        chat, "scripted", fallback=ExtractiveLLM(), method="prompt", timeout=5.0, max_retries=0
+    )
+
+
+def _user_text(chat: ScriptedChatModel, call: int) -> str:
+    return "\n".join(str(m.content) for m in chat.received[call])
+
+
+def test_a_rejected_draft_is_rescued_by_the_retry_with_feedback(kb: KnowledgeBase) -> None:
+    rejected = json.dumps(
+        {"supported": False, "answers_question": True, "reason": "the default is not named"}
+    )
+    chat = ScriptedChatModel(script=[GATE_YES, SELECT, ANSWER, rejected, ANSWER, VERIFY_YES])
+    result = _run(_graph(_scripted(chat), enable_verification=True), kb)
+    assert result.should_reply, result
+    assert result.reflection == "rescued"
+    assert result.decision_path[-4:] == (
+        "reflect",
+        "generate:1",
+        "verify:passed",
+        "should_reply:true",
+    )
+    first, retry = _user_text(chat, 2), _user_text(chat, 4)
+    assert "the default is not named" not in first and "<feedback>" not in first
+    assert "<feedback>verification rejected it: the default is not named</feedback>" in retry
+    assert "previous draft" in str(chat.received[4][0].content)  # the retry's system prompt
+
+
+def test_an_invented_quote_is_retried_with_the_grounding_problem(kb: KnowledgeBase) -> None:
+    invented = json.loads(ANSWER)
+    invented["sentences"][0]["quote"] = "Query parameters are always required in FastAPI."
+    chat = ScriptedChatModel(script=[GATE_YES, SELECT, json.dumps(invented), ANSWER])
+    result = _run(_graph(_scripted(chat)), kb)
+    assert result.should_reply and result.reflection == "rescued"
+    assert [c.snippet for c in result.citations] == [QUERY_QUOTE]
+    assert "not in kb:tutorial/query-params.md" in _user_text(chat, 3)
+
+
+def test_the_first_draft_that_passes_is_not_retried(kb: KnowledgeBase) -> None:
+    chat = ScriptedChatModel(script=[GATE_YES, SELECT, ANSWER, VERIFY_YES])
+    result = _run(_graph(_scripted(chat), enable_verification=True), kb)
+    assert result.should_reply and result.reflection == ""
+    assert "reflect" not in result.decision_path and len(chat.received) == 4
 
 
 @pytest.mark.parametrize("decision", ["chit_chat", "off_topic", "not_a_question"])
@@ -186,7 +246,8 @@ def test_a_quote_that_is_not_in_the_source_means_silence(kb: KnowledgeBase) -> N
     invented["sentences"][0]["quote"] = "Query parameters are always required in FastAPI."
     result = _run(_graph(_llm([GATE_YES, SELECT, json.dumps(invented)])), kb)
     assert not result.should_reply and result.reply_text == ""
-    assert result.decision_path[-2:] == ("grounding:failed", "should_reply:false")
+    assert result.decision_path[-3:] == ("generate:1", "grounding:failed", "should_reply:false")
+    assert "reflect" in result.decision_path and result.reflection == "failed"
     assert result.error is not None and "not in kb:tutorial/query-params.md" in result.error
 
 

@@ -154,7 +154,7 @@ def test_a_citation_the_answer_does_not_make_is_dropped(collections: CollectionS
     )
     response = _model(collections, reply).query(QueryRequest(LOG4J, "threats"))
     assert response.citations == ()
-    assert response.flags == ("invalid_citations_dropped", "uncited")
+    assert response.flags == ("invalid_citations_dropped", "reflection_failed", "uncited")
     assert response.confidence == 0.0
 
 
@@ -171,8 +171,78 @@ def test_invented_quotes_leave_an_uncited_flagged_answer(collections: Collection
     response = _model(collections, reply).query(QueryRequest(LOG4J, "threats"))
     assert response.answer == "[CVE-2021-44228] was patched in 2019 [CVE-2099-0001]."
     assert response.citations == ()
-    assert response.flags == ("invalid_citations_dropped", "uncited")
+    assert response.flags == ("invalid_citations_dropped", "reflection_failed", "uncited")
     assert response.metadata["citations_dropped"] == 3
+    assert response.metadata["reflection"] == "failed"
+
+
+# --- self-reflection: a draft that loses citations is written once more with the reasons ----
+
+
+class CountingObserver:
+    def __init__(self) -> None:
+        self.outcomes: list[str] = []
+
+    def research_reflection(self, outcome: str) -> None:
+        self.outcomes.append(outcome)
+
+
+def _watched(
+    collections: CollectionService, chat: ScriptedChatModel, observer: CountingObserver
+) -> ResearchService:
+    llm = LangChainLLM(
+        chat, "scripted", fallback=ExtractiveLLM(), method="prompt", timeout=5.0, max_retries=0
+    )
+    return ResearchService(collections, LLMResearchWriter(llm), observer=observer)
+
+
+INVENTED = _reply(
+    answer="[CVE-2021-44228] was patched in 2019.",
+    cited_sources=[{"source_id": "CVE-2021-44228", "snippet": "patched in 2019 by the vendor"}],
+    confidence=0.9,
+)
+FIXED = _reply(
+    answer="[CVE-2021-44228] allows remote code execution through JNDI.",
+    cited_sources=[{"source_id": "CVE-2021-44228", "snippet": JNDI[:120]}],
+    confidence=0.8,
+)
+
+
+def test_a_draft_that_lost_its_citations_is_rescued_by_feedback(
+    collections: CollectionService,
+) -> None:
+    chat = ScriptedChatModel(script=[INVENTED, FIXED])
+    observer = CountingObserver()
+    response = _watched(collections, chat, observer).query(QueryRequest(LOG4J, "threats"))
+    assert [c.source_id for c in response.citations] == ["CVE-2021-44228"]
+    assert response.flags == ("reflection_rescued",)
+    assert response.metadata["reflection"] == "rescued"
+    assert response.metadata["citations_dropped"] == 0
+    assert observer.outcomes == ["rescued"]
+    first = "\n".join(str(m.content) for m in chat.received[0])
+    retry = "\n".join(str(m.content) for m in chat.received[1])
+    assert "<feedback>" not in first
+    assert (
+        "<feedback>Citations dropped: the snippet cited for CVE-2021-44228 is not copied "
+        "from its block.</feedback>" in retry
+    )
+
+
+def test_a_retry_that_fails_again_gives_up_as_before(collections: CollectionService) -> None:
+    chat = ScriptedChatModel(script=[INVENTED, INVENTED])
+    observer = CountingObserver()
+    response = _watched(collections, chat, observer).query(QueryRequest(LOG4J, "threats"))
+    assert response.citations == () and response.confidence == 0.0
+    assert response.answer == "[CVE-2021-44228] was patched in 2019."
+    assert response.flags == ("invalid_citations_dropped", "reflection_failed", "uncited")
+    assert observer.outcomes == ["failed"] and len(chat.received) == 2
+
+
+def test_valid_citations_are_not_retried(collections: CollectionService) -> None:
+    chat = ScriptedChatModel(script=[FIXED])
+    observer = CountingObserver()
+    response = _watched(collections, chat, observer).query(QueryRequest(LOG4J, "threats"))
+    assert response.flags == () and observer.outcomes == [] and len(chat.received) == 1
 
 
 def test_garbage_is_kept_as_an_uncited_flagged_answer(collections: CollectionService) -> None:

@@ -1,4 +1,4 @@
-"""Prometheus counters of the knowledge-base replies: outcomes and gate decisions."""
+"""Prometheus counters of the answering workflows: outcomes, gate decisions, reflections."""
 
 from __future__ import annotations
 
@@ -25,6 +25,14 @@ class PrometheusAnsweringObserver:
             registry=registry,
         )
 
+        self.reflections = Counter(
+            "lectern_ai_reflections_total",
+            "Drafts rejected by verification (or by the citation check) and written once more "
+            "with the reason as feedback, by outcome (rescued: the retry passed; failed).",
+            ("workflow", "outcome"),
+            registry=registry,
+        )
+
     def request(self, outcome: str) -> None:
         """Count one request."""
         self.requests.labels(outcome).inc()
@@ -32,3 +40,11 @@ class PrometheusAnsweringObserver:
     def gate(self, decision: str) -> None:
         """Count one gate decision."""
         self.gates.labels(decision).inc()
+
+    def reflection(self, outcome: str) -> None:
+        """Count one retry of the reply graph."""
+        self.reflections.labels("kb_reply", outcome).inc()
+
+    def research_reflection(self, outcome: str) -> None:
+        """Count one retry of the research chain."""
+        self.reflections.labels("research", outcome).inc()

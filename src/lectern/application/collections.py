@@ -322,6 +322,11 @@ class CollectionService:
             )
         removed = [doc_id for uri, (doc_id, _) in stored.items() if uri not in seen]
         filters = batch.filters if batch.mapping_text is not None else FILE_FILTERS
+        if existing is not None and batch.mapping_text is not None:
+            # Several mappings in one collection (KEV, ATT&CK, RustSec): keep every filter.
+            merged = {f.name: f for f in existing.filters if f not in FILE_FILTERS}
+            merged.update({f.name: f for f in filters})
+            filters = tuple(merged.values())
         now = self.clock()
         if existing is not None and not upserts and not removed and filters == existing.filters:
             summary = self._summary(name)

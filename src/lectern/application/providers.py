@@ -18,7 +18,7 @@ from lectern.application.ports import (
     ProviderRecordStore,
     SourceFile,
 )
-from lectern.domain.books import RejectedRow, SourceRecord
+from lectern.domain.books import RejectedRow, SourceRecord, SourceRef
 from lectern.domain.normalize import parse_isbn_query
 from lectern.errors import InvalidQueryError, UnknownSourceError
 
@@ -42,6 +42,30 @@ class StoredProviderSource:
         """The stored records, as fetched and normalised."""
         del paths, known_authors
         yield from self.store.records(self.name)
+
+
+class StoredRecordLookup:
+    """`SourceRecordLookup` over the provider record store.
+
+    Providers' records are kept whole; rows of the CSV sources are not (only their file and
+    line), so a review reads back the providers' records and names the rest by reference.
+    """
+
+    def __init__(self, store: ProviderRecordStore) -> None:
+        """Read from `store`."""
+        self.store = store
+
+    def records_of(self, refs: Sequence[SourceRef]) -> list[SourceRecord]:
+        """The stored records among `refs`, in the refs' order."""
+        wanted: dict[str, set[str]] = {}
+        for ref in refs:
+            wanted.setdefault(ref.source, set()).add(ref.source_id)
+        found: dict[tuple[str, str], SourceRecord] = {}
+        for source, ids in wanted.items():
+            for record in self.store.records(source):
+                if record.source_id in ids:
+                    found[(source, record.source_id)] = record
+        return [found[key] for key in ((r.source, r.source_id) for r in refs) if key in found]
 
 
 class InMemoryProviderRecords:

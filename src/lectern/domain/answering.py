@@ -464,6 +464,8 @@ class AIResult:
     model: str = "rules"
     usage: TokenCount = field(default_factory=TokenCount)
     error: str | None = None
+    reflection: str = ""
+    """"" when the first draft stood; `rescued` or `failed` after the retry with feedback."""
 
 
 def render_reply(sentences: Sequence[AnswerSentence], sources: Sequence[KnowledgeSource]) -> str:

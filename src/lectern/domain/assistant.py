@@ -146,6 +146,9 @@ class PendingAction:
     expires_at: datetime
     decided_at: datetime | None = None
     result: JSONValue = None
+    review: JSONValue = None
+    """An automatic review attached for the approver (a correction's check against the
+    book's source records): shown beside the preview, never read as instructions."""
 
     def is_expired(self, now: datetime) -> bool:
         """True when a still-pending action can no longer be approved."""

@@ -33,6 +33,12 @@ class QueryRequest:
     template: ResearchTemplate = "research_query"
     item_ids: tuple[str, ...] = ()
     """Records to summarize or compare by id (`CVE-2024-3400`, `T1059.001`) instead of a search."""
+    source_types: tuple[str, ...] = ()
+    """Threat sources to search: kev, attack, rustsec (the `source_type` filter)."""
+    severity: str | None = None
+    """A CVSS band (critical, high, medium, low, none) or a minimum base score ("9.0")."""
+    understand: bool = True
+    """Read source, severity, category and year filters from the question's words (rules)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +115,9 @@ class QueryResponse:
     sections: Mapping[str, JSONValue] = field(default_factory=dict)
     flags: tuple[str, ...] = ()
     """`uncited`, `malformed_output`, `model_error`, `invalid_citations_dropped`, `no_evidence`."""
+    cited_sources: tuple[str, ...] = ()
+    """The ids the writer cited that are in the context (the specification's list of ids);
+    `citations` beside it holds the quotes that were verified."""
 
 
 def _texts(value: JSONValue) -> Iterable[str]:
@@ -163,10 +172,43 @@ def checked_citations(
     return kept, dropped
 
 
+def cited_source_ids(draft: ResearchDraft, blocks: Sequence[ContextBlock]) -> tuple[str, ...]:
+    """The draft's cited ids that name a source in the context, in order, once each."""
+    known = {b.source_id.casefold(): b.source_id for b in blocks}
+    ids: dict[str, None] = {}
+    for source_id, _ in draft.cited:
+        found = known.get(source_id.strip().strip("[]").casefold())
+        if found is not None:
+            ids[found] = None
+    return tuple(ids)
+
+
+def citation_feedback(draft: ResearchDraft, blocks: Sequence[ContextBlock], limit: int = 5) -> str:
+    """Why the draft's citations were dropped, one reason each (the retry's feedback)."""
+    text = draft_text(draft)
+    by_source: dict[str, list[ContextBlock]] = {}
+    for block in blocks:
+        by_source.setdefault(block.source_id.casefold(), []).append(block)
+    reasons: list[str] = []
+    for source_id, snippet in draft.cited:
+        name = source_id.strip().strip("[]")
+        candidates = by_source.get(name.casefold(), [])
+        if not candidates:
+            reasons.append(f"{name} is not a source in the context")
+        elif not any(is_valid_snippet(snippet, b.text) for b in candidates):
+            reasons.append(f"the snippet cited for {name} is not copied from its block")
+        elif not names_source(text, name):
+            reasons.append(f"{name} is listed in cited_sources but never cited as [{name}]")
+    shown = "; ".join(reasons[:limit])
+    more = len(reasons) - limit
+    return f"Citations dropped: {shown}" + (f" (and {more} more)" if more > 0 else "") + "."
+
+
 def query_response_json(response: QueryResponse) -> dict[str, JSONValue]:
     """A `QueryResponse` as JSON (the CLI's `--json`)."""
     return {
         "answer": response.answer,
+        "cited_sources": list(response.cited_sources),
         "citations": [
             {
                 "source_id": c.source_id,

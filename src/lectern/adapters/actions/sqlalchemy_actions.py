@@ -67,7 +67,17 @@ class SqlAlchemyPendingActions:
                     expires_at=_stored(action.expires_at),
                     decided_at=_stored(action.decided_at) if action.decided_at else None,
                     result=None if action.result is None else canonical_json(action.result),
+                    review=None if action.review is None else canonical_json(action.review),
                 )
+            )
+
+    def set_review(self, action_id: str, review: JSONValue) -> None:
+        """Attach the automatic review (its status is untouched: still approvable)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                pending_actions.update()
+                .where(pending_actions.c.id == action_id)
+                .values(review=canonical_json(review))
             )
 
     def get(self, user: str, action_id: str) -> PendingAction | None:
@@ -144,4 +154,5 @@ def _action(row: Any) -> PendingAction:
         expires_at=utc(row["expires_at"]),
         decided_at=utc(row["decided_at"]) if row["decided_at"] is not None else None,
         result=json.loads(row["result"]) if row["result"] is not None else None,
+        review=json.loads(row["review"]) if row["review"] is not None else None,
     )

@@ -163,8 +163,19 @@ pending_actions = sa.Table(
     sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("decided_at", sa.DateTime(timezone=True)),
     sa.Column("result", sa.Text),
+    sa.Column("review", sa.Text),
     sa.Index("ix_pending_actions_user_status", "user", "status"),
     sa.Index("ix_pending_actions_conversation", "conversation"),
+)
+
+
+upload_reviews = sa.Table(
+    "upload_reviews",
+    metadata,
+    sa.Column("collection", sa.String(63), primary_key=True),
+    sa.Column("document_id", sa.String(80), primary_key=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("review", sa.Text, nullable=False),
 )
 
 

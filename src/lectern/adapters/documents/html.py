@@ -133,7 +133,10 @@ class HtmlReader:
 
     def read(self, path: Path, uri: str, cite_as: str) -> ExtractedDocument:
         """Extract one HTML file."""
-        source = read_text_file(path, uri)
+        return self.parse(read_text_file(path, uri), uri, cite_as, Path(uri).stem)
+
+    def parse(self, source: str, uri: str, cite_as: str, fallback_title: str) -> ExtractedDocument:
+        """Extract an HTML text (a file's or a fetched page's)."""
         parser = LexborHTMLParser(source)
         title_node = parser.css_first("title")
         page_title = title_node.text(strip=True) if title_node is not None else ""
@@ -142,7 +145,7 @@ class HtmlReader:
         if root is not None:
             self._walk(root, builder, [])
         return builder.document(
-            uri=uri, kind="html", cite_as=cite_as, fallback_title=page_title or Path(uri).stem
+            uri=uri, kind="html", cite_as=cite_as, fallback_title=page_title or fallback_title
         )
 
     def _walk(self, node: Any, builder: TextBuilder, pending: list[str]) -> None:
@@ -174,3 +177,12 @@ class HtmlReader:
             text, _ = html_text(child.html or "")
             if text.strip():
                 builder.paragraph(text)
+
+
+def html_document(source: str, uri: str, cite_as: str, *, fallback_title: str) -> ExtractedDocument:
+    """A web page's main content as a document.
+
+    The content is `main`, `article` or `[role=main]`; else the body without nav, header,
+    footer, aside, forms and scripts.
+    """
+    return HtmlReader().parse(source, uri, cite_as, fallback_title)

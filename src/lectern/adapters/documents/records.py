@@ -1,11 +1,15 @@
-"""Records (JSON, JSONL, JSONL.gz, CSV) shaped into documents by a YAML mapping.
+"""Records (JSON, JSONL, JSONL.gz, CSV, Markdown with a TOML front block) shaped into documents.
 
+A YAML mapping shapes them.
 The mapping names the id, the title and text templates, the metadata fields searches may
 filter on, the reference URLs, records to skip, and joins (e.g. ATT&CK mitigations and
 groups from the relationships file). `{field.path}` in a template is a field; a template
 line whose fields are all empty is left out. A field named by the mapping that no record
 has is an error (a typo would otherwise index empty text); a record without an id is
-skipped and counted.
+skipped and counted. `constants` give every record of a mapping the same field (its
+`@source_type`); `cvss` names a field holding a CVSS vector whose base score and severity
+become `@cvss_score`, `@severity` and `@cvss_version` (an unreadable vector leaves them empty
+and adds a note to the ingest report).
 """
 
 from __future__ import annotations
@@ -15,14 +19,18 @@ import gzip
 import hashlib
 import json
 import re
+import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import IO, Any, Literal
 
 import yaml
+from markdown_it import MarkdownIt
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from lectern.adapters.documents.cvss_scores import CvssScore, score_vector
+from lectern.adapters.documents.html import html_text
 from lectern.domain.books import JSONValue
 from lectern.domain.documents import Block, ExtractedDocument, FilterField, SkippedFile
 from lectern.errors import MappingError
@@ -70,7 +78,7 @@ class RecordMapping(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: str | None = None
-    format: Literal["json", "jsonl", "csv"] | None = None
+    format: Literal["json", "jsonl", "csv", "toml-markdown"] | None = None
     files: list[str] = Field(default_factory=list)
     records: str | None = None
     id: str | None = None
@@ -84,6 +92,13 @@ class RecordMapping(BaseModel):
     filters: dict[str, FilterSpec] = Field(default_factory=dict)
     references: ReferencesSpec | None = None
     joins: dict[str, JoinSpec] = Field(default_factory=dict)
+    constants: dict[str, str] = Field(default_factory=dict)
+    """Fields every record gets (`source_type: rustsec`), read as `@name`."""
+    cvss: str | None = None
+    """The field with a CVSS 3.x/4.0 vector: scored into `@cvss_score` and `@severity`."""
+    optional: list[str] = Field(default_factory=list)
+    """Fields that some sets of records lack altogether (a few advisories have no keywords):
+    exempt from the check that every named field occurs somewhere."""
 
     def filter_fields(self) -> tuple[FilterField, ...]:
         """The filters this mapping declares, for the collection."""
@@ -237,11 +252,48 @@ def _format_of(path: Path, declared: str | None) -> str:
         return kind
     if kind == "ndjson":
         return "jsonl"
-    raise MappingError(f"{path.name}: cannot tell its format: set `format` (json, jsonl or csv)")
+    raise MappingError(
+        f"{path.name}: cannot tell its format: set `format` (json, jsonl, csv or toml-markdown)"
+    )
+
+
+_TOML_FENCE = re.compile(r"\A\s*```toml\s*\n(?P<toml>.*?)\n```\s*\n?(?P<body>.*)\Z", re.S)
+MAX_MARKDOWN_RECORD_BYTES = 1_000_000
+
+
+def toml_markdown_record(text: str) -> dict[str, Any]:
+    """A RustSec-style advisory: the TOML front block's tables, `title` and `description`.
+
+    The title is the body's first `# ` heading; the description is the rest of the body as
+    plain text (rendered by markdown-it: link targets dropped, wrapped lines joined, one
+    line per block), so snippets quote what a reader sees.
+    """
+    match = _TOML_FENCE.match(text)
+    if match is None:
+        raise ValueError("no ```toml front block at the top")
+    record: dict[str, Any] = tomllib.loads(match.group("toml"))
+    lines = match.group("body").strip().splitlines()
+    title = ""
+    if lines and lines[0].startswith("# "):
+        title = lines.pop(0)[2:].strip()
+    record["title"] = title
+    body = "\n".join(lines).strip()
+    record["description"] = html_text(MarkdownIt("commonmark").render(body))[0].strip()
+    return record
 
 
 def read_rows(path: Path, kind: str, records: str | None = None) -> Iterator[tuple[int, Any]]:
     """(line or position, record) of a records file; malformed input raises MappingError."""
+    if kind == "toml-markdown":
+        try:
+            if path.stat().st_size > MAX_MARKDOWN_RECORD_BYTES:
+                raise MappingError(f"{path.name}: larger than {MAX_MARKDOWN_RECORD_BYTES} bytes")
+            yield 1, toml_markdown_record(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            raise MappingError(f"cannot read {path.name}: {error}") from None
+        except (ValueError, tomllib.TOMLDecodeError) as error:
+            yield 1, f"not an advisory ({str(error)[:120]})"
+        return
     try:
         with _open_text(path) as handle:
             if kind == "jsonl":
@@ -307,6 +359,11 @@ class RecordsReader:
             for number, record in read_rows(file, kind, mapping.records):
                 any_record = True
                 where = f"{file.name} record {number}"
+                if kind == "toml-markdown":
+                    where = file.relative_to(folder).as_posix() if file != path else file.name
+                if isinstance(record, str):
+                    yield SkippedFile(where, record)
+                    continue
                 if not isinstance(record, dict):
                     yield SkippedFile(where, "not an object")
                     continue
@@ -314,7 +371,7 @@ class RecordsReader:
                     flags = ", ".join(mapping.skip_if)
                     yield SkippedFile(where, f"skipped by the mapping ({flags})")
                     continue
-                extra = {}
+                extra: dict[str, Any] = {f"@{k}": v for k, v in mapping.constants.items()}
                 for name, (spec, table) in joins.items():
                     key = _as_text(get_path(record, spec.key))
                     extra[name] = table.get(key, [])
@@ -345,6 +402,22 @@ class RecordsReader:
     def _document(self, record_id: str, fields: _Fields) -> ExtractedDocument:
         mapping = self.mapping
         fields.extra = {**fields.extra, "@id": record_id}
+        notes: tuple[str, ...] = ()
+        if mapping.cvss:
+            vector = _as_text(fields.get(mapping.cvss))
+            scored = score_vector(vector) if vector else None
+            if isinstance(scored, CvssScore):
+                fields.extra.update(
+                    {
+                        "@cvss_score": scored.score,
+                        "@severity": scored.severity,
+                        "@cvss_version": scored.version,
+                    }
+                )
+            else:
+                fields.extra.update({"@cvss_score": None, "@severity": None, "@cvss_version": None})
+                if scored is not None:
+                    notes = (scored,)
         text = render(mapping.text, fields)
         title = render(mapping.title, fields) or record_id
         metadata: dict[str, JSONValue] = {"id": record_id}
@@ -364,6 +437,7 @@ class RecordsReader:
             cite_as=render(mapping.cite_as, fields) or record_id,
             blocks=(Block(0, len(text)),) if text.strip() else (),
             metadata=metadata,
+            notes=notes,
             split=mapping.split,
         )
 
@@ -397,7 +471,12 @@ class RecordsReader:
         if mapping.references is not None:
             named.add(mapping.references.field)
         missing = sorted(
-            n for n in named if n not in seen and n != "@id" and n not in mapping.joins
+            n
+            for n in named
+            if n not in seen
+            and not n.startswith("@")
+            and n not in mapping.joins
+            and n not in mapping.optional
         )
         if missing:
             raise MappingError(

@@ -56,6 +56,12 @@ class VerificationLLM(_Strict):
     reason: str = Field(default="", max_length=400)
 
 
+class LLMTextResult(_Strict):
+    """One string: the response model of `invoke_llm` callers that want plain text back."""
+
+    text: str = Field(max_length=20_000)
+
+
 class SummaryLLM(_Strict):
     """A source's one-line summary for the index."""
 

@@ -17,11 +17,12 @@ from pydantic import BaseModel
 from lectern.adapters.llm.answering_schemas import (
     GateLLM,
     KBAnswerLLM,
+    LLMTextResult,
     SelectionLLM,
     SummaryLLM,
     VerificationLLM,
 )
-from lectern.adapters.llm.prompts import Prompt, json_prompt, kb_prompt
+from lectern.adapters.llm.prompts import Prompt, json_prompt, kb_prompt, with_feedback
 from lectern.application.answering.knowledge import KnowledgeBase
 from lectern.application.ports import LLMClient
 from lectern.domain.answering import (
@@ -46,12 +47,14 @@ MAX_SUMMARY_INPUT = 3_000
 
 @dataclass(frozen=True, slots=True)
 class KBPrompts:
-    """The four prompts of the graph, built from the configuration."""
+    """The four prompts of the graph, built from the configuration, and the answer's retry."""
 
     gate: Prompt
     select: Prompt
     answer: Prompt
     verify: Prompt
+    answer_retry: Prompt
+    """The answer prompt with the reason its last draft was rejected (self-reflection)."""
 
     @classmethod
     def build(
@@ -73,7 +76,7 @@ class KBPrompts:
             )
             for step in ("gate", "select", "answer", "verify")
         }
-        return cls(**made)
+        return cls(**made, answer_retry=with_feedback(made["answer"]))
 
 
 def render_sources(sources: Sequence[LoadedSource]) -> str:
@@ -125,16 +128,25 @@ class LLMReplySteps:
         return tuple(chosen[:limit])
 
     def generate(
-        self, question: str, sources: Sequence[LoadedSource], kb: KnowledgeBase, *, run_id: str
+        self,
+        question: str,
+        sources: Sequence[LoadedSource],
+        kb: KnowledgeBase,
+        *,
+        run_id: str,
+        feedback: str | None = None,
     ) -> DraftAnswer | None:
-        """The model's sentences with their sources and quotes (checked by the graph)."""
+        """The model's sentences with their sources and quotes (checked by the graph).
+
+        With `feedback` (why the last draft was rejected) the retry prompt carries it.
+        """
         del kb
-        reply = self.llm.complete(
-            self.prompts.answer.id,
-            {"question": question, "sources": render_sources(sources)},
-            KBAnswerLLM,
-            run_id=run_id,
-        )
+        variables = {"question": question, "sources": render_sources(sources)}
+        prompt = self.prompts.answer
+        if feedback:
+            prompt = self.prompts.answer_retry
+            variables["feedback"] = feedback
+        reply = self.llm.complete(prompt.id, variables, KBAnswerLLM, run_id=run_id)
         if not reply.can_answer or not reply.sentences:
             return None
         sentences = tuple(
@@ -174,6 +186,10 @@ class LLMJsonModel:
             raise LLMError("invoke_llm needs a Pydantic model class as the response model")
         prompt = json_prompt(system_prompt)
         return self.llm.complete(prompt.id, {"content": user_content}, response_model)
+
+    def invoke_text(self, system_prompt: str, user_content: str) -> str:
+        """One string back (the reply parsed into `LLMTextResult`)."""
+        return self.invoke(system_prompt, user_content, LLMTextResult).text
 
 
 class LLMSummarizer:

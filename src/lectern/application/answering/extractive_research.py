@@ -110,9 +110,13 @@ class ExtractiveResearchWriter:
         blocks: Sequence[ContextBlock],
         *,
         run_id: str,
+        feedback: str | None = None,
     ) -> ResearchDraft:
-        """The template's draft from the blocks' own sentences and fields."""
-        del run_id
+        """The template's draft from the blocks' own sentences and fields (feedback unused).
+
+        Its snippets are copied from the blocks, so validation never drops one to retry.
+        """
+        del run_id, feedback
         if template == "summarize":
             return self._summarize(question, blocks)
         if template == "compare":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from lectern.domain.answering import (
@@ -14,6 +15,7 @@ from lectern.domain.answering import (
     SelectedSource,
     Verdict,
 )
+from lectern.domain.kb_sources import WebFetch, WebPage
 from lectern.domain.research import ContextBlock, ResearchDraft, ResearchTemplate
 
 if TYPE_CHECKING:
@@ -41,9 +43,18 @@ class ReplySteps(Protocol):
         ...
 
     def generate(
-        self, question: str, sources: Sequence[LoadedSource], kb: KnowledgeBase, *, run_id: str
+        self,
+        question: str,
+        sources: Sequence[LoadedSource],
+        kb: KnowledgeBase,
+        *,
+        run_id: str,
+        feedback: str | None = None,
     ) -> DraftAnswer | None:
-        """A cited answer from the loaded text only (None: the sources do not answer it)."""
+        """A cited answer from the loaded text only (None: the sources do not answer it).
+
+        `feedback` is why the previous draft was rejected (the one self-reflection retry).
+        """
         ...
 
     def verify(
@@ -98,6 +109,10 @@ class JsonModel(Protocol):
         """The reply parsed into `response_model`; LLMError when there is none."""
         ...
 
+    def invoke_text(self, system_prompt: str, user_content: str) -> str:
+        """The reply's one string (`{"text": ...}`, the `LLMTextResult` schema)."""
+        ...
+
 
 class ResearchWriter(Protocol):
     """Writes a research answer, summary or comparison from context blocks."""
@@ -111,8 +126,12 @@ class ResearchWriter(Protocol):
         blocks: Sequence[ContextBlock],
         *,
         run_id: str,
+        feedback: str | None = None,
     ) -> ResearchDraft:
-        """A draft; a model failure is a draft with `error` set, never an exception."""
+        """A draft; a model failure is a draft with `error` set, never an exception.
+
+        `feedback` is why the previous draft lost its citations (the one retry).
+        """
         ...
 
     def prompt_version(self, template: ResearchTemplate) -> str:
@@ -131,6 +150,18 @@ class AnsweringObserver(Protocol):
         """The gate decided this for one request."""
         ...
 
+    def reflection(self, outcome: str) -> None:
+        """A rejected draft was retried with feedback: `rescued` or `failed`."""
+        ...
+
+
+class ResearchObserver(Protocol):
+    """Counts the research chain's retries with feedback (Prometheus in the app)."""
+
+    def research_reflection(self, outcome: str) -> None:
+        """A draft that lost citations was retried: `rescued` or `failed`."""
+        ...
+
 
 class NullObserver:
     """Counts nothing."""
@@ -142,3 +173,37 @@ class NullObserver:
     def gate(self, decision: str) -> None:
         """Ignore."""
         del decision
+
+    def reflection(self, outcome: str) -> None:
+        """Ignore."""
+        del outcome
+
+
+class WebPageFetcher(Protocol):
+    """Fetches one page's main text, conditionally when a copy is stored."""
+
+    def fetch(self, url: str, stored: WebPage | None) -> WebFetch:
+        """Never raises: a failure is a `failed` fetch with its reason."""
+        ...
+
+
+class KbSourceStore(Protocol):
+    """Where fetched pages and staged team files are kept between syncs."""
+
+    def read_source_list(self, sources_dir: Path) -> str | None:
+        """`sources.txt`, or None."""
+        ...
+
+    def pages(self, collection: str) -> dict[str, WebPage]:
+        """The stored pages by URL."""
+        ...
+
+    def save_pages(self, collection: str, pages: Mapping[str, WebPage]) -> Path:
+        """Store the pages; the folder to add with the `kb-web` mapping."""
+        ...
+
+    def stage_team(
+        self, collection: str, sources_dir: Path, names: Sequence[str]
+    ) -> tuple[Path, list[str], list[str]]:
+        """Stage team files; (folder to add, names staged, refusals)."""
+        ...

@@ -53,10 +53,19 @@ class RuleReplySteps:
         return kb.select(question, limit)
 
     def generate(
-        self, question: str, sources: Sequence[LoadedSource], kb: KnowledgeBase, *, run_id: str
+        self,
+        question: str,
+        sources: Sequence[LoadedSource],
+        kb: KnowledgeBase,
+        *,
+        run_id: str,
+        feedback: str | None = None,
     ) -> DraftAnswer | None:
-        """The sentences that cover the question best, each cited."""
-        del run_id
+        """The sentences that cover the question best, each cited.
+
+        The rules are deterministic: feedback cannot change their draft, so it is ignored.
+        """
+        del run_id, feedback
         return extractive_answer(question, sources, kb.index, self.max_answer_chars)
 
     def verify(

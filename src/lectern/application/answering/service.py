@@ -80,6 +80,8 @@ class KnowledgeBaseReplier:
         outcome = "success" if result.should_reply else "error" if result.error else "skip"
         self.observer.request(outcome)
         self.observer.gate(result.gate or "error")
+        if result.reflection:
+            self.observer.reflection(result.reflection)
         log.info(
             "kb.reply",
             run_id=run_id,
@@ -96,6 +98,7 @@ class KnowledgeBaseReplier:
             input_tokens=tokens.input_tokens,
             output_tokens=tokens.output_tokens,
             error=result.error,
+            reflection=result.reflection or None,
         )
         return result
 
@@ -111,6 +114,16 @@ class KnowledgeBaseReplier:
             return None
         try:
             return self.json_model.invoke(system_prompt, user_content, response_model)
+        except (LecternError, ValueError) as error:
+            log.warning("kb.invoke_llm_failed", model=self.json_model.model_id, error=str(error))
+            return None
+
+    def invoke_llm_text(self, system_prompt: str, user_content: str) -> str | None:
+        """`invoke_llm` for single-string callers (`LLMTextResult`); None offline or on failure."""
+        if self.json_model is None:
+            return None
+        try:
+            return self.json_model.invoke_text(system_prompt, user_content)
         except (LecternError, ValueError) as error:
             log.warning("kb.invoke_llm_failed", model=self.json_model.model_id, error=str(error))
             return None

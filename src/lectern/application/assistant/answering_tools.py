@@ -17,6 +17,7 @@ from lectern.domain.answering import RequestContext
 from lectern.domain.assistant import ToolSpec
 from lectern.domain.books import JSONValue
 from lectern.domain.research import ContextBlock, QueryRequest
+from lectern.domain.threat_filters import threat_filters
 from lectern.errors import LecternError, ToolError
 
 THREAT_TOOLS = ("search_threats", "get_advisory", "get_recommendations")
@@ -76,6 +77,17 @@ class ResearchInput(ToolInput):
     template: Literal["research_query", "summarize", "compare"] = "research_query"
     item_ids: list[str] = Field(default_factory=list, max_length=10)
     filters: list[str] = Field(default_factory=list, max_length=10)
+    source_type: list[Literal["kev", "attack", "rustsec"]] = Field(
+        default_factory=list,
+        max_length=3,
+        description="Only these threat sources: kev, attack, rustsec.",
+    )
+    severity: str | None = Field(
+        default=None,
+        max_length=10,
+        description="A CVSS band (critical, high, medium, low) or a minimum base score "
+        "('9.0'); only RustSec advisories carry a score.",
+    )
     top_k: int = Field(8, ge=1, le=30)
 
 
@@ -108,6 +120,8 @@ class Research(QueryTool):
             top_k=args.top_k,
             template=args.template,
             item_ids=tuple(args.item_ids),
+            source_types=tuple(args.source_type),
+            severity=args.severity,
         )
         try:
             response = service.query(request)
@@ -115,6 +129,7 @@ class Research(QueryTool):
             raise ToolError(str(error)) from None
         data: dict[str, JSONValue] = {
             "answer": response.answer,
+            "cited_sources": list(response.cited_sources),
             "citations": [
                 {"source_id": c.source_id, "quote": c.snippet} for c in response.citations
             ],
@@ -138,6 +153,17 @@ class SearchThreatsInput(ToolInput):
         max_length=10,
         description="Metadata filters: vendor=Microsoft, tactic=execution, date_added>=2024-01.",
     )
+    source_type: list[Literal["kev", "attack", "rustsec"]] = Field(
+        default_factory=list,
+        max_length=3,
+        description="Only these threat sources: kev, attack, rustsec.",
+    )
+    severity: str | None = Field(
+        default=None,
+        max_length=10,
+        description="A CVSS band (critical, high, medium, low) or a minimum base score "
+        "('9.0'); only RustSec advisories carry a score.",
+    )
     top_k: int = Field(5, ge=1, le=20)
 
 
@@ -146,8 +172,9 @@ class SearchThreats(QueryTool):
 
     name = "search_threats"
     description = (
-        "Search known exploited vulnerabilities (CVE ids) and ATT&CK techniques (T-numbers). "
-        "Returns matching records with a snippet each."
+        "Search known exploited vulnerabilities (CVE ids), ATT&CK techniques (T-numbers) and "
+        "RustSec advisories (RUSTSEC ids, with CVSS severities). Returns matching records "
+        "with a snippet each."
     )
     Input = SearchThreatsInput
 
@@ -156,8 +183,12 @@ class SearchThreats(QueryTool):
         del context
         service, collection = _research(self)
         try:
+            where = [*args.filters, *threat_filters(args.source_type, args.severity)]
+        except ValueError as error:
+            raise ToolError(str(error)) from None
+        try:
             found = service.collections.search(
-                collection, args.query, where=args.filters, k=args.top_k, per_document=1
+                collection, args.query, where=where, k=args.top_k, per_document=1
             )
         except LecternError as error:
             raise ToolError(str(error)) from None

@@ -13,12 +13,17 @@ Approval, step by step:
 6. the entity's state is read again and compared with the preview's `old_state`: when it
    changed, the action fails with "changed since preview" and a fresh preview is stored;
 7. the tool runs with the stored input, and the action ends `executed` or `failed`.
+
+An automatic reviewer may be registered per tool (a correction's check against the book's
+source records): it runs when the preview is stored and its review is attached to the
+action for the approver. A reviewer that fails leaves a `failed` review; the action stays
+pending and approvable either way, and nothing a review says is read as an instruction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 import structlog
@@ -38,6 +43,9 @@ from lectern.errors import (
 )
 
 log = structlog.get_logger(__name__)
+
+ActionReviewer = Callable[[ActionPreview], JSONValue]
+"""Reviews a preview for its approver; returns the review as JSON (raises on failure)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +68,10 @@ class Approvals:
         clock: Callable[[], datetime],
         new_id: Callable[[], str],
         observer: AssistantObserver | None = None,
+        reviewers: Mapping[str, ActionReviewer] | None = None,
     ) -> None:
-        """Actions live `ttl` after their preview."""
+        """Actions live `ttl` after their preview; `reviewers` review previews by tool name."""
+        self.reviewers = dict(reviewers or {})
         self.store = store
         self.registry = registry
         self.ttl = ttl
@@ -84,7 +94,23 @@ class Approvals:
         )
         self.store.add(action)
         self._count("pending")
-        return action
+        reviewer = self.reviewers.get(preview.tool_name)
+        if reviewer is None:
+            return action
+        # Run beside the preview, not on the review queue: the approver sees the review
+        # with the card, and it reads local records only (milliseconds, no model).
+        review: JSONValue
+        try:
+            review = reviewer(preview)
+        except Exception as error:  # noqa: BLE001 - a failed review never blocks the action
+            log.warning("action review failed", action=action.id, error=str(error))
+            review = {"status": "failed", "error": f"{type(error).__name__}: {error}"}
+        try:
+            self.store.set_review(action.id, review)
+        except Exception as error:  # noqa: BLE001 - the action stands without its review
+            log.warning("action review not stored", action=action.id, error=str(error))
+            return action
+        return replace(action, review=review)
 
     def get(self, user: str, action_id: str) -> PendingAction:
         """The user's action; ActionNotFoundError for an unknown id or another user's."""

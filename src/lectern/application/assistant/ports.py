@@ -14,7 +14,7 @@ from lectern.domain.assistant import (
     ToolCall,
     ToolSpec,
 )
-from lectern.domain.books import JSONValue
+from lectern.domain.books import JSONValue, SourceRecord, SourceRef
 from lectern.domain.library import CatalogCorrection, Rating, ReadingList
 from lectern.domain.privacy import PiiFinding
 
@@ -59,6 +59,10 @@ class PendingActionStore(Protocol):
         self, user: str, *, status: ActionStatus | None = None, conversation: str | None = None
     ) -> list[PendingAction]:
         """The user's actions, oldest first, optionally of one status or conversation."""
+        ...
+
+    def set_review(self, action_id: str, review: JSONValue) -> None:
+        """Attach (or replace) the automatic review shown with an action's preview."""
         ...
 
     def transition(
@@ -202,4 +206,12 @@ class TurnListener(Protocol):
 
     def cancelled(self) -> bool:
         """True when nobody waits for the turn any more."""
+        ...
+
+
+class SourceRecordLookup(Protocol):
+    """The stored source records a book was merged from, for reviews of corrections."""
+
+    def records_of(self, refs: Sequence[SourceRef]) -> list[SourceRecord]:
+        """The records these refs name that are still stored (others are left out)."""
         ...

@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import cast
+from typing import Literal, cast
 
 import structlog
 
@@ -54,6 +54,8 @@ from lectern.domain.tracing import LLMCallTrace
 from lectern.errors import AssistantDisabledError, ChatCancelledError, LecternError
 
 log = structlog.get_logger(__name__)
+
+Verdict = Literal["approved", "rejected"]
 
 MAX_MESSAGE_CHARS = 4_000
 """A chat message is cut here."""
@@ -130,13 +132,16 @@ class AssistantService:
         system: Callable[[PageContext | None], str] = system_prompt,
         guardrail: Callable[[str, TurnFacts], GuardedReply] = guard,
         prompt_version: str = SYSTEM_PROMPT_VERSION,
+        page_check: Callable[[str, PageContext], PageContext] | None = None,
     ) -> None:
         """Wire the parts (bootstrap does it).
 
         `system`, `guardrail` and `prompt_version` make the same loop another agent (the
         guideline agent: its own prompt and checks); `approvals` may be None for an agent
-        without action tools.
+        without action tools. `page_check` vets a client's page context before the model
+        sees it (the workspace's: 404 for another organization's project or task).
         """
+        self.page_check = page_check
         self.model = model
         self.registry = registry
         self._approvals = approvals
@@ -178,6 +183,7 @@ class AssistantService:
         written. `listener` hears tool calls as they happen and can stop the turn.
         """
         self._check_enabled()
+        page = self._checked(user, page)
         conversation = conversation or self.new_id()
         cleaned = " ".join(text.split())[:MAX_MESSAGE_CHARS]
         masked_kinds: tuple[str, ...] = ()
@@ -403,9 +409,7 @@ class AssistantService:
         listener: TurnListener | None = None,
     ) -> ChatReply:
         """Run the action, then let the model continue the conversation with its result."""
-        self._check_enabled()
-        decision = self.approvals.approve(user, action_id)
-        return self._continue(user, decision, "approved", page, listener)
+        return self.decide(user, action_id, "approved", page=page, listener=listener)
 
     def reject(
         self,
@@ -416,15 +420,31 @@ class AssistantService:
         listener: TurnListener | None = None,
     ) -> ChatReply:
         """Do not run the action; the model is told and continues without it."""
+        return self.decide(user, action_id, "rejected", page=page, listener=listener)
+
+    def decide(
+        self,
+        user: str,
+        action_id: str,
+        verdict: Verdict,
+        *,
+        page: PageContext | None = None,
+        listener: TurnListener | None = None,
+    ) -> ChatReply:
+        """Approve (run) or reject the action, then continue its conversation."""
         self._check_enabled()
-        decision = self.approvals.reject(user, action_id)
-        return self._continue(user, decision, "rejected", page, listener)
+        page = self._checked(user, page)
+        if verdict == "approved":
+            decision = self.approvals.approve(user, action_id)
+        else:
+            decision = self.approvals.reject(user, action_id)
+        return self._continue(user, decision, verdict, page, listener)
 
     def _continue(
         self,
         user: str,
         decision: Decision,
-        verdict: str,
+        verdict: Verdict,
         page: PageContext | None,
         listener: TurnListener | None,
     ) -> ChatReply:
@@ -451,6 +471,11 @@ class AssistantService:
         return reply
 
     # --- helpers --------------------------------------------------------------------------
+
+    def _checked(self, user: str, page: PageContext | None) -> PageContext | None:
+        if page is None or self.page_check is None:
+            return page
+        return self.page_check(user, page)
 
     def _check_enabled(self) -> None:
         if not self.config.enabled:

@@ -171,6 +171,8 @@ class ReplyRecord:
     gold_hit: bool | None = None
     f1: float | None = None
     decision_path: list[str] = field(default_factory=list)
+    reflection: str = ""
+    """"" (the first draft stood), `rescued` or `failed` (the retry with feedback)."""
 
 
 class ReplyEvaluation:
@@ -225,6 +227,7 @@ class ReplyEvaluation:
                 citations=len(result.citations),
                 valid_citations=valid,
                 decision_path=list(result.decision_path),
+                reflection=result.reflection,
             )
             if result.should_reply and case.answerable:
                 record.gold_hit = cites_gold(
@@ -280,9 +283,17 @@ def reply_figures(records: Sequence[ReplyRecord]) -> dict[str, JSONValue]:
             "latency_p50_ms": round(percentile(latencies, 0.5), 2),
             "latency_p95_ms": round(percentile(latencies, 0.95), 2),
             "gates": dict(Counter(r.gate or "error" for r in records)),
+            "reflection": reflection_figures([r.reflection for r in records]),
         }
     )
     return figures
+
+
+def reflection_figures(outcomes: Sequence[str]) -> dict[str, JSONValue]:
+    """How many drafts were retried with feedback, and how many of those the retry rescued."""
+    retried = sum(1 for o in outcomes if o)
+    rescued = sum(1 for o in outcomes if o == "rescued")
+    return {"retried": retried, "rescued": rescued, "rescue_rate": _share(rescued, retried)}
 
 
 def best_threshold(
@@ -467,6 +478,15 @@ def research_figures(records: Sequence[ResearchRecord]) -> dict[str, JSONValue]:
         "cited_recall": round(sum(r.recall for r in records) / count, 4),
         "retrieved_recall": round(sum(r.retrieved_recall for r in records) / count, 4),
         "uncited": sum(1 for r in records if "uncited" in r.flags),
+        "reflection": reflection_figures(
+            [
+                next(
+                    (f.removeprefix("reflection_") for f in r.flags if f.startswith("reflection_")),
+                    "",
+                )
+                for r in records
+            ]
+        ),
         "latency_p50_ms": round(percentile(latencies, 0.5), 2),
         "latency_p95_ms": round(percentile(latencies, 0.95), 2),
     }

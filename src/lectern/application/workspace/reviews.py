@@ -76,12 +76,46 @@ def sentences(text: str) -> list[str]:
     return found
 
 
-def _quotable(sentence: str) -> str:
+def quotable(sentence: str) -> str:
     """A quote of at most the snippet limit, cut at a word, without double quotes."""
     cut = sentence.replace('"', "")
     if len(cut) > MAX_SNIPPET_CHARS:
         cut = cut[:MAX_SNIPPET_CHARS].rsplit(" ", 1)[0]
     return cut.strip()
+
+
+def quote(
+    source: str, label: str, sentence: str, text: str, citations: list[CommentCitation]
+) -> str:
+    """A sentence quoted with its label when it is literal in `text`, else said as is.
+
+    A kept quote is `"snippet" label` and is recorded in `citations`.
+    """
+    snippet = quotable(sentence)
+    if not snippet or not is_valid_snippet(snippet, text):
+        return sentence
+    citations.append(CommentCitation(source, label, snippet))
+    return f'"{snippet}" {label}'
+
+
+def pii_line(pii: PiiDetector | None, text: str) -> str:
+    """The kinds of personal data in `text` with their counts, never the values."""
+    if pii is None:
+        return "Personal data: not checked (no detector configured)."
+    found = Counter(f.kind for f in pii.find(text))
+    if not found:
+        return "Personal data: none found."
+    listed = ", ".join(
+        f"{KIND_WORDS.get(kind, kind.lower()).split(' ', 1)[-1]}: {count}"
+        for kind, count in sorted(found.items())
+    )
+    return f"Personal data found: {listed} (the values are not repeated here)."
+
+
+def summary_sentences(text: str, pii: PiiDetector | None, limit: int = 3) -> list[str]:
+    """The leading sentences of four words or more that hold no personal data."""
+    parts = [s for s in sentences(text) if pii is None or not pii.find(s)]
+    return [s for s in parts if len(s.split()) >= 4][:limit]
 
 
 class ReviewService:
@@ -113,7 +147,7 @@ class ReviewService:
         citations: list[CommentCitation] = []
         # Sentences holding personal data are never quoted: the comment must not spread it.
         parts = [s for s in sentences(target.text) if not self._personal(s)]
-        summary = [s for s in parts if len(s.split()) >= 4][:3]
+        summary = summary_sentences(target.text, self.pii)
         if summary:
             lines.append("Summary:")
             for sentence in summary:
@@ -166,27 +200,10 @@ class ReviewService:
 
     # --- parts of the comment -------------------------------------------------------------
 
-    @staticmethod
-    def _quote(
-        source: str, label: str, sentence: str, text: str, citations: list[CommentCitation]
-    ) -> str:
-        snippet = _quotable(sentence)
-        if not snippet or not is_valid_snippet(snippet, text):
-            return sentence  # not quotable as it stands: said, not cited
-        citations.append(CommentCitation(source, label, snippet))
-        return f'"{snippet}" {label}'
+    _quote = staticmethod(quote)
 
     def _pii_line(self, text: str) -> str:
-        if self.pii is None:
-            return "Personal data: not checked (no detector configured)."
-        found = Counter(f.kind for f in self.pii.find(text))
-        if not found:
-            return "Personal data: none found."
-        listed = ", ".join(
-            f"{KIND_WORDS.get(kind, kind.lower()).split(' ', 1)[-1]}: {count}"
-            for kind, count in sorted(found.items())
-        )
-        return f"Personal data found: {listed} (the values are not repeated here)."
+        return pii_line(self.pii, text)
 
     def _claims(
         self,

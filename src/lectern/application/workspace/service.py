@@ -26,6 +26,7 @@ from lectern.application.workspace.search import (
     search_documents,
     search_items,
 )
+from lectern.domain.assistant import PageContext
 from lectern.domain.books import JSONValue
 from lectern.domain.workspace import (
     BLOCKER_STATUSES,
@@ -302,6 +303,29 @@ class WorkspaceService:
         if project is None or project.organization_id not in self._organization_ids(user):
             raise WorkspaceNotFoundError(f"no project {project_id!r}")
         return project
+
+    def checked_page(self, user: str, page: PageContext) -> PageContext:
+        """A workspace page as the user may see it: stored names, the owning project.
+
+        The page context comes from the client: a project, task or document (or a
+        dashboard's project) the user cannot see answers WorkspaceNotFoundError (404), as
+        the tools do, so that naming another organization's id reveals nothing.
+        """
+        if page.type == "project" and page.id:
+            project = self.project(user, page.id)
+            return PageContext("project", project.id, project.name, project_id=project.id)
+        if page.type == "task" and page.id:
+            task = self.task(user, page.id)
+            return PageContext("task", task.id, task.title, project_id=task.project_id)
+        if page.type == "document" and page.id:
+            document = self.document(user, page.id)
+            return PageContext(
+                "document", document.id, document.title, project_id=document.project_id
+            )
+        if page.project_id:
+            project = self.project(user, page.project_id)
+            return replace(page, project_id=project.id)
+        return page
 
     def find_project(self, user: str, reference: str) -> Project:
         """A project by id, else by name (exact, then every word of the reference)."""

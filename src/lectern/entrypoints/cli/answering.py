@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from datetime import datetime
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -125,6 +126,39 @@ def reply(
     _guarded(run)
 
 
+@kb_app.command("sync")
+def sync(
+    collection: CollectionOption = None,
+    sources_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--sources-dir",
+            help="The sources folder (default: kb.sources_dir / LECTERN_KB_SOURCES_DIR).",
+        ),
+    ] = None,
+) -> None:
+    """Fetch the web sources (conditionally), stage the team files, add both to the collection."""
+
+    def run() -> None:
+        services = _services()
+        name = _collection(collection, services.settings.ai_kb_collection)
+        folder = sources_dir or services.settings.kb_sources_dir
+        report = services.kb_source_sync().sync(name, folder)
+        for fetch in report.fetches:
+            reason = f": {fetch.reason}" if fetch.reason else ""
+            kept = " (the stored copy stays)" if fetch.outcome == "failed" and fetch.page else ""
+            out.print(
+                f"kb:{escape(fetch.url)} {fetch.outcome}{escape(reason)}{kept}", soft_wrap=True
+            )
+        for team in report.team_files:
+            out.print(f"team:{escape(team)} staged", soft_wrap=True)
+        for problem in report.problems:
+            err.print(f"[yellow]skipped[/]: {escape(problem)}", soft_wrap=True)
+        err.print(f"{report.documents} documents in {name}")
+
+    _guarded(run)
+
+
 @kb_app.command("index")
 def index(collection: CollectionOption = None) -> None:
     """Build the collection's `source_id: summary` index now (with the model, if one is set)."""
@@ -168,6 +202,10 @@ def print_response(response: QueryResponse) -> None:
             )
     if response.related_topics:
         out.print(f"[dim]topics: {escape(', '.join(response.related_topics))}[/]")
+    filters = response.metadata.get("filters")
+    if isinstance(filters, list) and filters:
+        shown = ", ".join(str(f) for f in filters)
+        out.print(f"[dim]filters: {escape(shown)}[/]", soft_wrap=True)
     flags = f"; flags: {', '.join(response.flags)}" if response.flags else ""
     meta = response.metadata
     out.print(
@@ -196,6 +234,18 @@ def research(
     ] = None,
     where: WhereOption = None,
     top_k: Annotated[int, typer.Option("--top-k", help="Passages retrieved.")] = 8,
+    source_type: Annotated[
+        list[str] | None,
+        typer.Option("--source-type", help="Only kev, attack or rustsec records (repeatable)."),
+    ] = None,
+    severity: Annotated[
+        str | None,
+        typer.Option(help="critical, high, medium, low, none, or a minimum CVSS score (9.0)."),
+    ] = None,
+    understand: Annotated[
+        bool,
+        typer.Option(help="Read source, severity, category and year filters from the question."),
+    ] = True,
     as_json: JsonOption = False,
 ) -> None:
     """A cited research answer, summary or comparison over a collection."""
@@ -214,6 +264,9 @@ def research(
             top_k=top_k,
             template=template,
             item_ids=tuple(item or ()),
+            source_types=tuple(source_type or ()),
+            severity=severity,
+            understand=understand,
         )
         response = services.research().query(request)
         if as_json:

@@ -64,6 +64,7 @@ def _action_json(action: PendingAction) -> dict[str, Any]:
         "expires_at": action.expires_at.isoformat(),
         "decided_at": action.decided_at.isoformat() if action.decided_at else None,
         "result": action.result,
+        "review": action.review,
     }
 
 
@@ -89,6 +90,18 @@ def _show_diff(action: PendingAction) -> None:
     for change in action.preview.diff:
         table.add_row(change.field, json.dumps(change.old), json.dumps(change.new))
     out.print(table)
+    _show_review(action)
+
+
+def _show_review(action: PendingAction) -> None:
+    """The action's automatic review (text and checked citations), as data."""
+    review = action.review
+    if not isinstance(review, dict):
+        return
+    if review.get("status") != "done":
+        err.print(f"[yellow]automatic review failed: {escape(str(review.get('error')))}[/]")
+        return
+    out.print(escape(str(review.get("text", ""))), highlight=False, soft_wrap=True)
 
 
 def _show(reply: ChatReply) -> None:
@@ -204,6 +217,10 @@ def list_actions(
             action.expires_at.isoformat(timespec="seconds"),
         )
     out.print(table)
+    for action in actions:
+        if action.review is not None:
+            out.print(f"[bold]review of action {action.id}[/]")
+            _show_review(action)
 
 
 def _decide(user: str, action_id: str, approve: bool, as_json: bool) -> None:

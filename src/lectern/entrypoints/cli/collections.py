@@ -39,8 +39,8 @@ MappingOption = Annotated[
     str | None,
     typer.Option(
         "--mapping",
-        help="Records mapping: a YAML file or a shipped name (cisa-kev, mitre-attack, beir, "
-        "clapnq).",
+        help="Records mapping: a YAML file or a shipped name (cisa-kev, mitre-attack, rustsec, "
+        "beir, clapnq, kb-web).",
     ),
 ]
 WhereOption = Annotated[

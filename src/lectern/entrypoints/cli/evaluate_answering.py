@@ -164,7 +164,7 @@ def evaluate_answering(
                 f"{figures['precision']}, recall {figures['recall']}, gold sentence hit "
                 f"{figures['gold_sentence_hit']}, token F1 {figures['token_f1']}, citations "
                 f"valid {figures['citations_valid']}, p50/p95 {figures['latency_p50_ms']}/"
-                f"{figures['latency_p95_ms']} ms"
+                f"{figures['latency_p95_ms']} ms; reflection {json.dumps(figures['reflection'])}"
             )
         out.print(f"BM25 baseline: {json.dumps(artifact['bm25_baseline'])}", soft_wrap=True)
         if "relevance_sweep" in artifact:

@@ -156,9 +156,21 @@ class ResearchIn(BaseModel):
     top_k: int = Field(default=8, ge=1, le=50)
     template: Literal["research_query", "summarize", "compare"] = "research_query"
     item_ids: list[str] = Field(default_factory=list, max_length=10)
+    source_type: list[Literal["kev", "attack", "rustsec"]] = Field(
+        default_factory=list, max_length=3, description="Only these threat sources."
+    )
+    severity: str | float | None = Field(
+        default=None,
+        description="critical, high, medium, low, none, or a minimum CVSS base score (0-10).",
+    )
+    understand: bool = Field(
+        default=True,
+        description="Read source, severity, category and year filters from the question.",
+    )
 
     def to_domain(self, collection: str) -> QueryRequest:
-        """The domain request."""
+        """The domain request (the severity is checked by the service)."""
+        severity = self.severity
         return QueryRequest(
             self.question,
             collection,
@@ -166,6 +178,9 @@ class ResearchIn(BaseModel):
             top_k=self.top_k,
             template=self.template,
             item_ids=tuple(self.item_ids),
+            source_types=tuple(self.source_type),
+            severity=None if severity is None else str(severity)[:20],
+            understand=self.understand,
         )
 
 
@@ -192,6 +207,10 @@ class QueryResponseOut(BaseModel):
     """A research answer with its checked citations."""
 
     answer: str
+    cited_sources: list[str] = Field(
+        description="The ids the answer cites that are in the context (the specification's "
+        "list); `citations` holds their verified quotes."
+    )
     citations: list[ResearchCitationOut]
     recommendations: list[RecommendationOut]
     confidence: float
@@ -205,6 +224,7 @@ class QueryResponseOut(BaseModel):
         """Map a domain response."""
         return cls(
             answer=response.answer,
+            cited_sources=list(response.cited_sources),
             citations=[
                 ResearchCitationOut(
                     source_id=c.source_id, snippet=c.snippet, title=c.title, relevance=c.relevance

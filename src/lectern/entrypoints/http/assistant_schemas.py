@@ -34,15 +34,24 @@ class _In(BaseModel):
 
 
 class PageContextIn(_In):
-    """The page the reader is on: a book, a list, a search, a collection, or home."""
+    """The page the reader is on: a book page, a workspace page, a search, ..., or home.
 
-    type: Literal["book", "list", "search", "collection", "home"] = "home"
+    Workspace pages (project, task, document, dashboard) carry the project they belong to.
+    Workspace pages are checked against the caller's memberships before the assistant sees
+    them: another organization's project or task answers 404, and the names are the stored
+    ones, not the client's.
+    """
+
+    type: Literal[
+        "book", "list", "search", "collection", "home", "project", "task", "document", "dashboard"
+    ] = "home"
     id: str | None = Field(default=None, max_length=200)
     name: str | None = Field(default=None, max_length=300)
+    project_id: str | None = Field(default=None, max_length=200)
 
     def to_domain(self) -> PageContext:
         """The domain page context."""
-        return PageContext(self.type, self.id, self.name)
+        return PageContext(self.type, self.id, self.name, project_id=self.project_id)
 
 
 class ChatRequest(_In):
@@ -132,6 +141,11 @@ class ActionOut(BaseModel):
     expires_at: datetime
     decided_at: datetime | None
     result: Any
+    review: Any = Field(
+        default=None,
+        description="The automatic review attached for the approver (a correction checked "
+        "against the book's source records: `text`, `citations`, a verdict per field), or null.",
+    )
 
     @classmethod
     def of(cls, action: PendingAction) -> ActionOut:
@@ -153,6 +167,7 @@ class ActionOut(BaseModel):
             expires_at=action.expires_at,
             decided_at=action.decided_at,
             result=action.result,
+            review=action.review,
         )
 
 

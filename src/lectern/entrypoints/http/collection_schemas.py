@@ -239,11 +239,20 @@ class AddReportOut(BaseModel):
     new_passages: int
     skipped: list[SkippedOut]
     notes: list[str]
+    document_id: str | None = None
+    """The uploaded document's id."""
+    review: Any = None
+    """The upload's automatic review (personal data found, a cited summary), or null when
+    LECTERN_REVIEW_UPLOADS is off."""
 
     @classmethod
-    def of(cls, report: AddReport) -> AddReportOut:
-        """Map a domain report."""
+    def of(
+        cls, report: AddReport, *, document_id: str | None = None, review: Any = None
+    ) -> AddReportOut:
+        """Map a domain report, with the uploaded document's id and review."""
         return cls(
+            document_id=document_id,
+            review=review,
             collection=report.collection,
             documents=report.documents,
             passages=report.passages,

@@ -165,11 +165,15 @@ def build_mcp_server(services: Services) -> MCPServer:
         item_ids: list[str] | None = None,
         filters: list[str] | None = None,
         top_k: int = 8,
+        source_type: list[str] | None = None,
+        severity: str | None = None,
     ) -> dict[str, Any]:
         """Research the advisory collection (LECTERN_AI_RESEARCH_COLLECTION).
 
         `template`: research_query (a cited answer), summarize or compare (the `item_ids`).
-        Only citations whose quotes are in the sources come back, with related items.
+        `source_type`: any of kev, attack, rustsec; `severity`: critical, high, medium, low
+        or a minimum CVSS base score ("9.0"). Returns `cited_sources` (ids) and only the
+        citations whose quotes are in the sources, with related items.
         """
         arguments = {
             "question": question,
@@ -177,6 +181,8 @@ def build_mcp_server(services: Services) -> MCPServer:
             "item_ids": item_ids,
             "filters": filters,
             "top_k": top_k,
+            "source_type": source_type,
+            "severity": severity,
         }
         found: dict[str, Any] = optional_query(
             "research", "LECTERN_AI_RESEARCH_COLLECTION", arguments

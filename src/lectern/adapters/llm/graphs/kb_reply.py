@@ -9,6 +9,10 @@ longer than `graph_timeout_seconds`, ends in `should_reply=false`, never in an e
         verify (when enabled) -> should_reply -> END
     every "no" edge (not a question, no source, nothing loaded, no answer, a failure) goes
     straight to should_reply, which also re-checks every citation before saying yes.
+
+Self-reflection: a first draft whose quotes do not hold, or that verification rejects, goes
+to `reflect`, which hands the reason to one more `generate` (then `verify` again); a second
+rejection ends in should_reply=false as before. `AIResult.reflection` says how it went.
 """
 
 from __future__ import annotations
@@ -36,7 +40,9 @@ from lectern.domain.answering import (
     render_reply,
 )
 
-NODES = ("gate", "select", "load", "generate", "verify", "should_reply")
+NODES = ("gate", "select", "load", "generate", "verify", "reflect", "should_reply")
+MAX_GENERATIONS = 2
+"""The first draft and one retry with feedback."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +77,8 @@ class ReplyState(TypedDict, total=False):
     verdict: Verdict
     error: str
     result: AIResult
+    generations: int
+    feedback: str
 
 
 def _reason(error: BaseException) -> str:
@@ -97,13 +105,17 @@ class KnowledgeBaseReplyGraph:
         builder.add_node("load", self._timed("load", self._load))
         builder.add_node("generate", self._timed("generate", self._generate))
         builder.add_node("verify", self._timed("verify", self._verify))
+        builder.add_node("reflect", self._timed("reflect", self._reflect))
         builder.add_node("should_reply", self._timed("should_reply", self._should_reply))
         builder.add_edge(START, "gate")
         builder.add_conditional_edges("gate", self._after_gate, ["select", "should_reply"])
         builder.add_conditional_edges("select", self._after_select, ["load", "should_reply"])
         builder.add_conditional_edges("load", self._after_load, ["generate", "should_reply"])
-        builder.add_conditional_edges("generate", self._after_generate, ["verify", "should_reply"])
-        builder.add_edge("verify", "should_reply")
+        builder.add_conditional_edges(
+            "generate", self._after_generate, ["verify", "reflect", "should_reply"]
+        )
+        builder.add_conditional_edges("verify", self._after_verify, ["reflect", "should_reply"])
+        builder.add_edge("reflect", "generate")
         builder.add_edge("should_reply", END)
         return builder.compile()
 
@@ -177,11 +189,23 @@ class KnowledgeBaseReplyGraph:
 
     def _generate(self, state: ReplyState) -> dict[str, Any]:
         question = state["gate"].question or state["turn"]
-        draft = self.steps.generate(question, state["loaded"], state["kb"], run_id=state["run_id"])
+        feedback = state.get("feedback") or None
+        draft = self.steps.generate(
+            question, state["loaded"], state["kb"], run_id=state["run_id"], feedback=feedback
+        )
         state["journal"].path.append(
             "generate:none" if draft is None else f"generate:{len(draft.sentences)}"
         )
-        return {"draft": draft}
+        return {"draft": draft, "generations": state.get("generations", 0) + 1}
+
+    def _reflect(self, state: ReplyState) -> dict[str, Any]:
+        verdict = state.get("verdict")
+        if verdict is not None and not verdict.passed:
+            reason = f"verification rejected it: {verdict.reason}"
+        else:
+            reason = "its quotes are not in the sources: " + "; ".join(self._problems(state))
+        state["journal"].path.append("reflect")
+        return {"feedback": reason[:600], "verdict": None}
 
     def _verify(self, state: ReplyState) -> dict[str, Any]:
         draft = state.get("draft")
@@ -212,6 +236,9 @@ class KnowledgeBaseReplyGraph:
                 not self.config.enable_verification or (verdict is not None and verdict.passed)
             )
         journal.path.append(f"should_reply:{str(reply).lower()}")
+        reflection = ""
+        if state.get("feedback"):
+            reflection = "rescued" if reply else "failed"
         text, citations = "", tuple[ReplyCitation, ...]()
         if reply and draft is not None:
             loaded_sources = [item.source for item in state.get("loaded", [])]
@@ -235,6 +262,7 @@ class KnowledgeBaseReplyGraph:
             gate=gate.decision if gate is not None else "",
             model=self.steps.name,
             error=error or ("; ".join(problems) if problems else None),
+            reflection=reflection,
         )
         return {"result": result}
 
@@ -255,10 +283,27 @@ class KnowledgeBaseReplyGraph:
     def _after_load(state: ReplyState) -> Literal["generate", "should_reply"]:
         return "generate" if "error" not in state and state.get("loaded") else "should_reply"
 
-    def _after_generate(self, state: ReplyState) -> Literal["verify", "should_reply"]:
+    def _problems(self, state: ReplyState) -> list[str]:
+        draft = state.get("draft")
+        if draft is None:
+            return []
+        loaded = state.get("loaded", [])
+        return grounding_problems(draft.sentences, loaded, self.config.max_answer_chars)
+
+    def _may_retry(self, state: ReplyState) -> bool:
+        return state.get("generations", 0) < MAX_GENERATIONS
+
+    def _after_generate(self, state: ReplyState) -> Literal["verify", "reflect", "should_reply"]:
         if "error" in state or state.get("draft") is None:
             return "should_reply"
+        if self._problems(state):
+            return "reflect" if self._may_retry(state) else "should_reply"
         return "verify" if self.config.enable_verification else "should_reply"
+
+    def _after_verify(self, state: ReplyState) -> Literal["reflect", "should_reply"]:
+        verdict = state.get("verdict")
+        rejected = "error" not in state and verdict is not None and not verdict.passed
+        return "reflect" if rejected and self._may_retry(state) else "should_reply"
 
     def close(self) -> None:
         """Stop the pool (runs in progress finish)."""

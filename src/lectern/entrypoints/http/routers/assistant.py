@@ -17,7 +17,7 @@ from sse_starlette import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
 from lectern.application.assistant.ports import TurnListener
-from lectern.application.assistant.service import ChatReply
+from lectern.application.assistant.service import ChatReply, Verdict
 from lectern.bootstrap import Services
 from lectern.domain.assistant import PageContext
 from lectern.entrypoints.http.assistant_schemas import (
@@ -171,6 +171,24 @@ def action(action_id: str, services: AppServices, user: CurrentUser) -> ActionOu
     return ActionOut.of(require_assistant(services).get_action(user, action_id))
 
 
+async def _decide(
+    verdict: Verdict,
+    action_id: str,
+    request: Request,
+    services: Services,
+    user: str,
+    body: DecisionRequest | None,
+    protocol: str | None,
+) -> Response:
+    assistant = await enabled_assistant(services)
+    page = _page(body)
+
+    def work(listener: TurnListener | None) -> ChatReply:
+        return assistant.decide(user, action_id, verdict, page=page, listener=listener)
+
+    return await answer(request, stream_format(request, protocol), work, decided_first=True)
+
+
 @router.post("/actions/{action_id}/approve", response_model=ChatReplyOut, responses=TURN_RESPONSES)
 async def approve(
     action_id: str,
@@ -181,13 +199,7 @@ async def approve(
     protocol: ProtocolQuery = None,
 ) -> Response:
     """Run the action (once, as previewed, before it expires), then continue the turn."""
-    assistant = await enabled_assistant(services)
-    page = _page(body)
-
-    def work(listener: TurnListener | None) -> ChatReply:
-        return assistant.approve(user, action_id, page=page, listener=listener)
-
-    return await answer(request, stream_format(request, protocol), work, decided_first=True)
+    return await _decide("approved", action_id, request, services, user, body, protocol)
 
 
 @router.post("/actions/{action_id}/reject", response_model=ChatReplyOut, responses=TURN_RESPONSES)
@@ -200,13 +212,7 @@ async def reject(
     protocol: ProtocolQuery = None,
 ) -> Response:
     """Do not run the action; the assistant is told and continues the turn."""
-    assistant = await enabled_assistant(services)
-    page = _page(body)
-
-    def work(listener: TurnListener | None) -> ChatReply:
-        return assistant.reject(user, action_id, page=page, listener=listener)
-
-    return await answer(request, stream_format(request, protocol), work, decided_first=True)
+    return await _decide("rejected", action_id, request, services, user, body, protocol)
 
 
 @router.get("/conversations/{conversation_id}")

@@ -7,7 +7,7 @@ API key when keys are set); uploading needs a user named in LECTERN_COLLECTION_W
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from starlette.concurrency import run_in_threadpool
@@ -28,6 +28,7 @@ from lectern.entrypoints.http.collection_schemas import (
 )
 from lectern.entrypoints.http.deps import AppServices, CurrentUser
 from lectern.entrypoints.http.problems import documented
+from lectern.errors import NotFoundError
 
 
 def collection_service(services: AppServices) -> CollectionService:
@@ -140,5 +141,19 @@ async def upload(
     data = await request.body()
     service = services.collections()
     limit = services.settings.max_upload_bytes
-    report = await run_in_threadpool(service.upload, name, filename, data, max_bytes=limit)
-    return AddReportOut.of(report)
+    report, document_id = await run_in_threadpool(
+        service.upload_document, name, filename, data, max_bytes=limit
+    )
+    review = None
+    if services.settings.review_uploads:
+        review = await run_in_threadpool(services.upload_reviewer().review, name, document_id)
+    return AddReportOut.of(report, document_id=document_id, review=review)
+
+
+@router.get("/collections/{name}/documents/{document_id}/review")
+def upload_review(name: str, document_id: str, services: AppServices) -> dict[str, Any]:
+    """The automatic review stored when the document was uploaded (404 when there is none)."""
+    review = services.upload_reviewer().stored(name, document_id)
+    if not isinstance(review, dict):
+        raise NotFoundError(f"no review of document {document_id} in collection {name!r}")
+    return review

@@ -3,6 +3,8 @@
 // change as a card with its field-level diff, Approve / Reject and its expiry, turns
 // citations into links that open the quoted field with the snippet highlighted, and raises
 // a yellow banner when the reply carries grounding flags. Built from DOM nodes only.
+// Shared by the book pages and the workspace: each page passes a function returning its
+// page context, and may name what the assistant is about there (`options`).
 
 import { api, ProblemError, serverNow, stream } from "./api.js";
 import { el } from "./dom.js";
@@ -35,7 +37,11 @@ function save(patch) {
   sessionStorage.setItem(STORE, JSON.stringify({ ...saved(), ...patch }));
 }
 
+const WORKSPACE_SOURCE = /^passage:(task|document):([^#\s]+)/;
+
 export function citationHref(source, snippet) {
+  const workspace = WORKSPACE_SOURCE.exec(source);
+  if (workspace) return `/workspace#/${workspace[1]}s/${encodeURIComponent(workspace[2])}`;
   const match = /^book:([^#\s]+)#(\w+)$/.exec(source);
   if (!match) return null;
   const query = new URLSearchParams({ book: match[1], field: match[2], quote: snippet });
@@ -69,7 +75,13 @@ function remaining(ms) {
   return `expires in ${Math.ceil(ms / 1000)} s`;
 }
 
-export function mountChat(pageContext) {
+const BOOK_PAGES = {
+  placeholder: "Ask for books, or to change your lists",
+  scope: "Books, your lists and ratings",
+};
+
+export function mountChat(pageContext, options = {}) {
+  const { placeholder, scope } = { ...BOOK_PAGES, ...options };
   const toggle = el("button", {
     type: "button", id: "chat-toggle", class: "chat-toggle",
     "aria-expanded": "false", "aria-controls": "chat-panel",
@@ -80,7 +92,7 @@ export function mountChat(pageContext) {
   const log = el("div", { id: "chat-log", class: "chat-log", role: "log", "aria-live": "polite", "aria-label": "Conversation" });
   const input = el("textarea", {
     id: "chat-input", rows: "2", maxlength: "4000", autocomplete: "off",
-    placeholder: "Ask for books, or to change your lists",
+    placeholder,
   });
   const send = el("button", { type: "submit", id: "chat-send" }, "Send");
   const form = el("form", { id: "chat-form", class: "chat-form" },
@@ -97,8 +109,9 @@ export function mountChat(pageContext) {
 
   function describeContext() {
     const page = pageContext();
-    context.textContent = page && page.name ? `About: ${page.name}` : "Books, your lists and ratings";
+    context.textContent = page && page.name ? `About: ${page.name}` : scope;
   }
+  window.addEventListener("lectern:pagecontext", describeContext);
 
   function open(focus = true) {
     panel.hidden = false;
@@ -237,6 +250,19 @@ export function mountChat(pageContext) {
     node.querySelector(".action-buttons").hidden = !pending;
   }
 
+  // The automatic review attached to a proposal (a correction checked against the book's
+  // source records): shown as text beside the diff; it decides nothing.
+  function reviewNode(review) {
+    if (!review || typeof review !== "object") return null;
+    if (review.status !== "done") {
+      return el("p", { class: "action-review failed", role: "note" },
+        `The automatic review failed (${review.error || "unknown error"}); you can still decide.`);
+    }
+    return el("details", { class: "action-review", open: true, "data-citations": String((review.citations || []).length) },
+      el("summary", {}, "Automatic review"),
+      el("p", { class: "review-text" }, String(review.text || "")));
+  }
+
   function card(action) {
     const rows = (action.diff || []).map((d) =>
       el("tr", {}, el("th", { scope: "row" }, d.field), el("td", { class: "old" }, show(d.old)), el("td", { class: "new" }, show(d.new))));
@@ -252,6 +278,7 @@ export function mountChat(pageContext) {
     },
     el("p", { class: "action-title" }, action.description),
     table,
+    reviewNode(action.review),
     el("p", { class: "action-status", "aria-live": "polite" }),
     el("div", { class: "action-buttons" }, approve, reject));
     node.action = action;

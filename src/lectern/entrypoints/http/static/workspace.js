@@ -5,6 +5,10 @@
 //   window.lecternPageContext() -> {type, id, name, project_id}
 //   the "lectern:pagecontext" event on window (detail: the same object), and
 //   <body data-page-type data-page-id data-page-name data-project-id>.
+// The chat bubble is the book pages' own (chat.js), sent this page's context; an approved
+// change re-renders the view.
+
+import { mountChat } from "./chat.js";
 
 const $ = (id) => document.getElementById(id);
 const STATUSES = [["todo", "To do"], ["in_progress", "In progress"], ["in_review", "In review"], ["done", "Done"]];
@@ -251,6 +255,11 @@ async function route() {
   }
 }
 
+mountChat(pageContext, {
+  placeholder: "Ask about your projects and tasks, or to change them",
+  scope: "Your projects, tasks and documents",
+});
+window.addEventListener("lectern:changed", () => route());
 window.addEventListener("hashchange", route);
 $("key-save").addEventListener("click", () => route());
 route();
