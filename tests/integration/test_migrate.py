@@ -112,6 +112,7 @@ def test_sqlite_install_moves_to_postgresql_with_every_row(
     assert hits.results and "cve-2024-24919" in hits.results[0].document.uri
     actions = served.pending_actions().list("alice", status="pending")
     assert len(actions) == 1 and actions[0].preview.tool_name == "rate_book"
+    served.catalog.close()  # type: ignore[attr-defined]
 
     # A second run refuses the now non-empty target, naming what is in it.
     with pytest.raises(MigrationError, match=r"not empty: .*books \(\d+\)"):
