@@ -8,7 +8,7 @@ SHARED ?= $(abspath ../shared/data)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: collections-extra demo-collections demo-workspace setup demo test lint format bench evaluate lock clean sentence-transformers local-llm browser screenshot
+.PHONY: test-postgres collections-extra demo-collections demo-workspace setup demo test lint format bench evaluate lock clean sentence-transformers local-llm browser screenshot
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -71,6 +71,25 @@ node-deps: $(NODE_STAMP)
 
 test: lint browser node-deps
 	$(BIN)/pytest
+
+# The catalog, collection, action and workspace tests again with every catalog on the local
+# PostgreSQL (a fresh schema per test in one database per run, dropped afterwards), plus the
+# PostgreSQL-only ones: concurrent approvals, a SIGKILLed ingest, `lectern migrate`.
+POSTGRES_TESTS := \
+	tests/integration/test_catalog_adapter.py tests/integration/test_full_ingest.py \
+	tests/integration/test_interrupted_ingest.py tests/integration/test_llm_adapters.py \
+	tests/integration/test_collection_service.py tests/integration/test_shipped_collections.py \
+	tests/integration/test_assistant_storage.py tests/integration/test_assistant_bootstrap.py \
+	tests/integration/test_workspace_store.py tests/integration/test_workspace_service.py \
+	tests/integration/test_workspace_tools.py tests/integration/test_workspace_reviews.py \
+	tests/integration/test_migrate.py \
+	tests/e2e/test_collections_cli.py tests/e2e/test_collections_http.py \
+	tests/e2e/test_http_assistant.py tests/e2e/test_assistant_cli.py \
+	tests/e2e/test_workspace_http.py tests/e2e/test_workspace_cli.py \
+	tests/e2e/test_http_readiness.py
+
+test-postgres: setup
+	$(BIN)/pytest --database postgres $(POSTGRES_TESTS)
 
 screenshot: setup browser
 	$(BIN)/python tools/screenshot.py

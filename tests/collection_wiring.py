@@ -14,6 +14,7 @@ from lectern.adapters.documents.uploads import FolderUploadInbox
 from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.application.collections import CollectionService
 from lectern.application.search import SearchConfig
+from tests.conftest import catalog_url_for
 from tests.fakes import HashingArrayEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,7 +26,7 @@ def collection_service(
 ) -> CollectionService:
     """Every adapter real except the embedder (hashed words, 384 dimensions)."""
     model = embedder or HashingArrayEmbedder()
-    catalog = SqlAlchemyBookCatalog.from_url(url or f"sqlite:///{data_dir / 'catalog.db'}")
+    catalog = SqlAlchemyBookCatalog.from_url(url or catalog_url_for(data_dir / "catalog.db"))
 
     def folder_indexes(folder: Path, factory: Callable[[], object]) -> DiskSearchIndexes:
         return DiskSearchIndexes(

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,130 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_BOOKS = Path(os.environ.get("LECTERN_TEST_BOOKS", ROOT.parent / "shared" / "data" / "books"))
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+POSTGRES_SERVER = os.environ.get(
+    "LECTERN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432"
+)
+"""The PostgreSQL server (no database name) that `--database postgres` runs the suite on."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--database",
+        choices=["sqlite", "postgres"],
+        default=os.environ.get("LECTERN_TEST_DATABASE", "sqlite"),
+        help="where the catalog, collections, actions and workspace live in the tests: SQLite "
+        "files (default) or a fresh schema per test in one PostgreSQL database per session",
+    )
+
+
+class _PostgresSuite:
+    """One database for the session; a schema per catalog path, so each test starts empty."""
+
+    def __init__(self) -> None:
+        import sqlalchemy as sa
+
+        self._sa = sa
+        self.database = f"lectern_suite_{uuid.uuid4().hex[:10]}"
+        self._admin = sa.create_engine(f"{POSTGRES_SERVER}/postgres", isolation_level="AUTOCOMMIT")
+        with self._admin.connect() as connection:
+            connection.execute(sa.text(f'create database "{self.database}"'))
+        self._suite = sa.create_engine(
+            f"{POSTGRES_SERVER}/{self.database}", isolation_level="AUTOCOMMIT"
+        )
+        self._schemas: set[str] = set()
+
+    def url_for(self, path: Path) -> str:
+        """The same path always gives the same schema (a 'restart' reopens its data).
+
+        A SQLite catalog already at `path` (a data directory a session fixture built, then
+        copied for a test) is copied into the new schema by `lectern migrate`'s own copy, so
+        the test runs on PostgreSQL with the same rows.
+        """
+        schema = "t_" + hashlib.sha256(str(path).encode()).hexdigest()[:20]
+        url = f"{POSTGRES_SERVER}/{self.database}?options=-csearch_path%3D{schema}"
+        if schema not in self._schemas:
+            with self._suite.connect() as connection:
+                connection.execute(self._sa.text(f'create schema if not exists "{schema}"'))
+            self._schemas.add(schema)
+            if path.is_file():
+                from lectern.adapters.catalog.copy import copy_catalog
+
+                source, target = (
+                    self._sa.create_engine(f"sqlite:///{path}"),
+                    self._sa.create_engine(url),
+                )
+                copy_catalog(source, target)
+                source.dispose()
+                target.dispose()
+        return url
+
+    def close(self) -> None:
+        sa = self._sa
+        self._suite.dispose()
+        with self._admin.connect() as connection:
+            connection.execute(
+                sa.text(
+                    "select pg_terminate_backend(pid) from pg_stat_activity where datname = :n"
+                ),
+                {"n": self.database},
+            )
+            connection.execute(sa.text(f'drop database if exists "{self.database}"'))
+        self._admin.dispose()
+
+
+_POSTGRES_SUITE: list[_PostgresSuite] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--database") == "postgres":
+        import sqlalchemy as sa
+
+        # Tests written for SQLite leave pooled connections to the garbage collector, which
+        # closes them; psycopg warns when it does. The warning is about test hygiene, not
+        # about the database, so the PostgreSQL run lets it pass.
+        for pattern in (
+            "ignore:.*was deleted while still open:ResourceWarning",
+            "ignore::pytest.PytestUnraisableExceptionWarning",
+        ):
+            config.addinivalue_line("filterwarnings", pattern)
+
+        try:
+            _POSTGRES_SUITE.append(_PostgresSuite())
+        except sa.exc.OperationalError as error:
+            raise pytest.UsageError(
+                f"--database postgres: PostgreSQL is not reachable at {POSTGRES_SERVER} "
+                f"({error.orig})"
+            ) from error
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:  # noqa: ARG001 - pytest's signature
+    if _POSTGRES_SUITE:
+        import gc
+        import warnings
+
+        # The last engines left to the garbage collector go now; pytest reports such
+        # leftovers once more at exit, outside any test, where the filters above do not apply.
+        gc.collect()
+        warnings.filterwarnings("ignore", category=pytest.PytestUnraisableExceptionWarning)
+    while _POSTGRES_SUITE:
+        _POSTGRES_SUITE.pop().close()
+
+
+def catalog_url_for(path: Path) -> str:
+    """The catalog URL a test should use for a catalog file at `path`.
+
+    SQLite by default; with `--database postgres` (or LECTERN_TEST_DATABASE=postgres), a
+    fresh PostgreSQL schema named after the path, so the same tests prove both databases.
+    """
+    if _POSTGRES_SUITE:
+        return _POSTGRES_SUITE[0].url_for(path)
+    return f"sqlite:///{path}"
+
+
+def on_postgres() -> bool:
+    """True when this run keeps the catalog on PostgreSQL (`--database postgres`)."""
+    return bool(_POSTGRES_SUITE)
+
 
 GOODBOOKS_HEADER = [
     "book_id",
@@ -349,6 +475,18 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[N
         if name.startswith("LECTERN_") and name != "LECTERN_TEST_BOOKS":
             monkeypatch.delenv(name)
     monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
+    if on_postgres():
+        # Every data directory's default catalog becomes its own PostgreSQL schema, as each
+        # has its own SQLite file otherwise. (A `lectern` subprocess does not see this: such
+        # tests pass LECTERN_CATALOG_URL themselves.)
+        from lectern.settings import Settings
+
+        def resolved_catalog_url(settings: Settings) -> str:
+            if settings.catalog_url:
+                return settings.catalog_url
+            return catalog_url_for((settings.data_dir / "catalog.db").resolve())
+
+        monkeypatch.setattr(Settings, "resolved_catalog_url", property(resolved_catalog_url))
     yield
 
 

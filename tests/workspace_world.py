@@ -33,6 +33,7 @@ from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.workspace import Blocker, Project, ProjectDocument, Task
 from tests.assistant_world import make_catalog, make_search
 from tests.collection_wiring import collection_service
+from tests.conftest import catalog_url_for
 from tests.fakes import FakeLibrary, FakePendingActions
 
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
@@ -111,7 +112,7 @@ class Seeded:
 
 
 def seeded(tmp_path: Path, url: str | None = None) -> Seeded:
-    url = url or f"sqlite:///{tmp_path / 'catalog.db'}"
+    url = url or catalog_url_for(tmp_path / "catalog.db")
     collections = collection_service(tmp_path, url=url)
     folder = tmp_path / "advisories"
     folder.mkdir()
@@ -241,7 +242,7 @@ def conversation_worlds(tmp_path: Path) -> Callable[[], WorkspaceWorld]:
 
     def make() -> WorkspaceWorld:
         number = next(worlds)
-        catalog = SqlAlchemyBookCatalog.from_url(f"sqlite:///{tmp_path / f'ws-{number}.db'}")
+        catalog = SqlAlchemyBookCatalog.from_url(catalog_url_for(tmp_path / f"ws-{number}.db"))
         counter = itertools.count(1)
         clock = Clock()
         service = WorkspaceService(

@@ -139,6 +139,7 @@ if TYPE_CHECKING:
     from lectern.adapters.jobs.rq_reviews import RqReviewQueue
     from lectern.adapters.llm.langchain_llm import StructuredMethod
     from lectern.adapters.llm.providers import ProviderConfig
+    from lectern.adapters.probes import DependencyProbe
 
 
 def default_sources() -> list[BookSource]:
@@ -618,6 +619,37 @@ class Services:
 
         return RedisSessions(self.settings.redis_url, ttl)
 
+    def dependency_probes(self) -> list[DependencyProbe]:
+        """The servers this configuration needs, each with a cheap check, for readiness.
+
+        The database always (unless a test replaced the catalog); Redis when sessions and
+        reviews (LECTERN_REDIS_URL) or rate limits (LECTERN_RATE_LIMIT_STORAGE) use it; Qdrant
+        when LECTERN_ENGINE=qdrant. Every one is required: without it requests fail.
+        """
+        from sqlalchemy.engine import Engine
+
+        from lectern.adapters.probes import (
+            DependencyProbe,
+            http_ready_probe,
+            redis_probe,
+            sql_probe,
+        )
+
+        settings = self.settings
+        probes: list[DependencyProbe] = []
+        engine = getattr(self.catalog, "engine", None)
+        if isinstance(engine, Engine):
+            probes.append(DependencyProbe("database", True, sql_probe(engine)))
+        if settings.redis_url is not None:
+            probes.append(DependencyProbe("redis", True, redis_probe(settings.redis_url)))
+        storage = settings.rate_limit_storage
+        if storage.startswith("redis") and storage != settings.redis_url:
+            probes.append(DependencyProbe("rate_limit_storage", True, redis_probe(storage)))
+        qdrant = qdrant_readiness_url(settings)
+        if qdrant is not None:
+            probes.append(DependencyProbe("qdrant", True, http_ready_probe(qdrant)))
+        return probes
+
     def chat_model(self) -> ChatModel:
         """LECTERN_ASSISTANT_PROVIDER's model: the rule policy, or a provider's tool calling."""
         if self.overrides.chat_model is not None:
@@ -1041,6 +1073,21 @@ class _TokenVectors:
         return embedder.token_vectors(texts)
 
 
+def qdrant_readiness_url(settings: Settings) -> str | None:
+    """Qdrant's ``/readyz`` when LECTERN_ENGINE=qdrant points at an http(s) server, else None.
+
+    LECTERN_ENGINE and LECTERN_QDRANT_URL belong to the Qdrant engine adapter; they are read
+    by name so that this stays the one place readiness knows about them (a local-mode path
+    has no server to probe).
+    """
+    if getattr(settings, "engine", "embedded") != "qdrant":
+        return None
+    url = getattr(settings, "qdrant_url", None)
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        return None
+    return f"{url.rstrip('/')}/readyz"
+
+
 def new_run_id() -> str:
     """A UUIDv7: ids sort by creation time, so run listings sort without reading files."""
     return str(uuid6.uuid7())
@@ -1197,3 +1244,50 @@ def bootstrap(settings: Settings, **overrides: Any) -> Services:
         unknown = ", ".join(sorted(set(overrides) - {f.name for f in fields(Overrides)}))
         raise ConfigurationError(f"bootstrap cannot override {unknown}; it knows {known}") from None
     return Services(settings=settings, overrides=given)
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationReport:
+    """What `lectern migrate` did: rows per table, and the indexes built for the target."""
+
+    tables: dict[str, int]
+    books_indexed: int
+    collections_indexed: dict[str, int]
+
+
+def migrate_install(
+    settings: Settings,
+    target_url: str,
+    *,
+    batch_size: int = 2_000,
+    progress: ProgressReporter | None = None,
+    skip_indexes: bool = False,
+) -> MigrationReport:
+    """Copy this install's catalog database to `target_url`, then index it for the target.
+
+    The target's settings are these settings with LECTERN_CATALOG_URL replaced, so the
+    engine (LECTERN_ENGINE and its settings) is whichever this environment configures: the
+    embedded indexes in the data directory, or the servers the environment names.
+    """
+    from lectern.adapters.catalog.copy import copy_catalog, open_databases
+
+    source, target = open_databases(settings.resolved_catalog_url, target_url)
+    try:
+        copied = copy_catalog(source, target, batch_size=batch_size, progress=progress)
+    finally:
+        source.dispose()
+        target.dispose()
+    books = 0
+    indexed: dict[str, int] = {}
+    if not skip_indexes:
+        services = bootstrap(settings.model_copy(update={"catalog_url": target_url}))
+        if copied.tables.get("books"):
+            books = services.indexing().index(progress=progress).passages
+        collections = services.collections()
+        for summary in collections.summaries():
+            name = summary.record.name
+            indexed[name] = collections.reindex(name, progress).passages
+        catalog = services.catalog
+        if isinstance(catalog, SqlAlchemyBookCatalog):
+            catalog.close()
+    return MigrationReport(dict(copied.tables), books, indexed)

@@ -153,3 +153,7 @@ class WorkspacePermissionError(LecternError):
 
 class WorkspaceConflictError(LecternError):
     """The change contradicts what is stored (a member added twice, the last owner removed)."""
+
+
+class MigrationError(LecternError):
+    """`lectern migrate` cannot copy this install: a bad, unreachable or non-empty target."""

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from tests.conftest import IN_CI
+from tests.conftest import IN_CI, catalog_url_for
 
 POSTGRES_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
@@ -50,5 +50,5 @@ def postgres_url() -> Iterator[str]:
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def catalog_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'catalog.db'}"
+        return catalog_url_for(tmp_path / "catalog.db")
     return str(request.getfixturevalue("postgres_url"))

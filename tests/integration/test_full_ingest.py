@@ -1,4 +1,4 @@
-"""All of ../shared/data/books into a temporary SQLite file, twice."""
+"""All of ../shared/data/books into a temporary catalog (SQLite, or --database postgres), twice."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from lectern.adapters.sources.fetch import MirrorSourceFetcher
 from lectern.application.catalog_queries import find_book
 from lectern.application.ingestion import IngestionService, IngestReport
 from lectern.bootstrap import default_sources
+from tests.conftest import catalog_url_for
 
 pytestmark = pytest.mark.slow
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.slow
 def ingested(
     shared_books: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[SqlAlchemyBookCatalog, IngestReport, IngestReport]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('full') / 'catalog.db'}"
+    url = catalog_url_for(tmp_path_factory.mktemp("full") / "catalog.db")
     catalog = SqlAlchemyBookCatalog.from_url(url)
     service = IngestionService(catalog, MirrorSourceFetcher(shared_books), default_sources())
     first = service.ingest()

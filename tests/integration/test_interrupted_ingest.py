@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 
@@ -77,6 +78,71 @@ def test_kill_then_rerun_completes_to_the_same_catalog(shared_books: Path, tmp_p
 
     resumed = SqlAlchemyBookCatalog.from_url(f"sqlite:///{database}")
     reference = SqlAlchemyBookCatalog.from_url(f"sqlite:///{tmp_path / 'clean' / 'catalog.db'}")
+    assert resumed.content_hashes() == reference.content_hashes()
+    resumed.close()
+    reference.close()
+
+
+def _postgres_counts(url: str) -> tuple[int, int]:
+    """(books, books without a source row) in the catalog at `url`; (0, 0) before migration."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            books = connection.execute(sa.text("select count(*) from books")).scalar_one()
+            orphans = connection.execute(
+                sa.text(
+                    "select count(*) from books b where not exists "
+                    "(select 1 from book_sources s where s.book_id = b.id)"
+                )
+            ).scalar_one()
+            return int(books), int(orphans)
+    except sa.exc.ProgrammingError:
+        return 0, 0  # the tables are not there yet
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_kill_on_postgresql_keeps_whole_batches_and_a_rerun_completes(
+    shared_books: Path, tmp_path: Path, postgres_url: str
+) -> None:
+    env = {
+        **os.environ,
+        "LECTERN_DATA_DIR": str(tmp_path / "pg"),
+        "LECTERN_CATALOG_URL": postgres_url,
+    }
+    process = subprocess.Popen(
+        _ingest_command(shared_books), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 180
+    while _postgres_counts(postgres_url)[0] < 1_000 and time.monotonic() < deadline:
+        assert process.poll() is None, "ingest finished before it could be killed"
+        time.sleep(0.1)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    # The server rolls back the killed session's open transaction once it notices the
+    # connection is gone; a moment later only committed batches remain.
+    time.sleep(1)
+    partial, orphans = _postgres_counts(postgres_url)
+    assert 1_000 <= partial < 18_000
+    assert orphans == 0
+    assert partial % 100 == 0  # whole batches of --batch-size 100, never a part of one
+
+    rerun = subprocess.run(
+        _ingest_command(shared_books), env=env, capture_output=True, text=True, check=False
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    clean_env = {**os.environ, "LECTERN_DATA_DIR": str(tmp_path / "clean")}
+    clean_env.pop("LECTERN_CATALOG_URL", None)
+    clean = subprocess.run(
+        _ingest_command(shared_books), env=clean_env, capture_output=True, text=True, check=False
+    )
+    assert clean.returncode == 0, clean.stderr
+
+    resumed = SqlAlchemyBookCatalog.from_url(postgres_url)
+    reference = SqlAlchemyBookCatalog.from_url(f"sqlite:///{tmp_path / 'clean' / 'catalog.db'}")
+    # The same books with the same content on both databases: the re-run finished the job.
+    assert len(resumed.content_hashes()) == len(reference.content_hashes()) > partial
     assert resumed.content_hashes() == reference.content_hashes()
     resumed.close()
     reference.close()

@@ -516,6 +516,39 @@ class CollectionService:
             with self._lock:
                 self._loaded.pop(name, None)
 
+    def reindex(self, name: str, progress: ProgressReporter | None = None) -> IndexReport:
+        """Build a collection's indexes again from its stored passages, as a new generation.
+
+        The engine's own sync does the work (vectors of unchanged text are reused when the
+        previous generation is at hand), so this serves a catalog moved to another database
+        (`lectern migrate`) or another engine alike; the source files are not read again.
+        """
+        with self._write_lock:
+            existing = self.store.get(name)
+            if existing is None:
+                raise CollectionNotFoundError(f"no collection named {name!r}")
+            generation = existing.generation + 1
+            report = self.indexes.sync(
+                name,
+                generation,
+                [to_index_passage(ip) for ip in self.store.indexed_passages(name)],
+                previous=existing.generation,
+                progress=progress,
+            )
+            record = CollectionRecord(
+                name=name,
+                filters=existing.filters,
+                generation=generation,
+                created_at=existing.created_at,
+                updated_at=self.clock(),
+                mapping_text=existing.mapping_text,
+            )
+            self.store.commit(record, (), ())
+            self.indexes.discard(name, keep=generation)
+            with self._lock:
+                self._loaded.pop(name, None)
+            return report
+
     # --- search ---------------------------------------------------------------------------
 
     def _load(self, name: str) -> _Loaded:

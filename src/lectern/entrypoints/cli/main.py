@@ -14,6 +14,7 @@ from lectern.entrypoints.cli.collections import collections_app, show_label
 from lectern.entrypoints.cli.common import out
 from lectern.entrypoints.cli.evaluate import evaluate_app
 from lectern.entrypoints.cli.mcp import mcp_app
+from lectern.entrypoints.cli.migrate import migrate_app
 from lectern.entrypoints.cli.search import search_app
 from lectern.entrypoints.cli.serve import serve_app
 from lectern.entrypoints.cli.traces import traces_app
@@ -33,6 +34,7 @@ app.add_typer(traces_app)
 app.add_typer(serve_app)
 app.add_typer(mcp_app)
 app.add_typer(beir_app)
+app.add_typer(migrate_app)
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(evaluate_app, name="evaluate")
 app.add_typer(collections_app, name="collections")

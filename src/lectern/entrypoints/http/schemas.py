@@ -464,6 +464,10 @@ class ComponentOut(BaseModel):
     detail: str | None = None
     count: int | None = None
     version: str | None = None
+    latency_ms: float | None = None
+    """How long the check of a server (database, Redis, Qdrant) took."""
+    required: bool | None = None
+    """A server the configuration needs: when it is down, readiness answers 503."""
 
 
 class ReadyOut(BaseModel):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 from fastapi import APIRouter, Request, Response
 
 from lectern import __version__
 from lectern.application.search import BookSearchService
 from lectern.bootstrap import Services
-from lectern.entrypoints.http.schemas import ComponentOut, LiveOut, ReadyOut
+from lectern.entrypoints.http.schemas import ComponentOut, ComponentStatus, LiveOut, ReadyOut
 from lectern.errors import LecternError
 
 router = APIRouter(tags=["health"])
@@ -21,14 +23,36 @@ async def live() -> LiveOut:
 
 @router.get("/health/ready", responses={503: {"model": ReadyOut}})
 def ready(request: Request, response: Response) -> ReadyOut:
-    """Readiness of the catalog, both indexes, the embedder and the LLM."""
+    """Readiness of each server (database, Redis, Qdrant), the catalog, indexes and models."""
     state = request.app.state
-    components = components_of(state.services, state.search, state.not_ready)
+    components = dependencies_of(state.services)
+    components.update(components_of(state.services, state.search, state.not_ready))
     statuses = {c.status for c in components.values()}
     overall = "down" if "down" in statuses else ("degraded" if "degraded" in statuses else "ok")
     if overall == "down":
         response.status_code = 503
     return ReadyOut(status=overall, components=components)  # type: ignore[arg-type]
+
+
+def dependencies_of(services: Services) -> dict[str, ComponentOut]:
+    """Each configured server, checked now, with the check's latency; never raises."""
+    out: dict[str, ComponentOut] = {}
+    for probe in services.dependency_probes():
+        started = time.perf_counter()
+        status: ComponentStatus
+        try:
+            detail = probe.check()
+            status = "ok"
+        except Exception as error:  # noqa: BLE001 - readiness reports, never raises
+            detail = f"{type(error).__name__}: {error}"[:300]
+            status = "down" if probe.required else "degraded"
+        out[probe.name] = ComponentOut(
+            status=status,
+            detail=detail,
+            latency_ms=round((time.perf_counter() - started) * 1000, 2),
+            required=probe.required,
+        )
+    return out
 
 
 def components_of(
