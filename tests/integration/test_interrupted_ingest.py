@@ -31,6 +31,19 @@ def _ingest_command(mirror: Path) -> list[str]:
     ]
 
 
+@pytest.fixture(scope="module")
+def clean_catalog(shared_books: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One uninterrupted ingest: the catalog both killed runs must end up equal to."""
+    folder = tmp_path_factory.mktemp("clean")
+    clean_env = {**os.environ, "LECTERN_DATA_DIR": str(folder)}
+    clean_env.pop("LECTERN_CATALOG_URL", None)
+    clean = subprocess.run(
+        _ingest_command(shared_books), env=clean_env, capture_output=True, text=True, check=False
+    )
+    assert clean.returncode == 0, clean.stderr
+    return folder / "catalog.db"
+
+
 def _book_count(database: Path) -> int:
     if not database.exists():
         return 0
@@ -41,7 +54,9 @@ def _book_count(database: Path) -> int:
         return 0
 
 
-def test_kill_then_rerun_completes_to_the_same_catalog(shared_books: Path, tmp_path: Path) -> None:
+def test_kill_then_rerun_completes_to_the_same_catalog(
+    shared_books: Path, tmp_path: Path, clean_catalog: Path
+) -> None:
     env = {**os.environ, "LECTERN_DATA_DIR": str(tmp_path / "killed")}
     database = tmp_path / "killed" / "catalog.db"
     process = subprocess.Popen(
@@ -70,14 +85,9 @@ def test_kill_then_rerun_completes_to_the_same_catalog(shared_books: Path, tmp_p
         _ingest_command(shared_books), env=env, capture_output=True, text=True, check=False
     )
     assert rerun.returncode == 0, rerun.stderr
-    clean_env = {**os.environ, "LECTERN_DATA_DIR": str(tmp_path / "clean")}
-    clean = subprocess.run(
-        _ingest_command(shared_books), env=clean_env, capture_output=True, text=True, check=False
-    )
-    assert clean.returncode == 0, clean.stderr
 
     resumed = SqlAlchemyBookCatalog.from_url(f"sqlite:///{database}")
-    reference = SqlAlchemyBookCatalog.from_url(f"sqlite:///{tmp_path / 'clean' / 'catalog.db'}")
+    reference = SqlAlchemyBookCatalog.from_url(f"sqlite:///{clean_catalog}")
     assert resumed.content_hashes() == reference.content_hashes()
     resumed.close()
     reference.close()
@@ -104,7 +114,7 @@ def _postgres_counts(url: str) -> tuple[int, int]:
 
 @pytest.mark.postgres
 def test_kill_on_postgresql_keeps_whole_batches_and_a_rerun_completes(
-    shared_books: Path, tmp_path: Path, postgres_url: str
+    shared_books: Path, tmp_path: Path, postgres_url: str, clean_catalog: Path
 ) -> None:
     env = {
         **os.environ,
@@ -132,15 +142,9 @@ def test_kill_on_postgresql_keeps_whole_batches_and_a_rerun_completes(
         _ingest_command(shared_books), env=env, capture_output=True, text=True, check=False
     )
     assert rerun.returncode == 0, rerun.stderr
-    clean_env = {**os.environ, "LECTERN_DATA_DIR": str(tmp_path / "clean")}
-    clean_env.pop("LECTERN_CATALOG_URL", None)
-    clean = subprocess.run(
-        _ingest_command(shared_books), env=clean_env, capture_output=True, text=True, check=False
-    )
-    assert clean.returncode == 0, clean.stderr
 
     resumed = SqlAlchemyBookCatalog.from_url(postgres_url)
-    reference = SqlAlchemyBookCatalog.from_url(f"sqlite:///{tmp_path / 'clean' / 'catalog.db'}")
+    reference = SqlAlchemyBookCatalog.from_url(f"sqlite:///{clean_catalog}")
     # The same books with the same content on both databases: the re-run finished the job.
     assert len(resumed.content_hashes()) == len(reference.content_hashes()) > partial
     assert resumed.content_hashes() == reference.content_hashes()
