@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import structlog
 import uuid6
@@ -94,6 +94,7 @@ from lectern.application.ingestion import IngestionService
 from lectern.application.ports import (
     BookCatalog,
     BookSource,
+    CollectionIndexes,
     CollectionStore,
     Embedder,
     ExplanationCache,
@@ -132,6 +133,9 @@ T = TypeVar("T")
 log = structlog.get_logger(__name__)
 
 if TYPE_CHECKING:
+    from qdrant_client import QdrantClient
+
+    from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
     from lectern.adapters.jobs.rq_reviews import RqReviewQueue
     from lectern.adapters.llm.langchain_llm import StructuredMethod
     from lectern.adapters.llm.providers import ProviderConfig
@@ -194,10 +198,44 @@ def search_config(settings: Settings) -> SearchConfig:
     )
 
 
+SearchIndexes: TypeAlias = "DiskSearchIndexes | QdrantSearchIndexes"
+"""The index pair of one corpus on either engine (same `sync` / `load_*` / `embedder`)."""
+
+
+def qdrant_client(settings: Settings) -> QdrantClient:
+    """The Qdrant client of LECTERN_QDRANT_URL (shared per location within the process)."""
+    from lectern.adapters.engines.qdrant_store import connect
+
+    key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+    return connect(settings.resolved_qdrant_url, key)
+
+
+def qdrant_indexes(
+    settings: Settings, corpus: str, embedder: Callable[[], ArrayEmbedder] | None = None
+) -> QdrantSearchIndexes:
+    """One corpus (`catalog`, `beir-<hash>`, a collection generation) in its Qdrant collection."""
+    from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
+
+    return QdrantSearchIndexes(
+        qdrant_client(settings),
+        f"{settings.qdrant_collection_prefix}{corpus}",
+        embedder or (lambda: make_embedder(settings)),
+        model_id=MODEL_ID,
+        dimension=DIMENSION,
+        shards=settings.qdrant_shards,
+        replicas=settings.qdrant_replicas,
+    )
+
+
 def search_indexes(
     settings: Settings, folder: Path, embedder: Callable[[], ArrayEmbedder] | None = None
-) -> DiskSearchIndexes:
-    """The index folder of one corpus, wired to the configured embedder (or this one)."""
+) -> SearchIndexes:
+    """The indexes of one corpus on the configured engine, wired to the configured embedder.
+
+    Embedded: the folder itself; Qdrant: the collection named after the folder.
+    """
+    if settings.engine == "qdrant":
+        return qdrant_indexes(settings, folder.name, embedder)
     return DiskSearchIndexes(
         folder,
         embedder or (lambda: make_embedder(settings)),
@@ -210,10 +248,10 @@ def search_indexes(
 
 
 def load_retriever(
-    settings: Settings, indexes: DiskSearchIndexes, embedder_override: Embedder | None = None
+    settings: Settings, indexes: SearchIndexes, embedder_override: Embedder | None = None
 ) -> HybridRetriever:
     """BM25 (required) and vectors (optional: without them search is degraded)."""
-    lexical = indexes.load_lexical()
+    lexical: LexicalIndex = indexes.load_lexical()
     vector: VectorIndex | None = None
     embedder: Embedder | None = None
     reason = None
@@ -227,7 +265,7 @@ def load_retriever(
     )
 
 
-def beir_evaluation(settings: Settings) -> BeirEvaluation[DiskSearchIndexes]:
+def beir_evaluation(settings: Settings) -> BeirEvaluation[SearchIndexes]:
     """BEIR evaluation with each corpus's indexes kept under index_dir (no catalog needed)."""
     return BeirEvaluation(
         load_beir,
@@ -367,8 +405,8 @@ class Services:
             progress=progress,
         )
 
-    def catalog_indexes(self) -> DiskSearchIndexes:
-        """The catalog's index folder (one instance, so the embedder is loaded once)."""
+    def catalog_indexes(self) -> SearchIndexes:
+        """The catalog's indexes on the configured engine (one instance: one embedder)."""
         return self._once(
             "catalog_indexes",
             lambda: search_indexes(self.settings, self.settings.index_dir / "catalog"),
@@ -417,7 +455,6 @@ class Services:
 
     def _build_collections(self) -> CollectionService:
         from lectern.adapters.catalog.collection_store import SqlAlchemyCollectionStore
-        from lectern.adapters.collection_indexes import DiskCollectionIndexes
         from lectern.adapters.documents.folder import FileDocumentSource
         from lectern.adapters.documents.splitter import LangChainPassageSplitter
         from lectern.adapters.documents.uploads import FolderUploadInbox
@@ -427,25 +464,47 @@ class Services:
             self._once("catalog", self._sql_catalog).engine
         )
 
-        def folder_indexes(
-            folder: Path, embedder: Callable[[], ArrayEmbedder]
-        ) -> DiskSearchIndexes:
-            return search_indexes(settings, folder, embedder)
-
         return CollectionService(
             store,
             FileDocumentSource(),
             LangChainPassageSplitter(),
-            # One embedding model in memory: the catalog's, loaded on first use.
-            DiskCollectionIndexes(
-                settings.index_dir, folder_indexes, self.catalog_indexes().embedder
-            ),
+            self.collection_indexes(),
             search_config(settings),
             mmr_lambda=settings.mmr_lambda,
             inbox=FolderUploadInbox(settings.data_dir / "uploads"),
             reranker=self.reranker(),
             rerank_depth=settings.rerank_depth,
         )
+
+    def collection_indexes(self) -> CollectionIndexes:
+        """Every collection's indexes on the configured engine, sharing the catalog's embedder."""
+        settings = self.settings
+        embedder = self.catalog_indexes().embedder
+        if settings.engine == "qdrant":
+            from lectern.adapters.engines.qdrant_indexes import QdrantCollectionIndexes
+
+            return QdrantCollectionIndexes(
+                lambda corpus: qdrant_indexes(settings, corpus, embedder),
+                qdrant_client(settings),
+                settings.qdrant_collection_prefix,
+            )
+        from lectern.adapters.collection_indexes import DiskCollectionIndexes
+
+        def folder_indexes(
+            folder: Path, embedder: Callable[[], ArrayEmbedder]
+        ) -> DiskSearchIndexes:
+            return DiskSearchIndexes(
+                folder,
+                embedder,
+                model_id=MODEL_ID,
+                dimension=DIMENSION,
+                exact_max=settings.exact_index_max,
+                hnsw_m=settings.hnsw_m,
+                ef_search=settings.hnsw_ef_search,
+            )
+
+        # One embedding model in memory: the catalog's, loaded on first use.
+        return DiskCollectionIndexes(settings.index_dir, folder_indexes, embedder)
 
     def tracer(self) -> UsageMeter:
         """The LLM trace file (or the override), counted, with token usage per watched run."""
@@ -980,7 +1039,7 @@ class Services:
             "llm_temperature": self.settings.llm_temperature,
             "llm_structured_output": self.settings.llm_structured_output,
             "embedder": embedder.model_id if embedder is not None else None,
-            "lexical": "bm25s",
+            "lexical": "qdrant" if self.settings.engine == "qdrant" else "bm25s",
             "vector_index": retriever.vector.model_id if retriever.vector else None,
         }
 
