@@ -328,6 +328,19 @@ def build_tiny_mirror(root: Path) -> Path:
     return root
 
 
+ENGINES = ("embedded", "qdrant")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--engine",
+        choices=ENGINES,
+        default="embedded",
+        help="retrieval engine for the tests that build indexes: qdrant runs them on "
+        "qdrant-client's local mode (LECTERN_ENGINE=qdrant, a folder in the test's data dir)",
+    )
+
+
 @pytest.fixture
 def tiny_mirror(tmp_path: Path) -> Path:
     return build_tiny_mirror(tmp_path / "mirror")
@@ -343,13 +356,26 @@ def shared_books() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """No test reads the developer's LECTERN_* variables or writes into ./var."""
+def _isolated_env(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[None]:
+    """No test reads the developer's LECTERN_* variables or writes into ./var.
+
+    With `--engine qdrant`, LECTERN_ENGINE=qdrant: every Settings built in the test (and the
+    test helpers' own wiring) keeps its indexes in Qdrant local mode under its data dir.
+    """
     for name in list(os.environ):
         if name.startswith("LECTERN_") and name != "LECTERN_TEST_BOOKS":
             monkeypatch.delenv(name)
     monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
+    engine = request.config.getoption("--engine")
+    if engine != "embedded":
+        monkeypatch.setenv("LECTERN_ENGINE", engine)
     yield
+    if engine == "qdrant":
+        from lectern.adapters.engines.qdrant_store import disconnect
+
+        disconnect(under=str(tmp_path))  # local mode holds its folder open until closed
 
 
 REDIS_URL = os.environ.get("LECTERN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -163,7 +163,8 @@ class QdrantSearchIndexes:
         wanted = self._wanted_metadata(digest)
         found = self.corpus.metadata() if self.corpus.exists() else None
         if found is not None and not rebuild and found == wanted:
-            return IndexReport(len(passages), 0, len(passages), 0, False, _seconds(started), "qdrant")
+            unchanged = len(passages)
+            return IndexReport(unchanged, 0, unchanged, 0, False, _seconds(started), "qdrant")
         if (
             found is not None
             and not rebuild

@@ -66,6 +66,13 @@ def connect(location: str, api_key: str | None = None, *, timeout: int = 30) -> 
         return _clients[key]
 
 
+def disconnect(*, under: str) -> None:
+    """Close the shared local-mode clients of folders inside `under` (tests' tmp folders)."""
+    with _clients_lock:
+        for key in [k for k in _clients if k[0].startswith(under)]:
+            _clients.pop(key).close()
+
+
 def point_id(passage_id: str) -> str:
     """The Qdrant point id of a passage."""
     return str(uuid.uuid5(POINT_NAMESPACE, passage_id))
