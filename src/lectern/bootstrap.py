@@ -211,14 +211,21 @@ def qdrant_client(settings: Settings) -> QdrantClient:
 
 
 def qdrant_indexes(
-    settings: Settings, corpus: str, embedder: Callable[[], ArrayEmbedder] | None = None
+    settings: Settings,
+    corpus: str,
+    embedder: Callable[[], ArrayEmbedder] | None = None,
+    *,
+    prefixed: bool = False,
 ) -> QdrantSearchIndexes:
-    """One corpus (`catalog`, `beir-<hash>`, a collection generation) in its Qdrant collection."""
+    """One corpus (`catalog`, `beir-<hash>`) in the Qdrant collection `<prefix><corpus>`.
+
+    `prefixed`: `corpus` already starts with the prefix (collection generations).
+    """
     from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
 
     return QdrantSearchIndexes(
         qdrant_client(settings),
-        f"{settings.qdrant_collection_prefix}{corpus}",
+        corpus if prefixed else f"{settings.qdrant_collection_prefix}{corpus}",
         embedder or (lambda: make_embedder(settings)),
         model_id=MODEL_ID,
         dimension=DIMENSION,
@@ -484,7 +491,7 @@ class Services:
             from lectern.adapters.engines.qdrant_indexes import QdrantCollectionIndexes
 
             return QdrantCollectionIndexes(
-                lambda corpus: qdrant_indexes(settings, corpus, embedder),
+                lambda name: qdrant_indexes(settings, name, embedder, prefixed=True),
                 qdrant_client(settings),
                 settings.qdrant_collection_prefix,
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,8 +16,12 @@ from lectern.adapters.engines.qdrant_indexes import QdrantCollectionIndexes, Qdr
 from lectern.adapters.engines.qdrant_store import HAS_ID_MAX, _transient, retrying
 from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex
 from lectern.adapters.vector.faiss_index import FaissVectorIndex
+from lectern.bootstrap import bootstrap, qdrant_client
 from lectern.domain.retrieval import Passage
-from lectern.errors import IndexMismatchError, IndexMissingError
+from lectern.domain.search import SearchFilters, SearchQuery
+from lectern.errors import IndexMismatchError, IndexMissingError, InvalidQueryError
+from lectern.settings import Settings
+from tests.conftest import build_tiny_mirror
 from tests.fakes import HashingArrayEmbedder
 from tests.integration.test_retrieval_adapters import _scifact
 
@@ -255,3 +260,37 @@ def test_point_ids_are_stable_uuids_of_passage_ids(client: QdrantClient) -> None
     (point,) = client.scroll("t", limit=5)[0]
     assert uuid.UUID(str(point.id)).version == 5
     assert point.payload == {"pid": "book-1", "group": "w", "hash": point.payload["hash"]}
+
+
+def test_bootstrap_runs_search_and_collections_on_qdrant(tmp_path: Path) -> None:
+    settings = Settings(
+        data_dir=tmp_path / "var", data_mirror=build_tiny_mirror(tmp_path / "m"), engine="qdrant"
+    )
+    services = bootstrap(settings)
+    services.ingestion().ingest()
+    report = services.indexing().index()
+    assert report.index_type == "qdrant" and report.embedded == report.passages > 5
+    assert services.indexing().index().embedded == 0  # unchanged: nothing re-embedded
+    # A new process (bootstrap) opens the same local-mode folder and finds the collection.
+    search = bootstrap(settings).search()
+    response = search.search(SearchQuery("dystopian survival games"))
+    assert not response.degraded
+    assert response.results[0].book.title == "The Hunger Games"
+    spanish = search.search(SearchQuery("novel", SearchFilters(language="es")))
+    assert spanish.results and all(r.book.language == "es" for r in spanish.results)
+    with pytest.raises(InvalidQueryError):
+        search.search(SearchQuery("novel", SearchFilters(language="klingon")))
+    for text in ("the of and", "🙂", "x" * 2_000):
+        assert isinstance(search.search(SearchQuery(text)).results, list)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "tea.md").write_text("# Tea\n\nGreen tea is steamed; black tea is oxidised.\n")
+    collections = services.collections()
+    collections.add("notes", docs)
+    hits = collections.search("notes", "how is green tea made")
+    assert hits.results and hits.results[0].document.title == "Tea"
+    client = qdrant_client(settings)
+    assert {c.name for c in client.get_collections().collections} == {
+        "lectern_catalog",
+        "lectern_collection-notes-1",
+    }
