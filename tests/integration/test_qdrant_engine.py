@@ -1,10 +1,11 @@
-"""The Qdrant adapter in qdrant-client's local mode: scores, filters, writes, odd input."""
+"""The Qdrant adapter in local mode and on Qdrant Edge: scores, filters, writes, odd input."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from qdrant_client import QdrantClient
 from qdrant_client.http.exceptions import UnexpectedResponse
 
 from lectern.adapters.engines.bm25_sparse import encode_documents, encode_query
+from lectern.adapters.engines.qdrant_edge import EdgeClient
 from lectern.adapters.engines.qdrant_indexes import QdrantCollectionIndexes, QdrantSearchIndexes
 from lectern.adapters.engines.qdrant_store import HAS_ID_MAX, _transient, retrying
 from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex
@@ -38,9 +40,14 @@ HOSTILE = [
 ]
 
 
-@pytest.fixture
-def client() -> Iterator[QdrantClient]:
-    made = QdrantClient(location=":memory:")
+@pytest.fixture(params=["local", "edge"])
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[QdrantClient]:
+    """qdrant-client's local mode, and Qdrant's own engine through `edge:<folder>`."""
+    made = (
+        QdrantClient(location=":memory:")
+        if request.param == "local"
+        else cast("QdrantClient", EdgeClient(tmp_path / "edge"))
+    )
     yield made
     made.close()
 

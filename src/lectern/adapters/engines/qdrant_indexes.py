@@ -154,9 +154,9 @@ class QdrantSearchIndexes:
     ) -> IndexReport:
         """Make the collection hold exactly these passages; embed only new or changed text.
 
-        Every point is rewritten when anything changed: a document's BM25 weights depend on
-        the corpus's mean length. Vectors of unchanged text come from the collection itself
-        (or from `reuse`, a previous generation).
+        When anything changed the collection is written anew: a document's BM25 weights depend
+        on the corpus's mean length. Vectors of unchanged text come from the collection itself
+        (or from `reuse`, a previous generation), read before it is recreated.
         """
         started = time.perf_counter()
         digest = corpus_hash(passages)
@@ -202,13 +202,12 @@ class QdrantSearchIndexes:
             NewPoint(p.id, p.group, hashes[i], fresh[i] if i in fresh else old[p.id][1], sparse[i])
             for i, p in enumerate(passages)
         ]
-        removed: list[str] = []
-        if found is None or rebuild:
-            self.corpus.create({**wanted, "corpus": ""})
-        else:
-            keep = {p.id for p in passages}
-            removed = [pid for pid in self.corpus.groups() if pid not in keep]
-            self.corpus.delete(removed)
+        keep = {p.id for p in passages}
+        removed = [] if found is None else [i for i in self.corpus.groups() if i not in keep]
+        # Recreated, not updated in place: Qdrant's engine counts replaced and deleted points
+        # in its IDF statistics until their segments are optimised, and every point is
+        # rewritten anyway (BM25 weights depend on the corpus's mean length).
+        self.corpus.create({**wanted, "corpus": ""})
         self.corpus.upsert(points)
         # The corpus hash goes in last: a sync killed half-way is redone next time.
         self.corpus.set_metadata(wanted)

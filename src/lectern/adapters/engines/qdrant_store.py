@@ -15,7 +15,8 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
@@ -48,7 +49,7 @@ _clients_lock = threading.Lock()
 
 
 def connect(location: str, api_key: str | None = None, *, timeout: int = 30) -> QdrantClient:
-    """A client for `:memory:`, a local folder (both local mode) or an http(s) server URL.
+    """A client for `:memory:`, a folder (both local mode), `edge:<folder>` or a server URL.
 
     One client per location and process: local mode locks its folder against a second
     client, and `:memory:` holds its data in the client, so every part of the process that
@@ -59,6 +60,11 @@ def connect(location: str, api_key: str | None = None, *, timeout: int = 30) -> 
         if key not in _clients:
             if location == ":memory:":
                 _clients[key] = QdrantClient(location=":memory:")
+            elif location.startswith("edge:"):
+                from lectern.adapters.engines.qdrant_edge import EdgeClient
+
+                # The same calls, answered by Qdrant's Rust engine in this process.
+                _clients[key] = cast("QdrantClient", EdgeClient(Path(location[5:])))
             elif location.startswith(("http://", "https://")):
                 _clients[key] = QdrantClient(url=location, api_key=api_key, timeout=timeout)
             else:
@@ -248,19 +254,6 @@ class QdrantCorpus:
                 for p in points[start : start + batch]
             ]
             retrying(lambda chunk=chunk: self.client.upsert(self.name, chunk, wait=True))  # type: ignore[misc]
-        self._forget()
-
-    def delete(self, passage_ids: Sequence[str], batch: int = 1_000) -> None:
-        """Remove these passages' points."""
-        for start in range(0, len(passage_ids), batch):
-            selector = models.PointIdsList(
-                points=[point_id(p) for p in passage_ids[start : start + batch]]
-            )
-            retrying(
-                lambda selector=selector: self.client.delete(  # type: ignore[misc]
-                    self.name, points_selector=selector, wait=True
-                )
-            )
         self._forget()
 
     def drop(self) -> None:
