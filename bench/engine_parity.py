@@ -24,12 +24,9 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
 
 from lectern.adapters.sources.beir import load_beir
-from lectern.adapters.vector.faiss_index import text_hash
+from lectern.adapters.vector.faiss_index import StoredVectorEmbedder
 from lectern.application.evaluation.beir import rank
 from lectern.application.evaluation.datasets import load_dataset
 from lectern.application.evaluation.metrics import mean, ndcg_at_k, recall_at_k
@@ -54,40 +51,6 @@ PROBES = (
     SearchFilters(exclude_categories=("fiction",)),
 )
 """Filters tried on every judged query (wide, narrow, combined, an exclusion)."""
-
-
-class StoredVectors:
-    """An embedder answering from an embedded vector index's rows (by text hash)."""
-
-    def __init__(self, folder: Path, settings: Settings) -> None:
-        """Reads `<folder>/manifest.json` and `vectors.npy`; misses go to the real model."""
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-        self.rows = np.load(folder / "vectors.npy", mmap_mode="r")
-        self.by_hash = {h: i for i, h in enumerate(manifest["hashes"])}
-        self.model_id = str(manifest["model_id"])
-        self.dimension = int(manifest["dimension"])
-        self._settings = settings
-        self.missed = 0
-
-    def embed_array(self, texts: Sequence[str], progress: object = None) -> Any:
-        """Stored rows, in order; texts the index lacks are embedded."""
-        del progress
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        todo = []
-        for position, text in enumerate(texts):
-            row = self.by_hash.get(text_hash(text))
-            if row is None:
-                todo.append(position)
-            else:
-                out[position] = self.rows[row]
-        if todo:
-            self.missed += len(todo)
-            out[todo] = make_embedder(self._settings).embed_array([texts[i] for i in todo])
-        return out
-
-    def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
-        """Unit vectors as tuples."""
-        return [tuple(float(x) for x in row) for row in self.embed_array(texts)]
 
 
 def overlap(first: Sequence[str], second: Sequence[str], k: int = 10) -> float:
@@ -117,8 +80,10 @@ def catalog(settings: Settings) -> dict[str, float]:
     embedded = bootstrap(settings)
     on_qdrant = bootstrap(qdrant_settings(settings))
     started = time.perf_counter()
-    vectors = StoredVectors(settings.index_dir / "catalog" / "vectors", settings)
-    builder = qdrant_indexes(on_qdrant.settings, "catalog", lambda: vectors)  # type: ignore[arg-type,return-value]
+    vectors = StoredVectorEmbedder(
+        settings.index_dir / "catalog" / "vectors", lambda: make_embedder(settings)
+    )
+    builder = qdrant_indexes(on_qdrant.settings, "catalog", lambda: vectors)
     report = IndexingService(embedded.catalog, builder).index()
     spent = time.perf_counter() - started
     print(f"Qdrant catalog collection: {report.passages} books in {spent:.0f} s")
@@ -192,8 +157,10 @@ def scifact(settings: Settings, folder: Path) -> dict[str, float]:
     started = time.perf_counter()
     disk.sync(dataset.passages)
     print(f"\nembedded SciFact index ready in {time.perf_counter() - started:.0f} s")
-    vectors = StoredVectors(settings.index_dir / "beir-scifact-dev" / "vectors", settings)
-    qdrant = qdrant_indexes(qdrant_settings(settings), "beir-scifact-dev", lambda: vectors)  # type: ignore[arg-type,return-value]
+    vectors = StoredVectorEmbedder(
+        settings.index_dir / "beir-scifact-dev" / "vectors", lambda: make_embedder(settings)
+    )
+    qdrant = qdrant_indexes(qdrant_settings(settings), "beir-scifact-dev", lambda: vectors)
     qdrant.sync(dataset.passages)
     embedder = disk.embedder()
     retrievers = {

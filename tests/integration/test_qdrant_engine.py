@@ -17,7 +17,8 @@ from lectern.adapters.engines.qdrant_edge import EdgeClient
 from lectern.adapters.engines.qdrant_indexes import QdrantCollectionIndexes, QdrantSearchIndexes
 from lectern.adapters.engines.qdrant_store import HAS_ID_MAX, _transient, retrying
 from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex
-from lectern.adapters.vector.faiss_index import FaissVectorIndex
+from lectern.adapters.search_indexes import DiskSearchIndexes
+from lectern.adapters.vector.faiss_index import FaissVectorIndex, StoredVectorEmbedder
 from lectern.bootstrap import bootstrap, qdrant_client
 from lectern.domain.retrieval import Passage
 from lectern.domain.search import SearchFilters, SearchQuery
@@ -301,3 +302,28 @@ def test_bootstrap_runs_search_and_collections_on_qdrant(tmp_path: Path) -> None
         "lectern_catalog",
         "lectern_collection-notes-1",
     }
+
+
+def test_an_embedded_index_moves_to_qdrant_without_embedding_again(
+    client: QdrantClient, tmp_path: Path, scifact: tuple[list[Passage], list[str]]
+) -> None:
+    passages, queries = scifact
+    model = HashingArrayEmbedder()
+    disk = DiskSearchIndexes(
+        tmp_path / "disk",
+        lambda: model,  # type: ignore[arg-type,return-value]
+        model_id=model.model_id,
+        dimension=model.dimension,
+    )
+    disk.sync(passages[:120])
+    fallback = HashingArrayEmbedder()
+    stored = StoredVectorEmbedder(tmp_path / "disk" / "vectors", lambda: fallback)  # type: ignore[arg-type,return-value]
+    moved = QdrantSearchIndexes(
+        client, "moved", lambda: stored, model_id=model.model_id, dimension=model.dimension
+    )
+    extra = Passage("new", "a passage the embedded index never saw", "never saw", "new")
+    report = moved.sync([*passages[:120], extra])
+    assert report.passages == 121 and stored.embedded == fallback.embedded == 1
+    vector = model.embed([queries[0]])[0]
+    want = [h.id for h in disk.load_vectors().search(vector, 10)]
+    assert [h.id for h in moved.load_vectors().search(vector, 10)] == want
