@@ -8,6 +8,7 @@ term-frequency weights with the IDF modifier), and the payload `pid` (the passag
 
 from __future__ import annotations
 
+import atexit
 import math
 import threading
 import uuid
@@ -46,6 +47,7 @@ T = TypeVar("T")
 
 _clients: dict[tuple[str, str | None], QdrantClient] = {}
 _clients_lock = threading.Lock()
+_closing_at_exit: list[bool] = []
 
 
 def connect(location: str, api_key: str | None = None, *, timeout: int = 30) -> QdrantClient:
@@ -57,6 +59,11 @@ def connect(location: str, api_key: str | None = None, *, timeout: int = 30) -> 
     """
     key = (location, api_key)
     with _clients_lock:
+        if not _closing_at_exit:
+            _closing_at_exit.append(True)
+            # Closed before the interpreter tears modules down: a local-mode client closed by
+            # its finaliser at exit prints an ImportError after the command's last line.
+            atexit.register(_close_all)
         if key not in _clients:
             if location == ":memory:":
                 _clients[key] = QdrantClient(location=":memory:")
@@ -70,6 +77,12 @@ def connect(location: str, api_key: str | None = None, *, timeout: int = 30) -> 
             else:
                 _clients[key] = QdrantClient(path=location)
         return _clients[key]
+
+
+def _close_all() -> None:
+    with _clients_lock:
+        while _clients:
+            _clients.popitem()[1].close()
 
 
 def disconnect(*, under: str) -> None:
