@@ -341,6 +341,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Session fixtures (an indexed data dir shared by a module) are built before the
+    # per-test environment below: they must see the engine too.
+    if config.getoption("--engine") != "embedded":
+        os.environ["LECTERN_ENGINE"] = config.getoption("--engine")
+
+
 @pytest.fixture
 def tiny_mirror(tmp_path: Path) -> Path:
     return build_tiny_mirror(tmp_path / "mirror")
