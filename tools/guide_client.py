@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps({**event, "tokens": tokens}))
             else:
                 for citation in event.get("citations", []):
-                    print(f'  {citation["label"]}: "{citation["snippet"]}"')
+                    print(f"  {citation['label']}: \"{citation['snippet']}\"")
                 print(f"  flags: {', '.join(event.get('grounding_flags', [])) or 'none'}")
                 print(f"  session: {event.get('session_id')}")
             return 1 if "error" in event else 0
