@@ -8,7 +8,7 @@ SHARED ?= $(abspath ../shared/data)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: test-postgres collections-extra demo-collections demo-workspace setup demo test lint format bench evaluate lock clean sentence-transformers local-llm browser screenshot
+.PHONY: test-postgres test-qdrant collections-extra demo-collections demo-workspace setup demo test lint format bench evaluate lock clean sentence-transformers local-llm browser screenshot
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -71,6 +71,22 @@ node-deps: $(NODE_STAMP)
 
 test: lint browser node-deps
 	$(BIN)/pytest
+	$(BIN)/pytest --engine qdrant -m "not slow" $(QDRANT_SUITES)
+
+# The search, collection and assistant suites again with LECTERN_ENGINE=qdrant (qdrant-client
+# local mode in each test's data dir); the Qdrant adapter's own tests run in `pytest` above.
+QDRANT_SUITES := tests/unit/test_search_service.py tests/unit/test_search_exclusions.py \
+	tests/unit/test_search_fallback.py tests/e2e/test_search_cli.py tests/e2e/test_http_api.py \
+	tests/e2e/test_search_fallback.py tests/integration/test_collection_service.py \
+	tests/integration/test_shipped_collections.py tests/e2e/test_collections_cli.py \
+	tests/e2e/test_collections_http.py tests/unit/test_assistant_approvals.py \
+	tests/unit/test_assistant_conversations.py tests/unit/test_assistant_domain.py \
+	tests/unit/test_assistant_service.py tests/unit/test_assistant_turn_listener.py \
+	tests/integration/test_assistant_bootstrap.py tests/integration/test_assistant_storage.py \
+	tests/e2e/test_assistant_cli.py tests/e2e/test_http_assistant.py
+
+test-qdrant: setup
+	$(BIN)/pytest --engine qdrant $(QDRANT_SUITES)
 
 # The catalog, collection, action and workspace tests again with every catalog on the local
 # PostgreSQL (a fresh schema per test in one database per run, dropped afterwards), plus the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from lectern.adapters.documents.splitter import LangChainPassageSplitter
 from lectern.adapters.documents.uploads import FolderUploadInbox
 from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.application.collections import CollectionService
+from lectern.application.ports import CollectionIndexes
 from lectern.application.search import SearchConfig
 from tests.conftest import catalog_url_for
 from tests.fakes import HashingArrayEmbedder
@@ -21,10 +23,52 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
 
 
+def on_qdrant() -> bool:
+    """Whether the tests run with `--engine qdrant` (tests/conftest.py sets the variable)."""
+    return os.environ.get("LECTERN_ENGINE") == "qdrant"
+
+
+def _qdrant_indexes(data_dir: Path, model: HashingArrayEmbedder) -> CollectionIndexes:
+    from lectern.adapters.engines.qdrant_indexes import (
+        QdrantCollectionIndexes,
+        QdrantSearchIndexes,
+    )
+    from lectern.adapters.engines.qdrant_store import connect
+
+    client = connect(str((data_dir / "qdrant").resolve()))
+
+    def corpus(name: str) -> QdrantSearchIndexes:
+        return QdrantSearchIndexes(
+            client,
+            name,
+            lambda: model,  # type: ignore[arg-type,return-value]
+            model_id=model.model_id,
+            dimension=model.dimension,
+        )
+
+    return QdrantCollectionIndexes(corpus, client, "")
+
+
+def index_generations(data_dir: Path, name: str) -> list[str]:
+    """The index generations a collection has on disk or in Qdrant, sorted."""
+    if on_qdrant():
+        from lectern.adapters.engines.qdrant_store import connect
+
+        client = connect(str((data_dir / "qdrant").resolve()))
+        stem = f"collection-{name}-"
+        names = [c.name for c in client.get_collections().collections]
+        return sorted(n[len(stem) :] for n in names if n.startswith(stem))
+    folder = data_dir / "index" / f"collection-{name}"
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+
+
 def collection_service(
     data_dir: Path, embedder: HashingArrayEmbedder | None = None, url: str | None = None
 ) -> CollectionService:
-    """Every adapter real except the embedder (hashed words, 384 dimensions)."""
+    """Every adapter real except the embedder (hashed words, 384 dimensions).
+
+    The indexes are bm25s and FAISS files, or Qdrant local mode under `--engine qdrant`.
+    """
     model = embedder or HashingArrayEmbedder()
     catalog = SqlAlchemyBookCatalog.from_url(url or catalog_url_for(data_dir / "catalog.db"))
 
@@ -36,11 +80,16 @@ def collection_service(
             dimension=model.dimension,
         )
 
+    indexes: CollectionIndexes = (
+        _qdrant_indexes(data_dir, model)
+        if on_qdrant()
+        else DiskCollectionIndexes(data_dir / "index", folder_indexes, lambda: model)  # type: ignore[arg-type,return-value]
+    )
     return CollectionService(
         SqlAlchemyCollectionStore(catalog.engine),
         FileDocumentSource(),
         LangChainPassageSplitter(),
-        DiskCollectionIndexes(data_dir / "index", folder_indexes, lambda: model),  # type: ignore[arg-type,return-value]
+        indexes,
         SearchConfig(fusion="convex", weights={"lexical": 0.6, "vector": 0.4}),
         inbox=FolderUploadInbox(data_dir / "uploads"),
     )

@@ -20,7 +20,17 @@ POSTGRES_SERVER = os.environ.get(
 """The PostgreSQL server (no database name) that `--database postgres` runs the suite on."""
 
 
+ENGINES = ("embedded", "qdrant")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--engine",
+        choices=ENGINES,
+        default="embedded",
+        help="retrieval engine for the tests that build indexes: qdrant runs them on "
+        "qdrant-client's local mode (LECTERN_ENGINE=qdrant, a folder in the test's data dir)",
+    )
     parser.addoption(
         "--database",
         choices=["sqlite", "postgres"],
@@ -89,6 +99,10 @@ _POSTGRES_SUITE: list[_PostgresSuite] = []
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Session fixtures (an indexed data dir shared by a module) are built before the
+    # per-test environment: they must see the engine too.
+    if config.getoption("--engine") != "embedded":
+        os.environ["LECTERN_ENGINE"] = config.getoption("--engine")
     if config.getoption("--database") == "postgres":
         import sqlalchemy as sa
 
@@ -469,8 +483,14 @@ def shared_books() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """No test reads the developer's LECTERN_* variables or writes into ./var."""
+def _isolated_env(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[None]:
+    """No test reads the developer's LECTERN_* variables or writes into ./var.
+
+    With `--engine qdrant`, LECTERN_ENGINE=qdrant: every Settings built in the test (and the
+    test helpers' own wiring) keeps its indexes in Qdrant local mode under its data dir.
+    """
     for name in list(os.environ):
         if name.startswith("LECTERN_") and name != "LECTERN_TEST_BOOKS":
             monkeypatch.delenv(name)
@@ -487,7 +507,14 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[N
             return catalog_url_for((settings.data_dir / "catalog.db").resolve())
 
         monkeypatch.setattr(Settings, "resolved_catalog_url", property(resolved_catalog_url))
+    engine = request.config.getoption("--engine")
+    if engine != "embedded":
+        monkeypatch.setenv("LECTERN_ENGINE", engine)
     yield
+    if engine == "qdrant":
+        from lectern.adapters.engines.qdrant_store import disconnect
+
+        disconnect(under=str(tmp_path))  # local mode holds its folder open until closed
 
 
 REDIS_URL = os.environ.get("LECTERN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

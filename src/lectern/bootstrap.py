@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import structlog
 import uuid6
@@ -96,6 +96,7 @@ from lectern.application.ingestion import IngestionService
 from lectern.application.ports import (
     BookCatalog,
     BookSource,
+    CollectionIndexes,
     CollectionStore,
     Embedder,
     ExplanationCache,
@@ -136,6 +137,9 @@ T = TypeVar("T")
 log = structlog.get_logger(__name__)
 
 if TYPE_CHECKING:
+    from qdrant_client import QdrantClient
+
+    from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
     from lectern.adapters.jobs.rq_reviews import RqReviewQueue
     from lectern.adapters.llm.langchain_llm import StructuredMethod
     from lectern.adapters.llm.providers import ProviderConfig
@@ -199,10 +203,51 @@ def search_config(settings: Settings) -> SearchConfig:
     )
 
 
+SearchIndexes: TypeAlias = "DiskSearchIndexes | QdrantSearchIndexes"
+"""The index pair of one corpus on either engine (same `sync` / `load_*` / `embedder`)."""
+
+
+def qdrant_client(settings: Settings) -> QdrantClient:
+    """The Qdrant client of LECTERN_QDRANT_URL (shared per location within the process)."""
+    from lectern.adapters.engines.qdrant_store import connect
+
+    key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+    return connect(settings.resolved_qdrant_url, key)
+
+
+def qdrant_indexes(
+    settings: Settings,
+    corpus: str,
+    embedder: Callable[[], ArrayEmbedder] | None = None,
+    *,
+    prefixed: bool = False,
+) -> QdrantSearchIndexes:
+    """One corpus (`catalog`, `beir-<hash>`) in the Qdrant collection `<prefix><corpus>`.
+
+    `prefixed`: `corpus` already starts with the prefix (collection generations).
+    """
+    from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
+
+    return QdrantSearchIndexes(
+        qdrant_client(settings),
+        corpus if prefixed else f"{settings.qdrant_collection_prefix}{corpus}",
+        embedder or (lambda: make_embedder(settings)),
+        model_id=MODEL_ID,
+        dimension=DIMENSION,
+        shards=settings.qdrant_shards,
+        replicas=settings.qdrant_replicas,
+    )
+
+
 def search_indexes(
     settings: Settings, folder: Path, embedder: Callable[[], ArrayEmbedder] | None = None
-) -> DiskSearchIndexes:
-    """The index folder of one corpus, wired to the configured embedder (or this one)."""
+) -> SearchIndexes:
+    """The indexes of one corpus on the configured engine, wired to the configured embedder.
+
+    Embedded: the folder itself; Qdrant: the collection named after the folder.
+    """
+    if settings.engine == "qdrant":
+        return qdrant_indexes(settings, folder.name, embedder)
     return DiskSearchIndexes(
         folder,
         embedder or (lambda: make_embedder(settings)),
@@ -215,10 +260,10 @@ def search_indexes(
 
 
 def load_retriever(
-    settings: Settings, indexes: DiskSearchIndexes, embedder_override: Embedder | None = None
+    settings: Settings, indexes: SearchIndexes, embedder_override: Embedder | None = None
 ) -> HybridRetriever:
     """BM25 (required) and vectors (optional: without them search is degraded)."""
-    lexical = indexes.load_lexical()
+    lexical: LexicalIndex = indexes.load_lexical()
     vector: VectorIndex | None = None
     embedder: Embedder | None = None
     reason = None
@@ -232,7 +277,7 @@ def load_retriever(
     )
 
 
-def beir_evaluation(settings: Settings) -> BeirEvaluation[DiskSearchIndexes]:
+def beir_evaluation(settings: Settings) -> BeirEvaluation[SearchIndexes]:
     """BEIR evaluation with each corpus's indexes kept under index_dir (no catalog needed)."""
     return BeirEvaluation(
         load_beir,
@@ -374,8 +419,8 @@ class Services:
             progress=progress,
         )
 
-    def catalog_indexes(self) -> DiskSearchIndexes:
-        """The catalog's index folder (one instance, so the embedder is loaded once)."""
+    def catalog_indexes(self) -> SearchIndexes:
+        """The catalog's indexes on the configured engine (one instance: one embedder)."""
         return self._once(
             "catalog_indexes",
             lambda: search_indexes(self.settings, self.settings.index_dir / "catalog"),
@@ -424,7 +469,6 @@ class Services:
 
     def _build_collections(self) -> CollectionService:
         from lectern.adapters.catalog.collection_store import SqlAlchemyCollectionStore
-        from lectern.adapters.collection_indexes import DiskCollectionIndexes
         from lectern.adapters.documents.folder import FileDocumentSource
         from lectern.adapters.documents.splitter import LangChainPassageSplitter
         from lectern.adapters.documents.uploads import FolderUploadInbox
@@ -434,25 +478,47 @@ class Services:
             self._once("catalog", self._sql_catalog).engine
         )
 
-        def folder_indexes(
-            folder: Path, embedder: Callable[[], ArrayEmbedder]
-        ) -> DiskSearchIndexes:
-            return search_indexes(settings, folder, embedder)
-
         return CollectionService(
             store,
             FileDocumentSource(),
             LangChainPassageSplitter(),
-            # One embedding model in memory: the catalog's, loaded on first use.
-            DiskCollectionIndexes(
-                settings.index_dir, folder_indexes, self.catalog_indexes().embedder
-            ),
+            self.collection_indexes(),
             search_config(settings),
             mmr_lambda=settings.mmr_lambda,
             inbox=FolderUploadInbox(settings.data_dir / "uploads"),
             reranker=self.reranker(),
             rerank_depth=settings.rerank_depth,
         )
+
+    def collection_indexes(self) -> CollectionIndexes:
+        """Every collection's indexes on the configured engine, sharing the catalog's embedder."""
+        settings = self.settings
+        embedder = self.catalog_indexes().embedder
+        if settings.engine == "qdrant":
+            from lectern.adapters.engines.qdrant_indexes import QdrantCollectionIndexes
+
+            return QdrantCollectionIndexes(
+                lambda name: qdrant_indexes(settings, name, embedder, prefixed=True),
+                qdrant_client(settings),
+                settings.qdrant_collection_prefix,
+            )
+        from lectern.adapters.collection_indexes import DiskCollectionIndexes
+
+        def folder_indexes(
+            folder: Path, embedder: Callable[[], ArrayEmbedder]
+        ) -> DiskSearchIndexes:
+            return DiskSearchIndexes(
+                folder,
+                embedder,
+                model_id=MODEL_ID,
+                dimension=DIMENSION,
+                exact_max=settings.exact_index_max,
+                hnsw_m=settings.hnsw_m,
+                ef_search=settings.hnsw_ef_search,
+            )
+
+        # One embedding model in memory: the catalog's, loaded on first use.
+        return DiskCollectionIndexes(settings.index_dir, folder_indexes, embedder)
 
     def tracer(self) -> UsageMeter:
         """The LLM trace file (or the override), counted, with token usage per watched run."""
@@ -1056,7 +1122,7 @@ class Services:
             "llm_temperature": self.settings.llm_temperature,
             "llm_structured_output": self.settings.llm_structured_output,
             "embedder": embedder.model_id if embedder is not None else None,
-            "lexical": "bm25s",
+            "lexical": "qdrant" if self.settings.engine == "qdrant" else "bm25s",
             "vector_index": retriever.vector.model_id if retriever.vector else None,
         }
 
@@ -1076,14 +1142,12 @@ class _TokenVectors:
 def qdrant_readiness_url(settings: Settings) -> str | None:
     """Qdrant's ``/readyz`` when LECTERN_ENGINE=qdrant points at an http(s) server, else None.
 
-    LECTERN_ENGINE and LECTERN_QDRANT_URL belong to the Qdrant engine adapter; they are read
-    by name so that this stays the one place readiness knows about them (a local-mode path
-    has no server to probe).
+    Local mode and Qdrant Edge run in process: there is no server to probe.
     """
-    if getattr(settings, "engine", "embedded") != "qdrant":
+    if settings.engine != "qdrant":
         return None
-    url = getattr(settings, "qdrant_url", None)
-    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+    url = settings.resolved_qdrant_url
+    if not url.startswith(("http://", "https://")):
         return None
     return f"{url.rstrip('/')}/readyz"
 

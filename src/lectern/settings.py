@@ -98,6 +98,17 @@ class Settings(BaseSettings):
     """Candidates per query variation, split between BM25 and vectors by the strategy."""
     mmr_lambda: float = Field(default=DEFAULT_MMR_LAMBDA, ge=0.0, le=1.0)
     """1 keeps relevance order; lower trades relevance for diversity."""
+    engine: Literal["embedded", "qdrant"] = "embedded"
+    """embedded: bm25s and FAISS files under data_dir/index; qdrant: one Qdrant collection
+    per corpus (sparse BM25 with IDF + dense vectors), fused by the same code."""
+    qdrant_url: str | None = None
+    """`:memory:` (this process only), a folder (qdrant-client local mode) or an http(s)
+    server URL; default: the folder data_dir/qdrant."""
+    qdrant_api_key: SecretStr | None = None
+    qdrant_collection_prefix: str = Field(default="lectern_", pattern=r"^[A-Za-z0-9_-]{0,64}$")
+    """Put before every Qdrant collection name (several installs can share one server)."""
+    qdrant_shards: int = Field(default=1, ge=1, le=1_000)
+    qdrant_replicas: int = Field(default=1, ge=1, le=100)
     understanding: Literal["rules", "llm"] = "rules"
     """Who plans queries asked to be understood: the offline rules, or the configured LLM
     through the LangGraph flow (falling back to the rules when it fails)."""
@@ -344,6 +355,16 @@ class Settings(BaseSettings):
             raise ValueError(f"not a SQLAlchemy database URL ({error})") from None
         return value.strip()
 
+    @field_validator("qdrant_url")
+    @classmethod
+    def _qdrant_location(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        if "://" in value and not value.startswith(("http://", "https://")):
+            raise ValueError("expected :memory:, a folder, or an http:// or https:// URL")
+        return value
+
     @field_validator("guide_profiles")
     @classmethod
     def _profiles_file(cls, value: Path | None) -> Path | None:
@@ -457,6 +478,11 @@ class Settings(BaseSettings):
     def index_dir(self) -> Path:
         """Where search indexes live: one folder per corpus."""
         return self.data_dir / "index"
+
+    @property
+    def resolved_qdrant_url(self) -> str:
+        """Where Qdrant lives: the setting, else local mode in data_dir/qdrant."""
+        return self.qdrant_url or str((self.data_dir / "qdrant").resolve())
 
     @property
     def resolved_catalog_url(self) -> str:

@@ -15,6 +15,12 @@ LECTERN = shutil.which("lectern", path=str(Path(sys.executable).parent)) or "lec
 
 
 def lectern(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    if os.environ.get("LECTERN_ENGINE") == "qdrant":
+        from lectern.adapters.engines.qdrant_store import disconnect
+
+        # Local mode lets one process hold a folder: this one lets go before the command runs.
+        data_dir = (env or {}).get("LECTERN_DATA_DIR") or os.environ["LECTERN_DATA_DIR"]
+        disconnect(under=str(Path(data_dir).resolve()))
     return subprocess.run(
         [LECTERN, *args],
         env={**os.environ, "COLUMNS": "200", **(env or {})},

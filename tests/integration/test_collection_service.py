@@ -18,7 +18,7 @@ from lectern.errors import (
     InvalidQueryError,
     MappingError,
 )
-from tests.collection_wiring import SHARED, collection_service
+from tests.collection_wiring import SHARED, collection_service, index_generations
 from tests.fakes import HashingArrayEmbedder, RecordingProgress
 
 KB = SHARED / "kb" / "fastapi-docs"
@@ -129,8 +129,8 @@ def test_an_add_killed_before_its_commit_leaves_the_collection_as_it_was(
     ]
     completed = service.add("kb", docs)  # the next add cleans up and completes
     assert completed.documents == 2
-    folders = sorted(p.name for p in (tmp_path / "var" / "index" / "collection-kb").iterdir())
-    assert folders == [str(after_summary.record.generation + 1)]
+    generations = index_generations(tmp_path / "var", "kb")
+    assert generations == [str(after_summary.record.generation + 1)]
 
 
 def test_records_filters_and_similar(tmp_path: Path, service: CollectionService) -> None:
@@ -189,7 +189,7 @@ def test_remove_deletes_rows_and_indexes(tmp_path: Path, service: CollectionServ
     service.add("kb", docs)
     service.remove("kb")
     assert service.summaries() == []
-    assert not (tmp_path / "var" / "index" / "collection-kb").exists()
+    assert index_generations(tmp_path / "var", "kb") == []
     with pytest.raises(CollectionNotFoundError):
         service.remove("kb")
 

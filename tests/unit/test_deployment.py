@@ -7,7 +7,6 @@ check asks a path the app serves, the user is not root, images and the model are
 
 from __future__ import annotations
 
-import inspect
 import re
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ import pytest
 import typer
 import yaml
 
-from lectern.bootstrap import bootstrap, qdrant_readiness_url
+from lectern.bootstrap import bootstrap
 from lectern.entrypoints.cli.main import app as cli
 from lectern.entrypoints.http.app import create_app
 from lectern.settings import Settings
@@ -39,12 +38,7 @@ def _instructions(name: str) -> list[str]:
 
 
 def _known_variables() -> set[str]:
-    names = {f"LECTERN_{field.upper()}" for field in Settings.model_fields}
-    # The Qdrant engine's settings arrive with its adapter; until then readiness reads these
-    # two by name, so they are known exactly when that code still reads them.
-    source = inspect.getsource(qdrant_readiness_url)
-    names |= {n for n in ("LECTERN_ENGINE", "LECTERN_QDRANT_URL") if n in source}
-    return names
+    return {f"LECTERN_{field.upper()}" for field in Settings.model_fields}
 
 
 def _lectern_services() -> dict[str, dict[str, Any]]:

@@ -37,6 +37,11 @@ def test_log_level_is_case_insensitive(monkeypatch: pytest.MonkeyPatch) -> None:
         ("LECTERN_CATALOG_URL", "not a url", "LECTERN_CATALOG_URL"),
         ("LECTERN_DATA_MIRROR", "/definitely/not/here", "is not a directory"),
         ("LECTERN_SOURCE_BASE_URL", "ftp://x", "http"),
+        ("LECTERN_ENGINE", "elasticsearch", "LECTERN_ENGINE"),
+        ("LECTERN_QDRANT_URL", "grpc://qdrant:6334", "http"),
+        ("LECTERN_QDRANT_SHARDS", "0", "LECTERN_QDRANT_SHARDS"),
+        ("LECTERN_QDRANT_REPLICAS", "many", "LECTERN_QDRANT_REPLICAS"),
+        ("LECTERN_QDRANT_COLLECTION_PREFIX", "no spaces/", "LECTERN_QDRANT_COLLECTION_PREFIX"),
     ],
 )
 def test_invalid_values_name_the_variable(
@@ -46,6 +51,17 @@ def test_invalid_values_name_the_variable(
     with pytest.raises(ConfigurationError, match=message) as caught:
         load_settings()
     assert variable in str(caught.value)
+
+
+def test_qdrant_lives_in_the_data_dir_unless_told(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path))
+    assert load_settings().resolved_qdrant_url == str(tmp_path / "qdrant")
+    monkeypatch.setenv("LECTERN_QDRANT_URL", " https://qdrant.internal:6333 ")
+    assert load_settings().resolved_qdrant_url == "https://qdrant.internal:6333"
+    monkeypatch.setenv("LECTERN_QDRANT_URL", ":memory:")
+    assert load_settings(engine="qdrant").resolved_qdrant_url == ":memory:"
 
 
 def test_overrides_are_validated_too() -> None:

@@ -343,6 +343,50 @@ def sync_vectors(
     return VectorSync(len(todo), len(ids) - len(todo), removed, kind, changed=True)
 
 
+class StoredVectorEmbedder:
+    """An embedder answering from a stored vector index's rows, by text hash.
+
+    Moves an index to another engine without embedding again (`lectern migrate`, the
+    engine parity bench); text the index lacks goes to `fallback`, built on first need.
+    """
+
+    def __init__(self, directory: Path, fallback: Callable[[], ArrayEmbedder]) -> None:
+        """Reads the manifest; the rows stay memory-mapped."""
+        manifest = read_manifest(directory)
+        if manifest is None:
+            raise IndexMissingError(f"no vector index in {directory}: run `lectern index`")
+        self._rows = np.load(directory / "vectors.npy", mmap_mode="r")
+        self._by_hash = {digest: row for row, digest in enumerate(manifest["hashes"])}
+        self.model_id = str(manifest["model_id"])
+        self.dimension = int(manifest["dimension"])
+        self._fallback = fallback
+        self.embedded = 0
+        """Texts the stored index lacked, embedded by the fallback."""
+
+    def embed_array(
+        self, texts: Sequence[str], progress: ProgressReporter | None = None
+    ) -> npt.NDArray[np.float32]:
+        """Stored rows in order; missing texts embedded by the fallback."""
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        missing = []
+        for position, text in enumerate(texts):
+            row = self._by_hash.get(text_hash(text))
+            if row is None:
+                missing.append(position)
+            else:
+                out[position] = self._rows[row]
+        if missing:
+            self.embedded += len(missing)
+            out[missing] = self._fallback().embed_array([texts[i] for i in missing], progress)
+        elif progress is not None:
+            progress.advance(len(texts))
+        return out
+
+    def embed(self, texts: Sequence[str]) -> list[Vector]:
+        """Unit vectors as tuples."""
+        return [tuple(float(x) for x in row) for row in self.embed_array(texts)]
+
+
 def swap_in(staging: Path, directory: Path) -> None:
     """Replace `directory` by the complete `staging` folder."""
     retired = directory.with_name(directory.name + ".old")

@@ -1,0 +1,1 @@
+"""Retrieval engines beyond the embedded bm25s + FAISS pair (Qdrant)."""
