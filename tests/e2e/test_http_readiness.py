@@ -6,7 +6,6 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -88,9 +87,7 @@ def readyz_server() -> Iterator[str]:
 
 def test_qdrant_is_probed_only_when_it_is_the_engine_and_a_server(readyz_server: str) -> None:
     def settings(**values: object) -> Settings:
-        # LECTERN_ENGINE and LECTERN_QDRANT_URL arrive with the Qdrant adapter; readiness
-        # reads them by name, so a stand-in with those attributes is what it sees.
-        return SimpleNamespace(**values)  # type: ignore[return-value]
+        return Settings.model_validate(values)
 
     assert qdrant_readiness_url(Settings()) is None
     assert qdrant_readiness_url(settings(engine="embedded", qdrant_url=readyz_server)) is None
