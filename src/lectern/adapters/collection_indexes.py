@@ -13,12 +13,14 @@ import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
 from lectern.application.ports import (
     Embedder,
     IndexReport,
+    LexicalIndex,
     LoadedIndexes,
     ProgressReporter,
     VectorIndex,
@@ -27,6 +29,37 @@ from lectern.domain.retrieval import Passage
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 
 VECTOR_FILES = ("manifest.json", "vectors.npy", "faiss.index")
+
+
+class GenerationIndexes(Protocol):
+    """One generation's indexes as either engine opens them."""
+
+    def load_lexical(self) -> LexicalIndex:
+        """The BM25 index (required)."""
+        ...
+
+    def load_vectors(self) -> VectorIndex:
+        """The vector index; raises when it is missing or built by another model."""
+        ...
+
+    def embedder(self) -> Embedder:
+        """The embedder the vectors were built with."""
+        ...
+
+
+def loaded_generation(indexes: GenerationIndexes) -> LoadedIndexes:
+    """BM25 (required) and vectors (optional: without them search is degraded, with a reason)."""
+    lexical = indexes.load_lexical()
+    vector: VectorIndex | None = None
+    embedder: Embedder | None = None
+    reason = None
+    try:
+        vector = indexes.load_vectors()
+        embedder = indexes.embedder()
+    except (IndexMissingError, IndexMismatchError, ConfigurationError) as error:
+        reason = str(error)
+        vector = None
+    return LoadedIndexes(lexical, vector, embedder, reason)
 
 
 def _link_or_copy(source: Path, target: Path) -> None:
@@ -86,18 +119,7 @@ class DiskCollectionIndexes:
 
     def load(self, name: str, generation: int) -> LoadedIndexes:
         """BM25 (required) and vectors (optional: without them search is degraded)."""
-        indexes = self._indexes(name, generation)
-        lexical = indexes.load_lexical()
-        vector: VectorIndex | None = None
-        embedder: Embedder | None = None
-        reason = None
-        try:
-            vector = indexes.load_vectors()
-            embedder = indexes.embedder()
-        except (IndexMissingError, IndexMismatchError, ConfigurationError) as error:
-            reason = str(error)
-            vector = None
-        return LoadedIndexes(lexical, vector, embedder, reason)
+        return loaded_generation(self._indexes(name, generation))
 
     def discard(self, name: str, keep: int | None = None) -> None:
         """Delete other generations (or the whole folder when `keep` is None)."""

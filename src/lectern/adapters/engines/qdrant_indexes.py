@@ -16,19 +16,18 @@ from collections.abc import Callable, Sequence, Set
 import numpy as np
 from qdrant_client import QdrantClient, models
 
+from lectern.adapters.collection_indexes import loaded_generation
 from lectern.adapters.engines.bm25_sparse import K1, B, encode_documents, encode_query
 from lectern.adapters.engines.qdrant_store import DENSE, SPARSE, NewPoint, QdrantCorpus
 from lectern.adapters.vector.faiss_index import ArrayEmbedder, text_hash
 from lectern.application.ports import (
-    Embedder,
     IndexReport,
     LoadedIndexes,
     ProgressReporter,
     Vector,
-    VectorIndex,
 )
 from lectern.domain.retrieval import Passage, ScoredId
-from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
+from lectern.errors import IndexMismatchError, IndexMissingError
 
 FORMAT = 1
 
@@ -281,18 +280,7 @@ class QdrantCollectionIndexes:
 
     def load(self, name: str, generation: int) -> LoadedIndexes:
         """BM25 (required) and vectors (optional: without them search is degraded)."""
-        indexes = self._make(self.collection_name(name, generation))
-        lexical = indexes.load_lexical()
-        vector: VectorIndex | None = None
-        embedder: Embedder | None = None
-        reason = None
-        try:
-            vector = indexes.load_vectors()
-            embedder = indexes.embedder()
-        except (IndexMissingError, IndexMismatchError, ConfigurationError) as error:
-            reason = str(error)
-            vector = None
-        return LoadedIndexes(lexical, vector, embedder, reason)
+        return loaded_generation(self._make(self.collection_name(name, generation)))
 
     def discard(self, name: str, keep: int | None = None) -> None:
         """Drop every generation's collection but `keep` (all of them when None)."""

@@ -70,13 +70,9 @@ class AskKnowledgeBase(QueryTool):
         return QueryOutput(data, evidence, retrieval=True)
 
 
-class ResearchInput(ToolInput):
-    """Input of research."""
+class ThreatFilters(ToolInput):
+    """The threat filters research and search_threats share."""
 
-    question: str = Field(default="", max_length=1_000)
-    template: Literal["research_query", "summarize", "compare"] = "research_query"
-    item_ids: list[str] = Field(default_factory=list, max_length=10)
-    filters: list[str] = Field(default_factory=list, max_length=10)
     source_type: list[Literal["kev", "attack", "rustsec"]] = Field(
         default_factory=list,
         max_length=3,
@@ -88,6 +84,15 @@ class ResearchInput(ToolInput):
         description="A CVSS band (critical, high, medium, low) or a minimum base score "
         "('9.0'); only RustSec advisories carry a score.",
     )
+
+
+class ResearchInput(ThreatFilters):
+    """Input of research."""
+
+    question: str = Field(default="", max_length=1_000)
+    template: Literal["research_query", "summarize", "compare"] = "research_query"
+    item_ids: list[str] = Field(default_factory=list, max_length=10)
+    filters: list[str] = Field(default_factory=list, max_length=10)
     top_k: int = Field(8, ge=1, le=30)
 
 
@@ -144,7 +149,7 @@ class Research(QueryTool):
         return QueryOutput(data, evidence, retrieval=True)
 
 
-class SearchThreatsInput(ToolInput):
+class SearchThreatsInput(ThreatFilters):
     """Input of search_threats."""
 
     query: str = Field(min_length=1, max_length=500, description="What to look for.")
@@ -152,17 +157,6 @@ class SearchThreatsInput(ToolInput):
         default_factory=list,
         max_length=10,
         description="Metadata filters: vendor=Microsoft, tactic=execution, date_added>=2024-01.",
-    )
-    source_type: list[Literal["kev", "attack", "rustsec"]] = Field(
-        default_factory=list,
-        max_length=3,
-        description="Only these threat sources: kev, attack, rustsec.",
-    )
-    severity: str | None = Field(
-        default=None,
-        max_length=10,
-        description="A CVSS band (critical, high, medium, low) or a minimum base score "
-        "('9.0'); only RustSec advisories carry a score.",
     )
     top_k: int = Field(5, ge=1, le=20)
 
