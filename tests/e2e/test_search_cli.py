@@ -210,7 +210,8 @@ def test_a_hostile_query_is_explained_as_words() -> None:
     [
         ({"LECTERN_LLM": "openai-compatible"}, "LECTERN_LLM_BASE_URL"),
         ({"LECTERN_LLM": "azure-openai"}, "LECTERN_LLM_API_VERSION"),
-        ({"LECTERN_LLM": "anthropic"}, "pip install -e '.[anthropic]'"),
+        ({"LECTERN_LLM": "anthropic"}, "ANTHROPIC_API_KEY"),
+        ({"LECTERN_LLM": "bedrock"}, "pip install -e '.[bedrock]'"),
         ({"LECTERN_LLM": "gpt-5"}, "LECTERN_LLM"),
         ({"LECTERN_LLM_TIMEOUT": "-1"}, "LECTERN_LLM_TIMEOUT"),
     ],

@@ -156,10 +156,16 @@ def make_chat_model(config: ProviderConfig) -> ChatModelChoice:
         _require(provider)
         from langchain_anthropic import ChatAnthropic
 
-        # Unset key and URL leave the client's own defaults (ANTHROPIC_API_KEY, ANTHROPIC_API_URL).
-        endpoint: dict[str, Any] = {"base_url": config.base_url} if config.base_url else {}
-        if config.api_key is not None:
-            endpoint["api_key"] = config.api_key
+        # The key reaches us through the settings (LECTERN_LLM_API_KEY, LECTERN_ANTHROPIC_API_KEY
+        # or ANTHROPIC_API_KEY); without one every call would fail later, one by one.
+        if config.api_key is None:
+            raise ConfigurationError(
+                "LECTERN_LLM=anthropic needs an API key: set ANTHROPIC_API_KEY (or "
+                "LECTERN_LLM_API_KEY)"
+            )
+        endpoint: dict[str, Any] = {"api_key": config.api_key}
+        if config.base_url:  # unset leaves the client's own default (ANTHROPIC_API_URL)
+            endpoint["base_url"] = config.base_url
         model = ChatAnthropic(
             model_name=str(name),
             timeout=config.timeout,
