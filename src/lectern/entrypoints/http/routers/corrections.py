@@ -9,13 +9,12 @@ since the proposal 409.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from lectern.domain.books import JSONValue
 from lectern.domain.library import CatalogCorrection
 from lectern.entrypoints.http.deps import AppServices, CurrentUser
 from lectern.entrypoints.http.problems import documented
@@ -29,8 +28,8 @@ class FieldChangeOut(BaseModel):
     """One corrected field: its value when proposed and the proposed value."""
 
     field: str
-    old: JSONValue
-    new: JSONValue
+    old: Any
+    new: Any
 
 
 class CorrectionOut(BaseModel):
