@@ -7,7 +7,9 @@ by id (`lectern://books/{book_id}`) and a passage by its label
 
 The book tools are the assistant's own query tools (same planning, relevance gate and
 citable fields); a failure inside a tool comes back as a tool error with its message, never
-as a crash. `lectern mcp` serves it over stdio; the HTTP app mounts it at `/mcp`
+as a crash. Collections and passages are read as the caller (`caller`: the API key's user
+over HTTP, the local user over stdio), through the same `CollectionAccess` check as the
+HTTP routes: another organization's project collection is "not found". `lectern mcp` serves it over stdio; the HTTP app mounts it at `/mcp`
 (streamable HTTP, stateless, so any worker can answer).
 """
 
