@@ -9,8 +9,9 @@ The book tools are the assistant's own query tools (same planning, relevance gat
 citable fields); a failure inside a tool comes back as a tool error with its message, never
 as a crash. Collections and passages are read as the caller (`caller`: the API key's user
 over HTTP, the local user over stdio), through the same `CollectionAccess` check as the
-HTTP routes: another organization's project collection is "not found". `lectern mcp` serves it over stdio; the HTTP app mounts it at `/mcp`
-(streamable HTTP, stateless, so any worker can answer).
+HTTP routes: another organization's project collection is "not found". `lectern mcp`
+serves it over stdio; the HTTP app mounts it at `/mcp` (streamable HTTP, stateless, so any
+worker can answer).
 """
 
 from __future__ import annotations
