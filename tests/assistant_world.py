@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.sessions.memory import InMemorySessions
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
+from lectern.application.access import CatalogEditors
 from lectern.application.assistant.approvals import ActionReviewer, Approvals
 from lectern.application.assistant.ports import ChatModel, LibraryStore, PendingActionStore
 from lectern.application.assistant.registry import ToolRegistry, create_default_registry
@@ -199,6 +200,7 @@ def make_world(
     config: AssistantConfig | None = None,
     min_relevance: float = 0.3,
     reviewers: Mapping[str, ActionReviewer] | None = None,
+    catalog_editors: CatalogEditors | None = None,
 ) -> World:
     catalog = catalog or make_catalog()
     library = library if library is not None else FakeLibrary()
@@ -220,6 +222,7 @@ def make_world(
         vocabulary=vocabulary,
         min_relevance=min_relevance,
         new_id=new_id,
+        catalog_editors=catalog_editors or CatalogEditors(),
     )
     registry = create_default_registry(deps)
     approvals = Approvals(

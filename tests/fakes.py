@@ -46,6 +46,7 @@ from lectern.domain.evaluation import RubricJudgment
 from lectern.domain.grounding import Answer, Citation, Explanation, Judgment, match_form
 from lectern.domain.library import (
     CatalogCorrection,
+    CorrectionStatus,
     ListEntry,
     Rating,
     ReadingList,
@@ -587,6 +588,21 @@ class FakeLibrary:
 
     def corrections(self, user: str) -> list[CatalogCorrection]:
         return [c for c in self.user_corrections if c.user == user]
+
+    def correction(self, correction_id: str) -> CatalogCorrection | None:
+        return next((c for c in self.user_corrections if c.id == correction_id), None)
+
+    def corrections_by_status(self, status: CorrectionStatus) -> list[CatalogCorrection]:
+        return [c for c in self.user_corrections if c.status == status]
+
+    def set_correction_status(
+        self, correction_id: str, from_status: CorrectionStatus, to_status: CorrectionStatus
+    ) -> bool:
+        for position, found in enumerate(self.user_corrections):
+            if found.id == correction_id and found.status == from_status:
+                self.user_corrections[position] = replace(found, status=to_status)
+                return True
+        return False
 
 
 if TYPE_CHECKING:

@@ -47,6 +47,7 @@ from lectern.adapters.sources.goodreads_openlibrary import GoodreadsOpenLibraryS
 from lectern.adapters.sources.seven_k import SevenKBooksSource
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.vector.faiss_index import ArrayEmbedder
+from lectern.application.access import CatalogEditors, CollectionAccess
 from lectern.application.answering.extractive_research import ExtractiveResearchWriter
 from lectern.application.answering.kb_sources import KnowledgeSourceSync
 from lectern.application.answering.knowledge import (
@@ -82,6 +83,7 @@ from lectern.application.assistant.ports import (
 from lectern.application.assistant.registry import ToolRegistry, create_default_registry
 from lectern.application.assistant.service import AssistantConfig, AssistantService
 from lectern.application.assistant.tools import ToolDeps
+from lectern.application.catalog_corrections import CatalogCorrections
 from lectern.application.collections import CollectionService
 from lectern.application.evaluation.beir import BeirEvaluation
 from lectern.application.evaluation.datasets import load_dataset
@@ -808,6 +810,8 @@ class Services:
             kb_collection=self.settings.ai_kb_collection,
             research=self.research,
             research_collection=self.settings.ai_research_collection,
+            access=self.collection_access(),
+            catalog_editors=self.catalog_editors(),
         )
 
     def assistant(self) -> AssistantService:
@@ -985,6 +989,20 @@ class Services:
     def workspace(self) -> WorkspaceService:
         """Organizations, projects, tasks, blockers, comments and documents, per member."""
         return self._once("workspace", self._build_workspace)
+
+    def catalog_editors(self) -> CatalogEditors:
+        """Who may change the shared catalog (LECTERN_CATALOG_EDITORS)."""
+        return CatalogEditors(
+            self.settings.catalog_editor_set, keys_required=self.settings.api_keyring.required
+        )
+
+    def catalog_corrections(self) -> CatalogCorrections:
+        """Pending catalog corrections and an editor's decision on each."""
+        return CatalogCorrections(self.catalog, self.library(), self.catalog_editors())
+
+    def collection_access(self) -> CollectionAccess:
+        """Who may read which collection: every surface that names a collection asks it."""
+        return self.workspace().access
 
     def _build_workspace(self) -> WorkspaceService:
         from lectern.adapters.catalog.workspace_store import SqlAlchemyWorkspaceStore

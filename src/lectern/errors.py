@@ -151,6 +151,14 @@ class WorkspacePermissionError(LecternError):
     """The caller is a member but their role does not allow this (a viewer editing: 403)."""
 
 
+class CatalogPermissionError(LecternError):
+    """Only catalog editors (LECTERN_CATALOG_EDITORS) may do this (HTTP 403)."""
+
+
+class CorrectionNotFoundError(NotFoundError):
+    """No catalog correction with that id."""
+
+
 class WorkspaceConflictError(LecternError):
     """The change contradicts what is stored (a member added twice, the last owner removed)."""
 

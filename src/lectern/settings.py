@@ -280,6 +280,10 @@ class Settings(BaseSettings):
     empty: nobody may."""
     max_upload_bytes: int = Field(default=20_000_000, ge=1_024, le=1_000_000_000)
     """Larger document uploads are refused with 413."""
+    catalog_editors: str = ""
+    """Comma-separated users (of LECTERN_API_KEYS) whose approved catalog corrections apply
+    at once and who approve or reject everyone else's (which wait as pending until then).
+    Without API keys the local user is the one editor."""
 
     config_file: Path | None = None
     """A YAML file whose `ai:` section holds the settings below (and the LLM's); the
@@ -458,6 +462,11 @@ class Settings(BaseSettings):
     def collection_writer_set(self) -> frozenset[str]:
         """Users who may upload documents to collections."""
         return frozenset(u.strip() for u in self.collection_writers.split(",") if u.strip())
+
+    @property
+    def catalog_editor_set(self) -> frozenset[str]:
+        """Users named as catalog editors (the local user counts too when keys are off)."""
+        return frozenset(u.strip() for u in self.catalog_editors.split(",") if u.strip())
 
     @property
     def cors_origin_list(self) -> list[str]:

@@ -14,6 +14,7 @@ from langchain_core.messages import AIMessage
 
 from lectern.adapters.llm.tool_calling import LangChainToolModel
 from lectern.adapters.privacy.patterns import PatternPiiDetector
+from lectern.application.access import CatalogEditors
 from lectern.application.assistant.correction_review import CorrectionReviewer
 from lectern.application.ports import StoredEntry
 from lectern.application.providers import InMemoryProviderRecords, StoredRecordLookup
@@ -76,7 +77,12 @@ def _correction_world(*, review: bool = True, reviewer: Any = None) -> World:
             "propose_correction": reviewer
             or CorrectionReviewer(catalog, StoredRecordLookup(_records()))
         }
-    return make_world(LangChainToolModel(chat, "scripted"), catalog=catalog, reviewers=reviewers)
+    return make_world(
+        LangChainToolModel(chat, "scripted"),
+        catalog=catalog,
+        reviewers=reviewers,
+        catalog_editors=CatalogEditors(frozenset({"alice"}), keys_required=True),
+    )
 
 
 def _record_text(source: str) -> str:

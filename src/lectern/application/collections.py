@@ -12,7 +12,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -34,6 +34,7 @@ from lectern.application.rerank import rerank_head
 from lectern.application.search import HybridRetriever, SearchConfig
 from lectern.domain.books import JSONValue
 from lectern.domain.documents import (
+    UPLOAD_SOURCE,
     Block,
     Document,
     DocumentPassage,
@@ -53,6 +54,7 @@ from lectern.domain.documents import (
     parse_label,
     parse_where,
     passage_label,
+    uploaded_cite_as,
 )
 from lectern.domain.retrieval import DEFAULT_RERANK_DEPTH, FusedHit, Passage, Strategy
 from lectern.errors import (
@@ -296,6 +298,8 @@ class CollectionService:
                 skipped.append(SkippedFile(item.uri, "the same uri came twice; the first was kept"))
                 continue
             item = self._with_file_metadata(item, batch.mapping_text is None)
+            if origin == UPLOAD_SOURCE:
+                item = replace(item, cite_as=uploaded_cite_as(name, item.uri))
             digest = item.content_hash
             old = stored.get(item.uri)
             if old is not None and old[1] == digest:
@@ -475,7 +479,7 @@ class CollectionService:
             )
         path = self.inbox.save(name, filename, data)
         try:
-            report = self.add(name, self.inbox.folder(name), source="upload")
+            report = self.add(name, self.inbox.folder(name), source=UPLOAD_SOURCE)
         except CollectionInputError as error:
             self.inbox.discard(path)
             raise UploadRejectedError(str(error), "unreadable") from None
@@ -792,13 +796,25 @@ class CollectionService:
             raise DocumentNotFoundError(f"no passage {passage_id} in collection {name!r}")
         return PassageView(found, document, passage_label(document, found))
 
-    def resolve(self, label: str, snippet: str | None = None) -> Resolution:
-        """The page, section or record a label names, and where a snippet is inside it."""
+    def resolve(
+        self,
+        label: str,
+        snippet: str | None = None,
+        *,
+        readable: Callable[[str], bool] | None = None,
+    ) -> Resolution:
+        """The page, section or record a label names, and where a snippet is inside it.
+
+        `readable` says which collections the caller may read (`CollectionAccess.reader`);
+        documents elsewhere are not candidates. Only the operator's own tools pass None.
+        """
         try:
             ref = parse_label(label)
         except ValueError as error:
             raise InvalidQueryError(str(error)) from None
-        candidates = self.store.cited_as(ref.key)
+        candidates = [
+            d for d in self.store.cited_as(ref.key) if readable is None or readable(d.collection)
+        ]
         if not candidates:
             raise DocumentNotFoundError(f"no document is cited as {ref.key!r}")
         for document in candidates:

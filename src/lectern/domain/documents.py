@@ -123,6 +123,19 @@ class ExtractedDocument:
         )
 
 
+UPLOAD_SOURCE = "upload"
+"""The source of documents uploaded one by one (HTTP): never a configured, official name."""
+
+
+def uploaded_cite_as(collection: str, uri: str) -> str:
+    """An uploaded document's label key: its collection and file name, never a derived name.
+
+    A file name says nothing about who wrote the file, so `sp800-63b-errata.md` or
+    `rfc7231.txt` uploaded by anyone must not be cited as `NIST SP 800-63B` or `RFC 7231`.
+    """
+    return f"{collection}:{uri}"
+
+
 @dataclass(frozen=True, slots=True)
 class SkippedFile:
     """A file (or record) that was not added, and why."""

@@ -56,9 +56,13 @@ class GuideProfile:
     examples: tuple[str, ...] = ()
     """Questions the page offers as a start."""
 
-    def short_name(self, uri: str, cite_as: str) -> str:
-        """The name a document is cited by."""
-        for rule in self.short_names:
+    def short_name(self, uri: str, cite_as: str, *, configured: bool = True) -> str:
+        """The name a document is cited by.
+
+        The profile's names go to the documents the operator added (`configured`) only: an
+        uploaded file keeps its own key whatever its name, so no upload earns an official label.
+        """
+        for rule in self.short_names if configured else ():
             if fnmatch.fnmatch(uri, rule.pattern):
                 return rule.name
         return cite_as.split(":", 1)[-1] if cite_as.startswith(f"{self.collection}:") else cite_as
@@ -82,13 +86,14 @@ def guide_label(
     cite_as: str,
     page: int | None,
     section: str | None,
+    configured: bool = True,
 ) -> str:
     """The label a passage is cited by under this profile.
 
     By section: the innermost numbered heading, else the page; by page: the page, else the
     section. A passage with neither is cited by its document alone.
     """
-    name = profile.short_name(uri, cite_as)
+    name = profile.short_name(uri, cite_as, configured=configured)
     number = section_number(section)
     if profile.citation == "section" and number:
         return f"[{name} §{number}]"

@@ -24,7 +24,9 @@ CORRECTABLE_FIELDS: tuple[CorrectableField, ...] = (
     "authors",
     "categories",
 )
-CorrectionStatus = Literal["applied", "rejected"]
+CorrectionStatus = Literal["pending", "applied", "rejected"]
+"""`pending`: a non-editor's correction waiting for a catalog editor; `applied` is in the
+catalog; `rejected` was turned down by an editor and changed nothing."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,8 @@ MAX_TEXT_CHARS = 4_000
 HTTP body limit)."""
 REVIEWER = "lectern-review"
 """The author of automatic review comments (no API key maps to it)."""
+PROJECT_COLLECTION_PREFIX = "project-"
+"""Collections named so hold a project's uploads; the prefix is reserved for them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +163,16 @@ class ProjectDocument:
 
 
 # --- rules ---------------------------------------------------------------------------------
+
+
+def project_collection(project_id: str) -> str:
+    """The collection a project's uploads go into."""
+    return PROJECT_COLLECTION_PREFIX + project_id.replace("-", "")[:20]
+
+
+def is_project_collection(name: str) -> bool:
+    """Whether a collection name is one a project owns (never a public collection)."""
+    return name.startswith(PROJECT_COLLECTION_PREFIX)
 
 
 def can_edit(role: Role) -> bool:

@@ -19,7 +19,13 @@ from lectern.adapters.catalog.tables import (
 )
 from lectern.domain.assistant import canonical_json
 from lectern.domain.books import JSONValue
-from lectern.domain.library import CatalogCorrection, ListEntry, Rating, ReadingList
+from lectern.domain.library import (
+    CatalogCorrection,
+    CorrectionStatus,
+    ListEntry,
+    Rating,
+    ReadingList,
+)
 
 
 def name_key(name: str) -> str:
@@ -213,10 +219,34 @@ class SqlAlchemyLibrary:
 
     def corrections(self, user: str) -> list[CatalogCorrection]:
         """The user's corrections, oldest first."""
+        return self._corrections(corrections.c.user == user)
+
+    def correction(self, correction_id: str) -> CatalogCorrection | None:
+        """One correction by id, whoever proposed it."""
+        found = self._corrections(corrections.c.id == correction_id)
+        return found[0] if found else None
+
+    def corrections_by_status(self, status: CorrectionStatus) -> list[CatalogCorrection]:
+        """Everyone's corrections in this status, oldest first."""
+        return self._corrections(corrections.c.status == status)
+
+    def set_correction_status(
+        self, correction_id: str, from_status: CorrectionStatus, to_status: CorrectionStatus
+    ) -> bool:
+        """Move a correction between statuses in one conditional update (one winner)."""
+        with self.engine.begin() as connection:
+            moved = connection.execute(
+                corrections.update()
+                .where(corrections.c.id == correction_id, corrections.c.status == from_status)
+                .values(status=to_status)
+            )
+        return moved.rowcount == 1
+
+    def _corrections(self, where: Any) -> list[CatalogCorrection]:
         with self.engine.connect() as connection:
             rows = connection.execute(
                 sa.select(corrections)
-                .where(corrections.c.user == user)
+                .where(where)
                 .order_by(corrections.c.created_at, corrections.c.id)
             ).all()
         return [

@@ -9,7 +9,6 @@ two and refuses when they differ ("changed since preview").
 from __future__ import annotations
 
 import uuid
-from dataclasses import replace
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -17,10 +16,9 @@ from pydantic import Field, model_validator
 from lectern.application.assistant.books import resolve_book
 from lectern.application.assistant.query_tools import BookInput, ListInput, find_user_list
 from lectern.application.assistant.tools import ActionTool, ToolContext, ToolInput
-from lectern.application.ingestion import content_hash
-from lectern.application.ports import StoredEntry
+from lectern.application.catalog_corrections import apply_changes, field_value
 from lectern.domain.assistant import ActionPreview, JSONObject, field_diff
-from lectern.domain.books import Book, FieldProvenance, JSONValue
+from lectern.domain.books import JSONValue
 from lectern.domain.library import (
     CORRECTABLE_FIELDS,
     MAX_REVIEW_CHARS,
@@ -33,10 +31,12 @@ from lectern.domain.library import (
     same_list_name,
 )
 from lectern.domain.normalize import normalize_category, normalize_language
-from lectern.errors import ActionNotReadyError, InvalidQueryError, ToolError
-
-USER_SOURCE = "user"
-"""The provenance source of a field a user corrected (`FieldProvenance(field, "user", name)`)."""
+from lectern.errors import (
+    ActionNotReadyError,
+    CorrectionNotFoundError,
+    InvalidQueryError,
+    ToolError,
+)
 
 
 def _text(value: Any) -> str:
@@ -429,16 +429,6 @@ class ProposeCorrectionInput(BookInput):
         return self
 
 
-def _field_value(book: Book, name: str) -> JSONValue:
-    if name == "language":
-        return book.language
-    if name == "published_year":
-        return book.published_year
-    if name == "authors":
-        return list(book.authors)
-    return list(book.categories)
-
-
 class ProposeCorrection(ActionTool):
     """Correct a book's language, year, authors or categories."""
 
@@ -468,7 +458,7 @@ class ProposeCorrection(ActionTool):
             changes["categories"] = [
                 c for c in (normalize_category(c) for c in args.categories) if c
             ]
-        old = {name: _field_value(book, name) for name in changes}
+        old = {name: field_value(book, name) for name in changes}
         if old == changes:
             raise ToolError(f"{book.title!r} already has these values")
         return _preview(
@@ -487,28 +477,27 @@ class ProposeCorrection(ActionTool):
         changes = tool_input["changes"]
         if book is None or not isinstance(changes, dict):
             return None
-        return {name: _field_value(book, name) for name in changes}
+        return {name: field_value(book, name) for name in changes}
 
     def execute(self, tool_input: JSONObject, context: ToolContext) -> JSONValue:
-        """Update the book, record the user as each field's provenance and the correction."""
+        """A catalog editor's correction applies; anyone else's waits for an editor.
+
+        Either way the correction is recorded, with each field's old and new value; an
+        applied one names the user as each field's provenance.
+        """
         book_id = uuid.UUID(str(tool_input["book_id"]))
         changes = tool_input["changes"]
-        entry = self.deps.catalog.get_entry(book_id)
-        if entry is None or not isinstance(changes, dict):
+        book = self.deps.catalog.get(book_id)
+        if book is None or not isinstance(changes, dict):
             raise ToolError("the book is no longer in the catalog")
-        book = entry.book
-        old = {name: _field_value(book, name) for name in changes}
-        updates: dict[str, Any] = {}
-        for name, value in changes.items():
-            if name in ("authors", "categories") and isinstance(value, list):
-                updates[name] = tuple(str(v) for v in value)
-            else:
-                updates[name] = value
-        provenance = tuple(p for p in entry.provenance if p.field not in changes) + tuple(
-            FieldProvenance(name, USER_SOURCE, context.user) for name in changes
-        )
-        corrected = replace(entry, book=replace(book, **updates), provenance=provenance)
-        self.deps.catalog.write_batch([StoredEntry(corrected, content_hash(corrected))])
+        editor = self.deps.catalog_editors.is_editor(context.user)
+        if editor:
+            try:
+                old = apply_changes(self.deps.catalog, book_id, changes, context.user)
+            except CorrectionNotFoundError as error:
+                raise ToolError(str(error)) from None
+        else:
+            old = {name: field_value(book, name) for name in changes}
         correction_id = self.deps.new_id()
         self.deps.library.add_correction(
             CatalogCorrection(
@@ -516,10 +505,20 @@ class ProposeCorrection(ActionTool):
                 context.user,
                 str(book_id),
                 tuple((name, old[name], changes[name]) for name in changes),
-                "applied",
+                "applied" if editor else "pending",
                 context.now,
             )
         )
+        if not editor:
+            return {
+                "proposed": {
+                    "correction_id": correction_id,
+                    "book_id": str(book_id),
+                    "fields": list(changes),
+                },
+                "status": "pending",
+                "note": "a catalog editor approves it before the catalog changes",
+            }
         return {"corrected": {"book_id": str(book_id), "fields": list(changes)}}
 
     def arguments_of(self, tool_input: JSONObject) -> dict[str, Any]:

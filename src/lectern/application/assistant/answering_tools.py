@@ -12,7 +12,13 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from lectern.application.assistant.tools import QueryOutput, QueryTool, ToolContext, ToolInput
+from lectern.application.assistant.tools import (
+    QueryOutput,
+    QueryTool,
+    ToolContext,
+    ToolDeps,
+    ToolInput,
+)
 from lectern.domain.answering import RequestContext
 from lectern.domain.assistant import ToolSpec
 from lectern.domain.books import JSONValue
@@ -51,6 +57,7 @@ class AskKnowledgeBase(QueryTool):
         deps = self.deps
         if deps.kb_replier is None or not deps.kb_collection:
             raise ToolError("no knowledge base is configured")
+        _require_read(deps, context, deps.kb_collection)
         request = RequestContext(deps.kb_collection, context.user, context.conversation)
         try:
             result = deps.kb_replier().ask(args.question, request)
@@ -96,11 +103,18 @@ class ResearchInput(ThreatFilters):
     top_k: int = Field(8, ge=1, le=30)
 
 
-def _research(tool: QueryTool) -> tuple[Any, str]:
+def _research(tool: QueryTool, context: ToolContext) -> tuple[Any, str]:
     deps = tool.deps
     if deps.research is None or not deps.research_collection:
         raise ToolError("no research collection is configured")
+    _require_read(deps, context, deps.research_collection)
     return deps.research(), deps.research_collection
+
+
+def _require_read(deps: ToolDeps, context: ToolContext, collection: str) -> None:
+    """The configured collection, only when the caller may read it (as for every surface)."""
+    if deps.access is not None and not deps.access.can_read(context.user, collection):
+        raise ToolError(f"no collection named {collection!r}")
 
 
 class Research(QueryTool):
@@ -116,8 +130,7 @@ class Research(QueryTool):
 
     def run(self, args: ResearchInput, context: ToolContext) -> QueryOutput:
         """Run the chain; kept citations are the evidence."""
-        del context
-        service, collection = _research(self)
+        service, collection = _research(self, context)
         request = QueryRequest(
             args.question,
             collection,
@@ -174,8 +187,7 @@ class SearchThreats(QueryTool):
 
     def run(self, args: SearchThreatsInput, context: ToolContext) -> QueryOutput:
         """Hybrid search in the research collection."""
-        del context
-        service, collection = _research(self)
+        service, collection = _research(self, context)
         try:
             where = [*args.filters, *threat_filters(args.source_type, args.severity)]
         except ValueError as error:
@@ -218,8 +230,7 @@ class GetAdvisory(QueryTool):
 
     def run(self, args: ItemInput, context: ToolContext) -> QueryOutput:
         """The record's text (cut at 2,000 characters) and metadata."""
-        del context
-        service, collection = _research(self)
+        service, collection = _research(self, context)
         try:
             document = service.item(collection, args.item_id)
             text = service.collections.document(collection, document.id).document.text
@@ -251,8 +262,7 @@ class GetRecommendations(QueryTool):
 
     def run(self, args: RecommendationsInput, context: ToolContext) -> QueryOutput:
         """Similar records and linked mitigations and groups."""
-        del context
-        service, collection = _research(self)
+        service, collection = _research(self, context)
         try:
             document = service.item(collection, args.item_id)
         except LecternError as error:

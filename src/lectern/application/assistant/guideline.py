@@ -46,7 +46,13 @@ from lectern.application.collections import CollectionSearchResponse, PassageHit
 from lectern.application.ports import LLMTracer
 from lectern.domain.assistant import ChatCitation, GroundingFlag, Message, ToolCall
 from lectern.domain.books import JSONValue
-from lectern.domain.documents import Document, FilterField, best_snippet, locate_snippet
+from lectern.domain.documents import (
+    UPLOAD_SOURCE,
+    Document,
+    FilterField,
+    best_snippet,
+    locate_snippet,
+)
 from lectern.domain.evidence import Evidence, check_numbers, sentences
 from lectern.domain.guidance import (
     DEFAULT_MIN_SIMILARITY,
@@ -199,6 +205,7 @@ class SearchGuidelines(QueryTool):
                     cite_as=document.cite_as or document.uri,
                     page=hit.passage.page,
                     section=hit.passage.section,
+                    configured=document.source != UPLOAD_SOURCE,
                 )
                 out.append(RetrievedPassage(label, hit.label, document, hit))
         out.sort(key=lambda p: -p.hit.score)

@@ -15,7 +15,7 @@ from lectern.domain.assistant import (
     ToolSpec,
 )
 from lectern.domain.books import JSONValue, SourceRecord, SourceRef
-from lectern.domain.library import CatalogCorrection, Rating, ReadingList
+from lectern.domain.library import CatalogCorrection, CorrectionStatus, Rating, ReadingList
 from lectern.domain.privacy import PiiFinding
 
 
@@ -140,6 +140,20 @@ class LibraryStore(Protocol):
 
     def corrections(self, user: str) -> list[CatalogCorrection]:
         """The user's corrections, oldest first."""
+        ...
+
+    def correction(self, correction_id: str) -> CatalogCorrection | None:
+        """One correction by id, whoever proposed it (catalog editors review them)."""
+        ...
+
+    def corrections_by_status(self, status: CorrectionStatus) -> list[CatalogCorrection]:
+        """Everyone's corrections in this status, oldest first."""
+        ...
+
+    def set_correction_status(
+        self, correction_id: str, from_status: CorrectionStatus, to_status: CorrectionStatus
+    ) -> bool:
+        """Move a correction between statuses; False when it was not in `from_status`."""
         ...
 
 

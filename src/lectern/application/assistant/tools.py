@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from lectern.application.access import CatalogEditors, CollectionAccess
 from lectern.application.answering.research import ResearchService
 from lectern.application.answering.service import KnowledgeBaseReplier
 from lectern.application.assistant.ports import LibraryStore, PendingActionStore
@@ -66,6 +67,10 @@ class ToolDeps:
     research: Callable[[], ResearchService] | None = None
     """Loads the research chain (the research tools are registered when set)."""
     research_collection: str | None = None
+    access: CollectionAccess | None = None
+    """Who may read which collection; the tools reading a configured collection ask it."""
+    catalog_editors: CatalogEditors = field(default_factory=CatalogEditors)
+    """Whose corrections apply at once (LECTERN_CATALOG_EDITORS; keyless: the local user)."""
 
     def searcher(self) -> BookSearchService:
         """The search service, loaded on first use; ToolError when it cannot be."""

@@ -91,16 +91,14 @@ def search_items(
 
 
 def search_documents(
-    store: WorkspaceStore,
+    links: Sequence[ProjectDocument],
     collections: CollectionService | None,
-    projects: Sequence[Project],
     query: str,
     limit: int,
 ) -> list[ContentHit]:
-    """Passages of the projects' documents, each collection's hybrid search kept to them."""
-    if collections is None or not projects:
+    """Passages of these linked documents, each collection's hybrid search kept to them."""
+    if collections is None or not links:
         return []
-    links = store.documents([p.id for p in projects])
     by_collection: dict[str, dict[str, list[ProjectDocument]]] = {}
     for link in links:
         by_collection.setdefault(link.collection, {}).setdefault(link.document_id, []).append(link)

@@ -18,6 +18,7 @@ from typing import TypeVar, cast
 
 import structlog
 
+from lectern.application.access import CollectionAccess
 from lectern.application.collections import CollectionService, DocumentView
 from lectern.application.workspace.ports import ReviewJob, ReviewQueue, WorkspaceStore
 from lectern.application.workspace.search import (
@@ -60,6 +61,7 @@ from lectern.domain.workspace import (
     clean_text,
     matches,
     parse_due_date,
+    project_collection,
 )
 from lectern.errors import (
     CollectionNotFoundError,
@@ -90,11 +92,6 @@ class ProjectDocumentView:
         return f"[{document.cite_as or document.uri}]"
 
 
-def project_collection(project_id: str) -> str:
-    """The collection a project's uploads go into."""
-    return "project-" + project_id.replace("-", "")[:20]
-
-
 class WorkspaceService:
     """Organizations, members, projects, tasks, blockers, comments and documents, per user."""
 
@@ -117,6 +114,7 @@ class WorkspaceService:
         self.clock = clock
         self.new_id = new_id
         self.max_upload_bytes = max_upload_bytes
+        self.access = CollectionAccess(store)
 
     # --- membership -----------------------------------------------------------------------
 
@@ -697,7 +695,19 @@ class WorkspaceService:
 
     def documents(self, user: str, project_id: str) -> list[ProjectDocument]:
         """The documents a project links to."""
-        return self.store.documents([self.project(user, project_id).id])
+        return self._links([self.project(user, project_id)])
+
+    def _links(self, projects: Sequence[Project]) -> list[ProjectDocument]:
+        """The projects' document links, leaving out any naming another organization's files.
+
+        Linking checks this too; the filter keeps links stored before that check harmless.
+        """
+        organization_of = {p.id: p.organization_id for p in projects}
+        return [
+            d
+            for d in self.store.documents(list(organization_of))
+            if self.access.may_link(organization_of[d.project_id], d.collection)
+        ]
 
     def document(self, user: str, document_id: str) -> ProjectDocument:
         """One project document the user can see."""
@@ -705,21 +715,23 @@ class WorkspaceService:
         if found is None:
             raise WorkspaceNotFoundError(f"no document {document_id!r}")
         try:
-            self.project(user, found.project_id)
+            project = self.project(user, found.project_id)
         except WorkspaceNotFoundError:
             raise WorkspaceNotFoundError(f"no document {document_id!r}") from None
+        if not self.access.may_link(project.organization_id, found.collection):
+            raise WorkspaceNotFoundError(f"no document {document_id!r}")
         return found
 
     def find_document(
         self, user: str, reference: str, *, project_id: str | None = None
     ) -> ProjectDocument:
         """A project document by id, by its collection document's id, else by title words."""
-        ids = (
-            [self.project(user, project_id).id]
+        projects = (
+            [self.project(user, project_id)]
             if project_id is not None
-            else [p.id for p in self._visible_projects(user)]
+            else self._visible_projects(user)
         )
-        found = self.store.documents(ids)
+        found = self._links(projects)
         reference = reference.strip()
         for link in found:
             if reference in (link.id, link.document_id):
@@ -752,6 +764,9 @@ class WorkspaceService:
         """Link a collection's document to a project (a document created in it)."""
         project = self.require_editor(user, project_id)
         collections = self._collections()
+        if not self.access.may_link(project.organization_id, collection):
+            # Another organization's project files: as unknown as a name that does not exist.
+            raise WorkspaceNotFoundError(f"no collection named {collection!r}")
         try:
             view = collections.document(collection, document_id)
         except (CollectionNotFoundError, DocumentNotFoundError) as error:
@@ -838,7 +853,7 @@ class WorkspaceService:
             else self._visible_projects(user)
         )
         hits = search_items(self.store, self.text_index, projects, text, limit)
-        hits += search_documents(self.store, self.collections, projects, text, limit)
+        hits += search_documents(self._links(projects), self.collections, text, limit)
         hits.sort(key=lambda h: -h.score)
         return hits[:limit]
 

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
+from lectern.application.identity import LOCAL_USER
 from lectern.domain.answering import (
     AIResult,
     Conversation,
@@ -110,6 +111,7 @@ def reply(
     def run() -> None:
         services = _services()
         name = _collection(collection, services.settings.ai_kb_collection)
+        services.collection_access().require_read(user, name)
         if question is not None:
             conversation = Conversation((ConversationMessage(user, question),))
         else:
@@ -246,6 +248,9 @@ def research(
         bool,
         typer.Option(help="Read source, severity, category and year filters from the question."),
     ] = True,
+    user: Annotated[
+        str, typer.Option("--user", help="Who asks (a project's files need a member).")
+    ] = LOCAL_USER,
     as_json: JsonOption = False,
 ) -> None:
     """A cited research answer, summary or comparison over a collection."""
@@ -257,6 +262,7 @@ def research(
             raise _fail("name a collection with --collection")
         if template not in TEMPLATES:
             raise _fail(f"unknown template {template!r}: use {', '.join(TEMPLATES)}")
+        services.collection_access().require_read(user, name)
         request = QueryRequest(
             question,
             name,

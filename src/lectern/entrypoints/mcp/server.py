@@ -7,8 +7,11 @@ by id (`lectern://books/{book_id}`) and a passage by its label
 
 The book tools are the assistant's own query tools (same planning, relevance gate and
 citable fields); a failure inside a tool comes back as a tool error with its message, never
-as a crash. `lectern mcp` serves it over stdio; the HTTP app mounts it at `/mcp`
-(streamable HTTP, stateless, so any worker can answer).
+as a crash. Collections and passages are read as the caller (`caller`: the API key's user
+over HTTP, the local user over stdio), through the same `CollectionAccess` check as the
+HTTP routes: another organization's project collection is "not found". `lectern mcp`
+serves it over stdio; the HTTP app mounts it at `/mcp` (streamable HTTP, stateless, so any
+worker can answer).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
-from mcp.server.mcpserver import MCPServer, ResourceSecurity
+from mcp.server.mcpserver import Context, MCPServer, ResourceSecurity
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.mcpserver.exceptions import ToolError as McpToolError
 from mcp.server.transport_security import TransportSecuritySettings
@@ -58,6 +61,18 @@ def _guarded(work: Callable[[], T]) -> T:
         raise McpToolError(str(error)) from error
 
 
+def caller(ctx: Context | None) -> str:
+    """The user the HTTP guard authenticated; stdio and in-memory clients are the local user."""
+    try:
+        request = ctx.request_context.request if ctx is not None else None
+    except ValueError:  # outside a request
+        request = None
+    scope = getattr(request, "scope", None)
+    state = scope.get("state") if isinstance(scope, dict) else None
+    user = state.get("user") if isinstance(state, dict) else None
+    return user if isinstance(user, str) else LOCAL_USER
+
+
 def _book_json(book: Book) -> dict[str, Any]:
     return BookOut.of(book).model_dump(mode="json")
 
@@ -72,10 +87,12 @@ def build_mcp_server(services: Services) -> MCPServer:
         log_level="WARNING",
     )
 
-    def run_query(tool_name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    def run_query(
+        tool_name: str, arguments: Mapping[str, Any], user: str = LOCAL_USER
+    ) -> dict[str, Any]:
         tool = services.tool_registry().get(tool_name)
         assert isinstance(tool, QueryTool)
-        context = ToolContext(LOCAL_USER, "mcp", services.clock())
+        context = ToolContext(user, "mcp", services.clock())
         data = tool.run(tool.parse({k: v for k, v in arguments.items() if v is not None}), context)
         return data.data if isinstance(data.data, dict) else {"result": data.data}
 
@@ -120,14 +137,23 @@ def build_mcp_server(services: Services) -> MCPServer:
         return _guarded(lookup)
 
     @server.tool(annotations=READ_ONLY)
-    def list_collections() -> dict[str, Any]:
+    def list_collections(ctx: Context) -> dict[str, Any]:
         """The document collections, with their counts and the metadata they filter on."""
-        found = _guarded(lambda: services.collections().summaries())
+        user = caller(ctx)
+        found = _guarded(
+            lambda: services.collection_access().visible(
+                user, services.collections().summaries(), lambda s: s.record.name
+            )
+        )
         return {"collections": [CollectionOut.of(s).model_dump(mode="json") for s in found]}
 
     @server.tool(annotations=READ_ONLY)
     def search_collection(
-        collection: str, query: str, k: int = 5, where: list[str] | None = None
+        collection: str,
+        query: str,
+        ctx: Context,
+        k: int = 5,
+        where: list[str] | None = None,
     ) -> dict[str, Any]:
         """Search one document collection; passages come grouped by document, best first.
 
@@ -135,18 +161,24 @@ def build_mcp_server(services: Services) -> MCPServer:
         to read it whole as the resource `lectern://passages/{label}`. `where` filters on
         metadata, e.g. ["year>=2020", "kind=guide"].
         """
-        found = _guarded(
-            lambda: services.collections().search(collection, query, where=where or (), k=k)
-        )
+        user = caller(ctx)
+
+        def search() -> Any:
+            services.collection_access().require_read(user, collection)
+            return services.collections().search(collection, query, where=where or (), k=k)
+
+        found = _guarded(search)
         return CollectionSearchOut.of(found).model_dump(mode="json")
 
-    def optional_query(tool_name: str, setting: str, arguments: Mapping[str, Any]) -> Any:
+    def optional_query(
+        tool_name: str, setting: str, arguments: Mapping[str, Any], user: str
+    ) -> Any:
         if services.tool_registry().get(tool_name) is None:
             raise McpToolError(f"{tool_name} is off: set {setting} to the collection it reads")
-        return _guarded(lambda: run_query(tool_name, arguments))
+        return _guarded(lambda: run_query(tool_name, arguments, user))
 
     @server.tool(annotations=READ_ONLY)
-    def ask_knowledge_base(question: str) -> dict[str, Any]:
+    def ask_knowledge_base(question: str, ctx: Context) -> dict[str, Any]:
         """Answer a question from the knowledge base (LECTERN_AI_KB_COLLECTION), or decline.
 
         Returns `should_reply` (false when the knowledge base does not answer it), the reply
@@ -154,12 +186,13 @@ def build_mcp_server(services: Services) -> MCPServer:
         """
         arguments = {"question": question}
         reply: dict[str, Any] = optional_query(
-            "ask_knowledge_base", "LECTERN_AI_KB_COLLECTION", arguments
+            "ask_knowledge_base", "LECTERN_AI_KB_COLLECTION", arguments, caller(ctx)
         )
         return reply
 
     @server.tool(annotations=READ_ONLY)
     def research(
+        ctx: Context,
         question: str = "",
         template: str = "research_query",
         item_ids: list[str] | None = None,
@@ -185,7 +218,7 @@ def build_mcp_server(services: Services) -> MCPServer:
             "severity": severity,
         }
         found: dict[str, Any] = optional_query(
-            "research", "LECTERN_AI_RESEARCH_COLLECTION", arguments
+            "research", "LECTERN_AI_RESEARCH_COLLECTION", arguments, caller(ctx)
         )
         return found
 
@@ -209,9 +242,10 @@ def build_mcp_server(services: Services) -> MCPServer:
         mime_type="application/json",
         security=ResourceSecurity(exempt_params={"label"}),  # a label, never a path
     )
-    def passage_resource(label: str) -> str:
+    def passage_resource(label: str, ctx: Context) -> str:
         try:
-            found = services.collections().resolve(label)
+            readable = services.collection_access().reader(caller(ctx))
+            found = services.collections().resolve(label, readable=readable)
         except LecternError as error:
             raise ResourceNotFoundError(str(error)) from error
         return json.dumps(

@@ -1,7 +1,8 @@
 """`POST /kb/reply` (answer from a collection, or stay silent) and `POST /research`.
 
-An unknown collection is 404, a bad body 422 (problem details); a reply that fails inside the
-graph is still 200 with `should_reply: false` and the reason in `error`.
+An unknown collection (or another organization's project collection) is 404, a bad body
+422 (problem details); a reply that fails inside the graph is still 200 with
+`should_reply: false` and the reason in `error`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ async def kb_reply(body: KBReplyIn, services: AppServices, user: CurrentUser) ->
     name = body.collection or services.settings.ai_kb_collection
     if not name:
         raise InvalidQueryError("name a collection (or set LECTERN_AI_KB_COLLECTION)")
+    services.collection_access().require_read(user, name)
     if body.conversation is not None:
         conversation = body.conversation.to_domain()
     else:
@@ -40,10 +42,11 @@ async def kb_reply(body: KBReplyIn, services: AppServices, user: CurrentUser) ->
 
 
 @router.post("/research")
-async def research(body: ResearchIn, services: AppServices) -> QueryResponseOut:
+async def research(body: ResearchIn, services: AppServices, user: CurrentUser) -> QueryResponseOut:
     """Retrieve, write with the template, keep only citations that hold, suggest related items."""
     name = body.collection or services.settings.ai_research_collection
     if not name:
         raise InvalidQueryError("name a collection (or set LECTERN_AI_RESEARCH_COLLECTION)")
+    services.collection_access().require_read(user, name)
     response = await run_in_threadpool(services.research().query, body.to_domain(name))
     return QueryResponseOut.of(response)

@@ -3,6 +3,9 @@
 Errors go through the app's problem table (404 unknown collection or document, 422 bad
 query, 413 too large, 415 unsupported type). Reading needs what every route needs (a valid
 API key when keys are set); uploading needs a user named in LECTERN_COLLECTION_WRITERS.
+A project's collection is the project's organization's: to anyone else it is 404 on every
+route here (`CollectionAccess`), and nobody uploads into it here (its members use the
+project's own upload route).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
+from lectern.application.access import CollectionAccess
 from lectern.application.collections import CollectionService
 from lectern.entrypoints.http.collection_schemas import (
     AddReportOut,
@@ -39,6 +43,23 @@ def collection_service(services: AppServices) -> CollectionService:
 Collections = Annotated[CollectionService, Depends(collection_service)]
 
 
+def collection_access(services: AppServices) -> CollectionAccess:
+    """Who may read which collection."""
+    return services.collection_access()
+
+
+Access = Annotated[CollectionAccess, Depends(collection_access)]
+
+
+def readable_collection(name: str, access: Access, user: CurrentUser) -> str:
+    """The path's collection name, once the caller may read it (404 as for an unknown name)."""
+    access.require_read(user, name)
+    return name
+
+
+ReadableName = Annotated[str, Depends(readable_collection)]
+
+
 def require_writer(services: AppServices, user: CurrentUser) -> None:
     """Uploads need an API key whose user is in LECTERN_COLLECTION_WRITERS."""
     writers = services.settings.collection_writer_set
@@ -52,13 +73,16 @@ router = APIRouter(tags=["collections"], responses=documented(400, 401, 404, 413
 
 
 @router.get("/collections")
-def list_collections(service: Collections) -> list[CollectionOut]:
-    """Every collection with its counts and filters."""
-    return [CollectionOut.of(summary) for summary in service.summaries()]
+def list_collections(
+    service: Collections, access: Access, user: CurrentUser
+) -> list[CollectionOut]:
+    """Every collection the caller may read, with its counts and filters."""
+    found = access.visible(user, service.summaries(), lambda s: s.record.name)
+    return [CollectionOut.of(summary) for summary in found]
 
 
 @router.get("/collections/{name}")
-def show_collection(name: str, service: Collections) -> CollectionDetailOut:
+def show_collection(name: ReadableName, service: Collections) -> CollectionDetailOut:
     """One collection: counts, filters, sources and its first documents."""
     summary, documents = service.show(name)
     return CollectionDetailOut(
@@ -68,7 +92,7 @@ def show_collection(name: str, service: Collections) -> CollectionDetailOut:
 
 
 @router.post("/collections/{name}/search")
-def search(name: str, body: SearchIn, service: Collections) -> CollectionSearchOut:
+def search(name: ReadableName, body: SearchIn, service: Collections) -> CollectionSearchOut:
     """Hybrid search in one collection; passages grouped by document, best first."""
     found = service.search(
         name, body.query, where=body.where, k=body.k, per_document=body.per_document
@@ -77,7 +101,7 @@ def search(name: str, body: SearchIn, service: Collections) -> CollectionSearchO
 
 
 @router.get("/collections/{name}/documents/{document_id}")
-def document(name: str, document_id: str, service: Collections) -> DocumentOut:
+def document(name: ReadableName, document_id: str, service: Collections) -> DocumentOut:
     """A document's text with its pages, sections and passages (with labels)."""
     view = service.document(name, document_id)
     found = view.document
@@ -96,7 +120,7 @@ def document(name: str, document_id: str, service: Collections) -> DocumentOut:
 
 @router.get("/collections/{name}/documents/{document_id}/similar")
 def similar(
-    name: str,
+    name: ReadableName,
     document_id: str,
     service: Collections,
     k: Annotated[int, Query(ge=1, le=100)] = 10,
@@ -106,7 +130,7 @@ def similar(
 
 
 @router.get("/collections/{name}/passages/{passage_id}")
-def passage(name: str, passage_id: str, service: Collections) -> PassageOut:
+def passage(name: ReadableName, passage_id: str, service: Collections) -> PassageOut:
     """One passage with its label and offsets."""
     view = service.passage(name, passage_id)
     return PassageOut.of(view.passage, view.label)
@@ -115,11 +139,13 @@ def passage(name: str, passage_id: str, service: Collections) -> PassageOut:
 @router.get("/labels/resolve")
 def resolve(
     service: Collections,
+    access: Access,
+    user: CurrentUser,
     label: Annotated[str, Query(min_length=1, max_length=1200)],
     snippet: Annotated[str | None, Query(max_length=1000)] = None,
 ) -> ResolutionOut:
-    """The page, section or record a label cites, and where the snippet is in it."""
-    return ResolutionOut.of(service.resolve(label, snippet))
+    """The page, section or record a label cites (in a collection the caller may read)."""
+    return ResolutionOut.of(service.resolve(label, snippet, readable=access.reader(user)))
 
 
 @router.post(
@@ -132,12 +158,15 @@ async def upload(
     name: str,
     request: Request,
     services: AppServices,
+    user: CurrentUser,
     filename: Annotated[str, Query(min_length=1, max_length=200)],
 ) -> AddReportOut:
     """Add one document (the raw body: PDF, HTML, Markdown or UTF-8 text, sniffed).
 
     The body limit middleware lets this route's bodies grow to LECTERN_MAX_UPLOAD_BYTES.
+    Project collections are refused here (404 to non-members, 403 to members).
     """
+    services.collection_access().require_collection_write(user, name)
     data = await request.body()
     service = services.collections()
     limit = services.settings.max_upload_bytes
@@ -151,7 +180,7 @@ async def upload(
 
 
 @router.get("/collections/{name}/documents/{document_id}/review")
-def upload_review(name: str, document_id: str, services: AppServices) -> dict[str, Any]:
+def upload_review(name: ReadableName, document_id: str, services: AppServices) -> dict[str, Any]:
     """The automatic review stored when the document was uploaded (404 when there is none)."""
     review = services.upload_reviewer().stored(name, document_id)
     if not isinstance(review, dict):
