@@ -5,14 +5,19 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_BOOKS = Path(os.environ.get("LECTERN_TEST_BOOKS", ROOT.parent / "shared" / "data" / "books"))
+SHARED_DATA = Path(os.environ.get("LECTERN_SHARED_DATA", ROOT.parent / "shared" / "data"))
+"""The shared data sets (`../shared/data` beside the clone; LECTERN_SHARED_DATA elsewhere, as
+for the benchmarks, e.g. from a git worktree)."""
+SHARED_BOOKS = Path(os.environ.get("LECTERN_TEST_BOOKS", SHARED_DATA / "books"))
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 POSTGRES_SERVER = os.environ.get(
     "LECTERN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432"
@@ -468,6 +473,36 @@ def build_tiny_mirror(root: Path) -> Path:
     return root
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A temporary folder of this run that every xdist worker of the run shares.
+
+    Under xdist each worker's temporary root is `<run's root>/popen-gwN`, so the run's root
+    is their parent; without xdist it is this process's own root (never pytest's folder
+    above it, which other runs on the machine share).
+    """
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]
+) -> Path:
+    """`build(folder)` once per run: the first worker to ask builds it, the others wait.
+
+    What is built is read-only for the tests: a test (or a worker's session fixture) that
+    writes copies it first. A build that failed is retried by the next worker that asks.
+    """
+    shared = run_folder(tmp_path_factory)
+    folder = shared / name
+    with FileLock(str(shared / f"{name}.lock")):
+        if not (folder / ".built").is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+            build(folder)
+            (folder / ".built").touch()
+    return folder
+
+
 @pytest.fixture
 def tiny_mirror(tmp_path: Path) -> Path:
     return build_tiny_mirror(tmp_path / "mirror")
@@ -482,6 +517,9 @@ def shared_books() -> Path:
     return SHARED_BOOKS
 
 
+_TEST_DATA_VARIABLES = {"LECTERN_TEST_BOOKS", "LECTERN_SHARED_DATA"}
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, request: pytest.FixtureRequest
@@ -492,7 +530,10 @@ def _isolated_env(
     test helpers' own wiring) keeps its indexes in Qdrant local mode under its data dir.
     """
     for name in list(os.environ):
-        if name.startswith("LECTERN_") and name != "LECTERN_TEST_BOOKS":
+        if name.startswith("LECTERN_") and name not in {
+            "LECTERN_TEST_BOOKS",
+            "LECTERN_SHARED_DATA",
+        }:
             monkeypatch.delenv(name)
     monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
     if on_postgres():
