@@ -35,3 +35,15 @@ def indexed_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy = tmp_path_factory.mktemp("served") / "var"
     shutil.copytree(built / "var", copy)
     return copy
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give each Schemathesis test its own node id.
+
+    Schemathesis names each operation's test (`test_every_operation_honours_its_schema[GET
+    /health]`) but leaves them all the function's node id. xdist's `--dist loadfile` keys
+    its work by node id, so the 66 operations would run as one test, silently.
+    """
+    for item in items:
+        if getattr(item, "operation_label", None) is not None and "[" not in item.nodeid:
+            item._nodeid = f"{item.nodeid.rsplit('::', 1)[0]}::{item.name}"
