@@ -7,6 +7,7 @@ import hashlib
 import os
 import shutil
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -140,6 +141,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:  # noqa: ARG001 - pytest'
         warnings.filterwarnings("ignore", category=pytest.PytestUnraisableExceptionWarning)
     while _POSTGRES_SUITE:
         _POSTGRES_SUITE.pop().close()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Refuse two tests with one node id: xdist's file scheduling would run them as one."""
+    seen = Counter(item.nodeid for item in items)
+    shared = sorted(nodeid for nodeid, count in seen.items() if count > 1)
+    if shared:
+        raise pytest.UsageError(f"tests share a node id (xdist runs them as one): {shared[:5]}")
 
 
 def catalog_url_for(path: Path) -> str:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 from pathlib import Path
@@ -45,5 +46,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     its work by node id, so the 66 operations would run as one test, silently.
     """
     for item in items:
-        if getattr(item, "operation_label", None) is not None and "[" not in item.nodeid:
-            item._nodeid = f"{item.nodeid.rsplit('::', 1)[0]}::{item.name}"
+        label = getattr(item, "operation_label", None)
+        if label is not None and "[" not in item.nodeid:
+            # pytest 9 keeps the id structured (`_pytest.nodeid.NodeId`); params print as [..].
+            item._id = dataclasses.replace(item._id, params=label)
