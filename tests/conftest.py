@@ -104,7 +104,22 @@ class _PostgresSuite:
 _POSTGRES_SUITE: list[_PostgresSuite] = []
 
 
+def _threads_per_worker() -> int | None:
+    """Under xdist, this machine's cores split between the workers (None outside xdist).
+
+    Each worker's ONNX Runtime and OpenMP would otherwise start a thread per core, and two
+    workers on two cores would run four busy threads: the same split `lectern serve
+    --workers` makes.
+    """
+    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT")
+    if not workers:
+        return None
+    return max(1, (os.cpu_count() or 1) // int(workers))
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    if (threads := _threads_per_worker()) is not None:
+        os.environ.setdefault("OMP_NUM_THREADS", str(threads))  # before numpy and FAISS load
     # Session fixtures (an indexed data dir shared by a module) are built before the
     # per-test environment: they must see the engine too.
     if config.getoption("--engine") != "embedded":
@@ -546,6 +561,8 @@ def _isolated_env(
         }:
             monkeypatch.delenv(name)
     monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
+    if (threads := _threads_per_worker()) is not None:
+        monkeypatch.setenv("LECTERN_EMBED_THREADS", str(threads))
     if on_postgres():
         # Every data directory's default catalog becomes its own PostgreSQL schema, as each
         # has its own SQLite file otherwise. (A `lectern` subprocess does not see this: such
