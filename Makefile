@@ -69,24 +69,29 @@ $(NODE_STAMP): tests/node/package.json tests/node/package-lock.json
 
 node-deps: $(NODE_STAMP)
 
-test: lint browser node-deps
-	$(BIN)/pytest
-	$(BIN)/pytest --engine qdrant -m "not slow" $(QDRANT_SUITES)
+# Both cores: pytest-xdist, whole files to a worker (a module's fixtures are built once).
+# Every test is parallel-safe: its own data dir, PostgreSQL database or schema, Redis keys,
+# free port and Qdrant folder; what a run builds once (the tiny indexed catalog, the full
+# ingest) is built by the first worker under a file lock and copied. `make test XDIST=` runs
+# in one process.
+XDIST ?= -n 2 --dist loadfile
 
-# The search, collection and assistant suites again with LECTERN_ENGINE=qdrant (qdrant-client
-# local mode in each test's data dir); the Qdrant adapter's own tests run in `pytest` above.
-QDRANT_SUITES := tests/unit/test_search_service.py tests/unit/test_search_exclusions.py \
-	tests/unit/test_search_fallback.py tests/e2e/test_search_cli.py tests/e2e/test_http_api.py \
+test: lint browser node-deps
+	$(BIN)/pytest $(XDIST)
+	$(BIN)/pytest $(XDIST) --engine qdrant -m "not slow" $(QDRANT_SUITES)
+
+# The suites whose tests build and search real indexes, again with LECTERN_ENGINE=qdrant
+# (qdrant-client local mode in each test's data dir): what differs by engine. The search
+# and assistant unit suites run on fakes (tests/fakes.py) and the action storage on SQL, the
+# same on either engine, so they run once; the Qdrant adapter's own tests run in `pytest`.
+QDRANT_SUITES := tests/e2e/test_search_cli.py tests/e2e/test_http_api.py \
 	tests/e2e/test_search_fallback.py tests/integration/test_collection_service.py \
 	tests/integration/test_shipped_collections.py tests/e2e/test_collections_cli.py \
-	tests/e2e/test_collections_http.py tests/unit/test_assistant_approvals.py \
-	tests/unit/test_assistant_conversations.py tests/unit/test_assistant_domain.py \
-	tests/unit/test_assistant_service.py tests/unit/test_assistant_turn_listener.py \
-	tests/integration/test_assistant_bootstrap.py tests/integration/test_assistant_storage.py \
+	tests/e2e/test_collections_http.py tests/integration/test_assistant_bootstrap.py \
 	tests/e2e/test_assistant_cli.py tests/e2e/test_http_assistant.py
 
 test-qdrant: setup
-	$(BIN)/pytest --engine qdrant $(QDRANT_SUITES)
+	$(BIN)/pytest $(XDIST) --engine qdrant $(QDRANT_SUITES)
 
 # The catalog, collection, action and workspace tests again with every catalog on the local
 # PostgreSQL (a fresh schema per test in one database per run, dropped afterwards), plus the
@@ -105,7 +110,7 @@ POSTGRES_TESTS := \
 	tests/e2e/test_http_readiness.py
 
 test-postgres: setup
-	$(BIN)/pytest --database postgres $(POSTGRES_TESTS)
+	$(BIN)/pytest $(XDIST) --database postgres $(POSTGRES_TESTS)
 
 screenshot: setup browser
 	$(BIN)/python tools/screenshot.py

@@ -16,11 +16,11 @@ from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.application.collections import CollectionService
 from lectern.application.ports import CollectionIndexes
 from lectern.application.search import SearchConfig
-from tests.conftest import catalog_url_for
+from tests.conftest import SHARED_DATA, catalog_url_for
 from tests.fakes import HashingArrayEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "data"
+SHARED = SHARED_DATA
 
 
 def on_qdrant() -> bool:

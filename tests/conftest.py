@@ -5,14 +5,20 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+import shutil
 import uuid
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_BOOKS = Path(os.environ.get("LECTERN_TEST_BOOKS", ROOT.parent / "shared" / "data" / "books"))
+SHARED_DATA = Path(os.environ.get("LECTERN_SHARED_DATA", ROOT.parent / "shared" / "data"))
+"""The shared data sets (`../shared/data` beside the clone; LECTERN_SHARED_DATA elsewhere, as
+for the benchmarks, e.g. from a git worktree)."""
+SHARED_BOOKS = Path(os.environ.get("LECTERN_TEST_BOOKS", SHARED_DATA / "books"))
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 POSTGRES_SERVER = os.environ.get(
     "LECTERN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432"
@@ -98,7 +104,22 @@ class _PostgresSuite:
 _POSTGRES_SUITE: list[_PostgresSuite] = []
 
 
+def _threads_per_worker() -> int | None:
+    """Under xdist, this machine's cores split between the workers (None outside xdist).
+
+    Each worker's ONNX Runtime and OpenMP would otherwise start a thread per core, and two
+    workers on two cores would run four busy threads: the same split `lectern serve
+    --workers` makes.
+    """
+    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT")
+    if not workers:
+        return None
+    return max(1, (os.cpu_count() or 1) // int(workers))
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    if (threads := _threads_per_worker()) is not None:
+        os.environ.setdefault("OMP_NUM_THREADS", str(threads))  # before numpy and FAISS load
     # Session fixtures (an indexed data dir shared by a module) are built before the
     # per-test environment: they must see the engine too.
     if config.getoption("--engine") != "embedded":
@@ -135,6 +156,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:  # noqa: ARG001 - pytest'
         warnings.filterwarnings("ignore", category=pytest.PytestUnraisableExceptionWarning)
     while _POSTGRES_SUITE:
         _POSTGRES_SUITE.pop().close()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Refuse two tests with one node id: xdist's file scheduling would run them as one."""
+    seen = Counter(item.nodeid for item in items)
+    shared = sorted(nodeid for nodeid, count in seen.items() if count > 1)
+    if shared:
+        raise pytest.UsageError(f"tests share a node id (xdist runs them as one): {shared[:5]}")
 
 
 def catalog_url_for(path: Path) -> str:
@@ -468,6 +498,36 @@ def build_tiny_mirror(root: Path) -> Path:
     return root
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A temporary folder of this run that every xdist worker of the run shares.
+
+    Under xdist each worker's temporary root is `<run's root>/popen-gwN`, so the run's root
+    is their parent; without xdist it is this process's own root (never pytest's folder
+    above it, which other runs on the machine share).
+    """
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]
+) -> Path:
+    """`build(folder)` once per run: the first worker to ask builds it, the others wait.
+
+    What is built is read-only for the tests: a test (or a worker's session fixture) that
+    writes copies it first. A build that failed is retried by the next worker that asks.
+    """
+    shared = run_folder(tmp_path_factory)
+    folder = shared / name
+    with FileLock(str(shared / f"{name}.lock")):
+        if not (folder / ".built").is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+            build(folder)
+            (folder / ".built").touch()
+    return folder
+
+
 @pytest.fixture
 def tiny_mirror(tmp_path: Path) -> Path:
     return build_tiny_mirror(tmp_path / "mirror")
@@ -482,6 +542,9 @@ def shared_books() -> Path:
     return SHARED_BOOKS
 
 
+_TEST_DATA_VARIABLES = {"LECTERN_TEST_BOOKS", "LECTERN_SHARED_DATA"}
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, request: pytest.FixtureRequest
@@ -492,9 +555,14 @@ def _isolated_env(
     test helpers' own wiring) keeps its indexes in Qdrant local mode under its data dir.
     """
     for name in list(os.environ):
-        if name.startswith("LECTERN_") and name != "LECTERN_TEST_BOOKS":
+        if name.startswith("LECTERN_") and name not in {
+            "LECTERN_TEST_BOOKS",
+            "LECTERN_SHARED_DATA",
+        }:
             monkeypatch.delenv(name)
     monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
+    if (threads := _threads_per_worker()) is not None:
+        monkeypatch.setenv("LECTERN_EMBED_THREADS", str(threads))
     if on_postgres():
         # Every data directory's default catalog becomes its own PostgreSQL schema, as each
         # has its own SQLite file otherwise. (A `lectern` subprocess does not see this: such

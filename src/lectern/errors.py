@@ -110,11 +110,11 @@ class ToolError(InvalidQueryError):
     """A tool cannot do what was asked; the message goes back to the model as data."""
 
 
-class CollectionNotFoundError(LecternError):
+class CollectionNotFoundError(NotFoundError):
     """No collection with that name."""
 
 
-class DocumentNotFoundError(LecternError):
+class DocumentNotFoundError(NotFoundError):
     """No document, passage or label target with that id in the collection."""
 
 

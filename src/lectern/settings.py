@@ -75,6 +75,7 @@ class Settings(BaseSettings):
     source_base_url: str | None = None
     """An HTTP mirror of the upstream files (`{url}/{source path}`); checksums still apply."""
     log_level: LogLevel = "INFO"
+    """How much the JSON logs on stderr say."""
     ingest_batch_size: int = Field(default=500, ge=1, le=50_000)
     """Books written per transaction during ingest."""
     embedder: Literal["onnx", "sentence-transformers"] = "onnx"
@@ -86,14 +87,19 @@ class Settings(BaseSettings):
     exact_index_max: int = Field(default=100_000, ge=0)
     """Vector indexes up to this size are exact (flat); larger ones use HNSW."""
     hnsw_m: int = Field(default=32, ge=4, le=128)
+    """HNSW graph degree."""
     hnsw_ef_search: int = Field(default=64, ge=8, le=4096)
+    """HNSW search breadth."""
     rrf_k: int = Field(default=60, ge=0, le=10_000)
+    """The RRF constant (with fusion=rrf)."""
     fusion: Literal["rrf", "convex"] = "convex"
     """Chosen by ablation (docs/evaluation.md): a convex combination of normalised scores,
     0.6 BM25 + 0.4 vectors, beat equal-weight RRF on the judged catalog queries (nDCG@10
     0.699 vs 0.663) and on SciFact (0.730 vs 0.712)."""
     lexical_weight: float = Field(default=0.6, ge=0.0, le=100.0)
+    """BM25's fusion weight."""
     vector_weight: float = Field(default=0.4, ge=0.0, le=100.0)
+    """The vectors' fusion weight."""
     candidate_pool: int = Field(default=100, ge=10, le=2_000)
     """Candidates per query variation, split between BM25 and vectors by the strategy."""
     mmr_lambda: float = Field(default=DEFAULT_MMR_LAMBDA, ge=0.0, le=1.0)
@@ -105,10 +111,13 @@ class Settings(BaseSettings):
     """`:memory:` (this process only), a folder (qdrant-client local mode) or an http(s)
     server URL; default: the folder data_dir/qdrant."""
     qdrant_api_key: SecretStr | None = None
+    """The Qdrant server's API key."""
     qdrant_collection_prefix: str = Field(default="lectern_", pattern=r"^[A-Za-z0-9_-]{0,64}$")
     """Put before every Qdrant collection name (several installs can share one server)."""
     qdrant_shards: int = Field(default=1, ge=1, le=1_000)
+    """Shards of each new Qdrant collection (a cluster spreads them over its nodes)."""
     qdrant_replicas: int = Field(default=1, ge=1, le=100)
+    """Copies of each shard (a cluster of 2+ nodes keeps serving when one fails)."""
     understanding: Literal["rules", "llm"] = "rules"
     """Who plans queries asked to be understood: the offline rules, or the configured LLM
     through the LangGraph flow (falling back to the rules when it fails)."""
@@ -129,6 +138,7 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(default=2, ge=0, le=10)
     """Retries, with exponential backoff, on timeouts, rate limits and server errors."""
     llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    """Sampling temperature."""
     llm_max_tokens: int = Field(default=4_096, ge=1, le=200_000)
     """Most tokens one reply of a hosted provider may have (llm=local keeps its own 384
     unless this is set)."""

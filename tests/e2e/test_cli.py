@@ -7,21 +7,62 @@ import os
 import shutil
 import subprocess
 import sys
+import traceback
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import structlog
+from typer.testing import CliRunner
 
 LECTERN = shutil.which("lectern", path=str(Path(sys.executable).parent)) or "lectern"
 
 
-def lectern(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    if os.environ.get("LECTERN_ENGINE") == "qdrant":
+@dataclass(frozen=True)
+class Ran:
+    """What a `lectern` command gave: its exit status and both streams."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _let_go_of_qdrant(env: dict[str, str] | None) -> None:
+    if os.environ.get("LECTERN_ENGINE") == "qdrant" or (env or {}).get("LECTERN_ENGINE"):
         from lectern.adapters.engines.qdrant_store import disconnect
 
-        # Local mode lets one process hold a folder: this one lets go before the command runs.
+        # Local mode lets one client hold a folder: the test's own lets go before the command.
         data_dir = (env or {}).get("LECTERN_DATA_DIR") or os.environ["LECTERN_DATA_DIR"]
         disconnect(under=str(Path(data_dir).resolve()))
-    return subprocess.run(
+
+
+def lectern(*args: str, env: dict[str, str] | None = None) -> Ran:
+    """`lectern ARGS` as a user runs it, in this process (typer's CliRunner).
+
+    The same Typer app, arguments, environment, streams and exit code as the console script,
+    without a new interpreter importing numpy, FAISS and ONNX Runtime for every command. An
+    exception that escapes the command is written to stderr as its traceback, as the console
+    script prints it, so the tests that look for one still see it. `lectern_process` runs the
+    installed script itself (the few smoke tests that prove it).
+    """
+    from lectern.entrypoints.cli.main import app
+
+    _let_go_of_qdrant(env)
+    saved = structlog.get_config()  # the commands point structlog at the runner's stderr
+    try:
+        result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200", **(env or {})})
+    finally:
+        structlog.configure(**saved)
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(result.exception))
+    return Ran(result.exit_code, result.stdout, stderr)
+
+
+def lectern_process(*args: str, env: dict[str, str] | None = None) -> Ran:
+    """The installed `lectern` console script in its own process."""
+    _let_go_of_qdrant(env)
+    done = subprocess.run(
         [LECTERN, *args],
         env={**os.environ, "COLUMNS": "200", **(env or {})},
         capture_output=True,
@@ -29,9 +70,10 @@ def lectern(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
         timeout=120,
         check=False,
     )
+    return Ran(done.returncode, done.stdout, done.stderr)
 
 
-def _one_line_error(result: subprocess.CompletedProcess[str], needle: str) -> None:
+def _one_line_error(result: Ran, needle: str) -> None:
     assert result.returncode == 1, result.stdout + result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     errors = [line for line in lines if line.startswith("error:")]
@@ -42,7 +84,7 @@ def _one_line_error(result: subprocess.CompletedProcess[str], needle: str) -> No
 
 
 def test_ingest_stats_show_and_idempotence(tiny_mirror: Path, tmp_path: Path) -> None:
-    first = lectern("ingest", "--mirror", str(tiny_mirror))
+    first = lectern_process("ingest", "--mirror", str(tiny_mirror))
     assert first.returncode == 0, first.stderr
     assert "inserted" in first.stdout and "rejected: missing_title" in first.stdout
     assert "goodbooks-10k/books.csv:6: missing_title" in first.stdout
@@ -121,7 +163,8 @@ def test_a_file_in_the_wrong_format_exits_non_zero(tiny_mirror: Path) -> None:
 
 def test_bad_setting_names_the_variable() -> None:
     _one_line_error(
-        lectern("catalog", "stats", env={"LECTERN_LOG_LEVEL": "loud"}), "LECTERN_LOG_LEVEL"
+        lectern_process("catalog", "stats", env={"LECTERN_LOG_LEVEL": "loud"}),
+        "LECTERN_LOG_LEVEL",
     )
 
 
@@ -132,6 +175,6 @@ def test_out_of_range_option_is_a_usage_error(tiny_mirror: Path) -> None:
 
 
 def test_version_and_help() -> None:
-    assert lectern("--version").stdout.strip() == "0.1.0"
+    assert lectern_process("--version").stdout.strip() == "0.1.0"
     help_text = lectern("--help").stdout
     assert "ingest" in help_text and "catalog" in help_text

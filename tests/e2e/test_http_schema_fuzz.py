@@ -1,12 +1,15 @@
 """Schemathesis against the app's own OpenAPI schema: no 5xx, responses match their schemas.
 
-The schema is read at import (pytest collects one test per operation from it), so the app
-and its own copy of the tiny indexed catalog are built at import too (POST /evaluate writes
-run artifacts into it, and other modules share the session's catalog).
+The schema is read at import (pytest collects one test per operation from it), from an app
+over a data directory that is still empty: building an app reads no data. The module's
+fixture fills that directory before the app starts: its own copy of the session's tiny
+indexed catalog (POST /evaluate writes run artifacts into it) and a small guidance
+collection. So collecting the module (every xdist worker does) costs no ingest.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -23,7 +26,6 @@ from lectern.bootstrap import bootstrap
 from lectern.entrypoints.http.app import create_app
 from lectern.settings import Settings
 from tests.collection_wiring import SHARED
-from tests.e2e.conftest import build_indexed_data_dir
 
 pytestmark = pytest.mark.slow
 UNLIMITED = "1000000/minute"
@@ -31,28 +33,32 @@ UNLIMITED = "1000000/minute"
 ROOT = Path(tempfile.mkdtemp(prefix="lectern-fuzz-"))
 services = bootstrap(
     Settings(
-        data_dir=build_indexed_data_dir(ROOT),
+        data_dir=ROOT / "var",
         rate_limit=UNLIMITED,
         rate_limit_chat=UNLIMITED,
         rate_limit_chat_guide=UNLIMITED,
     )
 )
-# The guideline chat answers from a real (small) guidance collection, not only 404s.
-_NIST = ROOT / "nist" / "sp800-63b"
-_NIST.mkdir(parents=True)
-shutil.copy(SHARED / "guidance/nist-sp800-63-3/sp800-63b/sec5_authenticators.md", _NIST)
-services.collections().add("nist", _NIST.parent)
 app = create_app(services)
 # Schema-violating bodies may also be refused for their size (LECTERN_MAX_BODY_BYTES): 413.
 REJECTED = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429"]
 config = SchemathesisConfig.from_dict(
     {"checks": {"negative_data_rejection": {"expected-statuses": [*REJECTED, "5xx"]}}}
 )
-schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=config)
+# What `from_asgi("/openapi.json", app)` loads, without starting the app to serve it.
+schema = schemathesis.openapi.from_dict(json.loads(json.dumps(app.openapi())), config=config)
+schema.app = app
+schema.location = "/openapi.json"
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _served() -> Iterator[None]:
+def _served(indexed_data_dir: Path) -> Iterator[None]:
+    shutil.copytree(indexed_data_dir, ROOT / "var")
+    # The guideline chat answers from a real (small) guidance collection, not only 404s.
+    nist = ROOT / "nist" / "sp800-63b"
+    nist.mkdir(parents=True)
+    shutil.copy(SHARED / "guidance/nist-sp800-63-3/sp800-63b/sec5_authenticators.md", nist)
+    services.collections().add("nist", nist.parent)
     with TestClient(app):
         yield
     services.evaluation().close()  # a run the fuzzer started finishes before the copy goes

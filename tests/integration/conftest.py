@@ -1,13 +1,19 @@
 from __future__ import annotations
 
+import pickle
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from tests.conftest import IN_CI, catalog_url_for
+from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
+from lectern.adapters.sources.fetch import MirrorSourceFetcher
+from lectern.application.ingestion import IngestionService, IngestReport
+from lectern.bootstrap import default_sources
+from tests.conftest import IN_CI, built_once, catalog_url_for
 
 POSTGRES_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
@@ -52,3 +58,31 @@ def catalog_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return catalog_url_for(tmp_path / "catalog.db")
     return str(request.getfixturevalue("postgres_url"))
+
+
+@dataclass(frozen=True)
+class FullIngest:
+    """All of the shared books ingested into an empty SQLite catalog, and that ingest's report."""
+
+    catalog: Path
+    """The catalog file: read it, or copy it before writing."""
+    report: IngestReport
+
+
+@pytest.fixture(scope="session")
+def full_ingest(shared_books: Path, tmp_path_factory: pytest.TempPathFactory) -> FullIngest:
+    """One full ingest per run, shared by the tests that need the whole catalog.
+
+    The first xdist worker that asks ingests (about 45 s on 2 cores); the others wait for it.
+    """
+
+    def build(folder: Path) -> None:
+        catalog = SqlAlchemyBookCatalog.from_url(f"sqlite:///{folder / 'catalog.db'}")
+        service = IngestionService(catalog, MirrorSourceFetcher(shared_books), default_sources())
+        report = service.ingest()
+        catalog.close()  # the WAL goes back into the file: a copy of it is whole
+        (folder / "report.pickle").write_bytes(pickle.dumps(report))
+
+    folder = built_once(tmp_path_factory, "full-ingest", build)
+    report = pickle.loads((folder / "report.pickle").read_bytes())  # noqa: S301 - our own file
+    return FullIngest(folder / "catalog.db", report)

@@ -20,8 +20,9 @@ from lectern.entrypoints.cli.evaluate_answering import run_answering_evaluation
 from lectern.settings import Settings
 from tests.answering_world import knowledge_bases, threat_sources
 from tests.collection_wiring import collection_service
+from tests.conftest import SHARED_DATA
 
-CLAPNQ = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "qa" / "clapnq-dev"
+CLAPNQ = SHARED_DATA / "qa" / "clapnq-dev"
 
 
 def test_clapnq_replies_cite_only_what_the_passages_say(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,21 +12,31 @@ from lectern.adapters.sources.fetch import MirrorSourceFetcher
 from lectern.application.catalog_queries import find_book
 from lectern.application.ingestion import IngestionService, IngestReport
 from lectern.bootstrap import default_sources
-from tests.conftest import catalog_url_for
+from tests.conftest import catalog_url_for, on_postgres
+from tests.integration.conftest import FullIngest
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def ingested(
-    shared_books: Path, tmp_path_factory: pytest.TempPathFactory
+    shared_books: Path, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> tuple[SqlAlchemyBookCatalog, IngestReport, IngestReport]:
-    url = catalog_url_for(tmp_path_factory.mktemp("full") / "catalog.db")
-    catalog = SqlAlchemyBookCatalog.from_url(url)
+    """The first ingest into an empty catalog, and a second one over it."""
+    folder = tmp_path_factory.mktemp("full")
+    if on_postgres():
+        # The PostgreSQL run ingests into its own schema: the first ingest is the point.
+        catalog = SqlAlchemyBookCatalog.from_url(catalog_url_for(folder / "catalog.db"))
+        service = IngestionService(catalog, MirrorSourceFetcher(shared_books), default_sources())
+        first = service.ingest()
+        return catalog, first, service.ingest()
+    # On SQLite the run's shared full ingest is that first ingest (tests/integration/conftest.py);
+    # the second runs over a copy of it.
+    full: FullIngest = request.getfixturevalue("full_ingest")
+    shutil.copy(full.catalog, folder / "catalog.db")
+    catalog = SqlAlchemyBookCatalog.from_url(catalog_url_for(folder / "catalog.db"))
     service = IngestionService(catalog, MirrorSourceFetcher(shared_books), default_sources())
-    first = service.ingest()
-    second = service.ingest()
-    return catalog, first, second
+    return catalog, full.report, service.ingest()
 
 
 def test_the_whole_catalog_is_there(

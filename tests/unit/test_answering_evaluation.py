@@ -25,8 +25,9 @@ from lectern.application.evaluation.answering import (
     transfer_figures,
 )
 from lectern.errors import DatasetError
+from tests.conftest import SHARED_DATA
 
-CLAPNQ = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "qa" / "clapnq-dev"
+CLAPNQ = SHARED_DATA / "qa" / "clapnq-dev"
 
 
 def test_token_f1_is_squads() -> None:

@@ -1,5 +1,7 @@
+import importlib.util
 import re
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -117,6 +119,28 @@ def test_readme_settings_tables_match_settings() -> None:
             if not ok:
                 wrong[name] = (cell, default)
     assert wrong == {}, f"README defaults that are not the real ones: {wrong}"
+
+
+def _settings_page_module() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "tools" / "settings_doc.py"
+    spec = importlib.util.spec_from_file_location("settings_doc", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docs_settings_is_the_page_generated_from_settings() -> None:
+    tool = _settings_page_module()
+    page = tool.PAGE.read_text(encoding="utf-8")
+    assert page == tool.render(), "docs/settings.md is stale: python tools/settings_doc.py --write"
+    for name, field in Settings.model_fields.items():
+        # Every field has its row, a description and its variable.
+        row = next(
+            line for line in page.splitlines() if line.startswith(f"| `LECTERN_{name.upper()}` |")
+        )
+        assert row.rstrip(" |").split(" | ")[-1].strip(), f"{name} has no description"
+        assert (field.default is None) == ("| unset |" in row), name
 
 
 def test_api_keys_map_to_users() -> None:

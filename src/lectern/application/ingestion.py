@@ -118,10 +118,6 @@ class IngestionService:
         self.batch_size = batch_size
         self.progress: ProgressReporter = progress or _SilentProgress()
 
-    def source_names(self) -> list[str]:
-        """Names of the sources this service knows, in priority order."""
-        return [s.name for s in self.sources]
-
     def ingest(self, only: Sequence[str] | None = None) -> IngestReport:
         """Read, merge and store; each batch of books is written in one transaction."""
         started = time.perf_counter()

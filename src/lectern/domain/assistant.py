@@ -55,16 +55,6 @@ class ToolCall:
 
 
 @dataclass(frozen=True, slots=True)
-class ToolResult:
-    """What running a tool gave back to the model (always data, never instructions)."""
-
-    call_id: str
-    name: str
-    content: JSONValue
-    is_error: bool = False
-
-
-@dataclass(frozen=True, slots=True)
 class Message:
     """One turn of a conversation; tool turns carry the result of one call."""
 

@@ -180,23 +180,6 @@ class DocumentPassage:
     end: int
 
 
-def page_of(pages: Sequence[tuple[int, int]], offset: int) -> int | None:
-    """The 1-based page holding this offset, or None for a document without pages."""
-    for number, (start, end) in enumerate(pages, start=1):
-        if start <= offset < end or (offset == end and number == len(pages)):
-            return number
-    return None
-
-
-def section_at(sections: Sequence[Section], offset: int) -> Section | None:
-    """The innermost section whose span holds this offset."""
-    found: Section | None = None
-    for section in sections:
-        if section.start <= offset < section.end and (found is None or section.level > found.level):
-            found = section
-    return found
-
-
 def make_passages(
     collection: str, document: ExtractedDocument, spans: Sequence[tuple[int, int, Block]]
 ) -> list[DocumentPassage]:

@@ -23,7 +23,7 @@ from lectern.adapters.llm.answering_schemas import (
     VerificationLLM,
 )
 from lectern.adapters.llm.prompts import Prompt, json_prompt, kb_prompt, with_feedback
-from lectern.application.answering.knowledge import KnowledgeBase
+from lectern.application.answering.ports import KnowledgeBaseView
 from lectern.application.ports import LLMClient
 from lectern.domain.answering import (
     AnswerSentence,
@@ -95,7 +95,7 @@ class LLMReplySteps:
         self.prompts = prompts
         self.name = llm.model_id
 
-    def gate(self, turn: str, kb: KnowledgeBase, *, run_id: str) -> GateDecision:
+    def gate(self, turn: str, kb: KnowledgeBaseView, *, run_id: str) -> GateDecision:
         """The model's decision; a decision it may not give is a failure."""
         del kb
         reply = self.llm.complete(self.prompts.gate.id, {"turn": turn}, GateLLM, run_id=run_id)
@@ -105,7 +105,7 @@ class LLMReplySteps:
         return GateDecision(cast(GateKind, decision), reply.reason[:200], turn)
 
     def select(
-        self, question: str, kb: KnowledgeBase, limit: int, *, run_id: str
+        self, question: str, kb: KnowledgeBaseView, limit: int, *, run_id: str
     ) -> tuple[SelectedSource, ...]:
         """Ids the model picked from the index lines, kept when the index has them."""
         sources = kb.index.sources
@@ -131,7 +131,7 @@ class LLMReplySteps:
         self,
         question: str,
         sources: Sequence[LoadedSource],
-        kb: KnowledgeBase,
+        kb: KnowledgeBaseView,
         *,
         run_id: str,
         feedback: str | None = None,

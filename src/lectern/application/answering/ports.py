@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from lectern.domain.answering import (
     AIResult,
     DraftAnswer,
     GateDecision,
     KnowledgeIndex,
+    KnowledgeSource,
     LoadedSource,
     SelectedSource,
     Verdict,
@@ -18,10 +19,60 @@ from lectern.domain.answering import (
 from lectern.domain.kb_sources import WebFetch, WebPage
 from lectern.domain.research import ContextBlock, ResearchDraft, ResearchTemplate
 
-if TYPE_CHECKING:
-    from lectern.application.answering.knowledge import KnowledgeBase
-
 SchemaT = TypeVar("SchemaT")
+
+
+class SourceCandidate(Protocol):
+    """A source a knowledge base's search found, with the passage that earned it."""
+
+    @property
+    def selected(self) -> SelectedSource:
+        """The source and its relevance."""
+        ...
+
+    @property
+    def passage(self) -> str:
+        """The source's best passage for the question."""
+        ...
+
+    @property
+    def lexical(self) -> float | None:
+        """The best BM25 score among the source's passages (None: BM25 did not find it)."""
+        ...
+
+
+class KnowledgeBaseView(Protocol):
+    """What the reply steps and the graph use of one knowledge base.
+
+    `application.answering.knowledge.KnowledgeBase` is the implementation; the steps depend
+    on this protocol, so the ports do not import the service that uses them.
+    """
+
+    @property
+    def name(self) -> str:
+        """The collection's name."""
+        ...
+
+    @property
+    def index(self) -> KnowledgeIndex:
+        """The collection's `source_id: summary` index and its term statistics."""
+        ...
+
+    def source(self, source_id: str) -> KnowledgeSource | None:
+        """The source with this id, or None."""
+        ...
+
+    def candidates(self, question: str, limit: int) -> tuple[Sequence[SourceCandidate], bool]:
+        """Sources for a question in search order with their relevance; True when degraded."""
+        ...
+
+    def select(self, question: str, limit: int) -> tuple[SelectedSource, ...]:
+        """At most `limit` sources above the relevance floor, in search order."""
+        ...
+
+    def load(self, selected: Sequence[SelectedSource]) -> tuple[list[LoadedSource], list[str]]:
+        """The texts of the selected sources, and a reason for each that could not load."""
+        ...
 
 
 class ReplySteps(Protocol):
@@ -32,12 +83,12 @@ class ReplySteps(Protocol):
 
     name: str
 
-    def gate(self, turn: str, kb: KnowledgeBase, *, run_id: str) -> GateDecision:
+    def gate(self, turn: str, kb: KnowledgeBaseView, *, run_id: str) -> GateDecision:
         """Is the turn a question this knowledge base should answer?"""
         ...
 
     def select(
-        self, question: str, kb: KnowledgeBase, limit: int, *, run_id: str
+        self, question: str, kb: KnowledgeBaseView, limit: int, *, run_id: str
     ) -> tuple[SelectedSource, ...]:
         """At most `limit` sources to answer from, best first (none: do not answer)."""
         ...
@@ -46,7 +97,7 @@ class ReplySteps(Protocol):
         self,
         question: str,
         sources: Sequence[LoadedSource],
-        kb: KnowledgeBase,
+        kb: KnowledgeBaseView,
         *,
         run_id: str,
         feedback: str | None = None,
@@ -67,7 +118,7 @@ class ReplySteps(Protocol):
 class ReplyGraph(Protocol):
     """The compiled reply graph: one run per turn, never raising."""
 
-    def run(self, turn: str, kb: KnowledgeBase, *, run_id: str) -> AIResult:
+    def run(self, turn: str, kb: KnowledgeBaseView, *, run_id: str) -> AIResult:
         """Gate, select, load, generate, verify and decide; failures give should_reply=false."""
         ...
 

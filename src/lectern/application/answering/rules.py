@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lectern.application.answering.knowledge import KnowledgeBase
+from lectern.application.answering.ports import KnowledgeBaseView
 from lectern.domain.answering import (
     DraftAnswer,
     GateDecision,
@@ -30,7 +30,7 @@ class RuleReplySteps:
         """Answers are at most `max_answer_chars` long, labels included."""
         self.max_answer_chars = max_answer_chars
 
-    def gate(self, turn: str, kb: KnowledgeBase, *, run_id: str) -> GateDecision:
+    def gate(self, turn: str, kb: KnowledgeBaseView, *, run_id: str) -> GateDecision:
         """A question or request whose words the knowledge base holds at least one of."""
         del run_id
         decision = classify_turn(turn)
@@ -46,7 +46,7 @@ class RuleReplySteps:
         return decision
 
     def select(
-        self, question: str, kb: KnowledgeBase, limit: int, *, run_id: str
+        self, question: str, kb: KnowledgeBaseView, limit: int, *, run_id: str
     ) -> tuple[SelectedSource, ...]:
         """The collection's search, keeping sources above the relevance floor."""
         del run_id
@@ -56,7 +56,7 @@ class RuleReplySteps:
         self,
         question: str,
         sources: Sequence[LoadedSource],
-        kb: KnowledgeBase,
+        kb: KnowledgeBaseView,
         *,
         run_id: str,
         feedback: str | None = None,

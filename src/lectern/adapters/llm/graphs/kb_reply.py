@@ -25,8 +25,7 @@ from typing import Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from lectern.application.answering.knowledge import KnowledgeBase
-from lectern.application.answering.ports import ReplySteps
+from lectern.application.answering.ports import KnowledgeBaseView, ReplySteps
 from lectern.domain.answering import (
     AIResult,
     DraftAnswer,
@@ -68,7 +67,7 @@ class ReplyState(TypedDict, total=False):
 
     turn: str
     run_id: str
-    kb: KnowledgeBase
+    kb: KnowledgeBaseView
     journal: Journal
     gate: GateDecision
     selected: tuple[SelectedSource, ...]
@@ -121,7 +120,7 @@ class KnowledgeBaseReplyGraph:
 
     # --- running ---------------------------------------------------------------------------
 
-    def run(self, turn: str, kb: KnowledgeBase, *, run_id: str) -> AIResult:
+    def run(self, turn: str, kb: KnowledgeBaseView, *, run_id: str) -> AIResult:
         """One turn through the graph; a failure or timeout is `should_reply=false`."""
         started = time.perf_counter()
         journal = Journal()
