@@ -60,6 +60,7 @@ from lectern.application.answering.ports import (
     ReplySteps,
     ResearchWriter,
     SourceSummarizer,
+    TurnRewriter,
 )
 from lectern.application.answering.research import ResearchService
 from lectern.application.answering.rules import RuleReplySteps
@@ -917,6 +918,11 @@ class Services:
                 max_answer_chars=settings.ai_max_answer_chars,
             )
             steps = LLMReplySteps(self.llm(), prompts)
+        answer_check = None
+        if settings.ai_answer_check:
+            from lectern.adapters.understanding.question import AnswerCheck, load_model
+
+            answer_check = AnswerCheck(load_model(settings.ai_answer_model))
         return KnowledgeBaseReplyGraph(
             steps,
             GraphConfig(
@@ -925,6 +931,7 @@ class Services:
                 enable_verification=settings.ai_enable_verification,
                 graph_timeout_seconds=settings.ai_graph_timeout_seconds,
             ),
+            answer_check=answer_check,
         )
 
     def kb_source_sync(self) -> KnowledgeSourceSync:
@@ -956,6 +963,11 @@ class Services:
         observer = self._once(
             "answering_observer", lambda: PrometheusAnsweringObserver(self.metrics.registry)
         )
+        from lectern.adapters.llm.standalone import LlmStandaloneRewriter, RuleStandaloneRewriter
+
+        rewriter: TurnRewriter = RuleStandaloneRewriter()
+        if self._uses_model():
+            rewriter = LlmStandaloneRewriter(self.llm(), RuleStandaloneRewriter())
         return KnowledgeBaseReplier(
             self.reply_graph(),
             self.knowledge_bases(),
@@ -963,6 +975,7 @@ class Services:
             json_model=json_model,
             usage=self.tracer(),
             observer=observer,
+            rewriter=rewriter,
         )
 
     def research(self) -> ResearchService:

@@ -305,6 +305,12 @@ class Settings(BaseSettings):
     ai_min_relevance: float = Field(default=0.62, ge=0.0, le=1.0)
     """Offline: a source is answered from only when the cosine of the question and its best
     passage reaches this (tuned on half of ClapNQ dev, docs/assistant.md)."""
+    ai_answer_check: bool = True
+    """Reply only when a retrieved sentence answers the question (the answer check of
+    docs/assistant.md: what the question asks against the sentence, a trained model)."""
+    ai_answer_model: Path | None = None
+    """The answer check's model file (JSON coefficients); unset: the packaged one, retrained
+    by `lectern evaluate answering --train-gate`."""
     ai_min_coverage: float = Field(default=0.6, ge=0.0, le=1.0)
     """Offline without vectors: the IDF-weighted share of the question's words its best
     passage must hold instead."""
@@ -510,6 +516,8 @@ AI_YAML_KEYS = {
     "max_answer_chars": "ai_max_answer_chars",
     "min_relevance": "ai_min_relevance",
     "min_coverage": "ai_min_coverage",
+    "answer_check": "ai_answer_check",
+    "answer_model": "ai_answer_model",
     "kb_collection": "ai_kb_collection",
     "research_collection": "ai_research_collection",
     "batch_window_seconds": "ai_batch_window_seconds",

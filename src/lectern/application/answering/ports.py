@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from lectern.domain.answering import (
     AIResult,
+    ConversationMessage,
     DraftAnswer,
     GateDecision,
     KnowledgeIndex,
@@ -69,6 +70,18 @@ class ReplyGraph(Protocol):
 
     def run(self, turn: str, kb: KnowledgeBase, *, run_id: str) -> AIResult:
         """Gate, select, load, generate, verify and decide; failures give should_reply=false."""
+        ...
+
+
+class TurnRewriter(Protocol):
+    """The last turn of a conversation rewritten to stand alone (before retrieval)."""
+
+    name: str
+
+    def rewrite(
+        self, earlier: Sequence[ConversationMessage], turn: str, author: str | None = None
+    ) -> str:
+        """The standalone question; `author`'s earlier messages carry the thread."""
         ...
 
 
