@@ -965,8 +965,10 @@ class Services:
         )
         from lectern.adapters.llm.standalone import LlmStandaloneRewriter, RuleStandaloneRewriter
 
-        rewriter: TurnRewriter = RuleStandaloneRewriter()
-        if self._uses_model():
+        rewriter: TurnRewriter | None = RuleStandaloneRewriter()
+        if not self.settings.ai_standalone_rewrite:
+            rewriter = None
+        elif self._uses_model():
             rewriter = LlmStandaloneRewriter(self.llm(), RuleStandaloneRewriter())
         return KnowledgeBaseReplier(
             self.reply_graph(),

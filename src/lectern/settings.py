@@ -311,6 +311,9 @@ class Settings(BaseSettings):
     ai_answer_model: Path | None = None
     """The answer check's model file (JSON coefficients); unset: the packaged one, retrained
     by `lectern evaluate answering --train-gate`."""
+    ai_standalone_rewrite: bool = True
+    """Rewrite a conversation's last turn into a standalone question before retrieval
+    (rules offline, the configured model otherwise)."""
     ai_min_coverage: float = Field(default=0.6, ge=0.0, le=1.0)
     """Offline without vectors: the IDF-weighted share of the question's words its best
     passage must hold instead."""
@@ -518,6 +521,7 @@ AI_YAML_KEYS = {
     "min_coverage": "ai_min_coverage",
     "answer_check": "ai_answer_check",
     "answer_model": "ai_answer_model",
+    "standalone_rewrite": "ai_standalone_rewrite",
     "kb_collection": "ai_kb_collection",
     "research_collection": "ai_research_collection",
     "batch_window_seconds": "ai_batch_window_seconds",

@@ -119,7 +119,11 @@ def run_answering_evaluation(
         )
     services = make(settings)
     version, questions = load_research_questions()
-    research = research_records(services.research(), research_collection, questions)
+    research = (
+        research_records(services.research(), research_collection, questions)
+        if research_collection
+        else []
+    )
     config: dict[str, JSONValue] = {
         "label": f"answering ({settings.llm})",
         "llm": settings.llm,
@@ -229,7 +233,7 @@ def evaluate_answering(
         str, typer.Option(help="The collection of ClapNQ's passages (`clapnq` mapping).")
     ] = "clapnq",
     research_collection: Annotated[
-        str, typer.Option(help="The collection of KEV and ATT&CK records.")
+        str, typer.Option(help="The collection of KEV and ATT&CK records ('': no research).")
     ] = "threats",
     tune: Annotated[
         bool, typer.Option(help="Also run without a relevance floor and pick one on half.")
