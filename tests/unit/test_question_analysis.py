@@ -21,7 +21,7 @@ from lectern.adapters.understanding.question import (
 
 
 def _idf(term: str) -> float:
-    return 1.0
+    return 2.0 if term.isdigit() else 1.0
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,11 @@ def _thread(*turns: str) -> tuple[list[ConversationMessage], str]:
             "How do I declare query parameters in version 2?",
         ),
         (
-            ("How do I declare query parameters?", "and path parameters?", "can they have defaults?"),
+            (
+                "How do I declare query parameters?",
+                "and path parameters?",
+                "can they have defaults?",
+            ),
             "can path parameters have defaults?",
         ),
         (
@@ -88,7 +92,9 @@ def _model(answer: object) -> LangChainLLM:
 
 
 def test_the_model_writes_the_standalone_question_and_the_rules_back_it() -> None:
-    earlier, turn = _thread("How do I use dependencies in FastAPI?", "does it work with websockets?")
+    earlier, turn = _thread(
+        "How do I use dependencies in FastAPI?", "does it work with websockets?"
+    )
     written = json.dumps({"question": "Do FastAPI dependencies work with WebSockets?"})
     model = LlmStandaloneRewriter(_model(written))
     assert model.rewrite(earlier, turn, "ana") == "Do FastAPI dependencies work with WebSockets?"
