@@ -8,13 +8,14 @@ Needs the collections (real embeddings, the packaged MiniLM):
     lectern collections add threats ../shared/data/threat/mitre-attack --mapping mitre-attack
     lectern collections add fastapi ../shared/data/kb/fastapi-docs/docs   (--support-collection)
 
-The same run as `lectern evaluate answering`: ClapNQ (halves), its perturbed twins (train/dev/
-test by passage, with the BM25 threshold baseline tuned on train), the multi-turn
+The same run as `lectern evaluate answering`: ClapNQ (halves), its perturbed twins
+(train/dev/test by passage, with the BM25 threshold baseline tuned on train), the multi-turn
 conversations (ClapNQ generated, FastAPI by hand with --support-collection), research.
 `--tune` first runs every question with no relevance floor and picks the floor on the
-`tune` half (half of each class, split by a hash of the question id), reporting what it does on the `held_out` half; then the configured
-defaults run (LECTERN_AI_MIN_RELEVANCE), with the BM25 top-score baseline computed from the
-same run. The artifact goes to `<data dir>/evaluation/runs/<run id>.json`.
+`tune` half (half of each class, split by a hash of the question id), reporting what it
+does on the `held_out` half; then the configured defaults run (LECTERN_AI_MIN_RELEVANCE),
+with the BM25 top-score baseline computed from the same run. The artifact goes to
+`<data dir>/evaluation/runs/<run id>.json`.
 """
 
 from __future__ import annotations

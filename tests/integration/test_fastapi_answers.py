@@ -8,7 +8,6 @@ them for these questions), embedded with the real model through `bootstrap`.
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
