@@ -18,6 +18,7 @@ import structlog
 from lectern.adapters.llm.schemas import StandaloneQuestionLLM
 from lectern.application.ports import LLMClient
 from lectern.domain.answering import ConversationMessage, classify_turn, content_terms
+from lectern.domain.answering_words import QUESTION_WORDS, REQUEST_VERBS
 from lectern.errors import LecternError
 
 log = structlog.get_logger(__name__)
@@ -64,7 +65,12 @@ _FRAME = re.compile(
 _TRAILING = re.compile(r"[\s?.!]+$")
 _TOO = re.compile(r"\s+(?:too|as well|also)(?=[\s?.!]*$)", re.I)
 MIN_OWN_TERMS = 3
-"""A turn naming this many content words of its own (pronouns apart) stands on its own."""
+"""A turn naming more content words of its own than this (pronouns apart) stands on its own,
+unless it holds a personal pronoun."""
+_REFERRING = frozenset(["it", "its", "they", "them", "their", "he", "she", "him", "his", "her"])
+"""Pronouns that point back wherever they stand ("where does it get its name from")."""
+MAX_REFERRING_TERMS = 6
+"""A turn holding one of them leans on the thread unless it names this many words itself."""
 
 
 def _words(text: str) -> list[str]:
@@ -78,12 +84,18 @@ def leans_on_thread(turn: str) -> bool:
     if not words:
         return False
     own = [t for t in content_terms(text) if t not in _PRONOUNS]
-    if _FOLLOW_UP_START.match(text) and len(own) < MIN_OWN_TERMS + 1:
+    if _FOLLOW_UP_START.match(text) and len(own) <= MIN_OWN_TERMS:
         return True
-    pronoun = any(w in _PRONOUNS for w in words[:4])
-    if pronoun and len(own) < MIN_OWN_TERMS + 1:
+    if any(w in _REFERRING for w in words) and len(own) < MAX_REFERRING_TERMS:
         return True
-    return len(own) < 2 and len(words) <= 6
+    if any(w in _PRONOUNS for w in words[:4]) and len(own) <= MIN_OWN_TERMS:
+        return True
+    framed = (
+        words[0] in QUESTION_WORDS
+        or words[0] in REQUEST_VERBS
+        or text.casefold().startswith("tell me")
+    )
+    return not framed and len(own) < MIN_OWN_TERMS and len(words) <= 6
 
 
 def subject_of(question: str) -> str:
