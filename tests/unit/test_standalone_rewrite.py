@@ -68,6 +68,7 @@ def test_turns_that_lean_on_the_thread_get_its_subject(
         ("How do I set a cookie in the response?", "How do I serve static files like images?"),
         ("who has played chad dimera on days of our lives", "where is yemen located"),
         ("hi", "How do I enable CORS?"),
+        ("How do I set a cookie in the response?", "thanks!"),
     ],
 )
 def test_a_topic_switch_or_a_first_question_carries_nothing(turns: tuple[str, ...]) -> None:

@@ -128,6 +128,8 @@ class RuleStandaloneRewriter:
     ) -> str:
         """The standalone form of `turn` given the earlier messages (oldest first)."""
         text = " ".join(turn.split())
+        if classify_turn(text).decision in ("empty", "chit_chat"):
+            return text  # "thanks!" is not a question about the thread's subject
         previous = ""
         for question in _questions(earlier, author):
             if not previous or not leans_on_thread(question):
