@@ -23,6 +23,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Literal
@@ -336,6 +337,11 @@ def kind_met(kind: AnswerKind, sentence: str, question_terms: Sequence[str] = ()
     return 1.0
 
 
+@lru_cache(maxsize=512)
+def _negated_text(text: str) -> bool:
+    return _negated(text.casefold())
+
+
 def _negated(text: str) -> bool:
     return any(
         w.casefold() in _NEGATIONS or w.casefold().endswith("n't") for w in _WORD.findall(text)
@@ -374,7 +380,20 @@ FEATURES: tuple[str, ...] = (
 """The answer check's signals, in the model file's order (each in 0..1)."""
 
 
-def _weighted_share(terms: Sequence[str], present: set[str], idf: Callable[[str], float]) -> float:
+@lru_cache(maxsize=512)
+def _terms_of(text: str) -> frozenset[str]:
+    """A text's term keys (cached: a source is judged once per sentence and per question)."""
+    return frozenset(content_terms(text))
+
+
+@lru_cache(maxsize=512)
+def _kind_in_passage(kind: AnswerKind, passage: str, terms: tuple[str, ...]) -> float:
+    return kind_met(kind, passage[:4000], terms)
+
+
+def _weighted_share(
+    terms: Sequence[str], present: frozenset[str], idf: Callable[[str], float]
+) -> float:
     weights = [(t, max(idf(t), 0.0)) for t in terms]
     total = sum(w for _, w in weights)
     if total <= 0:
@@ -386,14 +405,14 @@ def answer_features(
     analysis: QuestionAnalysis, evidence: Evidence, idf: Callable[[str], float]
 ) -> dict[str, float]:
     """The signals that a sentence (in its passage) answers the question, each 0..1."""
-    sentence_terms = set(content_terms(evidence.sentence))
-    passage_terms = set(content_terms(evidence.passage)) | set(content_terms(evidence.title))
+    sentence_terms = _terms_of(evidence.sentence)
+    passage_terms = _terms_of(evidence.passage) | _terms_of(evidence.title)
     terms = list(analysis.terms)
     subject = list(analysis.subject)
     missing = [t for t in terms if t not in passage_terms]
     top_idf = max((idf(t) for t in terms), default=0.0) or 1.0
     rare_missing = max((idf(t) for t in missing), default=0.0) / top_idf
-    passage_lower = evidence.passage.casefold()
+    passage_negated = _negated_text(evidence.passage)
     numbers_missing = [n for n in analysis.numbers if n not in evidence.passage]
     years_missing = [y for y in analysis.years if y not in evidence.passage]
     question_set = set(terms)
@@ -412,10 +431,10 @@ def answer_features(
         "missing_rare": rare_missing,
         "missing_share": len(missing) / len(terms) if terms else 1.0,
         "kind_met": kind,
-        "kind_met_passage": kind_met(analysis.kind, evidence.passage[:4000], terms),
+        "kind_met_passage": _kind_in_passage(analysis.kind, evidence.passage, tuple(terms)),
         "number_mismatch": float(bool(numbers_missing)),
         "year_mismatch": float(bool(years_missing)),
-        "negation_mismatch": float(analysis.negated and not _negated(passage_lower)),
+        "negation_mismatch": float(analysis.negated and not passage_negated),
         "new_words": min(1.0, len(new) / 8),
         "measure_met": measure_met,
         "kind_specific": float(analysis.kind not in ("other", "choice", "yes_no")),
