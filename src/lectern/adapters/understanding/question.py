@@ -147,7 +147,8 @@ _NEGATIONS = frozenset(
 )
 _REASON_CUES = re.compile(
     r"\b(because|due to|owing to|since|as a result|so that|in order to|caused by|reason|"
-    r"led to|leads to|result(?:s|ed)? (?:in|from)|therefore|thus)\b",
+    r"led to|leads to|result(?:s|ed)? (?:in|from)|therefore|thus|when|if|once|over the|"
+    r"exceed\w*|after)\b",
     re.I,
 )
 _MANNER_CUES = re.compile(
