@@ -8,11 +8,14 @@ Needs the collections (real embeddings, the packaged MiniLM):
     lectern collections add threats ../shared/data/threat/mitre-attack --mapping mitre-attack
     lectern collections add fastapi ../shared/data/kb/fastapi-docs/docs   (--support-collection)
 
-The same run as `lectern evaluate answering`. `--tune` first runs every question with no
-relevance floor and picks the floor on the `tune` half (half of each class, split by a hash
-of the question id), reporting what it does on the `held_out` half; then the configured
-defaults run (LECTERN_AI_MIN_RELEVANCE), with the BM25 top-score baseline computed from the
-same run. The artifact goes to `<data dir>/evaluation/runs/<run id>.json`.
+The same run as `lectern evaluate answering`: ClapNQ (halves), its perturbed twins
+(train/dev/test by passage, with the BM25 threshold baseline tuned on train), the multi-turn
+conversations (ClapNQ generated, FastAPI by hand with --support-collection), research.
+`--tune` first runs every question with no relevance floor and picks the floor on the
+`tune` half (half of each class, split by a hash of the question id), reporting what it
+does on the `held_out` half; then the configured defaults run (LECTERN_AI_MIN_RELEVANCE),
+with the BM25 top-score baseline computed from the same run. The artifact goes to
+`<data dir>/evaluation/runs/<run id>.json`.
 """
 
 from __future__ import annotations
@@ -65,6 +68,15 @@ def main() -> int:
     print("research:", json.dumps(artifact["research"]))
     if "transfer" in artifact:
         print("transfer:", json.dumps(artifact["transfer"]))
+    perturbed = artifact.get("perturbed")
+    if isinstance(perturbed, dict):
+        for split, values in perturbed.items():
+            if isinstance(values, dict) and "balanced_accuracy" in values:
+                shown = {k: v for k, v in values.items() if k not in ("gates", "reflection")}
+                print(f"perturbed {split}", json.dumps(shown))
+        print("perturbed bm25 baseline:", json.dumps(perturbed.get("bm25_baseline")))
+    if "conversations" in artifact:
+        print("conversations:", json.dumps(artifact["conversations"]))
     for record in artifact["research_records"]:  # type: ignore[union-attr]
         assert isinstance(record, dict)
         if record["recall"] != 1 or record["precision"] != 1:

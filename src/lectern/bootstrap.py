@@ -61,6 +61,7 @@ from lectern.application.answering.ports import (
     ReplySteps,
     ResearchWriter,
     SourceSummarizer,
+    TurnRewriter,
 )
 from lectern.application.answering.research import ResearchService
 from lectern.application.answering.rules import RuleReplySteps
@@ -921,6 +922,11 @@ class Services:
                 max_answer_chars=settings.ai_max_answer_chars,
             )
             steps = LLMReplySteps(self.llm(), prompts)
+        answer_check = None
+        if settings.ai_answer_check:
+            from lectern.adapters.understanding.question import AnswerCheck, load_model
+
+            answer_check = AnswerCheck(load_model(settings.ai_answer_model))
         return KnowledgeBaseReplyGraph(
             steps,
             GraphConfig(
@@ -929,6 +935,7 @@ class Services:
                 enable_verification=settings.ai_enable_verification,
                 graph_timeout_seconds=settings.ai_graph_timeout_seconds,
             ),
+            answer_check=answer_check,
         )
 
     def kb_source_sync(self) -> KnowledgeSourceSync:
@@ -960,6 +967,13 @@ class Services:
         observer = self._once(
             "answering_observer", lambda: PrometheusAnsweringObserver(self.metrics.registry)
         )
+        from lectern.adapters.llm.standalone import LlmStandaloneRewriter, RuleStandaloneRewriter
+
+        rewriter: TurnRewriter | None = RuleStandaloneRewriter()
+        if not self.settings.ai_standalone_rewrite:
+            rewriter = None
+        elif self._uses_model():
+            rewriter = LlmStandaloneRewriter(self.llm(), RuleStandaloneRewriter())
         return KnowledgeBaseReplier(
             self.reply_graph(),
             self.knowledge_bases(),
@@ -967,6 +981,7 @@ class Services:
             json_model=json_model,
             usage=self.tracer(),
             observer=observer,
+            rewriter=rewriter,
         )
 
     def research(self) -> ResearchService:

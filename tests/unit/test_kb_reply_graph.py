@@ -22,9 +22,15 @@ from lectern.adapters.llm.extractive import ExtractiveLLM
 from lectern.adapters.llm.graphs.kb_reply import GraphConfig, KnowledgeBaseReplyGraph
 from lectern.adapters.llm.kb_steps import KBPrompts, LLMReplySteps
 from lectern.adapters.llm.langchain_llm import LangChainLLM
+from lectern.adapters.understanding.question import (
+    FEATURES,
+    AnswerCheck,
+    AnswerModel,
+    load_model,
+)
 from lectern.application.answering.knowledge import KnowledgeBase, KnowledgeBases
 from lectern.application.answering.rules import RuleReplySteps
-from lectern.domain.answering import AIResult, LoadedSource, SelectedSource
+from lectern.domain.answering import AIResult, LoadedSource, SelectedSource, silence_reason
 from lectern.domain.grounding import is_valid_snippet
 from tests.answering_world import kb_collection, knowledge_bases
 from tests.fakes import ScriptedChatModel
@@ -375,3 +381,49 @@ def test_one_compiled_graph_serves_concurrent_requests(kb: KnowledgeBase) -> Non
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda q: (q, _run(graph, kb, q).reply_text), questions))
     assert all(text == expected[q] for q, text in results)
+
+
+def _check(intercept: float) -> AnswerCheck:
+    """A real answer check whose model says `intercept` whatever the signals (no mock)."""
+    return AnswerCheck(
+        AnswerModel(coefficients=(0.0,) * len(FEATURES), intercept=intercept, threshold=0.5,
+                    version="test")
+    )  # fmt: skip
+
+
+def test_the_answer_check_silences_a_draft_no_sentence_of_which_answers(kb: KnowledgeBase) -> None:
+    graph = KnowledgeBaseReplyGraph(RuleReplySteps(600), answer_check=_check(-4.0))
+    result = _run(graph, kb, "How do I declare optional query parameters?")
+    assert not result.should_reply and not result.citations
+    assert any(step.startswith("check:no_answer") for step in result.decision_path)
+    assert silence_reason(result) == "no retrieved sentence answers the question"
+    assert result.error is None
+
+
+def test_the_answer_check_lets_an_answering_draft_through(kb: KnowledgeBase) -> None:
+    graph = KnowledgeBaseReplyGraph(
+        RuleReplySteps(600), GraphConfig(enable_verification=True), answer_check=_check(4.0)
+    )
+    result = _run(graph, kb, "How do I declare optional query parameters?")
+    assert result.should_reply
+    path = list(result.decision_path)
+    assert path.index("check:answers:0.98") < path.index("verify:passed")
+
+
+def test_the_answer_check_also_judges_a_models_draft(kb: KnowledgeBase) -> None:
+    script = [GATE_YES, SELECT, ANSWER]
+    graph = KnowledgeBaseReplyGraph(
+        LLMReplySteps(_llm(script), _prompts()), answer_check=_check(-4.0)
+    )
+    result = _run(graph, kb)
+    assert not result.should_reply
+    assert any(step.startswith("check:no_answer") for step in result.decision_path)
+
+
+def test_the_packaged_answer_check_refuses_a_question_about_another_year(
+    kb: KnowledgeBase,
+) -> None:
+    graph = KnowledgeBaseReplyGraph(RuleReplySteps(600), answer_check=AnswerCheck(load_model()))
+    result = _run(graph, kb, "How did I declare optional query parameters in 1997?")
+    assert not result.should_reply
+    assert "check:no_answer:0.00" in result.decision_path

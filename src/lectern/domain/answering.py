@@ -466,6 +466,8 @@ class AIResult:
     error: str | None = None
     reflection: str = ""
     """"" when the first draft stood; `rescued` or `failed` after the retry with feedback."""
+    standalone_query: str = ""
+    """The last turn rewritten to stand alone (what the graph answered); "" when unchanged."""
 
 
 def render_reply(sentences: Sequence[AnswerSentence], sources: Sequence[KnowledgeSource]) -> str:
@@ -542,6 +544,7 @@ def ai_result_json(result: AIResult) -> dict[str, JSONValue]:
         ],
         "decision_path": list(result.decision_path),
         "gate": result.gate,
+        "standalone_query": result.standalone_query or None,
         "timings": dict(result.timings),
         "model": result.model,
         "usage": {
@@ -557,6 +560,7 @@ _SILENCE = (
     ("timeout", "the reply took too long"),
     ("grounding:failed", "a citation did not hold"),
     ("verify:failed", "verification refused the draft"),
+    ("check:no_answer", "no retrieved sentence answers the question"),
     ("generate:none", "the sources do not answer it"),
     ("load:0", "the sources could not be loaded"),
     ("select:0", "no source is relevant enough"),
@@ -573,6 +577,6 @@ def silence_reason(result: AIResult) -> str:
     if failed:
         return f"a step failed: {result.error or failed[0]}"
     for step, reason in _SILENCE:
-        if step in result.decision_path:
+        if any(s == step or s.startswith(f"{step}:") for s in result.decision_path):
             return reason
     return result.error or "no reply"

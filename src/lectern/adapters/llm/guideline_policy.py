@@ -18,6 +18,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lectern.adapters.understanding.question import analyse
 from lectern.application.assistant.guideline import GUIDE_TOOL
 from lectern.application.assistant.prompts import REFUSAL_RULE
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
@@ -78,6 +79,15 @@ _DEFINES = re.compile(r"\b(indicates|means|is defined as|refers to|specifies|den
 _REFERENCE_ENTRY = re.compile(r"^\[[^\]]{1,40}\]\s+\S")
 """A bibliography entry ("[FIPS 201] Federal Information ..."): never an answer."""
 _NORMATIVE = re.compile(r"\b(SHALL|MUST|REQUIRED|SHOULD)\b")
+SUBJECT_WEIGHT = 0.1
+"""Bonus, times the question's weighted words the sentence's own text holds (not its section
+title's): "the minimum length of a memorized secret" is the sentence that says "memorized"."""
+MEASURE_WORDS = frozenset(["minimum", "maximum", "min", "max", "least", "most"])
+"""Words that ask for a bound (the question analysis's `measure`), not for a topic."""
+_BOUND = {
+    "minimum": re.compile(r"\b(at least|minimum|no (fewer|less) than)\b", re.I),
+    "maximum": re.compile(r"\b(at most|maximum|up to|no more than|permit|allow)\w*", re.I),
+}
 _STOP_WORDS = """
     a an the and or of to in on at for by with from as is are was were be been being it its
     this that these those there their they them what which who whom whose when where why how
@@ -165,7 +175,11 @@ class GuidelineRulePolicy:
     def answer(self, question: str, results: Sequence[Message], refusal: str) -> str:
         """Quotes of the sentences that answer the question, or the refusal."""
         candidates = _candidates(_sentences(results))
+        asked = analyse(question)
         terms = question_terms(question)
+        if asked.measure is not None:
+            # "the minimum length of X": the bound is what is asked, X is what must match.
+            terms = [t for t in terms if t not in MEASURE_WORDS] or terms
         if not candidates or not terms:
             return refusal
         count = len(candidates)
@@ -193,6 +207,11 @@ class GuidelineRulePolicy:
                 bonus += 0.05
             if defining and _DEFINES.search(candidate.text):
                 bonus += 0.1
+            if asked.measure is not None and _BOUND[asked.measure].search(candidate.text):
+                bonus += 0.05
+            # The subject named in the sentence itself, not only in its section's title.
+            said = frozenset(_WORD.findall(candidate.text.casefold()))
+            bonus += SUBJECT_WEIGHT * sum(weight[t] for t in terms if _covers(said, t)) / total
             if candidate.pair:
                 bonus -= PAIR_COST
             score = share + bonus - 0.01 * candidate.rank - LENGTH_COST * len(candidate.text)

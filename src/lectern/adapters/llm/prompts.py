@@ -193,6 +193,21 @@ GUIDE_REWRITE = Prompt(
     ),
     user="<data>\n{history}\n</data>\n<question>{question}</question>",
 )
+KB_STANDALONE = Prompt(
+    id="kb_standalone",
+    version="kb-standalone-v1",
+    system=(
+        "Rewrite the last message of a support conversation as one question that can be "
+        "understood without the conversation: name what pronouns and elliptical follow-ups "
+        '("does it work with websockets too?", "and in version 2?") refer to, using the '
+        "subject of the earlier messages. When the last message starts a new topic, return it "
+        "unchanged: never carry an earlier topic into it. Keep every name and number the "
+        "writer used, add nothing else. "
+        + _DATA_RULE
+        + ' Reply with JSON only: {"question": the standalone question}.'
+    ),
+    user="<conversation>\n{history}\n</conversation>\n<question>{question}</question>",
+)
 RERANK_LISTWISE = Prompt(
     id="rerank_listwise",
     version="rerank-listwise-v1",
@@ -217,6 +232,7 @@ PROMPTS: dict[str, Prompt] = {
         QU_VARIATIONS,
         QU_STRATEGY,
         GUIDE_REWRITE,
+        KB_STANDALONE,
         RERANK_LISTWISE,
     )
 }

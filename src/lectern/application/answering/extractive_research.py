@@ -140,14 +140,20 @@ class ExtractiveResearchWriter:
         lines: list[str] = []
         cited: list[tuple[str, str]] = []
         covered: set[str] = set()
+        terms = set(content_terms(question))
+        named = question.casefold()
         for source, group in self._cited_sources(blocks):
             sentences = _covering(question, group, SENTENCES_PER_SOURCE)
             if not sentences:
                 continue
+            adds = terms & {t for s in sentences for t in content_terms(s)}
+            if lines and not (adds - covered) and source.casefold() not in named:
+                # A later source whose sentences say nothing of the question that the
+                # answer does not already hold is related, not used: it is not cited.
+                continue
             lines.append(f"[{source}] " + " ".join(sentences))
             cited.extend((source, quote_of(s)) for s in sentences)
             covered.update(t for s in sentences for t in content_terms(s))
-        terms = set(content_terms(question))
         confidence = round(len(terms & covered) / len(terms), 3) if terms else 0.0
         return ResearchDraft(
             answer="\n".join(lines),

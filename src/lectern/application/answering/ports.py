@@ -8,6 +8,7 @@ from typing import Protocol, TypeVar
 
 from lectern.domain.answering import (
     AIResult,
+    ConversationMessage,
     DraftAnswer,
     GateDecision,
     KnowledgeIndex,
@@ -120,6 +121,18 @@ class ReplyGraph(Protocol):
 
     def run(self, turn: str, kb: KnowledgeBaseView, *, run_id: str) -> AIResult:
         """Gate, select, load, generate, verify and decide; failures give should_reply=false."""
+        ...
+
+
+class TurnRewriter(Protocol):
+    """The last turn of a conversation rewritten to stand alone (before retrieval)."""
+
+    name: str
+
+    def rewrite(
+        self, earlier: Sequence[ConversationMessage], turn: str, author: str | None = None
+    ) -> str:
+        """The standalone question; `author`'s earlier messages carry the thread."""
         ...
 
 

@@ -21,6 +21,7 @@ from lectern.application.answering.ports import (
     JsonModel,
     NullObserver,
     ReplyGraph,
+    TurnRewriter,
 )
 from lectern.application.answering.usage import UsageMeter
 from lectern.domain.answering import (
@@ -33,6 +34,20 @@ from lectern.domain.answering import (
 from lectern.errors import LecternError
 
 log = structlog.get_logger(__name__)
+
+
+def _earlier(conversation: Conversation) -> tuple[ConversationMessage, ...]:
+    """The messages before the last turn (the last author's trailing messages)."""
+    messages = conversation.messages
+    if not messages:
+        return ()
+    author = messages[-1].author
+    end = len(messages)
+    while end > 0 and messages[end - 1].author == author:
+        end -= 1
+    return messages[:end]
+
+
 SchemaT = TypeVar("SchemaT")
 
 
@@ -48,15 +63,20 @@ class KnowledgeBaseReplier:
         json_model: JsonModel | None = None,
         usage: UsageMeter | None = None,
         observer: AnsweringObserver | None = None,
+        rewriter: TurnRewriter | None = None,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
     ) -> None:
-        """The graph is compiled once by bootstrap; `json_model` is None without a model."""
+        """The graph is compiled once by bootstrap; `json_model` is None without a model.
+
+        With `rewriter`, a turn after earlier messages is rewritten to stand alone first.
+        """
         self.graph = graph
         self.bases = bases
         self._introduction = project_introduction
         self.json_model = json_model
         self.usage = usage
         self.observer = observer or NullObserver()
+        self.rewriter = rewriter
         self.new_id = new_id
 
     @property
@@ -69,14 +89,21 @@ class KnowledgeBaseReplier:
         started = time.perf_counter()
         kb = self.bases.get(context.collection)
         run_id = self.new_id()
-        _, turn = conversation.last_turn()
+        author, turn = conversation.last_turn()
         if self.usage is not None:
             self.usage.watch(run_id)
+        standalone = turn
         try:
-            result = self.graph.run(turn, kb, run_id=run_id)
+            earlier = _earlier(conversation)
+            if self.rewriter is not None and earlier:
+                standalone = self.rewriter.rewrite(earlier, turn, author) or turn
+            result = self.graph.run(standalone, kb, run_id=run_id)
         finally:
             tokens = self.usage.pop(run_id) if self.usage is not None else TokenCount()
-        result = replace(result, usage=tokens)
+        rewritten = standalone if standalone != " ".join(turn.split()) else ""
+        result = replace(result, usage=tokens, standalone_query=rewritten)
+        if rewritten:
+            result = replace(result, decision_path=("rewrite", *result.decision_path))
         outcome = "success" if result.should_reply else "error" if result.error else "skip"
         self.observer.request(outcome)
         self.observer.gate(result.gate or "error")
@@ -99,6 +126,7 @@ class KnowledgeBaseReplier:
             output_tokens=tokens.output_tokens,
             error=result.error,
             reflection=result.reflection or None,
+            standalone_query=rewritten or None,
         )
         return result
 

@@ -40,7 +40,13 @@ from typing import cast
 from lectern.application.answering.knowledge import KnowledgeBases
 from lectern.application.answering.research import ResearchService
 from lectern.application.answering.service import KnowledgeBaseReplier
+from lectern.application.evaluation.conversations import (
+    TurnRecord,
+    thread_figures,
+    thread_records_json,
+)
 from lectern.application.evaluation.metrics import percentile
+from lectern.application.evaluation.perturbed import PerturbedCase
 from lectern.domain.answering import RequestContext
 from lectern.domain.books import JSONValue
 from lectern.domain.grounding import is_valid_snippet, match_form
@@ -188,9 +194,13 @@ class ReplyEvaluation:
         self,
         cases: Sequence[ClapnqCase],
         progress: Callable[[int], None] | None = None,
+        splits: Mapping[str, str] | None = None,
     ) -> list[ReplyRecord]:
-        """Every case through the replier, with its retrieval signals and checks."""
-        split = halves(cases)
+        """Every case through the replier, with its retrieval signals and checks.
+
+        `splits` names each case's split (default: the `tune`/`held_out` halves).
+        """
+        split = dict(splits) if splits is not None else halves(cases)
         kb = self.bases.get(self.collection)
         context = RequestContext(self.collection, "evaluation", "clapnq")
         self.replier.ask("warm-up question about anything?", context)
@@ -393,6 +403,53 @@ def transfer_figures(records: Sequence[ReplyRecord]) -> dict[str, JSONValue]:
     }
 
 
+# --- perturbed twins -----------------------------------------------------------------------
+
+
+def perturbed_cases(
+    cases: Sequence[ClapnqCase], twins: Sequence[PerturbedCase]
+) -> tuple[list[ClapnqCase], dict[str, str]]:
+    """Each twin (unanswerable) beside its original (answerable), and their passage splits."""
+    by_id = {c.id: c for c in cases}
+    chosen: list[ClapnqCase] = []
+    splits: dict[str, str] = {}
+    for twin in twins:
+        original = by_id.get(twin.original_id)
+        if original is None:
+            continue
+        chosen.append(original)
+        chosen.append(ClapnqCase(twin.id, twin.question, False, "", ()))
+        splits[original.id] = splits[twin.id] = twin.split
+    return chosen, splits
+
+
+def threshold_baseline(
+    records: Sequence[ReplyRecord], tune_split: str, splits: Sequence[str]
+) -> dict[str, JSONValue]:
+    """The BM25 top-score threshold tuned on `tune_split`, applied to each split."""
+    tune = [r for r in records if r.split == tune_split]
+    threshold, _ = best_threshold([r.top_lexical for r in tune], [r.answerable for r in tune])
+    report: dict[str, JSONValue] = {"tuned_on": tune_split, "threshold": round(threshold, 4)}
+    for split in splits:
+        subset = [r for r in records if r.split == split]
+        predicted = [r.top_lexical is not None and r.top_lexical >= threshold for r in subset]
+        figures = decision_figures(predicted, [r.answerable for r in subset])
+        report[split] = figures["balanced_accuracy"]
+    return report
+
+
+def perturbed_figures(records: Sequence[ReplyRecord]) -> dict[str, JSONValue]:
+    """Reply figures of the twins and their originals per passage split, and the baseline."""
+    splits = ("train", "dev", "test")
+    figures: dict[str, JSONValue] = {
+        split: reply_figures([r for r in records if r.split == split])
+        for split in splits
+        if any(r.split == split for r in records)
+    }
+    figures["bm25_baseline"] = threshold_baseline(records, "train", splits)
+    return figures
+
+
 # --- research ------------------------------------------------------------------------------
 
 
@@ -520,6 +577,8 @@ def answering_artifact(
     research_version: str = "",
     sweep: Sequence[ReplyRecord] | None = None,
     support: Sequence[ReplyRecord] | None = None,
+    perturbed: Sequence[ReplyRecord] | None = None,
+    threads: Sequence[TurnRecord] | None = None,
 ) -> dict[str, JSONValue]:
     """One run's artifact: reply figures, baseline, sweep, research figures, targets, records.
 
@@ -549,4 +608,16 @@ def answering_artifact(
     if support is not None:
         artifact["transfer"] = transfer_figures(support)
         artifact["transfer_records"] = records_json(support)
+    if perturbed is not None:
+        artifact["perturbed"] = perturbed_figures(perturbed)
+        artifact["perturbed_records"] = records_json(perturbed)
+    if threads is not None:
+        by_set = {
+            "clapnq": [r for r in threads if r.case.startswith("clapnq")],
+            "fastapi": [r for r in threads if not r.case.startswith("clapnq")],
+        }
+        artifact["conversations"] = {
+            name: thread_figures(subset) for name, subset in by_set.items() if subset
+        }
+        artifact["conversation_records"] = thread_records_json(threads)
     return artifact

@@ -41,6 +41,8 @@ def run_answering_evaluation(
     tune: bool = False,
     limit: int | None = None,
     support_collection: str | None = None,
+    with_perturbed: bool = True,
+    with_threads: bool = True,
     progress: RichProgress | None = None,
     build: Callable[[Settings], Services] | None = None,
 ) -> tuple[dict[str, JSONValue], str]:
@@ -54,8 +56,10 @@ def run_answering_evaluation(
         load_clapnq,
         load_research_questions,
         load_support_questions,
+        perturbed_cases,
         research_records,
     )
+    from lectern.application.evaluation.perturbed import make_twins
     from lectern.bootstrap import bootstrap, git_commit, new_run_id
 
     make = build or bootstrap
@@ -66,15 +70,19 @@ def run_answering_evaluation(
         cases = answerable + [c for c in cases if not c.answerable][:limit]
 
     def replies(
-        chosen: Settings, label: str, name: str = collection, questions: Any = None
+        chosen: Settings,
+        label: str,
+        name: str = collection,
+        questions: Any = None,
+        splits: Any = None,
     ) -> list[Any]:
         asked = cases if questions is None else questions
         services = make(chosen)
         evaluation = ReplyEvaluation(services.kb_replier(), services.knowledge_bases(), name)
         if progress is None:
-            return evaluation.run(asked)
+            return evaluation.run(asked, splits=splits)
         progress.start(label, len(asked))
-        return evaluation.run(asked, lambda _: progress.advance())
+        return evaluation.run(asked, lambda _: progress.advance(), splits=splits)
 
     started_at = datetime.now(UTC).isoformat()
     sweep = None
@@ -82,13 +90,40 @@ def run_answering_evaluation(
         free = settings.model_copy(update={"ai_min_relevance": 0.0, "ai_min_coverage": 0.0})
         sweep = replies(free, "ClapNQ without a floor")
     records = replies(settings, "ClapNQ replies")
+    perturbed = None
+    if with_perturbed:
+        twin_cases, twin_splits = perturbed_cases(load_clapnq(clapnq), make_twins(clapnq))
+        perturbed = replies(settings, "perturbed twins", collection, twin_cases, twin_splits)
     support = None
     if support_collection:
         _, support_cases = load_support_questions()
         support = replies(settings, "support questions", support_collection, support_cases)
+    threads = None
+    if with_threads:
+        from lectern.application.evaluation.conversations import (
+            clapnq_conversations,
+            load_fastapi_conversations,
+            run_threads,
+        )
+
+        thread_cases = clapnq_conversations(clapnq, collection)
+        if support_collection:
+            thread_cases += load_fastapi_conversations(support_collection)
+        thread_services = make(settings)
+        if progress is not None:
+            progress.start("conversations", sum(len(c.turns) for c in thread_cases))
+        threads = run_threads(
+            thread_services.kb_replier(),
+            thread_cases,
+            progress.advance if progress is not None else None,
+        )
     services = make(settings)
     version, questions = load_research_questions()
-    research = research_records(services.research(), research_collection, questions)
+    research = (
+        research_records(services.research(), research_collection, questions)
+        if research_collection
+        else []
+    )
     config: dict[str, JSONValue] = {
         "label": f"answering ({settings.llm})",
         "llm": settings.llm,
@@ -101,6 +136,8 @@ def run_answering_evaluation(
         "ai_enable_verification": settings.ai_enable_verification,
         "limit": limit,
         "support_collection": support_collection,
+        "ai_answer_check": settings.ai_answer_check,
+        "ai_answer_model": str(settings.ai_answer_model or "packaged"),
     }
     artifact = answering_artifact(
         records,
@@ -112,8 +149,80 @@ def run_answering_evaluation(
         research_version=version,
         sweep=sweep,
         support=support,
+        perturbed=perturbed,
+        threads=threads,
     )
     return artifact, services.evaluation().store.save(artifact)
+
+
+def train_answer_gate(
+    settings: Settings,
+    clapnq: Path,
+    collection: str,
+    output: Path,
+    *,
+    progress: RichProgress | None = None,
+    build: Callable[[Settings], Services] | None = None,
+) -> dict[str, JSONValue]:
+    """Train the answer check on ClapNQ and its perturbed twins; write the model file.
+
+    Every question (the 600 originals and the checked twins) is split by its passage (60/20/20
+    train/dev/test); the regression learns on train, its threshold is picked on dev, test is
+    reported. Returns the training report (also written beside the model, in the file).
+    """
+    from lectern.adapters.understanding.answer_training import (
+        MODEL_VERSION_PREFIX,
+        LabelledQuestion,
+        collect,
+        fit,
+    )
+    from lectern.application.answering.rules import RuleReplySteps
+    from lectern.application.evaluation.answering import load_clapnq
+    from lectern.application.evaluation.perturbed import make_twins, original_splits
+    from lectern.bootstrap import bootstrap, git_commit
+
+    make = build or bootstrap
+    services = make(settings)
+    kb = services.knowledge_bases().get(collection)
+    splits = original_splits(clapnq)
+    questions = [
+        LabelledQuestion(c.id, c.question, c.answerable, splits[c.id], c.gold_sentences)
+        for c in load_clapnq(clapnq)
+    ]
+    questions += [
+        LabelledQuestion(t.id, t.question, False, t.split, (), "perturbed")
+        for t in make_twins(clapnq)
+    ]
+    if progress is not None:
+        progress.start("answer check: signals", len(questions))
+    rows = collect(
+        questions,
+        kb,
+        RuleReplySteps(settings.ai_max_answer_chars),
+        settings.ai_max_sources,
+        progress.advance if progress is not None else None,
+    )
+    version = f"{MODEL_VERSION_PREFIX}-{git_commit()[:7]}"
+    model = fit(rows, version=version)
+    report = {
+        **model.report,
+        "collection": collection,
+        "min_relevance": settings.ai_min_relevance,
+        "questions": {
+            s: sum(1 for q in questions if q.split == s) for s in ("train", "dev", "test")
+        },
+    }
+    from dataclasses import replace
+
+    model = replace(model, report=report)
+    output.write_text(json.dumps(model.to_json(), indent=1) + "\n", encoding="utf-8")
+    return cast(dict[str, JSONValue], model.to_json())
+
+
+def _packaged_model() -> Path:
+    from lectern.adapters.understanding import question
+
+    return Path(question.__file__).with_name(question.MODEL_FILE)
 
 
 def evaluate_answering(
@@ -124,7 +233,7 @@ def evaluate_answering(
         str, typer.Option(help="The collection of ClapNQ's passages (`clapnq` mapping).")
     ] = "clapnq",
     research_collection: Annotated[
-        str, typer.Option(help="The collection of KEV and ATT&CK records.")
+        str, typer.Option(help="The collection of KEV and ATT&CK records ('': no research).")
     ] = "threats",
     tune: Annotated[
         bool, typer.Option(help="Also run without a relevance floor and pick one on half.")
@@ -136,12 +245,33 @@ def evaluate_answering(
         str | None,
         typer.Option(help="Also the FastAPI support questions over this collection (transfer)."),
     ] = None,
+    train_gate: Annotated[
+        bool,
+        typer.Option(
+            "--train-gate",
+            help="Train the answer check on ClapNQ and its perturbed twins and write its "
+            "model file (then evaluate nothing).",
+        ),
+    ] = False,
+    gate_model: Annotated[
+        Path | None,
+        typer.Option(help="With --train-gate: where to write the model (default: packaged)."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Knowledge-base replies on ClapNQ and research citations, stored as a run."""
 
     def run() -> None:
         services = _services()
+        if train_gate:
+            target = gate_model or _packaged_model()
+            with _progress_bar() as progress:
+                trained = train_answer_gate(
+                    services.settings, clapnq, collection, target, progress=progress
+                )
+            out.print(json.dumps(trained["report"], indent=1), soft_wrap=True)
+            err.print(f"answer check model written to {target}")
+            return
         with _progress_bar() as progress:
             artifact, path = run_answering_evaluation(
                 services.settings,
@@ -172,6 +302,20 @@ def evaluate_answering(
         out.print(f"research: {json.dumps(artifact['research'])}", soft_wrap=True)
         if "transfer" in artifact:
             out.print(f"transfer: {json.dumps(artifact['transfer'])}", soft_wrap=True)
+        if "perturbed" in artifact:
+            perturbed = cast(dict[str, dict[str, JSONValue]], artifact["perturbed"])
+            for split in ("train", "dev", "test"):
+                if split in perturbed:
+                    figures = perturbed[split]
+                    out.print(
+                        f"perturbed {split}: balanced accuracy {figures['balanced_accuracy']}, "
+                        f"precision {figures['precision']}, recall {figures['recall']}, "
+                        f"gold sentence hit {figures['gold_sentence_hit']}, citations valid "
+                        f"{figures['citations_valid']}"
+                    )
+            out.print(f"perturbed BM25 baseline: {json.dumps(perturbed['bm25_baseline'])}")
+        if "conversations" in artifact:
+            out.print(f"conversations: {json.dumps(artifact['conversations'])}", soft_wrap=True)
         err.print(f"run {artifact['run_id']} stored at {path}")
 
     _guarded(run)

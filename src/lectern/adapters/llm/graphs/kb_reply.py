@@ -18,6 +18,7 @@ rejection ends in should_reply=false as before. `AIResult.reflection` says how i
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
@@ -25,6 +26,7 @@ from typing import Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
+from lectern.adapters.understanding.question import AnswerCheck, AnswerJudgement, Evidence
 from lectern.application.answering.ports import KnowledgeBaseView, ReplySteps
 from lectern.domain.answering import (
     AIResult,
@@ -39,7 +41,7 @@ from lectern.domain.answering import (
     render_reply,
 )
 
-NODES = ("gate", "select", "load", "generate", "verify", "reflect", "should_reply")
+NODES = ("gate", "select", "load", "generate", "check", "verify", "reflect", "should_reply")
 MAX_GENERATIONS = 2
 """The first draft and one retry with feedback."""
 
@@ -78,6 +80,7 @@ class ReplyState(TypedDict, total=False):
     result: AIResult
     generations: int
     feedback: str
+    judgement: AnswerJudgement
 
 
 def _reason(error: BaseException) -> str:
@@ -89,11 +92,21 @@ class KnowledgeBaseReplyGraph:
     """`ReplyGraph` as a compiled LangGraph flow over `ReplySteps`."""
 
     def __init__(
-        self, steps: ReplySteps, config: GraphConfig | None = None, *, workers: int = 8
+        self,
+        steps: ReplySteps,
+        config: GraphConfig | None = None,
+        *,
+        answer_check: AnswerCheck | None = None,
+        workers: int = 8,
     ) -> None:
-        """Compile once; runs share the graph and a small pool that enforces the timeout."""
+        """Compile once; runs share the graph and a small pool that enforces the timeout.
+
+        With `answer_check`, a grounded draft is sent only when one of its sentences answers
+        the question (the `check` node), whoever wrote it.
+        """
         self.steps = steps
         self.config = config or GraphConfig()
+        self.answer_check = answer_check
         self.graph = self._compile()
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kb-reply")
 
@@ -103,6 +116,7 @@ class KnowledgeBaseReplyGraph:
         builder.add_node("select", self._timed("select", self._select))
         builder.add_node("load", self._timed("load", self._load))
         builder.add_node("generate", self._timed("generate", self._generate))
+        builder.add_node("check", self._timed("check", self._check))
         builder.add_node("verify", self._timed("verify", self._verify))
         builder.add_node("reflect", self._timed("reflect", self._reflect))
         builder.add_node("should_reply", self._timed("should_reply", self._should_reply))
@@ -111,8 +125,9 @@ class KnowledgeBaseReplyGraph:
         builder.add_conditional_edges("select", self._after_select, ["load", "should_reply"])
         builder.add_conditional_edges("load", self._after_load, ["generate", "should_reply"])
         builder.add_conditional_edges(
-            "generate", self._after_generate, ["verify", "reflect", "should_reply"]
+            "generate", self._after_generate, ["check", "verify", "reflect", "should_reply"]
         )
+        builder.add_conditional_edges("check", self._after_check, ["verify", "should_reply"])
         builder.add_conditional_edges("verify", self._after_verify, ["reflect", "should_reply"])
         builder.add_edge("reflect", "generate")
         builder.add_edge("should_reply", END)
@@ -197,6 +212,20 @@ class KnowledgeBaseReplyGraph:
         )
         return {"draft": draft, "generations": state.get("generations", 0) + 1}
 
+    def _check(self, state: ReplyState) -> dict[str, Any]:
+        assert self.answer_check is not None  # the router sends drafts here only with a check
+        draft = state.get("draft")
+        assert draft is not None
+        question = state["gate"].question or state["turn"]
+        kb = state["kb"]
+        judgement = self.answer_check.judge(
+            question, draft_evidence(draft, state.get("loaded", [])), kb.index.idf
+        )
+        state["journal"].path.append(
+            f"check:{'answers' if judgement.answers else 'no_answer'}:{judgement.probability:.2f}"
+        )
+        return {"judgement": judgement}
+
     def _reflect(self, state: ReplyState) -> dict[str, Any]:
         verdict = state.get("verdict")
         if verdict is not None and not verdict.passed:
@@ -231,8 +260,13 @@ class KnowledgeBaseReplyGraph:
             problems = grounding_problems(draft.sentences, loaded, self.config.max_answer_chars)
             if problems:
                 journal.path.append("grounding:failed")
-            reply = not problems and (
-                not self.config.enable_verification or (verdict is not None and verdict.passed)
+            judgement = state.get("judgement")
+            reply = (
+                not problems
+                and (
+                    not self.config.enable_verification or (verdict is not None and verdict.passed)
+                )
+                and (self.answer_check is None or (judgement is not None and judgement.answers))
             )
         journal.path.append(f"should_reply:{str(reply).lower()}")
         reflection = ""
@@ -292,12 +326,21 @@ class KnowledgeBaseReplyGraph:
     def _may_retry(self, state: ReplyState) -> bool:
         return state.get("generations", 0) < MAX_GENERATIONS
 
-    def _after_generate(self, state: ReplyState) -> Literal["verify", "reflect", "should_reply"]:
+    def _after_generate(
+        self, state: ReplyState
+    ) -> Literal["check", "verify", "reflect", "should_reply"]:
         if "error" in state or state.get("draft") is None:
             return "should_reply"
         if self._problems(state):
             return "reflect" if self._may_retry(state) else "should_reply"
+        if self.answer_check is not None:
+            return "check"
         return "verify" if self.config.enable_verification else "should_reply"
+
+    def _after_check(self, state: ReplyState) -> Literal["verify", "should_reply"]:
+        judgement = state.get("judgement")
+        passed = "error" not in state and judgement is not None and judgement.answers
+        return "verify" if passed and self.config.enable_verification else "should_reply"
 
     def _after_verify(self, state: ReplyState) -> Literal["reflect", "should_reply"]:
         verdict = state.get("verdict")
@@ -307,6 +350,17 @@ class KnowledgeBaseReplyGraph:
     def close(self) -> None:
         """Stop the pool (runs in progress finish)."""
         self._pool.shutdown(wait=False)
+
+
+def draft_evidence(draft: DraftAnswer, loaded: Sequence[LoadedSource]) -> list[Evidence]:
+    """The draft's sentences as the answer check's candidates, each with its whole source."""
+    by_id = {item.source.source_id: item for item in loaded}
+    evidence = []
+    for sentence in draft.sentences:
+        item = by_id.get(sentence.source_id)
+        if item is not None:
+            evidence.append(Evidence(sentence.text, item.text, item.source.title, item.relevance))
+    return evidence
 
 
 def _with_total(result: AIResult, started: float) -> AIResult:

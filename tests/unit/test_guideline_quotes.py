@@ -1,0 +1,69 @@
+"""The guideline policy quotes the sentence that answers what the question asks (issue 26, 3).
+
+Passages are the real NIST SP 800-63B paragraphs (read from the shared data, never copied),
+handed to the policy as one search result, as `search_guidelines` returns them.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lectern.adapters.llm.guideline_policy import GuidelineRulePolicy
+from lectern.domain.assistant import Message
+from tests.collection_wiring import SHARED
+
+SECTION_5 = SHARED / "guidance/nist-sp800-63-3/sp800-63b/sec5_authenticators.md"
+REFUSED = "I cannot answer that from these documents."
+
+
+def _paragraph(start: str) -> str:
+    lines = SECTION_5.read_text(encoding="utf-8").splitlines()
+    return next(line for line in lines if line.startswith(start))
+
+
+@pytest.fixture(scope="module")
+def results() -> list[Message]:
+    passages = [
+        ("§5.1.1.2", "Memorized Secret Verifiers", "The salt SHALL be at least 32 bits"),
+        ("§5.1.1.1", "Memorized Secret Authenticators", "Verifiers SHALL require subscriber"),
+        ("§5.1.2.1", "Look-Up Secret Authenticators", "CSPs creating look-up secret"),
+    ]
+    data = {
+        "passages": [
+            {
+                "label": f"[NIST SP 800-63B {section}]",
+                "text": _paragraph(start),
+                "section": title,
+                "document": "SP 800-63B",
+            }
+            for section, title, start in passages
+        ]
+    }
+    return [Message(role="tool", content=json.dumps(data))]
+
+
+def test_the_look_up_secret_question_does_not_quote_the_salt_rule(
+    results: list[Message],
+) -> None:
+    answer = GuidelineRulePolicy().answer(
+        "what's the minimum length for a look-up secret?", results, REFUSED
+    )
+    assert "Look-up secrets SHALL have at least 20 bits of entropy." in answer
+    assert "salt" not in answer.casefold()
+
+
+def test_the_maximum_a_verifier_must_allow_is_answered_not_refused(
+    results: list[Message],
+) -> None:
+    answer = GuidelineRulePolicy().answer(
+        "the maximum length a verifier must allow for memorized secrets", results, REFUSED
+    )
+    assert answer != REFUSED
+    assert "at least 64 characters" in answer and "§5.1.1.1" in answer
+
+
+def test_a_question_about_the_salt_still_gets_the_salt_rule(results: list[Message]) -> None:
+    answer = GuidelineRulePolicy().answer("How long must a salt be?", results, REFUSED)
+    assert "The salt SHALL be at least 32 bits in length" in answer
