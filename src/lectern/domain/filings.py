@@ -94,10 +94,15 @@ def cover_facts(stem: str, first_page: str) -> dict[str, JSONValue]:
         for t in _TICKER_LINE.findall(first_page) + _TICKER_PAREN.findall(first_page)
         if len(t) >= 2 and t not in _NOT_TICKERS
     }
+    company_names: list[JSONValue] = [n for n in sorted(set(names)) if len(n) >= 2]
+    ticker_list: list[JSONValue] = []
+    ticker_list.extend(sorted(tickers))
+    year_list: list[JSONValue] = []
+    year_list.extend(sorted({int(y) for y in years}))
     facts: dict[str, JSONValue] = {
-        "company_names": sorted({n for n in names if len(n) >= 2}),
-        "tickers": sorted(tickers),
-        "years": sorted({int(y) for y in years}),
+        "company_names": company_names,
+        "tickers": ticker_list,
+        "years": year_list,
     }
     if registrant is not None:
         facts["company"] = " ".join(registrant.group(1).strip(" _-*").split())

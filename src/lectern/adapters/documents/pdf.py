@@ -87,8 +87,8 @@ class PdfReader:
                 continue
             section = None
             if layout is not None:
-                path = layout.section()
-                section = Section(path[-1], len(path), start, end, None, path)
+                heads = layout.section()
+                section = Section(heads[-1], len(heads), start, end, None, heads)
             blocks.append(Block(start, end, page=number, section=section))
         stem = Path(uri).stem
         metadata: dict[str, JSONValue] = {"page_count": count}

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from lectern.application.collections import CollectionService
 from lectern.domain.books import JSONValue
+from lectern.domain.documents import ExtractedDocument
 from lectern.errors import CollectionInputError
 
 DEPTH = 20
@@ -132,10 +133,13 @@ class PageEvaluation:
                 pages = rank(question.text)
                 row[method] = _score(pages, question.wanted)
                 if method == "search":
-                    row["top"] = [f"{u} p.{p}" for u, p in pages[:3]]
-            row["wanted"] = sorted(f"{u} p.{p}" for u, p in question.wanted)
+                    top: list[JSONValue] = [f"{u} p.{p}" for u, p in pages[:3]]
+                    row["top"] = top
+            wanted: list[JSONValue] = [f"{u} p.{p}" for u, p in sorted(question.wanted)]
+            row["wanted"] = wanted
             rows.append(row)
-        return {"collection": name, "questions": rows, "summary": summarize(rows)}
+        listed: list[JSONValue] = list(rows)
+        return {"collection": name, "questions": listed, "summary": summarize(rows)}
 
     def ingest_speed(self, name: str) -> dict[str, JSONValue]:
         """Read and split the collection's sources again (no index): pages per second."""
@@ -150,9 +154,9 @@ class PageEvaluation:
                 continue
             batch = service.source.read(path, name)
             for item in batch.items:
-                if hasattr(item, "pages"):
-                    pages += len(item.pages)  # type: ignore[union-attr]
-                    passages += len(service._passages(name, item))  # type: ignore[arg-type]  # noqa: SLF001
+                if isinstance(item, ExtractedDocument):
+                    pages += len(item.pages)
+                    passages += len(service._passages(name, item))  # noqa: SLF001
         seconds = time.perf_counter() - started
         return {
             "pages": pages,
@@ -170,7 +174,7 @@ def summarize(rows: Sequence[Mapping[str, JSONValue]]) -> dict[str, JSONValue]:
         chosen = [r for r in rows if kind == "all" or r["kind"] == kind]
         figures: dict[str, JSONValue] = {}
         for method in METHODS:
-            ranks = [int(r[method]) for r in chosen if method in r]  # type: ignore[call-overload]
+            ranks = [int(str(r[method])) for r in chosen if method in r]
             if not ranks:
                 continue
             n = len(ranks)
