@@ -56,7 +56,10 @@ from lectern.domain.documents import (
     passage_label,
     uploaded_cite_as,
 )
+from lectern.domain.filings import is_filing, scope_for
+from lectern.domain.financial_measures import expansion
 from lectern.domain.retrieval import DEFAULT_RERANK_DEPTH, FusedHit, Passage, Strategy
+from lectern.domain.statement_tables import TABLE_LINES, columns_of, labelled_rows
 from lectern.errors import (
     CollectionInputError,
     CollectionNotFoundError,
@@ -133,6 +136,10 @@ class CollectionSearchResponse:
     degraded: bool
     degraded_reason: str | None
     timings_ms: Mapping[str, float]
+    scope: str | None = None
+    """Why the search kept to some documents (the question named them), or why it did not."""
+    expansion: str | None = None
+    """Statement lines added to the query for the measures it names (filings only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +186,15 @@ class _Loaded:
     metadata: dict[str, Mapping[str, object]]
     passages_of: dict[str, list[str]]
     filter_cache: dict[tuple[MetadataFilter, ...], frozenset[str]] = field(default_factory=dict)
+    filings: bool = False
+    """Most documents carry a filing's cover facts: questions may name them and measures."""
+
+
+@dataclass(frozen=True, slots=True)
+class _FilingPlan:
+    allowed: frozenset[str] | None
+    reason: str | None
+    expansion: str | None
 
 
 def _ms(start: float) -> float:
@@ -193,11 +209,29 @@ def index_texts(title: str, passage: DocumentPassage) -> tuple[str, str]:
         if part and (not parts or parts[-1].casefold() != part.casefold()):
             parts.append(part)
     context = " > ".join(parts)
+    columns = columns_of(passage.section)
+    words = passage.text if columns is None else labelled_rows(passage.text, columns)
     if not context:
-        return passage.text, passage.text
-    words = context.split()
-    short = " ".join(words[:CONTEXT_WORDS]) if len(words) > CONTEXT_WORDS else context
-    return f"{context}. {passage.text}", f"{short}. {passage.text}"
+        return words, words
+    head = context.split()
+    short = " ".join(head[:CONTEXT_WORDS]) if len(head) > CONTEXT_WORDS else context
+    return f"{context}. {words}", f"{short}. {words}"
+
+
+def _rows(piece: str) -> list[tuple[int, int]]:
+    """A table page's spans of `TABLE_LINES` lines each, so every few rows carry the columns."""
+    spans: list[tuple[int, int]] = []
+    starts = [0] + [i + 1 for i, c in enumerate(piece) if c == "\n"]
+    for first in range(0, len(starts), TABLE_LINES):
+        start = starts[first]
+        end = starts[first + TABLE_LINES] - 1 if first + TABLE_LINES < len(starts) else len(piece)
+        while start < end and piece[start].isspace():
+            start += 1
+        while end > start and piece[end - 1].isspace():
+            end -= 1
+        if end > start:
+            spans.append((start, end))
+    return spans
 
 
 def to_index_passage(item: IndexedPassage) -> Passage:
@@ -436,6 +470,9 @@ class CollectionService:
                 if right > left:
                     spans.append((block.start + left, block.start + right, block))
                 continue
+            if block.section is not None and columns_of(" > ".join(block.section.path)):
+                spans.extend((block.start + a, block.start + b, block) for a, b in _rows(piece))
+                continue
             for start, end in self.splitter.split(piece):
                 spans.append((block.start + start, block.start + end, block))
         return tuple(make_passages(name, item, spans))
@@ -576,12 +613,15 @@ class CollectionService:
         passages_of: dict[str, list[str]] = {}
         for item in self.store.indexed_passages(name):
             passages_of.setdefault(item.passage.document_id, []).append(item.passage.id)
+        metadata = dict(self.store.filter_values(name))
         loaded = _Loaded(
             record=record,
             retriever=retriever,
             kinds={f.name: f for f in record.filters},
-            metadata=dict(self.store.filter_values(name)),
+            metadata=metadata,
             passages_of=passages_of,
+            filings=bool(metadata)
+            and 2 * sum(is_filing(m) for m in metadata.values()) >= len(metadata),
         )
         with self._lock:
             self._loaded[name] = loaded
@@ -656,7 +696,13 @@ class CollectionService:
             allowed = inside if allowed is None else allowed & inside
         filter_ms = _ms(start)
         retriever = loaded.retriever
-        retrieval = retriever.retrieve([query], strategy, allowed)
+        plan = self._filing_plan(loaded, query, allowed)
+        variations = [query] if plan.expansion is None else [query, plan.expansion]
+        retrieval = retriever.retrieve(variations, strategy, plan.allowed)
+        scope = plan.reason
+        if plan.allowed is not allowed and not retrieval.hits:
+            retrieval = retriever.retrieve(variations, strategy, allowed)
+            scope = f"{plan.reason}, which returned nothing: searched the whole collection"
         reranked = rerank_head(
             self.reranker, query, retrieval.hits, self._rerank_texts, self.rerank_depth
         )
@@ -710,7 +756,30 @@ class CollectionService:
             retrieval.degraded,
             retrieval.degraded_reason,
             timings,
+            scope,
+            plan.expansion,
         )
+
+    def _filing_plan(
+        self, loaded: _Loaded, query: str, allowed: frozenset[str] | None
+    ) -> _FilingPlan:
+        """For filings: the documents the question names and the measures' statement lines."""
+        if not loaded.filings:
+            return _FilingPlan(allowed, None, None)
+        words = expansion(query)
+        plan_expansion = f"{query} {words}" if words else None
+        candidates = {
+            doc_id: metadata
+            for doc_id, metadata in loaded.metadata.items()
+            if allowed is None or any(p in allowed for p in loaded.passages_of.get(doc_id, ()))
+        }
+        scope = scope_for(query, candidates)
+        if scope is None:
+            return _FilingPlan(allowed, None, plan_expansion)
+        inside = frozenset(p for d in scope.documents for p in loaded.passages_of.get(d, ()))
+        scoped = inside if allowed is None else allowed & inside
+        reason = f"{scope.reason}: searched {len(scope.documents)} of {len(candidates)} documents"
+        return _FilingPlan(scoped, reason, plan_expansion)
 
     def _rerank_texts(self, ids: Sequence[str]) -> dict[str, str]:
         """What a reranker reads of each passage: its section path, then its words."""

@@ -12,7 +12,9 @@ import re
 from pathlib import Path
 
 from lectern.domain.books import JSONValue
-from lectern.domain.documents import Block, ExtractedDocument
+from lectern.domain.documents import Block, ExtractedDocument, Section
+from lectern.domain.filings import cover_facts
+from lectern.domain.statement_tables import TableLayout, table_layout
 from lectern.errors import UnreadableFileError
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -76,23 +78,32 @@ class PdfReader:
             pages.append((position, position + len(text)))
             position += len(text) + 1
         full = "\f".join(texts)
-        blocks = tuple(
-            Block(start, end, page=number)
-            for number, (start, end) in enumerate(pages, start=1)
-            if full[start:end].strip()
-        )
+        blocks: list[Block] = []
+        layout: TableLayout | None = None
+        for number, (start, end) in enumerate(pages, start=1):
+            text = full[start:end]
+            layout = table_layout(text, layout)
+            if not text.strip():
+                continue
+            section = None
+            if layout is not None:
+                heads = layout.section()
+                section = Section(heads[-1], len(heads), start, end, None, heads)
+            blocks.append(Block(start, end, page=number, section=section))
         stem = Path(uri).stem
         metadata: dict[str, JSONValue] = {"page_count": count}
         for key in ("Author", "Subject", "CreationDate"):
             if info.get(key):
                 metadata[key.lower()] = str(info[key])
+        first = next((t for t in texts if t.strip()), "")
+        metadata.update(cover_facts(stem, first))
         return ExtractedDocument(
             uri=uri,
             title=_title(str(info.get("Title") or ""), stem),
             text=full,
             kind="pdf",
             cite_as=cite_as or stem,
-            blocks=blocks,
+            blocks=tuple(blocks),
             pages=tuple(pages),
             metadata=metadata,
             notes=tuple(notes),

@@ -232,6 +232,8 @@ def search_json(response: CollectionSearchResponse) -> dict[str, object]:
         "query": response.query,
         "degraded": response.degraded,
         "degraded_reason": response.degraded_reason,
+        "scope": response.scope,
+        "expansion": response.expansion,
         "timings_ms": dict(response.timings_ms),
         "results": [
             {
@@ -279,6 +281,8 @@ def print_search(response: CollectionSearchResponse) -> None:
     """Documents with their passages' labels and highlighted snippets."""
     if response.degraded:
         err.print(f"[yellow]degraded:[/] {escape(str(response.degraded_reason))}")
+    if response.scope:
+        err.print(f"[cyan]scope:[/] {escape(response.scope)}", highlight=False)
     if not response.results:
         out.print("No passage matches.")
     for hit in response.results:

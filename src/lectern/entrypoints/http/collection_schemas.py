@@ -153,6 +153,8 @@ class CollectionSearchOut(BaseModel):
     query: str
     degraded: bool
     degraded_reason: str | None
+    scope: str | None = None
+    """Why the search kept to the documents the question names (filings), or fell back."""
     timings_ms: dict[str, float]
     results: list[DocumentHitOut]
 
@@ -164,6 +166,7 @@ class CollectionSearchOut(BaseModel):
             query=response.query,
             degraded=response.degraded,
             degraded_reason=response.degraded_reason,
+            scope=response.scope,
             timings_ms=dict(response.timings_ms),
             results=[DocumentHitOut.of(h) for h in response.results],
         )
