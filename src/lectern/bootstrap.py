@@ -814,25 +814,43 @@ class Services:
         """The chat assistant: the loop, its tools, approvals, sessions and guardrails."""
         return self._once("assistant", self._build_assistant)
 
-    def _build_assistant(self) -> AssistantService:
+    def approvals(self) -> Approvals:
+        """Pending actions and their decisions (shared by the assistant and recovery)."""
+        return self._once("approvals", self._build_approvals)
+
+    def _build_approvals(self) -> Approvals:
         settings = self.settings
-        registry = self.tool_registry()
-        observer = self._once(
-            "assistant_observer", lambda: PrometheusAssistantObserver(self.metrics.registry)
-        )
-        approvals = Approvals(
+        return Approvals(
             self.pending_actions(),
-            registry,
+            self.tool_registry(),
             ttl=timedelta(seconds=settings.action_ttl_seconds),
             clock=self.clock,
             new_id=lambda: str(uuid.uuid4()),
-            observer=observer,
+            observer=self._assistant_observer(),
             reviewers=self.action_reviewers(),
+            lease=timedelta(seconds=settings.action_lease_seconds),
         )
+
+    def _assistant_observer(self) -> PrometheusAssistantObserver:
+        return self._once(
+            "assistant_observer", lambda: PrometheusAssistantObserver(self.metrics.registry)
+        )
+
+    def recover(self) -> None:
+        """Settle stranded approvals (start-up and the server's timer); never raises."""
+        try:
+            self.approvals().recover()
+        except Exception as error:  # noqa: BLE001 - recovery retries on the next tick
+            log.warning("action recovery failed", error=f"{type(error).__name__}: {error}")
+
+    def _build_assistant(self) -> AssistantService:
+        settings = self.settings
+        registry = self.tool_registry()
+        observer = self._assistant_observer()
         return AssistantService(
             self.chat_model(),
             registry,
-            approvals,
+            self.approvals(),
             self.sessions(),
             config=AssistantConfig(
                 enabled=settings.assistant_enabled,

@@ -206,6 +206,10 @@ class Settings(BaseSettings):
     """Model calls one chat turn may make."""
     action_ttl_seconds: int = Field(default=3_600, ge=60, le=604_800)
     """How long a proposed action waits for approval before it expires."""
+    action_lease_seconds: float = Field(default=60.0, gt=0, le=3_600)
+    """How long an approved action may run before the recovery pass may take it over."""
+    recovery_interval_seconds: float = Field(default=30.0, gt=0, le=3_600)
+    """How often the server settles stranded actions and retries reviews held in the outbox."""
     assistant_min_relevance: float = Field(default=0.3, ge=0.0, le=1.0)
     """Relevance gate: retrieved books under this share of the top score are dropped."""
     assistant_mask_pii: Literal["auto", "on", "off"] = "auto"

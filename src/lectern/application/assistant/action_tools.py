@@ -509,7 +509,7 @@ class ProposeCorrection(ActionTool):
         )
         corrected = replace(entry, book=replace(book, **updates), provenance=provenance)
         self.deps.catalog.write_batch([StoredEntry(corrected, content_hash(corrected))])
-        correction_id = self.deps.new_id()
+        correction_id = context.idempotency_key or self.deps.new_id()
         self.deps.library.add_correction(
             CatalogCorrection(
                 correction_id,

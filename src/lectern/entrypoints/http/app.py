@@ -6,6 +6,8 @@ in `problems.py`. Indexes load once at start-up; /health/ready says when.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -62,10 +64,16 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
             except (IndexMissingError, IndexMismatchError, ConfigurationError) as error:
                 app.state.not_ready = str(error)
                 log.warning("http.not_ready", reason=str(error))
+        # Settle what a crash left behind before serving, then keep checking on a timer.
+        await asyncio.to_thread(services.recover)
+        upkeep = asyncio.create_task(_upkeep(services, settings.recovery_interval_seconds))
         try:
             async with mcp.serving():
                 yield
         finally:
+            upkeep.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await upkeep
             await window.close()
 
     app = FastAPI(
@@ -129,6 +137,13 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
     app.router.routes.append(mcp.route())
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
+
+
+async def _upkeep(services: Services, interval: float) -> None:
+    """Every `interval` seconds: stranded approvals settled (recovery never raises)."""
+    while True:
+        await asyncio.sleep(interval)
+        await asyncio.to_thread(services.recover)
 
 
 def app_from_environment() -> FastAPI:
