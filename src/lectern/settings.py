@@ -230,9 +230,13 @@ class Settings(BaseSettings):
     (model from LECTERN_ASSISTANT_MODEL, else LECTERN_LLM_MODEL, else the provider's)."""
     sse_heartbeat_seconds: float = Field(default=15.0, ge=0.1, le=300.0)
     """A comment line is sent on an idle event stream this often, so proxies keep it open."""
-    mcp_allowed_hosts: str = "127.0.0.1:*,localhost:*,[::1]:*"
-    """Host headers /mcp answers (DNS-rebinding protection); add the names the server is
-    reached by, e.g. "books.example.org,127.0.0.1:*"; "*" turns the check off."""
+    allowed_hosts: str = "127.0.0.1,localhost,::1,testserver"
+    """Host names every route answers (DNS-rebinding protection: other Host headers get 400);
+    add the names the server is reached by, e.g. "books.example.org,127.0.0.1"; "*" turns the
+    check off. /mcp uses the same names unless LECTERN_MCP_ALLOWED_HOSTS is set."""
+    mcp_allowed_hosts: str | None = None
+    """Host headers /mcp answers (with ports, e.g. "books.example.org,127.0.0.1:*"); unset:
+    the names of LECTERN_ALLOWED_HOSTS on any port; "*" turns the check off."""
     redis_url: str | None = None
     """Conversation history in Redis (redis://host:6379/0); unset: in memory."""
     session_ttl_seconds: int = Field(default=86_400, ge=60, le=2_592_000)
@@ -455,8 +459,18 @@ class Settings(BaseSettings):
     @property
     def mcp_allowed_host_list(self) -> list[str]:
         """Host patterns /mcp accepts; empty means any."""
+        if self.mcp_allowed_hosts is None:
+            return [f"{host}:*" for host in self.allowed_host_list if host != "testserver"]
         hosts = [h.strip() for h in self.mcp_allowed_hosts.split(",") if h.strip()]
         return [] if "*" in hosts else hosts
+
+    @property
+    def allowed_host_list(self) -> list[str]:
+        """Host names the server answers (IPv6 literals in brackets); empty means any."""
+        hosts = [h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip()]
+        if "*" in hosts:
+            return []
+        return [f"[{h}]" if ":" in h and not h.startswith("[") else h for h in hosts]
 
     @property
     def collection_writer_set(self) -> frozenset[str]:

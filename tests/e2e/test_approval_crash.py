@@ -62,7 +62,7 @@ def _seed(data_dir: Path, round_number: int) -> dict[str, str]:
     services = bootstrap(Settings(data_dir=data_dir))
     tool = services.tool_registry().action("create_list")
     assert tool is not None
-    approvals = services.approvals()
+    approvals = services.assistant().approvals
     seeded: dict[str, str] = {}
     for number in range(ACTIONS):
         context = ToolContext("alice", f"c{round_number}-{number}", datetime.now(UTC))

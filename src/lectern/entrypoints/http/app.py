@@ -16,11 +16,18 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 from limits import parse_many
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from lectern import __version__
 from lectern.bootstrap import Services
 from lectern.domain.search import SearchQuery
-from lectern.entrypoints.http.middleware import BodyLimit, Guard, LimitWindow, Observe
+from lectern.entrypoints.http.middleware import (
+    BodyLimit,
+    Guard,
+    LimitWindow,
+    Observe,
+    SecurityHeaders,
+)
 from lectern.entrypoints.http.problems import install_problem_handlers
 from lectern.entrypoints.http.routers import (
     answering,
@@ -99,6 +106,10 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         chat_limits=parse_many(settings.rate_limit_chat),
         guide_limits=parse_many(settings.rate_limit_chat_guide),
     )
+    # Inside Observe: a body refused mid-stream is logged and counted as the 413 it is.
+    app.add_middleware(
+        BodyLimit, limit=settings.max_body_bytes, upload_limit=settings.max_upload_bytes
+    )
     app.add_middleware(Observe, observe=services.metrics.observe_http)
     if settings.cors_origin_list:
         app.add_middleware(
@@ -113,9 +124,10 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
                 "x-vercel-ai-ui-message-stream",
             ],
         )
-    app.add_middleware(
-        BodyLimit, limit=settings.max_body_bytes, upload_limit=settings.max_upload_bytes
-    )
+    if settings.allowed_host_list:
+        # DNS rebinding: a page on another name must not reach a keyless local install.
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_host_list)
+    app.add_middleware(SecurityHeaders)
 
     for module in (
         health,
