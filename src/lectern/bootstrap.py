@@ -488,6 +488,7 @@ class Services:
             inbox=FolderUploadInbox(settings.data_dir / "uploads"),
             reranker=self.reranker(),
             rerank_depth=settings.rerank_depth,
+            max_upload_chars=settings.max_upload_chars,
         )
 
     def collection_indexes(self) -> CollectionIndexes:
@@ -842,6 +843,13 @@ class Services:
             self.approvals().recover()
         except Exception as error:  # noqa: BLE001 - recovery retries on the next tick
             log.warning("action recovery failed", error=f"{type(error).__name__}: {error}")
+
+    def clean_uploads(self) -> None:
+        """Delete uploaded files a crash left outside every collection (start-up)."""
+        try:
+            self.collections().clean_inbox(timedelta(seconds=self.settings.orphan_upload_seconds))
+        except Exception as error:  # noqa: BLE001 - a failed clean-up never stops the server
+            log.warning("upload clean-up failed", error=f"{type(error).__name__}: {error}")
 
     def _build_assistant(self) -> AssistantService:
         settings = self.settings

@@ -288,6 +288,11 @@ class Settings(BaseSettings):
     empty: nobody may."""
     max_upload_bytes: int = Field(default=20_000_000, ge=1_024, le=1_000_000_000)
     """Larger document uploads are refused with 413."""
+    max_upload_chars: int = Field(default=1_000_000, ge=1_000, le=100_000_000)
+    """Uploads whose extracted text is longer are refused with 413 (ingest time grows with
+    the text: about a minute of CPU per million characters)."""
+    orphan_upload_seconds: int = Field(default=3_600, ge=60, le=604_800)
+    """At start-up, uploaded files no collection holds and older than this are deleted."""
 
     config_file: Path | None = None
     """A YAML file whose `ai:` section holds the settings below (and the LLM's); the

@@ -73,6 +73,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
                 log.warning("http.not_ready", reason=str(error))
         # Settle what a crash left behind before serving, then keep checking on a timer.
         await asyncio.to_thread(services.recover)
+        await asyncio.to_thread(services.clean_uploads)
         upkeep = asyncio.create_task(_upkeep(services, settings.recovery_interval_seconds))
         try:
             async with mcp.serving():
