@@ -140,6 +140,7 @@ if TYPE_CHECKING:
     from qdrant_client import QdrantClient
 
     from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
+    from lectern.adapters.jobs.review_outbox import OutboxReviewQueue
     from lectern.adapters.jobs.rq_reviews import RqReviewQueue
     from lectern.adapters.llm.langchain_llm import StructuredMethod
     from lectern.adapters.llm.providers import ProviderConfig
@@ -844,6 +845,15 @@ class Services:
         except Exception as error:  # noqa: BLE001 - recovery retries on the next tick
             log.warning("action recovery failed", error=f"{type(error).__name__}: {error}")
 
+    def flush_reviews(self) -> None:
+        """Hand reviews kept while Redis was down to the queue (the server's timer)."""
+        if self.settings.redis_url is None or self.overrides.review_queue is not None:
+            return
+        try:
+            self.review_outbox().flush()
+        except Exception as error:  # noqa: BLE001 - the outbox keeps them for the next tick
+            log.warning("review outbox not flushed", error=f"{type(error).__name__}: {error}")
+
     def clean_uploads(self) -> None:
         """Delete uploaded files a crash left outside every collection (start-up)."""
         try:
@@ -1035,13 +1045,24 @@ class Services:
     def _build_review_queue(self) -> ReviewQueue:
         settings = self.settings
         if settings.redis_url is not None:
-            return self.rq_reviews()
+            return self.review_outbox()
         from lectern.adapters.jobs.thread_reviews import ThreadReviewQueue
 
         return ThreadReviewQueue(
             lambda job: self.reviews().run(job),
             retries=settings.review_retries,
             retry_seconds=settings.review_retry_seconds,
+        )
+
+    def review_outbox(self) -> OutboxReviewQueue:
+        """The rq queue, with reviews it refuses (Redis down) kept in the database."""
+        from lectern.adapters.jobs.review_outbox import OutboxReviewQueue
+
+        return self._once(
+            "review_outbox",
+            lambda: OutboxReviewQueue(
+                self.rq_reviews(), self._assistant_engine(), clock=self.clock
+            ),
         )
 
     def rq_reviews(self) -> RqReviewQueue:

@@ -153,10 +153,11 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
 
 
 async def _upkeep(services: Services, interval: float) -> None:
-    """Every `interval` seconds: stranded approvals settled (recovery never raises)."""
+    """Every `interval` seconds: stranded approvals settled, kept reviews handed on."""
     while True:
         await asyncio.sleep(interval)
         await asyncio.to_thread(services.recover)
+        await asyncio.to_thread(services.flush_reviews)
 
 
 def app_from_environment() -> FastAPI:
