@@ -841,7 +841,9 @@ class Services:
     def recover(self) -> None:
         """Settle stranded approvals (start-up and the server's timer); never raises."""
         try:
-            self.approvals().recover()
+            # One cheap query first: the tools (and what they load) only when needed.
+            if self.pending_actions().stranded(self.clock()):
+                self.approvals().recover()
         except Exception as error:  # noqa: BLE001 - recovery retries on the next tick
             log.warning("action recovery failed", error=f"{type(error).__name__}: {error}")
 
