@@ -53,7 +53,11 @@ def _start(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
-    assert wait_until_ready(url, 120, alive=lambda: process.poll() is None)
+    # Generous: the machine may be busy; a server that never comes up is killed, not leaked.
+    if not wait_until_ready(url, 300, alive=lambda: process.poll() is None):
+        process.kill()
+        process.wait()
+        raise AssertionError("lectern serve did not become ready")
     return process, url
 
 
