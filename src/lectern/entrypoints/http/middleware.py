@@ -156,12 +156,13 @@ class BodyLimit:
 
 
 PAGE_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-"""The Content-Security-Policy of every response: the pages load only their own files (no
-inline script or style), and nothing may frame them."""
+"""The Content-Security-Policy of every response: the pages load scripts, styles and data
+only from the server (no inline script or style), images also from https (the catalog's
+cover links), and nothing may frame them."""
 DOCS_POLICY = (
     "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
     "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
