@@ -28,7 +28,8 @@ from lectern.entrypoints.http.probe import free_port, wait_until_ready
 from lectern.settings import Settings
 from tests.e2e.serving import LECTERN
 
-pytestmark = pytest.mark.slow
+# Six server starts: minutes on a busy 2-core machine, more than the suite's 600 s default.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 ACTIONS = 30
 ROUNDS = 5
 ALICE = {"X-API-Key": "alice-key"}
@@ -54,9 +55,16 @@ def _start(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
     )
     url = f"http://127.0.0.1:{port}"
     # Generous: the machine may be busy; a server that never comes up is killed, not leaked.
-    if not wait_until_ready(url, 300, alive=lambda: process.poll() is None):
-        process.kill()
-        process.wait()
+    try:
+        ready = wait_until_ready(url, 300, alive=lambda: process.poll() is None)
+    except BaseException:
+        ready = False
+        raise
+    finally:
+        if not ready:
+            process.kill()
+            process.wait()
+    if not ready:
         raise AssertionError("lectern serve did not become ready")
     return process, url
 
