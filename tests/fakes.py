@@ -525,6 +525,69 @@ class FakePendingActions:
             self.transitions.append((action_id, from_status, to_status))
             return True
 
+    def claim(
+        self,
+        user: str,
+        action_id: str,
+        *,
+        from_status: ActionStatus,
+        owner: str,
+        lease_until: datetime,
+        now: datetime,
+        unexpired: bool = False,
+    ) -> bool:
+        with self._lock:
+            found = self.actions.get(action_id)
+            if found is None or found.user != user or found.status != from_status:
+                return False
+            if unexpired and not found.expires_at > now:
+                return False
+            lease = found.lease_until
+            if from_status == "executing" and lease is not None and lease > now:
+                return False
+            self.actions[action_id] = replace(
+                found,
+                status="executing",
+                lease_owner=owner,
+                lease_until=lease_until,
+                decided_at=now if from_status == "pending" else found.decided_at,
+            )
+            self.transitions.append((action_id, from_status, "executing"))
+            return True
+
+    def finish(
+        self,
+        user: str,
+        action_id: str,
+        *,
+        owner: str,
+        to_status: ActionStatus,
+        now: datetime,
+        result: JSONValue,
+    ) -> bool:
+        with self._lock:
+            found = self.actions.get(action_id)
+            if found is None or found.user != user or found.status != "executing":
+                return False
+            if found.lease_owner != owner:
+                return False
+            self.actions[action_id] = replace(
+                found, status=to_status, decided_at=now, result=result, lease_until=None
+            )
+            self.transitions.append((action_id, "executing", to_status))
+            return True
+
+    def stranded(self, now: datetime) -> Sequence[PendingAction]:
+        return sorted(
+            (
+                a
+                for a in self.actions.values()
+                if a.status == "approved"
+                or (a.status == "executing" and (a.lease_until is None or a.lease_until <= now))
+            ),
+            key=lambda a: (a.created_at, a.id),
+        )
+
 
 class FakeLibrary:
     """LibraryStore in dicts; each list, rating and correction keeps its owner."""

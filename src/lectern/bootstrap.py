@@ -143,6 +143,7 @@ if TYPE_CHECKING:
     from qdrant_client import QdrantClient
 
     from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
+    from lectern.adapters.jobs.review_outbox import OutboxReviewQueue
     from lectern.adapters.jobs.rq_reviews import RqReviewQueue
     from lectern.adapters.llm.langchain_llm import StructuredMethod
     from lectern.adapters.llm.providers import ProviderConfig
@@ -491,6 +492,7 @@ class Services:
             inbox=FolderUploadInbox(settings.data_dir / "uploads"),
             reranker=self.reranker(),
             rerank_depth=settings.rerank_depth,
+            max_upload_chars=settings.max_upload_chars,
         )
 
     def collection_indexes(self) -> CollectionIndexes:
@@ -819,25 +821,61 @@ class Services:
         """The chat assistant: the loop, its tools, approvals, sessions and guardrails."""
         return self._once("assistant", self._build_assistant)
 
-    def _build_assistant(self) -> AssistantService:
+    def approvals(self) -> Approvals:
+        """Pending actions and their decisions (shared by the assistant and recovery)."""
+        return self._once("approvals", self._build_approvals)
+
+    def _build_approvals(self) -> Approvals:
         settings = self.settings
-        registry = self.tool_registry()
-        observer = self._once(
-            "assistant_observer", lambda: PrometheusAssistantObserver(self.metrics.registry)
-        )
-        approvals = Approvals(
+        return Approvals(
             self.pending_actions(),
-            registry,
+            self.tool_registry(),
             ttl=timedelta(seconds=settings.action_ttl_seconds),
             clock=self.clock,
             new_id=lambda: str(uuid.uuid4()),
-            observer=observer,
+            observer=self._assistant_observer(),
             reviewers=self.action_reviewers(),
+            lease=timedelta(seconds=settings.action_lease_seconds),
         )
+
+    def _assistant_observer(self) -> PrometheusAssistantObserver:
+        return self._once(
+            "assistant_observer", lambda: PrometheusAssistantObserver(self.metrics.registry)
+        )
+
+    def recover(self) -> None:
+        """Settle stranded approvals (start-up and the server's timer); never raises."""
+        try:
+            # One cheap query first: the tools (and what they load) only when needed.
+            if self.pending_actions().stranded(self.clock()):
+                self.approvals().recover()
+        except Exception as error:  # noqa: BLE001 - recovery retries on the next tick
+            log.warning("action recovery failed", error=f"{type(error).__name__}: {error}")
+
+    def flush_reviews(self) -> None:
+        """Hand reviews kept while Redis was down to the queue (the server's timer)."""
+        if self.settings.redis_url is None or self.overrides.review_queue is not None:
+            return
+        try:
+            self.review_outbox().flush()
+        except Exception as error:  # noqa: BLE001 - the outbox keeps them for the next tick
+            log.warning("review outbox not flushed", error=f"{type(error).__name__}: {error}")
+
+    def clean_uploads(self) -> None:
+        """Delete uploaded files a crash left outside every collection (start-up)."""
+        try:
+            self.collections().clean_inbox(timedelta(seconds=self.settings.orphan_upload_seconds))
+        except Exception as error:  # noqa: BLE001 - a failed clean-up never stops the server
+            log.warning("upload clean-up failed", error=f"{type(error).__name__}: {error}")
+
+    def _build_assistant(self) -> AssistantService:
+        settings = self.settings
+        registry = self.tool_registry()
+        observer = self._assistant_observer()
         return AssistantService(
             self.chat_model(),
             registry,
-            approvals,
+            self.approvals(),
             self.sessions(),
             config=AssistantConfig(
                 enabled=settings.assistant_enabled,
@@ -1042,13 +1080,24 @@ class Services:
     def _build_review_queue(self) -> ReviewQueue:
         settings = self.settings
         if settings.redis_url is not None:
-            return self.rq_reviews()
+            return self.review_outbox()
         from lectern.adapters.jobs.thread_reviews import ThreadReviewQueue
 
         return ThreadReviewQueue(
             lambda job: self.reviews().run(job),
             retries=settings.review_retries,
             retry_seconds=settings.review_retry_seconds,
+        )
+
+    def review_outbox(self) -> OutboxReviewQueue:
+        """The rq queue, with reviews it refuses (Redis down) kept in the database."""
+        from lectern.adapters.jobs.review_outbox import OutboxReviewQueue
+
+        return self._once(
+            "review_outbox",
+            lambda: OutboxReviewQueue(
+                self.rq_reviews(), self._assistant_engine(), clock=self.clock
+            ),
         )
 
     def rq_reviews(self) -> RqReviewQueue:

@@ -216,6 +216,10 @@ class Settings(BaseSettings):
     """Model calls one chat turn may make."""
     action_ttl_seconds: int = Field(default=3_600, ge=60, le=604_800)
     """How long a proposed action waits for approval before it expires."""
+    action_lease_seconds: float = Field(default=60.0, gt=0, le=3_600)
+    """How long an approved action may run before the recovery pass may take it over."""
+    recovery_interval_seconds: float = Field(default=30.0, gt=0, le=3_600)
+    """How often the server settles stranded actions and retries reviews held in the outbox."""
     assistant_min_relevance: float = Field(default=0.3, ge=0.0, le=1.0)
     """Relevance gate: retrieved books under this share of the top score are dropped."""
     assistant_mask_pii: Literal["auto", "on", "off"] = "auto"
@@ -236,9 +240,13 @@ class Settings(BaseSettings):
     (model from LECTERN_ASSISTANT_MODEL, else LECTERN_LLM_MODEL, else the provider's)."""
     sse_heartbeat_seconds: float = Field(default=15.0, ge=0.1, le=300.0)
     """A comment line is sent on an idle event stream this often, so proxies keep it open."""
-    mcp_allowed_hosts: str = "127.0.0.1:*,localhost:*,[::1]:*"
-    """Host headers /mcp answers (DNS-rebinding protection); add the names the server is
-    reached by, e.g. "books.example.org,127.0.0.1:*"; "*" turns the check off."""
+    allowed_hosts: str = "127.0.0.1,localhost,::1,testserver"
+    """Host names every route answers (DNS-rebinding protection: other Host headers get 400);
+    add the names the server is reached by, e.g. "books.example.org,127.0.0.1"; "*" turns the
+    check off. /mcp uses the same names unless LECTERN_MCP_ALLOWED_HOSTS is set."""
+    mcp_allowed_hosts: str | None = None
+    """Host headers /mcp answers (with ports, e.g. "books.example.org,127.0.0.1:*"); unset:
+    the names of LECTERN_ALLOWED_HOSTS on any port; "*" turns the check off."""
     redis_url: str | None = None
     """Conversation history in Redis (redis://host:6379/0); unset: in memory."""
     session_ttl_seconds: int = Field(default=86_400, ge=60, le=2_592_000)
@@ -294,6 +302,11 @@ class Settings(BaseSettings):
     """Comma-separated users (of LECTERN_API_KEYS) whose approved catalog corrections apply
     at once and who approve or reject everyone else's (which wait as pending until then).
     Without API keys the local user is the one editor."""
+    max_upload_chars: int = Field(default=1_000_000, ge=1_000, le=100_000_000)
+    """Uploads whose extracted text is longer are refused with 413 (ingest time grows with
+    the text: about a minute of CPU per million characters)."""
+    orphan_upload_seconds: int = Field(default=3_600, ge=60, le=604_800)
+    """At start-up, uploaded files no collection holds and older than this are deleted."""
 
     config_file: Path | None = None
     """A YAML file whose `ai:` section holds the settings below (and the LLM's); the
@@ -475,8 +488,18 @@ class Settings(BaseSettings):
     @property
     def mcp_allowed_host_list(self) -> list[str]:
         """Host patterns /mcp accepts; empty means any."""
+        if self.mcp_allowed_hosts is None:
+            return [f"{host}:*" for host in self.allowed_host_list if host != "testserver"]
         hosts = [h.strip() for h in self.mcp_allowed_hosts.split(",") if h.strip()]
         return [] if "*" in hosts else hosts
+
+    @property
+    def allowed_host_list(self) -> list[str]:
+        """Host names the server answers (IPv6 literals in brackets); empty means any."""
+        hosts = [h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip()]
+        if "*" in hosts:
+            return []
+        return [f"[{h}]" if ":" in h and not h.startswith("[") else h for h in hosts]
 
     @property
     def collection_writer_set(self) -> frozenset[str]:

@@ -81,7 +81,7 @@ def test_ask_open_a_citation_approve_reject_and_see_the_list(
     served: tuple[str, Clock], browser: Browser, tmp_path: Path
 ) -> None:
     url, _ = served
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1100, "height": 900})
     errors = _page_errors(page)
     page.goto(url + "/")
     page.focus("#chat-toggle")
@@ -160,7 +160,7 @@ def test_an_expired_action_shows_as_expired(
     served: tuple[str, Clock], browser: Browser, tmp_path: Path
 ) -> None:
     url, clock = served
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1100, "height": 900})
     errors = _page_errors(page)
     page.goto(url + "/reading-lists")
     page.click("#chat-toggle")
@@ -180,7 +180,7 @@ def test_phone_width_markdown_is_built_safely_and_flags_raise_a_banner(
     served: tuple[str, Clock], browser: Browser, tmp_path: Path
 ) -> None:
     url, _ = served
-    page = browser.new_page(viewport={"width": 375, "height": 740})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 375, "height": 740})
     errors = _page_errors(page)
     page.goto(url + "/")
     page.click("#chat-toggle")
@@ -236,7 +236,7 @@ def test_a_correction_card_shows_its_review(
     ref = entry.sources[0]
     records.save([SourceRecord(ref.source, ref.source_id, book.title, published_year=2009)])
     with serve_in_thread(create_app(services)) as url:
-        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page = browser.new_page(bypass_csp=True, viewport={"width": 1100, "height": 900})
         errors = _page_errors(page)
         page.goto(url + "/")
         page.click("#chat-toggle")

@@ -76,7 +76,7 @@ def test_ask_open_the_cited_section_and_follow_up(
     world: tuple[Path, CollectionService], browser: Browser, tmp_path: Path
 ) -> None:
     with _serve(world) as url:
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 900})
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(f"{url}/guidelines")
@@ -129,7 +129,7 @@ def test_a_removed_invented_number_raises_the_yellow_banner(
     )
     model = LangChainToolModel(ScriptedChatModel(script=[search, invented]), "scripted")
     with _serve(world, guide_model=model) as url:
-        page = browser.new_page()
+        page = browser.new_page(bypass_csp=True)
         page.goto(f"{url}/guidelines")
         page.wait_for_selector("#guide-profile option", state="attached")
         _ask(page, "How long must a secret be and when does it expire?")

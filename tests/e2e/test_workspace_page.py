@@ -84,7 +84,7 @@ def browser() -> Iterator[Browser]:
 def test_a_task_page_shows_and_takes_comments_and_exposes_its_context(
     base_url: str, browser: Browser, world: Seeded, tmp_path: Path
 ) -> None:
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1100, "height": 900})
     context.add_init_script("sessionStorage.setItem('lectern-api-key', 'alice-key')")
     page = context.new_page()
     errors: list[str] = []
@@ -116,7 +116,7 @@ def test_a_task_page_shows_and_takes_comments_and_exposes_its_context(
 
 
 def test_a_viewer_sees_no_edit_forms(base_url: str, browser: Browser, world: Seeded) -> None:
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)
     context.add_init_script("sessionStorage.setItem('lectern-api-key', 'vera-key')")
     page = context.new_page()
     page.goto(f"{base_url}/workspace#/tasks/{world.patch.id}")
@@ -128,7 +128,7 @@ def test_a_viewer_sees_no_edit_forms(base_url: str, browser: Browser, world: See
 def test_the_bubble_on_a_task_page_comments_on_that_task(
     base_url: str, browser: Browser, world: Seeded, tmp_path: Path
 ) -> None:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1200, "height": 900})
     context.add_init_script("sessionStorage.setItem('lectern-api-key', 'alice-key')")
     page = context.new_page()
     errors: list[str] = []

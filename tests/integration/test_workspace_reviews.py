@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from rq.registry import FailedJobRegistry
 
+from lectern.adapters.jobs.review_outbox import OutboxReviewQueue
 from lectern.adapters.jobs.rq_reviews import RqReviewQueue, run_review_worker
 from lectern.adapters.jobs.thread_reviews import ThreadReviewQueue
 from lectern.adapters.llm.extractive import ExtractiveLLM
@@ -196,3 +197,25 @@ def test_an_unreachable_redis_never_fails_the_edit(world: Seeded) -> None:
     world.service.set_reviews("alice", world.acme, ReviewSettings(document_created=True))
     link = world.service.upload_document("bob", world.vpn.id, "briefing.md", BRIEFING)
     assert world.service.document("bob", link.id) == link
+
+
+@pytest.mark.redis
+def test_a_review_queued_while_redis_is_down_is_kept_and_runs_when_it_returns(
+    world: Seeded, rq_queue: RqReviewQueue
+) -> None:
+    outbox = OutboxReviewQueue(RqReviewQueue("redis://127.0.0.1:1/0"), world.store.engine)
+    world.service.reviews = outbox
+    world.service.set_reviews("alice", world.acme, ReviewSettings(document_created=True))
+    link = world.service.upload_document("bob", world.vpn.id, "briefing.md", BRIEFING)
+    assert world.service.document("bob", link.id) == link  # the edit stood
+    assert outbox.waiting() == 1
+    assert outbox.flush() == 0  # still down: kept, its attempt counted
+    assert outbox.waiting() == 1
+    outbox.inner = rq_queue  # Redis is back
+    assert outbox.flush() == 1
+    assert outbox.waiting() == 0
+    assert rq_queue.queue.count == 1
+    run_review_worker(rq_queue, _reviews(world).run, burst=True)
+    (comment,) = world.service.comments("bob", document_id=link.id)
+    _assert_citations_verified(world, comment)
+    assert outbox.flush() == 0  # nothing twice

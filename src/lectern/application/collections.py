@@ -13,8 +13,10 @@ import threading
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+import structlog
 
 from lectern.application.ports import (
     CollectionIndexes,
@@ -74,6 +76,9 @@ FILE_FILTERS = (FilterField("format"), FilterField("folder"))
 """Filters every file collection has: the reader's format and the top-level folder."""
 MAX_RESULTS = 100
 SIMILAR_QUERY_WORDS = 80
+TOO_LONG = "too long"
+"""How the reason of an upload refused for its text length begins."""
+log = structlog.get_logger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,11 +261,15 @@ class CollectionService:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         reranker: Reranker | None = None,
         rerank_depth: int = DEFAULT_RERANK_DEPTH,
+        max_upload_chars: int | None = None,
     ) -> None:
         """Adapters come from bootstrap; `mmr_lambda` is the settings' default.
 
         `reranker` re-orders the first `rerank_depth` fused passages of every search.
+        `max_upload_chars` refuses an upload whose extracted text is longer (ingest time
+        grows with the text, not the file's bytes).
         """
+        self.max_upload_chars = max_upload_chars
         self.reranker = reranker
         self.rerank_depth = rerank_depth
         self.inbox = inbox
@@ -273,7 +282,8 @@ class CollectionService:
         self.clock = clock
         self._loaded: dict[str, _Loaded] = {}
         self._lock = threading.Lock()
-        self._write_lock = threading.Lock()
+        self._write_locks: dict[str, threading.Lock] = {}
+        """One per collection: a long ingest into one never holds up writes to another."""
 
     # --- add ------------------------------------------------------------------------------
 
@@ -296,8 +306,13 @@ class CollectionService:
             check_collection_name(name)
         except ValueError as error:
             raise CollectionInputError(str(error)) from None
-        with self._write_lock:
+        with self._writing(name):
             return self._add(name, path, format, mapping, pattern, source, progress)
+
+    def _writing(self, name: str) -> threading.Lock:
+        """The write lock of one collection."""
+        with self._lock:
+            return self._write_locks.setdefault(name, threading.Lock())
 
     def _add(
         self,
@@ -334,6 +349,16 @@ class CollectionService:
             item = self._with_file_metadata(item, batch.mapping_text is None)
             if origin == UPLOAD_SOURCE:
                 item = replace(item, cite_as=uploaded_cite_as(name, item.uri))
+            limit = self.max_upload_chars
+            if origin == UPLOAD_SOURCE and limit is not None and len(item.text) > limit:
+                skipped.append(
+                    SkippedFile(
+                        item.uri,
+                        f"{TOO_LONG}: its text has {len(item.text):,} characters; at most "
+                        f"{limit:,} are accepted (LECTERN_MAX_UPLOAD_CHARS)",
+                    )
+                )
+                continue
             digest = item.content_hash
             old = stored.get(item.uri)
             if old is not None and old[1] == digest:
@@ -519,15 +544,43 @@ class CollectionService:
             report = self.add(name, self.inbox.folder(name), source=UPLOAD_SOURCE)
         except CollectionInputError as error:
             self.inbox.discard(path)
-            raise UploadRejectedError(str(error), "unreadable") from None
+            code = "too_large" if f": {TOO_LONG}: " in str(error) else "unreadable"
+            raise UploadRejectedError(str(error), code) from None
         except BaseException:
             self.inbox.discard(path)
             raise
         refused = [s for s in report.skipped if s.path == path.name]
         if refused:
             self.inbox.discard(path)
-            raise UploadRejectedError(f"{filename}: {refused[0].reason}", "unreadable")
+            reason = refused[0].reason
+            raise UploadRejectedError(
+                f"{filename}: {reason}",
+                "too_large" if reason.startswith(TOO_LONG) else "unreadable",
+            )
         return report, document_id(name, path.name)
+
+    def clean_inbox(self, older_than: timedelta) -> list[Path]:
+        """Delete uploads no collection holds (a crash between save and commit), if old.
+
+        A file younger than `older_than` may belong to an upload still running in another
+        process, so it stays. Returns what was deleted.
+        """
+        if self.inbox is None:
+            return []
+        cutoff = self.clock() - older_than
+        removed: list[Path] = []
+        for collection, files in self.inbox.stored().items():
+            kept = set(self.store.stored_hashes(collection, "upload"))
+            for path in files:
+                if path.name in kept:
+                    continue
+                if datetime.fromtimestamp(path.stat().st_mtime, UTC) > cutoff:
+                    continue
+                self.inbox.discard(path)
+                removed.append(path)
+        if removed:
+            log.info("orphan uploads removed", files=[str(p) for p in removed])
+        return removed
 
     # --- list, show, remove ---------------------------------------------------------------
 
@@ -550,7 +603,7 @@ class CollectionService:
 
     def remove(self, name: str) -> None:
         """Delete a collection, its documents, passages and indexes."""
-        with self._write_lock:
+        with self._writing(name):
             self._summary(name)
             self.store.remove(name)
             self.indexes.discard(name)
@@ -564,7 +617,7 @@ class CollectionService:
         previous generation is at hand), so this serves a catalog moved to another database
         (`lectern migrate`) or another engine alike; the source files are not read again.
         """
-        with self._write_lock:
+        with self._writing(name):
             existing = self.store.get(name)
             if existing is None:
                 raise CollectionNotFoundError(f"no collection named {name!r}")

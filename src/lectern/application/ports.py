@@ -584,3 +584,7 @@ class UploadInbox(Protocol):
     def discard(self, path: Path) -> None:
         """Delete a stored upload."""
         ...
+
+    def stored(self) -> dict[str, list[Path]]:
+        """Every kept upload (temporary files of unfinished saves too), by collection."""
+        ...

@@ -21,10 +21,14 @@ from lectern.domain.books import JSONValue
 from lectern.domain.grounding import MAX_SNIPPET_CHARS, is_valid_snippet
 
 Role = Literal["system", "user", "assistant", "tool"]
-ActionStatus = Literal["pending", "approved", "rejected", "expired", "executed", "failed"]
+ActionStatus = Literal[
+    "pending", "approved", "executing", "rejected", "expired", "executed", "failed"
+]
 DECIDED: frozenset[ActionStatus] = frozenset(
-    ("approved", "rejected", "expired", "executed", "failed")
+    ("approved", "executing", "rejected", "expired", "executed", "failed")
 )
+IN_FLIGHT: frozenset[ActionStatus] = frozenset(("approved", "executing"))
+"""Approved and not yet ended: a crash here leaves work for the recovery pass."""
 PageType = Literal[
     "book", "list", "search", "collection", "home", "project", "task", "document", "dashboard"
 ]
@@ -139,6 +143,10 @@ class PendingAction:
     review: JSONValue = None
     """An automatic review attached for the approver (a correction's check against the
     book's source records): shown beside the preview, never read as instructions."""
+    lease_owner: str | None = None
+    """While `executing`: the process carrying it out (host:pid:nonce)."""
+    lease_until: datetime | None = None
+    """While `executing`: after this moment the recovery pass may take the action over."""
 
     def is_expired(self, now: datetime) -> bool:
         """True when a still-pending action can no longer be approved."""

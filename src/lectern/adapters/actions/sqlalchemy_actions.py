@@ -2,12 +2,15 @@
 
 Every status change is one `UPDATE ... WHERE id = :id AND user = :user AND status = :from`
 (and `expires_at > :now` when approving): the database decides which of two concurrent
-approvals wins, and the loser's update touches no row.
+approvals wins, and the loser's update touches no row. An approval claims the row as
+`executing` with a lease (owner, lease_until); only the lease holder ends it, and the
+recovery pass takes over rows whose lease ran out.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -131,6 +134,88 @@ class SqlAlchemyPendingActions:
         with self.engine.begin() as connection:
             return connection.execute(statement).rowcount == 1
 
+    def claim(
+        self,
+        user: str,
+        action_id: str,
+        *,
+        from_status: ActionStatus,
+        owner: str,
+        lease_until: datetime,
+        now: datetime,
+        unexpired: bool = False,
+    ) -> bool:
+        """One conditional UPDATE to `executing`, leased to `owner`; True when it won."""
+        table = pending_actions
+        statement = (
+            table.update()
+            .where(
+                table.c.id == action_id,
+                table.c.user == user,
+                table.c.status == from_status,
+            )
+            .values(status="executing", lease_owner=owner, lease_until=_stored(lease_until))
+        )
+        if from_status == "pending":
+            statement = statement.values(decided_at=_stored(now))
+        if from_status == "executing":
+            statement = statement.where(
+                sa.or_(table.c.lease_until.is_(None), table.c.lease_until <= _stored(now))
+            )
+        if unexpired:
+            statement = statement.where(table.c.expires_at > _stored(now))
+        with self.engine.begin() as connection:
+            return connection.execute(statement).rowcount == 1
+
+    def finish(
+        self,
+        user: str,
+        action_id: str,
+        *,
+        owner: str,
+        to_status: ActionStatus,
+        now: datetime,
+        result: JSONValue,
+    ) -> bool:
+        """`executing` (held by `owner`) -> `to_status` with its result; True when it won."""
+        table = pending_actions
+        statement = (
+            table.update()
+            .where(
+                table.c.id == action_id,
+                table.c.user == user,
+                table.c.status == "executing",
+                table.c.lease_owner == owner,
+            )
+            .values(
+                status=to_status,
+                decided_at=_stored(now),
+                result=canonical_json(result),
+                lease_until=None,
+            )
+        )
+        with self.engine.begin() as connection:
+            return connection.execute(statement).rowcount == 1
+
+    def stranded(self, now: datetime) -> Sequence[PendingAction]:
+        """Every user's actions left `approved`, or `executing` past their lease."""
+        table = pending_actions
+        statement = (
+            sa.select(table)
+            .where(
+                sa.or_(
+                    table.c.status == "approved",
+                    sa.and_(
+                        table.c.status == "executing",
+                        sa.or_(table.c.lease_until.is_(None), table.c.lease_until <= _stored(now)),
+                    ),
+                )
+            )
+            .order_by(table.c.created_at, table.c.id)
+        )
+        with self.engine.connect() as connection:
+            return [_action(row._mapping) for row in connection.execute(statement)]
+
 
 def _action(row: Any) -> PendingAction:
     preview = ActionPreview(
@@ -155,4 +240,6 @@ def _action(row: Any) -> PendingAction:
         decided_at=utc(row["decided_at"]) if row["decided_at"] is not None else None,
         result=json.loads(row["result"]) if row["result"] is not None else None,
         review=json.loads(row["review"]) if row["review"] is not None else None,
+        lease_owner=row["lease_owner"],
+        lease_until=utc(row["lease_until"]) if row["lease_until"] is not None else None,
     )

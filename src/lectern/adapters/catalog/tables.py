@@ -164,8 +164,21 @@ pending_actions = sa.Table(
     sa.Column("decided_at", sa.DateTime(timezone=True)),
     sa.Column("result", sa.Text),
     sa.Column("review", sa.Text),
+    sa.Column("lease_owner", sa.String(120)),
+    sa.Column("lease_until", sa.DateTime(timezone=True)),
     sa.Index("ix_pending_actions_user_status", "user", "status"),
     sa.Index("ix_pending_actions_conversation", "conversation"),
+)
+
+
+review_outbox = sa.Table(
+    "review_outbox",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("last_error", sa.Text),
 )
 
 

@@ -88,3 +88,13 @@ class FolderUploadInbox:
     def discard(self, path: Path) -> None:
         """Delete a stored upload (after its add failed)."""
         path.unlink(missing_ok=True)
+
+    def stored(self) -> dict[str, list[Path]]:
+        """Every file under the inbox (temporary `.upload-*` ones too), by collection."""
+        if not self.root.is_dir():
+            return {}
+        return {
+            folder.name: sorted(p for p in folder.iterdir() if p.is_file())
+            for folder in sorted(self.root.iterdir())
+            if folder.is_dir()
+        }

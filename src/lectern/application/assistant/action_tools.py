@@ -498,7 +498,7 @@ class ProposeCorrection(ActionTool):
                 raise ToolError(str(error)) from None
         else:
             old = {name: field_value(book, name) for name in changes}
-        correction_id = self.deps.new_id()
+        correction_id = context.idempotency_key or self.deps.new_id()
         self.deps.library.add_correction(
             CatalogCorrection(
                 correction_id,

@@ -84,6 +84,42 @@ class PendingActionStore(Protocol):
         """
         ...
 
+    def claim(
+        self,
+        user: str,
+        action_id: str,
+        *,
+        from_status: ActionStatus,
+        owner: str,
+        lease_until: datetime,
+        now: datetime,
+        unexpired: bool = False,
+    ) -> bool:
+        """Move one action to `executing`, leased to `owner` until `lease_until`.
+
+        One conditional update, as `transition`: from `pending` (approval; with `unexpired`),
+        from `approved` (left by an older version), or from `executing` only once its lease
+        has run out (recovery). Exactly one concurrent caller wins.
+        """
+        ...
+
+    def finish(
+        self,
+        user: str,
+        action_id: str,
+        *,
+        owner: str,
+        to_status: ActionStatus,
+        now: datetime,
+        result: JSONValue,
+    ) -> bool:
+        """End an `executing` action held by `owner` (executed or failed, with its result)."""
+        ...
+
+    def stranded(self, now: datetime) -> Sequence[PendingAction]:
+        """Every user's actions left `approved`, or `executing` with an expired lease."""
+        ...
+
 
 class LibraryStore(Protocol):
     """Reading lists, ratings and corrections, each scoped to its user."""

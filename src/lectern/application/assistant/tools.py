@@ -42,6 +42,9 @@ class ToolContext:
     conversation: str
     now: datetime
     page: PageContext = field(default_factory=PageContext)
+    idempotency_key: str | None = None
+    """While executing an approved action: its id. A tool that creates a row without an id
+    from its preview names the row with it, so a re-run after a crash cannot write twice."""
 
 
 @dataclass

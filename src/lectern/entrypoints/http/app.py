@@ -6,6 +6,8 @@ in `problems.py`. Indexes load once at start-up; /health/ready says when.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,11 +16,18 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 from limits import parse_many
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from lectern import __version__
 from lectern.bootstrap import Services
 from lectern.domain.search import SearchQuery
-from lectern.entrypoints.http.middleware import BodyLimit, Guard, LimitWindow, Observe
+from lectern.entrypoints.http.middleware import (
+    BodyLimit,
+    Guard,
+    LimitWindow,
+    Observe,
+    SecurityHeaders,
+)
 from lectern.entrypoints.http.problems import install_problem_handlers
 from lectern.entrypoints.http.routers import (
     answering,
@@ -63,10 +72,17 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
             except (IndexMissingError, IndexMismatchError, ConfigurationError) as error:
                 app.state.not_ready = str(error)
                 log.warning("http.not_ready", reason=str(error))
+        # Settle what a crash left behind before serving, then keep checking on a timer.
+        await asyncio.to_thread(services.recover)
+        await asyncio.to_thread(services.clean_uploads)
+        upkeep = asyncio.create_task(_upkeep(services, settings.recovery_interval_seconds))
         try:
             async with mcp.serving():
                 yield
         finally:
+            upkeep.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await upkeep
             await window.close()
 
     app = FastAPI(
@@ -92,6 +108,10 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         chat_limits=parse_many(settings.rate_limit_chat),
         guide_limits=parse_many(settings.rate_limit_chat_guide),
     )
+    # Inside Observe: a body refused mid-stream is logged and counted as the 413 it is.
+    app.add_middleware(
+        BodyLimit, limit=settings.max_body_bytes, upload_limit=settings.max_upload_bytes
+    )
     app.add_middleware(Observe, observe=services.metrics.observe_http)
     if settings.cors_origin_list:
         app.add_middleware(
@@ -106,9 +126,10 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
                 "x-vercel-ai-ui-message-stream",
             ],
         )
-    app.add_middleware(
-        BodyLimit, limit=settings.max_body_bytes, upload_limit=settings.max_upload_bytes
-    )
+    if settings.allowed_host_list:
+        # DNS rebinding: a page on another name must not reach a keyless local install.
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_host_list)
+    app.add_middleware(SecurityHeaders)
 
     for module in (
         health,
@@ -131,6 +152,14 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
     app.router.routes.append(mcp.route())
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
+
+
+async def _upkeep(services: Services, interval: float) -> None:
+    """Every `interval` seconds: stranded approvals settled, kept reviews handed on."""
+    while True:
+        await asyncio.sleep(interval)
+        await asyncio.to_thread(services.recover)
+        await asyncio.to_thread(services.flush_reviews)
 
 
 def app_from_environment() -> FastAPI:

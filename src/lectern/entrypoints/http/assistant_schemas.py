@@ -127,7 +127,7 @@ class ActionOut(BaseModel):
     """A proposed change: what it does, its field-level diff, its status and expiry."""
 
     id: str
-    status: Literal["pending", "approved", "rejected", "expired", "executed", "failed"]
+    status: Literal["pending", "approved", "executing", "rejected", "expired", "executed", "failed"]
     description: str
     tool: str
     entity_type: str

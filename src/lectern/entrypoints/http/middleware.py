@@ -1,4 +1,4 @@
-"""Plain ASGI middleware: body limit, request ids and access log, authentication and limits.
+"""Plain ASGI middleware: security headers, body limit, request ids and access log, limits.
 
 Plain ASGI rather than `@app.middleware`: Starlette's BaseHTTPMiddleware runs every request
 through extra tasks and streams, measurable at 100 requests a second.
@@ -89,7 +89,10 @@ general limit."""
 class BodyLimit:
     """Refuses request bodies over their limit (declared or streamed) with 413.
 
-    Uploads (POST to UPLOAD_PATH) get `upload_limit`; every other request `limit`.
+    Uploads (POST to UPLOAD_PATH) get `upload_limit`; every other request `limit`. A
+    streamed (chunked) body is refused the moment it passes the limit: the 413 is sent
+    then, and whatever the app makes of the cut-off body (a JSON parse error, an
+    exception) is dropped, so the caller, the access log and the metrics all see 413.
     """
 
     def __init__(self, app: ASGIApp, limit: int, upload_limit: int | None = None) -> None:
@@ -113,20 +116,34 @@ class BodyLimit:
             await self._refuse(scope, send, limit)
             return
         seen = 0
+        started = refused = False
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return  # the 413 is already on its way
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
 
         async def counted() -> Message:
-            nonlocal seen
+            nonlocal seen, refused
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
+                    if not started and not refused:
+                        refused = True
+                        await self._refuse(scope, send, limit)
                     raise _TooLargeError
             return message
 
         try:
-            await self.app(scope, counted, send)
-        except _TooLargeError:
-            await self._refuse(scope, send, limit)
+            await self.app(scope, counted, guarded_send)
+        except Exception:
+            if not refused:
+                raise
+            log.debug("request body over its limit", path=scope.get("path"), limit=limit)
 
     async def _refuse(self, scope: Scope, send: Send, limit: int) -> None:
         response = problem(
@@ -136,6 +153,55 @@ class BodyLimit:
             f"bodies are limited to {limit:,} bytes",
         )
         await response(scope, _no_receive, send)
+
+
+PAGE_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The Content-Security-Policy of every response: the pages load scripts, styles and data
+only from the server (no inline script or style), images also from https (the catalog's
+cover links), and nothing may frame them."""
+DOCS_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
+    "connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'"
+)
+"""/docs only: FastAPI's Swagger UI is an inline script over files from its CDN."""
+DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect"})
+
+
+class SecurityHeaders:
+    """Security headers on every response: CSP, nosniff, no framing, referrer policy."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        """Wrap the app (outermost, so refusals by the other middleware carry them too)."""
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Add each header the response does not set itself."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        policy = DOCS_POLICY if scope.get("path") in DOCS_PATHS else PAGE_POLICY
+        added = (
+            (b"content-security-policy", policy.encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"x-frame-options", b"DENY"),
+            (b"referrer-policy", b"no-referrer"),
+            (b"cross-origin-opener-policy", b"same-origin"),
+        )
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                headers.extend((k, v) for k, v in added if k not in present)
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def _request_id(scope: Scope) -> str:

@@ -24,6 +24,7 @@ const FLAG_TEXT = {
 };
 const STATUS_TEXT = {
   approved: "Approved, running",
+  executing: "Approved, running",
   executed: "Done",
   rejected: "Rejected: nothing was changed",
   expired: "Expired: ask again for a fresh preview",

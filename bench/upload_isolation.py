@@ -1,0 +1,168 @@
+"""Another user's upload and search while a large upload ingests (issue 25, finding 4).
+
+    python bench/upload_isolation.py [--large-chars 300000] [--queries 40]
+
+Builds two collections in a temporary data directory with the real adapters (the packaged
+MiniLM, bm25s + FAISS), then measures, in the same run:
+- search p95 on bob's collection: idle, and while alice's large upload ingests;
+- the time for bob's small upload to be accepted and searchable: idle, while alice's large
+  upload ingests (one write lock per collection, this code), and while it ingests under
+  one process-wide write lock (the code before, emulated on the same service);
+and prints each as a ratio to its idle figure. Timings on a shared machine vary; run it
+alone for figures to quote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from lectern.application.collections import CollectionService
+from lectern.bootstrap import bootstrap
+from lectern.settings import Settings
+
+WORDS = [
+    "harbour",
+    "ferry",
+    "timetable",
+    "gateway",
+    "patch",
+    "advisory",
+    "session",
+    "token",
+    "vpn",
+    "remote",
+    "access",
+    "kernel",
+    "module",
+    "review",
+    "budget",
+    "quarterly",
+    "report",
+    "river",
+    "bridge",
+    "lantern",
+    "orchard",
+]
+T = TypeVar("T")
+QUERIES = ["harbour ferry", "vpn gateway patch", "quarterly budget", "river bridge", "session"]
+
+
+def _text(chars: int, seed: int) -> bytes:
+    words, size, n = [], 0, seed
+    while size < chars:
+        word = WORDS[(n * 7 + seed) % len(WORDS)]
+        words.append(word)
+        size += len(word) + 1
+        n += 1
+        if n % 12 == 0:
+            words.append(".\n\n" if n % 96 == 0 else ".")
+    return ("# Document\n\n" + " ".join(words)).encode()
+
+
+def _p95(samples: list[float]) -> float:
+    return statistics.quantiles(samples, n=20)[-1] if len(samples) >= 2 else samples[0]
+
+
+def _searches(service: CollectionService, count: int) -> list[float]:
+    samples = []
+    for i in range(count):
+        started = time.perf_counter()
+        service.search("bob", QUERIES[i % len(QUERIES)])
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def _small_upload(service: CollectionService, name: str) -> float:
+    started = time.perf_counter()
+    service.upload_document("bob", name, _text(600, 3), max_bytes=50_000_000)
+    service.search("bob", "harbour ferry")
+    return time.perf_counter() - started
+
+
+def _while_large(
+    service: CollectionService, large: bytes, name: str, measure: Callable[[], T]
+) -> tuple[T, float]:
+    """Run `measure` while alice's large upload ingests; (its result, the large's seconds)."""
+    done: dict[str, float] = {}
+
+    def ingest() -> None:
+        started = time.perf_counter()
+        service.upload_document("alice", name, large, max_bytes=50_000_000)
+        done["seconds"] = time.perf_counter() - started
+
+    thread = threading.Thread(target=ingest)
+    thread.start()
+    time.sleep(1.0)  # alice's ingest is under way (reading and embedding)
+    result = measure()
+    thread.join()
+    return result, done["seconds"]
+
+
+class _OneLock:
+    """The code before: one write lock for every collection."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+    def __call__(self, name: str) -> threading.Lock:
+        del name
+        return self.lock
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--large-chars", type=int, default=300_000)
+    parser.add_argument("--queries", type=int, default=40)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        data_dir = Path(folder)
+        services = bootstrap(Settings(data_dir=data_dir, max_upload_chars=10_000_000))
+        service = services.collections()
+        seed = data_dir / "seed"
+        seed.mkdir()
+        for i in range(20):
+            (seed / f"doc{i}.md").write_bytes(_text(2_000, i))
+        service.add("alice", seed)
+        service.add("bob", seed)
+        large = _text(args.large_chars, 5)
+        service.search("bob", "warm up")
+
+        idle_search = _p95(_searches(service, args.queries))
+        idle_upload = _small_upload(service, "idle.md")
+        loaded, large_seconds = _while_large(
+            service, large, "large-1.md", lambda: _searches(service, args.queries)
+        )
+        loaded_search = _p95(loaded)
+        during, _ = _while_large(
+            service, large, "large-2.md", lambda: _small_upload(service, "during.md")
+        )
+        service._writing = _OneLock()  # type: ignore[method-assign]
+        global_lock, _ = _while_large(
+            service, large, "large-3.md", lambda: _small_upload(service, "global.md")
+        )
+    print(f"large upload: {args.large_chars:,} characters, ingested in {large_seconds:.1f} s")
+    print(
+        f"search p95 idle {idle_search * 1000:.1f} ms; during the large ingest "
+        f"{loaded_search * 1000:.1f} ms; ratio {loaded_search / idle_search:.2f}"
+    )
+    print(
+        f"small upload accepted and searchable: idle {idle_upload:.2f} s; during the large "
+        f"ingest {during:.2f} s (ratio {during / idle_upload:.2f}); under one global write "
+        f"lock {global_lock:.2f} s (ratio {global_lock / idle_upload:.2f})"
+    )
+    print(
+        f"per-collection locks vs one global lock, small upload: {global_lock / during:.1f}x faster"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
