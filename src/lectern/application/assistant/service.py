@@ -101,6 +101,8 @@ class ChatReply:
     model: str
     decision: Decision | None = None
     """For a turn that continued an approval or rejection: what it did."""
+    suggestions: tuple[str, ...] = ()
+    """With a clarifying question: the readings the reader may pick, as replies to send."""
 
 
 @dataclass
@@ -226,6 +228,7 @@ class AssistantService:
         system = self.system(page)
         context = ToolContext(user, conversation, self.clock(), page or PageContext())
         text = STEP_LIMIT_TEXT
+        suggestions: tuple[str, ...] = ()
         flags: list[GroundingFlag] = []
         run_id = uuid.uuid4().hex
         for step in range(1, self.config.max_agent_steps + 1):
@@ -260,6 +263,7 @@ class AssistantService:
             )
             if not response.tool_calls:
                 text = response.text
+                suggestions = response.suggestions
                 break
             messages.append(Message("assistant", response.text, response.tool_calls))
             proposed_before = len(turn.actions)
@@ -318,6 +322,7 @@ class AssistantService:
             steps=tuple(turn.steps),
             model=self.model.model_id,
             decision=decision,
+            suggestions=suggestions if not turn.actions else (),
         )
 
     def _call(

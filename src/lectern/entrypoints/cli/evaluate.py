@@ -17,6 +17,7 @@ from lectern.application.evaluation.aggregate import REPORTED_METRICS
 from lectern.domain.books import JSONValue
 from lectern.domain.retrieval import Strategy
 from lectern.entrypoints.cli.common import _fail, _guarded, _progress_bar, _services, err, out
+from lectern.entrypoints.cli.evaluate_understanding import evaluate_understanding
 
 evaluate_app = typer.Typer(
     help="Measure search and explanations on the judged query set (docs/evaluation.md).",
@@ -510,3 +511,6 @@ def _print_fallback_report(report: Mapping[str, JSONValue]) -> None:
         )
     out.print(targets)
     out.print(escape(str(report["definition"])), highlight=False)
+
+
+evaluate_app.command("understanding")(evaluate_understanding)
