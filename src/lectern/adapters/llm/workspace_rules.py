@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
+from lectern.adapters.understanding.mentions import names_from_prompt, resolve, resolve_person
+from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.domain.assistant import AIResponse, Message, ToolCall, cite
 
 MODEL_ID = "rules:assistant-v1"
@@ -193,18 +195,8 @@ COMMENT = re.compile(
 _THEN = re.compile(r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+", re.I)
 
 
-class _Done(Protocol):
-    calls: list[ToolCall]
-    results: list[Any]
-
-
 Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
 CallMaker = Callable[..., ToolCall]
-
-
-def _clean(value: str | None) -> str:
-    text = re.sub(r"[\s,]+(?:please|thanks|thank you)\W*$", "", (value or "").strip(), flags=re.I)
-    return text.strip().strip("\"'“”‘’«»").strip().rstrip("?.!").strip()
 
 
 def _task_words(value: str) -> str:
@@ -239,7 +231,7 @@ class WorkspaceRules:
 
     # --- context --------------------------------------------------------------------------
 
-    def _context(self, history: Sequence[Message], system: str) -> tuple[str | None, str | None]:
+    def context(self, history: Sequence[Message], system: str) -> tuple[str | None, str | None]:
         """(the task "it" means, the project "this project" means)."""
         page = _PAGE.search(system)
         task = page.group("id") if page and page.group("type") == "task" else None
@@ -258,13 +250,19 @@ class WorkspaceRules:
 
     def plan(self, text: str, history: Sequence[Message], system: str) -> list[Stage] | None:
         """The stages for a workspace request, or None when it is not one."""
-        it_task, page_project = self._context(history, system)
+        it_task, page_project = self.context(history, system)
+        names = names_from_prompt(system)
+        readers = names.of("reader")
         on_workspace_page = bool(_PAGE.search(system))
 
         def task_ref(value: str | None) -> str:
             words = _task_words(value or "")
             if (not words or _IT.match(words)) and it_task is not None:
                 return it_task
+            # A mention of a stored task ("the runbook") stands for its full title.
+            found = resolve(words, names.of("task")) if words else None
+            if found is not None and found.name is not None:
+                return found.name
             return words or _clean(value)
 
         def project_ref(value: str | None) -> str | None:
@@ -273,7 +271,12 @@ class WorkspaceRules:
                 return page_project
             return words
 
-        context = _Refs(task_ref, project_ref, page_project, on_workspace_page)
+        def person_ref(value: str | None) -> str:
+            mention = _clean(value)
+            found = resolve_person(mention, names, readers[0] if readers else None)
+            return found.name or mention
+
+        context = _Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref)
         created = self._create_task(text, context)
         if created:
             return self._act(created)
@@ -349,7 +352,7 @@ class WorkspaceRules:
         arguments: dict[str, Any] = {}
         assign = _ASSIGN_CLAUSE.search(rest)
         if assign:
-            arguments["assignee_id"] = assign.group("a")
+            arguments["assignee_id"] = refs.person(assign.group("a"))
             rest = rest[: assign.start()] + rest[assign.end() :]
         due = _DUE_CLAUSE.search(rest)
         if due:
@@ -409,7 +412,9 @@ class WorkspaceRules:
         person = match.group("a") or match.group("a2")
         if person.casefold() in ("me", "myself"):
             person = "me"
-        return [self._call("assign_task", task_id=refs.task(target), assignee_id=_clean(person))]
+        return [
+            self._call("assign_task", task_id=refs.task(target), assignee_id=refs.person(person))
+        ]
 
     def _priority(self, text: str, refs: _Refs) -> list[ToolCall]:
         match = PRIORITY.match(text)
@@ -630,11 +635,13 @@ class _Refs:
         project: Callable[[str | None], str | None],
         page_project: str | None,
         on_workspace_page: bool,
+        person: Callable[[str | None], str] = _clean,
     ) -> None:
         self.task = task
         self.project = project
         self.page_project = page_project
         self.on_workspace_page = on_workspace_page
+        self.person = person
 
     def with_it(self, task: object) -> _Refs:
         """The same references, where "it" means this task (named earlier in the request)."""
@@ -646,7 +653,7 @@ class _Refs:
             words = _task_words(value or "")
             return task if not words or _IT.match(words) else outer(value)
 
-        return _Refs(task_ref, self.project, self.page_project, self.on_workspace_page)
+        return _Refs(task_ref, self.project, self.page_project, self.on_workspace_page, self.person)
 
 
 # --- replies from tool results ----------------------------------------------------------

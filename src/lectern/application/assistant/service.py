@@ -132,6 +132,7 @@ class AssistantService:
         pii: PiiDetector | None = None,
         observer: AssistantObserver | None = None,
         system: Callable[[PageContext | None], str] = system_prompt,
+        names: Callable[[str], str] | None = None,
         guardrail: Callable[[str, TurnFacts], GuardedReply] = guard,
         prompt_version: str = SYSTEM_PROMPT_VERSION,
         page_check: Callable[[str, PageContext], PageContext] | None = None,
@@ -148,6 +149,8 @@ class AssistantService:
         self.registry = registry
         self._approvals = approvals
         self.system = system
+        self.names = names
+        """The names the reader may use (`names.py`), added to the system prompt."""
         self.guardrail = guardrail
         self.prompt_version = prompt_version
         self.sessions = sessions
@@ -226,6 +229,9 @@ class AssistantService:
         specs = self.registry.specs(only_tools)
         allowed = {s.name for s in specs}
         system = self.system(page)
+        if self.names is not None:
+            known = self.names(user)
+            system = f"{system}\n\n{known}" if known else system
         context = ToolContext(user, conversation, self.clock(), page or PageContext())
         text = STEP_LIMIT_TEXT
         suggestions: tuple[str, ...] = ()

@@ -85,7 +85,7 @@ def asked_back(reply: ChatReply) -> bool:
     """Whether a reply is a clarifying question: no tool, no action, a question or choices."""
     if reply.tool_calls or reply.actions:
         return False
-    return bool(reply.suggestions) or reply.text.rstrip().endswith("?")
+    return bool(reply.suggestions) or "?" in reply.text
 
 
 def load_conversations(path: Path | None = None) -> list[ConversationCase]:
