@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lectern.adapters.llm.workspace_rules import WorkspaceRules, task_reference
+from lectern.adapters.llm.workspace_rules import READ_REPLIES, WorkspaceRules, task_reference
 from lectern.adapters.understanding.book_plan import plan_books
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS, WORKSPACE_TOOLS
 from lectern.adapters.understanding.layer import (
@@ -24,7 +24,7 @@ from lectern.adapters.understanding.layer import (
     Understanding,
     conversational_reply,
 )
-from lectern.adapters.understanding.mentions import names_from_prompt
+from lectern.adapters.understanding.mentions import Names, find_in, names_from_prompt
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import NUMBER, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
@@ -278,6 +278,10 @@ class RulePolicy:
         if OFF_TOPIC.search(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
+        if self.layer is not None and _names_workspace_thing(text, system):
+            # "tell me about the runbook task" names a task: not a book question.
+            plan.steps.extend(self._missed(text, system, available, it, history))
+            return plan
         for matcher in (
             self._list_with_books,
             self._find_and_add,
@@ -319,7 +323,7 @@ class RulePolicy:
         tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
         if not on_workspace:
             tools += [t for t in BOOK_TOOLS if t in available]
-        reading = self.layer.read(text, tools)
+        reading = self.layer.read(text, tools, _mentioned_kinds(text, names))
         intent = self.layer.decided(reading)
         if intent is None:
             question = self.layer.clarify(reading)
@@ -342,7 +346,15 @@ class RulePolicy:
             asked = planned
             return [lambda _: asked.response(MODEL_ID)]
         calls = planned
-        return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
+        if intent == "get_book_details":
+            return self._details(calls[0], ("authors", "published_year", "description"))
+        book_replies: dict[str, Callable[[_Done], str]] = {
+            "get_reading_lists": _lists_reply,
+            "get_list_details": _list_reply,
+            "catalog_facets": _facets_reply,
+        }
+        told = READ_REPLIES.get(intent) or book_replies.get(intent) or _summary
+        return [lambda _: calls, lambda done: AIResponse(told(done), model=MODEL_ID)]
 
     def layer_question(self, reading: Any) -> AIResponse:
         """The layer's clarifying question for a reading no plan could fill."""
@@ -611,6 +623,24 @@ class RulePolicy:
 
 
 # --- replies from tool results ----------------------------------------------------------
+
+
+def _mentioned_kinds(text: str, names: Names) -> list[str]:
+    kinds = [k for k in ("task", "list") if find_in(text, names.of(k)).name is not None]
+    lowered = text.casefold()
+    if any(
+        p.casefold() in lowered or p.split()[0].casefold() in lowered.split()
+        for p in names.of("project")
+    ):
+        kinds.append("project")
+    return kinds
+
+
+def _names_workspace_thing(text: str, system: str) -> bool:
+    names = names_from_prompt(system)
+    return bool(set(_mentioned_kinds(text, names)) & {"task", "project"}) or bool(
+        re.search(r"\b(?:task|project|blocker)s?\b", text, re.I) and names.of("project")
+    )
 
 
 def _parse(content: str) -> Any:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import names_from_prompt, resolve, resolve_person
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.domain.assistant import AIResponse, Message, ToolCall, cite
@@ -48,7 +49,9 @@ _PRIORITY2 = r"(?P<p2>low|medium|high|urgent)"
 
 ATTENTION = re.compile(
     r"\bneeds?\b.*\battention\b|\bwhat should i (?:work on|do|look at)\b|\bwhat(?:'s| is) "
-    r"overdue\b|\bmy dashboard\b|\bwhat(?:'s| is) on my plate\b",
+    r"overdue\b|\bmy dashboard\b|\bwhat(?:'s| is) on my plate\b|"
+    r"^(?:which|what|any|are there(?: any)?)\s+(?:tasks?\s+)?(?:are\s+|is\s+)?(?:overdue|late|"
+    r"past due)\b(?!.*\b(?:in|on|for)\s+(?:the|this)\b)|\beverything assigned to me\b",
     re.I,
 )
 TEAM = re.compile(
@@ -124,7 +127,8 @@ _WORKSPACE_SEARCH = re.compile(
     re.I,
 )
 CREATE_TASK = re.compile(
-    r"^(?:create|add|make|open|file|start)\s+(?:a\s+|an\s+)?(?:new\s+)?task\s*"
+    r"^(?:create|add|make|open|file|start|set\s+up)\s+(?:a\s+|an\s+)?(?:new\s+)?"
+    r"(?:(?P<lead_priority>low|medium|high|urgent)[\s-]+priority\s+)?task\s*"
     r"(?:to\s+|called\s+|named\s+|titled\s+|for\s+|:\s*)?(?P<rest>.+)$",
     re.I,
 )
@@ -259,10 +263,15 @@ class WorkspaceRules:
             words = _task_words(value or "")
             if (not words or _IT.match(words)) and it_task is not None:
                 return it_task
+            tasks = names.of("task")
+            if (not words or _IT.match(words)) and tasks:
+                raise _Unclear(name_it("task", "use", [f"{t}" for t in tasks]))
             # A mention of a stored task ("the runbook") stands for its full title.
-            found = resolve(words, names.of("task")) if words else None
+            found = resolve(words, tasks) if words else None
             if found is not None and found.name is not None:
                 return found.name
+            if found is not None and found.ambiguous:
+                raise _Unclear(which_of("task", found.candidates))
             return words or _clean(value)
 
         def project_ref(value: str | None) -> str | None:
@@ -274,9 +283,24 @@ class WorkspaceRules:
         def person_ref(value: str | None) -> str:
             mention = _clean(value)
             found = resolve_person(mention, names, readers[0] if readers else None)
+            members = names.of("member")
+            if found.name is None and members and mention.casefold() not in ("me", "myself"):
+                raise _Unclear(
+                    Clarification(
+                        f"{mention!r} is not on the team. Who should it go to?",
+                        tuple(f"Assign it to {m}" for m in members[:3]),
+                    )
+                )
             return found.name or mention
 
         context = _Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref)
+        try:
+            return self._plan_with(text, context)
+        except _Unclear as unclear:
+            question = unclear.question
+            return [lambda _: question.response(MODEL_ID)]
+
+    def _plan_with(self, text: str, context: _Refs) -> list[Stage] | None:
         created = self._create_task(text, context)
         if created:
             return self._act(created)
@@ -362,11 +386,15 @@ class WorkspaceRules:
         if priority:
             arguments["priority"] = (priority.group("priority") or priority.group("p2")).lower()
             rest = rest[: priority.start()] + rest[priority.end() :]
+        if match.group("lead_priority") and "priority" not in arguments:
+            arguments["priority"] = match.group("lead_priority").lower()
+        rest = f" {rest}"
         project = _IN_PROJECT.search(rest)
         reference = refs.project(project.group("p")) if project else refs.page_project
         if project:
             rest = project.group("before") + rest[project.end() :]
-        title = _clean(rest)
+        title = _clean(rest).lstrip(" :-").strip()
+        title = re.sub(r"^(?:to|for)\s+", "", title, flags=re.I)
         if not title:
             return []
         title = title[0].upper() + title[1:]
@@ -626,6 +654,14 @@ class WorkspaceRules:
         return self._single(self._call("search_content", **arguments), _search_reply)
 
 
+class _Unclear(Exception):
+    """A reference the request leaves open: ask instead of guessing."""
+
+    def __init__(self, question: Clarification) -> None:
+        super().__init__(question.question)
+        self.question = question
+
+
 class _Refs:
     """How a plan turns the reader's words into references."""
 
@@ -864,3 +900,18 @@ def task_reference(result: Any) -> str:
         if isinstance(task_id, str):
             return f" [task:{task_id}]"
     return ""
+
+
+READ_REPLIES: dict[str, Callable[[Any], str]] = {
+    "get_projects": _projects_reply,
+    "get_project_details": _project_reply,
+    "get_tasks": _tasks_reply,
+    "get_task_details": _task_reply,
+    "get_blockers": _blockers_reply,
+    "get_team_members": _team_reply,
+    "get_documents": _documents_reply,
+    "get_document_details": _document_reply,
+    "search_content": _search_reply,
+    "get_attention_summary": _attention_reply,
+}
+"""How each workspace read is told, for the plans the understanding layer fills."""

@@ -61,6 +61,21 @@ CUES: dict[str, re.Pattern[str]] = {
     "get_book_details": re.compile(r"\b(?:writer|author|wrote|published|pages)\b", re.I),
 }
 
+MENTION_BOOST = 0.03
+"""What naming a stored task, project or list adds to the intents about one."""
+ABOUT: dict[str, tuple[str, ...]] = {
+    "task": (
+        "get_task_details",
+        "complete_task",
+        "assign_task",
+        "update_task",
+        "add_comment",
+        "create_blocker",
+    ),
+    "project": ("get_project_details", "get_tasks", "get_blockers", "get_documents"),
+    "list": ("get_list_details", "add_to_list", "remove_from_list", "rename_list", "delete_list"),
+}
+
 READINGS: dict[str, str] = {
     "search_books": "Find books about this",
     "get_book_details": "Tell me about a book",
@@ -153,10 +168,17 @@ class Understanding:
         self.floor = floor
         self.margin = margin
 
-    def read(self, text: str, tools: Iterable[str]) -> IntentReading:
-        """The likeliest intents of `text` among `tools` and the conversational intents."""
+    def read(self, text: str, tools: Iterable[str], mentions: Iterable[str] = ()) -> IntentReading:
+        """The likeliest intents of `text` among `tools` and the conversational intents.
+
+        `mentions`: the kinds of stored things the message names (task, project, list); a
+        message naming a task is about a task, so the task intents gain a little.
+        """
         allowed = [*tools, *CONVERSATIONAL]
         boosts = {intent: CUE_BOOST for intent, cue in CUES.items() if cue.search(text)}
+        for kind in mentions:
+            for intent in ABOUT.get(kind, ()):
+                boosts[intent] = boosts.get(intent, 0.0) + MENTION_BOOST
         return self.classifier.classify(text, allowed, boosts)
 
     def decided(self, reading: IntentReading) -> str | None:

@@ -70,7 +70,7 @@ def _task(text: str, names: Names, where: Where, action: str) -> str | Clarifica
 
 def _project(text: str, names: Names, where: Where) -> str | None:
     for project in names.of("project"):
-        words = [w for w in project.casefold().split() if len(w) > 3]
+        words = [w for w in project.casefold().split() if len(w) >= 3]
         if any(w in text.casefold() for w in words) or project.casefold() in text.casefold():
             return project
     return where.project
