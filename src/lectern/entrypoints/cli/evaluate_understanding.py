@@ -110,6 +110,11 @@ def _guideline(shared: Services, source: Path) -> list[Judged] | str:
 
     questions = json.loads(source.read_text(encoding="utf-8"))["questions"]
     agent = shared.guide()
+    for profile in sorted({str(q["profile"]) for q in questions}):
+        try:
+            shared.collections().show(agent.profile(profile).collection)
+        except LecternError as error:
+            return f"not run: {error}"
     sessions: dict[str, str] = {}
     judged = []
     for item in questions:
