@@ -41,6 +41,32 @@ _NUMBER = NUMBER
 _STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
 _BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})#")
 _PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
+CHANGES = frozenset(
+    {
+        "create_task",
+        "complete_task",
+        "assign_task",
+        "update_task",
+        "add_comment",
+        "create_blocker",
+        "resolve_blocker",
+        "create_list",
+        "rename_list",
+        "delete_list",
+        "add_to_list",
+        "remove_from_list",
+        "rate_book",
+        "propose_correction",
+    }
+)
+_ASKS = re.compile(
+    r"^(?:what(?:'s| is| are)?|who(?:'s| is)?|when|which|whose|is|are|does|did)\b", re.I
+)
+_BOOK_WORDS = re.compile(
+    r"\b(?:books?|novels?|reads|stories|story|fiction|poetry|poems|biograph\w*|memoirs?|"
+    r"thrillers?|myster(?:y|ies)|romances?|sci-?fi|fantasy|horror)\b",
+    re.I,
+)
 _WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
 NOT_SURE_TEXT = (
     "I'm not sure what you mean here. Ask about this project's tasks, blockers or "
@@ -319,12 +345,18 @@ class RulePolicy:
             if on_workspace:
                 return [lambda _: Clarification(NOT_SURE_TEXT, ()).response(MODEL_ID)]
             return self._search(text)
+        if not on_workspace and _SEARCH_LEAD.match(text) and _BOOK_WORDS.search(text):
+            # "find books about Panem" reads as a request for books: no reading needed.
+            return self._search(text)
         names = names_from_prompt(system)
         tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
         if not on_workspace:
             tools += [t for t in BOOK_TOOLS if t in available]
         reading = self.layer.read(text, tools, _mentioned_kinds(text, names))
         intent = self.layer.decided(reading)
+        if intent in CHANGES and _ASKS.match(text):
+            # A question asks; it does not change anything: take the likeliest read instead.
+            intent = next((i for i in reading.likeliest(3) if i not in CHANGES), None)
         if intent is None:
             question = self.layer.clarify(reading)
             return [lambda _: question.response(MODEL_ID)]

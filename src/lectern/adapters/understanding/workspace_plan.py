@@ -159,6 +159,9 @@ def plan_workspace(
         task = _task(text, names, where, "Change")
         if isinstance(task, Clarification):
             return task
+        renamed = re.search(r"\brename\b.*?\bto\s+(?P<title>.+)$", text, re.I)
+        if renamed:
+            return [call(intent, task_id=task, title=clean(renamed.group("title")))]
         priority = priority_of(text)
         status = None if priority else status_of(text)
         if priority is None and status is None:
