@@ -67,6 +67,11 @@ _BOOK_WORDS = re.compile(
     r"thrillers?|myster(?:y|ies)|romances?|sci-?fi|fantasy|horror)\b",
     re.I,
 )
+_DELETE_CUE = re.compile(
+    r"\b(?:delete|remove|drop|get rid of|trash|erase|bin|throw away|don't need|do not need|"
+    r"no longer need)\b(?!.*\b(?:from|off|out of|onto|on|into|to|for)\b.*\blist\b)",
+    re.I,
+)
 _WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
 NOT_SURE_TEXT = (
     "I'm not sure what you mean here. Ask about this project's tasks, blockers or "
@@ -354,6 +359,9 @@ class RulePolicy:
             tools += [t for t in BOOK_TOOLS if t in available]
         reading = self.layer.read(text, tools, _mentioned_kinds(text, names))
         intent = self.layer.decided(reading)
+        if intent == "delete_list" and not _DELETE_CUE.search(text):
+            # Deleting a list cannot be undone: only on a word that says so, else ask.
+            intent = None
         if intent in CHANGES and _ASKS.match(text):
             # A question asks; it does not change anything: take the likeliest read instead.
             intent = next((i for i in reading.likeliest(3) if i not in CHANGES), None)
