@@ -365,6 +365,9 @@ class RulePolicy:
         if intent in CHANGES and _ASKS.match(text):
             # A question asks; it does not change anything: take the likeliest read instead.
             intent = next((i for i in reading.likeliest(3) if i not in CHANGES), None)
+        if intent is None and not on_workspace and _BOOK_WORDS.search(text):
+            # Unsure, but it reads as a request for books: the search is that reading.
+            return self._search(text)
         if intent is None:
             question = self.layer.clarify(reading)
             return [lambda _: question.response(MODEL_ID)]

@@ -417,6 +417,8 @@ class WorkspaceRules:
         if not match:
             return []
         if match.group("t2"):
+            if re.search(r"\b(?:reading\s+)?list\b", match.group("t2"), re.I):
+                return []  # "start a new reading list named Beach" is not a task
             return [
                 self._call(
                     "update_task", task_id=refs.task(match.group("t2")), status="in_progress"
