@@ -359,6 +359,12 @@ class RulePolicy:
             tools += [t for t in BOOK_TOOLS if t in available]
         reading = self.layer.read(text, tools, _mentioned_kinds(text, names))
         intent = self.layer.decided(reading)
+        if (
+            intent in ("get_list_details", "add_to_list", "remove_from_list", "rename_list")
+            and not re.search(r"\blists?\b", text, re.I)
+            and find_in(text, names.of("list")).name is None
+        ):
+            intent = None  # a list request names a list, or says "list"
         if intent == "delete_list" and not _DELETE_CUE.search(text):
             # Deleting a list cannot be undone: only on a word that says so, else ask.
             intent = None
