@@ -13,6 +13,7 @@ from lectern.adapters.sessions.memory import InMemorySessions
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.application.access import CatalogEditors
 from lectern.application.assistant.approvals import ActionReviewer, Approvals
+from lectern.application.assistant.names import visible_names
 from lectern.application.assistant.ports import ChatModel, LibraryStore, PendingActionStore
 from lectern.application.assistant.registry import ToolRegistry, create_default_registry
 from lectern.application.assistant.service import AssistantConfig, AssistantService
@@ -244,6 +245,7 @@ def make_world(
         clock=clock,
         new_id=new_id,
         tracer=tracer,
+        names=visible_names(None, library),
     )
     return World(service, catalog, library, actions, registry, clock, tracer, sessions)
 

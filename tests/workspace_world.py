@@ -21,6 +21,7 @@ from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.privacy.patterns import PatternPiiDetector
 from lectern.adapters.sessions.memory import InMemorySessions
 from lectern.application.assistant.approvals import Approvals
+from lectern.application.assistant.names import visible_names
 from lectern.application.assistant.ports import ChatModel
 from lectern.application.assistant.registry import create_default_registry
 from lectern.application.assistant.service import AssistantConfig, AssistantService
@@ -224,10 +225,13 @@ def workspace_assistant(
         clock=clock,
         new_id=new_id,
         pii=PatternPiiDetector(),
+        names=visible_names(service, deps.library),
     )
 
 
-def conversation_worlds(tmp_path: Path) -> Callable[[], WorkspaceWorld]:
+def conversation_worlds(
+    tmp_path: Path, model: ChatModel | None = None
+) -> Callable[[], WorkspaceWorld]:
     """Fresh seeded demo workspaces (one SQLite file each) over one shared collection."""
     collections = collection_service(tmp_path)
     folder = tmp_path / "advisories"
@@ -258,7 +262,7 @@ def conversation_worlds(tmp_path: Path) -> Callable[[], WorkspaceWorld]:
         project = service.create_project("mallory", rival.id, "Umbrella secrets")
         task = service.create_task("mallory", project.id, "Steal the formula")
         return WorkspaceWorld(
-            service, workspace_assistant(service, clock), demo, project.id, task.id
+            service, workspace_assistant(service, clock, model), demo, project.id, task.id
         )
 
     return make

@@ -74,6 +74,7 @@ from lectern.application.assistant.guideline import (
     GuideConfig,
     GuidelineAgent,
 )
+from lectern.application.assistant.names import visible_names
 from lectern.application.assistant.ports import (
     ChatModel,
     LibraryStore,
@@ -148,6 +149,7 @@ if TYPE_CHECKING:
     from lectern.adapters.llm.langchain_llm import StructuredMethod
     from lectern.adapters.llm.providers import ProviderConfig
     from lectern.adapters.probes import DependencyProbe
+    from lectern.adapters.understanding.layer import Understanding
 
 
 def default_sources() -> list[BookSource]:
@@ -731,7 +733,7 @@ class Services:
         settings = self.settings
         provider = settings.assistant_provider
         if provider == "rules":
-            return RulePolicy(self.understanding())
+            return RulePolicy(self.understanding(), self.understanding_layer())
         from lectern.adapters.llm.tool_calling import LangChainToolModel
 
         if provider == "local":
@@ -743,6 +745,19 @@ class Services:
             provider_config(settings, provider, settings.assistant_model or settings.llm_model)
         )
         return LangChainToolModel(choice.model, choice.model_id)
+
+    def understanding_layer(self) -> Understanding:
+        """The understanding layer: intents by meaning over the packaged MiniLM (issue 26)."""
+        return self._once("understanding_layer", self._build_understanding_layer)
+
+    def _build_understanding_layer(self) -> Understanding:
+        from lectern.adapters.understanding.intent_examples import EXAMPLES
+        from lectern.adapters.understanding.intents import NearestExampleClassifier
+        from lectern.adapters.understanding.layer import Understanding
+
+        embedder = self.overrides.embedder or make_embedder(self.settings)
+        cache = self.settings.data_dir / "understanding"
+        return Understanding(NearestExampleClassifier(embedder, EXAMPLES, cache))
 
     def search_fallback_agent(self) -> SearchFallbackAgent:
         """LECTERN_FALLBACK_PROVIDER's ReAct agent: the rule policy or a provider's model."""
@@ -889,6 +904,7 @@ class Services:
             pii=self.overrides.pii or PatternPiiDetector(),
             observer=observer,
             page_check=self.workspace().checked_page,
+            names=visible_names(self.workspace(), self.library()),
         )
 
     def action_reviewers(self) -> dict[str, ActionReviewer]:

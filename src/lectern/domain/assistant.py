@@ -88,6 +88,8 @@ class AIResponse:
     tool_calls: tuple[ToolCall, ...] = ()
     model: str = ""
     usage: TokenUsage = field(default_factory=TokenUsage)
+    suggestions: tuple[str, ...] = ()
+    """With a clarifying question: the likeliest readings, offered as replies to pick."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,30 +16,67 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lectern.adapters.llm.workspace_rules import WorkspaceRules, task_reference
+from lectern.adapters.llm.workspace_rules import READ_REPLIES, WorkspaceRules, task_reference
+from lectern.adapters.understanding.book_plan import plan_books
+from lectern.adapters.understanding.intent_examples import BOOK_TOOLS, WORKSPACE_TOOLS
+from lectern.adapters.understanding.layer import (
+    Clarification,
+    Understanding,
+    conversational_reply,
+)
+from lectern.adapters.understanding.mentions import Names, find_in, names_from_prompt
+from lectern.adapters.understanding.scaffold import ASKING as _ASKING
+from lectern.adapters.understanding.scaffold import NUMBER, Step
+from lectern.adapters.understanding.scaffold import Done as _Done
+from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.scaffold import number as _number
+from lectern.adapters.understanding.slots import list_name_of
+from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec, book_source, cite
 
 MODEL_ID = "rules:assistant-v1"
-NUMBERS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "a couple of": 2,
-    "a few": 3,
-}
-_NUMBER = r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)"
+_NUMBER = NUMBER
 _STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
 _BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})#")
 _PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
+CHANGES = frozenset(
+    {
+        "create_task",
+        "complete_task",
+        "assign_task",
+        "update_task",
+        "add_comment",
+        "create_blocker",
+        "resolve_blocker",
+        "create_list",
+        "rename_list",
+        "delete_list",
+        "add_to_list",
+        "remove_from_list",
+        "rate_book",
+        "propose_correction",
+    }
+)
+_ASKS = re.compile(
+    r"^(?:what(?:'s| is| are)?|who(?:'s| is)?|when|which|whose|is|are|does|did)\b", re.I
+)
+_BOOK_WORDS = re.compile(
+    r"\b(?:books?|novels?|reads|stories|story|fiction|poetry|poems|biograph\w*|memoirs?|"
+    r"thrillers?|myster(?:y|ies)|romances?|sci-?fi|fantasy|horror)\b",
+    re.I,
+)
+_DELETE_CUE = re.compile(
+    r"\b(?:delete|remove|drop|get rid of|trash|erase|bin|throw away|don't need|do not need|"
+    r"no longer need)\b(?!.*\b(?:from|off|out of|onto|on|into|to|for)\b.*\blist\b)",
+    re.I,
+)
+_WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
+NOT_SURE_TEXT = (
+    "I'm not sure what you mean here. Ask about this project's tasks, blockers or "
+    "documents, or say what to change."
+)
 _IT = re.compile(r"^(?:it|this|this book|that|that book|that one|this one|the book)$", re.I)
 
 APPROVE_REQUEST = re.compile(
@@ -61,6 +98,18 @@ _FIND_AND_ADD = re.compile(
     r"\s+(?:to|on|in|into)\s+(?:(?P<new>a\s+new|a|my\s+new)\s+)?(?:my\s+|the\s+)?"
     r"(?:(?:reading\s+)?list\s+(?:called|named|titled)\s+(?P<name1>.+?)|(?P<name2>.+?)\s+"
     r"(?:reading\s+)?list)\W*$",
+    re.I,
+)
+_LIST_WITH = re.compile(
+    r"^(?:please\s+)?(?:make|create|start|set up|build)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    r"(?:reading\s+)?list\s+(?:called\s+|named\s+|titled\s+)?(?P<name>.+?)\s+(?:"
+    rf"with\s+{_NUMBER}\s+(?P<query>.+?)|and\s+(?:add|put)\s+(?P<book>.+?)\s+(?:to|on|in)\s+it)"
+    r"\W*$",
+    re.I,
+)
+_NOT_YOUTH = re.compile(
+    r"\s*,?\s*(?:that|which)?\s*(?:are\s+|is\s+)?(?:not|no)\s+(?:for\s+)?"
+    r"(?:young\s+adults?|ya|kids|children|teens?)(?:\s+(?:books?|novels?|fiction))?\b",
     re.I,
 )
 _LISTS = re.compile(
@@ -171,38 +220,9 @@ _SEARCH_LEAD = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _Done:
-    """The tool results this turn already has, in order."""
-
-    calls: list[ToolCall]
-    results: list[Any]
-
-
-Step = Callable[[_Done], "AIResponse | list[ToolCall]"]
-
-
 @dataclass
 class _Plan:
     steps: list[Step] = field(default_factory=list)
-
-
-_ASKING = re.compile(r"^(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
-_POLITE = re.compile(r"[\s,]+(?:please|thanks|thank you)\W*$", re.I)
-
-
-def _clean(value: str | None) -> str:
-    text = _POLITE.sub("", (value or "").strip())
-    return text.strip().strip("\"'“”‘’«»").strip().rstrip("?.!").strip()
-
-
-def _number(word: str | None, default: int) -> int:
-    if not word:
-        return default
-    word = word.casefold()
-    if word.isdigit():
-        return max(1, min(20, int(word)))
-    return NUMBERS.get(word, default)
 
 
 class RulePolicy:
@@ -210,9 +230,17 @@ class RulePolicy:
 
     model_id = MODEL_ID
 
-    def __init__(self, understanding: QueryUnderstanding | None = None) -> None:
-        """The query-understanding rules supply filters for searches."""
+    def __init__(
+        self,
+        understanding: QueryUnderstanding | None = None,
+        layer: Understanding | None = None,
+    ) -> None:
+        """Query-understanding rules filter searches; `layer` reads what patterns miss.
+
+        Without a layer, a request no pattern matches is a book search.
+        """
         self.understanding = understanding
+        self.layer = layer
         self._counter = 0
         self.workspace = WorkspaceRules(self._call)
 
@@ -281,7 +309,12 @@ class RulePolicy:
         if OFF_TOPIC.search(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
+        if self.layer is not None and _names_workspace_thing(text, system):
+            # "tell me about the runbook task" names a task: not a book question.
+            plan.steps.extend(self._missed(text, system, available, it, history))
+            return plan
         for matcher in (
+            self._list_with_books,
             self._find_and_add,
             self._list_overview,
             self._list_details,
@@ -300,9 +333,82 @@ class RulePolicy:
             if steps:
                 plan.steps.extend(steps)
                 return plan
-        plan.steps.extend(self._search(text))
-        del available
+        plan.steps.extend(self._missed(text, system, available, it, history))
         return plan
+
+    def _missed(
+        self,
+        text: str,
+        system: str,
+        available: set[str],
+        it: Callable[[str], str],
+        history: Sequence[Message],
+    ) -> list[Step]:
+        """A request no pattern matched: read by meaning, or a question; never a blind guess."""
+        on_workspace = bool(_WORKSPACE_PAGE.search(system))
+        if self.layer is None:
+            if on_workspace:
+                return [lambda _: Clarification(NOT_SURE_TEXT, ()).response(MODEL_ID)]
+            return self._search(text)
+        if not on_workspace and _SEARCH_LEAD.match(text) and _BOOK_WORDS.search(text):
+            # "find books about Panem" reads as a request for books: no reading needed.
+            return self._search(text)
+        names = names_from_prompt(system)
+        tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
+        if not on_workspace:
+            tools += [t for t in BOOK_TOOLS if t in available]
+        reading = self.layer.read(text, tools, _mentioned_kinds(text, names))
+        intent = self.layer.decided(reading)
+        if (
+            intent in ("get_list_details", "add_to_list", "remove_from_list", "rename_list")
+            and not re.search(r"\blists?\b", text, re.I)
+            and find_in(text, names.of("list")).name is None
+        ):
+            intent = None  # a list request names a list, or says "list"
+        if intent == "delete_list" and not _DELETE_CUE.search(text):
+            # Deleting a list cannot be undone: only on a word that says so, else ask.
+            intent = None
+        if intent in CHANGES and _ASKS.match(text):
+            # A question asks; it does not change anything: take the likeliest read instead.
+            intent = next((i for i in reading.likeliest(3) if i not in CHANGES), None)
+        if intent is None and not on_workspace and _BOOK_WORDS.search(text):
+            # Unsure, but it reads as a request for books: the search is that reading.
+            return self._search(text)
+        if intent is None:
+            question = self.layer.clarify(reading)
+            return [lambda _: question.response(MODEL_ID)]
+        if intent in ("greeting", "thanks", "capabilities", "off_topic"):
+            reply = conversational_reply(intent, OFF_TOPIC_TEXT)
+            return [lambda _: AIResponse(reply, model=MODEL_ID)]
+        if intent == "search_books":
+            return self._search(text)
+        if intent in WORKSPACE_TOOLS:
+            task, project = self.workspace.context(history, system)
+            reader = names.of("reader")
+            where = Where(task, project, reader[0] if reader else None)
+            planned = plan_workspace(intent, text, names, where, self._call)
+        else:
+            planned = plan_books(intent, text, names, it, self._call)
+        if planned is None:
+            return [lambda _: self.layer_question(reading)]
+        if isinstance(planned, Clarification):
+            asked = planned
+            return [lambda _: asked.response(MODEL_ID)]
+        calls = planned
+        if intent == "get_book_details":
+            return self._details(calls[0], ("authors", "published_year", "description"))
+        book_replies: dict[str, Callable[[_Done], str]] = {
+            "get_reading_lists": _lists_reply,
+            "get_list_details": _list_reply,
+            "catalog_facets": _facets_reply,
+        }
+        told = READ_REPLIES.get(intent) or book_replies.get(intent) or _summary
+        return [lambda _: calls, lambda done: AIResponse(told(done), model=MODEL_ID)]
+
+    def layer_question(self, reading: Any) -> AIResponse:
+        """The layer's clarifying question for a reading no plan could fill."""
+        assert self.layer is not None
+        return self.layer.clarify(reading).response(MODEL_ID)
 
     def _it_resolver(self, history: Sequence[Message], system: str) -> Callable[[str], str]:
         """'it' and 'this book' mean the page's book, else the last book the reply cited."""
@@ -353,6 +459,39 @@ class RulePolicy:
             limit, query = _number(counted.group("n"), 5), counted.group("rest")
         call = self._search_call(query or text, limit)
         return [lambda _: [call], lambda done: AIResponse(_books_reply(done, call), model=MODEL_ID)]
+
+    def _list_with_books(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A compound request: a new list, filled in the same turn ("with two ...", "and add X")."""
+        match = _LIST_WITH.match(text)
+        if not match:
+            return []
+        name = _clean(list_name_of(text) or match.group("name"))
+        if not name:
+            return []
+        added = match.group("book")
+        if added:
+            book = it(added)
+            calls = [
+                self._call("create_list", name=name),
+                self._call("add_to_list", list=name, book=book),
+            ]
+            return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
+        query = match.group("query")
+        adults = bool(_NOT_YOUTH.search(query))
+        query = _NOT_YOUTH.sub("", query).strip(" ,")
+        search = self._search_call(query, _number(match.group("n"), 3))
+        if adults:
+            search = ToolCall(search.id, search.name, {**search.arguments, "exclude_youth": True})
+
+        def propose(done: _Done) -> AIResponse | list[ToolCall]:
+            books = _books(done.results[-1] if done.results else None)
+            if not books:
+                return AIResponse(_books_reply(done, search), model=MODEL_ID)
+            return [self._call("create_list", name=name)] + [
+                self._call("add_to_list", list=name, book=b["book_id"]) for b in books
+            ]
+
+        return [lambda _: [search], propose]
 
     def _find_and_add(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
@@ -533,6 +672,24 @@ class RulePolicy:
 
 
 # --- replies from tool results ----------------------------------------------------------
+
+
+def _mentioned_kinds(text: str, names: Names) -> list[str]:
+    kinds = [k for k in ("task", "list") if find_in(text, names.of(k)).name is not None]
+    lowered = text.casefold()
+    if any(
+        p.casefold() in lowered or p.split()[0].casefold() in lowered.split()
+        for p in names.of("project")
+    ):
+        kinds.append("project")
+    return kinds
+
+
+def _names_workspace_thing(text: str, system: str) -> bool:
+    names = names_from_prompt(system)
+    return bool(set(_mentioned_kinds(text, names)) & {"task", "project"}) or bool(
+        re.search(r"\b(?:task|project|blocker)s?\b", text, re.I) and names.of("project")
+    )
 
 
 def _parse(content: str) -> Any:

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
+from lectern.adapters.understanding.layer import Clarification, name_it, which_of
+from lectern.adapters.understanding.mentions import names_from_prompt, resolve, resolve_person
+from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.domain.assistant import AIResponse, Message, ToolCall, cite
 
 MODEL_ID = "rules:assistant-v1"
@@ -46,7 +49,9 @@ _PRIORITY2 = r"(?P<p2>low|medium|high|urgent)"
 
 ATTENTION = re.compile(
     r"\bneeds?\b.*\battention\b|\bwhat should i (?:work on|do|look at)\b|\bwhat(?:'s| is) "
-    r"overdue\b|\bmy dashboard\b|\bwhat(?:'s| is) on my plate\b",
+    r"overdue\b|\bmy dashboard\b|\bwhat(?:'s| is) on my plate\b|"
+    r"^(?:which|what|any|are there(?: any)?)\s+(?:tasks?\s+)?(?:are\s+|is\s+)?(?:overdue|late|"
+    r"past due)\b(?!.*\b(?:in|on|for)\s+(?:the|this)\b)|\beverything assigned to me\b",
     re.I,
 )
 TEAM = re.compile(
@@ -122,7 +127,8 @@ _WORKSPACE_SEARCH = re.compile(
     re.I,
 )
 CREATE_TASK = re.compile(
-    r"^(?:create|add|make|open|file|start)\s+(?:a\s+|an\s+)?(?:new\s+)?task\s*"
+    r"^(?:create|add|make|open|file|start|set\s+up)\s+(?:a\s+|an\s+)?(?:new\s+)?"
+    r"(?:(?P<lead_priority>low|medium|high|urgent)[\s-]+priority\s+)?task\s*"
     r"(?:to\s+|called\s+|named\s+|titled\s+|for\s+|:\s*)?(?P<rest>.+)$",
     re.I,
 )
@@ -193,18 +199,8 @@ COMMENT = re.compile(
 _THEN = re.compile(r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+", re.I)
 
 
-class _Done(Protocol):
-    calls: list[ToolCall]
-    results: list[Any]
-
-
 Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
 CallMaker = Callable[..., ToolCall]
-
-
-def _clean(value: str | None) -> str:
-    text = re.sub(r"[\s,]+(?:please|thanks|thank you)\W*$", "", (value or "").strip(), flags=re.I)
-    return text.strip().strip("\"'“”‘’«»").strip().rstrip("?.!").strip()
 
 
 def _task_words(value: str) -> str:
@@ -239,7 +235,7 @@ class WorkspaceRules:
 
     # --- context --------------------------------------------------------------------------
 
-    def _context(self, history: Sequence[Message], system: str) -> tuple[str | None, str | None]:
+    def context(self, history: Sequence[Message], system: str) -> tuple[str | None, str | None]:
         """(the task "it" means, the project "this project" means)."""
         page = _PAGE.search(system)
         task = page.group("id") if page and page.group("type") == "task" else None
@@ -258,13 +254,24 @@ class WorkspaceRules:
 
     def plan(self, text: str, history: Sequence[Message], system: str) -> list[Stage] | None:
         """The stages for a workspace request, or None when it is not one."""
-        it_task, page_project = self._context(history, system)
+        it_task, page_project = self.context(history, system)
+        names = names_from_prompt(system)
+        readers = names.of("reader")
         on_workspace_page = bool(_PAGE.search(system))
 
         def task_ref(value: str | None) -> str:
             words = _task_words(value or "")
             if (not words or _IT.match(words)) and it_task is not None:
                 return it_task
+            tasks = names.of("task")
+            if (not words or _IT.match(words)) and tasks:
+                raise _Unclear(name_it("task", "use", [f"{t}" for t in tasks]))
+            # A mention of a stored task ("the runbook") stands for its full title.
+            found = resolve(words, tasks) if words else None
+            if found is not None and found.name is not None:
+                return found.name
+            if found is not None and found.ambiguous:
+                raise _Unclear(which_of("task", found.candidates))
             return words or _clean(value)
 
         def project_ref(value: str | None) -> str | None:
@@ -273,7 +280,27 @@ class WorkspaceRules:
                 return page_project
             return words
 
-        context = _Refs(task_ref, project_ref, page_project, on_workspace_page)
+        def person_ref(value: str | None) -> str:
+            mention = _clean(value)
+            found = resolve_person(mention, names, readers[0] if readers else None)
+            members = names.of("member")
+            if found.name is None and members and mention.casefold() not in ("me", "myself"):
+                raise _Unclear(
+                    Clarification(
+                        f"{mention!r} is not on the team. Who should it go to?",
+                        tuple(f"Assign it to {m}" for m in members[:3]),
+                    )
+                )
+            return found.name or mention
+
+        context = _Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref)
+        try:
+            return self._plan_with(text, context)
+        except _Unclear as unclear:
+            question = unclear.question
+            return [lambda _: question.response(MODEL_ID)]
+
+    def _plan_with(self, text: str, context: _Refs) -> list[Stage] | None:
         created = self._create_task(text, context)
         if created:
             return self._act(created)
@@ -349,7 +376,7 @@ class WorkspaceRules:
         arguments: dict[str, Any] = {}
         assign = _ASSIGN_CLAUSE.search(rest)
         if assign:
-            arguments["assignee_id"] = assign.group("a")
+            arguments["assignee_id"] = refs.person(assign.group("a"))
             rest = rest[: assign.start()] + rest[assign.end() :]
         due = _DUE_CLAUSE.search(rest)
         if due:
@@ -359,11 +386,15 @@ class WorkspaceRules:
         if priority:
             arguments["priority"] = (priority.group("priority") or priority.group("p2")).lower()
             rest = rest[: priority.start()] + rest[priority.end() :]
+        if match.group("lead_priority") and "priority" not in arguments:
+            arguments["priority"] = match.group("lead_priority").lower()
+        rest = f" {rest}"
         project = _IN_PROJECT.search(rest)
         reference = refs.project(project.group("p")) if project else refs.page_project
         if project:
             rest = project.group("before") + rest[project.end() :]
-        title = _clean(rest)
+        title = _clean(rest).lstrip(" :-").strip()
+        title = re.sub(r"^(?:to|for)\s+", "", title, flags=re.I)
         if not title:
             return []
         title = title[0].upper() + title[1:]
@@ -386,6 +417,8 @@ class WorkspaceRules:
         if not match:
             return []
         if match.group("t2"):
+            if re.search(r"\b(?:reading\s+)?list\b", match.group("t2"), re.I):
+                return []  # "start a new reading list named Beach" is not a task
             return [
                 self._call(
                     "update_task", task_id=refs.task(match.group("t2")), status="in_progress"
@@ -409,7 +442,9 @@ class WorkspaceRules:
         person = match.group("a") or match.group("a2")
         if person.casefold() in ("me", "myself"):
             person = "me"
-        return [self._call("assign_task", task_id=refs.task(target), assignee_id=_clean(person))]
+        return [
+            self._call("assign_task", task_id=refs.task(target), assignee_id=refs.person(person))
+        ]
 
     def _priority(self, text: str, refs: _Refs) -> list[ToolCall]:
         match = PRIORITY.match(text)
@@ -621,6 +656,14 @@ class WorkspaceRules:
         return self._single(self._call("search_content", **arguments), _search_reply)
 
 
+class _Unclear(Exception):
+    """A reference the request leaves open: ask instead of guessing."""
+
+    def __init__(self, question: Clarification) -> None:
+        super().__init__(question.question)
+        self.question = question
+
+
 class _Refs:
     """How a plan turns the reader's words into references."""
 
@@ -630,11 +673,13 @@ class _Refs:
         project: Callable[[str | None], str | None],
         page_project: str | None,
         on_workspace_page: bool,
+        person: Callable[[str | None], str] = _clean,
     ) -> None:
         self.task = task
         self.project = project
         self.page_project = page_project
         self.on_workspace_page = on_workspace_page
+        self.person = person
 
     def with_it(self, task: object) -> _Refs:
         """The same references, where "it" means this task (named earlier in the request)."""
@@ -646,7 +691,7 @@ class _Refs:
             words = _task_words(value or "")
             return task if not words or _IT.match(words) else outer(value)
 
-        return _Refs(task_ref, self.project, self.page_project, self.on_workspace_page)
+        return _Refs(task_ref, self.project, self.page_project, self.on_workspace_page, self.person)
 
 
 # --- replies from tool results ----------------------------------------------------------
@@ -857,3 +902,18 @@ def task_reference(result: Any) -> str:
         if isinstance(task_id, str):
             return f" [task:{task_id}]"
     return ""
+
+
+READ_REPLIES: dict[str, Callable[[Any], str]] = {
+    "get_projects": _projects_reply,
+    "get_project_details": _project_reply,
+    "get_tasks": _tasks_reply,
+    "get_task_details": _task_reply,
+    "get_blockers": _blockers_reply,
+    "get_team_members": _team_reply,
+    "get_documents": _documents_reply,
+    "get_document_details": _document_reply,
+    "search_content": _search_reply,
+    "get_attention_summary": _attention_reply,
+}
+"""How each workspace read is told, for the plans the understanding layer fills."""

@@ -101,6 +101,8 @@ class ChatReply:
     model: str
     decision: Decision | None = None
     """For a turn that continued an approval or rejection: what it did."""
+    suggestions: tuple[str, ...] = ()
+    """With a clarifying question: the readings the reader may pick, as replies to send."""
 
 
 @dataclass
@@ -130,6 +132,7 @@ class AssistantService:
         pii: PiiDetector | None = None,
         observer: AssistantObserver | None = None,
         system: Callable[[PageContext | None], str] = system_prompt,
+        names: Callable[[str], str] | None = None,
         guardrail: Callable[[str, TurnFacts], GuardedReply] = guard,
         prompt_version: str = SYSTEM_PROMPT_VERSION,
         page_check: Callable[[str, PageContext], PageContext] | None = None,
@@ -146,6 +149,8 @@ class AssistantService:
         self.registry = registry
         self._approvals = approvals
         self.system = system
+        self.names = names
+        """The names the reader may use (`names.py`), added to the system prompt."""
         self.guardrail = guardrail
         self.prompt_version = prompt_version
         self.sessions = sessions
@@ -224,8 +229,12 @@ class AssistantService:
         specs = self.registry.specs(only_tools)
         allowed = {s.name for s in specs}
         system = self.system(page)
+        if self.names is not None:
+            known = self.names(user)
+            system = f"{system}\n\n{known}" if known else system
         context = ToolContext(user, conversation, self.clock(), page or PageContext())
         text = STEP_LIMIT_TEXT
+        suggestions: tuple[str, ...] = ()
         flags: list[GroundingFlag] = []
         run_id = uuid.uuid4().hex
         for step in range(1, self.config.max_agent_steps + 1):
@@ -260,6 +269,7 @@ class AssistantService:
             )
             if not response.tool_calls:
                 text = response.text
+                suggestions = response.suggestions
                 break
             messages.append(Message("assistant", response.text, response.tool_calls))
             proposed_before = len(turn.actions)
@@ -318,6 +328,7 @@ class AssistantService:
             steps=tuple(turn.steps),
             model=self.model.model_id,
             decision=decision,
+            suggestions=suggestions if not turn.actions else (),
         )
 
     def _call(

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from lectern.application.assistant.ports import LibraryStore
-from lectern.application.assistant.service import AssistantService
+from lectern.application.assistant.service import AssistantService, ChatReply
 from lectern.application.ports import BookCatalog
 from lectern.domain.assistant import PageContext, ToolCall
 from lectern.domain.library import Rating
@@ -54,6 +54,10 @@ class ConversationCase:
     expect_ratings: Mapping[str, int] | None = None
     expect_corrections: int = 0
     page_book: str | None = None
+    expect_clarify: bool = False
+    """The right reply is one clarifying question: no tool call, nothing changed."""
+    expect_intent: str | None = None
+    """A conversational intent (greeting, thanks, capabilities, off_topic): no tool call."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +72,20 @@ class CaseOutcome:
     state: dict[str, Any]
     problems: list[str]
     seconds: float
+    clarified: bool = False
+    """The last turn asked a question back instead of calling a tool."""
+    proposed: tuple[str, ...] = ()
+    """The tools of the actions the last turn proposed."""
+    turn_ms: tuple[float, ...] = ()
+    """How long each message took to answer."""
+    suggestions: tuple[str, ...] = ()
+
+
+def asked_back(reply: ChatReply) -> bool:
+    """Whether a reply is a clarifying question: no tool, no action, a question or choices."""
+    if reply.tool_calls or reply.actions:
+        return False
+    return bool(reply.suggestions) or "?" in reply.text
 
 
 def load_conversations(path: Path | None = None) -> list[ConversationCase]:
@@ -106,6 +124,8 @@ def _case(item: Mapping[str, Any]) -> ConversationCase:
         expect_ratings=expect.get("ratings"),
         expect_corrections=int(expect.get("corrections", 0)),
         page_book=item.get("page_book"),
+        expect_clarify=bool(item.get("expect_clarify", False)),
+        expect_intent=item.get("expect_intent"),
     )
 
 
@@ -189,9 +209,14 @@ class ConversationRunner:
             page = PageContext("book", self.resolve_title(case.page_book), case.page_book)
         conversation = None
         calls: list[ToolCall] = []
+        last: ChatReply | None = None
+        turn_ms: list[float] = []
         try:
             for text in case.turns:
+                asked = time.perf_counter()
                 reply = self.assistant.chat(user, text, conversation=conversation, page=page)
+                turn_ms.append((time.perf_counter() - asked) * 1000)
+                last = reply
                 conversation = reply.conversation
                 calls = list(reply.tool_calls)
                 if case.approve:
@@ -213,6 +238,10 @@ class ConversationRunner:
             state,
             problems,
             time.perf_counter() - started,
+            clarified=last is not None and asked_back(last),
+            proposed=tuple(a.preview.tool_name for a in last.actions) if last is not None else (),
+            turn_ms=tuple(turn_ms),
+            suggestions=last.suggestions if last is not None else (),
         )
 
     def _setup(self, user: str, case: ConversationCase) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from lectern.application.assistant.service import AssistantService
+from lectern.application.evaluation.assistant import asked_back
 from lectern.application.workspace.demo import DemoWorkspace
 from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.assistant import PageContext, PageType
@@ -51,6 +52,10 @@ class Turn:
     reject: bool = False
     expect_calls: tuple[Mapping[str, Any], ...] | None = None
     """None: not checked; () : no tool at all."""
+    expect_clarify: bool = False
+    """The right reply is one clarifying question: no tool call, nothing changed."""
+    expect_intent: str | None = None
+    """A conversational intent (greeting, thanks, capabilities, off_topic): no tool call."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +80,12 @@ class WorkspaceOutcome:
     replies: list[str]
     problems: list[str]
     seconds: float
+    clarified: tuple[bool, ...] = ()
+    """Per turn: the reply asked a question back instead of calling a tool."""
+    proposed: tuple[tuple[str, ...], ...] = ()
+    """Per turn: the tools of the actions proposed."""
+    turn_ms: tuple[float, ...] = ()
+    """Per turn: how long the message took to answer."""
 
     @property
     def ok(self) -> bool:
@@ -108,6 +119,8 @@ def load_workspace_conversations(path: Path | None = None) -> list[WorkspaceCase
                         expect_calls=tuple(turn["expect_calls"])
                         if "expect_calls" in turn
                         else None,
+                        expect_clarify=bool(turn.get("expect_clarify", False)),
+                        expect_intent=turn.get("expect_intent"),
                     )
                     for turn in case["turns"]
                 ),
@@ -258,7 +271,11 @@ def run_workspace_case(case: WorkspaceCase, world: WorkspaceWorld) -> WorkspaceO
     calls: list[list[dict[str, Any]]] = []
     replies: list[str] = []
     conversations: dict[str, str] = {}
+    clarified: list[bool] = []
+    proposed: list[tuple[str, ...]] = []
+    turn_ms: list[float] = []
     for turn in case.turns:
+        asked = time.perf_counter()
         try:
             reply = world.assistant.chat(
                 turn.user,
@@ -269,7 +286,13 @@ def run_workspace_case(case: WorkspaceCase, world: WorkspaceWorld) -> WorkspaceO
         except LecternError as error:
             tool_problems.append(f"{turn.say!r} failed: {error}")
             calls.append([])
+            clarified.append(False)
+            proposed.append(())
+            turn_ms.append((time.perf_counter() - asked) * 1000)
             continue
+        turn_ms.append((time.perf_counter() - asked) * 1000)
+        clarified.append(asked_back(reply))
+        proposed.append(tuple(a.preview.tool_name for a in reply.actions))
         conversations[turn.user] = reply.conversation
         made = [{"name": c.name, "arguments": dict(c.arguments)} for c in reply.tool_calls]
         calls.append(made)
@@ -295,6 +318,9 @@ def run_workspace_case(case: WorkspaceCase, world: WorkspaceWorld) -> WorkspaceO
         replies,
         tool_problems + problems,
         time.perf_counter() - started,
+        tuple(clarified),
+        tuple(proposed),
+        tuple(turn_ms),
     )
 
 

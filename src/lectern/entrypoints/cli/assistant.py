@@ -78,6 +78,7 @@ def reply_json(reply: ChatReply) -> dict[str, Any]:
         "tool_calls": [{"name": c.name, "arguments": dict(c.arguments)} for c in reply.tool_calls],
         "actions": [_action_json(a) for a in reply.actions],
         "model": reply.model,
+        "suggestions": list(reply.suggestions),
     }
 
 
@@ -108,6 +109,8 @@ def _show(reply: ChatReply) -> None:
     for call in reply.tool_calls:
         err.print(f"[dim]tool {call.name}({escape(json.dumps(dict(call.arguments)))})[/]")
     out.print(escape(reply.text), highlight=False, soft_wrap=True)
+    for suggestion in reply.suggestions:
+        out.print(f"  - {escape(suggestion)}", highlight=False, soft_wrap=True)
     if reply.grounding_flags:
         err.print(f"[yellow]flags: {', '.join(reply.grounding_flags)}[/]")
     for action in reply.actions:

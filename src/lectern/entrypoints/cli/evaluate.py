@@ -17,6 +17,7 @@ from lectern.application.evaluation.aggregate import REPORTED_METRICS
 from lectern.domain.books import JSONValue
 from lectern.domain.retrieval import Strategy
 from lectern.entrypoints.cli.common import _fail, _guarded, _progress_bar, _services, err, out
+from lectern.entrypoints.cli.evaluate_understanding import evaluate_understanding
 
 evaluate_app = typer.Typer(
     help="Measure search and explanations on the judged query set (docs/evaluation.md).",
@@ -575,3 +576,6 @@ def _print_pages_report(report: Mapping[str, Any]) -> None:
             f"passages in {ingest['seconds']} s = {ingest['pages_per_second']} pages/s",
             highlight=False,
         )
+
+
+evaluate_app.command("understanding")(evaluate_understanding)

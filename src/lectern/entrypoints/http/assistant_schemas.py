@@ -186,6 +186,10 @@ class ChatReplyOut(BaseModel):
         default=None, description="After an approval or rejection: the action as it ended."
     )
     model: str
+    suggestions: list[str] = Field(
+        default_factory=list,
+        description="With a clarifying question: the likeliest readings, as replies to send.",
+    )
 
     @classmethod
     def of(cls, reply: ChatReply, base: str = "") -> ChatReplyOut:
@@ -199,6 +203,7 @@ class ChatReplyOut(BaseModel):
             actions=[ActionOut.of(a) for a in reply.actions],
             decision=ActionOut.of(reply.decision.action) if reply.decision else None,
             model=reply.model,
+            suggestions=list(reply.suggestions),
         )
 
 

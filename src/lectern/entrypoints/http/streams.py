@@ -83,11 +83,15 @@ def _action_preview(action: PendingAction) -> dict[str, Any]:
 
 
 def done_payload(reply: ChatReply) -> dict[str, Any]:
-    """The `done` event: conversation, checked citations, grounding flags."""
+    """The `done` event: conversation, checked citations, grounding flags, suggestions.
+
+    `suggestions` are the readings a clarifying question offers, as replies to send back.
+    """
     payload: dict[str, Any] = {
         "conversation_id": reply.conversation,
         "citations": [CitationOut.of(c).model_dump(mode="json") for c in reply.citations],
         "grounding_flags": list(reply.grounding_flags),
+        "suggestions": list(reply.suggestions),
     }
     if reply.decision is not None:
         payload["decision"] = ActionOut.of(reply.decision.action).model_dump(mode="json")

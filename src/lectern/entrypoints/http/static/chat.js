@@ -183,6 +183,22 @@ export function mountChat(pageContext, options = {}) {
     message.banner.hidden = false;
   }
 
+  // A clarifying question's readings: one button each, sending that reading as the reply.
+  function suggestionButtons(message, suggestions) {
+    if (!suggestions.length) return;
+    const row = el("div", { class: "chat-suggestions" });
+    for (const text of suggestions) {
+      const button = el("button", { type: "button", class: "chat-suggestion" }, text);
+      button.addEventListener("click", () => {
+        if (busy) return;
+        input.value = text;
+        form.requestSubmit();
+      });
+      row.append(button);
+    }
+    message.body.append(row);
+  }
+
   function toolLine(message, event) {
     const args = Object.entries(event.input || {})
       .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ");
@@ -222,6 +238,7 @@ export function mountChat(pageContext, options = {}) {
       } else if (event === "done") {
         done = data;
         flagBanner(message, data.grounding_flags);
+        suggestionButtons(message, data.suggestions || []);
         save({ conversation: data.conversation_id });
         message.node.dataset.done = "true";
       }

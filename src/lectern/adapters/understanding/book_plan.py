@@ -1,0 +1,97 @@
+"""Book assistant requests the patterns missed, read by meaning and filled from the message.
+
+The book comes from the message (what is left once the request's own words are taken out)
+or the page ("this", "it"); a reading list from the reader's own lists (`mentions.py`).
+A request missing what it needs gets a question instead of a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from lectern.adapters.understanding.layer import Clarification, name_it, which_of
+from lectern.adapters.understanding.mentions import Names, resolve
+from lectern.adapters.understanding.scaffold import clean
+from lectern.adapters.understanding.slots import list_name_of, stars_of
+from lectern.domain.assistant import ToolCall
+
+CallMaker = Callable[..., ToolCall]
+_REQUEST_WORDS = re.compile(
+    r"\b(?:who(?:'s| is)?|what(?:'s| is)?|when|the|writer|author|novelist|of|wrote|did|does|"
+    r"was|is|about|plot|summary|tell|me|more|give|details?|for|on|how|many|pages|have|has|"
+    r"come|out|published|year|please|pls|rate|rating|my|stars?|give|i'd|i|would|loved|"
+    r"deserves|put|down|add|to|list|on|in|onto|into|from|off|remove|take|drop|pop|stick|"
+    r"throw|save|it|this|book|one|a|an|and|by|similar|like|more|out of|\d)\b|[?!.,:/]",
+    re.I,
+)
+_DEICTIC = re.compile(r"\b(?:this|it|that)(?:\s+(?:one|book))?\b", re.I)
+
+
+def _book(text: str, it: Callable[[str], str]) -> str | None:
+    core = " ".join(_REQUEST_WORDS.sub(" ", text).split())
+    if core:
+        return core
+    if _DEICTIC.search(text):
+        resolved = it("it")
+        return None if resolved == "it" else resolved
+    return None
+
+
+def _list(text: str, names: Names) -> str | Clarification | None:
+    lists = names.of("list")
+    for name in lists:
+        if re.search(rf"\b{re.escape(name)}\b", text, re.I):
+            return name
+    words = re.findall(r"[A-Za-z][\w'-]+", text)
+    found = None
+    for word in words:
+        candidate = resolve(word, lists, cutoff=85)
+        if candidate.name is not None:
+            found = candidate.name
+    if found is not None:
+        return found
+    if len(lists) > 1:
+        return which_of("list", lists)
+    return lists[0] if lists else None
+
+
+def plan_books(
+    intent: str, text: str, names: Names, it: Callable[[str], str], call: CallMaker
+) -> list[ToolCall] | Clarification | None:
+    """The calls for `intent` read from `text`, a question, or None."""
+    if intent in ("get_reading_lists", "catalog_facets"):
+        return [call(intent)]
+    if intent in ("get_book_details", "similar_books"):
+        book = _book(text, it)
+        if book is None:
+            return name_it("book", "look up")
+        return [call(intent, book=book)]
+    if intent == "rate_book":
+        stars = stars_of(text)
+        book = _book(text, it)
+        if stars is None or book is None:
+            return Clarification(
+                "Which book, and how many stars (1 to 5)?",
+                ("5 stars", "4 stars", "3 stars") if book else (),
+            )
+        return [call(intent, book=book, stars=stars)]
+    if intent in ("add_to_list", "remove_from_list", "get_list_details", "delete_list"):
+        chosen = _list(text, names)
+        if chosen is None:
+            return name_it("list", "use")
+        if isinstance(chosen, Clarification):
+            return chosen
+        if intent in ("get_list_details", "delete_list"):
+            return [call(intent, list=chosen)]
+        rest = re.sub(rf"\b{re.escape(chosen)}\b", " ", text, flags=re.I)
+        book = _book(rest, it)
+        if book is None:
+            return name_it("book", "add" if intent == "add_to_list" else "remove")
+        return [call(intent, list=chosen, book=book)]
+    if intent == "create_list":
+        name = list_name_of(text)
+        if not name:
+            return Clarification("What should the new list be called?", ())
+        return [call(intent, name=clean(name))]
+    return None

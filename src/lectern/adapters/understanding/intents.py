@@ -1,0 +1,145 @@
+"""Intent by meaning: a message's nearest example utterances, embedded with MiniLM.
+
+Every tool and conversational intent has example utterances (`intent_examples.py`). They are
+embedded once with the packaged MiniLM and cached on disk by the content hash of the model
+and the examples, so a changed example re-embeds on next use. A message is scored against
+each intent by the mean cosine of its two nearest examples; the confidence is a softmax over
+those scores (the temperature below was chosen on the dev split), and the margin is the
+lead of the best intent over the runner-up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from lectern.application.ports import Embedder
+
+TEMPERATURE = 0.02
+"""Softmax temperature over the intents' scores (cosines differ by hundredths)."""
+NEAREST = 2
+
+
+@dataclass(frozen=True, slots=True)
+class IntentScore:
+    """One intent's similarity to the message."""
+
+    intent: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class IntentReading:
+    """The intents a message may mean, likeliest first, with how sure the reading is."""
+
+    ranked: tuple[IntentScore, ...]
+    confidence: float
+    """The softmax share of the best intent."""
+    margin: float
+    """Best score minus the runner-up's."""
+
+    @property
+    def best(self) -> str:
+        """The likeliest intent."""
+        return self.ranked[0].intent
+
+    def likeliest(self, count: int = 3) -> list[str]:
+        """The `count` likeliest intents."""
+        return [s.intent for s in self.ranked[:count]]
+
+
+def examples_key(model_id: str, examples: Mapping[str, Sequence[str]]) -> str:
+    """The content hash the cached example vectors are stored under."""
+    payload = json.dumps([model_id, sorted((k, list(v)) for k, v in examples.items())])
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+class NearestExampleClassifier:
+    """Classifies messages by their nearest example utterances."""
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        examples: Mapping[str, Sequence[str]],
+        cache_dir: Path | None = None,
+    ) -> None:
+        """Embeds the examples now, or loads them from `cache_dir` when cached."""
+        self.embedder = embedder
+        self.labels: list[str] = []
+        texts: list[str] = []
+        for intent, utterances in examples.items():
+            for utterance in utterances:
+                self.labels.append(intent)
+                texts.append(utterance)
+        self.intents = list(examples)
+        self.matrix = self._vectors(texts, examples, cache_dir)
+        self._rows = {
+            intent: np.array([i for i, label in enumerate(self.labels) if label == intent])
+            for intent in self.intents
+        }
+
+    def _vectors(
+        self,
+        texts: list[str],
+        examples: Mapping[str, Sequence[str]],
+        cache_dir: Path | None,
+    ) -> npt.NDArray[np.float32]:
+        path = None
+        if cache_dir is not None:
+            key = examples_key(self.embedder.model_id, examples)
+            path = cache_dir / f"intent-examples-{key}.npy"
+            if path.is_file():
+                cached: npt.NDArray[np.float32] = np.load(path)
+                if cached.shape[0] == len(texts):
+                    return cached
+        matrix = np.asarray(self.embedder.embed(texts), dtype=np.float32)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(".tmp.npy")
+            np.save(partial, matrix)
+            partial.replace(path)
+        return matrix
+
+    def classify(
+        self,
+        text: str,
+        allowed: Iterable[str] | None = None,
+        boosts: Mapping[str, float] | None = None,
+    ) -> IntentReading:
+        """The intents `text` may mean among `allowed` (every intent when None).
+
+        `boosts` add to an intent's score (a high-precision cue seen in the message); they
+        never take score away, so a cue's absence cannot turn one intent into another.
+        """
+        vector = np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
+        return self.classify_vector(vector, allowed, boosts)
+
+    def classify_vector(
+        self,
+        vector: npt.NDArray[np.float32],
+        allowed: Iterable[str] | None = None,
+        boosts: Mapping[str, float] | None = None,
+    ) -> IntentReading:
+        """As `classify`, for an embedded message."""
+        extra = boosts or {}
+        similarities = self.matrix @ vector
+        chosen = self.intents if allowed is None else [i for i in self.intents if i in set(allowed)]
+        scores = []
+        for intent in chosen:
+            rows = similarities[self._rows[intent]]
+            top = np.sort(rows)[-NEAREST:]
+            scores.append(IntentScore(intent, float(top.mean()) + extra.get(intent, 0.0)))
+        scores.sort(key=lambda s: -s.score)
+        if not scores:
+            return IntentReading((), 0.0, 0.0)
+        best = scores[0].score
+        total = sum(math.exp((s.score - best) / TEMPERATURE) for s in scores)
+        runner_up = scores[1].score if len(scores) > 1 else -1.0
+        return IntentReading(tuple(scores), 1.0 / total, best - runner_up)

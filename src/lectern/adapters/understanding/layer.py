@@ -1,0 +1,210 @@
+"""The understanding layer's front: what a message means, and a question when unsure.
+
+Policies ask `Understanding.read` for the likeliest intents among the tools they offer (and
+the conversational intents); `decided` gives the intent when the reading is confident, and
+`clarify` the one question naming the two or three likeliest readings, with those readings
+as suggested replies. Below the floor nothing is proposed: a wrong action costs more than a
+question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lectern.adapters.understanding.intent_examples import CONVERSATIONAL
+from lectern.adapters.understanding.intents import IntentReading, NearestExampleClassifier
+from lectern.domain.assistant import AIResponse
+
+CONFIDENCE_FLOOR = 0.55
+"""Below this softmax share the reply is a clarifying question (chosen on the dev split)."""
+MARGIN_FLOOR = 0.02
+"""Nor when the best intent leads the runner-up by less than this cosine."""
+
+CUE_BOOST = 0.05
+"""What a high-precision cue adds to its intent's cosine score."""
+CUES: dict[str, re.Pattern[str]] = {
+    "complete_task": re.compile(
+        r"\b(?:done|finished|complete[d]?|close\s+out|wrap(?:ped)?\s+up|tick\s+off)\b(?!.*\?)",
+        re.I,
+    ),
+    "create_task": re.compile(
+        r"\b(?:new\s+task|(?:create|make|add|set\s+up)\b.{0,30}\b(?:task|todo|to-do)|"
+        r"task\s+for\s+\w+\s*:)",
+        re.I,
+    ),
+    "assign_task": re.compile(
+        r"\b(?:assign|hand\b.*\bover|pick\s+up|responsible\s+for|own\b)|->", re.I
+    ),
+    "add_comment": re.compile(
+        r"\b(?:comment|note\s+on|tell\s+(?:everyone|the\s+team)|write\s+on)\b", re.I
+    ),
+    "update_task": re.compile(
+        r"\b(?:priority|in\s+progress|in\s+review|back\s+to|rename)\b(?!.*\?)", re.I
+    ),
+    "create_blocker": re.compile(
+        r"\b(?:blocked\s+by|stuck\s+on\s+this|can't\s+move|until|waiting\s+for)\b(?!.*\?)",
+        re.I,
+    ),
+    "get_blockers": re.compile(r"\b(?:block|stuck|holding|stopping|impediment)\w*\b.*\?", re.I),
+    "get_attention_summary": re.compile(
+        r"\b(?:overdue|late|past\s+due|assigned\s+to\s+me|my\s+plate|attention)\b", re.I
+    ),
+    "get_task_details": re.compile(
+        r"\b(?:who\s+(?:owns|is\s+working)|when\s+is\b.*\bdue|status\s+of\s+the)\b", re.I
+    ),
+    "get_project_details": re.compile(
+        r"\b(?:status\s+update|how\s+(?:is|far)|latest\s+on)\b", re.I
+    ),
+    "search_content": re.compile(r"^(?:search|find|look\s+(?:for|up))\b|\bwhere did we\b", re.I),
+    "get_book_details": re.compile(r"\b(?:writer|author|wrote|published|pages)\b", re.I),
+}
+
+MENTION_BOOST = 0.03
+"""What naming a stored task, project or list adds to the intents about one."""
+ABOUT: dict[str, tuple[str, ...]] = {
+    "task": (
+        "get_task_details",
+        "complete_task",
+        "assign_task",
+        "update_task",
+        "add_comment",
+        "create_blocker",
+    ),
+    "project": ("get_project_details", "get_tasks", "get_blockers", "get_documents"),
+    "list": ("get_list_details", "add_to_list", "remove_from_list", "rename_list", "delete_list"),
+}
+
+READINGS: dict[str, str] = {
+    "search_books": "Find books about this",
+    "get_book_details": "Tell me about a book",
+    "similar_books": "Books similar to one I name",
+    "catalog_facets": "What the catalog holds",
+    "get_reading_lists": "Show my reading lists",
+    "get_list_details": "Show what is on one of my lists",
+    "create_list": "Create a reading list",
+    "rename_list": "Rename a reading list",
+    "delete_list": "Delete a reading list",
+    "add_to_list": "Add a book to a list",
+    "remove_from_list": "Remove a book from a list",
+    "rate_book": "Rate a book",
+    "propose_correction": "Correct a book's details",
+    "get_attention_summary": "What needs my attention",
+    "get_projects": "List my projects",
+    "get_project_details": "How a project is going",
+    "get_tasks": "List a project's tasks",
+    "get_task_details": "Show a task",
+    "get_blockers": "Show the blockers",
+    "get_team_members": "Who is on the team",
+    "get_documents": "Show the linked documents",
+    "get_document_details": "Open a document",
+    "search_content": "Search the workspace",
+    "create_task": "Create a task",
+    "complete_task": "Mark a task as done",
+    "assign_task": "Assign a task",
+    "update_task": "Change a task",
+    "create_blocker": "Record a blocker",
+    "resolve_blocker": "Resolve a blocker",
+    "add_comment": "Comment on a task",
+    "greeting": "Say hello",
+    "thanks": "Say thanks",
+    "capabilities": "What can you do?",
+    "off_topic": "Something else",
+}
+
+REPLIES = {
+    "greeting": "Hello! Ask me about books and your reading lists, or about your projects, "
+    "tasks and blockers.",
+    "thanks": "You're welcome.",
+    "capabilities": (
+        "I can search the catalog, tell you about a book, find similar books, and keep your "
+        "reading lists and ratings; in a workspace I can show projects, tasks, blockers and "
+        "what needs your attention, and propose changes (create, assign, complete, comment) "
+        "for you to approve. Nothing changes until you approve it."
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Clarification:
+    """One question back, with the readings the reader may pick."""
+
+    question: str
+    suggestions: tuple[str, ...]
+
+    def response(self, model: str) -> AIResponse:
+        """As a final reply of a policy."""
+        return AIResponse(self.question, model=model, suggestions=self.suggestions)
+
+
+def which_of(what: str, candidates: Iterable[str], action: str = "") -> Clarification:
+    """Ask which of several stored names the reader means."""
+    names = list(dict.fromkeys(candidates))[:3]
+    listed = ", ".join(f"'{n}'" for n in names)
+    suggestions = tuple(f"{action} {n}".strip() for n in names)
+    return Clarification(f"Which {what} do you mean: {listed}?", suggestions)
+
+
+def name_it(what: str, action: str, options: Iterable[str] = ()) -> Clarification:
+    """Ask for the one thing a request leaves out ("mark it done" with no task in view)."""
+    return Clarification(
+        f"Which {what} should I {action}? Name it, or ask from its page.", tuple(options)[:3]
+    )
+
+
+class Understanding:
+    """Intent by meaning over the packaged MiniLM, and the clarifying question."""
+
+    def __init__(
+        self,
+        classifier: NearestExampleClassifier,
+        *,
+        floor: float = CONFIDENCE_FLOOR,
+        margin: float = MARGIN_FLOOR,
+    ) -> None:
+        """`floor` and `margin`: below either, ask instead of acting."""
+        self.classifier = classifier
+        self.floor = floor
+        self.margin = margin
+
+    def read(self, text: str, tools: Iterable[str], mentions: Iterable[str] = ()) -> IntentReading:
+        """The likeliest intents of `text` among `tools` and the conversational intents.
+
+        `mentions`: the kinds of stored things the message names (task, project, list); a
+        message naming a task is about a task, so the task intents gain a little.
+        """
+        allowed = [*tools, *CONVERSATIONAL]
+        boosts = {intent: CUE_BOOST for intent, cue in CUES.items() if cue.search(text)}
+        for kind in mentions:
+            for intent in ABOUT.get(kind, ()):
+                boosts[intent] = boosts.get(intent, 0.0) + MENTION_BOOST
+        return self.classifier.classify(text, allowed, boosts)
+
+    def decided(self, reading: IntentReading) -> str | None:
+        """The intent when the reading is confident enough to act on, else None."""
+        if not reading.ranked:
+            return None
+        if reading.confidence >= self.floor and reading.margin >= self.margin:
+            return reading.best
+        return None
+
+    @staticmethod
+    def clarify(reading: IntentReading) -> Clarification:
+        """One question naming the two or three likeliest readings."""
+        options = [i for i in reading.likeliest(4) if i in READINGS and i != "off_topic"][:3]
+        labels = tuple(READINGS[i] for i in options)
+        if len(labels) >= 2:
+            question = (
+                "I'm not sure what you mean. Did you want to: "
+                + "; ".join(f"{label.rstrip('?').lower()}" for label in labels)
+                + "?"
+            )
+        else:
+            question = "I'm not sure what you mean. Could you say it another way?"
+        return Clarification(question, labels)
+
+
+def conversational_reply(intent: str, off_topic_text: str) -> str:
+    """The reply to a greeting, thanks, "what can you do", or an off-topic request."""
+    return REPLIES.get(intent, off_topic_text)

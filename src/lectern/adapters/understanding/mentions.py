@@ -1,0 +1,191 @@
+"""Names resolved against what the reader may see, with rapidfuzz.
+
+The assistant's system prompt lists the names the reader may use (`application/assistant/
+names.py`: projects, tasks, blockers and members of their organizations, their reading
+lists). A mention ("the runbook", "check point patching", "bob builder") is matched against
+the names of one kind; two candidates scoring close together are ambiguous, and the policy
+asks which one is meant instead of picking.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process, utils
+
+from lectern.application.assistant.names import NAMES_HEADER
+
+_LINE = re.compile(r"^- (?P<kind>[a-z]+): (?P<name>.+?)(?: \((?P<display>[^()]*)\))?$")
+_FILLER = re.compile(
+    r"\b(?:the|a|an|my|our|this|that|task|project|blocker|list|reading|called|named|one|"
+    r"about|on|for|of|please|pls)\b",
+    re.I,
+)
+CUTOFF = 62.0
+"""The least WRatio (0-100) a name needs to count as meant."""
+CLOSE = 4.0
+"""Two names within this many points of each other are both meant: ask which."""
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """Stored names by kind (project, task, blocker, member, list)."""
+
+    by_kind: dict[str, list[str]] = field(default_factory=dict)
+    display: dict[str, str] = field(default_factory=dict)
+    """Member user id -> display name."""
+
+    def of(self, kind: str) -> list[str]:
+        """The names of one kind."""
+        return self.by_kind.get(kind, [])
+
+
+def names_from_prompt(system: str) -> Names:
+    """The names block of a system prompt (empty when there is none)."""
+    start = system.find(NAMES_HEADER)
+    if start < 0:
+        return Names()
+    names = Names()
+    for line in system[start + len(NAMES_HEADER) :].splitlines():
+        found = _LINE.match(line.strip())
+        if not found:
+            continue
+        kind, name = found.group("kind"), found.group("name").strip()
+        names.by_kind.setdefault(kind, []).append(name)
+        if found.group("display"):
+            names.display[name] = found.group("display")
+    return names
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What a mention names: one name, several close ones, or nothing."""
+
+    name: str | None
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        """Two or more names fit about as well."""
+        return self.name is None and len(self.candidates) > 1
+
+
+def _core(mention: str) -> str:
+    return " ".join(_FILLER.sub(" ", mention).split())
+
+
+def resolve(mention: str, names: Sequence[str], *, cutoff: float = CUTOFF) -> Resolution:
+    """The stored name `mention` means, by fuzzy match of its content words."""
+    core = _core(mention)
+    if not core or not names:
+        return Resolution(None)
+    for name in names:
+        if utils.default_process(name) == utils.default_process(mention):
+            return Resolution(name)
+    scored = process.extract(
+        core, list(names), scorer=fuzz.WRatio, processor=utils.default_process, limit=4
+    )
+    scored = [s for s in scored if s[1] >= cutoff]
+    if not scored:
+        return Resolution(None)
+    best = scored[0][1]
+    close = tuple(str(s[0]) for s in scored if best - s[1] <= CLOSE)
+    if len(close) > 1:
+        return Resolution(None, close)
+    return Resolution(str(scored[0][0]))
+
+
+def resolve_person(mention: str, names: Names, me: str | None = None) -> Resolution:
+    """A member by user id or display name ("bob", "Bob Builder"); "me" is the reader."""
+    text = mention.strip().casefold()
+    if text in ("me", "myself", "i") and me is not None:
+        return Resolution(me)
+    members = names.of("member")
+    for user in members:
+        display = names.display.get(user, "")
+        if text in (user.casefold(), display.casefold()) or text in display.casefold().split():
+            return Resolution(user)
+    return Resolution(None)
+
+
+_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "this",
+        "that",
+        "it",
+        "task",
+        "tasks",
+        "project",
+        "projects",
+        "blocker",
+        "list",
+        "and",
+        "or",
+        "for",
+        "of",
+        "on",
+        "in",
+        "to",
+        "with",
+        "is",
+        "are",
+        "was",
+        "be",
+        "by",
+        "at",
+        "as",
+        "from",
+        "up",
+        "out",
+    ]
+)
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in re.findall(r"[a-z0-9][a-z0-9-]*", text.casefold()) if t not in _STOP]
+
+
+def _same_word(a: str, b: str) -> bool:
+    if a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b[:5]) or b.startswith(a[:5]))):
+        return True
+    return min(len(a), len(b)) >= 5 and fuzz.ratio(a, b) >= 85
+
+
+def find_in(text: str, names: Sequence[str]) -> Resolution:
+    """The stored name a whole message mentions, by its rarer words ("the runbook is done").
+
+    Each word of a name found in the message counts 1/df (df: how many names hold it), so
+    a word only one name has decides; two names scoring alike are ambiguous.
+    """
+    words = _tokens(text)
+    if not words or not names:
+        return Resolution(None)
+    tokenized = {name: set(_tokens(name)) for name in names}
+    frequency: dict[str, int] = {}
+    for tokens in tokenized.values():
+        for token in tokens:
+            frequency[token] = frequency.get(token, 0) + 1
+    scored = []
+    for name, tokens in tokenized.items():
+        score = sum(
+            1.0 / frequency[token] for token in tokens if any(_same_word(token, w) for w in words)
+        )
+        if score > 0:
+            scored.append((score, name))
+    if not scored:
+        return Resolution(None)
+    scored.sort(key=lambda pair: -pair[0])
+    best = scored[0][0]
+    close = tuple(name for score, name in scored if score >= best * 0.8)
+    if best < 0.99 and len(close) == 1 and best < 0.5:
+        return Resolution(None)
+    if len(close) > 1:
+        return Resolution(None, close)
+    return Resolution(scored[0][1])

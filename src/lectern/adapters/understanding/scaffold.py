@@ -1,0 +1,67 @@
+"""The plumbing every offline policy shares: a turn's results so far, stages, clean text.
+
+A request becomes a short plan of stages; on each call a policy finds how many stages the
+tool results already cover and takes the next one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from lectern.domain.assistant import AIResponse, ToolCall
+
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "a couple of": 2,
+    "a couple": 2,
+    "a pair of": 2,
+    "a few": 3,
+    "several": 3,
+}
+NUMBER = (
+    r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a pair of|"
+    r"a few)"
+)
+ASKING = re.compile(r"^(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
+POLITE = re.compile(r"[\s,]+(?:please|pls|plz|thanks|thank you)\W*$", re.I)
+QUOTES = "\"'“”‘’«»"
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """The tool calls this turn already made and their results, in order."""
+
+    calls: list[ToolCall]
+    results: list[Any]
+
+
+Step = Callable[[Done], "AIResponse | list[ToolCall]"]
+"""One stage of a plan: given the results so far, the next calls or the final reply."""
+
+
+def clean(value: str | None) -> str:
+    """A span of the message without politeness, quotes and end punctuation."""
+    text = POLITE.sub("", (value or "").strip())
+    return text.strip().strip(QUOTES).strip().rstrip("?.!").strip()
+
+
+def number(word: str | None, default: int) -> int:
+    """A count written in digits or words (1..20), else `default`."""
+    if not word:
+        return default
+    word = word.casefold()
+    if word.isdigit():
+        return max(1, min(20, int(word)))
+    return NUMBER_WORDS.get(word, default)

@@ -1,0 +1,221 @@
+"""Workspace requests the patterns missed, read by meaning and filled from the message.
+
+Given the intent the layer read, the slots come from the message (people, statuses,
+priorities, comment text, titles) and the task, blocker or project from the names the reader
+may see (`mentions.py`), with the page's task or project as the default referent ("this",
+"it"). A request whose referent is missing or ambiguous gets a question, never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from lectern.adapters.understanding.layer import Clarification, name_it, which_of
+from lectern.adapters.understanding.mentions import Names, find_in, resolve_person
+from lectern.adapters.understanding.scaffold import clean
+from lectern.adapters.understanding.slots import comment_of, priority_of, status_of
+from lectern.domain.assistant import ToolCall
+
+CallMaker = Callable[..., ToolCall]
+_DEICTIC = re.compile(r"\b(?:this|it|that)(?:\s+(?:one|task|project|blocker))?\b", re.I)
+_PERSON_CUE = re.compile(
+    r"\b(?:to|for|give\s+(?:it\s+)?to|over\s+to)\s+(?P<p>[A-Za-z][\w.-]*(?:\s+[A-Z][\w.-]*)?)"
+    r"|^(?:could|can|let|should|make|put)?\s*(?P<p2>[a-z][\w.-]*)\s+(?:pick up|take|own|do|will|"
+    r"should|responsible|on)\b|\b(?:put|let|make)\s+(?P<p3>[a-z][\w.-]*)\s+(?:on|own|"
+    r"responsible|take|do)\b|->\s*(?P<p4>\w+)",
+    re.I,
+)
+_TITLE = re.compile(
+    r":\s*(?P<a>[^,]+?)(?=,|\s+and\s+assign|$)|[\"“'‘](?P<q>[^\"”'’]+)[\"”'’]|"
+    r"\b(?:called|named)\s+(?P<c>.+?)(?=\s+(?:in|for|and|due)\b|$)|"
+    r"\b(?:task|todo|to-do)\s+(?:to|for)\s+(?P<t>.+?)(?=\s+(?:in the|and|,|-)\b|\s+in\s+\w+\s+"
+    r"(?:project|awareness|hardening)|$)|\b(?:to|for)\s+(?P<t2>[a-z].+?)(?=\s*(?:,|-|\band\b|"
+    r"\bcan you\b|\bmake it\b|$))",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """What the page gives: the task and project "this" and "it" mean."""
+
+    task: str | None
+    project: str | None
+    reader: str | None
+
+
+def _without(text: str, *patterns: str) -> str:
+    for pattern in patterns:
+        text = re.sub(pattern, " ", text, flags=re.I)
+    return " ".join(text.split())
+
+
+def _task(text: str, names: Names, where: Where, action: str) -> str | Clarification:
+    """The task the message names, the page's when it says "this"/"it" or names none."""
+    mention = re.split(r":|\b(?:that|saying)\b|[\"“]", text, maxsplit=1)[0]
+    mention = re.sub(r"\bto\s+(?:me|[a-z]+)\s*$", "", mention, flags=re.I)
+    tasks = names.of("task")
+    found = find_in(mention, tasks)
+    if found.name is not None:
+        return found.name
+    if found.ambiguous:
+        return which_of("task", found.candidates, action)
+    if where.task is not None:
+        return where.task
+    return name_it("task", action.lower() or "use", [f"{action} {t}" for t in tasks])
+
+
+def _project(text: str, names: Names, where: Where) -> str | None:
+    for project in names.of("project"):
+        words = [w for w in project.casefold().split() if len(w) >= 3]
+        if any(w in text.casefold() for w in words) or project.casefold() in text.casefold():
+            return project
+    return where.project
+
+
+def _person(text: str, names: Names, where: Where) -> str | None:
+    for found in _PERSON_CUE.finditer(text):
+        mention = next((g for g in found.groups() if g), "")
+        person = resolve_person(mention, names, where.reader)
+        if person.name is not None:
+            return person.name
+    for word in re.findall(r"[A-Za-z]+", text):
+        person = resolve_person(word, names, None)
+        if person.name is not None:
+            return person.name
+    return None
+
+
+def _title(text: str) -> str | None:
+    found = _TITLE.search(text)
+    if not found:
+        return None
+    title = clean(next((g for g in found.groups() if g), ""))
+    title = re.sub(r"^(?:the\s+team\s+to\s+)", "", title, flags=re.I)
+    if title.casefold().startswith(("ing ", "reviewing ")):
+        title = title.split(" ", 1)[-1]
+    title = re.sub(r"^reviewing\b", "review", title, flags=re.I)
+    return title[:1].upper() + title[1:] if title else None
+
+
+def plan_workspace(
+    intent: str, text: str, names: Names, where: Where, call: CallMaker
+) -> list[ToolCall] | Clarification | None:
+    """The calls for `intent` read from `text`, a question, or None (not a workspace tool)."""
+    arguments: dict[str, Any] = {}
+    if intent in ("get_attention_summary", "get_projects"):
+        return [call(intent)]
+    if intent in ("get_project_details", "get_tasks", "get_documents"):
+        project = _project(text, names, where)
+        if project is None:
+            return name_it("project", "look at")
+        arguments["project_id"] = project
+        if intent == "get_tasks":
+            status = status_of(text)
+            if status is not None:
+                arguments["status"] = status
+            if re.search(r"\b(?:my|mine)\b", text, re.I) and where.reader:
+                arguments["assignee_id"] = where.reader
+            else:
+                person = _person(text, names, Where(None, None, None))
+                if person is not None and person != where.reader:
+                    arguments["assignee_id"] = person
+        return [call(intent, **arguments)]
+    if intent in ("get_blockers", "get_team_members"):
+        project = _project(text, names, where)
+        return [call(intent, **({"project_id": project} if project else {}))]
+    if intent == "search_content":
+        query = clean(
+            _without(
+                text,
+                r"^(?:search|find|look\s+(?:for|up)|where did we (?:talk|discuss))"
+                r"\s+(?:the\s+project\s+for\s+|for\s+|about\s+|anything\s+(?:mentioning|"
+                r"about)\s+|in\s+our\s+notes\s+)?",
+                r"\bin our notes\b",
+            )
+        )
+        return [call(intent, query=query or text)]
+    if intent == "get_task_details":
+        task = _task(text, names, where, "Show")
+        return task if isinstance(task, Clarification) else [call(intent, task_id=task)]
+    if intent == "complete_task":
+        task = _task(text, names, where, "Complete")
+        return task if isinstance(task, Clarification) else [call(intent, task_id=task)]
+    if intent == "assign_task":
+        task = _task(text, names, where, "Assign")
+        if isinstance(task, Clarification):
+            return task
+        person = _person(text, names, where)
+        if person is None:
+            return Clarification(
+                "Who should I assign it to?",
+                tuple(f"Assign it to {m}" for m in names.of("member")[:3]),
+            )
+        return [call(intent, task_id=task, assignee_id=person)]
+    if intent == "update_task":
+        task = _task(text, names, where, "Change")
+        if isinstance(task, Clarification):
+            return task
+        renamed = re.search(r"\brename\b.*?\bto\s+(?P<title>.+)$", text, re.I)
+        if renamed:
+            return [call(intent, task_id=task, title=clean(renamed.group("title")))]
+        priority = priority_of(text)
+        status = None if priority else status_of(text)
+        if priority is None and status is None:
+            return Clarification("What should I change: its status, priority or due date?", ())
+        key, value = ("priority", priority) if priority else ("status", status)
+        return [call(intent, task_id=task, **{key: value})]
+    if intent == "add_comment":
+        content = comment_of(text)
+        task = _task(text, names, where, "Comment on")
+        if isinstance(task, Clarification):
+            return task
+        if not content:
+            return Clarification("What should the comment say?", ())
+        return [call(intent, task_id=task, content=content[:1].upper() + content[1:])]
+    if intent == "create_task":
+        title = _title(text)
+        if not title:
+            return Clarification("What should the new task be called?", ())
+        arguments["title"] = title
+        project = _project(text, names, where)
+        if project is not None:
+            arguments["project_id"] = project
+        person = _person(re.sub(r"\bto\s+\w+\s*$", "", text) if False else text, names, where)
+        if re.search(r"\b(?:give it to me|for me|to me)\b", text, re.I) and where.reader:
+            person = where.reader
+        if person is not None and re.search(
+            rf"\b(?:assign\w*|give|for|to)\b.*\b{re.escape(person)}\b|\bme\b", text, re.I
+        ):
+            arguments["assignee_id"] = person
+        priority = priority_of(text)
+        if priority is not None:
+            arguments["priority"] = priority
+        return [call(intent, **arguments)]
+    if intent == "create_blocker":
+        found = re.search(
+            r"(?::|\bby\b|\buntil\b|\bwaiting for\b|\bon\b.*?:)\s*(?P<d>.+)$", text, re.I
+        )
+        description = clean(found.group("d")) if found else ""
+        if not description:
+            return Clarification("What is it blocked by?", ())
+        if where.task is not None and _DEICTIC.search(text):
+            arguments["task_id"] = where.task
+        project = _project(text, names, where)
+        if project is not None and "task_id" not in arguments:
+            arguments["project_id"] = project
+        return [call(intent, description=description[:1].upper() + description[1:], **arguments)]
+    if intent == "resolve_blocker":
+        blockers = names.of("blocker")
+        found_blocker = find_in(text.split(":")[0], blockers)
+        if found_blocker.name is None:
+            if len(blockers) == 1 and re.search(r"\bblocker\b", text, re.I):
+                found_blocker = type(found_blocker)(blockers[0])
+            else:
+                return name_it("blocker", "resolve", [f"Resolve {b}" for b in blockers])
+        resolution = comment_of(text) or clean(text)
+        return [call(intent, blocker_id=found_blocker.name, resolution=resolution)]
+    return None

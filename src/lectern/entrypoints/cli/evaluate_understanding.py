@@ -1,0 +1,246 @@
+"""`lectern evaluate understanding`: the understanding sets per surface and split.
+
+Figures and their definitions: `application/evaluation/understanding.py`. The book assistant
+runs over a copy of the data directory's catalog; each workspace case on a freshly seeded
+demo workspace; the guideline and KB surfaces only when their collections (`nist`, `rfc`,
+and `--kb-collection`) are in the data directory.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from lectern.entrypoints.cli.common import _guarded, _services, out
+from lectern.errors import LecternError
+
+if TYPE_CHECKING:
+    from lectern.application.evaluation.understanding import Judged
+    from lectern.bootstrap import Services
+    from lectern.settings import Settings
+
+SPLIT_CHOICES = ("dev", "test", "all")
+
+
+class _NoReviews:
+    """Reviews are not part of what the sets measure."""
+
+    def enqueue(self, job: Any) -> str:
+        del job
+        return "not-run"
+
+
+def _assistant(settings: Settings, source: Path) -> list[Judged]:
+    from lectern.application.assistant.books import resolve_book
+    from lectern.application.evaluation.assistant import ConversationRunner, load_conversations
+    from lectern.application.evaluation.understanding import judge_assistant
+    from lectern.bootstrap import bootstrap
+
+    with tempfile.TemporaryDirectory(prefix="lectern-understanding-") as folder:
+        copy = Path(folder) / "catalog.db"
+        shutil.copy(settings.data_dir / "catalog.db", copy)
+        services = bootstrap(settings.model_copy(update={"catalog_url": f"sqlite:///{copy}"}))
+
+        def resolve(title: str) -> str | None:
+            try:
+                return str(resolve_book(services.tool_deps(), title).id)
+            except LecternError:
+                return None
+
+        runner = ConversationRunner(
+            services.assistant(), services.library(), services.catalog, resolve
+        )
+        cases = load_conversations(source)
+        return [judge_assistant(case, runner.run_case(case)) for case in cases]
+
+
+def _workspace(settings: Settings, shared: Services, source: Path) -> list[Judged]:
+    from lectern.application.evaluation.understanding import judge_workspace
+    from lectern.application.evaluation.workspace import (
+        WorkspaceWorld,
+        load_workspace_conversations,
+        run_workspace_case,
+    )
+    from lectern.application.workspace.demo import DEMO_ATTACK, DEMO_KEV, DemoUsers, seed_demo
+    from lectern.bootstrap import bootstrap
+
+    collections = shared.collections()
+    links = []
+    for label in (*DEMO_KEV, *DEMO_ATTACK):
+        try:
+            resolved = collections.resolve(f"[{label}]")
+        except LecternError:
+            continue
+        links.append((resolved.document.collection, resolved.document.id))
+    numbers = itertools.count(1)
+    with tempfile.TemporaryDirectory(prefix="lectern-understanding-ws-") as folder:
+
+        def make_world() -> WorkspaceWorld:
+            database = Path(folder) / f"case-{next(numbers)}.db"
+            services = bootstrap(
+                settings.model_copy(update={"catalog_url": f"sqlite:///{database}"}),
+                collections=collections,
+                review_queue=_NoReviews(),
+            )
+            workspace = services.workspace()
+            demo = seed_demo(workspace, DemoUsers(viewer="vera"), links)
+            rival = workspace.create_organization("mallory", "Umbrella")
+            project = workspace.create_project("mallory", rival.id, "Umbrella secrets")
+            task = workspace.create_task("mallory", project.id, "Patch the Check Point gateways")
+            return WorkspaceWorld(workspace, services.assistant(), demo, project.id, task.id)
+
+        judged: list[Judged] = []
+        for case in load_workspace_conversations(source):
+            judged += judge_workspace(case, run_workspace_case(case, make_world()))
+        return judged
+
+
+def _guideline(shared: Services, source: Path) -> list[Judged] | str:
+    import time
+
+    from lectern.application.evaluation.understanding import judge_guideline
+
+    questions = json.loads(source.read_text(encoding="utf-8"))["questions"]
+    agent = shared.guide()
+    for profile in sorted({str(q["profile"]) for q in questions}):
+        try:
+            shared.collections().show(agent.profile(profile).collection)
+        except LecternError as error:
+            return f"not run: {error}"
+    sessions: dict[str, str] = {}
+    judged = []
+    for item in questions:
+        started = time.perf_counter()
+        try:
+            answer = agent.ask(
+                "understanding",
+                item["question"],
+                profile=item["profile"],
+                session_id=sessions.get(item.get("session", "")),
+            )
+        except LecternError as error:
+            return f"not run: {error}"
+        ms = (time.perf_counter() - started) * 1000
+        if item.get("session"):
+            sessions[item["session"]] = answer.session_id
+        record = {
+            "answer": answer.answer,
+            "refused": answer.answer == agent.profile(item["profile"]).refusal,
+            "labels": [c.label for c in answer.citations],
+            "ms": ms,
+        }
+        judged.append(judge_guideline(item, record))
+    return judged
+
+
+def _kb(shared: Services, source: Path, collection: str) -> list[Judged] | str:
+    from lectern.application.evaluation.answering import ReplyEvaluation, load_support_questions
+    from lectern.application.evaluation.understanding import judge_reply
+
+    _, cases = load_support_questions(source)
+    try:
+        records = ReplyEvaluation(shared.kb_replier(), shared.knowledge_bases(), collection).run(
+            cases
+        )
+    except LecternError as error:
+        return f"not run: {error}"
+    return [judge_reply(r.answerable, r.replied, r.latency_ms) for r in records]
+
+
+def run_understanding(
+    settings: Settings,
+    splits: tuple[str, ...],
+    surfaces: tuple[str, ...],
+    kb_collection: str,
+    build: Callable[[Settings], Services] | None = None,
+) -> dict[str, Any]:
+    """Figures per surface and split (a string says why a surface did not run)."""
+    from lectern.application.evaluation.understanding import figures, splits_present
+    from lectern.bootstrap import bootstrap
+
+    shared = (build or bootstrap)(settings)
+    report: dict[str, Any] = {"provider": settings.assistant_provider, "surfaces": {}}
+    for surface in surfaces:
+        for split, found in splits_present(surface, splits):
+            source = Path(str(found))
+            result: list[Judged] | str
+            if surface == "assistant":
+                result = _assistant(settings, source)
+            elif surface == "workspace":
+                result = _workspace(settings, shared, source)
+            elif surface == "guideline":
+                result = _guideline(shared, source)
+            else:
+                result = _kb(shared, source, kb_collection)
+            report["surfaces"].setdefault(surface, {})[split] = (
+                result if isinstance(result, str) else figures(result)
+            )
+    return report
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.1%}" if isinstance(value, float) and value <= 1 else str(value)
+
+
+def evaluate_understanding(
+    provider: Annotated[
+        str, typer.Option(help="The assistant's model: rules, local or hybrid.")
+    ] = "rules",
+    split: Annotated[str, typer.Option(help="dev, test or all.")] = "dev",
+    surface: Annotated[
+        list[str] | None,
+        typer.Option(help="Only these surfaces (assistant, workspace, guideline, kb)."),
+    ] = None,
+    kb_collection: Annotated[
+        str, typer.Option(help="The collection of the FastAPI documentation.")
+    ] = "fastapi",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Tools and arguments, end state, clarifications, wrong actions and latency."""
+    from lectern.application.evaluation.understanding import SPLITS, SURFACES
+
+    if split not in SPLIT_CHOICES:
+        raise typer.BadParameter(f"--split takes dev, test or all, not {split!r}")
+    chosen = tuple(surface or SURFACES)
+    unknown = [s for s in chosen if s not in SURFACES]
+    if unknown:
+        raise typer.BadParameter(f"unknown surface {unknown[0]!r}; one of {', '.join(SURFACES)}")
+
+    def run() -> None:
+        base = _services().settings
+        settings = base.model_copy(update={"assistant_provider": provider})
+        splits = SPLITS if split == "all" else (split,)
+        report = run_understanding(settings, splits, chosen, kb_collection)
+        if as_json:
+            sys.stdout.write(json.dumps(report, indent=1) + "\n")
+            return
+        names = (
+            "tool_accuracy",
+            "state_accuracy",
+            "clarify_precision",
+            "clarify_recall",
+            "wrong_action_rate",
+            "latency_p50_ms",
+            "latency_p95_ms",
+        )
+        out.print(f"provider {provider}", highlight=False)
+        out.print("surface/split | messages | " + " | ".join(names), highlight=False)
+        for name, by_split in report["surfaces"].items():
+            for which, result in by_split.items():
+                if isinstance(result, str):
+                    out.print(f"{name}/{which} | {result}", highlight=False)
+                    continue
+                cells = " | ".join(_cell(result[n]) for n in names)
+                out.print(f"{name}/{which} | {result['messages']} | {cells}", highlight=False)
+
+    _guarded(run)

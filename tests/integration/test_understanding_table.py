@@ -1,0 +1,145 @@
+"""Issue 26's table: each request does what its words ask (rule policy + the layer + MiniLM).
+
+The guideline chat rows of the table belong to the question analysis (another branch).
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+
+from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.understanding.intent_examples import EXAMPLES
+from lectern.adapters.understanding.intents import NearestExampleClassifier
+from lectern.adapters.understanding.layer import Understanding
+from lectern.adapters.understanding.rules import RuleBasedUnderstanding
+from lectern.application.ports import StoredEntry
+from lectern.domain.books import CatalogEntry, FieldProvenance
+from tests.assistant_world import _book, make_catalog, make_vocabulary, make_world
+from tests.workspace_world import WorkspaceWorld, conversation_worlds
+
+
+@pytest.fixture(scope="module")
+def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
+    cache = tmp_path_factory.mktemp("understanding")
+    return Understanding(NearestExampleClassifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, layer: Understanding) -> WorkspaceWorld:
+    return conversation_worlds(tmp_path, RulePolicy(layer=layer))()
+
+
+def _calls(reply: object) -> list[tuple[str, dict[str, object]]]:
+    return [(c.name, dict(c.arguments)) for c in reply.tool_calls]  # type: ignore[attr-defined]
+
+
+def test_everything_assigned_to_me_is_the_attention_summary(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "show me everything assigned to me")
+    assert [name for name, _ in _calls(reply)] == ["get_attention_summary"]
+    assert "Year of Secret Assignments" not in reply.text
+
+
+def test_which_tasks_are_overdue_lists_only_the_overdue_one(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "Which tasks are overdue?")
+    assert [name for name, _ in _calls(reply)] == ["get_attention_summary"]
+    assert "Patch the Check Point gateways" in reply.text
+    assert "Schedule the phishing drill" not in reply.text
+
+
+def test_a_new_task_in_a_named_project_assigned_to_bob(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "set up a new task in the VPN project: rotate certificates, assign it to bob"
+    )
+    [(name, arguments)] = _calls(reply)
+    assert name == "create_task"
+    assert arguments["title"] == "Rotate certificates"
+    assert arguments["assignee_id"] == "bob"
+    assert "vpn" in str(arguments["project_id"]).casefold()
+    [action] = reply.actions
+    workspace.assistant.approve("alice", action.id)
+    tasks = workspace.workspace.store.tasks([workspace.demo.vpn.id])
+    created = [t for t in tasks if t.title == "Rotate certificates"]
+    assert created and created[0].assignee == "bob"
+
+
+def _book_world(layer: Understanding):  # type: ignore[no-untyped-def]
+    catalog = make_catalog()
+    extra = [
+        _book(101, "Dracula", ("Bram Stoker",), 1897, ("horror", "classics"), "A vampire."),
+        _book(102, "The Drowned Ward", ("Ann Vale",), 2011, ("dystopia",), "A dystopian novel."),
+        _book(103, "Grey City", ("Tom Reyes",), 2015, ("dystopia",), "A dystopian novel of ash."),
+        _book(
+            104,
+            "Teen Rebels",
+            ("Kim Ash",),
+            2016,
+            ("dystopia", "young adult"),
+            "A dystopian novel.",
+        ),
+    ]
+    for book in extra:
+        provenance = (FieldProvenance("title", "goodbooks", str(book.id.int)),)
+        catalog.entries[book.id] = StoredEntry(CatalogEntry(book, (), provenance, ()), "h")
+    understanding = RuleBasedUnderstanding(make_vocabulary(catalog))
+    return make_world(RulePolicy(understanding, layer), catalog=catalog)
+
+
+def test_stick_dracula_on_my_halloween_list(layer: Understanding) -> None:
+    world = _book_world(layer)
+    now = world.clock()
+    list_id = str(uuid.uuid4())
+    world.library.create_list("reader", list_id, "Halloween", now)
+    world.library.create_list("reader", str(uuid.uuid4()), "Summer", now)
+    reply = world.service.chat("reader", "stick Dracula on my Halloween list")
+    [(name, arguments)] = _calls(reply)
+    assert name == "add_to_list"
+    assert arguments["list"] == "Halloween"
+    assert arguments["book"] == "Dracula"
+    world.service.approve("reader", reply.actions[0].id)
+    [halloween] = [r for r in world.library.lists("reader") if r.name == "Halloween"]
+    assert [e.book_id for e in halloween.entries] == [str(uuid.UUID(int=101))]
+
+
+def test_the_writer_of_dracula_is_a_details_question(layer: Understanding) -> None:
+    world = _book_world(layer)
+    reply = world.service.chat("reader", "who's the writer of Dracula")
+    assert _calls(reply) == [("get_book_details", {"book": "Dracula"})]
+    assert "Bram Stoker" in reply.text
+
+
+def test_a_list_made_and_filled_with_two_adult_dystopian_novels(layer: Understanding) -> None:
+    world = _book_world(layer)
+    reply = world.service.chat(
+        "reader",
+        "Make a reading list called Dystopia for adults with two dystopian novels that are "
+        "not young adult",
+    )
+    calls = _calls(reply)
+    assert [name for name, _ in calls] == [
+        "search_books",
+        "create_list",
+        "add_to_list",
+        "add_to_list",
+    ]
+    assert calls[0][1]["exclude_youth"] is True
+    assert calls[0][1]["limit"] == 2
+    assert calls[1][1]["name"] == "Dystopia for adults"
+    for action in reply.actions:
+        world.service.approve("reader", action.id)
+    [made] = world.library.lists("reader")
+    assert made.name == "Dystopia for adults"
+    assert len(made.entries) == 2
+    assert str(uuid.UUID(int=104)) not in {e.book_id for e in made.entries}
+
+
+def test_a_request_with_no_referent_gets_a_question_not_an_action(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "mark it done")
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "?" in reply.text
+    assert reply.suggestions

@@ -1,0 +1,63 @@
+"""The understanding sets' figures: clarification precision/recall, wrong actions, splits."""
+
+from __future__ import annotations
+
+from lectern.application.evaluation.assistant import CaseOutcome, ConversationCase, ExpectedCall
+from lectern.application.evaluation.understanding import (
+    Judged,
+    figures,
+    judge_assistant,
+    splits_present,
+)
+
+
+def _outcome(**changes: object) -> CaseOutcome:
+    base: dict[str, object] = {
+        "id": "c",
+        "kind": "k",
+        "tools_ok": True,
+        "state_ok": True,
+        "calls": [],
+        "state": {},
+        "problems": [],
+        "seconds": 0.1,
+        "turn_ms": (12.0,),
+    }
+    base.update(changes)
+    return CaseOutcome(**base)  # type: ignore[arg-type]
+
+
+def test_a_clarifying_case_is_right_only_when_the_reply_asks_back() -> None:
+    case = ConversationCase("c", "clarify", ("add it to my list",), (), expect_clarify=True)
+    assert judge_assistant(case, _outcome(clarified=True)).tools_ok
+    assert not judge_assistant(case, _outcome(clarified=False)).tools_ok
+
+
+def test_an_action_other_than_the_expected_one_is_a_wrong_action() -> None:
+    case = ConversationCase(
+        "c", "add", ("stick Dracula on my list",), (ExpectedCall("add_to_list"),)
+    )
+    assert not judge_assistant(case, _outcome(proposed=("add_to_list",))).wrong_action
+    assert judge_assistant(case, _outcome(proposed=("delete_list",))).wrong_action
+    nothing = ConversationCase("c", "greeting", ("hi",), (), expect_intent="greeting")
+    assert judge_assistant(nothing, _outcome(proposed=("create_list",))).wrong_action
+
+
+def test_figures_count_questions_asked_and_due() -> None:
+    judged = [
+        Judged(True, True, True, True, False, 10.0),
+        Judged(False, True, False, True, False, 20.0),
+        Judged(False, True, True, False, False, 30.0),
+        Judged(True, True, False, False, True, 40.0),
+    ]
+    result = figures(judged)
+    assert result["clarify_precision"] == 0.5
+    assert result["clarify_recall"] == 0.5
+    assert result["wrong_action_rate"] == 0.25
+    assert result["tool_accuracy"] == 0.5
+    assert result["latency_p50_ms"] == 20.0
+
+
+def test_the_dev_split_is_packaged_for_every_surface() -> None:
+    for surface in ("assistant", "workspace", "guideline", "kb"):
+        assert [split for split, _ in splits_present(surface, ("dev",))] == ["dev"]
