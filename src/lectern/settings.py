@@ -75,6 +75,8 @@ class Settings(BaseSettings):
     source_base_url: str | None = None
     """An HTTP mirror of the upstream files (`{url}/{source path}`); checksums still apply."""
     log_level: LogLevel = "INFO"
+    log_format: Literal["auto", "text", "json"] = "auto"
+    """Logs (always on stderr): auto = text on a terminal, JSON lines otherwise."""
     ingest_batch_size: int = Field(default=500, ge=1, le=50_000)
     """Books written per transaction during ingest."""
     embedder: Literal["onnx", "sentence-transformers"] = "onnx"
@@ -338,6 +340,11 @@ class Settings(BaseSettings):
         path = given or os.environ.get("LECTERN_CONFIG_FILE") or None
         yaml_source = AiYamlSource(settings_cls, Path(path) if path else None)
         return init_settings, env_settings, dotenv_settings, yaml_source, file_secret_settings
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("log_level", mode="before")
     @classmethod
