@@ -1197,6 +1197,8 @@ def local_chat_model(settings: Settings, *, context: int = 4096) -> tuple[Any, s
         model_path=str(settings.resolved_local_model_path),
         temperature=settings.llm_temperature,
         n_threads=settings.embed_threads,
+        n_gpu_layers=settings.local_gpu_layers,
+        vram_limit_gb=settings.llm_vram_limit,
         **options,
     )
     return model, MODEL_ID
