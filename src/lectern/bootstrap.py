@@ -1357,3 +1357,28 @@ def migrate_install(
         if isinstance(catalog, SqlAlchemyBookCatalog):
             catalog.close()
     return MigrationReport(dict(copied.tables), books, indexed)
+
+
+def discord_support_bot(services: Services, collection: str) -> Any:
+    """The support bot on Discord over `collection` (`lectern kb bot`), not yet connected."""
+    try:
+        from lectern.adapters.chat.discord_bot import DiscordReplies, DiscordSupportBot
+    except ImportError:
+        raise ConfigurationError(
+            "lectern kb bot needs discord.py: pip install -e '.[discord]'"
+        ) from None
+    from lectern.application.answering.chat_channel import ChannelBot
+
+    settings = services.settings
+    replier = services.kb_replier()
+
+    def make_bot(replies: DiscordReplies) -> ChannelBot:
+        return ChannelBot(
+            "discord",
+            replier,
+            replies,
+            collection=collection,
+            window_seconds=settings.ai_batch_window_seconds,
+        )
+
+    return DiscordSupportBot(make_bot, channels=settings.discord_channel_set)

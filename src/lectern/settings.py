@@ -341,6 +341,13 @@ class Settings(BaseSettings):
     """Each web source's fetch gives up after this long (its stored copy stays)."""
     ai_batch_window_seconds: float = Field(default=3.0, ge=0.0, le=600.0)
     """Chat platforms: messages of one user in one channel this close together are one turn."""
+    discord_token: SecretStr | None = Field(
+        default=None, validation_alias=_env("discord_token", "DISCORD_TOKEN")
+    )
+    """`lectern kb bot`: the Discord bot's token (the bot needs the message content intent)."""
+    discord_channels: str = ""
+    """`lectern kb bot`: comma-separated channel ids the bot answers in (a thread counts by
+    its parent); empty: every channel it can read."""
 
     @classmethod
     def settings_customise_sources(
@@ -500,6 +507,11 @@ class Settings(BaseSettings):
     def collection_writer_set(self) -> frozenset[str]:
         """Users who may upload documents to collections."""
         return frozenset(u.strip() for u in self.collection_writers.split(",") if u.strip())
+
+    @property
+    def discord_channel_set(self) -> frozenset[str]:
+        """Discord channel ids the support bot answers in; empty means all it can read."""
+        return frozenset(c.strip() for c in self.discord_channels.split(",") if c.strip())
 
     @property
     def cors_origin_list(self) -> list[str]:
