@@ -124,11 +124,12 @@ demo-collections: setup
 	$(BIN)/lectern kb reply --collection kb "thanks, that worked!"
 	$(BIN)/lectern research "remote code execution in a VPN appliance" --collection kev
 
-# The research workspace demo: an organization (alice owner, bob member), a project linking
+# The research workspace demo: an organization (the local user owns it, or alice when API
+# keys are configured; bob is a member), a project linking
 # KEV and ATT&CK documents, tasks and a blocker; reviews on. Needs demo-collections first.
 demo-workspace: setup
 	$(BIN)/lectern workspace demo
-	$(BIN)/lectern chat --user alice -m "what is blocking the VPN project?"
+	$(BIN)/lectern chat -m "what is blocking the VPN project?"
 
 # The larger collections, apart from the demo: the RFC set (about 6 minutes on 2 cores) and
 # the FinanceBench PDFs.
