@@ -136,3 +136,44 @@ def test_a_clinical_guideline_pdf_becomes_a_profile_with_page_citations(tmp_path
         assert body["grounding_flags"] == []
         off = client.post("/chat", json={"message": "What is the capital of France?"}).json()
         assert off["answer"] == REFUSAL and off["citations"] == []
+
+
+def test_lectern_guide_ask_prints_the_cited_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import structlog
+    from typer.testing import CliRunner
+
+    from lectern.entrypoints.cli import guide
+    from lectern.entrypoints.cli.main import app
+
+    folder = tmp_path / "ng12"
+    folder.mkdir()
+    (folder / "ng12.pdf").write_bytes(text_pdf(PAGES))
+    service = collection_service(tmp_path / "var")
+    service.add("ng12", folder)
+    profiles = tmp_path / "profiles.yaml"
+    profiles.write_text(PROFILES, encoding="utf-8")
+    settings = Settings(
+        data_dir=tmp_path / "var",
+        guide_profiles=profiles,
+        guide_default_profile="ng12",
+        guide_min_similarity=0.05,
+    )
+    monkeypatch.setattr(guide, "_services", lambda: bootstrap(settings, collections=service))
+    monkeypatch.setenv("COLUMNS", "200")
+    saved = structlog.get_config()
+    try:
+        result = CliRunner().invoke(
+            app,
+            [
+                "guide",
+                "ask",
+                "When should an adult aged 40 and over with unexplained weight loss and "
+                "abdominal pain be referred for colorectal cancer?",
+            ],
+        )
+    finally:
+        structlog.configure(**saved)
+    assert result.exit_code == 0, result.output
+    assert "aged 40 and over" in result.output and "[NICE NG12 p.2]" in result.output
