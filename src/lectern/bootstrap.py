@@ -1295,6 +1295,8 @@ def local_chat_model(settings: Settings, *, context: int = 4096) -> tuple[Any, s
         model_path=str(settings.resolved_local_model_path),
         temperature=settings.llm_temperature,
         n_threads=settings.embed_threads,
+        n_gpu_layers=settings.local_gpu_layers,
+        vram_limit_gb=settings.llm_vram_limit,
         **options,
     )
     return model, MODEL_ID
@@ -1453,3 +1455,28 @@ def migrate_install(
         if isinstance(catalog, SqlAlchemyBookCatalog):
             catalog.close()
     return MigrationReport(dict(copied.tables), books, indexed)
+
+
+def discord_support_bot(services: Services, collection: str) -> Any:
+    """The support bot on Discord over `collection` (`lectern kb bot`), not yet connected."""
+    try:
+        from lectern.adapters.chat.discord_bot import DiscordReplies, DiscordSupportBot
+    except ImportError:
+        raise ConfigurationError(
+            "lectern kb bot needs discord.py: pip install -e '.[discord]'"
+        ) from None
+    from lectern.application.answering.chat_channel import ChannelBot
+
+    settings = services.settings
+    replier = services.kb_replier()
+
+    def make_bot(replies: DiscordReplies) -> ChannelBot:
+        return ChannelBot(
+            "discord",
+            replier,
+            replies,
+            collection=collection,
+            window_seconds=settings.ai_batch_window_seconds,
+        )
+
+    return DiscordSupportBot(make_bot, channels=settings.discord_channel_set)

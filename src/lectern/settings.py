@@ -75,7 +75,9 @@ class Settings(BaseSettings):
     source_base_url: str | None = None
     """An HTTP mirror of the upstream files (`{url}/{source path}`); checksums still apply."""
     log_level: LogLevel = "INFO"
-    """How much the JSON logs on stderr say."""
+    """How much the logs on stderr say."""
+    log_format: Literal["auto", "text", "json"] = "auto"
+    """Logs (always on stderr): auto = text on a terminal, JSON lines otherwise."""
     ingest_batch_size: int = Field(default=500, ge=1, le=50_000)
     """Books written per transaction during ingest."""
     embedder: Literal["onnx", "sentence-transformers"] = "onnx"
@@ -139,11 +141,20 @@ class Settings(BaseSettings):
     """Retries, with exponential backoff, on timeouts, rate limits and server errors."""
     llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     """Sampling temperature."""
-    llm_max_tokens: int = Field(default=4_096, ge=1, le=200_000)
+    llm_max_tokens: int = Field(
+        default=4_096,
+        ge=1,
+        le=200_000,
+        validation_alias=_env("llm_max_tokens", "TRA_BEDROCK_MAX_TOKENS"),
+    )
     """Most tokens one reply of a hosted provider may have (llm=local keeps its own 384
     unless this is set)."""
     llm_vram_limit: int = Field(default=24, ge=1, le=1_024)
-    """crynux only: the least GPU memory (GB) a Crynux node needs to take the job."""
+    """The least GPU memory (GB) an inference run needs: crynux sends it with each job (a
+    node with less does not take it); llm=local checks it before the model loads on a GPU
+    (LECTERN_LOCAL_GPU_LAYERS) and reports it as not applicable on the CPU."""
+    local_gpu_layers: int = Field(default=0, ge=-1, le=1_000)
+    """llm=local: model layers offloaded to a GPU (-1: all); 0 runs on the CPU."""
     anthropic_api_key: SecretStr | None = Field(
         default=None, validation_alias=_env("anthropic_api_key", "ANTHROPIC_API_KEY")
     )
@@ -173,7 +184,10 @@ class Settings(BaseSettings):
         default="gemini-2.5-flash", validation_alias=_env("gemini_model", "GEMINI_MODEL")
     )
     """gemini: the model when LECTERN_LLM_MODEL is unset."""
-    bedrock_model: str = "us.anthropic.claude-opus-4-5-20251101-v1:0"
+    bedrock_model: str = Field(
+        default="us.anthropic.claude-opus-4-5-20251101-v1:0",
+        validation_alias=_env("bedrock_model", "TRA_BEDROCK_LLM_MODEL_ID"),
+    )
     """bedrock: the model (an inference profile id) when LECTERN_LLM_MODEL is unset."""
     llm_structured_output: StructuredMode = "auto"
     """How to get JSON: the provider's tool calling or JSON schema, JSON mode, or the prompt."""
@@ -187,7 +201,7 @@ class Settings(BaseSettings):
     """Size of one LLM trace file before it rotates."""
     trace_backups: int = Field(default=5, ge=0, le=100)
     """Rotated trace files kept."""
-    api_keys: SecretStr | None = None
+    api_keys: SecretStr | None = Field(default=None, validation_alias=_env("api_keys", "API_KEY"))
     """Comma-separated `user:key` pairs (or bare keys); when set, every HTTP route but
     /health and the page's files needs a valid X-API-Key, and the key says who the user is."""
     rate_limit: str = "300/minute"
@@ -274,9 +288,11 @@ class Settings(BaseSettings):
     review_uploads: bool = True
     """Review each document uploaded to a collection: personal data found, cited summary."""
 
-    bm25_enabled: bool = True
+    bm25_enabled: bool = Field(default=True, validation_alias=_env("bm25_enabled", "BM25_ENABLED"))
     """False: vector-only retrieval (BM25 still answers, marked degraded, when vectors cannot)."""
-    rerank: Literal["none", "llm", "late-interaction"] = "none"
+    rerank: Literal["none", "llm", "late-interaction"] = Field(
+        default="none", validation_alias=_env("rerank", "RERANK_ENABLED")
+    )
     """What re-orders the head of a collection search after fusion: nothing; the configured
     LLM, listwise; or MaxSim over the embedder's token vectors. Measured in README "Guideline
     chat": neither beat fusion alone by enough to pay for its latency."""
@@ -289,7 +305,9 @@ class Settings(BaseSettings):
     guide_min_similarity: float = Field(default=DEFAULT_MIN_SIMILARITY, ge=0.0, le=1.0)
     """A guideline search whose best passage is less similar than this (cosine) found
     nothing: the agent refuses instead of answering from it."""
-    rate_limit_chat_guide: str = "30/minute"
+    rate_limit_chat_guide: str = Field(
+        default="30/minute", validation_alias=_env("rate_limit_chat_guide", "RATE_LIMIT_CHAT")
+    )
     """Guideline chat questions (POST /chat, POST /chat/stream) per client address, whatever
     key or header the client sends."""
 
@@ -360,6 +378,13 @@ class Settings(BaseSettings):
     """Each web source's fetch gives up after this long (its stored copy stays)."""
     ai_batch_window_seconds: float = Field(default=3.0, ge=0.0, le=600.0)
     """Chat platforms: messages of one user in one channel this close together are one turn."""
+    discord_token: SecretStr | None = Field(
+        default=None, validation_alias=_env("discord_token", "DISCORD_TOKEN")
+    )
+    """`lectern kb bot`: the Discord bot's token (the bot needs the message content intent)."""
+    discord_channels: str = ""
+    """`lectern kb bot`: comma-separated channel ids the bot answers in (a thread counts by
+    its parent); empty: every channel it can read."""
 
     @classmethod
     def settings_customise_sources(
@@ -375,6 +400,11 @@ class Settings(BaseSettings):
         path = given or os.environ.get("LECTERN_CONFIG_FILE") or None
         yaml_source = AiYamlSource(settings_cls, Path(path) if path else None)
         return init_settings, env_settings, dotenv_settings, yaml_source, file_secret_settings
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -431,12 +461,31 @@ class Settings(BaseSettings):
         name = value.strip().lower().replace("_", "-")
         return PROVIDER_SPELLINGS.get(name, name)
 
+    @field_validator("rerank", mode="before")
+    @classmethod
+    def _rerank_switch(cls, value: object) -> object:
+        # The guideline agent's RERANK_ENABLED is a switch: on means the offline reranker.
+        if isinstance(value, bool):
+            return "late-interaction" if value else "none"
+        if isinstance(value, str):
+            switch = value.strip().lower()
+            if switch in {"true", "1", "yes", "on"}:
+                return "late-interaction"
+            if switch in {"false", "0", "no", "off", ""}:
+                return "none"
+        return value
+
     @field_validator("rate_limit_chat", mode="before")
     @classmethod
     def _per_minute(cls, value: object) -> object:
         if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
             return f"{int(value)}/minute"
         return value
+
+    @field_validator("rate_limit_chat_guide", mode="before")
+    @classmethod
+    def _guide_per_minute(cls, value: object) -> object:
+        return cls._per_minute(value)
 
     @field_validator("rate_limit", "auth_failure_limit", "rate_limit_chat", "rate_limit_chat_guide")
     @classmethod
@@ -512,6 +561,11 @@ class Settings(BaseSettings):
         return frozenset(u.strip() for u in self.catalog_editors.split(",") if u.strip())
 
     @property
+    def discord_channel_set(self) -> frozenset[str]:
+        """Discord channel ids the support bot answers in; empty means all it can read."""
+        return frozenset(c.strip() for c in self.discord_channels.split(",") if c.strip())
+
+    @property
     def cors_origin_list(self) -> list[str]:
         """CORS origins as a list."""
         return [o.strip() for o in self.cors_origins.split(",") if o.strip()]
@@ -568,6 +622,7 @@ AI_YAML_KEYS = {
     "kb_collection": "ai_kb_collection",
     "research_collection": "ai_research_collection",
     "batch_window_seconds": "ai_batch_window_seconds",
+    "vram_limit": "llm_vram_limit",
 }
 """Keys of the YAML file's `ai:` section -> the settings they set."""
 KB_YAML_KEYS = {

@@ -48,7 +48,11 @@ def _subsets(root: Path) -> tuple[Path, Path]:
     return kev / "known_exploited_vulnerabilities.json", attack
 
 
-def test_the_demo_workspace_and_a_question_about_it(runner: CliRunner, tmp_path: Path) -> None:
+def test_the_demo_workspace_and_a_question_about_it(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With API keys the demo belongs to alice and bob (each signs in with a key).
+    monkeypatch.setenv("LECTERN_API_KEYS", "alice:alice-demo-key,bob:bob-demo-key")
     kev, attack = _subsets(tmp_path)
     for name, path, mapping in (("kev", kev, "cisa-kev"), ("attack", attack, "mitre-attack")):
         added = runner.invoke(app, ["collections", "add", name, str(path), "--mapping", mapping])
@@ -57,6 +61,7 @@ def test_the_demo_workspace_and_a_question_about_it(runner: CliRunner, tmp_path:
     assert made.exit_code == 0, made.output
     assert "Created Demo Security Team" in made.output and "alice (owner) and bob" in made.output
     assert "VPN gateway hardening" in made.output
+    assert "/workspace with alice's API key" in made.output
     again = runner.invoke(app, ["workspace", "demo"])
     assert again.exit_code == 0 and "already has the demo organization" in again.output
     listed = runner.invoke(app, ["workspace", "projects", "--user", "bob"])
@@ -79,3 +84,24 @@ def test_the_demo_needs_its_collections(runner: CliRunner) -> None:
     result = runner.invoke(app, ["workspace", "demo"])
     assert result.exit_code == 1
     assert "make demo-collections" in result.output
+
+
+def test_without_api_keys_the_demo_belongs_to_the_local_user(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The web pages' user without keys is the local user: the demo must be theirs."""
+    monkeypatch.delenv("LECTERN_API_KEYS", raising=False)
+    monkeypatch.delenv("API_KEY", raising=False)
+    kev, attack = _subsets(tmp_path)
+    for name, path, mapping in (("kev", kev, "cisa-kev"), ("attack", attack, "mitre-attack")):
+        added = runner.invoke(app, ["collections", "add", name, str(path), "--mapping", mapping])
+        assert added.exit_code == 0, added.output
+    made = runner.invoke(app, ["workspace", "demo"])
+    assert made.exit_code == 0, made.output
+    assert "local (owner) and bob (member)" in made.output
+    mine = runner.invoke(app, ["workspace", "projects"])  # --user defaults to the local user
+    assert "VPN gateway hardening" in mine.output and "Phishing awareness" in mine.output
+    asked = runner.invoke(app, ["chat", "-m", "what is blocking the VPN project?"])
+    assert "Waiting for the vendor maintenance window" in asked.output
+    alice = runner.invoke(app, ["workspace", "projects", "--user", "alice"])
+    assert "VPN" not in alice.output

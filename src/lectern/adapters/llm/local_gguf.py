@@ -18,12 +18,15 @@ import importlib.util
 import json
 import os
 import re
+import shutil
+import subprocess
 import threading
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import structlog
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -79,6 +82,50 @@ def assemble(target: Path, progress: Callable[[int], None] | None = None) -> Pat
     return target
 
 
+def gpu_memory_gb() -> float | None:
+    """The largest GPU's memory in GB as `nvidia-smi` reports it; None without one."""
+    binary = shutil.which("nvidia-smi")
+    if binary is None:
+        return None
+    try:
+        listed = subprocess.run(
+            [binary, "--query-gpu=memory.total", "--format=csv,noheader,nounits"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    sizes = [float(line) for line in listed.split() if line.replace(".", "", 1).isdigit()]
+    return max(sizes) / 1024 if sizes else None
+
+
+def vram_check(
+    gpu_layers: int, vram_limit_gb: int, probe: Callable[[], float | None] = gpu_memory_gb
+) -> str:
+    """Whether a local run may load: on the CPU not applicable; on a GPU enough memory.
+
+    Raises:
+        ConfigurationError: GPU layers are asked for and no GPU, or too small a one, is found.
+    """
+    if gpu_layers == 0:
+        return f"vram_limit {vram_limit_gb} GB: not applicable (the model runs on the CPU)"
+    memory = probe()
+    if memory is None:
+        raise ConfigurationError(
+            f"LECTERN_LOCAL_GPU_LAYERS={gpu_layers} asks for a GPU, and none was found "
+            "(nvidia-smi); set it to 0 to run on the CPU"
+        )
+    if memory < vram_limit_gb:
+        raise ConfigurationError(
+            f"the GPU has {memory:.1f} GB, under LECTERN_LLM_VRAM_LIMIT (`vram_limit`) "
+            f"{vram_limit_gb} GB: use a larger GPU, lower the limit, or run on the CPU "
+            "(LECTERN_LOCAL_GPU_LAYERS=0)"
+        )
+    return f"vram_limit {vram_limit_gb} GB: met (the GPU has {memory:.1f} GB)"
+
+
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -95,6 +142,9 @@ class LlamaCppChatModel(BaseChatModel):
     n_threads: int | None = None
     temperature: float = 0.0
     max_tokens: int = 384
+    n_gpu_layers: int = 0
+    vram_limit_gb: int = 24
+    gpu_probe: Callable[[], float | None] = gpu_memory_gb
     _llama: Any = PrivateAttr(default=None)
     _lock: Any = PrivateAttr(default_factory=threading.Lock)
 
@@ -109,6 +159,10 @@ class LlamaCppChatModel(BaseChatModel):
                     f"no model at {self.model_path}: run `make local-llm` (or set "
                     "LECTERN_LOCAL_MODEL_PATH)"
                 )
+            vram = vram_check(self.n_gpu_layers, self.vram_limit_gb, self.gpu_probe)
+            structlog.get_logger().info(
+                "local model loading", gpu_layers=self.n_gpu_layers, vram=vram
+            )
             try:
                 from llama_cpp import Llama
             except ImportError:
@@ -119,6 +173,7 @@ class LlamaCppChatModel(BaseChatModel):
                 model_path=self.model_path,
                 n_ctx=self.n_ctx,
                 n_threads=self.n_threads or os.cpu_count() or 1,
+                n_gpu_layers=self.n_gpu_layers,
                 verbose=False,
             )
         return self._llama

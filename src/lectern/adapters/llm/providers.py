@@ -16,6 +16,7 @@ them as `model`); the table here backs callers that pass no model.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -177,7 +178,19 @@ def make_chat_model(config: ProviderConfig) -> ChatModelChoice:
         _require(provider)
         from langchain_aws import ChatBedrockConverse
 
-        model = ChatBedrockConverse(model=str(name), region_name=config.region, **common)
+        # Credentials come from boto3's own chain (AWS_ACCESS_KEY_ID, profiles, roles).
+        bedrock_options: dict[str, Any] = {}
+        if config.base_url:  # unset: the region's own bedrock-runtime endpoint
+            bedrock_options["endpoint_url"] = config.base_url
+        model = ChatBedrockConverse(
+            model=str(name),
+            region_name=config.region,
+            timeout=math.ceil(config.timeout),  # whole seconds only
+            # No retries of botocore's own: LangChainLLM retries (and traces) each attempt.
+            max_retries=0,
+            **bedrock_options,
+            **common,
+        )
     elif provider == "gemini":
         _require(provider)
         from langchain_google_genai import ChatGoogleGenerativeAI
@@ -185,8 +198,14 @@ def make_chat_model(config: ProviderConfig) -> ChatModelChoice:
         gemini_options = {k: v for k, v in common.items() if k != "max_tokens"}
         if config.max_tokens is not None:
             gemini_options["max_output_tokens"] = config.max_tokens
+        if config.base_url:  # unset: Google's own endpoint
+            gemini_options["base_url"] = config.base_url
         model = ChatGoogleGenerativeAI(
-            model=str(name), google_api_key=key, timeout=config.timeout, **gemini_options
+            model=str(name),
+            google_api_key=key,
+            timeout=config.timeout,
+            max_retries=0,
+            **gemini_options,
         )
     else:
         raise ConfigurationError(f"LECTERN_LLM={provider} is not a LangChain provider")

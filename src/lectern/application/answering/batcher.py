@@ -85,6 +85,10 @@ class QuietWindowBatcher:
         log.debug("kb.batch.start", channel=channel, user=author, messages=len(messages))
         await self.handler(Batch(channel, author, tuple(messages)))
 
+    def holds(self, channel: str, author: str) -> bool:
+        """Whether a batch of this user in this channel is waiting for its quiet window."""
+        return (channel, author) in self._pending
+
     @property
     def waiting(self) -> int:
         """How many (channel, user) pairs have messages held."""

@@ -1,4 +1,4 @@
-"""`lectern kb reply|index` and `lectern research`: answers from a collection, or silence.
+"""`lectern kb reply|sync|index|bot` and `lectern research`: answers from a collection, or silence.
 
 `kb reply` takes a question as its argument, or a conversation as JSON on stdin:
 `{"messages": [{"author": "ana", "text": "hi"}, {"author": "ana", "text": "how do I ...?"}]}`
@@ -157,6 +157,29 @@ def sync(
         for problem in report.problems:
             err.print(f"[yellow]skipped[/]: {escape(problem)}", soft_wrap=True)
         err.print(f"{report.documents} documents in {name}")
+
+    _guarded(run)
+
+
+@kb_app.command("bot")
+def bot(collection: CollectionOption = None) -> None:
+    """Run the support bot on Discord: batch each user's messages, answer in the thread."""
+
+    def run() -> None:
+        from lectern.bootstrap import discord_support_bot
+
+        services = _services()
+        settings = services.settings
+        name = _collection(collection, settings.ai_kb_collection)
+        if settings.discord_token is None:
+            raise _fail("set LECTERN_DISCORD_TOKEN (or DISCORD_TOKEN) to the Discord bot's token")
+        services.kb_replier().bases.get(name)  # an unknown collection fails before connecting
+        client = discord_support_bot(services, name)
+        err.print(
+            f"answering from {name} on Discord; messages within "
+            f"{settings.ai_batch_window_seconds:g} s are one turn (Ctrl-C stops)"
+        )
+        client.run(settings.discord_token.get_secret_value(), log_handler=None)
 
     _guarded(run)
 

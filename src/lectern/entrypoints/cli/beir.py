@@ -38,7 +38,7 @@ def beir_eval(
 
     def run() -> None:
         settings = load_settings()
-        configure_logging(settings.log_level)
+        configure_logging(settings.log_level, settings.log_format)
         if mmr is not None and not 0.0 <= mmr <= 1.0:
             raise _fail(f"--mmr must be between 0 and 1, not {mmr}")
         evaluation = beir_evaluation(settings)

@@ -51,7 +51,7 @@ def _guarded(action: Callable[[], T]) -> T:
 def _services(ports: dict[str, Any] | None = None, **overrides: Any) -> Services:
     """Settings from the environment with these overrides; `ports` go to bootstrap."""
     settings = load_settings(**{k: v for k, v in overrides.items() if v is not None})
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     return bootstrap(settings, **(ports or {}))
 
 

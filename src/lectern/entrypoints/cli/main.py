@@ -13,6 +13,7 @@ from lectern.entrypoints.cli.catalog import catalog_app, ingest_app
 from lectern.entrypoints.cli.collections import collections_app, show_label
 from lectern.entrypoints.cli.common import out
 from lectern.entrypoints.cli.evaluate import evaluate_app
+from lectern.entrypoints.cli.guide import guide_app
 from lectern.entrypoints.cli.mcp import mcp_app
 from lectern.entrypoints.cli.migrate import migrate_app
 from lectern.entrypoints.cli.search import search_app
@@ -38,6 +39,7 @@ app.add_typer(migrate_app)
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(evaluate_app, name="evaluate")
 app.add_typer(collections_app, name="collections")
+app.add_typer(guide_app, name="guide")
 app.add_typer(workspace_app, name="workspace")
 
 

@@ -23,12 +23,20 @@ workspace_app = typer.Typer(
     help="Research workspaces: organizations, projects, tasks, blockers and reviews.",
     no_args_is_help=True,
 )
+DEMO_OWNER = "alice"
+"""The demo's owner when API keys are configured (the local user otherwise)."""
 UserOption = Annotated[str, typer.Option("--user", help="Act as this user.")]
 
 
 @workspace_app.command("demo")
 def demo(
-    owner: Annotated[str, typer.Option(help="The demo organization's owner.")] = "alice",
+    owner: Annotated[
+        str | None,
+        typer.Option(
+            help="The demo organization's owner; default: the local user (the web pages' "
+            "user without LECTERN_API_KEYS), or alice when API keys are configured."
+        ),
+    ] = None,
     member: Annotated[str, typer.Option(help="Its member.")] = "bob",
     kev: Annotated[str, typer.Option(help="The KEV collection's name.")] = "kev",
     attack: Annotated[str, typer.Option(help="The ATT&CK collection's name.")] = "attack",
@@ -42,10 +50,12 @@ def demo(
     (`make demo-collections`).
     """
     services = _services()
+    keyed = services.settings.api_keyring.required
+    who: str = owner or (DEMO_OWNER if keyed else LOCAL_USER)
     workspace = services.workspace()
-    for organization, _ in _guarded(lambda: workspace.organizations(owner)):
+    for organization, _ in _guarded(lambda: workspace.organizations(who)):
         if organization.name == DEMO_ORGANIZATION:
-            out.print(f"{owner} already has the demo organization ({organization.id}).")
+            out.print(f"{who} already has the demo organization ({organization.id}).")
             return
     collections = services.collections()
     links: list[tuple[str, str]] = []
@@ -59,31 +69,35 @@ def demo(
                     "collection first: make demo-collections"
                 ) from None
             links.append((resolved.document.collection, resolved.document.id))
-    seeded = _guarded(lambda: seed_demo(workspace, DemoUsers(owner=owner, member=member), links))
+    users = DemoUsers(owner=who, member=member)
+    if who == LOCAL_USER:
+        users = DemoUsers(owner=who, owner_name="You (the local user)", member=member)
+    seeded = _guarded(lambda: seed_demo(workspace, users, links))
     if reviews:
         from lectern.domain.workspace import ReviewSettings
 
         _guarded(
             lambda: workspace.set_reviews(
-                owner,
+                who,
                 seeded.organization.id,
                 ReviewSettings(document_created=True, document_updated=True, task_in_review=True),
             )
         )
     out.print(
         f"Created {escape(seeded.organization.name)} ({seeded.organization.id}) "
-        f"with {owner} (owner) and {member} (member)."
+        f"with {who} (owner) and {member} (member)."
     )
     table = Table("project", "id", "tasks", "documents")
     for project in (seeded.vpn, seeded.phishing):
         table.add_row(
             escape(project.name),
             project.id,
-            str(len(workspace.tasks(owner, project.id))),
-            str(len(workspace.documents(owner, project.id))),
+            str(len(workspace.tasks(who, project.id))),
+            str(len(workspace.documents(who, project.id))),
         )
     out.print(table)
-    out.print("Open http://127.0.0.1:8000/workspace after `lectern serve`.")
+    whose = f" with {who}'s API key" if keyed else ""
+    out.print(f"Open http://127.0.0.1:8000/workspace{whose} after `lectern serve`.")
 
 
 @workspace_app.command("projects")

@@ -169,5 +169,5 @@ def app_from_environment() -> FastAPI:
     from lectern.settings import load_settings
 
     settings = load_settings()
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     return create_app(bootstrap(settings))

@@ -1,0 +1,1 @@
+"""Chat platforms the support bot lives on (one module per platform)."""
