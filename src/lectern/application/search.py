@@ -493,9 +493,9 @@ class BookSearchService:
             hits = self._not_about(hits, plan.like_title, query.max_results)
         if filters.has_page_limit:
             hits = self._known_to_fit_first(hits)
-        chosen = self._diversify(hits, query.max_results, mmr_lambda)
-        if filters.has_page_limit:
-            chosen = self._known_to_fit_first(chosen)
+            chosen = self._diversify_known_first(hits, query.max_results, mmr_lambda)
+        else:
+            chosen = self._diversify(hits, query.max_results, mmr_lambda)
         ranked: tuple[str, ...] = ()
         if depth is not None:
             shown = {h.id for h in chosen}
@@ -672,6 +672,22 @@ class BookSearchService:
 
     def _diversify(self, hits: list[FusedHit], k: int, mmr_lambda: float | None) -> list[FusedHit]:
         return self.retriever.diversify(hits, k, mmr_lambda)
+
+    def _diversify_known_first(
+        self, hits: list[FusedHit], k: int, mmr_lambda: float | None
+    ) -> list[FusedHit]:
+        """MMR among the books known to fit, then among the rest for the places left.
+
+        MMR reads fused scores, not positions: over one pool it would let a well-scored book
+        of unknown length take the place of a weaker known fit. Choosing within each part
+        keeps every known fit above every unknown, at any k.
+        """
+        known = [h for h in hits if self.filters.pages_of(h.id) is not None]
+        unknown = [h for h in hits if self.filters.pages_of(h.id) is None]
+        chosen = self._diversify(known, k, mmr_lambda) if known else []
+        if len(chosen) < k and unknown:
+            chosen += self._diversify(unknown, k - len(chosen), mmr_lambda)
+        return chosen
 
     def _books(self, ids: Sequence[str]) -> dict[str, Book]:
         """Books by id: recently shown ones from memory, the rest in one catalog query."""
