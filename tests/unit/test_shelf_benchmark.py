@@ -74,3 +74,12 @@ def test_scores_read_works_once_in_their_first_place() -> None:
 def test_missing_files_name_the_folder(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="goodbooks-10k-tags"):
         bench.read_shelves(tmp_path)
+
+
+def test_shelves_that_name_their_books_or_are_not_plain_words_are_not_drawn() -> None:
+    books = {str(b): 150 for b in range(12)}
+    shelves = {"terry-pratchett": books, "cómics": books, "time-travel": books}
+    queries = bench.build_queries(
+        shelves, lambda book: f"w{book}", lambda _book: ("Mort", "Discworld", "Terry Pratchett")
+    )
+    assert [q.shelf for q in queries] == ["time-travel"]

@@ -60,6 +60,7 @@ from lectern.domain.search import (
     merge_filters,
     phrase_key,
     subtract_phrases,
+    without_request_framing,
 )
 from lectern.errors import InvalidQueryError
 
@@ -478,6 +479,8 @@ class BookSearchService:
             strategy = plan.strategy
             if plan.like_book_id is not None:
                 seeds.append(plan.like_book_id)
+        if plan is None or not any(r.kind == "title" for r in plan.recognised):
+            text = without_request_framing(text)
         text, variations = self._without_excluded(
             text, planned, filters, like_alone, clean_query_text(query.text)
         )

@@ -383,3 +383,24 @@ def clean_query_text(text: str, max_chars: int = MAX_QUERY_CHARS) -> str:
     if not cleaned:
         raise InvalidQueryError("the query is empty: type a few words to search for")
     return cleaned[:max_chars].rstrip()
+
+
+_REQUEST_FRAMING = re.compile(
+    r"^(?:(?:please\s+)?(?:find|show|recommend|suggest|give|get)\s+(?:me\s+)?)?"
+    r"(?:(?:some|any|a|an|good|great|the\s+best)\s+)*"
+    r"(?:books?|novels?|reads?|stories|titles)\s+"
+    r"(?:about|on|featuring|involving|with|set\s+in|dealing\s+with)\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def without_request_framing(text: str) -> str:
+    """The reader's words without a leading "books about" ("a novel set in", "find me ...").
+
+    Every item of a book catalog is a book: "books" and "novels" in the frame of a request
+    match titles and blurbs that say "book" ("The Book Thief", "this novel") rather than the
+    subject asked for. Only a leading frame followed by more words is cut ("The Book Thief"
+    keeps its words); search leaves the words alone when the plan recognised a title.
+    """
+    rest = _REQUEST_FRAMING.sub("", text, count=1).strip()
+    return rest if rest else text

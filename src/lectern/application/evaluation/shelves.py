@@ -4,9 +4,12 @@ Labels come from goodbooks-10k's reader shelves (`book_tags_reduced.csv`: a shel
 how many readers put the book there, 100 or more), never from the project's own labeller.
 Everything is decided by rule, before any tuning:
 
-- *Which shelves*: topical ones (`is_topical_shelf`) carried by `MIN_BOOKS`..`MAX_BOOKS`
-  catalog works. At least 10, the catalog's own threshold for a shelf that is not rare; at
-  most 100, so the whole relevant set fits in the 100 results Recall@100 reads.
+- *Which shelves*: topical ones (`is_topical_shelf`) written in plain ASCII words, that do
+  not name the books they hold (`names_the_book` true for half or more of them: an author's,
+  a series' or a title's shelf, `terry-pratchett`, `dresden-files`), carried by
+  `MIN_BOOKS`..`MAX_BOOKS` catalog works. At least 10, the catalog's own threshold for a
+  shelf that is not rare; at most 100, so the whole relevant set fits in the 100 results
+  Recall@100 reads.
 - *Which of them*: `SAMPLE` drawn with `random.Random(SEED)` from the sorted eligible names.
 - *The query*: `books about <the shelf's words>` ("time-travel" -> "books about time travel").
 - *The split*: the sample's order is random, so its first half is dev and the rest test;
@@ -38,7 +41,7 @@ from lectern.application.evaluation.metrics import (
 from lectern.application.ports import ProgressReporter, QueryUnderstanding
 from lectern.application.search import BookSearchService, HybridRetriever
 from lectern.domain.books import Book
-from lectern.domain.normalize import is_topical_shelf
+from lectern.domain.normalize import is_topical_shelf, names_the_book
 from lectern.domain.search import SearchQuery
 from lectern.errors import SourceError
 
@@ -100,20 +103,28 @@ def read_shelves(folder: Path) -> dict[str, dict[str, int]]:
     return shelves
 
 
+_PLAIN = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+
+
 def build_queries(
     shelves: Mapping[str, Mapping[str, int]],
     work_of: Callable[[str], str | None],
+    words_of: Callable[[str], Sequence[str]] = lambda _book: (),
     *,
     seed: int = SEED,
     sample: int = SAMPLE,
 ) -> list[ShelfQuery]:
     """The benchmark: sampled shelves as queries, each with its works graded.
 
-    `work_of` maps a goodreads book id to the catalog work holding it (None: not in it).
+    `work_of` maps a goodreads book id to the catalog work holding it (None: not in it);
+    `words_of` to its title, series and authors (what a shelf naming the book repeats).
     """
     judged: dict[str, dict[str, int]] = {}
     for name, books in shelves.items():
-        if not is_topical_shelf(name):
+        if not _PLAIN.match(name) or not is_topical_shelf(name):
+            continue
+        named = sum(1 for book in books if names_the_book(name, words_of(book)))
+        if 2 * named >= len(books):
             continue
         qrels: dict[str, int] = {}
         for book, readers in books.items():
@@ -177,14 +188,39 @@ Ranker = Callable[[str], Sequence[str]]
 """A method under test: query text -> passage ids, best first."""
 
 
-def catalog_works(books: Iterable[Book], work_of_id: Callable[[str], str]) -> dict[str, str]:
-    """Goodreads book id -> catalog work, for every catalog book that has one."""
-    works: dict[str, str] = {}
-    for book in books:
-        goodreads = book.metadata.get("goodreads_id")
-        if isinstance(goodreads, str) and goodreads:
-            works.setdefault(goodreads, work_of_id(str(book.id)))
-    return works
+@dataclass(frozen=True, slots=True)
+class CatalogWorks:
+    """Goodreads book id -> catalog work, and -> the book's title, series and authors."""
+
+    works: dict[str, str]
+    words: dict[str, tuple[str, ...]]
+
+    def add(self, books: Iterable[Book], work_of_id: Callable[[str], str]) -> None:
+        """Add every book that has a goodreads id."""
+        for book in books:
+            goodreads = book.metadata.get("goodreads_id")
+            if isinstance(goodreads, str) and goodreads and goodreads not in self.works:
+                self.works[goodreads] = work_of_id(str(book.id))
+                series = book.metadata.get("series")
+                self.words[goodreads] = (
+                    book.title,
+                    series if isinstance(series, str) else "",
+                    *book.authors,
+                )
+
+    def words_of(self, goodreads: str) -> tuple[str, ...]:
+        """The book's title, series and authors (empty when not in the catalog)."""
+        return self.words.get(goodreads, ())
+
+
+def catalog_works(
+    batches: Iterable[Sequence[Book]], work_of_id: Callable[[str], str]
+) -> CatalogWorks:
+    """The goodreads ids of the catalog's books, with their works and names."""
+    found = CatalogWorks({}, {})
+    for batch in batches:
+        found.add(batch, work_of_id)
+    return found
 
 
 def run(

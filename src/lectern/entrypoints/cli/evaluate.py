@@ -542,10 +542,8 @@ def shelves(
             folder = Path(str(mirror)) / "goodbooks-10k-tags"
         retriever = services.retriever()
         group_of = retriever.lexical.group_of
-        works: dict[str, str] = {}
-        for batch in services.catalog.iter_batches():
-            works.update(bench.catalog_works(batch, group_of))
-        queries = bench.build_queries(bench.read_shelves(folder), works.get)
+        found = bench.catalog_works(services.catalog.iter_batches(), group_of)
+        queries = bench.build_queries(bench.read_shelves(folder), found.works.get, found.words_of)
         methods = {
             **bench.baseline_rankers(retriever),
             "default": bench.search_ranker(services.search(), services.understanding()),
