@@ -404,3 +404,50 @@ def without_request_framing(text: str) -> str:
     """
     rest = _REQUEST_FRAMING.sub("", text, count=1).strip()
     return rest if rest else text
+
+
+@dataclass(frozen=True, slots=True)
+class NothingFits:
+    """The catalog cannot serve the request: words of it that no book uses."""
+
+    words: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        """What the reader is told above the nearest books."""
+        quoted = ", ".join(f"'{w}'" for w in self.words)
+        return (
+            f"Nothing in the catalog mentions {quoted}: the books below are the nearest it "
+            "has, not matches."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One book a short, ambiguous request may mean ("Dune", "the hunger one")."""
+
+    book_id: str
+    title: str
+    author: str | None
+
+
+MAX_READINGS = 3
+"""A clarifying question offers two or three readings."""
+MAX_READING_WORDS = 3
+"""Only a request of up to three words ("the hunger one") is read as a bare title."""
+_READING_FILLERS = frozenset(
+    ("the", "a", "an", "one", "book", "novel", "that", "with", "about", "series")
+)
+
+
+def reading_words(text: str) -> tuple[str, ...]:
+    """The words of a request that may be a bare title, or () when it is no such request.
+
+    "the hunger one" -> ("hunger",); a request longer than `MAX_READING_WORDS` words, or with
+    no word of three letters or more once fillers are dropped, is not read as a title.
+    """
+    words: list[str] = re.findall(r"\w+", fold(text))
+    if not words or len(words) > MAX_READING_WORDS:
+        return ()
+    kept = tuple(singular(w) for w in words if w not in _READING_FILLERS)
+    return kept if kept and all(len(w) >= 3 for w in kept) else ()
