@@ -462,16 +462,33 @@ def fallback(
     limit: LimitOption = None,
     data: DataOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    split: Annotated[
+        str | None,
+        typer.Option(
+            "--split",
+            help="Only the queries tagged so (dev or test): the trigger set "
+            "(src/lectern/evaluation/fallback_triggers) is split by tag.",
+        ),
+    ] = None,
 ) -> None:
-    """The search fallback on the judged queries: trigger rate, tool calls, success, latency."""
+    """The search fallback: trigger rate, tool calls, success, latency.
+
+    On the judged queries (ordinary searches: how often it fires) by default; `--data` the
+    trigger set for how often it helps when the plan left something to fix.
+    """
+    from dataclasses import replace
+
     from lectern.application.evaluation.datasets import load_dataset
 
     def run() -> None:
         services = _services({"evaluation_data": data})
+        dataset = load_dataset(data)
+        if split is not None:
+            dataset = replace(dataset, queries=tuple(q for q in dataset.queries if split in q.tags))
+            if not dataset.queries:
+                _fail(f"no query is tagged {split!r}")
         with _progress_bar() as progress:
-            report = services.fallback_evaluation().run(
-                load_dataset(data), limit=limit, progress=progress
-            )
+            report = services.fallback_evaluation().run(dataset, limit=limit, progress=progress)
         if as_json:
             sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
             return
