@@ -193,6 +193,10 @@ class HybridRetriever:
         one more vector ranking each, fused with the rest.
         """
         lexical_k, vector_k = pool_sizes(strategy, pool or self.config.candidate_pool)
+        if allowed is not None:
+            # Filters act inside both indexes (masks), so every candidate is allowed: a pool
+            # larger than the allowed books only costs a wider top-k.
+            lexical_k, vector_k = (max(1, min(n, len(allowed))) for n in (lexical_k, vector_k))
         rankings: dict[str, list[ScoredId]] = {}
         timings = {"lexical_ms": 0.0, "embed_ms": 0.0, "vector_ms": 0.0}
         degraded_reason = self.unavailable_reason
