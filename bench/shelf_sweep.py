@@ -32,20 +32,18 @@ from lectern.settings import load_settings
 CONFIGS: dict[str, dict[str, Any]] = {
     "today": {},
     "no-mmr": {"mmr": None},
-    "pool200": {"candidate_pool": 200},
-    "pool300": {"candidate_pool": 300},
-    "pool200-no-mmr": {"candidate_pool": 200, "mmr": None},
-    "lex1.5": {"weights": {"lexical": 1.5, "vector": 1.0}},
-    "lex2": {"weights": {"lexical": 2.0, "vector": 1.0}},
-    "pool200-lex1.5": {"candidate_pool": 200, "weights": {"lexical": 1.5, "vector": 1.0}},
-    "pool200-lex2": {"candidate_pool": 200, "weights": {"lexical": 2.0, "vector": 1.0}},
     "mmr0.7": {"mmr": 0.7},
     "mmr0.8": {"mmr": 0.8},
     "mmr0.9": {"mmr": 0.9},
-    "fields-2-1-2": {"fields": (2, 1, 2)},
+    "pool200": {"candidate_pool": 200},
+    "pool300": {"candidate_pool": 300},
+    "pool400": {"candidate_pool": 400},
+    "w0.7": {"weights": {"lexical": 0.7, "vector": 0.3}},
+    "w0.5": {"weights": {"lexical": 0.5, "vector": 0.5}},
+    "w0.8": {"weights": {"lexical": 0.8, "vector": 0.2}},
     "fields-1-1-2": {"fields": (1, 1, 2)},
+    "fields-1-2-2": {"fields": (1, 2, 2)},
     "fields-1-1-3": {"fields": (1, 1, 3)},
-    "fields-2-2-2": {"fields": (2, 2, 2)},
 }
 
 
