@@ -44,6 +44,12 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "fields-1-1-2": {"fields": (1, 1, 2)},
     "fields-1-2-2": {"fields": (1, 2, 2)},
     "fields-1-1-3": {"fields": (1, 1, 3)},
+    "fields-1-2-2-w0.8": {"fields": (1, 2, 2), "weights": {"lexical": 0.8, "vector": 0.2}},
+    "fields-1-2-2-w0.8-pool200": {
+        "fields": (1, 2, 2),
+        "weights": {"lexical": 0.8, "vector": 0.2},
+        "candidate_pool": 200,
+    },
 }
 
 
