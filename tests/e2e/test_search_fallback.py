@@ -16,7 +16,7 @@ from tests.e2e.test_cli import lectern
 from tests.e2e.test_evaluate_cli import NEGATIVE, QUERIES
 
 pytestmark = pytest.mark.slow
-EXPLORING = "the history of wizards and magic"
+EXPLORING = "surprise me with wizards and magic"
 
 
 def _search(data_dir: Path, body: dict[str, Any], **settings: Any) -> dict[str, Any]:
@@ -33,7 +33,7 @@ def test_http_fallback_is_opt_in_and_reports_what_the_agent_did(indexed_data_dir
     assert plain["fallback"] is None
     body = _search(indexed_data_dir, {"text": EXPLORING, "max_results": 3, "fallback": True})
     fallback = body["fallback"]
-    assert fallback["triggered"] and fallback["reasons"] == ["exploratory_intent"]
+    assert fallback["triggered"] and fallback["reasons"] == ["exploration_request"]
     assert fallback["model"] == "rules:search-fallback-v1" and fallback["error"] is None
     assert 1 <= len(fallback["tool_calls"]) <= 3
     assert {c["name"] for c in fallback["tool_calls"]} <= {"search_catalog", "get_similar_books"}
@@ -59,10 +59,10 @@ def test_cli_search_prints_the_fallback(indexed_data_dir: Path) -> None:
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
     report = lines[0]["fallback"]
-    assert report["reasons"] == ["exploratory_intent"] and report["error"] is None
+    assert report["reasons"] == ["exploration_request"] and report["error"] is None
     assert all("book_id" in line for line in lines[1:]) and 1 <= len(lines) - 1 <= 3
     table = lectern("search", EXPLORING, "--k", "3", "--fallback", env=env)
-    assert "Fallback (rules:search-fallback-v1): exploratory_intent" in table.stdout
+    assert "Fallback (rules:search-fallback-v1): exploration_request" in table.stdout
 
 
 def test_evaluate_fallback_reports_the_four_figures(indexed_data_dir: Path, tmp_path: Path) -> None:

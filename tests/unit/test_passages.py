@@ -4,7 +4,12 @@ import pytest
 
 from lectern.domain.books import Book
 from lectern.domain.normalize import edition_group
-from lectern.domain.passages import EMBED_CATEGORIES, EMBED_DESCRIPTION_WORDS, book_passage
+from lectern.domain.passages import (
+    EMBED_CATEGORIES,
+    EMBED_DESCRIPTION_WORDS,
+    FieldWeights,
+    book_passage,
+)
 
 
 def test_passage_puts_title_authors_categories_before_the_description() -> None:
@@ -15,12 +20,18 @@ def test_passage_puts_title_authors_categories_before_the_description() -> None:
         categories=("fantasy", "heist"),
         description="A thief in Camorr. " * 200,
     )
-    passage = book_passage(book)
+    passage = book_passage(book, FieldWeights())
     assert passage.id == str(book.id)
     assert passage.text.startswith(
         "The Lies of Locke Lamora. by Scott Lynch. Categories: fantasy, heist. A thief"
     )
     assert passage.embed_text.startswith(passage.text[:60])
+    weighted = book_passage(book)  # the default weights repeat authors and shelves
+    assert weighted.text.startswith(
+        "The Lies of Locke Lamora. by Scott Lynch. by Scott Lynch. Categories: fantasy, heist. "
+        "Categories: fantasy, heist. A thief"
+    )
+    assert weighted.embed_text == passage.embed_text  # nothing to re-embed
     description_words = passage.embed_text.split("heist. ", 1)[1].split()
     assert len(description_words) == EMBED_DESCRIPTION_WORDS
     assert len(passage.text) > len(passage.embed_text)

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 import uuid
@@ -26,6 +27,7 @@ from lectern.application.ports import (
     Vector,
     VectorIndex,
 )
+from lectern.domain.answering_words import STOP_WORDS
 from lectern.domain.books import Book
 from lectern.domain.exclusions import (
     author_words,
@@ -35,7 +37,13 @@ from lectern.domain.exclusions import (
     title_key,
 )
 from lectern.domain.fallback import FallbackReport
-from lectern.domain.normalize import is_youth_shelf, normalize_category, normalize_language
+from lectern.domain.normalize import (
+    fold,
+    is_youth_shelf,
+    normalize_category,
+    normalize_language,
+    singular,
+)
 from lectern.domain.passages import book_passage
 from lectern.domain.retrieval import (
     DEFAULT_MMR_LAMBDA,
@@ -51,7 +59,10 @@ from lectern.domain.retrieval import (
 )
 from lectern.domain.search import (
     DEFAULT_RESULTS,
+    MAX_READINGS,
+    NothingFits,
     QueryPlan,
+    Reading,
     ResultSource,
     SearchFilters,
     SearchQuery,
@@ -59,7 +70,9 @@ from lectern.domain.search import (
     clean_query_text,
     merge_filters,
     phrase_key,
+    reading_words,
     subtract_phrases,
+    without_request_framing,
 )
 from lectern.errors import InvalidQueryError
 
@@ -69,6 +82,10 @@ BOOK_CACHE_SIZE = 4_096
 BOOK_CACHE_SECONDS = 60.0
 FILTER_CACHE = 128
 """Distinct filters whose allowed ids are kept (LRU)."""
+MIN_UNKNOWN_WORD = 4
+"""Shorter words are not checked against the catalog's vocabulary ("nothing fits")."""
+READING_CANDIDATES = 50
+"""Candidates an ambiguous request's readings are chosen from."""
 SIMILAR_QUERY_WORDS = 80
 """Without vectors, similar books are found by BM25 on the book's first 80 words."""
 
@@ -117,6 +134,10 @@ class SearchResponse:
     """Fused candidates each method found (`lexical`, `vector`), before one edition per work."""
     fallback: FallbackReport | None = None
     """With `search_with_fallback`: whether the fallback agent ran, why, and what it did."""
+    nothing_fits: NothingFits | None = None
+    """Set when words of the request occur in no catalog book: the results are the nearest."""
+    readings: tuple[Reading, ...] = ()
+    """Two or three books a short, ambiguous request may mean ("Dune", "the hunger one")."""
 
 
 def _ms(start: float) -> float:
@@ -172,6 +193,10 @@ class HybridRetriever:
         one more vector ranking each, fused with the rest.
         """
         lexical_k, vector_k = pool_sizes(strategy, pool or self.config.candidate_pool)
+        if allowed is not None:
+            # Filters act inside both indexes (masks), so every candidate is allowed: a pool
+            # larger than the allowed books only costs a wider top-k.
+            lexical_k, vector_k = (max(1, min(n, len(allowed))) for n in (lexical_k, vector_k))
         rankings: dict[str, list[ScoredId]] = {}
         timings = {"lexical_ms": 0.0, "embed_ms": 0.0, "vector_ms": 0.0}
         degraded_reason = self.unavailable_reason
@@ -269,6 +294,7 @@ class BookFilterIndex:
         self._by_author: dict[tuple[str, ...], set[str]] = {}
         self._titles: dict[str, tuple[str, str | None]] = {}
         self._title_words: dict[str, set[str]] = {}
+        self._first_author: dict[str, str] = {}
         for fact in facts:
             if fact.language:
                 self._by_language.setdefault(fact.language, set()).add(fact.id)
@@ -280,6 +306,8 @@ class BookFilterIndex:
                 self._pages[fact.id] = fact.pages
             for author in fact.authors:
                 self._by_author.setdefault(author_words(author), set()).add(fact.id)
+            if fact.authors:
+                self._first_author[fact.id] = fact.authors[0]
             self._titles[fact.id] = (fact.title, fact.series)
             for word in {*name_words(fact.title), *name_words(fact.series or "")}:
                 self._title_words.setdefault(word, set()).add(fact.id)
@@ -295,6 +323,14 @@ class BookFilterIndex:
         # One frozenset per distinct filter: the indexes key their cached masks on it.
         self._cache: OrderedDict[SearchFilters, frozenset[str]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def title_of(self, book_id: str) -> tuple[str, str | None] | None:
+        """The book's title and series, or None for an unknown id."""
+        return self._titles.get(book_id)
+
+    def first_author_of(self, book_id: str) -> str | None:
+        """The book's first author, or None."""
+        return self._first_author.get(book_id)
 
     def pages_of(self, book_id: str) -> int | None:
         """The book's page count, or None when no source states it."""
@@ -478,6 +514,8 @@ class BookSearchService:
             strategy = plan.strategy
             if plan.like_book_id is not None:
                 seeds.append(plan.like_book_id)
+        if plan is None or not any(r.kind == "title" for r in plan.recognised):
+            text = without_request_framing(text)
         text, variations = self._without_excluded(
             text, planned, filters, like_alone, clean_query_text(query.text)
         )
@@ -493,9 +531,9 @@ class BookSearchService:
             hits = self._not_about(hits, plan.like_title, query.max_results)
         if filters.has_page_limit:
             hits = self._known_to_fit_first(hits)
-        chosen = self._diversify(hits, query.max_results, mmr_lambda)
-        if filters.has_page_limit:
-            chosen = self._known_to_fit_first(chosen)
+            chosen = self._diversify_known_first(hits, query.max_results, mmr_lambda)
+        else:
+            chosen = self._diversify(hits, query.max_results, mmr_lambda)
         ranked: tuple[str, ...] = ()
         if depth is not None:
             shown = {h.id for h in chosen}
@@ -505,6 +543,11 @@ class BookSearchService:
         start = time.perf_counter()
         results = self._results(chosen)
         load_ms = _ms(start)
+        named = plan is not None and any(
+            r.kind in ("title", "author", "like") for r in plan.recognised
+        )
+        nothing_fits = None if named else self._nothing_fits(text, results)
+        readings = self._readings(query.text, hits) if not filters.has_page_limit else ()
         timings = {
             "filter_ms": filter_ms,
             **retrieval.timings_ms,
@@ -536,6 +579,8 @@ class BookSearchService:
             ranked,
             plan,
             candidates=_candidates(retrieval.hits),
+            nothing_fits=nothing_fits,
+            readings=readings,
         )
 
     def _without_excluded(
@@ -573,6 +618,59 @@ class BookSearchService:
         if not variations:  # every word was a filter ("nothing by Stephen King")
             variations = [subtract_phrases(original, names) or original]
         return text or variations[0], variations
+
+    def _nothing_fits(self, text: str, results: Sequence[SearchResult]) -> NothingFits | None:
+        """The request's words that no catalog book uses, when there are any.
+
+        A word is looked up in the lexical index only when no shown book has it, so a search
+        whose results carry every word costs nothing more. Words under four letters, stop
+        words and numbers are not looked for.
+        """
+        words = [
+            w
+            for w in dict.fromkeys(re.findall(r"\w+", fold(text)))
+            if len(w) >= MIN_UNKNOWN_WORD and w not in STOP_WORDS and not w.isdigit()
+        ]
+        if not words or not results:
+            return None
+        shown: set[str] = set()
+        for result in results:
+            book = result.book
+            fields = [book.title, *book.authors, *book.categories, book.description or ""]
+            for value in fields:
+                shown.update(singular(w) for w in re.findall(r"\w+", fold(value)))
+        unknown = tuple(
+            w for w in words if singular(w) not in shown and not self.retriever.lexical.search(w, 1)
+        )
+        return NothingFits(unknown) if unknown else None
+
+    def _readings(self, text: str, hits: Sequence[FusedHit]) -> tuple[Reading, ...]:
+        """Two or three books a bare, short title may mean, by different first authors.
+
+        Read from the candidates in fused order: a work whose title or series holds every word
+        of the request, one per first author. Fewer than two such authors: no question.
+        """
+        words = reading_words(text)
+        if not words:
+            return ()
+        readings: list[Reading] = []
+        authors: set[str] = set()
+        for hit in hits[:READING_CANDIDATES]:
+            named = self.filters.title_of(hit.id)
+            if named is None:
+                continue
+            title, series = named
+            if not set(words) <= {*name_words(title), *name_words(series or "")}:
+                continue
+            author = self.filters.first_author_of(hit.id)
+            key = fold(author or "")
+            if key in authors:
+                continue
+            authors.add(key)
+            readings.append(Reading(hit.id, title, author))
+            if len(readings) == MAX_READINGS:
+                break
+        return tuple(readings) if len(readings) >= 2 else ()
 
     def _excluded_shelves(self, filters: SearchFilters) -> tuple[str, ...]:
         """Every catalog shelf the filters rule out (explanations must not cite them)."""
@@ -672,6 +770,22 @@ class BookSearchService:
 
     def _diversify(self, hits: list[FusedHit], k: int, mmr_lambda: float | None) -> list[FusedHit]:
         return self.retriever.diversify(hits, k, mmr_lambda)
+
+    def _diversify_known_first(
+        self, hits: list[FusedHit], k: int, mmr_lambda: float | None
+    ) -> list[FusedHit]:
+        """MMR among the books known to fit, then among the rest for the places left.
+
+        MMR reads fused scores, not positions: over one pool it would let a well-scored book
+        of unknown length take the place of a weaker known fit. Choosing within each part
+        keeps every known fit above every unknown, at any k.
+        """
+        known = [h for h in hits if self.filters.pages_of(h.id) is not None]
+        unknown = [h for h in hits if self.filters.pages_of(h.id) is None]
+        chosen = self._diversify(known, k, mmr_lambda) if known else []
+        if len(chosen) < k and unknown:
+            chosen += self._diversify(unknown, k - len(chosen), mmr_lambda)
+        return chosen
 
     def _books(self, ids: Sequence[str]) -> dict[str, Book]:
         """Books by id: recently shown ones from memory, the rest in one catalog query."""

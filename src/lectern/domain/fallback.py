@@ -1,17 +1,23 @@
-"""When a book search hands over to the fallback agent: robust signals and exploration.
+"""When a book search hands over to the fallback agent: only when the plan left something to fix.
 
-The signals are facts about the result list, never fused-score thresholds (a convex score
-and an RRF score of the same list differ by orders of magnitude, and neither says whether
-the reader got what they asked for):
+The signals are facts about the result list and the plan, never fused-score thresholds (a
+convex score and an RRF score of the same list differ by orders of magnitude, and neither
+says whether the reader got what they asked for):
 
 - `no_results`: nothing came back;
 - `too_few_results`: fewer than 30% of the requested number;
 - `no_lexical_or_vector_hits`: neither BM25 nor the vectors found a single candidate;
-- `one_author`: more than half the results share their first author, and the query names
-  neither that author nor a title (a known-item or author search is expected to);
-- `exploratory_intent`: the query reads as exploring a subject ("the history of ...");
+- `unknown_fit`: a page limit, and fewer than 30% of the requested number are known to fit
+  it (the rest are of unknown length: the constraint is not shown to hold);
+- `unresolved_like`: the reader asked for books like X and X is no book of the catalog;
 - `exploration_request`: the reader asks to explore ("something like X but not Y",
-  "surprise me").
+  "surprise me"), which one search cannot do.
+
+`one_author` and `exploratory_intent` no longer fire: a list by one author, or a query that
+reads as exploring a subject, is not something the plan failed at (measured: the fallback
+fired on exploratory queries whose first results had P@5 = 1.0, and the cues that made a
+query exploratory were the judged queries' own words). The names stay so that stored
+reports and the agents' prompts still read.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ FallbackReason = Literal[
     "no_results",
     "too_few_results",
     "no_lexical_or_vector_hits",
+    "unknown_fit",
+    "unresolved_like",
     "one_author",
     "exploratory_intent",
     "exploration_request",
@@ -75,6 +83,21 @@ def exploration_request(text: str) -> ExplorationRequest | None:
     return None
 
 
+_UNRESOLVED_LIKE = re.compile(r"^could not find (?P<q>['\"])(?P<x>.+)(?P=q) in the catalog")
+
+
+def unresolved_like(notes: Sequence[str]) -> str | None:
+    """The X of "books like X" that a plan's notes say is no catalog book, or None.
+
+    The planners note it as "could not find 'X' in the catalog: searching for its words".
+    """
+    for note in notes:
+        match = _UNRESOLVED_LIKE.match(note)
+        if match is not None:
+            return match.group("x")
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class ResultSignals:
     """What a first search returned, as the triggers read it."""
@@ -87,6 +110,8 @@ class ResultSignals:
     """Candidates BM25 found (before one edition per work and MMR)."""
     vector_candidates: int
     """Candidates the vectors found (0 when the vector side is missing)."""
+    known_fits: int | None = None
+    """Shown results known to fit a page limit; None when no page limit is set."""
 
 
 def dominant_author(first_authors: Sequence[str]) -> str | None:
@@ -107,13 +132,13 @@ def names_author(query: str, author: str) -> bool:
 def fallback_reasons(
     signals: ResultSignals,
     *,
-    query: str,
-    intent: str | None = None,
-    names_a_title: bool = False,
-    named_authors: Sequence[str] = (),
     exploration: ExplorationRequest | None = None,
+    unresolved_like: str | None = None,
 ) -> tuple[FallbackReason, ...]:
-    """Every reason this search should hand over to the fallback agent (empty: none)."""
+    """Every reason this search should hand over to the fallback agent (empty: none).
+
+    `unresolved_like`: the X of "books like X" when the plan found no such book.
+    """
     reasons: list[FallbackReason] = []
     shown = len(signals.first_authors)
     if shown == 0:
@@ -122,17 +147,14 @@ def fallback_reasons(
         reasons.append("too_few_results")
     if signals.lexical_candidates == 0 and signals.vector_candidates == 0:
         reasons.append("no_lexical_or_vector_hits")
-    author = dominant_author(signals.first_authors)
     if (
-        author is not None
-        and shown > 1
-        and not names_a_title
-        and not names_author(query, author)
-        and not any(names_author(named, author) for named in named_authors)
+        shown
+        and signals.known_fits is not None
+        and signals.known_fits < TOO_FEW_SHARE * signals.requested
     ):
-        reasons.append("one_author")
-    if intent == "exploratory":
-        reasons.append("exploratory_intent")
+        reasons.append("unknown_fit")
+    if unresolved_like:
+        reasons.append("unresolved_like")
     if exploration is not None:
         reasons.append("exploration_request")
     return tuple(reasons)

@@ -383,3 +383,71 @@ def clean_query_text(text: str, max_chars: int = MAX_QUERY_CHARS) -> str:
     if not cleaned:
         raise InvalidQueryError("the query is empty: type a few words to search for")
     return cleaned[:max_chars].rstrip()
+
+
+_REQUEST_FRAMING = re.compile(
+    r"^(?:(?:please\s+)?(?:find|show|recommend|suggest|give|get)\s+(?:me\s+)?)?"
+    r"(?:(?:some|any|a|an|good|great|the\s+best)\s+)*"
+    r"(?:books?|novels?|reads?|stories|titles)\s+"
+    r"(?:about|on|featuring|involving|with|set\s+in|dealing\s+with)\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def without_request_framing(text: str) -> str:
+    """The reader's words without a leading "books about" ("a novel set in", "find me ...").
+
+    Every item of a book catalog is a book: "books" and "novels" in the frame of a request
+    match titles and blurbs that say "book" ("The Book Thief", "this novel") rather than the
+    subject asked for. Only a leading frame followed by more words is cut ("The Book Thief"
+    keeps its words); search leaves the words alone when the plan recognised a title.
+    """
+    rest = _REQUEST_FRAMING.sub("", text, count=1).strip()
+    return rest if rest else text
+
+
+@dataclass(frozen=True, slots=True)
+class NothingFits:
+    """The catalog cannot serve the request: words of it that no book uses."""
+
+    words: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        """What the reader is told above the nearest books."""
+        quoted = ", ".join(f"'{w}'" for w in self.words)
+        return (
+            f"Nothing in the catalog mentions {quoted}: the books below are the nearest it "
+            "has, not matches."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One book a short, ambiguous request may mean ("Dune", "the hunger one")."""
+
+    book_id: str
+    title: str
+    author: str | None
+
+
+MAX_READINGS = 3
+"""A clarifying question offers two or three readings."""
+MAX_READING_WORDS = 3
+"""Only a request of up to three words ("the hunger one") is read as a bare title."""
+_READING_FILLERS = frozenset(
+    ("the", "a", "an", "one", "book", "novel", "that", "with", "about", "series")
+)
+
+
+def reading_words(text: str) -> tuple[str, ...]:
+    """The words of a request that may be a bare title, or () when it is no such request.
+
+    "the hunger one" -> ("hunger",); a request longer than `MAX_READING_WORDS` words, or with
+    no word of three letters or more once fillers are dropped, is not read as a title.
+    """
+    words: list[str] = re.findall(r"\w+", fold(text))
+    if not words or len(words) > MAX_READING_WORDS:
+        return ()
+    kept = tuple(singular(w) for w in words if w not in _READING_FILLERS)
+    return kept if kept and all(len(w) >= 3 for w in kept) else ()

@@ -142,6 +142,10 @@ class NegativeTest(_Strict):
     must_not_contain: tuple[str, ...] = ()
     """Strings no explanation may contain (an injection's payload)."""
     top_title_contains: str | None = None
+    nothing_fits: bool | None = None
+    """True: the search must say nothing fits; False: it must not (None: not checked)."""
+    min_readings: int | None = None
+    """The search must offer at least this many readings (an ambiguous request)."""
     why: str
 
 

@@ -114,6 +114,25 @@ class NegativeTestRunner:
                 problems.append(
                     f"an explanation claims confidence {top_confidence:.2f} > {test.max_confidence}"
                 )
+        if (
+            test.nothing_fits is not None
+            and (response.nothing_fits is not None) != test.nothing_fits
+        ):
+            problems.append(
+                "expected the search to say nothing fits"
+                if test.nothing_fits
+                else "the search said nothing fits"
+            )
+        if response.nothing_fits is not None:
+            observed += f", nothing fits: {', '.join(response.nothing_fits.words)}"
+        if response.readings:
+            observed += ", readings: " + "; ".join(
+                f"{r.title} ({r.author})" for r in response.readings
+            )
+        if test.min_readings is not None and len(response.readings) < test.min_readings:
+            problems.append(
+                f"expected at least {test.min_readings} readings, got {len(response.readings)}"
+            )
         if test.top_title_contains is not None and (
             not results
             or test.top_title_contains.casefold() not in results[0].book.title.casefold()

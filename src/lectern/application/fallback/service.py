@@ -1,8 +1,9 @@
 """`search_with_fallback`: a search, and a ReAct agent when robust signals say it fell short.
 
 1. The search runs as asked.
-2. The triggers of `domain/fallback.py` read its results (and the query's intent and
-   words); none fires: the results stand, untouched.
+2. The triggers of `domain/fallback.py` read its results and its plan (too few results, a
+   page limit no shown book is known to fit, a "like X" whose X is no catalog book, an
+   explicit request to explore); none fires: the results stand, untouched.
 3. Otherwise the agent gets the request, the reasons and the first results, and calls
    `search_catalog` / `get_similar_books` (at most three calls), then names the books it
    recommends by id. The reader gets those books (ids no tool or first search returned are
@@ -35,9 +36,9 @@ from lectern.domain.fallback import (
     FallbackReport,
     FallbackToolCall,
     ResultSignals,
-    dominant_author,
     exploration_request,
     fallback_reasons,
+    unresolved_like,
 )
 from lectern.domain.retrieval import DEFAULT_STRATEGY, Strategy
 from lectern.domain.search import QueryPlan, SearchQuery, SearchResult
@@ -99,22 +100,23 @@ class FallbackSearch:
         if intent_plan is None and self.understanding is not None:
             intent_plan = self.understanding.plan(query.text)
         exploration = exploration_request(query.text)
+        filters = first.plan.filters if first.plan else query.filters
+        known_fits = None
+        if filters.has_page_limit:
+            known_fits = sum(
+                1
+                for r in first.results
+                if r.book.pages is not None and filters.fits_pages(r.book.pages)
+            )
         signals = ResultSignals(
             requested=query.max_results,
             first_authors=tuple(r.book.authors[0] if r.book.authors else "" for r in first.results),
             lexical_candidates=first.candidates.get("lexical", 0),
             vector_candidates=first.candidates.get("vector", 0),
+            known_fits=known_fits,
         )
-        reasons = fallback_reasons(
-            signals,
-            query=query.text,
-            intent=intent_plan.intent if intent_plan else None,
-            names_a_title=bool(
-                intent_plan and any(r.kind == "title" for r in intent_plan.recognised)
-            ),
-            named_authors=intent_plan.authors if intent_plan else (),
-            exploration=exploration,
-        )
+        unresolved = unresolved_like(intent_plan.notes) if intent_plan is not None else None
+        reasons = fallback_reasons(signals, exploration=exploration, unresolved_like=unresolved)
         first_ids = tuple(str(r.book.id) for r in first.results)
         if not reasons:
             return replace(first, fallback=FallbackReport(first_ids=first_ids))
@@ -122,13 +124,11 @@ class FallbackSearch:
         request = request_text(
             query.text,
             query.max_results,
-            first.plan.filters if first.plan else query.filters,
+            filters,
             reasons,
             first.results,
-            dominant_author=(
-                dominant_author(signals.first_authors) if "one_author" in reasons else None
-            ),
             exploration=exploration,
+            unresolved_like=unresolved,
         )
         run_id = uuid.uuid4().hex
         try:

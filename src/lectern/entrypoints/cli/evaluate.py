@@ -463,16 +463,33 @@ def fallback(
     limit: LimitOption = None,
     data: DataOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    split: Annotated[
+        str | None,
+        typer.Option(
+            "--split",
+            help="Only the queries tagged so (dev or test): the trigger set "
+            "(src/lectern/evaluation/fallback_triggers) is split by tag.",
+        ),
+    ] = None,
 ) -> None:
-    """The search fallback on the judged queries: trigger rate, tool calls, success, latency."""
+    """The search fallback: trigger rate, tool calls, success, latency.
+
+    On the judged queries (ordinary searches: how often it fires) by default; `--data` the
+    trigger set for how often it helps when the plan left something to fix.
+    """
+    from dataclasses import replace
+
     from lectern.application.evaluation.datasets import load_dataset
 
     def run() -> None:
         services = _services({"evaluation_data": data})
+        dataset = load_dataset(data)
+        if split is not None:
+            dataset = replace(dataset, queries=tuple(q for q in dataset.queries if split in q.tags))
+            if not dataset.queries:
+                _fail(f"no query is tagged {split!r}")
         with _progress_bar() as progress:
-            report = services.fallback_evaluation().run(
-                load_dataset(data), limit=limit, progress=progress
-            )
+            report = services.fallback_evaluation().run(dataset, limit=limit, progress=progress)
         if as_json:
             sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
             return
@@ -579,3 +596,73 @@ def _print_pages_report(report: Mapping[str, Any]) -> None:
 
 
 evaluate_app.command("understanding")(evaluate_understanding)
+
+
+@evaluate_app.command("shelves")
+def shelves(
+    split: Annotated[
+        str, typer.Option("--split", help="dev, test or all (both, side by side).")
+    ] = "all",
+    tags: Annotated[
+        Path | None,
+        typer.Option(
+            "--tags",
+            help="The goodbooks-10k-tags folder (default: LECTERN_DATA_MIRROR/goodbooks-10k-tags).",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """The reader-shelf benchmark: default search beside plain BM25 and plain dense."""
+    from lectern.application.evaluation import shelves as bench
+
+    if split not in ("dev", "test", "all"):
+        _fail(f"--split must be dev, test or all, not {split!r}")
+
+    def run() -> None:
+        services = _services({})
+        folder = tags
+        if folder is None:
+            mirror = services.settings.data_mirror
+            if mirror is None:
+                _fail("name the goodbooks-10k-tags folder with --tags (no LECTERN_DATA_MIRROR)")
+            folder = Path(str(mirror)) / "goodbooks-10k-tags"
+        retriever = services.retriever()
+        group_of = retriever.lexical.group_of
+        found = bench.catalog_works(services.catalog.iter_batches(), group_of)
+        queries = bench.build_queries(bench.read_shelves(folder), found.works.get, found.words_of)
+        methods = {
+            **bench.baseline_rankers(retriever),
+            "default": bench.search_ranker(services.search(), services.understanding()),
+        }
+        with _progress_bar() as progress:
+            scores = bench.run(queries, methods, group_of, progress=progress)
+        shown = [s for s in scores if split == "all" or s.split == split]
+        if as_json:
+            rows = [
+                {
+                    "method": s.method,
+                    "split": s.split,
+                    "queries": s.queries,
+                    "ndcg@10": round(s.ndcg_at_10, 4),
+                    "recall@100": round(s.recall_at_100, 4),
+                    "mrr@10": round(s.mrr_at_10, 4),
+                }
+                for s in shown
+            ]
+            sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+            return
+        table = Table(title=f"Shelf benchmark ({len(queries)} reader shelves, seed {bench.SEED})")
+        for column in ("method", "split", "queries", "nDCG@10", "Recall@100", "MRR@10"):
+            table.add_column(column)
+        for s in shown:
+            table.add_row(
+                s.method,
+                s.split,
+                str(s.queries),
+                f"{s.ndcg_at_10:.4f}",
+                f"{s.recall_at_100:.4f}",
+                f"{s.mrr_at_10:.4f}",
+            )
+        out.print(table)
+
+    _guarded(run)

@@ -224,6 +224,22 @@ def print_fallback(report: FallbackReport, as_json: bool) -> None:
     out.print("\n".join(lines), highlight=False)
 
 
+def print_request_notes(response: SearchResponse, as_json: bool) -> None:
+    """Say when nothing fits (the books shown are the nearest) and offer an ambiguity's readings.
+
+    JSON lines stay one book a line; the notes are for the table.
+    """
+    if as_json:
+        return
+    if response.nothing_fits is not None:
+        out.print(f"[yellow]{escape(response.nothing_fits.message)}[/]", highlight=False)
+    if response.readings:
+        options = "; ".join(
+            f"{r.title}" + (f" by {r.author}" if r.author else "") for r in response.readings
+        )
+        out.print(f"Did you mean: {escape(options)}?", highlight=False)
+
+
 def print_results(response: SearchResponse, as_json: bool) -> None:
     """Ranked books as a table, or one JSON line each; a degraded search says so on stderr."""
     if response.degraded:

@@ -26,6 +26,7 @@ from lectern.entrypoints.cli.render import (
     print_fallback,
     print_index_report,
     print_plan,
+    print_request_notes,
     print_results,
 )
 
@@ -189,6 +190,7 @@ def search(
             print_plan(plan, as_json)
         if response.fallback is not None:
             print_fallback(response.fallback, as_json)
+        print_request_notes(response, as_json)
         print_results(response, as_json)
         if explain and not as_json:
             print_explanations(response)
