@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import threading
 import uuid
@@ -10,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 import structlog
 import uuid6
@@ -1480,3 +1481,73 @@ def discord_support_bot(services: Services, collection: str) -> Any:
         )
 
     return DiscordSupportBot(make_bot, channels=settings.discord_channel_set)
+
+
+def train_answer_gate(
+    settings: Settings,
+    clapnq: Path,
+    collection: str,
+    output: Path,
+    *,
+    progress: ProgressReporter | None = None,
+    build: Callable[[Settings], Services] | None = None,
+) -> dict[str, JSONValue]:
+    """Train the answer check on ClapNQ and its perturbed twins; write the model file.
+
+    Every question (the 600 originals and the checked twins) is split by its passage (60/20/20
+    train/dev/test); the regression learns on train, its threshold is picked on dev, test is
+    reported. Returns the training report (also written beside the model, in the file).
+    """
+    from lectern.adapters.understanding.answer_training import (
+        MODEL_VERSION_PREFIX,
+        LabelledQuestion,
+        collect,
+        fit,
+    )
+    from lectern.application.answering.rules import RuleReplySteps
+    from lectern.application.evaluation.answering import load_clapnq
+    from lectern.application.evaluation.perturbed import make_twins, original_splits
+
+    make = build or bootstrap
+    services = make(settings)
+    kb = services.knowledge_bases().get(collection)
+    splits = original_splits(clapnq)
+    questions = [
+        LabelledQuestion(c.id, c.question, c.answerable, splits[c.id], c.gold_sentences)
+        for c in load_clapnq(clapnq)
+    ]
+    questions += [
+        LabelledQuestion(t.id, t.question, False, t.split, (), "perturbed")
+        for t in make_twins(clapnq)
+    ]
+    if progress is not None:
+        progress.start("answer check: signals", len(questions))
+    rows = collect(
+        questions,
+        kb,
+        RuleReplySteps(settings.ai_max_answer_chars),
+        settings.ai_max_sources,
+        progress.advance if progress is not None else None,
+    )
+    version = f"{MODEL_VERSION_PREFIX}-{git_commit()[:7]}"
+    model = fit(rows, version=version)
+    report = {
+        **model.report,
+        "collection": collection,
+        "min_relevance": settings.ai_min_relevance,
+        "questions": {
+            s: sum(1 for q in questions if q.split == s) for s in ("train", "dev", "test")
+        },
+    }
+    from dataclasses import replace
+
+    model = replace(model, report=report)
+    output.write_text(json.dumps(model.to_json(), indent=1) + "\n", encoding="utf-8")
+    return cast(dict[str, JSONValue], model.to_json())
+
+
+def packaged_answer_model() -> Path:
+    """The answer check's model file shipped in the package."""
+    from lectern.adapters.understanding import question
+
+    return Path(question.__file__).with_name(question.MODEL_FILE)

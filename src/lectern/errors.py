@@ -165,3 +165,7 @@ class WorkspaceConflictError(LecternError):
 
 class MigrationError(LecternError):
     """`lectern migrate` cannot copy this install: a bad, unreachable or non-empty target."""
+
+
+class AnswerModelError(LecternError):
+    """The answer check's model file is missing or not a model of these features."""

@@ -294,8 +294,8 @@ class Settings(BaseSettings):
         default="none", validation_alias=_env("rerank", "RERANK_ENABLED")
     )
     """What re-orders the head of a collection search after fusion: nothing; the configured
-    LLM, listwise; or MaxSim over the embedder's token vectors. Measured in README "Guideline
-    chat": neither beat fusion alone by enough to pay for its latency."""
+    LLM, listwise; or MaxSim over the embedder's token vectors. Measured in
+    docs/guidelines.md: neither beat fusion alone by enough to pay for its latency."""
     rerank_depth: int = Field(default=DEFAULT_RERANK_DEPTH, ge=2, le=100)
     """How many fused passages the reranker re-orders."""
     guide_profiles: Path | None = None

@@ -11,13 +11,13 @@ from lectern.adapters.understanding.question import (
     FEATURES,
     AnswerCheck,
     AnswerModel,
-    AnswerModelError,
     Evidence,
     analyse,
     answer_features,
     kind_met,
     load_model,
 )
+from lectern.errors import AnswerModelError
 
 
 def _idf(term: str) -> float:

@@ -71,7 +71,7 @@ def test_overrides_are_validated_too() -> None:
         load_settings(ingest_batch_size=-5)
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 ROW = re.compile(r"^\| `LECTERN_([A-Z0-9_]+)` \| ([^|]+?) \|")
 HEADER = "| variable | default | meaning |"
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Literal
 
 from lectern.domain.answering import content_terms, term_key
-from lectern.errors import LecternError
+from lectern.errors import AnswerModelError
 
 AnswerKind = Literal[
     "person", "time", "quantity", "place", "reason", "manner", "yes_no", "choice",
@@ -446,10 +446,6 @@ def answer_features(
 def vector(features: Mapping[str, float]) -> list[float]:
     """The features in the model file's order."""
     return [float(features[name]) for name in FEATURES]
-
-
-class AnswerModelError(LecternError):
-    """The answer check's model file is missing or not a model of these features."""
 
 
 @dataclass(frozen=True, slots=True)
