@@ -165,3 +165,11 @@ class WorkspaceConflictError(LecternError):
 
 class MigrationError(LecternError):
     """`lectern migrate` cannot copy this install: a bad, unreachable or non-empty target."""
+
+
+class UploadQuotaError(LecternError):
+    """A user already has as many upload jobs, or bytes, queued or running as allowed (429)."""
+
+
+class UploadJobNotFoundError(NotFoundError):
+    """No upload job with this id belongs to the caller."""
