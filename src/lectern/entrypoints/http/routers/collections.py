@@ -32,6 +32,7 @@ from lectern.entrypoints.http.collection_schemas import (
     SectionOut,
 )
 from lectern.entrypoints.http.deps import AppServices, CurrentUser
+from lectern.entrypoints.http.job_schemas import AcceptedOut
 from lectern.entrypoints.http.problems import documented
 from lectern.entrypoints.http.routers.jobs import answer
 from lectern.errors import NotFoundError
@@ -154,7 +155,7 @@ def resolve(
     "/collections/{name}/documents",
     status_code=202,
     dependencies=[Depends(require_writer)],
-    responses={201: {}, 400: {}, 403: {}, 404: {}, 413: {}, 415: {}, 429: {}},
+    responses={202: {"model": AcceptedOut}, 201: {}, 400: {}, 403: {}, 404: {}, 413: {}, 415: {}},
 )
 async def upload(
     name: str,

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from lectern.entrypoints.http.deps import AppServices, CurrentUser, Workspace
+from lectern.entrypoints.http.job_schemas import AcceptedOut
 from lectern.entrypoints.http.problems import documented
 from lectern.entrypoints.http.routers.jobs import answer
 from lectern.entrypoints.http.workspace_schemas import (
@@ -137,7 +138,7 @@ def link_document(
 @router.post(
     "/projects/{project_id}/uploads",
     status_code=202,
-    responses={201: {}, 413: {}, 415: {}, 429: {}},
+    responses={202: {"model": AcceptedOut}, 201: {}, 413: {}, 415: {}, 429: {}},
 )
 async def upload_document(
     project_id: str,
