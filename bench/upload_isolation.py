@@ -5,6 +5,8 @@
 Builds two collections in a temporary data directory with the real adapters (the packaged
 MiniLM, bm25s + FAISS), then measures, in the same run:
 - search p95 on bob's collection: idle, and while alice's large upload ingests;
+- bob's small upload as a job: the time until it is accepted (what a 202 answer waits for)
+  and until its job is done and searchable, idle and while alice's large upload ingests;
 - the time for bob's small upload to be accepted and searchable: idle, while alice's large
   upload ingests (one write lock per collection, this code), and while it ingests under
   one process-wide write lock (the code before, emulated on the same service);
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from lectern.application.collections import CollectionService
-from lectern.bootstrap import bootstrap
+from lectern.bootstrap import Services, bootstrap
 from lectern.settings import Settings
 
 WORDS = [
@@ -87,6 +89,27 @@ def _small_upload(service: CollectionService, name: str) -> float:
     return time.perf_counter() - started
 
 
+def _small_job(services: Services, name: str) -> tuple[float, float]:
+    """Bob's small upload as a job: (seconds until accepted, until done and searchable)."""
+    service = services.collections()
+    jobs = services.upload_jobs()
+    data = _text(600, 3)
+    started = time.perf_counter()
+    job = jobs.submit(
+        "bob",
+        "collection",
+        len(data),
+        lambda: ("bob", service.accept_upload("bob", name, data, max_bytes=50_000_000).name),
+        filename=name,
+    )
+    accepted = time.perf_counter() - started
+    job = jobs.wait("bob", job.id, 3_600, poll=0.02)
+    if job.status != "succeeded":
+        raise SystemExit(f"bob's job failed: {job.error}")
+    service.search("bob", "harbour ferry")
+    return accepted, time.perf_counter() - started
+
+
 def _while_large(
     service: CollectionService, large: bytes, name: str, measure: Callable[[], T]
 ) -> tuple[T, float]:
@@ -124,7 +147,9 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         data_dir = Path(folder)
-        services = bootstrap(Settings(data_dir=data_dir, max_upload_chars=10_000_000))
+        services = bootstrap(
+            Settings(data_dir=data_dir, max_upload_chars=10_000_000, review_uploads=False)
+        )
         service = services.collections()
         seed = data_dir / "seed"
         seed.mkdir()
@@ -141,6 +166,10 @@ def main() -> int:
             service, large, "large-1.md", lambda: _searches(service, args.queries)
         )
         loaded_search = _p95(loaded)
+        idle_job = _small_job(services, "idle-job.md")
+        (job_accepted, job_done), _ = _while_large(
+            service, large, "large-0.md", lambda: _small_job(services, "during-job.md")
+        )
         during, _ = _while_large(
             service, large, "large-2.md", lambda: _small_upload(service, "during.md")
         )
@@ -157,6 +186,15 @@ def main() -> int:
         f"small upload accepted and searchable: idle {idle_upload:.2f} s; during the large "
         f"ingest {during:.2f} s (ratio {during / idle_upload:.2f}); under one global write "
         f"lock {global_lock:.2f} s (ratio {global_lock / idle_upload:.2f})"
+    )
+    print(
+        f"small upload as a job (202): accepted idle {idle_job[0] * 1000:.0f} ms, during the "
+        f"large ingest {job_accepted * 1000:.0f} ms (ratio {job_accepted / idle_job[0]:.2f}); "
+        f"done and searchable idle {idle_job[1]:.2f} s, during {job_done:.2f} s"
+    )
+    print(
+        f"accept time, job vs the synchronous answer during the large ingest: "
+        f"{during / job_accepted:.0f}x faster ({job_accepted:.3f} s vs {during:.2f} s)"
     )
     print(
         f"per-collection locks vs one global lock, small upload: {global_lock / during:.1f}x faster"

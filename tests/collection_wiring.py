@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from lectern.adapters.catalog.collection_store import SqlAlchemyCollectionStore
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
@@ -14,7 +16,7 @@ from lectern.adapters.documents.splitter import LangChainPassageSplitter
 from lectern.adapters.documents.uploads import FolderUploadInbox
 from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.application.collections import CollectionService
-from lectern.application.ports import CollectionIndexes
+from lectern.application.ports import CollectionIndexes, DocumentBatch
 from lectern.application.search import SearchConfig
 from tests.conftest import SHARED_DATA, catalog_url_for
 from tests.fakes import HashingArrayEmbedder
@@ -93,3 +95,20 @@ def collection_service(
         SearchConfig(fusion="convex", weights={"lexical": 0.6, "vector": 0.4}),
         inbox=FolderUploadInbox(data_dir / "uploads"),
     )
+
+
+class GatedSource:
+    """The real document source, held at the gate while it reads collection `held`."""
+
+    def __init__(self, inner: Any, held: str) -> None:
+        self.inner = inner
+        self.held = held
+        self.reading = threading.Event()
+        self.gate = threading.Event()
+
+    def read(self, path: Path, collection: str, **options: Any) -> DocumentBatch:
+        if collection == self.held:
+            self.reading.set()
+            assert self.gate.wait(60), "the gate was never opened"
+        batch: DocumentBatch = self.inner.read(path, collection, **options)
+        return batch

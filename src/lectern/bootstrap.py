@@ -129,6 +129,12 @@ from lectern.application.search import (
     SearchConfig,
 )
 from lectern.application.understanding import Vocabulary
+from lectern.application.upload_jobs import (
+    UploadJob,
+    UploadJobs,
+    collection_result,
+    project_result,
+)
 from lectern.application.upload_reviews import UploadReviewer, UploadReviewStore
 from lectern.application.workspace.ports import ReviewQueue, WorkspaceStore
 from lectern.application.workspace.reviews import ReviewService
@@ -147,6 +153,7 @@ if TYPE_CHECKING:
     from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
     from lectern.adapters.jobs.review_outbox import OutboxReviewQueue
     from lectern.adapters.jobs.rq_reviews import RqReviewQueue
+    from lectern.adapters.jobs.rq_uploads import RqUploadQueue
     from lectern.adapters.llm.langchain_llm import StructuredMethod
     from lectern.adapters.llm.providers import ProviderConfig
     from lectern.adapters.probes import DependencyProbe
@@ -880,7 +887,10 @@ class Services:
     def clean_uploads(self) -> None:
         """Delete uploaded files a crash left outside every collection (start-up)."""
         try:
-            self.collections().clean_inbox(timedelta(seconds=self.settings.orphan_upload_seconds))
+            keep = self.upload_jobs().pending_files()
+            self.collections().clean_inbox(
+                timedelta(seconds=self.settings.orphan_upload_seconds), keep
+            )
         except Exception as error:  # noqa: BLE001 - a failed clean-up never stops the server
             log.warning("upload clean-up failed", error=f"{type(error).__name__}: {error}")
 
@@ -1137,10 +1147,68 @@ class Services:
         )
 
     def serve_reviews(self, *, burst: bool = False) -> bool:
-        """Run the review worker in this process (`lectern workspace worker`)."""
+        """Run the review and upload worker in this process (`lectern workspace worker`)."""
         from lectern.adapters.jobs.rq_reviews import run_review_worker
+        from lectern.adapters.jobs.rq_uploads import set_upload_handler
 
-        return run_review_worker(self.rq_reviews(), self.reviews().run, burst=burst)
+        jobs = self.upload_jobs()
+        set_upload_handler(jobs.run)
+        uploads = self.rq_uploads()
+        return run_review_worker(
+            self.rq_reviews(), self.reviews().run, burst=burst, also=[uploads.queue]
+        )
+
+    def upload_jobs(self) -> UploadJobs:
+        """Uploads as jobs: state in the database, run on rq or on this process's threads."""
+        return self._once("upload_jobs", self._build_upload_jobs)
+
+    def _build_upload_jobs(self) -> UploadJobs:
+        from lectern.adapters.catalog.upload_jobs import SqlAlchemyUploadJobStore
+
+        settings = self.settings
+        jobs = UploadJobs(
+            SqlAlchemyUploadJobStore(self._assistant_engine()),
+            {"collection": self._ingest_collection_upload, "project": self._ingest_project_upload},
+            quota_bytes=settings.upload_quota_bytes,
+            max_jobs=settings.upload_max_jobs,
+            clock=self.clock,
+        )
+        if settings.redis_url is not None:
+            jobs.use(self.rq_uploads())
+        else:
+            from lectern.adapters.jobs.thread_uploads import ThreadUploadQueue
+
+            jobs.use(ThreadUploadQueue(jobs.run, workers=settings.upload_workers))
+        return jobs
+
+    def rq_uploads(self) -> RqUploadQueue:
+        """The upload jobs' rq queue on LECTERN_REDIS_URL (the worker serves it too)."""
+        if self.settings.redis_url is None:
+            raise ConfigurationError("LECTERN_REDIS_URL is not set: uploads run in-process")
+        from lectern.adapters.jobs.rq_uploads import RqUploadQueue
+
+        url = self.settings.redis_url
+        return self._once("rq_uploads", lambda: RqUploadQueue(url))
+
+    def _ingest_collection_upload(self, job: UploadJob) -> dict[str, Any]:
+        report, document_id = self.collections().ingest_upload(job.collection, job.stored)
+        review = None
+        if self.settings.review_uploads:
+            review = self.upload_reviewer().review(job.collection, document_id)
+        return collection_result(report, document_id, review)
+
+    def _ingest_project_upload(self, job: UploadJob) -> dict[str, Any]:
+        if job.project_id is None:
+            raise ValueError("a project upload job names no project")
+        link = self.workspace().finish_upload(job.user, job.project_id, job.stored)
+        return project_result(link)
+
+    def recover_uploads(self) -> None:
+        """Fail upload jobs a dead process left running, queue queued ones again (start-up)."""
+        try:
+            self.upload_jobs().recover()
+        except Exception as error:  # noqa: BLE001 - recovery never stops the server
+            log.warning("upload job recovery failed", error=f"{type(error).__name__}: {error}")
 
     def reviews(self) -> ReviewService:
         """Automatic reviews with the configured model (masked text for hosted ones)."""

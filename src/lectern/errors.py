@@ -169,3 +169,11 @@ class MigrationError(LecternError):
 
 class AnswerModelError(LecternError):
     """The answer check's model file is missing or not a model of these features."""
+
+
+class UploadQuotaError(LecternError):
+    """A user already has as many upload jobs, or bytes, queued or running as allowed (429)."""
+
+
+class UploadJobNotFoundError(NotFoundError):
+    """No upload job with this id belongs to the caller."""

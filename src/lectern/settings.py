@@ -325,6 +325,14 @@ class Settings(BaseSettings):
     the text: about a minute of CPU per million characters)."""
     orphan_upload_seconds: int = Field(default=3_600, ge=60, le=604_800)
     """At start-up, uploaded files no collection holds and older than this are deleted."""
+    upload_quota_bytes: int = Field(default=50_000_000, ge=1, le=10_000_000_000)
+    """Bytes of uploads one user may have queued or running at once; more is refused (429)."""
+    upload_max_jobs: int = Field(default=3, ge=1, le=1_000)
+    """Upload jobs one user may have queued or running at once; more is refused (429)."""
+    upload_workers: int = Field(default=2, ge=1, le=32)
+    """Threads that ingest uploads inside the serving process (without LECTERN_REDIS_URL)."""
+    upload_wait_seconds: float = Field(default=120.0, gt=0.0, le=3_600.0)
+    """How long `?wait=true` on an upload waits for its job before answering 202."""
 
     config_file: Path | None = None
     """A YAML file whose `ai:` section holds the settings below (and the LLM's); the

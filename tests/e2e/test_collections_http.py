@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +14,11 @@ from lectern.application.collections import CollectionService
 from lectern.bootstrap import bootstrap
 from lectern.entrypoints.http.app import create_app
 from lectern.settings import Settings
-from tests.collection_wiring import SHARED, collection_service
+from tests.collection_wiring import SHARED, GatedSource, collection_service
 
 WRITER = {"X-API-Key": "writer-key"}
 READER = {"X-API-Key": "reader-key"}
+OTHER = {"X-API-Key": "other-key"}
 
 
 def _app(data_dir: Path, service: CollectionService | None = None, **settings: Any) -> TestClient:
@@ -35,8 +37,8 @@ def client(tmp_path: Path) -> TestClient:
     return _app(
         data_dir,
         service,
-        api_keys="reader:reader-key,writer:writer-key",
-        collection_writers="writer",
+        api_keys="reader:reader-key,writer:writer-key,other:other-key",
+        collection_writers="writer,other",
         max_upload_bytes=1_000_000,
     )
 
@@ -94,7 +96,21 @@ def test_errors_have_statuses_a_client_can_act_on(
     assert response.status_code == status, response.text
 
 
-def test_upload_adds_a_searchable_document(client: TestClient) -> None:
+def _finished(client: TestClient, url: str, headers: dict[str, str]) -> dict[str, Any]:
+    """Poll a job until it succeeded or failed (60 s at most)."""
+    deadline = time.monotonic() + 60
+    while True:
+        response = client.get(url, headers=headers)
+        assert response.status_code == 200, response.text
+        job: dict[str, Any] = response.json()
+        if job["status"] in ("succeeded", "failed") or time.monotonic() > deadline:
+            return job
+        time.sleep(0.05)
+
+
+def test_upload_is_accepted_as_a_job_that_makes_the_document_searchable(
+    client: TestClient,
+) -> None:
     page = b"# Webhooks { #webhooks }\n\nLectern posts a signed webhook when an import finishes.\n"
     response = client.post(
         "/collections/kb/documents",
@@ -102,10 +118,86 @@ def test_upload_adds_a_searchable_document(client: TestClient) -> None:
         content=page,
         headers=WRITER,
     )
-    assert response.status_code == 201, response.text
-    assert response.json()["added"] == 1
+    assert response.status_code == 202, response.text
+    job = response.json()["job"]
+    assert response.headers["location"] == job["url"] == f"/jobs/{job['id']}"
+    assert job["status"] in ("queued", "running", "succeeded") and job["size"] == len(page)
+    done = _finished(client, response.headers["location"], WRITER)
+    assert done["status"] == "succeeded" and done["progress"] == 1.0, done
+    assert done["result"]["added"] == 1 and done["result"]["document_id"]
     body = _search(client, "signed webhook import")
     assert body["results"][0]["passages"][0]["label"] == "[kb:webhooks.md#webhooks]"
+
+
+def test_a_job_is_its_owners_alone(client: TestClient) -> None:
+    response = client.post(
+        "/collections/kb/documents",
+        params={"filename": "mine.md"},
+        content=b"# Mine\n\nA note only its uploader follows.\n",
+        headers=WRITER,
+    )
+    url = response.headers["location"]
+    for headers in (OTHER, READER):
+        other = client.get(url, headers=headers)
+        assert other.status_code == 404 and other.json()["title"] == "Job not found"
+    assert client.get("/jobs/no-such-job", headers=WRITER).status_code == 404
+    assert client.get(url).status_code == 401
+    assert _finished(client, url, WRITER)["status"] == "succeeded"
+
+
+def test_the_old_answer_with_wait(client: TestClient) -> None:
+    response = client.post(
+        "/collections/kb/documents",
+        params={"filename": "waited.md", "wait": "true"},
+        content=b"# Waited\n\nThe caller waits for this one.\n",
+        headers=WRITER,
+    )
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["added"] == 1 and body["job"]["status"] == "succeeded"
+
+
+def test_upload_quotas_answer_429(tmp_path: Path) -> None:
+    data_dir = tmp_path / "var"
+    service = collection_service(data_dir)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nA first document with enough words.\n", encoding="utf-8")
+    service.add("kb", docs)
+    gated = GatedSource(service.source, held="kb")
+    service.source = gated
+    client = _app(
+        data_dir,
+        service,
+        api_keys="writer:writer-key,other:other-key",
+        collection_writers="writer,other",
+        upload_max_jobs=1,
+        upload_quota_bytes=1_000,
+        review_uploads=False,
+    )
+
+    def upload(name: str, size: int, headers: dict[str, str]) -> Any:
+        content = b"# " + name.encode() + b"\n\n" + b"w" * size + b"\n"
+        return client.post(
+            "/collections/kb/documents", params={"filename": name}, content=content, headers=headers
+        )
+
+    too_big = upload("big.md", 2_000, WRITER)
+    assert too_big.status_code == 429, too_big.text
+    assert "LECTERN_UPLOAD_QUOTA_BYTES" in too_big.json()["detail"]
+    first = upload("first.md", 100, WRITER)
+    assert first.status_code == 202, first.text
+    try:
+        assert gated.reading.wait(30)  # the first job is running, held at the gate
+        second = upload("second.md", 100, WRITER)
+        assert second.status_code == 429, second.text
+        assert "LECTERN_UPLOAD_MAX_JOBS" in second.json()["detail"]
+        assert second.headers["content-type"] == "application/problem+json"
+        assert upload("others.md", 100, OTHER).status_code == 202  # another user's quota
+    finally:
+        gated.gate.set()
+    assert _finished(client, first.headers["location"], WRITER)["status"] == "succeeded"
+    assert upload("third.md", 100, WRITER).status_code == 202
 
 
 @pytest.mark.parametrize(
@@ -126,7 +218,7 @@ def test_bad_uploads_are_refused_and_leave_nothing(
 ) -> None:
     response = client.post(
         "/collections/kb/documents",
-        params={"filename": filename},
+        params={"filename": filename, "wait": "true"},
         content=content,
         headers=headers,
     )
@@ -165,7 +257,7 @@ def test_an_upload_comes_back_with_its_review(client: TestClient) -> None:
     )
     response = client.post(
         "/collections/kb/documents",
-        params={"filename": "webhooks.md"},
+        params={"filename": "webhooks.md", "wait": "true"},
         content=page,
         headers=WRITER,
     )
@@ -199,7 +291,7 @@ def test_upload_reviews_off_return_none(tmp_path: Path) -> None:
     )
     response = client.post(
         "/collections/kb/documents",
-        params={"filename": "b.md"},
+        params={"filename": "b.md", "wait": "true"},
         content=b"# B\n\nMore.\n",
         headers=WRITER,
     )

@@ -87,7 +87,7 @@ def world(tmp_path: Path) -> World:
     )
     link = _ok(
         client.post(
-            f"/projects/{project['id']}/uploads?filename=memo.md",
+            f"/projects/{project['id']}/uploads?filename=memo.md&wait=true",
             content=MEMO.encode(),
             headers=ALICE,
         ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -239,7 +240,7 @@ def test_an_upload_with_reviews_on_gets_a_cited_review_and_off_gets_none(served:
     quiet = _ok(
         client.post(
             f"/projects/{ids['project']}/uploads",
-            params={"filename": "quiet.md"},
+            params={"filename": "quiet.md", "wait": "true"},
             content=page,
             headers=BOB,
         ),
@@ -250,7 +251,7 @@ def test_an_upload_with_reviews_on_gets_a_cited_review_and_off_gets_none(served:
     loud = _ok(
         client.post(
             f"/projects/{ids['project']}/uploads",
-            params={"filename": "loud.md"},
+            params={"filename": "loud.md", "wait": "true"},
             content=page,
             headers=BOB,
         ),
@@ -272,3 +273,36 @@ def test_the_workspace_page_is_served_without_a_key(served: Served) -> None:
     script = served.client.get("/static/workspace.js")
     assert script.status_code == 200
     assert "innerHTML" not in script.text
+
+
+def test_a_project_upload_is_a_job_its_uploader_follows(served: Served) -> None:
+    client, ids = served.client, served.ids
+    page = b"# Rollout note\n\nThe harbour gateway gets its hotfix on the night shift.\n"
+    accepted = client.post(
+        f"/projects/{ids['project']}/uploads",
+        params={"filename": "rollout.md"},
+        content=page,
+        headers=BOB,
+    )
+    assert accepted.status_code == 202, accepted.text
+    url = accepted.headers["location"]
+    assert accepted.json()["job"]["kind"] == "project" and url.startswith("/jobs/")
+    assert client.get(url, headers=MALLORY).status_code == 404  # another organization
+    assert client.get(url, headers=ALICE).status_code == 404  # the same one: still not hers
+    deadline = time.monotonic() + 60
+    while (job := _ok(client.get(url, headers=BOB)))["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert job["status"] == "succeeded", job
+    assert job["result"]["title"] == "Rollout note" and job["result"]["origin"] == "upload"
+    documents = _ok(client.get(f"/projects/{ids['project']}/documents", headers=BOB))
+    assert job["result"]["id"] in [d["id"] for d in documents]
+    hits = _ok(client.get("/workspace/search", params={"q": "harbour night shift"}, headers=BOB))
+    assert any("Rollout note" in str(hit) for hit in hits)
+    viewer = client.post(
+        f"/projects/{ids['project']}/uploads",
+        params={"filename": "nope.md"},
+        content=page,
+        headers=VERA,
+    )
+    assert viewer.status_code == 403  # refused before anything is stored or queued

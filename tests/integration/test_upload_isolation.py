@@ -8,33 +8,14 @@ import threading
 import time
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from lectern.application.collections import CollectionService
-from lectern.application.ports import DocumentBatch
 from lectern.errors import UploadRejectedError
-from tests.collection_wiring import collection_service
+from tests.collection_wiring import GatedSource, collection_service
 
 SMALL = b"# Ferry timetable\n\nThe harbour ferry leaves at seven every morning.\n"
-
-
-class GatedSource:
-    """The real document source, held at the gate while it reads collection `held`."""
-
-    def __init__(self, inner: Any, held: str) -> None:
-        self.inner = inner
-        self.held = held
-        self.reading = threading.Event()
-        self.gate = threading.Event()
-
-    def read(self, path: Path, collection: str, **options: Any) -> DocumentBatch:
-        if collection == self.held:
-            self.reading.set()
-            assert self.gate.wait(60), "the gate was never opened"
-        batch: DocumentBatch = self.inner.read(path, collection, **options)
-        return batch
 
 
 @pytest.fixture

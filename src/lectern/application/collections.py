@@ -528,6 +528,16 @@ class CollectionService:
         self, name: str, filename: str, data: bytes, *, max_bytes: int, create: bool = False
     ) -> tuple[AddReport, str]:
         """Like `upload`, returning the stored document's id too; `create` makes the collection."""
+        path = self.accept_upload(name, filename, data, max_bytes=max_bytes, create=create)
+        return self.ingest_upload(name, path.name)
+
+    def accept_upload(
+        self, name: str, filename: str, data: bytes, *, max_bytes: int, create: bool = False
+    ) -> Path:
+        """Check an upload's size and name and store it atomically; `ingest_upload` adds it.
+
+        Cheap (no extraction, no embedding): what an upload job does before it is queued.
+        """
         if self.inbox is None:
             raise UploadRejectedError("this service takes no uploads", "invalid")
         if len(data) > max_bytes:
@@ -539,7 +549,18 @@ class CollectionService:
             raise CollectionNotFoundError(
                 f"no collection named {name!r}: create it with `lectern collections add`"
             )
-        path = self.inbox.save(name, filename, data)
+        return self.inbox.save(name, filename, data)
+
+    def ingest_upload(self, name: str, stored: str) -> tuple[AddReport, str]:
+        """Add a stored upload (`accept_upload`'s file name) to its collection.
+
+        A refused file (unreadable, too long) is deleted and raises `UploadRejectedError`.
+        """
+        if self.inbox is None:
+            raise UploadRejectedError("this service takes no uploads", "invalid")
+        path = self.inbox.folder(name) / stored
+        if not path.is_file():
+            raise UploadRejectedError(f"{stored}: the stored upload is gone", "invalid")
         try:
             report = self.add(name, self.inbox.folder(name), source=UPLOAD_SOURCE)
         except CollectionInputError as error:
@@ -554,16 +575,19 @@ class CollectionService:
             self.inbox.discard(path)
             reason = refused[0].reason
             raise UploadRejectedError(
-                f"{filename}: {reason}",
+                f"{stored}: {reason}",
                 "too_large" if reason.startswith(TOO_LONG) else "unreadable",
             )
         return report, document_id(name, path.name)
 
-    def clean_inbox(self, older_than: timedelta) -> list[Path]:
+    def clean_inbox(
+        self, older_than: timedelta, keep: Collection[tuple[str, str]] = ()
+    ) -> list[Path]:
         """Delete uploads no collection holds (a crash between save and commit), if old.
 
         A file younger than `older_than` may belong to an upload still running in another
-        process, so it stays. Returns what was deleted.
+        process, so it stays; so does every (collection, file name) in `keep` (uploads whose
+        job is still queued). Returns what was deleted.
         """
         if self.inbox is None:
             return []
@@ -572,7 +596,7 @@ class CollectionService:
         for collection, files in self.inbox.stored().items():
             kept = set(self.store.stored_hashes(collection, "upload"))
             for path in files:
-                if path.name in kept:
+                if path.name in kept or (collection, path.name) in keep:
                     continue
                 if datetime.fromtimestamp(path.stat().st_mtime, UTC) > cutoff:
                     continue

@@ -182,6 +182,32 @@ review_outbox = sa.Table(
 )
 
 
+upload_jobs = sa.Table(
+    "upload_jobs",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("user", sa.String(120), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("collection", sa.String(63), nullable=False),
+    sa.Column("project_id", sa.String(36)),
+    sa.Column("filename", sa.String(200), nullable=False),
+    sa.Column("stored", sa.String(255), nullable=False),
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("progress", sa.Float, nullable=False),
+    sa.Column("stage", sa.String(40), nullable=False),
+    sa.Column("result", sa.Text),
+    sa.Column("error", sa.Text),
+    sa.Column("error_code", sa.String(16)),
+    sa.Column("owner", sa.String(120)),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True)),
+    sa.Column("finished_at", sa.DateTime(timezone=True)),
+    sa.Index("ix_upload_jobs_user_status", "user", "status"),
+    sa.Index("ix_upload_jobs_status", "status"),
+)
+
+
 upload_reviews = sa.Table(
     "upload_reviews",
     metadata,

@@ -11,7 +11,7 @@ in rq's failed-job registry.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -89,9 +89,16 @@ class RqReviewQueue:
         self.connection.close()
 
 
-def run_review_worker(queue: RqReviewQueue, handler: ReviewHandler, *, burst: bool = False) -> bool:
-    """Serve the queue in this process (`burst`: until it is empty, then return)."""
+def run_review_worker(
+    queue: RqReviewQueue,
+    handler: ReviewHandler,
+    *,
+    burst: bool = False,
+    also: Sequence[Queue] = (),
+) -> bool:
+    """Serve the queue (and `also` these, e.g. uploads) here (`burst`: until empty)."""
     global _handler
     _handler = handler
-    worker = SimpleWorker([queue.queue], connection=queue.connection, serializer=JSONSerializer)
+    queues = [queue.queue, *also]
+    worker = SimpleWorker(queues, connection=queue.connection, serializer=JSONSerializer)
     return bool(worker.work(burst=burst, with_scheduler=True, logging_level="WARNING"))

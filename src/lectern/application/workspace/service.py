@@ -799,12 +799,29 @@ class WorkspaceService:
 
         The same file name again replaces the document's text (a document updated).
         """
+        _, stored = self.accept_upload(user, project_id, filename, data)
+        return self.finish_upload(user, project_id, stored)
+
+    def accept_upload(
+        self, user: str, project_id: str, filename: str, data: bytes
+    ) -> tuple[str, str]:
+        """Check the caller may edit the project and store the file (not yet ingested).
+
+        Returns the project's collection and the stored file's name, for `finish_upload`.
+        """
+        project = self.require_editor(user, project_id)
+        name = project_collection(project.id)
+        path = self._collections().accept_upload(
+            name, filename, data, max_bytes=self.max_upload_bytes, create=True
+        )
+        return name, path.name
+
+    def finish_upload(self, user: str, project_id: str, stored: str) -> ProjectDocument:
+        """Ingest a stored upload into the project's collection and link it (an upload job)."""
         project = self.require_editor(user, project_id)
         collections = self._collections()
         name = project_collection(project.id)
-        _, stored_id = collections.upload_document(
-            name, filename, data, max_bytes=self.max_upload_bytes, create=True
-        )
+        _, stored_id = collections.ingest_upload(name, stored)
         title = collections.document(name, stored_id).document.title
         now = self.clock()
         existing = next(

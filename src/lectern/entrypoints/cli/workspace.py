@@ -119,10 +119,11 @@ def projects(user: UserOption = LOCAL_USER) -> None:
 @workspace_app.command("worker")
 def worker(
     burst: Annotated[
-        bool, typer.Option(help="Run the queued reviews, then stop (instead of waiting).")
+        bool,
+        typer.Option(help="Run the queued reviews and uploads, then stop (instead of waiting)."),
     ] = False,
 ) -> None:
-    """Serve the automatic-review queue on LECTERN_REDIS_URL (rq)."""
+    """Serve the automatic-review and upload queues on LECTERN_REDIS_URL (rq)."""
     services = _services()
-    err.print("[dim]Serving the review queue (Ctrl-C stops it).[/]")
+    err.print("[dim]Serving the review and upload queues (Ctrl-C stops it).[/]")
     _guarded(lambda: services.serve_reviews(burst=burst))

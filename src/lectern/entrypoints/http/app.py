@@ -38,6 +38,7 @@ from lectern.entrypoints.http.routers import (
     corrections,
     evaluate,
     health,
+    jobs,
     library,
     openai_compat,
     organizations,
@@ -74,6 +75,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
                 log.warning("http.not_ready", reason=str(error))
         # Settle what a crash left behind before serving, then keep checking on a timer.
         await asyncio.to_thread(services.recover)
+        await asyncio.to_thread(services.recover_uploads)
         await asyncio.to_thread(services.clean_uploads)
         upkeep = asyncio.create_task(_upkeep(services, settings.recovery_interval_seconds))
         try:
@@ -145,6 +147,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         openai_compat,
         organizations,
         projects,
+        jobs,
         tasks,
         pages,
     ):

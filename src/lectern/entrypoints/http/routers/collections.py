@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
@@ -31,7 +32,9 @@ from lectern.entrypoints.http.collection_schemas import (
     SectionOut,
 )
 from lectern.entrypoints.http.deps import AppServices, CurrentUser
+from lectern.entrypoints.http.job_schemas import AcceptedOut
 from lectern.entrypoints.http.problems import documented
+from lectern.entrypoints.http.routers.jobs import answer
 from lectern.errors import NotFoundError
 
 
@@ -150,9 +153,9 @@ def resolve(
 
 @router.post(
     "/collections/{name}/documents",
-    status_code=201,
+    status_code=202,
     dependencies=[Depends(require_writer)],
-    responses={400: {}, 403: {}, 404: {}, 413: {}, 415: {}},
+    responses={202: {"model": AcceptedOut}, 201: {}, 400: {}, 403: {}, 404: {}, 413: {}, 415: {}},
 )
 async def upload(
     name: str,
@@ -160,9 +163,14 @@ async def upload(
     services: AppServices,
     user: CurrentUser,
     filename: Annotated[str, Query(min_length=1, max_length=200)],
-) -> AddReportOut:
+    wait: bool = False,
+) -> JSONResponse:
     """Add one document (the raw body: PDF, HTML, Markdown or UTF-8 text, sniffed).
 
+    The file is checked (size, name, type) and stored at once, and its ingest queued: 202
+    with the job (`Location: /jobs/{id}`), whose result is the report (added, updated,
+    skipped, the review). `wait=true` waits for the job (up to LECTERN_UPLOAD_WAIT_SECONDS)
+    and answers 201 with the report when it finished. 429 past the caller's upload quota.
     The body limit middleware lets this route's bodies grow to LECTERN_MAX_UPLOAD_BYTES.
     Project collections are refused here (404 to non-members, 403 to members).
     """
@@ -170,13 +178,16 @@ async def upload(
     data = await request.body()
     service = services.collections()
     limit = services.settings.max_upload_bytes
-    report, document_id = await run_in_threadpool(
-        service.upload_document, name, filename, data, max_bytes=limit
+
+    def store() -> tuple[str, str]:
+        return name, service.accept_upload(name, filename, data, max_bytes=limit).name
+
+    job = await run_in_threadpool(
+        services.upload_jobs().submit, user, "collection", len(data), store, filename=filename
     )
-    review = None
-    if services.settings.review_uploads:
-        review = await run_in_threadpool(services.upload_reviewer().review, name, document_id)
-    return AddReportOut.of(report, document_id=document_id, review=review)
+    return await answer(
+        services, user, job, wait=wait, result_body=lambda r: AddReportOut(**r).model_dump()
+    )
 
 
 @router.get("/collections/{name}/documents/{document_id}/review")

@@ -8,10 +8,13 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from lectern.entrypoints.http.deps import CurrentUser, Workspace
+from lectern.entrypoints.http.deps import AppServices, CurrentUser, Workspace
+from lectern.entrypoints.http.job_schemas import AcceptedOut
 from lectern.entrypoints.http.problems import documented
+from lectern.entrypoints.http.routers.jobs import answer
 from lectern.entrypoints.http.workspace_schemas import (
     AttentionPublic,
     BlockerCreate,
@@ -132,21 +135,48 @@ def link_document(
     return ProjectDocumentPublic.of(link)
 
 
-@router.post("/projects/{project_id}/uploads", status_code=201, responses={413: {}, 415: {}})
+@router.post(
+    "/projects/{project_id}/uploads",
+    status_code=202,
+    responses={202: {"model": AcceptedOut}, 201: {}, 413: {}, 415: {}, 429: {}},
+)
 async def upload_document(
     project_id: str,
     request: Request,
     user: CurrentUser,
     workspace: Workspace,
+    services: AppServices,
     filename: Annotated[str, Query(min_length=1, max_length=200)],
-) -> ProjectDocumentPublic:
+    wait: bool = False,
+) -> JSONResponse:
     """Upload a document (the raw body) into the project's own collection and link it.
 
-    The same file name again replaces its text (a document updated).
+    The file is stored at once and its ingest queued: 202 with the job (`Location:
+    /jobs/{id}`), whose result is the project document. `wait=true` waits for the job and
+    answers 201 with the project document when it finished. 429 past the caller's upload
+    quota. The same file name again replaces its text (a document updated).
     """
     data = await request.body()
-    link = await run_in_threadpool(workspace.upload_document, user, project_id, filename, data)
-    return ProjectDocumentPublic.of(link)
+
+    def store() -> tuple[str, str]:
+        return workspace.accept_upload(user, project_id, filename, data)
+
+    job = await run_in_threadpool(
+        services.upload_jobs().submit,
+        user,
+        "project",
+        len(data),
+        store,
+        filename=filename,
+        project_id=project_id,
+    )
+    return await answer(
+        services,
+        user,
+        job,
+        wait=wait,
+        result_body=lambda r: ProjectDocumentPublic(**r).model_dump(mode="json"),
+    )
 
 
 @router.get("/attention")

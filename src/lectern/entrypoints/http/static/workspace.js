@@ -52,6 +52,17 @@ async function api(path, options = {}) {
   return body;
 }
 
+// An upload answers 202 with a job: poll it until it succeeded (or say why it failed).
+async function uploadJob(path, file) {
+  let { job } = await api(path, { method: "POST", body: file });
+  for (let delay = 250; job.status === "queued" || job.status === "running"; delay = Math.min(delay * 2, 3000)) {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    job = await api(job.url);
+  }
+  if (job.status === "failed") throw new Error(job.errors.map((e) => e.message).join("; ") || "the upload failed");
+  return job.result;
+}
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -159,7 +170,7 @@ async function projectView(id) {
   const documents = el("section", { class: "panel" }, el("h2", {}, "Documents"),
     ...project.documents.map((d) => el("a", { class: "item", href: `#/documents/${d.id}` }, el("strong", {}, d.title), el("p", { class: "meta" }, `${d.collection} · ${d.origin} by ${d.added_by}`))),
     editor ? form({ file: { label: "Upload a document", type: "file", required: true } }, "Upload",
-      (v) => api(`/projects/${id}/uploads?filename=${encodeURIComponent(v.file.name)}`, { method: "POST", body: v.file })) : null);
+      (v) => uploadJob(`/projects/${id}/uploads?filename=${encodeURIComponent(v.file.name)}`, v.file)) : null);
   show(
     el("h2", {}, project.name),
     el("p", { class: "meta" }, `${project.status} · ${project.description}`),
