@@ -24,7 +24,13 @@ from lectern.adapters.understanding.layer import (
     Understanding,
     conversational_reply,
 )
-from lectern.adapters.understanding.mentions import Names, find_in, names_from_prompt
+from lectern.adapters.understanding.mentions import (
+    Names,
+    find_in,
+    masked,
+    names_from_prompt,
+    resolve,
+)
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import NUMBER, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
@@ -357,7 +363,8 @@ class RulePolicy:
         tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
         if not on_workspace:
             tools += [t for t in BOOK_TOOLS if t in available]
-        reading = self.layer.read(text, tools, _mentioned_kinds(text, names))
+        meaning = masked(text, names) if on_workspace or names.of("project") else text
+        reading = self.layer.read(meaning, tools, _mentioned_kinds(text, names))
         reading = reading.without(_ruled_out(text, names))
         intent = self.layer.decided(reading)
         if intent is None and not on_workspace and _BOOK_WORDS.search(text):
@@ -692,6 +699,10 @@ def _ruled_out(text: str, names: Names) -> set[str]:
     """
     gone: set[str] = set()
     if not re.search(r"\blists?\b", text, re.I) and find_in(text, names.of("list")).name is None:
+        gone.update(_LIST_INTENTS)
+    named = list_name_of(text)
+    if named and resolve(named, names.of("list"), cutoff=85).name is None:
+        # "a list called Gifts" that the reader does not have: only creating one fits.
         gone.update(_LIST_INTENTS)
     if not _DELETE_CUE.search(text):
         gone.add("delete_list")

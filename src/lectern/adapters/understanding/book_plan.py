@@ -33,7 +33,7 @@ _TITLE = re.compile(
 _ARTICLES = ("The", "A", "An")
 
 
-def _title(text: str) -> str | None:
+def title_in(text: str) -> str | None:
     """The first capitalised run that is not the request's own words.
 
     "I loved The Shining, what next?" -> "The Shining": a title keeps its article and its
@@ -54,7 +54,7 @@ def _title(text: str) -> str | None:
 
 def _book(text: str, it: Callable[[str], str]) -> str | None:
     if text != text.casefold():
-        title = _title(text)
+        title = title_in(text)
         if title is not None:
             return title
     core = " ".join(_REQUEST_WORDS.sub(" ", text).split())

@@ -19,7 +19,7 @@ from lectern.domain.assistant import AIResponse
 
 CONFIDENCE_FLOOR = 0.55
 """Below this softmax share the reply is a clarifying question (chosen on the dev split)."""
-MARGIN_FLOOR = 0.02
+MARGIN_FLOOR = 0.01
 """Nor when the best intent leads the runner-up by less than this cosine."""
 
 CUE_BOOST = 0.05
