@@ -160,9 +160,7 @@ def test_stored_names_are_masked_by_what_they_are() -> None:
         )
     )
     assert masked("I finished hunting for unusual vpn logins", names) == "I finished the task"
-    assert masked("how far along is phishing awareness", names) == (
-        "how far along is the project"
-    )
+    assert masked("how far along is phishing awareness", names) == ("how far along is the project")
     assert masked("hello there", names) == "hello there"
 
 
