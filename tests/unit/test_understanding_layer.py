@@ -121,3 +121,62 @@ def test_slots_are_read_from_the_message() -> None:
     wednesday = datetime(2026, 11, 25, 9, 0)
     assert due_date_of("renew the certificates by Friday", wednesday) == "2026-11-27"
     assert due_date_of("no date here", wednesday) is None
+
+
+def test_a_message_is_embedded_once_however_often_it_is_read() -> None:
+    embedder = FakeEmbedder(VOCAB)
+    classifier = NearestExampleClassifier(embedder, EXAMPLES)
+    before = len(embedder.calls)
+    first = classifier.classify("mark the task done")
+    again = classifier.classify("mark the task done", ["complete_task", "get_blockers"])
+    assert len(embedder.calls) == before + 1
+    assert first.best == again.best == "complete_task"
+    classifier.forget_messages()
+    classifier.classify("mark the task done")
+    assert len(embedder.calls) == before + 2
+
+
+def test_ruling_an_intent_out_decides_again_over_the_rest() -> None:
+    classifier = NearestExampleClassifier(FakeEmbedder(VOCAB), EXAMPLES)
+    reading = classifier.classify("the task is finished show the blockers")
+    rest = reading.without([reading.best])
+    assert reading.best not in rest.likeliest(3)
+    assert rest.best == reading.likeliest(2)[1]
+    assert rest.margin == rest.ranked[0].score - rest.ranked[1].score
+    assert reading.without(["no_such_intent"]) is reading
+
+
+def test_stored_names_are_masked_by_what_they_are() -> None:
+    from lectern.adapters.understanding.mentions import masked
+
+    names = names_from_prompt(
+        "\n".join(
+            [
+                NAMES_HEADER,
+                *(f"- task: {t}" for t in TASKS),
+                "- project: Phishing awareness",
+                "- project: VPN gateway hardening",
+            ]
+        )
+    )
+    assert masked("I finished hunting for unusual vpn logins", names) == "I finished the task"
+    assert masked("how far along is phishing awareness", names) == ("how far along is the project")
+    assert masked("hello there", names) == "hello there"
+
+
+def test_a_rename_reads_the_list_and_its_new_name() -> None:
+    from lectern.adapters.understanding.book_plan import plan_books
+    from lectern.domain.assistant import ToolCall
+
+    names = names_from_prompt(f"{NAMES_HEADER}\n- list: Summer\n- list: Halloween")
+
+    def call(tool: str, **arguments: object) -> ToolCall:
+        return ToolCall("t", tool, dict(arguments))
+
+    for text, old, new in (
+        ("rename Summer to Holiday", "Summer", "Holiday"),
+        ("call my halloween list Spooky instead", "Halloween", "Spooky"),
+    ):
+        planned = plan_books("rename_list", text, names, lambda it: it, call)
+        assert isinstance(planned, list)
+        assert planned[0].arguments == {"list": old, "new_name": new}

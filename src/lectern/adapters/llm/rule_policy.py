@@ -24,7 +24,13 @@ from lectern.adapters.understanding.layer import (
     Understanding,
     conversational_reply,
 )
-from lectern.adapters.understanding.mentions import Names, find_in, names_from_prompt
+from lectern.adapters.understanding.mentions import (
+    Names,
+    find_in,
+    masked,
+    names_from_prompt,
+    resolve,
+)
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import NUMBER, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
@@ -357,20 +363,10 @@ class RulePolicy:
         tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
         if not on_workspace:
             tools += [t for t in BOOK_TOOLS if t in available]
-        reading = self.layer.read(text, tools, _mentioned_kinds(text, names))
+        meaning = masked(text, names) if on_workspace or names.of("project") else text
+        reading = self.layer.read(meaning, tools, _mentioned_kinds(text, names))
+        reading = reading.without(_ruled_out(text, names))
         intent = self.layer.decided(reading)
-        if (
-            intent in ("get_list_details", "add_to_list", "remove_from_list", "rename_list")
-            and not re.search(r"\blists?\b", text, re.I)
-            and find_in(text, names.of("list")).name is None
-        ):
-            intent = None  # a list request names a list, or says "list"
-        if intent == "delete_list" and not _DELETE_CUE.search(text):
-            # Deleting a list cannot be undone: only on a word that says so, else ask.
-            intent = None
-        if intent in CHANGES and _ASKS.match(text):
-            # A question asks; it does not change anything: take the likeliest read instead.
-            intent = next((i for i in reading.likeliest(3) if i not in CHANGES), None)
         if intent is None and not on_workspace and _BOOK_WORDS.search(text):
             # Unsure, but it reads as a request for books: the search is that reading.
             return self._search(text)
@@ -672,6 +668,51 @@ class RulePolicy:
 
 
 # --- replies from tool results ----------------------------------------------------------
+
+
+_LIST_INTENTS = (
+    "get_list_details",
+    "add_to_list",
+    "remove_from_list",
+    "rename_list",
+    "delete_list",
+)
+_CREATE_CUE = re.compile(
+    r"\b(?:new|create|make|start|set\s+up|fresh|another|open\s+a|begin)\b|"
+    r"\b(?:have|want|need)\s+a\s+(?:\w+\s+)?list\b",
+    re.I,
+)
+_RENAME_CUE = re.compile(
+    r"\b(?:rename|re-name|retitle|name\b.*\binstead|call\b.*\binstead|"
+    r"change\s+(?:the|its|my)?\s*(?:\w+\s+)?(?:name|title))\b|->",
+    re.I,
+)
+
+
+def _ruled_out(text: str, names: Names) -> set[str]:
+    """Intents the message's words rule out, whatever its meaning scores.
+
+    A list request says "list" or names one of the reader's lists; creating, renaming and
+    deleting a list happen only on a word that says so (deleting cannot be undone); a
+    question asks, it changes nothing. The next likeliest reading is then decided on the
+    same terms (`IntentReading.without`).
+    """
+    gone: set[str] = set()
+    if not re.search(r"\blists?\b", text, re.I) and find_in(text, names.of("list")).name is None:
+        gone.update(_LIST_INTENTS)
+    named = list_name_of(text)
+    if named and resolve(named, names.of("list"), cutoff=85).name is None:
+        # "a list called Gifts" that the reader does not have: only creating one fits.
+        gone.update(_LIST_INTENTS)
+    if not _DELETE_CUE.search(text):
+        gone.add("delete_list")
+    if not _CREATE_CUE.search(text):
+        gone.add("create_list")
+    if not _RENAME_CUE.search(text):
+        gone.add("rename_list")
+    if _ASKS.match(text):
+        gone.update(CHANGES)
+    return gone
 
 
 def _mentioned_kinds(text: str, names: Names) -> list[str]:

@@ -26,9 +26,37 @@ _REQUEST_WORDS = re.compile(
     re.I,
 )
 _DEICTIC = re.compile(r"\b(?:this|it|that)(?:\s+(?:one|book))?\b", re.I)
+_WORD = r"(?:[A-Z][\w'’-]*|\d+)"
+_TITLE = re.compile(
+    rf"{_WORD}(?:\s+(?:(?:of|the|and|in|a|an|to|on|for|at|with|from|upon|&)\s+)*{_WORD})*"
+)
+_ARTICLES = ("The", "A", "An")
+
+
+def title_in(text: str) -> str | None:
+    """The first capitalised run that is not the request's own words.
+
+    "I loved The Shining, what next?" -> "The Shining": a title keeps its article and its
+    inner small words.
+    """
+    for found in _TITLE.finditer(text):
+        words = found.group(0).split()
+        while words and _REQUEST_WORDS.fullmatch(words[0]):
+            if words[0] in _ARTICLES and len(words) > 1 and not _REQUEST_WORDS.fullmatch(words[1]):
+                break
+            words.pop(0)
+        while words and _REQUEST_WORDS.fullmatch(words[-1]):
+            words.pop()
+        if words:
+            return " ".join(words)
+    return None
 
 
 def _book(text: str, it: Callable[[str], str]) -> str | None:
+    if text != text.casefold():
+        title = title_in(text)
+        if title is not None:
+            return title
     core = " ".join(_REQUEST_WORDS.sub(" ", text).split())
     if core:
         return core
@@ -54,6 +82,41 @@ def _list(text: str, names: Names) -> str | Clarification | None:
     if len(lists) > 1:
         return which_of("list", lists)
     return lists[0] if lists else None
+
+
+_AFTER_LIST = re.compile(
+    r"\blist\b\s*[:,-]?\s*(?!(?:for|of|to|with|about|my|me|the|a|an|please|pls)\b)"
+    r"(?P<name>[\w'’&-]+(?:\s+(?!(?:with|and|that|which|for|please|pls)\b)[\w'’&-]+)*)",
+    re.I,
+)
+_NEW_NAME = re.compile(
+    r"(?:\b(?:to|as|into)\b|->)\s*(?P<name>[^,.!?]+?)\s*(?:\b(?:instead|please|pls)\b)?[.!?]*$|"
+    r"\b(?:call|name)\s+(?:it|(?:my|the)\s+.+?\s+list)\s+(?P<named>.+?)\s+instead\b",
+    re.I,
+)
+
+
+def _named_after_list(text: str) -> str | None:
+    """A new list's name written straight after "list" ("new list: Book Club")."""
+    found = _AFTER_LIST.search(text)
+    return clean(found.group("name")) or None if found else None
+
+
+def _rename(text: str, names: Names, call: CallMaker) -> list[ToolCall] | Clarification:
+    """Which list, and its new name ("rename Summer to Holiday", "call X list Y instead")."""
+    found = _NEW_NAME.search(text)
+    if found is None:
+        return Clarification("Which list should I rename, and what should it be called?", ())
+    group = "name" if found.group("name") else "named"
+    new_name = clean(re.sub(r"^(?:rename\s+)?(?:to|as)\s+", "", found.group(group), flags=re.I))
+    if not new_name:
+        return Clarification("Which list should I rename, and what should it be called?", ())
+    chosen = _list(text[: found.start(group)], names)
+    if chosen is None:
+        return name_it("list", "rename")
+    if isinstance(chosen, Clarification):
+        return chosen
+    return [call("rename_list", list=chosen, new_name=new_name)]
 
 
 def plan_books(
@@ -89,8 +152,10 @@ def plan_books(
         if book is None:
             return name_it("book", "add" if intent == "add_to_list" else "remove")
         return [call(intent, list=chosen, book=book)]
+    if intent == "rename_list":
+        return _rename(text, names, call)
     if intent == "create_list":
-        name = list_name_of(text)
+        name = list_name_of(text) or _named_after_list(text)
         if not name:
             return Clarification("What should the new list be called?", ())
         return [call(intent, name=clean(name))]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,9 @@ import numpy.typing as npt
 
 from lectern.application.ports import Embedder
 
+MESSAGE_CACHE = 512
+"""How many recent messages' vectors are kept: a conversation re-reads its last message after
+each tool result, and the policy's stages read the same text; one embedding serves them all."""
 TEMPERATURE = 0.02
 """Softmax temperature over the intents' scores (cosines differ by hundredths)."""
 NEAREST = 2
@@ -54,6 +58,17 @@ class IntentReading:
         """The `count` likeliest intents."""
         return [s.intent for s in self.ranked[:count]]
 
+    def without(self, ruled_out: Iterable[str]) -> IntentReading:
+        """The reading once some intents are ruled out (a change no word asks for).
+
+        Confidence and margin are taken again over the intents left, so the next likeliest
+        is decided on the same terms, never taken blindly.
+        """
+        gone = set(ruled_out)
+        if not gone & {s.intent for s in self.ranked}:
+            return self
+        return reading_of([s for s in self.ranked if s.intent not in gone])
+
 
 def examples_key(model_id: str, examples: Mapping[str, Sequence[str]]) -> str:
     """The content hash the cached example vectors are stored under."""
@@ -84,6 +99,15 @@ class NearestExampleClassifier:
             intent: np.array([i for i, label in enumerate(self.labels) if label == intent])
             for intent in self.intents
         }
+        # The examples grouped per intent and padded to one width with -inf, so one sort
+        # scores every intent at once.
+        self._width = max((len(rows) for rows in self._rows.values()), default=1)
+        self._grid = np.full((len(self.intents), self._width), -1, dtype=np.int64)
+        for position, intent in enumerate(self.intents):
+            rows = self._rows[intent]
+            self._grid[position, : len(rows)] = rows
+        self._index = {intent: position for position, intent in enumerate(self.intents)}
+        self._vectors_seen: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
 
     def _vectors(
         self,
@@ -118,8 +142,23 @@ class NearestExampleClassifier:
         `boosts` add to an intent's score (a high-precision cue seen in the message); they
         never take score away, so a cue's absence cannot turn one intent into another.
         """
+        return self.classify_vector(self.vector(text), allowed, boosts)
+
+    def vector(self, text: str) -> npt.NDArray[np.float32]:
+        """The message's unit vector, embedded once and kept for the next reads of it."""
+        found = self._vectors_seen.get(text)
+        if found is not None:
+            self._vectors_seen.move_to_end(text)
+            return found
         vector = np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
-        return self.classify_vector(vector, allowed, boosts)
+        self._vectors_seen[text] = vector
+        if len(self._vectors_seen) > MESSAGE_CACHE:
+            self._vectors_seen.popitem(last=False)
+        return vector
+
+    def forget_messages(self) -> None:
+        """Drop the kept message vectors (benchmarks time a message's first read)."""
+        self._vectors_seen.clear()
 
     def classify_vector(
         self,
@@ -129,17 +168,27 @@ class NearestExampleClassifier:
     ) -> IntentReading:
         """As `classify`, for an embedded message."""
         extra = boosts or {}
-        similarities = self.matrix @ vector
-        chosen = self.intents if allowed is None else [i for i in self.intents if i in set(allowed)]
-        scores = []
-        for intent in chosen:
-            rows = similarities[self._rows[intent]]
-            top = np.sort(rows)[-NEAREST:]
-            scores.append(IntentScore(intent, float(top.mean()) + extra.get(intent, 0.0)))
-        scores.sort(key=lambda s: -s.score)
-        if not scores:
+        similarities = np.append(self.matrix @ vector, np.float32(-np.inf))
+        wanted = None if allowed is None else set(allowed)
+        chosen = [i for i in self.intents if wanted is None or i in wanted]
+        if not chosen:
             return IntentReading((), 0.0, 0.0)
-        best = scores[0].score
-        total = sum(math.exp((s.score - best) / TEMPERATURE) for s in scores)
-        runner_up = scores[1].score if len(scores) > 1 else -1.0
-        return IntentReading(tuple(scores), 1.0 / total, best - runner_up)
+        grid = similarities[self._grid[[self._index[i] for i in chosen]]]
+        top = np.sort(grid, axis=1)[:, -NEAREST:]
+        means = top.mean(axis=1)
+        scores = [
+            IntentScore(intent, float(mean) + extra.get(intent, 0.0))
+            for intent, mean in zip(chosen, means, strict=True)
+        ]
+        return reading_of(scores)
+
+
+def reading_of(scores: Sequence[IntentScore]) -> IntentReading:
+    """Intents ranked by score, with the softmax share of the best and its margin."""
+    ranked = sorted(scores, key=lambda s: -s.score)
+    if not ranked:
+        return IntentReading((), 0.0, 0.0)
+    best = ranked[0].score
+    total = sum(math.exp((s.score - best) / TEMPERATURE) for s in ranked)
+    runner_up = ranked[1].score if len(ranked) > 1 else -1.0
+    return IntentReading(tuple(ranked), 1.0 / total, best - runner_up)

@@ -19,7 +19,7 @@ from lectern.domain.assistant import AIResponse
 
 CONFIDENCE_FLOOR = 0.55
 """Below this softmax share the reply is a clarifying question (chosen on the dev split)."""
-MARGIN_FLOOR = 0.02
+MARGIN_FLOOR = 0.01
 """Nor when the best intent leads the runner-up by less than this cosine."""
 
 CUE_BOOST = 0.05
@@ -59,6 +59,21 @@ CUES: dict[str, re.Pattern[str]] = {
     ),
     "search_content": re.compile(r"^(?:search|find|look\s+(?:for|up))\b|\bwhere did we\b", re.I),
     "get_book_details": re.compile(r"\b(?:writer|author|wrote|published|pages)\b", re.I),
+    "create_list": re.compile(
+        r"\b(?:new|create|make|start|fresh)\b.{0,20}\blist\b|\blist\s+(?:called|named)\b", re.I
+    ),
+    "add_to_list": re.compile(
+        r"\b(?:add|ad|put|throw|pop|stick|save|toss|include|want)\b.+\b(?:to|on|onto|in|into|for)\b"
+        r"(?:\s+(?:my|the))?\s+\w+(?:\s+(?:list|one))?\s*$|\blist\s*:\s*add\b",
+        re.I,
+    ),
+    "remove_from_list": re.compile(
+        r"\b(?:remove|drop|pull|take|get)\b.+\b(?:from|off|out\s+of)\b|\btake\s+it\s+off\b",
+        re.I,
+    ),
+    "get_list_details": re.compile(
+        r"\b(?:show|open|contents?|what'?s\s+(?:on|in))\b.{0,25}\blist\b", re.I
+    ),
 }
 
 MENTION_BOOST = 0.03

@@ -189,3 +189,59 @@ def find_in(text: str, names: Sequence[str]) -> Resolution:
     if len(close) > 1:
         return Resolution(None, close)
     return Resolution(scored[0][1])
+
+
+_PLACEHOLDER = {"task": "the task", "project": "the project", "blocker": "the blocker"}
+
+
+def masked(text: str, names: Names, kinds: Sequence[str] = ("task", "project", "blocker")) -> str:
+    """The message with the stored names it mentions replaced by what they are.
+
+    "wrap up the VPN login hunt" -> "wrap up the task": an intent is read from what the
+    message asks, and a name's own words ("VPN", "logins", "review") would pull it towards
+    a search or a document. The plans still read the message as written. Where two names
+    claim the same words, the longer run wins ("phishing awareness" is the project, "the
+    phishing drill" the task).
+    """
+    spans: list[tuple[int, int, str]] = []
+    for kind in kinds:
+        found = find_in(text, names.of(kind)).name
+        if found is None:
+            continue
+        tokens = set(_tokens(found))
+        words = list(re.finditer(r"[A-Za-z0-9][\w'-]*", text))
+        marked = [
+            any(_same_word(t, w.group(0).casefold()) for t in tokens)
+            and w.group(0).casefold() not in _STOP
+            for w in words
+        ]
+        index = 0
+        while index < len(words):
+            if not marked[index]:
+                index += 1
+                continue
+            end = index
+            probe = index + 1
+            while probe < len(words) and (
+                marked[probe] or words[probe].group(0).casefold() in _STOP
+            ):
+                if marked[probe]:
+                    end = probe
+                probe += 1
+            spans.append((words[index].start(), words[end].end(), _PLACEHOLDER[kind]))
+            index = end + 1
+    if not spans:
+        return text
+    kept: list[tuple[int, int, str]] = []
+    for start, end, placeholder in sorted(spans, key=lambda s: s[0] - s[1]):
+        if not any(start < b and a < end for a, b, _ in kept):
+            kept.append((start, end, placeholder))
+    out, last = [], 0
+    for start, end, placeholder in sorted(kept):
+        out.append(text[last:start])
+        out.append(placeholder)
+        last = end
+    out.append(text[last:])
+    joined = " ".join("".join(out).split())
+    joined = re.sub(r"\b(the|this|that|my|our)\s+the\b", r"\1", joined, flags=re.I)
+    return re.sub(r"\b(task|project|blocker)\s+\1\b", r"\1", joined, flags=re.I)
