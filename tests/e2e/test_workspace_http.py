@@ -306,3 +306,14 @@ def test_a_project_upload_is_a_job_its_uploader_follows(served: Served) -> None:
         headers=VERA,
     )
     assert viewer.status_code == 403  # refused before anything is stored or queued
+
+
+def test_text_limits_hold_for_the_text_as_sent(served: Served) -> None:
+    client = served.client
+    too_long = "\xa0" + "x" * 120  # 121 characters; 120 once stripped
+    refused = client.post("/organizations", json={"name": too_long}, headers=ALICE)
+    assert refused.status_code == 422
+    blank = client.post("/organizations", json={"name": "   "}, headers=ALICE)
+    assert blank.status_code == 422
+    made = client.post("/organizations", json={"name": "  Padded  "}, headers=ALICE)
+    assert made.status_code == 201 and made.json()["name"] == "Padded"

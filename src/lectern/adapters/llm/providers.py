@@ -182,15 +182,23 @@ def make_chat_model(config: ProviderConfig) -> ChatModelChoice:
         bedrock_options: dict[str, Any] = {}
         if config.base_url:  # unset: the region's own bedrock-runtime endpoint
             bedrock_options["endpoint_url"] = config.base_url
-        model = ChatBedrockConverse(
-            model=str(name),
-            region_name=config.region,
-            timeout=math.ceil(config.timeout),  # whole seconds only
-            # No retries of botocore's own: LangChainLLM retries (and traces) each attempt.
-            max_retries=0,
-            **bedrock_options,
-            **common,
-        )
+        try:
+            model = ChatBedrockConverse(
+                model=str(name),
+                region_name=config.region,
+                timeout=math.ceil(config.timeout),  # whole seconds only
+                # No retries of botocore's own: LangChainLLM retries (and traces) each attempt.
+                max_retries=0,
+                **bedrock_options,
+                **common,
+            )
+        except ValueError as error:  # pydantic's ValidationError: no region or credentials
+            first = str(error).strip().splitlines()[-2:][0].strip()
+            raise ConfigurationError(
+                "LECTERN_LLM=bedrock cannot reach AWS: set the region (LECTERN_LLM_REGION or "
+                f"AWS_REGION) and credentials (boto3's chain: AWS_ACCESS_KEY_ID, a profile or a "
+                f"role). AWS said: {first}"
+            ) from None
     elif provider == "gemini":
         _require(provider)
         from langchain_google_genai import ChatGoogleGenerativeAI

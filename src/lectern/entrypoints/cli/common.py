@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, TypeVar
@@ -27,6 +29,18 @@ from lectern.settings import load_settings
 
 out = Console()
 err = Console(stderr=True)
+
+
+def follow_terminal_width() -> None:
+    """Give both consoles the width `COLUMNS` asks for now.
+
+    Rich reads `COLUMNS` once, when a console is built (at import); a command run in a
+    process that imported the CLI earlier (a test runner, an embedding program) still gets
+    the width its own environment names.
+    """
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        out.width = err.width = int(columns)
 T = TypeVar("T")
 
 StrategyOption = Annotated[

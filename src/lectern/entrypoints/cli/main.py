@@ -11,7 +11,7 @@ from lectern.entrypoints.cli import answering, assistant
 from lectern.entrypoints.cli.beir import beir_app
 from lectern.entrypoints.cli.catalog import catalog_app, ingest_app
 from lectern.entrypoints.cli.collections import collections_app, show_label
-from lectern.entrypoints.cli.common import out
+from lectern.entrypoints.cli.common import follow_terminal_width, out
 from lectern.entrypoints.cli.evaluate import evaluate_app
 from lectern.entrypoints.cli.guide import guide_app
 from lectern.entrypoints.cli.mcp import mcp_app
@@ -75,6 +75,7 @@ def main(
 ) -> None:
     """Lectern: answers from a book catalog you can check."""
     del version
+    follow_terminal_width()
 
 
 def run() -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from lectern.application.workspace.search import ContentHit
 from lectern.domain.workspace import (
@@ -27,7 +27,20 @@ ProjectStatusName = Literal["active", "on_hold", "completed", "archived"]
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # Lengths are checked on the text as sent (what the published schema promises), then the
+    # text is stripped: stripping first let a 121-character name with a leading no-break
+    # space pass a 120-character limit (schemathesis found it).
+    model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _strip(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        stripped = value.strip()
+        if value and not stripped:
+            raise ValueError("must not be blank")
+        return stripped
 
 
 class ReviewSettingsModel(BaseModel):
