@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, TypeVar
@@ -41,6 +40,8 @@ def follow_terminal_width() -> None:
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         out.width = err.width = int(columns)
+
+
 T = TypeVar("T")
 
 StrategyOption = Annotated[
