@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from lectern.application.evaluation.assistant import CaseOutcome, ConversationCase, ExpectedCall
 from lectern.application.evaluation.understanding import (
     Judged,
@@ -61,3 +64,32 @@ def test_figures_count_questions_asked_and_due() -> None:
 def test_the_dev_split_is_packaged_for_every_surface() -> None:
     for surface in ("assistant", "workspace", "guideline", "kb"):
         assert [split for split, _ in splits_present(surface, ("dev",))] == ["dev"]
+
+
+def test_a_turn_that_should_ask_back_is_checked_even_without_expect_calls(tmp_path: Path) -> None:
+    # The held-out split writes a clarifying turn without `expect_calls`; such a turn
+    # expects no call and is judged (it was skipped as a set-up turn before).
+    from lectern.application.evaluation.workspace import load_workspace_conversations
+
+    path = tmp_path / "cases.json"
+    path.write_text(
+        json.dumps(
+            {
+                "cases": [
+                    {
+                        "id": "c",
+                        "kind": "clarify",
+                        "turns": [
+                            {"say": "set up", "approve": False},
+                            {"say": "mark it done", "expect_clarify": True},
+                            {"say": "hi", "expect_intent": "greeting"},
+                        ],
+                        "expect": {"unchanged": True},
+                    }
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
+    [case] = load_workspace_conversations(path)
+    assert [t.expect_calls for t in case.turns] == [None, (), ()]

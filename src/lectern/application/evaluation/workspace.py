@@ -116,9 +116,7 @@ def load_workspace_conversations(path: Path | None = None) -> list[WorkspaceCase
                         page=turn.get("page"),
                         approve=bool(turn.get("approve", False)),
                         reject=bool(turn.get("reject", False)),
-                        expect_calls=tuple(turn["expect_calls"])
-                        if "expect_calls" in turn
-                        else None,
+                        expect_calls=_expected_calls(turn),
                         expect_clarify=bool(turn.get("expect_clarify", False)),
                         expect_intent=turn.get("expect_intent"),
                     )
@@ -351,3 +349,15 @@ def run_workspace_set(
         both_right=sum(o.ok for o in outcomes),
         outcomes=outcomes,
     )
+
+
+def _expected_calls(turn: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...] | None:
+    """The calls a turn expects; a clarifying question or a greeting expects none.
+
+    A turn that names neither is a set-up turn and is not checked (None).
+    """
+    if "expect_calls" in turn:
+        return tuple(turn["expect_calls"])
+    if turn.get("expect_clarify") or turn.get("expect_intent"):
+        return ()
+    return None
