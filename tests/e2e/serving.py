@@ -4,9 +4,11 @@ as its own process."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +32,10 @@ def serve_in_thread(app: FastAPI, *, ready: bool = True) -> Iterator[str]:
     try:
         if ready and not wait_until_ready(url, 60):
             raise RuntimeError("the server did not become ready")
+        if not ready and not _accepting(port, 60):
+            # No request before the test's own (it counts them), but never before the socket
+            # is bound: under load the first request raced uvicorn's start-up.
+            raise RuntimeError("the server did not start listening")
         yield url
     finally:
         server.should_exit = True
@@ -70,3 +76,15 @@ def lectern_serve(data_dir: Path, **env: str) -> Iterator[str]:
                 process.wait(timeout=10)
         if process.stderr is not None:
             process.stderr.close()
+
+
+def _accepting(port: int, seconds: float) -> bool:
+    """Whether 127.0.0.1:`port` accepts a TCP connection within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False

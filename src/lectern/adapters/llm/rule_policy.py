@@ -146,13 +146,15 @@ _DELETE = re.compile(
 )
 _ADD = re.compile(
     r"^(?:please\s+)?(?:add|put|save)\s+(?P<book>.+?)\s+(?:to|on|in|into)\s+(?:my\s+|the\s+)?"
-    r"(?:(?:reading\s+)?list\s+(?P<list1>[^,:]+?)|(?P<list2>[^,:]+?)\s+(?:reading\s+)?list)"
+    r"(?:(?:reading\s+)?list\s+(?P<list1>[^,:]+?)|(?P<list2>(?!(?:my|the|a|our)\s)[^,:]+?)\s+"
+    r"(?:reading\s+)?list)"
     r"(?:\s*(?:,|:|with)\s*(?:(?:the|a)\s+)?(?:note\s*:?\s*)?(?P<note>.+?))?\W*$",
     re.I,
 )
 _REMOVE = re.compile(
     r"^(?:please\s+)?(?:remove|take|delete|drop)\s+(?P<book>.+?)\s+(?:from|off)\s+"
-    r"(?:of\s+)?(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<list1>.+?)|(?P<list2>.+?)\s+"
+    r"(?:of\s+)?(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<list1>.+?)|"
+    r"(?P<list2>(?!(?:my|the|a|our)\s)[^\s].*?)\s+"
     r"(?:reading\s+)?list)\W*$",
     re.I,
 )
