@@ -57,6 +57,7 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
 
 def _guarded(action: Callable[[], T]) -> T:
     """Run a command body; a Lectern error becomes a one-line message and exit 1."""
+    follow_terminal_width()  # also for a command group run on its own (its tests do)
     try:
         return action()
     except LecternError as error:
