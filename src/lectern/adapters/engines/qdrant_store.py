@@ -12,7 +12,6 @@ import atexit
 import math
 import threading
 import uuid
-import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
@@ -90,6 +89,12 @@ def disconnect(*, under: str) -> None:
     with _clients_lock:
         for key in [k for k in _clients if k[0].startswith(under)]:
             _clients.pop(key).close()
+
+
+def _local_mode(client: QdrantClient) -> bool:
+    """Whether the client is qdrant-client's local mode (a folder or `:memory:`)."""
+    options = getattr(client, "init_options", None) or {}
+    return options.get("path") is not None or options.get("location") == ":memory:"
 
 
 def point_id(passage_id: str) -> str:
@@ -191,9 +196,12 @@ class QdrantCorpus:
                 metadata=dict(metadata),
             )
         )
-        # Local mode warns that payload indexes do nothing there; a server uses them.
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", "Payload indexes have no effect", UserWarning)
+        # A server uses payload indexes; local mode has none (it warns that they do nothing),
+        # so they are not asked for there. Not silenced with `warnings.catch_warnings`: that
+        # swaps the process's filters and is not thread-safe, and an upload job creates
+        # collections on a worker thread while requests build pydantic models on others
+        # (a warning FastAPI silences that way escaped once, as an error under pytest).
+        if not _local_mode(self.client):
             for key in PAYLOAD_KEYS:
                 retrying(
                     lambda key=key: self.client.create_payload_index(  # type: ignore[misc]
