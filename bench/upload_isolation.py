@@ -10,6 +10,9 @@ MiniLM, bm25s + FAISS), then measures, in the same run:
 - the time for bob's small upload to be accepted and searchable: idle, while alice's large
   upload ingests (one write lock per collection, this code), and while it ingests under
   one process-wide write lock (the code before, emulated on the same service);
+- search p95 while the large upload runs as a job (the server's path), with the job on a
+  thread of the serving process (`LECTERN_UPLOAD_RUNNER=thread`) and in a niced worker
+  process (`process`, the default);
 and prints each as a ratio to its idle figure. Timings on a shared machine vary; run it
 alone for figures to quote.
 """
@@ -110,6 +113,60 @@ def _small_job(services: Services, name: str) -> tuple[float, float]:
     return accepted, time.perf_counter() - started
 
 
+def _searches_during_job(services: Services, large: bytes, name: str) -> tuple[list[float], float]:
+    """Search bob's collection while alice's large upload runs as a job (the server's path):
+    (the searches' seconds, the job's seconds)."""
+    service = services.collections()
+    jobs = services.upload_jobs()
+    started = time.perf_counter()
+    job = jobs.submit(
+        "alice",
+        "collection",
+        len(large),
+        lambda: ("alice", service.accept_upload("alice", name, large, max_bytes=50_000_000).name),
+        filename=name,
+    )
+    while jobs.get("alice", job.id).status == "queued":
+        time.sleep(0.01)
+    time.sleep(1.0)  # past the worker's start-up: reading and embedding
+    samples: list[float] = []
+    while not jobs.get("alice", job.id).done:
+        samples.extend(_searches(service, 5))
+    if jobs.get("alice", job.id).status != "succeeded":
+        raise SystemExit(f"alice's job failed: {jobs.get('alice', job.id).error}")
+    return samples, time.perf_counter() - started
+
+
+def _runner_comparison(folder: Path, large: bytes, queries: int) -> dict[str, tuple[float, ...]]:
+    """Search p95 idle and during a large upload job, per upload runner: (idle, during,
+    the job's seconds, searches during)."""
+    figures: dict[str, tuple[float, ...]] = {}
+    for runner in ("thread", "process"):
+        data_dir = folder / runner
+        services = bootstrap(
+            Settings(
+                data_dir=data_dir,
+                max_upload_chars=10_000_000,
+                review_uploads=False,
+                upload_runner=runner,
+                upload_workers=1,
+            )
+        )
+        service = services.collections()
+        seed = data_dir / "seed"
+        seed.mkdir(parents=True)
+        for i in range(20):
+            (seed / f"doc{i}.md").write_bytes(_text(2_000, i))
+        service.add("alice", seed)
+        service.add("bob", seed)
+        # The worker (a process) starts with the first job: one small job warms it up.
+        _small_job(services, "warm.md")
+        idle = _p95(_searches(service, queries))
+        during, seconds = _searches_during_job(services, large, "large.md")
+        figures[runner] = (idle, _p95(during), seconds, len(during))
+    return figures
+
+
 def _while_large(
     service: CollectionService, large: bytes, name: str, measure: Callable[[], T]
 ) -> tuple[T, float]:
@@ -144,7 +201,15 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--large-chars", type=int, default=300_000)
     parser.add_argument("--queries", type=int, default=40)
+    parser.add_argument(
+        "--runners-only", action="store_true", help="only the thread vs process comparison"
+    )
     args = parser.parse_args()
+    if args.runners_only:
+        with tempfile.TemporaryDirectory() as folder:
+            runners = _runner_comparison(Path(folder), _text(args.large_chars, 5), args.queries)
+        _print_runners(runners)
+        return 0
     with tempfile.TemporaryDirectory() as folder:
         data_dir = Path(folder)
         services = bootstrap(
@@ -177,6 +242,7 @@ def main() -> int:
         global_lock, _ = _while_large(
             service, large, "large-3.md", lambda: _small_upload(service, "global.md")
         )
+        runners = _runner_comparison(data_dir / "runners", large, args.queries)
     print(f"large upload: {args.large_chars:,} characters, ingested in {large_seconds:.1f} s")
     print(
         f"search p95 idle {idle_search * 1000:.1f} ms; during the large ingest "
@@ -199,7 +265,23 @@ def main() -> int:
     print(
         f"per-collection locks vs one global lock, small upload: {global_lock / during:.1f}x faster"
     )
+    _print_runners(runners)
     return 0
+
+
+def _print_runners(runners: dict[str, tuple[float, ...]]) -> None:
+    for runner, (idle, during_job, seconds, count) in runners.items():
+        print(
+            f"upload runner {runner}: search p95 idle {idle * 1000:.1f} ms, during the large "
+            f"upload job {during_job * 1000:.1f} ms ({count} searches; ratio "
+            f"{during_job / idle:.2f}); the job took {seconds:.1f} s"
+        )
+    thread, process = runners["thread"], runners["process"]
+    print(
+        f"search p95 during a large upload, worker process vs serving-process thread: "
+        f"{thread[1] / process[1]:.2f}x faster ({process[1] * 1000:.1f} ms vs "
+        f"{thread[1] * 1000:.1f} ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -561,6 +561,11 @@ def _isolated_env(
         }:
             monkeypatch.delenv(name)
     monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
+    # Upload jobs run on the serving process's threads in tests: a worker process would be
+    # spawned (seconds) per test, and it cannot see what a test patched in this process
+    # (the PostgreSQL schema per data dir below). tests/integration/test_upload_processes.py
+    # runs the default, worker processes.
+    monkeypatch.setenv("LECTERN_UPLOAD_RUNNER", "thread")
     if (threads := _threads_per_worker()) is not None:
         monkeypatch.setenv("LECTERN_EMBED_THREADS", str(threads))
     if on_postgres():

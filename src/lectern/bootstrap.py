@@ -1172,14 +1172,32 @@ class Services:
             quota_bytes=settings.upload_quota_bytes,
             max_jobs=settings.upload_max_jobs,
             clock=self.clock,
+            discard=lambda job: self.collections().discard_upload(job.collection, job.stored),
         )
         if settings.redis_url is not None:
             jobs.use(self.rq_uploads())
+        elif self._uploads_in_processes():
+            from lectern.adapters.jobs.process_uploads import ProcessUploadQueue
+
+            jobs.use(ProcessUploadQueue(settings, jobs.abandon, workers=settings.upload_workers))
         else:
             from lectern.adapters.jobs.thread_uploads import ThreadUploadQueue
 
             jobs.use(ThreadUploadQueue(jobs.run, workers=settings.upload_workers))
         return jobs
+
+    def _uploads_in_processes(self) -> bool:
+        """Whether upload jobs can run in worker processes built from the settings alone.
+
+        Not with a caller's overrides (tests' fakes: a worker process cannot rebuild them),
+        nor with Qdrant in local mode, which locks its folder to one process.
+        """
+        settings = self.settings
+        if settings.upload_runner != "process" or self.overrides != Overrides():
+            return False
+        return settings.engine == "embedded" or settings.resolved_qdrant_url.startswith(
+            ("http://", "https://")
+        )
 
     def rq_uploads(self) -> RqUploadQueue:
         """The upload jobs' rq queue on LECTERN_REDIS_URL (the worker serves it too)."""

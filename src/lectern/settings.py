@@ -330,7 +330,12 @@ class Settings(BaseSettings):
     upload_max_jobs: int = Field(default=3, ge=1, le=1_000)
     """Upload jobs one user may have queued or running at once; more is refused (429)."""
     upload_workers: int = Field(default=2, ge=1, le=32)
-    """Threads that ingest uploads inside the serving process (without LECTERN_REDIS_URL)."""
+    """How many uploads ingest at once without LECTERN_REDIS_URL (worker processes, or
+    threads with LECTERN_UPLOAD_RUNNER=thread)."""
+    upload_runner: Literal["process", "thread"] = "process"
+    """Where uploads ingest without LECTERN_REDIS_URL: `process`, worker processes at a
+    lower CPU priority (searches keep their speed during a large ingest), or `thread`,
+    threads of the serving process (no second copy of the models in memory)."""
     upload_wait_seconds: float = Field(default=120.0, gt=0.0, le=3_600.0)
     """How long `?wait=true` on an upload waits for its job before answering 202."""
 

@@ -580,6 +580,21 @@ class CollectionService:
             )
         return report, document_id(name, path.name)
 
+    def discard_upload(self, name: str, stored: str) -> bool:
+        """Delete a stored upload whose ingest was interrupted, unless the collection holds it.
+
+        A new file that never made it in goes, so the collection's next ingest (which reads
+        the whole upload folder) does not pick it up; a file the collection holds a document
+        of (an update, or a crash after the commit) stays, since removing it would remove
+        the document on that next ingest. Returns whether it was deleted.
+        """
+        if self.inbox is None or "/" in stored or stored.startswith("."):
+            return False
+        if self.store.documents(name, [document_id(name, stored)]):
+            return False
+        self.inbox.discard(self.inbox.folder(name) / stored)
+        return True
+
     def clean_inbox(
         self, older_than: timedelta, keep: Collection[tuple[str, str]] = ()
     ) -> list[Path]:

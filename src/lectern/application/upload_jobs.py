@@ -41,6 +41,9 @@ JobStatus = Literal["queued", "running", "succeeded", "failed"]
 JobKind = Literal["collection", "project"]
 ACTIVE: tuple[JobStatus, ...] = ("queued", "running")
 FINISHED: tuple[JobStatus, ...] = ("succeeded", "failed")
+INTERRUPTED = (
+    "interrupted: the process running this upload stopped before it finished; upload the file again"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,10 +156,16 @@ class UploadJobs:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
         owner: str | None = None,
+        discard: Callable[[UploadJob], object] | None = None,
     ) -> None:
-        """`runners` ingest a job of each kind; the queue is attached with `use`."""
+        """`runners` ingest a job of each kind; the queue is attached with `use`.
+
+        `discard` removes the stored file of a job that was interrupted (its process died),
+        so the collection's next ingest does not take it in unannounced.
+        """
         self.store = store
         self.runners = runners
+        self.discard = discard
         self.quota_bytes = quota_bytes
         self.max_jobs = max_jobs
         self.clock = clock
@@ -262,6 +271,23 @@ class UploadJobs:
         log.info("upload job finished", job=job.id, status=finished.status)
         return finished
 
+    def abandon(self, job_id: str, reason: str) -> UploadJob | None:
+        """Fail a job whose runner was lost (its worker process died); a finished job stays."""
+        job = self.store.get(job_id)
+        if job is None or job.done:
+            return None
+        return self._interrupted(job, reason)
+
+    def _interrupted(self, job: UploadJob, reason: str) -> UploadJob:
+        failed = self._failed(job, reason)
+        self.store.finish(failed)
+        if self.discard is not None:
+            try:
+                self.discard(job)
+            except Exception as error:  # noqa: BLE001 - the orphan clean-up takes it later
+                log.warning("interrupted upload kept", job=job.id, error=str(error))
+        return failed
+
     def _failed(self, job: UploadJob, reason: str) -> UploadJob:
         return replace(
             job,
@@ -304,13 +330,7 @@ class UploadJobs:
         for job in self.store.with_status("running"):
             if job.owner == self.owner or owner_alive(job.owner) is not False:
                 continue
-            self.store.finish(
-                self._failed(
-                    job,
-                    "interrupted: the process running this upload stopped before it finished; "
-                    "upload the file again",
-                )
-            )
+            self._interrupted(job, INTERRUPTED)
             failed.append(job.id)
         requeued: list[str] = []
         if self.queue is not None:

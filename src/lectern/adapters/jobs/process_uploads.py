@@ -1,0 +1,143 @@
+"""Upload jobs in worker processes of their own (the embedded default, without Redis).
+
+An ingest is CPU work in Python (extraction, passages, tokens) around the embedder; on the
+serving process's threads it holds the GIL and the cores that searches need (search p95
+rose by up to a third on 2 cores during a 300,000-character upload). Here each job runs in
+one of `workers` spawned processes at the lowest CPU priority (`nice` 19) that embeds on
+half the cores (unless LECTERN_EMBED_THREADS says otherwise), built from the same
+Settings, which share the database and the data folder with the server: the job's row
+says how far it got, and the server loads a collection's new index generation on its next
+search, as it does for a job that `lectern workspace worker` ran on rq.
+
+A worker process is started on the first job and kept for the next ones. If one dies (out
+of memory, killed), the jobs it held are failed with the reason (`on_lost`) and the pool is
+started again for the next job.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
+
+import structlog
+
+from lectern.application.upload_jobs import INTERRUPTED
+
+if TYPE_CHECKING:
+    from lectern.settings import Settings
+
+log = structlog.get_logger(__name__)
+
+_run: Callable[[str], object] | None = None
+"""The worker process's job handler (set by `_start_worker`)."""
+
+
+def _start_worker(settings: Settings, niceness: int) -> None:
+    """In a new worker process: lower its priority and build the services it runs jobs on."""
+    global _run
+    if niceness:
+        try:
+            os.nice(niceness)
+        except OSError as error:  # a platform or sandbox without nice: run at normal priority
+            log.warning("upload worker priority unchanged", error=str(error))
+    from lectern.bootstrap import bootstrap
+
+    if settings.embed_threads is None:
+        # Half the cores (at least one) embed: the others stay free for the server's searches.
+        threads = max(1, (os.cpu_count() or 2) // 2)
+        settings = settings.model_copy(update={"embed_threads": threads})
+    _run = bootstrap(settings).upload_jobs().run
+
+
+def _run_job(job_id: str) -> str:
+    """What a worker process runs for one job (the job records its own outcome)."""
+    if _run is None:
+        raise RuntimeError("this process was not started as an upload worker")
+    _run(job_id)
+    return job_id
+
+
+class ProcessUploadQueue:
+    """Runs each submitted job id on one of `workers` niced worker processes."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        on_lost: Callable[[str, str], object],
+        *,
+        workers: int = 2,
+        niceness: int = 19,
+    ) -> None:
+        """No process starts until the first job.
+
+        `on_lost(job_id, reason)` fails a job whose worker process died.
+        """
+        self.settings = settings
+        self.on_lost = on_lost
+        self.workers = workers
+        self.niceness = niceness
+        self.futures: list[Future[str]] = []
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                # spawn, not fork: the server has threads (a fork copies their locks held).
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                    initargs=(self.settings, self.niceness),
+                )
+            return self._executor
+
+    def submit(self, job_id: str) -> None:
+        """Queue the job."""
+        try:
+            future = self._pool().submit(_run_job, job_id)
+        except BrokenProcessPool:
+            self._restart()
+            future = self._pool().submit(_run_job, job_id)
+        future.add_done_callback(lambda done: self._finished(job_id, done))
+        self.futures = [f for f in self.futures if not f.done()]
+        self.futures.append(future)
+
+    def _finished(self, job_id: str, future: Future[str]) -> None:
+        error = future.exception()
+        if error is None:
+            return
+        if isinstance(error, BrokenProcessPool):
+            reason = INTERRUPTED
+            self._restart()
+        else:
+            reason = f"the upload worker failed: {type(error).__name__}: {error}"
+        log.error("upload job lost", job=job_id, error=f"{type(error).__name__}: {error}")
+        try:
+            self.on_lost(job_id, reason)
+        except Exception as failure:  # noqa: BLE001 - recovery at start-up fails it then
+            log.error("upload job not marked failed", job=job_id, error=str(failure))
+
+    def _restart(self) -> None:
+        """Drop a broken pool; the next job starts a new one."""
+        with self._lock:
+            broken, self._executor = self._executor, None
+        if broken is not None:
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    def drain(self) -> None:
+        """Wait for every queued job (tests and the bench)."""
+        for future in list(self.futures):
+            future.exception()
+
+    def close(self) -> None:
+        """Finish the queued jobs and stop the worker processes."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True)
