@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
+from openai import OpenAI
 
 from lectern.application.assistant.tools import QueryTool, ToolContext
 from lectern.bootstrap import Services, bootstrap
@@ -225,6 +226,30 @@ def test_assistant_tools_find_nothing_of_another_organization(world: World) -> N
                 _run(configured, name, user, arguments)
     found = _run(configured, "search_threats", "alice", calls["search_threats"])
     assert "Zephyrine" in str(found)
+
+
+def test_the_openai_endpoint_answers_from_the_callers_organization_only(world: World) -> None:
+    """The real `openai` client on /v1: the same questions, Bob and Carol get nothing."""
+
+    def ask(key: str, question: str) -> str:
+        client = OpenAI(
+            base_url="http://testserver/v1", api_key=key, http_client=world.client, max_retries=0
+        )
+        reply = client.chat.completions.create(
+            model="lectern-assistant", messages=[{"role": "user", "content": question}]
+        )
+        return reply.choices[0].message.content or ""
+
+    questions = [
+        "Search my documents for the Zephyrine acquisition",
+        f"Show document {world.link_id}",
+        f"Show document {world.document_id}",
+    ]
+    for key in ("bob-key", "carol-key"):
+        for question in questions:
+            assert "Zephyrine" not in ask(key, question), (key, question)
+    for question in questions[:2]:
+        assert "Zephyrine" in ask("alice-key", question), question
 
 
 def test_mcp_tools_and_resources_over_http(world: World) -> None:
