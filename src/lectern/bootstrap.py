@@ -1179,7 +1179,14 @@ class Services:
         elif self._uploads_in_processes():
             from lectern.adapters.jobs.process_uploads import ProcessUploadQueue
 
-            jobs.use(ProcessUploadQueue(settings, jobs.abandon, workers=settings.upload_workers))
+            jobs.use(
+                ProcessUploadQueue(
+                    settings,
+                    jobs.abandon,
+                    workers=settings.upload_workers,
+                    niceness=settings.upload_niceness,
+                )
+            )
         else:
             from lectern.adapters.jobs.thread_uploads import ThreadUploadQueue
 

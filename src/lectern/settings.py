@@ -336,6 +336,9 @@ class Settings(BaseSettings):
     """Where uploads ingest without LECTERN_REDIS_URL: `process`, worker processes at a
     lower CPU priority (searches keep their speed during a large ingest), or `thread`,
     threads of the serving process (no second copy of the models in memory)."""
+    upload_niceness: int = Field(default=19, ge=0, le=19)
+    """The CPU priority (`nice`) of upload worker processes: 19 yields every core to the
+    server's searches; 0 shares them equally (uploads finish sooner on a busy machine)."""
     upload_wait_seconds: float = Field(default=120.0, gt=0.0, le=3_600.0)
     """How long `?wait=true` on an upload waits for its job before answering 202."""
 

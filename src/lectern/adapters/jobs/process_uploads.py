@@ -46,7 +46,10 @@ def _start_worker(settings: Settings, niceness: int) -> None:
         except OSError as error:  # a platform or sandbox without nice: run at normal priority
             log.warning("upload worker priority unchanged", error=str(error))
     from lectern.bootstrap import bootstrap
+    from lectern.observability import configure_logging
 
+    # A spawned process starts with structlog's defaults (stdout); it logs as the server does.
+    configure_logging(settings.log_level, settings.log_format)
     if settings.embed_threads is None:
         # Half the cores (at least one) embed: the others stay free for the server's searches.
         threads = max(1, (os.cpu_count() or 2) // 2)
