@@ -1193,6 +1193,13 @@ class Services:
             jobs.use(ThreadUploadQueue(jobs.run, workers=settings.upload_workers))
         return jobs
 
+    def stop_uploads(self) -> None:
+        """Stop the upload worker processes, if this process started any (server shutdown)."""
+        jobs = self._built.get("upload_jobs")
+        stop = getattr(getattr(jobs, "queue", None), "stop", None)
+        if callable(stop):
+            stop()
+
     def _uploads_in_processes(self) -> bool:
         """Whether upload jobs can run in worker processes built from the settings alone.
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from lectern.adapters.jobs.process_uploads import ProcessUploadQueue
+from lectern.adapters.jobs.process_uploads import ProcessUploadQueue, watch_parent
 from lectern.adapters.jobs.thread_uploads import ThreadUploadQueue
 from lectern.bootstrap import Services, bootstrap
 from lectern.entrypoints.http.app import create_app
@@ -134,3 +135,38 @@ def test_threads_where_a_worker_process_cannot_rebuild_the_services(tmp_path: Pa
         _settings(tmp_path / "d", engine="qdrant", qdrant_url="http://q:6333")
     )
     assert isinstance(served_qdrant.upload_jobs().queue, ProcessUploadQueue)
+
+
+def _gone(pid: int, seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_the_server_stopping_stops_its_workers(tmp_path: Path) -> None:
+    services = bootstrap(_settings(tmp_path / "var"))
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    (seed / "seed.md").write_text("# Seed\n\nA first document.\n", "utf-8")
+    services.collections().add("notes", seed)
+    large = b"# Big\n\n" + b"many words about tides and harbours here. " * 12_000
+    with TestClient(create_app(services)) as client:
+        url = _upload(client, "big.md", large)
+        assert _until(client, url, lambda j: j["status"] != "queued")["status"] == "running"
+        pid = _owner_pid(services, url)
+    # Shut down mid-ingest: the worker is stopped, not waited for, and not left behind.
+    assert _gone(pid)
+
+
+def test_a_worker_leaves_when_its_parent_is_gone() -> None:
+    gone = threading.Event()
+    watch_parent(os.getppid() + 1_000_000, gone.set, every=0.01)  # not our parent: "died"
+    assert gone.wait(5)
+    stays = threading.Event()
+    watch_parent(os.getppid(), stays.set, every=0.01)
+    assert not stays.wait(0.3)

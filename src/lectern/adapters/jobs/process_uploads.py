@@ -19,6 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,9 +38,31 @@ _run: Callable[[str], object] | None = None
 """The worker process's job handler (set by `_start_worker`)."""
 
 
-def _start_worker(settings: Settings, niceness: int) -> None:
+def watch_parent(
+    parent: int, on_gone: Callable[[], object], *, every: float = 1.0
+) -> threading.Thread:
+    """Call `on_gone` once this process's parent is no longer `parent`.
+
+    The parent died: a killed server must not leave its workers behind, holding memory and
+    the database.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        on_gone()
+
+    thread = threading.Thread(target=watch, name="upload-parent-watch", daemon=True)
+    thread.start()
+    return thread
+
+
+def _start_worker(settings: Settings, niceness: int, parent: int) -> None:
     """In a new worker process: lower its priority and build the services it runs jobs on."""
     global _run
+    # A job cut short here stays `running` with this process as its owner: the server's
+    # next start-up fails it with the reason (UploadJobs.recover).
+    watch_parent(parent, lambda: os._exit(0))
     if niceness:
         try:
             os.nice(niceness)
@@ -96,7 +119,7 @@ class ProcessUploadQueue:
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
-                    initargs=(self.settings, self.niceness),
+                    initargs=(self.settings, self.niceness, os.getpid()),
                 )
             return self._executor
 
@@ -112,6 +135,8 @@ class ProcessUploadQueue:
         self.futures.append(future)
 
     def _finished(self, job_id: str, future: Future[str]) -> None:
+        if future.cancelled():  # stopped before it ran: still queued, the next start runs it
+            return
         error = future.exception()
         if error is None:
             return
@@ -137,6 +162,27 @@ class ProcessUploadQueue:
         """Wait for every queued job (tests and the bench)."""
         for future in list(self.futures):
             future.exception()
+
+    def stop(self) -> None:
+        """Stop at once (the server shuts down).
+
+        Queued jobs stay queued for the next start; a running one is cut short and failed as
+        interrupted.
+        """
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        # Python 3.14 terminates a pool's workers itself; before, the pool keeps them in
+        # `_processes` (a private name, stable since 3.8). `shutdown` alone would wait for a
+        # running ingest, which may take minutes, before the server could exit.
+        terminate = getattr(executor, "terminate_workers", None)
+        if callable(terminate):
+            terminate()
+            return
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.terminate()
+        executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         """Finish the queued jobs and stop the worker processes."""

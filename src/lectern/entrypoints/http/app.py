@@ -86,6 +86,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
             with contextlib.suppress(asyncio.CancelledError):
                 await upkeep
             await window.close()
+            services.stop_uploads()
 
     app = FastAPI(
         title="Lectern",
