@@ -130,7 +130,7 @@ def test_adapters_do_not_read_settings() -> None:
     # Bootstrap reads Settings and hands each adapter plain values.
     def bad(name: str) -> bool:
         return name in {"lectern.settings", "lectern.bootstrap"} or name.startswith(
-            "lectern.entrypoints"
+            ("lectern.bootstrap.", "lectern.entrypoints")
         )
 
     assert _offenders("adapters", bad) == {}
