@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from lectern.adapters.actions.sqlalchemy_actions import SqlAlchemyPendingActions
 from lectern.adapters.assistant_metrics import PrometheusAssistantObserver
 from lectern.adapters.catalog.library import SqlAlchemyLibrary
-from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.privacy.patterns import PatternPiiDetector
 from lectern.adapters.sessions.memory import InMemorySessions
 from lectern.application.access import CatalogEditors
@@ -79,6 +78,8 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
         settings = self.settings
         provider = settings.assistant_provider
         if provider == "rules":
+            from lectern.adapters.llm.rule_policy import RulePolicy
+
             return RulePolicy(self.understanding(), self.understanding_layer())
         from lectern.adapters.llm.tool_calling import LangChainToolModel
 

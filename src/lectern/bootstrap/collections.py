@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID
-from lectern.adapters.search_indexes import DiskSearchIndexes
-from lectern.adapters.vector.faiss_index import ArrayEmbedder
 from lectern.application.collections import CollectionService
 from lectern.application.ports import CollectionIndexes
 from lectern.bootstrap.indexes import qdrant_client, qdrant_indexes, search_config
 from lectern.bootstrap.models import ModelWiring
+
+if TYPE_CHECKING:
+    from lectern.adapters.vector.faiss_index import ArrayEmbedder
 
 
 class CollectionWiring(ModelWiring):
@@ -60,6 +61,8 @@ class CollectionWiring(ModelWiring):
                 settings.qdrant_collection_prefix,
             )
         from lectern.adapters.collection_indexes import DiskCollectionIndexes
+        from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID
+        from lectern.adapters.search_indexes import DiskSearchIndexes
 
         def folder_indexes(
             folder: Path, embedder: Callable[[], ArrayEmbedder]

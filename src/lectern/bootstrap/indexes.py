@@ -7,11 +7,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID, OnnxMiniLMEmbedder
-from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.adapters.sources.beir import load_beir
 from lectern.adapters.sources.fetch import sha256_of
-from lectern.adapters.vector.faiss_index import ArrayEmbedder
 from lectern.application.evaluation.beir import BeirEvaluation
 from lectern.application.ports import Embedder, LexicalIndex, VectorIndex
 from lectern.application.search import HybridRetriever, SearchConfig
@@ -22,6 +19,8 @@ if TYPE_CHECKING:
     from qdrant_client import QdrantClient
 
     from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
+    from lectern.adapters.search_indexes import DiskSearchIndexes
+    from lectern.adapters.vector.faiss_index import ArrayEmbedder
 
 
 def make_embedder(settings: Settings) -> ArrayEmbedder:
@@ -34,6 +33,8 @@ def make_embedder(settings: Settings) -> ArrayEmbedder:
         return SentenceTransformerEmbedder(
             threads=settings.embed_threads, batch_size=settings.embed_batch_size
         )
+    from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+
     return OnnxMiniLMEmbedder(threads=settings.embed_threads, batch_size=settings.embed_batch_size)
 
 
@@ -71,6 +72,7 @@ def qdrant_indexes(
 
     `prefixed`: `corpus` already starts with the prefix (collection generations).
     """
+    from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID
     from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
 
     return QdrantSearchIndexes(
@@ -93,6 +95,9 @@ def search_indexes(
     """
     if settings.engine == "qdrant":
         return qdrant_indexes(settings, folder.name, embedder)
+    from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID
+    from lectern.adapters.search_indexes import DiskSearchIndexes
+
     return DiskSearchIndexes(
         folder,
         embedder or (lambda: make_embedder(settings)),

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from lectern.adapters.llm.extractive import ExtractiveLLM
 from lectern.adapters.llm.tracing import JsonlTraceWriter
 from lectern.adapters.metrics import MeteredTracer
-from lectern.adapters.vector.faiss_index import ArrayEmbedder
 from lectern.application.answering.usage import UsageMeter
 from lectern.application.ports import Embedder, LLMClient, LLMTracer, ProgressReporter, Reranker
 from lectern.bootstrap.base import Clock, log, system_clock
@@ -19,6 +18,7 @@ from lectern.settings import Settings
 if TYPE_CHECKING:
     from lectern.adapters.llm.langchain_llm import StructuredMethod
     from lectern.adapters.llm.providers import ProviderConfig
+    from lectern.adapters.vector.faiss_index import ArrayEmbedder
 
 
 def assemble_local_model(settings: Settings, progress: ProgressReporter | None = None) -> Path:
