@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from lectern.adapters.privacy.patterns import PatternPiiDetector
@@ -11,9 +14,25 @@ from lectern.application.upload_reviews import UploadReviewer
 from lectern.bootstrap.base import Overrides, log
 from lectern.bootstrap.workspace import WorkspaceWiring
 from lectern.errors import ConfigurationError
+from lectern.settings import Settings
 
 if TYPE_CHECKING:
     from lectern.adapters.jobs.rq_uploads import RqUploadQueue
+
+
+def upload_worker(
+    make: Callable[[Settings], UploadWiring], settings: Settings
+) -> Callable[[str], object]:
+    """An upload worker process's job handler, built in that process from the settings.
+
+    `make` is the server's own services class (no overrides: see `_uploads_in_processes`).
+    Half the cores (at least one) embed unless LECTERN_EMBED_THREADS says otherwise: the
+    others stay free for the server's searches.
+    """
+    if settings.embed_threads is None:
+        threads = max(1, (os.cpu_count() or 2) // 2)
+        settings = settings.model_copy(update={"embed_threads": threads})
+    return make(settings).upload_jobs().run
 
 
 class UploadWiring(WorkspaceWiring):
@@ -40,7 +59,8 @@ class UploadWiring(WorkspaceWiring):
         elif self._uploads_in_processes():
             from lectern.adapters.jobs.process_uploads import ProcessUploadQueue
 
-            jobs.use(ProcessUploadQueue(settings, jobs.abandon, workers=settings.upload_workers))
+            start = partial(upload_worker, type(self), settings)
+            jobs.use(ProcessUploadQueue(start, jobs.abandon, workers=settings.upload_workers))
         else:
             from lectern.adapters.jobs.thread_uploads import ThreadUploadQueue
 
