@@ -130,7 +130,7 @@ def test_adapters_do_not_read_settings() -> None:
     # Bootstrap reads Settings and hands each adapter plain values.
     def bad(name: str) -> bool:
         return name in {"lectern.settings", "lectern.bootstrap"} or name.startswith(
-            "lectern.entrypoints"
+            ("lectern.bootstrap.", "lectern.entrypoints")
         )
 
     assert _offenders("adapters", bad) == {}
@@ -138,6 +138,28 @@ def test_adapters_do_not_read_settings() -> None:
 
 def test_entrypoints_reach_adapters_only_through_bootstrap() -> None:
     assert _offenders("entrypoints", lambda name: name.startswith("lectern.adapters")) == {}
+
+
+ENGINES_NOT_AT_START = {"faiss", "numpy", "scipy", "bm25s", "onnxruntime", "langchain_core"}
+"""What `lectern --help` must not load: bootstrap imports an engine or a model runtime where
+the part that needs it is built, so a command (or a worker process) pays only for what it
+touches."""
+
+
+def test_the_command_line_starts_without_an_index_engine_or_model_runtime() -> None:
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "lectern", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = {
+        line.rsplit("|", 1)[-1].strip().split(".")[0]
+        for line in run.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    assert "lectern" in loaded
+    assert loaded & ENGINES_NOT_AT_START == set()
 
 
 def test_exceptions_live_in_errors() -> None:

@@ -3,11 +3,12 @@
 An ingest is CPU work in Python (extraction, passages, tokens) around the embedder; on the
 serving process's threads it holds the GIL and the cores that searches need (search p95
 rose by up to a third on 2 cores during a 300,000-character upload). Here each job runs in
-one of `workers` spawned processes at the lowest CPU priority (`nice` 19) that embeds on
-half the cores (unless LECTERN_EMBED_THREADS says otherwise), built from the same
-Settings, which share the database and the data folder with the server: the job's row
-says how far it got, and the server loads a collection's new index generation on its next
-search, as it does for a job that `lectern workspace worker` ran on rq.
+one of `workers` spawned processes at the lowest CPU priority (`nice` 19), on a handler
+that `start` builds in that process (bootstrap's: services from the server's settings,
+embedding on half the cores, which share the database and the data folder with the
+server): the job's row says how far it got, and the server loads a collection's new index
+generation on its next search, as it does for a job that `lectern workspace worker` ran on
+rq.
 
 A worker process is started on the first job and kept for the next ones. If one dies (out
 of memory, killed), the jobs it held are failed with the reason (`on_lost`) and the pool is
@@ -23,14 +24,10 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
 
 import structlog
 
 from lectern.application.upload_jobs import INTERRUPTED
-
-if TYPE_CHECKING:
-    from lectern.settings import Settings
 
 log = structlog.get_logger(__name__)
 
@@ -57,8 +54,13 @@ def watch_parent(
     return thread
 
 
-def _start_worker(settings: Settings, niceness: int, parent: int) -> None:
-    """In a new worker process: lower its priority and build the services it runs jobs on."""
+StartWorker = Callable[[], Callable[[str], object]]
+"""Builds a worker process's job handler, in that process; picklable (spawned processes get
+it by reference: a module-level function, or a `functools.partial` of one)."""
+
+
+def _start_worker(start: StartWorker, niceness: int, parent: int) -> None:
+    """In a new worker process: lower its priority and build the handler it runs jobs with."""
     global _run
     # A job cut short here stays `running` with this process as its owner: the server's
     # next start-up fails it with the reason (UploadJobs.recover).
@@ -68,16 +70,7 @@ def _start_worker(settings: Settings, niceness: int, parent: int) -> None:
             os.nice(niceness)
         except OSError as error:  # a platform or sandbox without nice: run at normal priority
             log.warning("upload worker priority unchanged", error=str(error))
-    from lectern.bootstrap import bootstrap
-    from lectern.observability import configure_logging
-
-    # A spawned process starts with structlog's defaults (stdout); it logs as the server does.
-    configure_logging(settings.log_level, settings.log_format)
-    if settings.embed_threads is None:
-        # Half the cores (at least one) embed: the others stay free for the server's searches.
-        threads = max(1, (os.cpu_count() or 2) // 2)
-        settings = settings.model_copy(update={"embed_threads": threads})
-    _run = bootstrap(settings).upload_jobs().run
+    _run = start()
 
 
 def _run_job(job_id: str) -> str:
@@ -93,7 +86,7 @@ class ProcessUploadQueue:
 
     def __init__(
         self,
-        settings: Settings,
+        start: StartWorker,
         on_lost: Callable[[str, str], object],
         *,
         workers: int = 2,
@@ -101,9 +94,10 @@ class ProcessUploadQueue:
     ) -> None:
         """No process starts until the first job.
 
+        `start()` runs once in each worker process and returns its job handler;
         `on_lost(job_id, reason)` fails a job whose worker process died.
         """
-        self.settings = settings
+        self.start = start
         self.on_lost = on_lost
         self.workers = workers
         self.niceness = niceness
@@ -119,7 +113,7 @@ class ProcessUploadQueue:
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
-                    initargs=(self.settings, self.niceness, os.getpid()),
+                    initargs=(self.start, self.niceness, os.getpid()),
                 )
             return self._executor
 
