@@ -150,6 +150,19 @@ def test_the_research_questions_have_gold_ids() -> None:
     assert kinds == {"C", "T"}  # CVE ids and ATT&CK techniques
 
 
+def test_the_research_dev_set_is_apart_from_the_measured_one() -> None:
+    version, dev = load_research_questions(name="dev")
+    _, measured = load_research_questions()
+    assert version == "research-questions-dev-v1" and len(dev) >= 15
+    assert len({q.id for q in dev}) == len(dev) and all(q.gold for q in dev)
+    assert {q.gold[0][:1] for q in dev} == {"C", "T"}
+    # The rules are tuned on the dev set: none of its records answers a measured question.
+    assert not {g for q in dev for g in q.gold} & {g for q in measured for g in q.gold}
+    assert not {q.question for q in dev} & {q.question for q in measured}
+    with pytest.raises(DatasetError, match="cannot read"):
+        load_research_questions(name="test")
+
+
 def test_cases_are_value_objects() -> None:
     case = ClapnqCase("1", "q", True, "a", ("s",))
     assert case == ClapnqCase("1", "q", True, "a", ("s",))

@@ -255,6 +255,47 @@ def _is_small_talk(text: str) -> bool:
     return not words or " ".join(words) in CHIT_CHAT
 
 
+_SUBJECT_REQUEST = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:tell me(?: more)? about|what (?:is|are|was|were)|who (?:is|was|are|were)|describe|"
+    r"explain)\s+(?P<subject>[^?.!]+?)[\s?.!]*$",
+    re.I,
+)
+MAX_SUBJECT_TERMS = 3
+"""A request naming more words than this asks something of its subject, not for its page."""
+
+
+def requested_subject(question: str) -> str | None:
+    """The subject of a request that names a subject and nothing else, else None.
+
+    "tell me about the horse latitudes" and "who is Chad DiMera?" ask for a page about their
+    subject (a topic switch in a thread is often one); "who has played Chad DiMera on Days
+    of our Lives" asks something of it, and "what is the function of insulin and where is
+    it produced" names more than a subject.
+    """
+    match = _SUBJECT_REQUEST.match(" ".join(question.split()))
+    if match is None:
+        return None
+    subject = match.group("subject").strip()
+    if any(word in QUESTION_WORDS for word in _plain(subject).split()):
+        return None  # a second question inside: "... and where is it produced"
+    terms = content_terms(subject)
+    return subject if 0 < len(terms) <= MAX_SUBJECT_TERMS else None
+
+
+def title_share(subject: str, title: str) -> float:
+    """The share of a title's words that a requested subject names (1.0: the page's name).
+
+    0 unless the title holds every word of the subject: "london" names a fifth of "London
+    Bridge (Lake Havasu City)", "the bronx" all of "The Bronx", "the role in canada" none
+    of "Prime Minister of Canada".
+    """
+    named, titled = set(content_terms(subject)), content_terms(title)
+    if not titled or not named <= set(titled):
+        return 0.0
+    return round(len(named) / len(titled), 4)
+
+
 def classify_turn(text: str) -> GateDecision:
     """The offline gate: empty, chit-chat, a question (or a request), or not a question."""
     stripped = " ".join(text.split())

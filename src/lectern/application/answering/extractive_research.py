@@ -7,10 +7,11 @@ hold (vendor, weaknesses, tactics, platforms, groups, mitigations) and which rec
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from lectern.domain.answering import content_terms, quote_of, sentence_spans
+from lectern.domain.answering import content_terms, quote_of, sentence_spans, term_key
 from lectern.domain.books import JSONValue
 from lectern.domain.research import ContextBlock, ResearchDraft, ResearchTemplate
 
@@ -33,6 +34,25 @@ COMPARED_FIELDS = (
     "mitigations",
 )
 SYSTEM_FIELDS = ("vendor", "product", "platform")
+KINDS = {
+    "vulnerability": "vulnerabilities",
+    "flaw": "flaws",
+    "bug": "bugs",
+    "weakness": "weaknesses",
+    "cve": "cves",
+    "advisory": "advisories",
+    "technique": "techniques",
+    "sub-technique": "sub-techniques",
+    "tactic": "tactics",
+}
+"""The kinds of record a question asks for, singular and plural. "Which vulnerability ..."
+asks for one record, "which vulnerabilities ..." for all that hold what is asked; the kind
+word itself is not the question's subject (every record of the kind holds it)."""
+KIND_TERMS = frozenset(term_key(w) for pair in KINDS.items() for w in pair)
+_KIND_WORD = re.compile(r"[\w-]+")
+SIBLING_SHARE = 0.9
+"""Sources this close to the best relevance are siblings the search cannot tell apart: the
+one holding most of the question is cited first."""
 TOPIC_FIELDS = ("tactic", "cwe", "vendor", "platform")
 
 
@@ -94,6 +114,36 @@ def _topics(question: str, blocks: Sequence[ContextBlock]) -> tuple[str, ...]:
     return tuple(value for value, _ in counts.most_common(5))
 
 
+def asks_for(question: str) -> str | None:
+    """`one` or `several` when the question names the kind of record it wants, else None."""
+    singular, plural = set(KINDS), set(KINDS.values())
+    for word in _KIND_WORD.findall(question.casefold()):
+        if word in singular:
+            return "one"
+        if word in plural:
+            return "several"
+    return None
+
+
+def named_terms(question: str) -> set[str]:
+    """The question's names (kind words apart).
+
+    Words written capitalised after its first word, or with a digit or an inner capital
+    (ProxyNotShell, SMBv1, vBulletin).
+    """
+    words = _KIND_WORD.findall(question)
+    names = {
+        term_key(w)
+        for position, w in enumerate(words)
+        if (position and w[:1].isupper()) or any(c.isdigit() for c in w) or w[1:] != w[1:].lower()
+    }
+    return names & set(content_terms(question)) - KIND_TERMS
+
+
+def _names(text: str, source: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(source)}(?![\w-])", text, re.I) is not None
+
+
 class ExtractiveResearchWriter:
     """`ResearchWriter` without a model."""
 
@@ -137,24 +187,57 @@ class ExtractiveResearchWriter:
         ][:MAX_CITED_SOURCES]
 
     def _research(self, question: str, blocks: Sequence[ContextBlock]) -> ResearchDraft:
-        lines: list[str] = []
-        cited: list[tuple[str, str]] = []
-        covered: set[str] = set()
         terms = set(content_terms(question))
-        named = question.casefold()
+        subject = terms - KIND_TERMS
+        wanted = asks_for(question)
+        found: list[tuple[str, float, list[str], set[str], set[str]]] = []
         for source, group in self._cited_sources(blocks):
             sentences = _covering(question, group, SENTENCES_PER_SOURCE)
-            if not sentences:
-                continue
-            adds = terms & {t for s in sentences for t in content_terms(s)}
-            if lines and not (adds - covered) and source.casefold() not in named:
-                # A later source whose sentences say nothing of the question that the
-                # answer does not already hold is related, not used: it is not cited.
-                continue
-            lines.append(f"[{source}] " + " ".join(sentences))
-            cited.extend((source, quote_of(s)) for s in sentences)
-            covered.update(t for s in sentences for t in content_terms(s))
-        confidence = round(len(terms & covered) / len(terms), 3) if terms else 0.0
+            if sentences:
+                held = subject & {t for s in sentences for t in content_terms(s)}
+                titled = held | (subject & set(content_terms(group[0].title)))
+                found.append((source, max(b.relevance for b in group), sentences, held, titled))
+        if found:
+            # Siblings at the top (the search scores them alike): the one holding most of
+            # the question is the answer's first source.
+            near = [f for f in found if f[1] >= SIBLING_SHARE * found[0][1]]
+            first = max(near, key=lambda f: (len(f[3]), f[1]))
+            found.remove(first)
+            found.insert(0, first)
+        names = named_terms(question)
+        chosen: list[tuple[str, list[str]]] = []
+        covered: set[str] = set()
+        for number, (source, _, sentences, held, titled) in enumerate(found):
+            if number and not _names(question, source):
+                if wanted == "one":
+                    # One record asked for: a later source is cited only when the question
+                    # or the answer's sentences name it (below).
+                    continue
+                first_held, first_titled = found[0][3], found[0][4]
+                same_entity = names & first_titled <= titled
+                # A sibling: the same named thing, and all but one of the question's words
+                # that the first source holds ("which vulnerabilities make up X").
+                sibling = wanted == "several" and same_entity and len(first_held - held) <= 1
+                adds = held - covered
+                # A later source adding question words is used when it adds a name the
+                # question asks about or stays on every name the answer holds; else it is
+                # related (another product's record that shares a common word), not used.
+                if not sibling and not (adds and (adds & names or names & covered <= titled)):
+                    continue
+            chosen.append((source, sentences))
+            covered.update(held)
+        said = " ".join(s for _, sentences in chosen for s in sentences)
+        cited_ids = {source for source, _ in chosen}
+        for source, _, sentences, held, _ in found:
+            if source not in cited_ids and _names(said, source):
+                # The answer names this record ("chainable with CVE-..."): its own
+                # sentences back that claim.
+                chosen.append((source, sentences))
+                covered.update(held)
+        lines = [f"[{source}] " + " ".join(sentences) for source, sentences in chosen]
+        cited = [(source, quote_of(s)) for source, sentences in chosen for s in sentences]
+        said_terms = {t for _, sentences in chosen for s in sentences for t in content_terms(s)}
+        confidence = round(len(terms & said_terms) / len(terms), 3) if terms else 0.0
         return ResearchDraft(
             answer="\n".join(lines),
             cited=tuple(cited),

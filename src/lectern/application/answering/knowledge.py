@@ -23,7 +23,9 @@ from lectern.domain.answering import (
     coverage,
     document_frequency,
     lead_summary,
+    requested_subject,
     source_id_for,
+    title_share,
 )
 from lectern.domain.documents import Document
 from lectern.errors import CollectionNotFoundError, LecternError
@@ -95,6 +97,7 @@ class KnowledgeBase:
             self.name, query, k=max(limit * 2, 5), per_document=3, mmr_lambda=None
         )
         terms = content_terms(query)
+        subject = requested_subject(query)
         found: list[Candidate] = []
         for hit in response.results:
             source = self._by_document.get(hit.document.id)
@@ -106,6 +109,10 @@ class KnowledgeBase:
             else:
                 cosines = [p.scores["vector"] for p in hit.passages if "vector" in p.scores]
                 relevance = max(cosines) if cosines else 0.0
+            if subject is not None:
+                # "tell me about the horse latitudes": the page named by the subject is
+                # relevant, however little a short request's vector resembles its passages.
+                relevance = max(relevance, title_share(subject, source.title))
             lexical = [p.scores["lexical"] for p in hit.passages if "lexical" in p.scores]
             found.append(
                 Candidate(

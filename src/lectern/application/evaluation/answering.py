@@ -55,6 +55,9 @@ from lectern.errors import DatasetError
 
 CLAPNQ_FILES = (("clapnq_dev_answerable.jsonl", True), ("clapnq_dev_unanswerable.jsonl", False))
 RESEARCH_FILE = "research_questions.json"
+RESEARCH_DEV_FILE = "research_questions_dev.json"
+RESEARCH_SETS = {"measured": RESEARCH_FILE, "dev": RESEARCH_DEV_FILE}
+"""The measured set (never tuned on) and the dev set the citation rules are tuned on."""
 SUPPORT_FILE = "kb_support_questions.json"
 TARGETS = {
     "balanced_accuracy": 0.75,
@@ -462,11 +465,17 @@ class ResearchCase:
     gold: tuple[str, ...]
 
 
-def load_research_questions(path: Path | None = None) -> tuple[str, list[ResearchCase]]:
-    """(version, questions): the packaged set, or the file at `path`."""
+def load_research_questions(
+    path: Path | None = None, *, name: str = "measured"
+) -> tuple[str, list[ResearchCase]]:
+    """(version, questions): the packaged set `name` (measured or dev), or the file at `path`."""
     try:
         if path is None:
-            text = resources.files("lectern.evaluation").joinpath(RESEARCH_FILE).read_text("utf-8")
+            text = (
+                resources.files("lectern.evaluation")
+                .joinpath(RESEARCH_SETS[name])
+                .read_text("utf-8")
+            )
         else:
             text = path.read_text(encoding="utf-8")
         data = json.loads(text)

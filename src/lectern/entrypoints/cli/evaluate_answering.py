@@ -43,6 +43,7 @@ def run_answering_evaluation(
     support_collection: str | None = None,
     with_perturbed: bool = True,
     with_threads: bool = True,
+    research_set: str = "measured",
     progress: RichProgress | None = None,
     build: Callable[[Settings], Services] | None = None,
 ) -> tuple[dict[str, JSONValue], str]:
@@ -118,7 +119,7 @@ def run_answering_evaluation(
             progress.advance if progress is not None else None,
         )
     services = make(settings)
-    version, questions = load_research_questions()
+    version, questions = load_research_questions(name=research_set)
     research = (
         research_records(services.research(), research_collection, questions)
         if research_collection
@@ -129,6 +130,7 @@ def run_answering_evaluation(
         "llm": settings.llm,
         "collection": collection,
         "research_collection": research_collection,
+        "research_set": research_set,
         "ai_min_relevance": settings.ai_min_relevance,
         "ai_min_coverage": settings.ai_min_coverage,
         "ai_max_sources": settings.ai_max_sources,
@@ -165,6 +167,13 @@ def evaluate_answering(
     research_collection: Annotated[
         str, typer.Option(help="The collection of KEV and ATT&CK records ('': no research).")
     ] = "threats",
+    research_set: Annotated[
+        str,
+        typer.Option(
+            help="The research questions: 'measured' (38, never tuned on) or 'dev' (the "
+            "citation rules' dev set)."
+        ),
+    ] = "measured",
     tune: Annotated[
         bool, typer.Option(help="Also run without a relevance floor and pick one on half.")
     ] = False,
@@ -213,6 +222,7 @@ def evaluate_answering(
                 tune=tune,
                 limit=limit,
                 support_collection=support_collection,
+                research_set=research_set,
                 progress=progress,
             )
         if as_json:

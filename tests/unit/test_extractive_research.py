@@ -1,0 +1,123 @@
+"""The offline research writer's citation rules (issue 27: cite what the answer uses)."""
+
+from __future__ import annotations
+
+from lectern.application.answering.extractive_research import (
+    ExtractiveResearchWriter,
+    asks_for,
+    named_terms,
+)
+from lectern.domain.research import ContextBlock
+
+
+def _block(source: str, title: str, text: str, relevance: float) -> ContextBlock:
+    return ContextBlock(source, f"{source}: {title}", text, relevance, source, f"{source}#0")
+
+
+CHAIN = [
+    _block(
+        "CVE-2022-41040",
+        "Microsoft Exchange Server Server-Side Request Forgery Vulnerability",
+        'Microsoft Exchange Server allows for server-side request forgery. Dubbed "ProxyNotShell," '
+        "this vulnerability is chainable with another one for remote code execution.",
+        1.0,
+    ),
+    _block(
+        "CVE-2022-41082",
+        "Microsoft Exchange Server Remote Code Execution Vulnerability",
+        "Microsoft Exchange Server contains an unspecified vulnerability that allows for "
+        'authenticated remote code execution. Dubbed "ProxyNotShell," this vulnerability is '
+        "chainable with another one.",
+        0.97,
+    ),
+    _block(
+        "CVE-2021-26858",
+        "Microsoft Exchange Server Remote Code Execution Vulnerability",
+        "Microsoft Exchange Server contains an unspecified vulnerability. It is part of an attack "
+        "chain on Exchange Server.",
+        0.72,
+    ),
+]
+
+
+def _cited(question: str, blocks: list[ContextBlock]) -> list[str]:
+    draft = ExtractiveResearchWriter().write("research", question, blocks, run_id="t")
+    return list(dict.fromkeys(source for source, _ in draft.cited))
+
+
+def test_the_kind_of_record_asked_for() -> None:
+    assert asks_for("Which Exchange vulnerabilities make up the chain?") == "several"
+    assert asks_for("Which technique uses DNS for command and control?") == "one"
+    assert asks_for("How do adversaries clear event logs?") is None
+    assert named_terms("Which SMBv1 flaw did the ProxyNotShell chain use?") == {
+        "smbv1",
+        "proxynotshell",
+    }
+    assert named_terms("which polkit vulnerabilities allow escalation") == set()
+
+
+def test_a_question_asking_for_several_cites_every_sibling_of_the_named_thing() -> None:
+    question = "Which Microsoft Exchange Server vulnerabilities make up the ProxyNotShell chain?"
+    # Both ProxyNotShell records say the same words; the ProxyLogon-era record adds
+    # "chain" but not the name the question asks about: related, not cited.
+    assert _cited(question, CHAIN) == ["CVE-2022-41040", "CVE-2022-41082"]
+
+
+def test_a_question_asking_for_one_cites_one_record() -> None:
+    question = "Which Microsoft Exchange Server vulnerability is part of the ProxyNotShell chain?"
+    assert _cited(question, CHAIN) == ["CVE-2022-41040"]
+
+
+def test_a_record_the_answer_names_is_cited_with_it() -> None:
+    blocks = [
+        _block(
+            "CVE-2023-35081",
+            "Ivanti EPMM Path Traversal Vulnerability",
+            "Ivanti EPMM contains a path traversal vulnerability that enables malicious file "
+            "writes. It can be used in conjunction with CVE-2023-35078 to bypass authentication.",
+            1.0,
+        ),
+        _block(
+            "CVE-2023-35078",
+            "Ivanti EPMM Authentication Bypass Vulnerability",
+            "Ivanti EPMM contains an authentication bypass vulnerability.",
+            0.7,
+        ),
+        _block(
+            "CVE-2023-35082",
+            "Ivanti EPMM Authentication Bypass Vulnerability",
+            "Ivanti EPMM contains an authentication bypass vulnerability too.",
+            0.65,
+        ),
+    ]
+    question = "Which Ivanti EPMM path traversal flaw is used with an authentication bypass?"
+    assert _cited(question, blocks) == ["CVE-2023-35081", "CVE-2023-35078"]
+
+
+def test_of_siblings_the_search_scores_alike_the_one_holding_the_question_comes_first() -> None:
+    blocks = [
+        _block("CVE-1", "Windows SMB Vulnerability", "Windows SMB allows code execution.", 1.0),
+        _block(
+            "CVE-2",
+            "Windows SMBv1 Remote Code Execution Vulnerability",
+            "Windows SMBv1 server allows remote code execution through crafted packets.",
+            0.95,
+        ),
+    ]
+    question = "Which Windows SMBv1 vulnerability allows remote code execution via crafted packets?"
+    assert _cited(question, blocks) == ["CVE-2"]
+
+
+def test_without_a_kind_a_later_source_is_cited_only_when_it_adds_to_the_answer() -> None:
+    blocks = [
+        _block("T1", "NTDS", "Adversaries copy the Active Directory NTDS file for hashes.", 1.0),
+        _block(
+            "T2",
+            "Security Account Manager",
+            "Adversaries extract hashes from the Security Account Manager database.",
+            0.7,
+        ),
+        _block("T3", "NTDS copy", "Adversaries copy the NTDS file.", 0.8),
+    ]
+    question = "How do adversaries get hashes from the Security Account Manager and the NTDS file?"
+    assert _cited(question, blocks) == ["T1", "T2"]
