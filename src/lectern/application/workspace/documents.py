@@ -44,8 +44,6 @@ class Documents(WorkspaceAccess, ReviewTriggers):
     new_id: Callable[[], str]
     max_upload_bytes: int
 
-    # --- documents ------------------------------------------------------------------------
-
     def documents(self, user: str, project_id: str) -> list[ProjectDocument]:
         """The documents a project links to."""
         return self._links([self.project(user, project_id)])

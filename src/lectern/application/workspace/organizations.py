@@ -27,8 +27,6 @@ class Organizations(WorkspaceAccess):
     clock: Callable[[], datetime]
     new_id: Callable[[], str]
 
-    # --- organizations and members --------------------------------------------------------
-
     def organizations(self, user: str) -> list[tuple[Organization, Member]]:
         """The user's organizations with the user's membership of each."""
         found: list[tuple[Organization, Member]] = []

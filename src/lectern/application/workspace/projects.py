@@ -26,8 +26,6 @@ class Projects(WorkspaceAccess):
     clock: Callable[[], datetime]
     new_id: Callable[[], str]
 
-    # --- projects -------------------------------------------------------------------------
-
     def projects(
         self,
         user: str,

@@ -60,8 +60,6 @@ class WorkspaceService(Organizations, Projects, WorkItems, Documents):
         self.max_upload_bytes = max_upload_bytes
         self.access = CollectionAccess(store)
 
-    # --- search ---------------------------------------------------------------------------
-
     def search_content(
         self, user: str, query: str, *, project_id: str | None = None, limit: int = 10
     ) -> list[ContentHit]:

@@ -19,8 +19,6 @@ class ReviewTriggers:
     store: WorkspaceStore
     reviews: ReviewQueue | None
 
-    # --- reviews --------------------------------------------------------------------------
-
     def _review(self, project: Project, trigger: ReviewTrigger, target: str, user: str) -> None:
         """Queue a review when the organization asks for one; never fail the edit."""
         organization = self.store.organization(project.organization_id)
