@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from lectern.domain.documents import (
@@ -206,3 +208,12 @@ def test_filters_match_values_lists_dates_and_numbers() -> None:
     assert not filter_matches(dates, "date", "2023-12-31")
     assert filter_matches(parse_where("score>=7", FIELDS), "number", "9.8")
     assert not filter_matches(parse_where("score>=7", FIELDS), "number", 6.9)
+
+
+def test_a_document_read_with_another_layout_is_stored_again() -> None:
+    text = "Balance Sheets\nCash 1 2"
+    plain = ExtractedDocument("a.pdf", "A", text, "pdf", "A", (Block(0, len(text), page=1),))
+    table = Section("columns: 2015 | 2014", 1, 0, len(text), None, ("columns: 2015 | 2014",))
+    laid_out = replace(plain, blocks=(Block(0, len(text), page=1, section=table),))
+    assert plain.content_hash == replace(plain).content_hash
+    assert plain.content_hash != laid_out.content_hash

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from lectern.application.collections import statement_first
 from lectern.domain.filings import cover_facts, scope_for
-from lectern.domain.financial_measures import expansion, measures_in
+from lectern.domain.financial_measures import (
+    expansion,
+    measures_in,
+    statement_kind,
+    statements_asked,
+)
+from lectern.domain.retrieval import FusedHit
 from lectern.domain.statement_tables import labelled_rows, split_row, table_layout
 
 COVER = """UNITED STATES
@@ -61,6 +68,23 @@ def test_rows_are_labelled_with_their_columns() -> None:
     assert table_layout("Item 1. Business\nWe sell tools in 2022 and 2021.") is None
 
 
+def test_years_written_one_to_a_line_are_the_columns() -> None:
+    rows = "\n".join(f"Line {c} $ {i},000 $ {i}00 {i}0" for i, c in enumerate("abcdefgh", 1))
+    page = (
+        "Consolidated Statements of Cash Flows\nYear Ended\nDecember 26,\n2015\n"
+        "December 27,\n2014\nDecember 28,\n2013\n(In millions)\nOperating activities:\n"
+    ) + rows
+    layout = table_layout(page)
+    assert layout is not None
+    assert layout.section() == (
+        "Consolidated Statements of Cash Flows",
+        "columns: 2015 | 2014 | 2013",
+    )
+    # Two years above rows of three figures are not its columns: no layout of its own.
+    two = "Balance Sheets\nNovember 27,\n2015\nNovember 28,\n2014\nAssets\n" + rows
+    assert table_layout(two) is None
+
+
 def test_measures_map_to_their_statement_lines() -> None:
     assert [m.name for m in measures_in("What is the FY2018 capex for 3M?")] == [
         "capital expenditure"
@@ -68,3 +92,34 @@ def test_measures_map_to_their_statement_lines() -> None:
     words = expansion("Is Verizon's quick ratio healthy?")
     assert words is not None and "total current liabilities" in words
     assert expansion("Who is the chief executive?") is None
+
+
+def test_statement_tables_are_known_by_their_titles() -> None:
+    assert statement_kind("CONSOLIDATED STATEMENTS OF OPERATIONS") == "income"
+    assert statement_kind("Consolidated Statements of Earnings") == "income"
+    assert statement_kind("Consolidated Balance Shee t") == "balance sheet"
+    assert statement_kind("Statement of Financial Position") == "balance sheet"
+    assert statement_kind("Consolidated Statement of Cash Flows") == "cash flows"
+    assert statement_kind("Consolidated Statements of Comprehensive Income") is None
+    assert statement_kind("Consolidated Statements of Shareholders' Equity") is None
+    assert statement_kind(None) is None
+
+
+def test_a_question_names_its_statement_or_implies_it() -> None:
+    named, implied = statements_asked(
+        "Using the statement of financial position, what is the FY2020 working capital ratio?"
+    )
+    assert named == {"balance sheet"} and implied == {"balance sheet"}
+    named, implied = statements_asked("Is the company a capital-intensive business?")
+    assert named == frozenset() and implied == {"cash flows"}
+    named, _ = statements_asked("Per the P&L and the cash flow statement, what is EBITDA?")
+    assert named == {"income", "cash flows"}
+    assert statements_asked("Who audits the company?") == (frozenset(), frozenset())
+
+
+def test_a_named_statement_comes_before_passages_that_only_share_words() -> None:
+    hits = [FusedHit("note", 1.0), FusedHit("cash", 0.7), FusedHit("sheet", 0.6)]
+    statements = {"cash": "cash flows", "sheet": "balance sheet"}
+    ordered = statement_first(hits, statements, {"cash flows": 0.5})
+    assert [h.id for h in ordered] == ["cash", "note", "sheet"]
+    assert statement_first(hits, statements, {}) == hits

@@ -59,7 +59,7 @@ from lectern.domain.documents import (
     uploaded_cite_as,
 )
 from lectern.domain.filings import is_filing, scope_for
-from lectern.domain.financial_measures import expansion
+from lectern.domain.financial_measures import expansion, statement_kind, statements_asked
 from lectern.domain.retrieval import DEFAULT_RERANK_DEPTH, FusedHit, Passage, Strategy
 from lectern.domain.statement_tables import TABLE_LINES, columns_of, labelled_rows
 from lectern.errors import (
@@ -77,6 +77,10 @@ FILE_FILTERS = (FilterField("format"), FilterField("folder"))
 MAX_RESULTS = 100
 SIMILAR_QUERY_WORDS = 80
 TOO_LONG = "too long"
+NAMED_STATEMENT_BONUS = 0.5
+"""Added to the fused score of a statement's table passages when the question names it."""
+IMPLIED_STATEMENT_BONUS = 0.25
+"""Added when a measure the question asks for is computed from that statement."""
 """How the reason of an upload refused for its text length begins."""
 log = structlog.get_logger(__name__)
 
@@ -193,6 +197,9 @@ class _Loaded:
     filter_cache: dict[tuple[MetadataFilter, ...], frozenset[str]] = field(default_factory=dict)
     filings: bool = False
     """Most documents carry a filing's cover facts: questions may name them and measures."""
+    statements: dict[str, str] = field(default_factory=dict)
+    """Passage id -> the primary statement its table is ("cash flows", "balance sheet",
+    "income"), for the passages of statement tables."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +207,8 @@ class _FilingPlan:
     allowed: frozenset[str] | None
     reason: str | None
     expansion: str | None
+    statements: Mapping[str, float] = field(default_factory=dict)
+    """Statement kind -> the score added to its table passages' fused score."""
 
 
 def _ms(start: float) -> float:
@@ -221,6 +230,24 @@ def index_texts(title: str, passage: DocumentPassage) -> tuple[str, str]:
     head = context.split()
     short = " ".join(head[:CONTEXT_WORDS]) if len(head) > CONTEXT_WORDS else context
     return f"{context}. {words}", f"{short}. {words}"
+
+
+def statement_first(
+    hits: Sequence[FusedHit], statements: Mapping[str, str], bonus: Mapping[str, float]
+) -> list[FusedHit]:
+    """The hits re-ordered with `bonus[kind]` added to the passages of that statement's table.
+
+    A question that names the statement ("... shown in the cash flow statement") or asks
+    for a measure computed from it (capex, quick ratio) wants that table; its passages are
+    often outranked by notes and discussion that share more of the question's words.
+    """
+    scored = [
+        replace(h, score=h.score + bonus.get(statements.get(h.id, ""), 0.0))
+        if h.id in statements
+        else h
+        for h in hits
+    ]
+    return sorted(scored, key=lambda h: -h.score)
 
 
 def _rows(piece: str) -> list[tuple[int, int]]:
@@ -703,8 +730,14 @@ class CollectionService:
             unavailable_reason=indexes.unavailable_reason,
         )
         passages_of: dict[str, list[str]] = {}
+        statements: dict[str, str] = {}
         for item in self.store.indexed_passages(name):
             passages_of.setdefault(item.passage.document_id, []).append(item.passage.id)
+            section = item.passage.section
+            if section and columns_of(section) is not None:
+                kind = statement_kind(section.split(" > ", 1)[0])
+                if kind is not None:
+                    statements[item.passage.id] = kind
         metadata = dict(self.store.filter_values(name))
         loaded = _Loaded(
             record=record,
@@ -714,6 +747,7 @@ class CollectionService:
             passages_of=passages_of,
             filings=bool(metadata)
             and 2 * sum(is_filing(m) for m in metadata.values()) >= len(metadata),
+            statements=statements,
         )
         with self._lock:
             self._loaded[name] = loaded
@@ -795,6 +829,10 @@ class CollectionService:
         if plan.allowed is not allowed and not retrieval.hits:
             retrieval = retriever.retrieve(variations, strategy, allowed)
             scope = f"{plan.reason}, which returned nothing: searched the whole collection"
+        if plan.statements:
+            retrieval = replace(
+                retrieval, hits=statement_first(retrieval.hits, loaded.statements, plan.statements)
+            )
         reranked = rerank_head(
             self.reranker, query, retrieval.hits, self._rerank_texts, self.rerank_depth
         )
@@ -860,6 +898,9 @@ class CollectionService:
             return _FilingPlan(allowed, None, None)
         words = expansion(query)
         plan_expansion = f"{query} {words}" if words else None
+        named, implied = statements_asked(query)
+        bonus = dict.fromkeys(implied, IMPLIED_STATEMENT_BONUS)
+        bonus.update(dict.fromkeys(named, NAMED_STATEMENT_BONUS))
         candidates = {
             doc_id: metadata
             for doc_id, metadata in loaded.metadata.items()
@@ -867,11 +908,11 @@ class CollectionService:
         }
         scope = scope_for(query, candidates)
         if scope is None:
-            return _FilingPlan(allowed, None, plan_expansion)
+            return _FilingPlan(allowed, None, plan_expansion, bonus)
         inside = frozenset(p for d in scope.documents for p in loaded.passages_of.get(d, ()))
         scoped = inside if allowed is None else allowed & inside
         reason = f"{scope.reason}: searched {len(scope.documents)} of {len(candidates)} documents"
-        return _FilingPlan(scoped, reason, plan_expansion)
+        return _FilingPlan(scoped, reason, plan_expansion, bonus)
 
     def _rerank_texts(self, ids: Sequence[str]) -> dict[str, str]:
         """What a reranker reads of each passage: its section path, then its words."""

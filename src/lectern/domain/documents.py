@@ -112,7 +112,11 @@ class ExtractedDocument:
 
     @property
     def content_hash(self) -> str:
-        """Changes whenever anything stored about the document changes."""
+        """Changes whenever anything stored about the document changes.
+
+        The blocks' sections count: a reader that reads a page's layout better (a statement's
+        columns) changes the passages' sections, so the document is stored again.
+        """
         return content_hash(
             self.title,
             self.text,
@@ -120,6 +124,7 @@ class ExtractedDocument:
             self.cite_as,
             sorted(self.metadata.items()),
             self.split,
+            [(b.start, b.end, b.page, b.section.path if b.section else None) for b in self.blocks],
         )
 
 

@@ -147,7 +147,7 @@ _PATTERNS = tuple((m, tuple(_pattern(p) for p in m.phrases)) for m in MEASURES)
 
 def measures_in(question: str) -> list[Measure]:
     """The measures a question asks about, in the table's order."""
-    text = question.lower()
+    text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", question.lower())  # "capital-intensive"
     return [m for m, patterns in _PATTERNS if any(p.search(text) for p in patterns)]
 
 
@@ -162,3 +162,49 @@ def expansion(question: str) -> str | None:
             if part not in words:
                 words.append(part)
     return " ".join(words)
+
+
+STATEMENT_KINDS = ("cash flows", "balance sheet", "income")
+"""The three primary statements, as `statement_kind` and `statements_asked` name them."""
+
+_ASKED = (
+    ("cash flows", r"cash[- ]?flows?\s+statements?|statements?\s+of\s+cash\s+flows?"),
+    (
+        "balance sheet",
+        r"balance\s+sheets?|statements?\s+of\s+financial\s+(?:position|condition)",
+    ),
+    (
+        "income",
+        r"income\s+statements?|statements?\s+of\s+(?:income|operations|earnings)|"
+        r"p\s*&\s*l\b|profit\s+and\s+loss\s+statements?",
+    ),
+)
+_ASKED_PATTERNS = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in _ASKED)
+_OF_MEASURES = {CASH_FLOW: "cash flows", BALANCE_SHEET: "balance sheet", INCOME: "income"}
+
+
+def statement_kind(title: str | None) -> str | None:
+    """The primary statement a table's title names, or None (other tables, equity).
+
+    "Consolidated Statements of Earnings" is the income statement; "... of Comprehensive
+    Income" is not.
+    """
+    if not title:
+        return None
+    text = " ".join(title.lower().split())
+    if "comprehensive" in text or "equity" in text:
+        return None
+    if "cash flow" in text:
+        return "cash flows"
+    if re.search(r"balance\s?shee\s?t|financial\s+(?:position|condition)", text):
+        return "balance sheet"
+    if re.search(r"statements?\s+of\s+(?:consolidated\s+)?(?:income|operations|earnings)", text):
+        return "income"
+    return None
+
+
+def statements_asked(question: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(statements the question names, statements its measures are computed from)."""
+    named = frozenset(kind for kind, pattern in _ASKED_PATTERNS if pattern.search(question))
+    implied = frozenset(_OF_MEASURES[s] for m in measures_in(question) for s in m.statements)
+    return named, implied

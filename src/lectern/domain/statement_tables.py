@@ -23,6 +23,10 @@ MIN_SHARE = 0.3
 COLUMNS = "columns: "
 """How the last part of a table passage's section starts."""
 TABLE_LINES = 10
+HEADER_LINES = 6
+"""Lines above a table's first row searched for a header line of year columns."""
+STACKED_LINES = 10
+"""Lines above the first row searched for years written one to a line (two lines a column)."""
 """Lines of a table page per passage: a few rows, each with the title and columns."""
 
 _CELL = re.compile(r"^(?:\(?-?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?\)?%?|[—–-]|\$)$")
@@ -72,6 +76,29 @@ def _header_years(line: str) -> list[str]:
     return []
 
 
+def _stacked_years(header: list[str], cells: int) -> list[str]:
+    """Years written one to a line above the first row ("November 27,", "2015", ...).
+
+    Some statements print each column's date as two lines, so no line holds two years;
+    the years of the header's short lines are the columns when there are as many of them
+    as the first row has figures, and they differ.
+    """
+    years: list[str] = []
+    for line in header:
+        found = _YEAR.findall(line)
+        rest = _YEAR.sub("", line)
+        # "2015", "November 27, 2015", "Fiscal 2015": one year, a date's words at most.
+        if (
+            len(found) == 1
+            and len(re.findall(r"[A-Za-z]+", rest)) <= 3
+            and not re.search(r"\d{3}", rest)
+        ):
+            years.append(found[0])
+    if len(years) >= 2 and len(years) == cells and len(set(years)) == len(years):
+        return years
+    return []
+
+
 def table_layout(text: str, previous: TableLayout | None = None) -> TableLayout | None:
     """The layout of a table page, or None when the page is not one.
 
@@ -85,11 +112,15 @@ def table_layout(text: str, previous: TableLayout | None = None) -> TableLayout 
     if len(rows) < MIN_ROWS or len(rows) < MIN_SHARE * len(lines):
         return None
     first = rows[0]
+    header = lines[max(0, first - HEADER_LINES) : first + 1]
     columns: list[str] = []
-    for line in lines[max(0, first - 6) : first + 1]:
+    for line in header:
         years = _header_years(line)
         if years:
             columns = years
+    if not columns:
+        stacked = lines[max(0, first - STACKED_LINES) : first]
+        columns = _stacked_years(stacked, len(split_row(lines[first])[1]))  # type: ignore[index]
     title = next(
         (" ".join(line.split()) for line in lines[:10] if _STATEMENT.match(line)),
         None,

@@ -59,7 +59,9 @@ class LangChainPassageSplitter:
     ) -> None:
         """`count` counts tokens; default: the embedding model's tokenizer."""
         self.max_tokens = max_tokens
-        self._count = count or _model_tokenizer() or _approximate_tokens
+        # LangChain counts the same pieces (and the separator) again at every level of its
+        # recursion and merge: remembered, a page's pieces are tokenised once.
+        self._count = lru_cache(maxsize=8192)(count or _model_tokenizer() or _approximate_tokens)
         self._splitter = RecursiveCharacterTextSplitter(
             separators=SEPARATORS,
             is_separator_regex=True,
