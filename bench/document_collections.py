@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _stats import percentile
 
 from lectern.adapters.documents.records import RecordsReader, load_mapping
 from lectern.adapters.search_indexes import DiskSearchIndexes
@@ -39,6 +38,7 @@ from lectern.adapters.sources.beir import load_beir
 from lectern.adapters.vector.faiss_index import ArrayEmbedder, text_hash
 from lectern.application.collections import AddReport, CollectionService
 from lectern.application.evaluation.beir import evaluate, rank
+from lectern.application.evaluation.metrics import percentile
 from lectern.application.search import HybridRetriever
 from lectern.bootstrap import bootstrap, load_retriever, make_embedder, search_indexes
 from lectern.domain.documents import ExtractedDocument, document_id
@@ -130,12 +130,25 @@ COLLECTIONS: dict[str, tuple[Path, dict[str, str]]] = {
 }
 
 
+def _pdf_pages(path: Path) -> int:
+    """The pages of the PDFs under `path` (0 for a collection without PDFs)."""
+    import pypdfium2
+
+    pages = 0
+    for pdf in sorted(path.rglob("*.pdf")) if path.is_dir() else []:
+        document = pypdfium2.PdfDocument(pdf)
+        pages += len(document)
+        document.close()
+    return pages
+
+
 def _add(service: CollectionService, name: str, results: dict[str, Any]) -> AddReport:
     path, options = COLLECTIONS[name]
     started = time.perf_counter()
     report = service.add(name, path, **options)  # type: ignore[arg-type]
     seconds = time.perf_counter() - started
     embedded = report.index.embedded if report.index else 0
+    pdf_pages = _pdf_pages(path)
     results.setdefault("collections", {})[name] = {
         "documents": report.documents,
         "passages": report.passages,
@@ -150,11 +163,21 @@ def _add(service: CollectionService, name: str, results: dict[str, Any]) -> AddR
         "index_passages_per_s": round(embedded / report.index_seconds, 1)
         if report.index_seconds and embedded
         else None,
+        # Issue 29's ingest figure: PDF pages read and split per second (text PDFs).
+        "pdf_pages": pdf_pages,
+        "ingest_pdf_pages_per_s": round(pdf_pages / report.read_seconds, 1)
+        if pdf_pages and report.read_seconds
+        else None,
     }
     print(
         f"{name}: {report.documents:,} documents, {report.passages:,} passages, "
         f"{len(report.skipped)} skipped, add {seconds:.1f} s (read {report.read_seconds:.1f} s, "
-        f"index {report.index_seconds:.1f} s, {embedded:,} embedded)",
+        f"index {report.index_seconds:.1f} s, {embedded:,} embedded)"
+        + (
+            f"; {pdf_pages:,} PDF pages read at {pdf_pages / report.read_seconds:.0f}/s"
+            if pdf_pages and report.read_seconds
+            else ""
+        ),
         flush=True,
     )
     return report
