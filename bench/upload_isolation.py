@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from lectern.application.collections import CollectionService
+from lectern.application.upload_jobs import UploadJob
 from lectern.bootstrap import Services, bootstrap
 from lectern.settings import Settings
 
@@ -92,19 +93,24 @@ def _small_upload(service: CollectionService, name: str) -> float:
     return time.perf_counter() - started
 
 
+def _submit(services: Services, user: str, name: str, data: bytes) -> UploadJob:
+    """An upload to the user's own collection as a job, as the HTTP route submits it."""
+    service = services.collections()
+    return services.upload_jobs().submit(
+        user,
+        "collection",
+        len(data),
+        lambda: (user, service.accept_upload(user, name, data, max_bytes=50_000_000).name),
+        filename=name,
+    )
+
+
 def _small_job(services: Services, name: str) -> tuple[float, float]:
     """Bob's small upload as a job: (seconds until accepted, until done and searchable)."""
     service = services.collections()
     jobs = services.upload_jobs()
-    data = _text(600, 3)
     started = time.perf_counter()
-    job = jobs.submit(
-        "bob",
-        "collection",
-        len(data),
-        lambda: ("bob", service.accept_upload("bob", name, data, max_bytes=50_000_000).name),
-        filename=name,
-    )
+    job = _submit(services, "bob", name, _text(600, 3))
     accepted = time.perf_counter() - started
     job = jobs.wait("bob", job.id, 3_600, poll=0.02)
     if job.status != "succeeded":
@@ -119,13 +125,7 @@ def _searches_during_job(services: Services, large: bytes, name: str) -> tuple[l
     service = services.collections()
     jobs = services.upload_jobs()
     started = time.perf_counter()
-    job = jobs.submit(
-        "alice",
-        "collection",
-        len(large),
-        lambda: ("alice", service.accept_upload("alice", name, large, max_bytes=50_000_000).name),
-        filename=name,
-    )
+    job = _submit(services, "alice", name, large)
     while jobs.get("alice", job.id).status == "queued":
         time.sleep(0.01)
     time.sleep(1.0)  # past the worker's start-up: reading and embedding
