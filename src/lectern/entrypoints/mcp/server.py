@@ -37,8 +37,8 @@ from lectern.application.catalog_queries import find_book
 from lectern.application.identity import LOCAL_USER
 from lectern.bootstrap import Services
 from lectern.domain.books import Book
-from lectern.entrypoints.http.collection_schemas import CollectionOut, CollectionSearchOut
-from lectern.entrypoints.http.schemas import BookOut
+from lectern.entrypoints.schemas.books import BookOut
+from lectern.entrypoints.schemas.collections import CollectionOut, CollectionSearchOut
 from lectern.errors import BookNotFoundError, LecternError
 
 T = TypeVar("T")

@@ -19,7 +19,11 @@ from starlette.exceptions import HTTPException
 
 from lectern.application.access import CollectionAccess
 from lectern.application.collections import CollectionService
-from lectern.entrypoints.http.collection_schemas import (
+from lectern.entrypoints.http.deps import AppServices, CurrentUser
+from lectern.entrypoints.http.job_schemas import AcceptedOut
+from lectern.entrypoints.http.problems import documented
+from lectern.entrypoints.http.routers.jobs import answer
+from lectern.entrypoints.schemas.collections import (
     AddReportOut,
     CollectionDetailOut,
     CollectionOut,
@@ -31,10 +35,6 @@ from lectern.entrypoints.http.collection_schemas import (
     SearchIn,
     SectionOut,
 )
-from lectern.entrypoints.http.deps import AppServices, CurrentUser
-from lectern.entrypoints.http.job_schemas import AcceptedOut
-from lectern.entrypoints.http.problems import documented
-from lectern.entrypoints.http.routers.jobs import answer
 from lectern.errors import NotFoundError
 
 
