@@ -93,3 +93,16 @@ def test_a_turn_that_should_ask_back_is_checked_even_without_expect_calls(tmp_pa
     )
     [case] = load_workspace_conversations(path)
     assert [t.expect_calls for t in case.turns] == [None, (), ()]
+
+
+def test_the_book_sets_say_why_they_did_not_run_without_a_catalog(tmp_path: Path) -> None:
+    # It crashed with a traceback (FileNotFoundError copying catalog.db) on a fresh install.
+    from lectern.entrypoints.cli.evaluate_understanding import run_understanding
+    from lectern.settings import Settings
+
+    fresh = run_understanding(Settings(data_dir=tmp_path), ("dev",), ("assistant",), "kb")
+    reason = fresh["surfaces"]["assistant"]["dev"]
+    assert reason.startswith("not run: no book catalog") and "lectern ingest" in reason
+    elsewhere = Settings(data_dir=tmp_path, catalog_url="postgresql://127.0.0.1/none")
+    reason = run_understanding(elsewhere, ("dev",), ("assistant",), "kb")["surfaces"]
+    assert reason["assistant"]["dev"].startswith("not run: the book sets run on a copy")

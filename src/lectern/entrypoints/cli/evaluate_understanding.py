@@ -38,15 +38,20 @@ class _NoReviews:
         return "not-run"
 
 
-def _assistant(settings: Settings, source: Path) -> list[Judged]:
+def _assistant(settings: Settings, source: Path) -> list[Judged] | str:
     from lectern.application.assistant.books import resolve_book
     from lectern.application.evaluation.assistant import ConversationRunner, load_conversations
     from lectern.application.evaluation.understanding import judge_assistant
     from lectern.bootstrap import bootstrap
 
+    catalog = settings.data_dir / "catalog.db"
+    if settings.catalog_url:
+        return "not run: the book sets run on a copy of the data directory's SQLite catalog"
+    if not catalog.is_file():
+        return f"not run: no book catalog at {catalog} (run `lectern ingest` first)"
     with tempfile.TemporaryDirectory(prefix="lectern-understanding-") as folder:
         copy = Path(folder) / "catalog.db"
-        shutil.copy(settings.data_dir / "catalog.db", copy)
+        shutil.copy(catalog, copy)
         services = bootstrap(settings.model_copy(update={"catalog_url": f"sqlite:///{copy}"}))
 
         def resolve(title: str) -> str | None:
