@@ -33,6 +33,14 @@ def utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+def _guarded(user: str, action_id: str, status: ActionStatus) -> sa.Update:
+    """An UPDATE of one of the user's actions that applies only while it is in `status`."""
+    table = pending_actions
+    return table.update().where(
+        table.c.id == action_id, table.c.user == user, table.c.status == status
+    )
+
+
 def _stored(moment: datetime) -> datetime:
     """What is written: UTC (SQLite's text form drops the zone and still sorts in order)."""
     return utc(moment)
@@ -118,14 +126,8 @@ class SqlAlchemyPendingActions:
     ) -> bool:
         """One conditional UPDATE; True when this call changed the row."""
         table = pending_actions
-        statement = (
-            table.update()
-            .where(
-                table.c.id == action_id,
-                table.c.user == user,
-                table.c.status == from_status,
-            )
-            .values(status=to_status, decided_at=_stored(now))
+        statement = _guarded(user, action_id, from_status).values(
+            status=to_status, decided_at=_stored(now)
         )
         if unexpired:
             statement = statement.where(table.c.expires_at > _stored(now))
@@ -147,14 +149,8 @@ class SqlAlchemyPendingActions:
     ) -> bool:
         """One conditional UPDATE to `executing`, leased to `owner`; True when it won."""
         table = pending_actions
-        statement = (
-            table.update()
-            .where(
-                table.c.id == action_id,
-                table.c.user == user,
-                table.c.status == from_status,
-            )
-            .values(status="executing", lease_owner=owner, lease_until=_stored(lease_until))
+        statement = _guarded(user, action_id, from_status).values(
+            status="executing", lease_owner=owner, lease_until=_stored(lease_until)
         )
         if from_status == "pending":
             statement = statement.values(decided_at=_stored(now))
@@ -178,15 +174,9 @@ class SqlAlchemyPendingActions:
         result: JSONValue,
     ) -> bool:
         """`executing` (held by `owner`) -> `to_status` with its result; True when it won."""
-        table = pending_actions
         statement = (
-            table.update()
-            .where(
-                table.c.id == action_id,
-                table.c.user == user,
-                table.c.status == "executing",
-                table.c.lease_owner == owner,
-            )
+            _guarded(user, action_id, "executing")
+            .where(pending_actions.c.lease_owner == owner)
             .values(
                 status=to_status,
                 decided_at=_stored(now),
