@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 import structlog
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from limits import parse_many
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -93,7 +94,7 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
         version=__version__,
         description="Hybrid book search with explanations whose quotes the code verifies.",
         lifespan=lifespan,
-        docs_url="/docs",
+        docs_url=None,  # served below from the packaged Swagger UI files, not a CDN
         redoc_url=None,
     )
     app.state.services = services
@@ -154,8 +155,43 @@ def create_app(services: Services, *, load_indexes: bool = True) -> FastAPI:
     ):
         app.include_router(module.router)
     app.router.routes.append(mcp.route())
+    _api_docs(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
+
+
+SWAGGER_ASSETS = "/static/swagger-ui"
+
+
+def _api_docs(app: FastAPI) -> None:
+    """The interactive API docs at /docs, Swagger UI's files served by this app.
+
+    FastAPI's default page loads them from a CDN, which left it blank without network. The
+    files come from the swagger-ui-py package (Swagger UI 5, which reads OpenAPI 3.1); its
+    folder is found without importing the package, whose code serves other frameworks.
+    """
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    spec = find_spec("swagger_ui")
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigurationError("the swagger-ui-py package is missing: run `make setup`")
+    assets = Path(next(iter(spec.submodule_search_locations))) / "static"
+
+    @app.get("/docs", include_in_schema=False)
+    def api_docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title=f"{app.title} API",
+            swagger_js_url=f"{SWAGGER_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{SWAGGER_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{SWAGGER_ASSETS}/favicon-32x32.png",
+        )
+
+    # Before the /static mount, which would otherwise answer these paths with 404.
+    app.mount(SWAGGER_ASSETS, StaticFiles(directory=str(assets)), name="swagger-ui")
 
 
 async def _upkeep(services: Services, interval: float) -> None:
