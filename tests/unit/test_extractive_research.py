@@ -121,3 +121,46 @@ def test_without_a_kind_a_later_source_is_cited_only_when_it_adds_to_the_answer(
     ]
     question = "How do adversaries get hashes from the Security Account Manager and the NTDS file?"
     assert _cited(question, blocks) == ["T1", "T2"]
+
+
+def test_of_siblings_the_search_scores_alike_the_one_the_question_names_leads() -> None:
+    blocks = [
+        _block(
+            "T1071.001",
+            "Web Protocols",
+            "Adversaries may communicate using protocols associated with web traffic such as HTTP.",
+            0.9,
+        ),
+        _block(
+            "T1001.003",
+            "Protocol or Service Impersonation",
+            "Adversaries may impersonate web services so command and control traffic blends in.",
+            0.87,
+        ),
+    ]
+    question = "How do adversaries blend command and control into web traffic over HTTP?"
+    assert _cited(question, blocks) == ["T1071.001"]
+
+
+def test_without_a_kind_a_related_record_sharing_common_words_is_not_cited() -> None:
+    blocks = [
+        _block("T1112", "Modify Registry", "The registry may be modified to evade defenses.", 0.9),
+        _block("T1012", "Query Registry", "Adversaries may query the registry for payloads.", 0.7),
+    ]
+    question = "How do adversaries modify the registry to evade defenses and hide payloads?"
+    assert _cited(question, blocks) == ["T1112"]
+
+
+def test_a_link_to_a_sub_technique_does_not_name_its_parent() -> None:
+    blocks = [
+        _block(
+            "T1496.001",
+            "Compute Hijacking",
+            "Adversaries mine cryptocurrency with [Compute Hijacking]"
+            "(https://attack.mitre.org/techniques/T1496/001) on servers.",
+            0.9,
+        ),
+        _block("T1496", "Resource Hijacking", "Adversaries may mine cryptocurrency.", 0.6),
+    ]
+    question = "Which sub-technique covers mining cryptocurrency on hijacked servers?"
+    assert _cited(question, blocks) == ["T1496.001"]

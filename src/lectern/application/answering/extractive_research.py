@@ -141,7 +141,12 @@ def named_terms(question: str) -> set[str]:
 
 
 def _names(text: str, source: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(source)}(?![\w-])", text, re.I) is not None
+    """True when `text` names the record `source`.
+
+    `T1496/001` (ATT&CK's link to a sub-technique) and `T1496.001` name the sub-technique, not
+    its parent `T1496`.
+    """
+    return re.search(rf"(?<![\w-]){re.escape(source)}(?![\w-]|[./]\d)", text, re.I) is not None
 
 
 class ExtractiveResearchWriter:
@@ -191,17 +196,21 @@ class ExtractiveResearchWriter:
         subject = terms - KIND_TERMS
         wanted = asks_for(question)
         found: list[tuple[str, float, list[str], set[str], set[str]]] = []
+        title_terms: dict[str, set[str]] = {}
         for source, group in self._cited_sources(blocks):
             sentences = _covering(question, group, SENTENCES_PER_SOURCE)
             if sentences:
                 held = subject & {t for s in sentences for t in content_terms(s)}
-                titled = held | (subject & set(content_terms(group[0].title)))
+                title_terms[source] = subject & set(content_terms(group[0].title))
+                titled = held | title_terms[source]
                 found.append((source, max(b.relevance for b in group), sentences, held, titled))
         if found:
-            # Siblings at the top (the search scores them alike): the one holding most of
-            # the question is the answer's first source.
+            # Siblings at the top (the search scores them alike): the one whose name (its
+            # title: technique name, product and kind of flaw) holds most of the question's
+            # words leads, then the one whose sentences hold most of it ("Web Protocols"
+            # before "Protocol or Service Impersonation" for C2 over HTTP).
             near = [f for f in found if f[1] >= SIBLING_SHARE * found[0][1]]
-            first = max(near, key=lambda f: (len(f[3]), f[1]))
+            first = max(near, key=lambda f: (len(title_terms[f[0]]), len(f[3]), f[1]))
             found.remove(first)
             found.insert(0, first)
         names = named_terms(question)
@@ -213,12 +222,17 @@ class ExtractiveResearchWriter:
                     # One record asked for: a later source is cited only when the question
                     # or the answer's sentences name it (below).
                     continue
+                adds = held - covered
+                if wanted is None and not adds & names:
+                    # No kind of record named ("how do adversaries ..."): the question asks
+                    # for one behaviour or product; a later source is used only when it adds
+                    # one of the question's names the answer lacks, else it is related.
+                    continue
                 first_held, first_titled = found[0][3], found[0][4]
                 same_entity = names & first_titled <= titled
                 # A sibling: the same named thing, and all but one of the question's words
                 # that the first source holds ("which vulnerabilities make up X").
                 sibling = wanted == "several" and same_entity and len(first_held - held) <= 1
-                adds = held - covered
                 # A later source adding question words is used when it adds a name the
                 # question asks about or stays on every name the answer holds; else it is
                 # related (another product's record that shares a common word), not used.
