@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, cast
 
 from lectern.adapters.llm.graphs.kb_reply import KnowledgeBaseReplyGraph
 from lectern.application.answering.rules import RuleReplySteps
@@ -72,3 +73,16 @@ def test_the_harness_stores_an_answering_run(tmp_path: Path) -> None:
     assert log4shell["cited"][0] == "CVE-2021-44228"
     listed = bootstrap(settings).evaluation().store.list()
     assert [run["run_id"] for run in listed] == [artifact["run_id"]]
+    alone, _ = run_answering_evaluation(
+        settings,
+        CLAPNQ,
+        "clapnq",
+        "threats",
+        research_set="dev2",
+        research_only=True,
+        build=lambda chosen: bootstrap(chosen, collections=service),
+    )
+    research = cast(dict[str, Any], alone["research"])
+    assert research["questions_version"].startswith("research-questions-dev2-")
+    assert research["questions"] >= 30 and not alone["records"]
+    assert "perturbed" not in alone and "conversations" not in alone

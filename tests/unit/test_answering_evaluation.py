@@ -9,6 +9,7 @@ import pytest
 from lectern.application.evaluation.answering import (
     ClapnqCase,
     ReplyRecord,
+    ResearchCase,
     best_threshold,
     bm25_baseline,
     cites_gold,
@@ -161,6 +162,22 @@ def test_the_research_dev_set_is_apart_from_the_measured_one() -> None:
     assert not {q.question for q in dev} & {q.question for q in measured}
     with pytest.raises(DatasetError, match="cannot read"):
         load_research_questions(name="test")
+
+
+def test_the_second_dev_set_is_apart_from_the_other_two(tmp_path: Path) -> None:
+    version, dev2 = load_research_questions(name="dev2")
+    _, dev = load_research_questions(name="dev")
+    _, measured = load_research_questions()
+    assert version.startswith("research-questions-dev2-") and len(dev2) >= 30
+    assert len({q.id for q in dev2}) == len(dev2) and all(q.gold for q in dev2)
+    assert {q.gold[0][:1] for q in dev2} == {"C", "T"}
+    assert not {g for q in dev2 for g in q.gold} & {g for q in measured for g in q.gold}
+    others = {q.question for q in dev} | {q.question for q in measured}
+    assert not {q.question for q in dev2} & others
+    # Any file of the same schema is a set too.
+    path = tmp_path / "mine.json"
+    path.write_text('{"version": "v", "questions": [{"id": "a", "question": "q", "gold": ["T1"]}]}')
+    assert load_research_questions(name=str(path)) == ("v", [ResearchCase("a", "q", ("T1",))])
 
 
 def test_cases_are_value_objects() -> None:

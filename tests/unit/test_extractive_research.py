@@ -121,3 +121,97 @@ def test_without_a_kind_a_later_source_is_cited_only_when_it_adds_to_the_answer(
     ]
     question = "How do adversaries get hashes from the Security Account Manager and the NTDS file?"
     assert _cited(question, blocks) == ["T1", "T2"]
+
+
+def test_of_siblings_the_search_scores_alike_the_one_the_question_names_leads() -> None:
+    blocks = [
+        _block(
+            "T1071.001",
+            "Web Protocols",
+            "Adversaries may communicate using protocols associated with web traffic such as HTTP.",
+            0.9,
+        ),
+        _block(
+            "T1001.003",
+            "Protocol or Service Impersonation",
+            "Adversaries may impersonate web services so command and control traffic blends in.",
+            0.87,
+        ),
+    ]
+    question = "How do adversaries blend command and control into web traffic over HTTP?"
+    assert _cited(question, blocks) == ["T1071.001"]
+
+
+def test_without_a_kind_a_related_record_sharing_common_words_is_not_cited() -> None:
+    blocks = [
+        _block("T1112", "Modify Registry", "The registry may be modified to evade defenses.", 0.9),
+        _block("T1012", "Query Registry", "Adversaries may query the registry for payloads.", 0.7),
+    ]
+    question = "How do adversaries modify the registry to evade defenses and hide payloads?"
+    assert _cited(question, blocks) == ["T1112"]
+
+
+def test_a_link_to_a_sub_technique_does_not_name_its_parent() -> None:
+    blocks = [
+        _block(
+            "T1496.001",
+            "Compute Hijacking",
+            "Adversaries mine cryptocurrency with [Compute Hijacking]"
+            "(https://attack.mitre.org/techniques/T1496/001) on servers.",
+            0.9,
+        ),
+        _block("T1496", "Resource Hijacking", "Adversaries may mine cryptocurrency.", 0.6),
+    ]
+    question = "Which sub-technique covers mining cryptocurrency on hijacked servers?"
+    assert _cited(question, blocks) == ["T1496.001"]
+
+
+def test_twins_the_texts_cannot_tell_apart_are_both_cited() -> None:
+    text = "Veeam Distribution Service lets unauthenticated users reach internal API functions."
+    blocks = [
+        _block("CVE-2022-26501", "Veeam Remote Code Execution Vulnerability", text, 1.0),
+        _block("CVE-2022-26500", "Veeam Remote Code Execution Vulnerability", text, 0.98),
+        _block("CVE-2024-40711", "Veeam Deserialization Vulnerability", "Veeam API flaw.", 0.9),
+    ]
+    question = "Which Veeam vulnerability lets unauthenticated users reach internal API functions?"
+    assert _cited(question, blocks) == ["CVE-2022-26501", "CVE-2022-26500"]
+
+
+def test_a_record_of_the_same_name_adding_what_is_asked_is_a_sibling() -> None:
+    title = "Zyxel Firewalls Buffer Overflow Vulnerability"
+    blocks = [
+        _block("CVE-2", title, "Zyxel firewalls overflow in the ID processing function.", 1.0),
+        _block("CVE-1", title, "Zyxel firewalls overflow in the notification function.", 0.95),
+    ]
+    question = "Which Zyxel vulnerabilities are in the notification and ID processing functions?"
+    assert _cited(question, blocks) == ["CVE-2", "CVE-1"]
+
+
+def test_field_lines_do_not_make_a_record_a_sibling() -> None:
+    blocks = [
+        _block(
+            "CVE-2018-0798",
+            "Office Memory Corruption Vulnerability",
+            "Office contains a memory corruption vulnerability. It is known to be chained with "
+            "CVE-2018-0802.",
+            0.96,
+        ),
+        _block(
+            "CVE-2016-7193",
+            "Office Memory Corruption Vulnerability",
+            "Office contains a memory corruption vulnerability.\n"
+            "Known ransomware campaign use: Unknown.",
+            0.87,
+        ),
+    ]
+    question = "Which Office memory corruption vulnerabilities are known to be chained together?"
+    assert _cited(question, blocks) == ["CVE-2018-0798"]
+
+
+def test_without_a_kind_the_parent_technique_is_family_not_a_source() -> None:
+    blocks = [
+        _block("T1543.001", "Launch Agent", "Adversaries create launch agents to persist.", 1.0),
+        _block("T1543", "Create or Modify System Process", "On macOS, launchd runs them.", 0.7),
+    ]
+    question = "How do adversaries create launch agents on macOS to persist?"
+    assert _cited(question, blocks) == ["T1543.001"]

@@ -90,6 +90,11 @@ def _lead(block: ContextBlock, count: int = 1) -> list[str]:
     ][:count]
 
 
+_FIELD = re.compile(r"[A-Z][A-Za-z ]{1,40}: ")
+"""A record's field line ("Known ransomware campaign use: Unknown.", "Platforms: Linux."): a
+value every record of its source has, not a finding about the question."""
+
+
 def _covering(question: str, blocks: Sequence[ContextBlock], limit: int) -> list[str]:
     """The sentences of a source's blocks holding most question words, in text order."""
     terms = set(content_terms(question))
@@ -97,7 +102,7 @@ def _covering(question: str, blocks: Sequence[ContextBlock], limit: int) -> list
     for block_number, block in enumerate(blocks):
         for position, sentence in enumerate(_sentences(block.text)):
             overlap = len(terms & set(content_terms(sentence)))
-            if overlap and _informative(sentence, block.title):
+            if overlap and _informative(sentence, block.title) and not _FIELD.match(sentence):
                 scored.append((overlap, block_number, position, sentence))
     best = sorted(scored, key=lambda s: (-s[0], s[1], s[2]))[:limit]
     return [s[3] for s in sorted(best, key=lambda s: (s[1], s[2]))]
@@ -141,7 +146,17 @@ def named_terms(question: str) -> set[str]:
 
 
 def _names(text: str, source: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(source)}(?![\w-])", text, re.I) is not None
+    """True when `text` names the record `source`.
+
+    `T1496/001` (ATT&CK's link to a sub-technique) and `T1496.001` name the sub-technique, not
+    its parent `T1496`.
+    """
+    return re.search(rf"(?<![\w-]){re.escape(source)}(?![\w-]|[./]\d)", text, re.I) is not None
+
+
+def _family(source: str, other: str) -> bool:
+    """True when one record is a sub-technique of the other (`T1543.001` and `T1543`)."""
+    return source.startswith(f"{other}.") or other.startswith(f"{source}.")
 
 
 class ExtractiveResearchWriter:
@@ -191,34 +206,61 @@ class ExtractiveResearchWriter:
         subject = terms - KIND_TERMS
         wanted = asks_for(question)
         found: list[tuple[str, float, list[str], set[str], set[str]]] = []
+        title_terms: dict[str, set[str]] = {}
+        record_names: dict[str, str] = {}
         for source, group in self._cited_sources(blocks):
             sentences = _covering(question, group, SENTENCES_PER_SOURCE)
             if sentences:
                 held = subject & {t for s in sentences for t in content_terms(s)}
-                titled = held | (subject & set(content_terms(group[0].title)))
+                title_terms[source] = subject & set(content_terms(group[0].title))
+                record_names[source] = group[0].title.removeprefix(f"{source}: ").casefold()
+                titled = held | title_terms[source]
                 found.append((source, max(b.relevance for b in group), sentences, held, titled))
         if found:
-            # Siblings at the top (the search scores them alike): the one holding most of
-            # the question is the answer's first source.
+            # Siblings at the top (the search scores them alike): the one whose name (its
+            # title: technique name, product and kind of flaw) holds most of the question's
+            # words leads, then the one whose sentences hold most of it ("Web Protocols"
+            # before "Protocol or Service Impersonation" for C2 over HTTP).
             near = [f for f in found if f[1] >= SIBLING_SHARE * found[0][1]]
-            first = max(near, key=lambda f: (len(f[3]), f[1]))
+            first = max(near, key=lambda f: (len(title_terms[f[0]]), len(f[3]), f[1]))
             found.remove(first)
             found.insert(0, first)
         names = named_terms(question)
         chosen: list[tuple[str, list[str]]] = []
         covered: set[str] = set()
-        for number, (source, _, sentences, held, titled) in enumerate(found):
-            if number and not _names(question, source):
+        for number, (source, relevance, sentences, held, titled) in enumerate(found):
+            twin = (
+                number > 0
+                and relevance >= SIBLING_SHARE * found[0][1]
+                and record_names[source] == record_names[found[0][0]]
+                and held == found[0][3]
+            )
+            # A twin (the same record name, scored alike, holding the same question words):
+            # nothing in the question or the texts tells the two apart, so both are cited
+            # even when one record is asked for.
+            if number and not twin and not _names(question, source):
                 if wanted == "one":
                     # One record asked for: a later source is cited only when the question
                     # or the answer's sentences name it (below).
+                    continue
+                adds = held - covered
+                if wanted is None and (not adds & names or _family(source, found[0][0])):
+                    # No kind of record named ("how do adversaries ..."): the question asks
+                    # for one behaviour or product; a later source is used only when it adds
+                    # one of the question's names the answer lacks, else it is related. The
+                    # parent of the answer's technique (or its sub-technique) is its family.
                     continue
                 first_held, first_titled = found[0][3], found[0][4]
                 same_entity = names & first_titled <= titled
                 # A sibling: the same named thing, and all but one of the question's words
                 # that the first source holds ("which vulnerabilities make up X").
-                sibling = wanted == "several" and same_entity and len(first_held - held) <= 1
-                adds = held - covered
+                # Or a record of the very same name (product and kind of flaw: "Zyxel Multiple
+                # Firewalls Buffer Overflow Vulnerability") holding a question word the answer
+                # lacks ("the notification and ID processing functions").
+                same_name = record_names[source] == record_names[found[0][0]]
+                sibling = wanted == "several" and (
+                    (same_entity and len(first_held - held) <= 1) or (same_name and bool(adds))
+                )
                 # A later source adding question words is used when it adds a name the
                 # question asks about or stays on every name the answer holds; else it is
                 # related (another product's record that shares a common word), not used.

@@ -56,8 +56,9 @@ from lectern.errors import DatasetError
 CLAPNQ_FILES = (("clapnq_dev_answerable.jsonl", True), ("clapnq_dev_unanswerable.jsonl", False))
 RESEARCH_FILE = "research_questions.json"
 RESEARCH_DEV_FILE = "research_questions_dev.json"
-RESEARCH_SETS = {"measured": RESEARCH_FILE, "dev": RESEARCH_DEV_FILE}
-"""The measured set (never tuned on) and the dev set the citation rules are tuned on."""
+RESEARCH_DEV2_FILE = "research_questions_dev2.json"
+RESEARCH_SETS = {"measured": RESEARCH_FILE, "dev": RESEARCH_DEV_FILE, "dev2": RESEARCH_DEV2_FILE}
+"""The measured set (never tuned on) and the two dev sets the citation rules are tuned on."""
 SUPPORT_FILE = "kb_support_questions.json"
 TARGETS = {
     "balanced_accuracy": 0.75,
@@ -468,8 +469,13 @@ class ResearchCase:
 def load_research_questions(
     path: Path | None = None, *, name: str = "measured"
 ) -> tuple[str, list[ResearchCase]]:
-    """(version, questions): the packaged set `name` (measured or dev), or the file at `path`."""
+    """(version, questions): the packaged set `name` (measured, dev, dev2), or the file at `path`.
+
+    A `name` that is none of those is read as the path of a set file of the same schema.
+    """
     try:
+        if path is None and name not in RESEARCH_SETS:
+            path = Path(name)
         if path is None:
             text = (
                 resources.files("lectern.evaluation")

@@ -44,12 +44,14 @@ def run_answering_evaluation(
     with_perturbed: bool = True,
     with_threads: bool = True,
     research_set: str = "measured",
+    research_only: bool = False,
     progress: RichProgress | None = None,
     build: Callable[[Settings], Services] | None = None,
 ) -> tuple[dict[str, JSONValue], str]:
     """ClapNQ replies and the research questions, stored with the other evaluation runs.
 
-    With `tune`, the ClapNQ questions also run without a relevance floor (the sweep).
+    With `tune`, the ClapNQ questions also run without a relevance floor (the sweep); with
+    `research_only`, only the research questions run (no ClapNQ, twins, support or threads).
     """
     from lectern.application.evaluation.answering import (
         ReplyEvaluation,
@@ -65,7 +67,9 @@ def run_answering_evaluation(
 
     make = build or bootstrap
 
-    cases = load_clapnq(clapnq)
+    if research_only:
+        tune, with_perturbed, with_threads, support_collection = False, False, False, None
+    cases = [] if research_only else load_clapnq(clapnq)
     if limit:
         answerable = [c for c in cases if c.answerable][:limit]
         cases = answerable + [c for c in cases if not c.answerable][:limit]
@@ -90,7 +94,7 @@ def run_answering_evaluation(
     if tune:
         free = settings.model_copy(update={"ai_min_relevance": 0.0, "ai_min_coverage": 0.0})
         sweep = replies(free, "ClapNQ without a floor")
-    records = replies(settings, "ClapNQ replies")
+    records = [] if research_only else replies(settings, "ClapNQ replies")
     perturbed = None
     if with_perturbed:
         twin_cases, twin_splits = perturbed_cases(load_clapnq(clapnq), make_twins(clapnq))
@@ -131,6 +135,7 @@ def run_answering_evaluation(
         "collection": collection,
         "research_collection": research_collection,
         "research_set": research_set,
+        "research_only": research_only,
         "ai_min_relevance": settings.ai_min_relevance,
         "ai_min_coverage": settings.ai_min_coverage,
         "ai_max_sources": settings.ai_max_sources,
@@ -170,10 +175,14 @@ def evaluate_answering(
     research_set: Annotated[
         str,
         typer.Option(
-            help="The research questions: 'measured' (38, never tuned on) or 'dev' (the "
-            "citation rules' dev set)."
+            help="The research questions: 'measured' (38, never tuned on), 'dev' or 'dev2' "
+            "(the citation rules' dev sets), or the path of a set file of the same schema."
         ),
     ] = "measured",
+    research_only: Annotated[
+        bool,
+        typer.Option(help="Only the research questions (no ClapNQ, twins or conversations)."),
+    ] = False,
     tune: Annotated[
         bool, typer.Option(help="Also run without a relevance floor and pick one on half.")
     ] = False,
@@ -223,13 +232,14 @@ def evaluate_answering(
                 limit=limit,
                 support_collection=support_collection,
                 research_set=research_set,
+                research_only=research_only,
                 progress=progress,
             )
         if as_json:
             sys.stdout.write(json.dumps(artifact, indent=1) + "\n")
             return
         replies = cast(dict[str, dict[str, JSONValue]], artifact["replies"])
-        for split in ("all", "held_out"):
+        for split in () if research_only else ("all", "held_out"):
             figures = replies[split]
             out.print(
                 f"{split}: balanced accuracy {figures['balanced_accuracy']}, precision "
@@ -238,7 +248,8 @@ def evaluate_answering(
                 f"valid {figures['citations_valid']}, p50/p95 {figures['latency_p50_ms']}/"
                 f"{figures['latency_p95_ms']} ms; reflection {json.dumps(figures['reflection'])}"
             )
-        out.print(f"BM25 baseline: {json.dumps(artifact['bm25_baseline'])}", soft_wrap=True)
+        if not research_only:
+            out.print(f"BM25 baseline: {json.dumps(artifact['bm25_baseline'])}", soft_wrap=True)
         if "relevance_sweep" in artifact:
             out.print(f"relevance sweep: {json.dumps(artifact['relevance_sweep'])}", soft_wrap=True)
         out.print(f"research: {json.dumps(artifact['research'])}", soft_wrap=True)
