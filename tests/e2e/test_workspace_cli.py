@@ -80,6 +80,25 @@ def test_the_demo_workspace_and_a_question_about_it(
     assert "VPN" not in outsider.output
 
 
+def test_without_attack_the_demo_links_the_kev_records_and_says_so(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """make demo leaves ATT&CK out; the demo still seeds, and names what it did not link."""
+    kev, _ = _subsets(tmp_path)
+    added = runner.invoke(app, ["collections", "add", "kev", str(kev), "--mapping", "cisa-kev"])
+    assert added.exit_code == 0, added.output
+    made = runner.invoke(app, ["workspace", "demo", "--owner", "alice"])
+    assert made.exit_code == 0, made.output
+    assert "No 'attack' collection" in made.output and "make collections-extra" in made.output
+    documents = runner.invoke(
+        app, ["chat", "--user", "alice", "-m", "what documents does the VPN project have?"]
+    )
+    for label in DEMO_KEV:
+        assert label in documents.output
+    for label in DEMO_ATTACK:
+        assert label not in documents.output
+
+
 def test_the_demo_needs_its_collections(runner: CliRunner) -> None:
     result = runner.invoke(app, ["workspace", "demo"])
     assert result.exit_code == 1
