@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from lectern.application.collections.base import CollectionBase, LoadedCollection
 from lectern.application.rerank import rerank_head
 from lectern.application.search import HybridRetriever
+from lectern.application.timing import elapsed_ms
 from lectern.domain.documents import (
     Document,
     DocumentPassage,
@@ -87,10 +88,6 @@ class _FilingPlan:
     expansion: str | None
     statements: Mapping[str, float] = field(default_factory=dict)
     """Statement kind -> the score added to its table passages' fused score."""
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 3)
 
 
 def statement_first(
@@ -223,7 +220,7 @@ class CollectionSearch(CollectionBase):
         if documents is not None:
             inside = frozenset(p for d in documents for p in loaded.passages_of.get(d, ()))
             allowed = inside if allowed is None else allowed & inside
-        filter_ms = _ms(start)
+        filter_ms = elapsed_ms(start)
         retriever = loaded.retriever
         plan = self._filing_plan(loaded, query, allowed)
         variations = [query] if plan.expansion is None else [query, plan.expansion]
@@ -248,7 +245,7 @@ class CollectionSearch(CollectionBase):
                 bucket.append(hit)
         heads = [hits[0] for hits in by_document.values()]
         chosen = retriever.diversify(heads, k, float(lam) if lam is not None else None)
-        rerank_ms = _ms(start)
+        rerank_ms = elapsed_ms(start)
         start = time.perf_counter()
         doc_ids = [retriever.lexical.group_of(h.id) for h in chosen]
         documents = self.store.documents(name, doc_ids)
@@ -278,8 +275,8 @@ class CollectionSearch(CollectionBase):
             **retrieval.timings_ms,
             **({"rerank_ms": reranked.elapsed_ms} if self.reranker is not None else {}),
             "group_ms": rerank_ms,
-            "load_ms": _ms(start),
-            "total_ms": _ms(started),
+            "load_ms": elapsed_ms(start),
+            "total_ms": elapsed_ms(started),
         }
         return CollectionSearchResponse(
             name,
@@ -372,5 +369,5 @@ class CollectionSearch(CollectionBase):
             (),
             degraded_reason is not None,
             degraded_reason,
-            {"total_ms": _ms(started)},
+            {"total_ms": elapsed_ms(started)},
         )
