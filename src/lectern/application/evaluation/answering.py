@@ -33,7 +33,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import cast
 
@@ -46,6 +45,7 @@ from lectern.application.evaluation.conversations import (
     thread_records_json,
 )
 from lectern.application.evaluation.metrics import percentile
+from lectern.application.evaluation.packaged import packaged_text
 from lectern.application.evaluation.perturbed import PerturbedCase
 from lectern.domain.answering import RequestContext
 from lectern.domain.books import JSONValue
@@ -381,10 +381,7 @@ def relevance_sweep(records: Sequence[ReplyRecord]) -> dict[str, JSONValue]:
 def load_support_questions(path: Path | None = None) -> tuple[str, list[ClapnqCase]]:
     """The FastAPI support questions (a transfer check of the gate), as cases."""
     try:
-        if path is None:
-            text = resources.files("lectern.evaluation").joinpath(SUPPORT_FILE).read_text("utf-8")
-        else:
-            text = path.read_text(encoding="utf-8")
+        text = packaged_text(SUPPORT_FILE, path)
         data = json.loads(text)
         cases = [
             ClapnqCase(str(q["id"]), str(q["question"]), bool(q["answerable"]), "", ())
@@ -476,14 +473,7 @@ def load_research_questions(
     try:
         if path is None and name not in RESEARCH_SETS:
             path = Path(name)
-        if path is None:
-            text = (
-                resources.files("lectern.evaluation")
-                .joinpath(RESEARCH_SETS[name])
-                .read_text("utf-8")
-            )
-        else:
-            text = path.read_text(encoding="utf-8")
+        text = packaged_text(RESEARCH_SETS.get(name, name), path)
         data = json.loads(text)
         cases = [
             ResearchCase(str(q["id"]), str(q["question"]), tuple(str(g) for g in q["gold"]))
