@@ -17,6 +17,7 @@ from rich.table import Table
 
 from lectern.entrypoints.cli.common import _fail, _guarded, _progress_bar, _services, out
 from lectern.entrypoints.cli.evaluate_ablation import ablation
+from lectern.entrypoints.cli.evaluate_answering import evaluate_answering
 from lectern.entrypoints.cli.evaluate_exclusions import exclusions
 from lectern.entrypoints.cli.evaluate_fallback import fallback
 from lectern.entrypoints.cli.evaluate_label import label
@@ -162,3 +163,6 @@ def shelves(
         out.print(table)
 
     _guarded(run)
+
+
+evaluate_app.command("answering")(evaluate_answering)
