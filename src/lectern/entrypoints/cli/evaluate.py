@@ -629,7 +629,7 @@ def shelves(
         retriever = services.retriever()
         group_of = retriever.lexical.group_of
         found = bench.catalog_works(services.catalog.iter_batches(), group_of)
-        queries = bench.build_queries(bench.read_shelves(folder), found.works.get, found.words_of)
+        queries = bench.judge(bench.read_shelves(folder), found.works.get, bench.packaged_split())
         methods = {
             **bench.baseline_rankers(retriever),
             "default": bench.search_ranker(services.search(), services.understanding()),
