@@ -45,6 +45,26 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "fields-1-2-2": {"fields": (1, 2, 2)},
     "fields-1-1-3": {"fields": (1, 1, 3)},
     "fields-1-2-2-w0.8": {"fields": (1, 2, 2), "weights": {"lexical": 0.8, "vector": 0.2}},
+    "w0.9": {"weights": {"lexical": 0.9, "vector": 0.1}},
+    "tail100": {"lexical_tail": 100},
+    "tail200": {"lexical_tail": 200},
+    "tail300": {"lexical_tail": 300},
+    "w0.8-tail200": {"weights": {"lexical": 0.8, "vector": 0.2}, "lexical_tail": 200},
+    "w0.8-mmr0.7-tail200": {
+        "weights": {"lexical": 0.8, "vector": 0.2},
+        "lexical_tail": 200,
+        "mmr": 0.7,
+    },
+    "w0.8-mmr0.8-tail200": {
+        "weights": {"lexical": 0.8, "vector": 0.2},
+        "lexical_tail": 200,
+        "mmr": 0.8,
+    },
+    "w0.8-no-mmr-tail200": {
+        "weights": {"lexical": 0.8, "vector": 0.2},
+        "lexical_tail": 200,
+        "mmr": None,
+    },
     "fields-1-2-2-w0.8-pool200": {
         "fields": (1, 2, 2),
         "weights": {"lexical": 0.8, "vector": 0.2},
@@ -81,6 +101,12 @@ def main() -> None:
     parser.add_argument("--tags", type=Path, required=True)
     parser.add_argument("--config", action="append")
     parser.add_argument("--no-judged", action="store_true")
+    parser.add_argument(
+        "--split",
+        choices=("dev", "test", "all"),
+        default="dev",
+        help="The shelves scored (default dev: the test split is run once, at the end).",
+    )
     args = parser.parse_args()
     services = bootstrap(load_settings())
     base = services.retriever()
@@ -88,13 +114,21 @@ def main() -> None:
     understanding = services.understanding()
     group_of = base.lexical.group_of
     found = bench.catalog_works(services.catalog.iter_batches(), group_of)
-    queries = bench.build_queries(bench.read_shelves(args.tags), found.works.get, found.words_of)
+    queries = bench.judge(bench.read_shelves(args.tags), found.works.get, bench.packaged_split())
+    queries = [q for q in queries if args.split in ("all", q.split)]
     names = args.config or list(CONFIGS)
     scores = bench.run(queries, bench.baseline_rankers(base), group_of)
     rows: list[Mapping[str, Any]] = [
-        {"config": s.method, "split": s.split, "ndcg": s.ndcg_at_10, "recall": s.recall_at_100}
+        {
+            "config": s.method,
+            "split": s.split,
+            "ndcg": s.ndcg_at_10,
+            "recall": s.recall_at_100,
+            "mrr": s.mrr_at_10,
+        }
         for s in scores
     ]
+    baselines = len(rows)
     lexicals: dict[tuple[int, int, int], Any] = {(1, 1, 1): base.lexical}
     for name in names:
         knobs = dict(CONFIGS[name])
@@ -127,10 +161,17 @@ def main() -> None:
             services.catalog, retriever, search.filters, mmr_lambda=search.mmr_lambda
         )
         started = time.perf_counter()
+        first = len(rows)
         ranker = bench.search_ranker(service, understanding, mmr_lambda=mmr)
         for s in bench.run(queries, {name: ranker}, group_of):
             rows.append(
-                {"config": name, "split": s.split, "ndcg": s.ndcg_at_10, "recall": s.recall_at_100}
+                {
+                    "config": name,
+                    "split": s.split,
+                    "ndcg": s.ndcg_at_10,
+                    "recall": s.recall_at_100,
+                    "mrr": s.mrr_at_10,
+                }
             )
         if not args.no_judged:
             rows.append(
@@ -138,13 +179,13 @@ def main() -> None:
             )
         seconds = time.perf_counter() - started
         sys.stderr.write(f"{name}: {seconds:.0f} s\n")
-        for row in rows[-3:]:
+        for row in rows[first:]:
             sys.stdout.write(
                 json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()})
                 + "\n"
             )
         sys.stdout.flush()
-    for row in rows[:4]:
+    for row in rows[:baselines]:
         sys.stdout.write(
             json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()})
             + "\n"

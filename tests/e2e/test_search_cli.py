@@ -301,3 +301,13 @@ def test_the_exclusion_dev_set_runs_from_the_command_line() -> None:
     report = json.loads(result.stdout)
     assert report["requests"] >= 40 and 0.0 <= report["violation_rate"] <= 1.0
     assert len(report["per_request"]) == report["requests"]
+
+
+@pytest.mark.usefixtures("indexed")
+def test_a_page_limit_shows_the_known_fits_first_at_the_default_k() -> None:
+    lines = _results(lectern("search", "a novel", "--max-pages", "400", "--json").stdout)
+    pages = [r["pages"] for r in lines]
+    known = [p for p in pages if p is not None]
+    assert known and all(isinstance(p, int) and p <= 400 for p in known)
+    # No book of unknown length above a book known to fit, at the default k.
+    assert pages[: len(known)] == known

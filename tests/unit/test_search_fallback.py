@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
@@ -22,9 +23,10 @@ from lectern.domain.fallback import (
     exploration_request,
     fallback_reasons,
     names_author,
+    plan_did_explore,
     unresolved_like,
 )
-from lectern.domain.search import SearchFilters, SearchQuery
+from lectern.domain.search import Exclusion, SearchFilters, SearchQuery, with_exclusions
 from lectern.errors import LLMError
 from tests.assistant_world import BOOKS, book_id, make_catalog, make_search, make_vocabulary
 from tests.fakes import RecordingTracer, ScriptedChatModel
@@ -188,6 +190,29 @@ def test_like_x_but_not_y_asks_for_neighbours_of_x_without_y() -> None:
     assert first_call.arguments["exclude_authors"] == ["J.R.R. Tolkien"]
     assert response.results and "J.R.R. Tolkien" not in _authors(response.results)
     assert len(report.tool_calls) <= 3
+
+
+def test_like_x_but_not_y_is_left_alone_when_the_plan_found_x_and_excluded_y() -> None:
+    asked = ExplorationRequest("The Hobbit", "J.R.R. Tolkien")
+    assert plan_did_explore(asked, True, ["J.R.R. Tolkien"])
+    assert not plan_did_explore(asked, False, ["J.R.R. Tolkien"])  # X is no catalog book
+    assert not plan_did_explore(asked, True, [])  # Y was not made a filter
+    assert not plan_did_explore(ExplorationRequest("Gone Girl", "dark"), True, [])
+    assert not plan_did_explore(ExplorationRequest(), True, ["anything"])  # "surprise me"
+
+
+def test_a_planned_like_x_but_not_y_search_does_not_hand_over() -> None:
+    fallback = _fallback(RefusingAgent())
+    text = "something like The Hobbit but not by J.R.R. Tolkien"
+    assert fallback.understanding is not None
+    found = fallback.understanding.plan(text)
+    assert found.like_book_id is not None
+    # As the catalog's rules plan it (the small test vocabulary does not know the author).
+    tolkien = Exclusion("author", "J.R.R. Tolkien", ("J.R.R. Tolkien",))
+    plan = replace(found, exclusions=(tolkien,), filters=with_exclusions(found.filters, [tolkien]))
+    response = fallback.search_with_fallback(SearchQuery(text, max_results=3), plan=plan)
+    assert response.fallback is not None and not response.fallback.triggered
+    assert response.results and "J.R.R. Tolkien" not in _authors(response.results)
 
 
 def test_too_few_results_widen_the_search_and_keep_the_first_results_first() -> None:

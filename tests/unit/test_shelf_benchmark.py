@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from lectern.application.evaluation import shelves as bench
+from lectern.domain.normalize import is_topical_shelf
 from lectern.errors import SourceError
 
 
@@ -83,3 +85,38 @@ def test_shelves_that_name_their_books_or_are_not_plain_words_are_not_drawn() ->
         shelves, lambda book: f"w{book}", lambda _book: ("Mort", "Discworld", "Terry Pratchett")
     )
     assert [q.shelf for q in queries] == ["time-travel"]
+
+
+def test_the_stored_split_is_the_seeded_draw_of_plain_topical_shelves() -> None:
+    split = bench.packaged_split()
+    assert split.seed == bench.SEED
+    assert len(split.dev) == len(split.test) == bench.SAMPLE // 2
+    assert not set(split.dev) & set(split.test)
+    for name in (*split.dev, *split.test):
+        assert bench._PLAIN.match(name), name
+        assert is_topical_shelf(name), name
+
+
+def test_a_split_is_judged_from_the_shelf_files_in_its_own_order() -> None:
+    shelves = _shelves(5, 12)
+    split = bench.ShelfSplit(bench.SEED, ("topic-003", "topic-001"), ("topic-004",))
+    queries = bench.judge(shelves, lambda book: f"work-{book}", split)
+    assert [(q.shelf, q.split) for q in queries] == [
+        ("topic-003", "dev"),
+        ("topic-001", "dev"),
+        ("topic-004", "test"),
+    ]
+    assert queries[0].qrels["work-3-0"] == 1 and queries[0].qrels["work-3-11"] == 3
+    assert bench.judge(shelves, lambda _book: None, split)[0].qrels == {}
+
+
+def test_a_split_naming_a_shelf_the_files_lack_is_refused() -> None:
+    split = bench.ShelfSplit(bench.SEED, ("topic-000",), ("no-such-shelf",))
+    with pytest.raises(SourceError, match="no-such-shelf"):
+        bench.judge(_shelves(2, 12), lambda book: book, split)
+
+
+def test_the_split_round_trips_through_its_json() -> None:
+    split = bench.ShelfSplit(7, ("a", "b"), ("c",))
+    raw = json.loads(split.to_json())
+    assert raw == {"seed": 7, "sample": 3, "dev": ["a", "b"], "test": ["c"]}

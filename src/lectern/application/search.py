@@ -104,6 +104,16 @@ class SearchConfig:
     """How many fused candidates MMR chooses from."""
     lexical_enabled: bool = True
     """False: vector-only retrieval (BM25 still answers when the vector side cannot)."""
+    shelf_weights: Mapping[str, float] | None = None
+    """Weights for a request the plan read as naming catalog shelves (None: `weights`).
+
+    A shelf's words are in its books' lexical text (readers' shelves are the categories),
+    where the embedding of a short subject is blurrier, so such requests may lean on BM25."""
+    lexical_tail: int = 0
+    """BM25 candidates past the fused pool, appended after every fused one in BM25 order.
+
+    They deepen the list (Recall@100, a second page) without entering fusion, so the fused
+    scores, MMR and the first page stay what the pool alone gives."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +148,25 @@ class SearchResponse:
     """Set when words of the request occur in no catalog book: the results are the nearest."""
     readings: tuple[Reading, ...] = ()
     """Two or three books a short, ambiguous request may mean ("Dune", "the hunger one")."""
+
+
+def _tail(
+    hits: Sequence[FusedHit], tails: Mapping[str, Sequence[ScoredId]], depth: int
+) -> list[FusedHit]:
+    """Candidates only past the pool, below every fused hit, the first variation's first.
+
+    `depth` is how many each ranking had in the pool: a tail's ranks continue from there.
+    """
+    seen = {h.id for h in hits}
+    floor = min((h.score for h in hits), default=0.0)
+    extra: list[FusedHit] = []
+    for name, ranking in tails.items():
+        for position, hit in enumerate(ranking, start=1):
+            if hit.id not in seen:
+                seen.add(hit.id)
+                rank = {name: depth + position}
+                extra.append(FusedHit(hit.id, floor, rank, {name: hit.score}))
+    return extra
 
 
 def _ms(start: float) -> float:
@@ -186,17 +215,23 @@ class HybridRetriever:
         *,
         pool: int | None = None,
         seeds: Sequence[str] = (),
+        method_weights: Mapping[str, float] | None = None,
     ) -> Retrieval:
         """Fuse lexical and vector rankings of every variation (RRF across all of them).
 
         `seeds` are passage ids whose stored vectors are searched too ("books like X"):
-        one more vector ranking each, fused with the rest.
+        one more vector ranking each, fused with the rest. `method_weights` replace the
+        configured fusion weights for this call.
         """
+        chosen_weights = method_weights or self.config.weights
         lexical_k, vector_k = pool_sizes(strategy, pool or self.config.candidate_pool)
         if allowed is not None:
             # Filters act inside both indexes (masks), so every candidate is allowed: a pool
             # larger than the allowed books only costs a wider top-k.
             lexical_k, vector_k = (max(1, min(n, len(allowed))) for n in (lexical_k, vector_k))
+        tail = self.config.lexical_tail
+        if allowed is not None:
+            tail = max(0, min(tail, len(allowed) - lexical_k))
         rankings: dict[str, list[ScoredId]] = {}
         timings = {"lexical_ms": 0.0, "embed_ms": 0.0, "vector_ms": 0.0}
         degraded_reason = self.unavailable_reason
@@ -210,9 +245,9 @@ class HybridRetriever:
         for number, text in enumerate(lexical_variations):
             suffix = "" if number == 0 else f":{number}"
             start = time.perf_counter()
-            rankings[f"lexical{suffix}"] = self.lexical.search(text, lexical_k, allowed)
+            rankings[f"lexical{suffix}"] = self.lexical.search(text, lexical_k + tail, allowed)
             timings["lexical_ms"] += _ms(start)
-            weights[f"lexical{suffix}"] = self.config.weights.get("lexical", 1.0)
+            weights[f"lexical{suffix}"] = chosen_weights.get("lexical", 1.0)
         if embedding is not None and self.vector is not None:
             try:
                 start = time.perf_counter()
@@ -222,13 +257,13 @@ class HybridRetriever:
                 for number, vector in enumerate(vectors):
                     suffix = "" if number == 0 else f":{number}"
                     rankings[f"vector{suffix}"] = self.vector.search(vector, vector_k, allowed)
-                    weights[f"vector{suffix}"] = self.config.weights.get("vector", 1.0)
+                    weights[f"vector{suffix}"] = chosen_weights.get("vector", 1.0)
                 for number, seed in enumerate(seeds):
                     stored = self.vector.vector_of(seed)
                     if stored is not None:
                         key = f"vector:like{number}"
                         rankings[key] = self.vector.search(stored, vector_k, allowed)
-                        weights[key] = self.config.weights.get("vector", 1.0)
+                        weights[key] = chosen_weights.get("vector", 1.0)
                 timings["vector_ms"] = _ms(start)
             except Exception as error:  # noqa: BLE001 - any vector failure degrades to BM25
                 degraded_reason = f"the vector side failed: {type(error).__name__}: {error}"
@@ -237,12 +272,16 @@ class HybridRetriever:
                     for number, text in enumerate(variations):
                         suffix = "" if number == 0 else f":{number}"
                         rankings[f"lexical{suffix}"] = self.lexical.search(text, lexical_k, allowed)
-                        weights[f"lexical{suffix}"] = self.config.weights.get("lexical", 1.0)
+                        weights[f"lexical{suffix}"] = chosen_weights.get("lexical", 1.0)
         start = time.perf_counter()
+        lexical_names = [name for name in rankings if name.startswith("lexical")]
+        tails = {name: rankings[name][lexical_k:] for name in lexical_names}
+        rankings.update({name: rankings[name][:lexical_k] for name in lexical_names})
         if self.config.fusion == "convex":
             hits = convex_fusion(rankings, weights)
         else:
             hits = reciprocal_rank_fusion(rankings, k=self.config.rrf_k, weights=weights)
+        hits += _tail(hits, tails, lexical_k)
         timings["fusion_ms"] = _ms(start)
         return Retrieval(hits, degraded_reason is not None, degraded_reason, timings)
 
@@ -524,7 +563,15 @@ class BookSearchService:
         filter_ms = _ms(start)
         # `depth` never widens the candidate pool: the top results an evaluation scores must
         # be the ones a reader gets, and Recall@depth measures the pool the product uses.
-        retrieval = self.retriever.retrieve(variations, strategy, allowed, seeds=seeds)
+        shelf_weights = self.retriever.config.shelf_weights
+        on_shelves = plan is not None and bool(plan.categories) and not seeds
+        retrieval = self.retriever.retrieve(
+            variations,
+            strategy,
+            allowed,
+            seeds=seeds,
+            method_weights=shelf_weights if on_shelves else None,
+        )
         start = time.perf_counter()
         hits = self._one_per_work(retrieval.hits, exclude=seeds)
         if plan is not None and plan.like_title:

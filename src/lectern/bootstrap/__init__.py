@@ -33,6 +33,7 @@ from lectern.bootstrap.commands import (
 from lectern.bootstrap.indexes import (
     SearchIndexes,
     beir_evaluation,
+    book_search_config,
     load_retriever,
     make_embedder,
     qdrant_client,
@@ -77,6 +78,7 @@ __all__ = [
     "qdrant_client",
     "qdrant_indexes",
     "qdrant_readiness_url",
+    "book_search_config",
     "search_config",
     "search_indexes",
     "system_clock",

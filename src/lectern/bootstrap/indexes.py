@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
@@ -57,6 +58,22 @@ def search_config(settings: Settings) -> SearchConfig:
         weights={"lexical": settings.lexical_weight, "vector": settings.vector_weight},
         candidate_pool=settings.candidate_pool,
         lexical_enabled=settings.bm25_enabled,
+    )
+
+
+def book_search_config(settings: Settings) -> SearchConfig:
+    """The catalog's knobs: the shared ones, plus shelf-leaning weights and a lexical tail.
+
+    Both were chosen on the book benchmarks; other corpora (SciFact, collections) keep the
+    shared knobs, so their measured figures stand.
+    """
+    return replace(
+        search_config(settings),
+        shelf_weights={
+            "lexical": settings.shelf_lexical_weight,
+            "vector": settings.shelf_vector_weight,
+        },
+        lexical_tail=settings.lexical_tail,
     )
 
 
@@ -121,9 +138,15 @@ def search_indexes(
 
 
 def load_retriever(
-    settings: Settings, indexes: SearchIndexes, embedder_override: Embedder | None = None
+    settings: Settings,
+    indexes: SearchIndexes,
+    embedder_override: Embedder | None = None,
+    config: SearchConfig | None = None,
 ) -> HybridRetriever:
-    """BM25 (required) and vectors (optional: without them search is degraded)."""
+    """BM25 (required) and vectors (optional: without them search is degraded).
+
+    `config` defaults to the shared knobs (`search_config`).
+    """
     lexical: LexicalIndex = indexes.load_lexical()
     vector: VectorIndex | None = None
     embedder: Embedder | None = None
@@ -134,7 +157,7 @@ def load_retriever(
     except (IndexMissingError, IndexMismatchError, ConfigurationError) as error:
         reason = str(error)
     return HybridRetriever(
-        lexical, vector, embedder, search_config(settings), unavailable_reason=reason
+        lexical, vector, embedder, config or search_config(settings), unavailable_reason=reason
     )
 
 

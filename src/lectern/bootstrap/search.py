@@ -16,7 +16,7 @@ from lectern.application.fallback.service import FallbackSearch
 from lectern.application.ports import ExplanationCache, QueryUnderstanding
 from lectern.application.search import BookFilterIndex, BookSearchService, HybridRetriever
 from lectern.application.understanding import Vocabulary
-from lectern.bootstrap.indexes import load_retriever, search_config
+from lectern.bootstrap.indexes import book_search_config, load_retriever
 from lectern.bootstrap.models import TOOL_CONTEXT, ModelWiring, local_chat_model, provider_config
 from lectern.bootstrap.operations import git_commit, new_run_id
 from lectern.domain.books import JSONValue
@@ -32,10 +32,15 @@ class SearchWiring(ModelWiring):
     def _load_retriever(self) -> HybridRetriever:
         given = self.overrides
         if given.lexical_index is None:
-            return load_retriever(self.settings, self.catalog_indexes(), given.embedder)
+            return load_retriever(
+                self.settings,
+                self.catalog_indexes(),
+                given.embedder,
+                book_search_config(self.settings),
+            )
         embedder = given.embedder if given.vector_index is not None else None
         return HybridRetriever(
-            given.lexical_index, given.vector_index, embedder, search_config(self.settings)
+            given.lexical_index, given.vector_index, embedder, book_search_config(self.settings)
         )
 
     def search(self) -> BookSearchService:

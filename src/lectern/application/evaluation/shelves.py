@@ -13,7 +13,9 @@ Everything is decided by rule, before any tuning:
 - *Which of them*: `SAMPLE` drawn with `random.Random(SEED)` from the sorted eligible names.
 - *The query*: `books about <the shelf's words>` ("time-travel" -> "books about time travel").
 - *The split*: the sample's order is random, so its first half is dev and the rest test;
-  the split is by shelf, so no query is tuned on and tested on.
+  the split is by shelf, so no query is tuned on and tested on. The drawn names and the
+  seed are written to `lectern/evaluation/shelf_split.json` (`tools/shelf_split.py`), and
+  every run reads the split from there.
 - *Grades*: how many readers shelved the book there (`grade_of`): 1 under 200, 2 under 500,
   3 from 500.
 
@@ -24,10 +26,12 @@ search shows them), and a work is relevant when its goodbooks book is.
 from __future__ import annotations
 
 import csv
+import json
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from types import EllipsisType
 from typing import Literal
@@ -54,6 +58,8 @@ MAX_BOOKS = 100
 DEPTH = 100
 Split = Literal["dev", "test"]
 SPLITS: tuple[Split, ...] = ("dev", "test")
+SPLIT_FILE = "shelf_split.json"
+"""The drawn shelves, in the `lectern.evaluation` package (`tools/shelf_split.py` writes it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +112,84 @@ def read_shelves(folder: Path) -> dict[str, dict[str, int]]:
 _PLAIN = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 
 
+@dataclass(frozen=True, slots=True)
+class ShelfSplit:
+    """The drawn shelves and the seed that drew them: dev first, then test."""
+
+    seed: int
+    dev: tuple[str, ...]
+    test: tuple[str, ...]
+
+    def to_json(self) -> str:
+        """The split as the repository stores it (`lectern/evaluation/shelf_split.json`)."""
+        body = {"seed": self.seed, "sample": len(self.dev) + len(self.test)}
+        return json.dumps({**body, "dev": self.dev, "test": self.test}, indent=1) + "\n"
+
+
+def packaged_split() -> ShelfSplit:
+    """The split fixed before any tuning, as written to the repository.
+
+    Relevance is still read from the shelf files at run time; only the names are stored,
+    so a re-ingest that maps a shelf's books differently cannot move a shelf between splits.
+    """
+    raw = json.loads(resources.files("lectern.evaluation").joinpath(SPLIT_FILE).read_text())
+    return ShelfSplit(int(raw["seed"]), tuple(raw["dev"]), tuple(raw["test"]))
+
+
+def draw_split(
+    shelves: Mapping[str, Mapping[str, int]],
+    work_of: Callable[[str], str | None],
+    words_of: Callable[[str], Sequence[str]] = lambda _book: (),
+    *,
+    seed: int = SEED,
+    sample: int = SAMPLE,
+) -> ShelfSplit:
+    """The rules: eligible shelves, a seeded draw, its first half dev and the rest test.
+
+    `work_of` maps a goodreads book id to the catalog work holding it (None: not in it);
+    `words_of` to its title, series and authors (what a shelf naming the book repeats).
+    """
+    eligible: list[str] = []
+    for name, books in shelves.items():
+        if not _PLAIN.match(name) or not is_topical_shelf(name):
+            continue
+        named = sum(1 for book in books if names_the_book(name, words_of(book)))
+        if 2 * named >= len(books):
+            continue
+        if MIN_BOOKS <= len(_graded(books, work_of)) <= MAX_BOOKS:
+            eligible.append(name)
+    drawn = random.Random(seed).sample(sorted(eligible), min(sample, len(eligible)))
+    half = len(drawn) // 2
+    return ShelfSplit(seed, tuple(drawn[:half]), tuple(drawn[half:]))
+
+
+def _graded(books: Mapping[str, int], work_of: Callable[[str], str | None]) -> dict[str, int]:
+    """Work -> the best grade any of its editions has on the shelf."""
+    qrels: dict[str, int] = {}
+    for book, readers in books.items():
+        work = work_of(book)
+        if work is not None:
+            qrels[work] = max(qrels.get(work, 0), grade_of(readers))
+    return qrels
+
+
+def judge(
+    shelves: Mapping[str, Mapping[str, int]],
+    work_of: Callable[[str], str | None],
+    split: ShelfSplit,
+) -> list[ShelfQuery]:
+    """The split's shelves as queries, each with its catalog works graded."""
+    named: list[tuple[str, Split]] = [(name, "dev") for name in split.dev]
+    named += [(name, "test") for name in split.test]
+    missing = [name for name, _ in named if name not in shelves]
+    if missing:
+        raise SourceError(f"shelves of the split are not in the shelf files: {missing[:5]}")
+    return [
+        ShelfQuery(name, query_text(name), part, _graded(shelves[name], work_of))
+        for name, part in named
+    ]
+
+
 def build_queries(
     shelves: Mapping[str, Mapping[str, int]],
     work_of: Callable[[str], str | None],
@@ -114,32 +198,9 @@ def build_queries(
     seed: int = SEED,
     sample: int = SAMPLE,
 ) -> list[ShelfQuery]:
-    """The benchmark: sampled shelves as queries, each with its works graded.
-
-    `work_of` maps a goodreads book id to the catalog work holding it (None: not in it);
-    `words_of` to its title, series and authors (what a shelf naming the book repeats).
-    """
-    judged: dict[str, dict[str, int]] = {}
-    for name, books in shelves.items():
-        if not _PLAIN.match(name) or not is_topical_shelf(name):
-            continue
-        named = sum(1 for book in books if names_the_book(name, words_of(book)))
-        if 2 * named >= len(books):
-            continue
-        qrels: dict[str, int] = {}
-        for book, readers in books.items():
-            work = work_of(book)
-            if work is not None:
-                qrels[work] = max(qrels.get(work, 0), grade_of(readers))
-        if MIN_BOOKS <= len(qrels) <= MAX_BOOKS:
-            judged[name] = qrels
-    eligible = sorted(judged)
-    drawn = random.Random(seed).sample(eligible, min(sample, len(eligible)))
-    half = len(drawn) // 2
-    return [
-        ShelfQuery(name, query_text(name), "dev" if i < half else "test", judged[name])
-        for i, name in enumerate(drawn)
-    ]
+    """The benchmark drawn afresh by the rules (`draw_split`), each shelf judged."""
+    split = draw_split(shelves, work_of, words_of, seed=seed, sample=sample)
+    return judge(shelves, work_of, split)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +239,8 @@ def score(
                 ndcg.append(ndcg_at_k(ranking, query.qrels, 10))
                 recall.append(recall_at_k(ranking, query.qrels, DEPTH))
                 mrr.append(reciprocal_rank_at_k(ranking, query.qrels, 10))
+            if not ndcg:  # a run over one split only
+                continue
             results.append(
                 ShelfScores(method, split, len(ndcg), mean(ndcg), mean(recall), mean(mrr))
             )

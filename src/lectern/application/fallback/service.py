@@ -39,6 +39,7 @@ from lectern.domain.fallback import (
     ResultSignals,
     exploration_request,
     fallback_reasons,
+    plan_did_explore,
     unresolved_like,
 )
 from lectern.domain.retrieval import DEFAULT_STRATEGY, Strategy
@@ -97,6 +98,15 @@ class FallbackSearch:
         if intent_plan is None and self.understanding is not None:
             intent_plan = self.understanding.plan(query.text)
         exploration = exploration_request(query.text)
+        ran = first.plan
+        if (
+            exploration is not None
+            and ran is not None
+            and plan_did_explore(
+                exploration, ran.like_book_id is not None, [e.label for e in ran.exclusions]
+            )
+        ):
+            exploration = None
         filters = first.plan.filters if first.plan else query.filters
         known_fits = None
         if filters.has_page_limit:
