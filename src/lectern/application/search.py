@@ -1,7 +1,9 @@
-"""Hybrid search: BM25 + vectors fused by RRF, filtered, de-duplicated, diversified.
+"""Book search: the shared retriever's candidates, filtered, one edition per work, diversified.
 
-`HybridRetriever` works on any passages (books, BEIR abstracts, knowledge-base files).
-`BookSearchService` adds what books need: filters, one edition per work, MMR, similar books.
+`BookSearchService` adds what books need to `HybridRetriever` (`hybrid_retrieval.py`, any
+passages: books, BEIR abstracts, collection passages): the filters of `book_filters.py`, one
+edition per work, known fits first, MMR, similar books, readings and "nothing fits". The
+retriever's and the filters' names are re-exported here, where callers have imported them.
 """
 
 from __future__ import annotations
@@ -10,38 +12,27 @@ import re
 import threading
 import time
 import uuid
-from collections import OrderedDict
-from collections.abc import Mapping, Sequence, Set
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import EllipsisType
 
 from cachetools import TTLCache
 
+from lectern.application.book_filters import BookFilterIndex
 from lectern.application.explanations import ExplanationService
+from lectern.application.hybrid_retrieval import HybridRetriever, Retrieval, SearchConfig
 from lectern.application.ports import (
     BookCatalog,
-    BookFacts,
-    Embedder,
-    LexicalIndex,
-    Vector,
-    VectorIndex,
 )
+from lectern.application.timing import elapsed_ms as _ms
 from lectern.domain.answering_words import STOP_WORDS
 from lectern.domain.books import Book
 from lectern.domain.exclusions import (
-    author_words,
     name_words,
-    shelf_excluded,
-    title_excluded,
-    title_key,
 )
 from lectern.domain.fallback import FallbackReport
 from lectern.domain.normalize import (
     fold,
-    is_youth_shelf,
-    normalize_category,
-    normalize_language,
     singular,
 )
 from lectern.domain.passages import book_passage
@@ -49,13 +40,8 @@ from lectern.domain.retrieval import (
     DEFAULT_MMR_LAMBDA,
     DEFAULT_STRATEGY,
     FusedHit,
-    FusionMethod,
     ScoredId,
     Strategy,
-    convex_fusion,
-    maximal_marginal_relevance,
-    pool_sizes,
-    reciprocal_rank_fusion,
 )
 from lectern.domain.search import (
     DEFAULT_RESULTS,
@@ -76,54 +62,27 @@ from lectern.domain.search import (
 )
 from lectern.errors import InvalidQueryError
 
+__all__ = [
+    "MAX_RESULTS",
+    "BookFilterIndex",
+    "BookSearchService",
+    "HybridRetriever",
+    "Retrieval",
+    "SearchConfig",
+    "SearchResponse",
+]
+
+
 MAX_RESULTS = 100
 """The most results one search returns; more is a request for the whole catalog."""
 BOOK_CACHE_SIZE = 4_096
 BOOK_CACHE_SECONDS = 60.0
-FILTER_CACHE = 128
-"""Distinct filters whose allowed ids are kept (LRU)."""
 MIN_UNKNOWN_WORD = 4
 """Shorter words are not checked against the catalog's vocabulary ("nothing fits")."""
 READING_CANDIDATES = 50
 """Candidates an ambiguous request's readings are chosen from."""
 SIMILAR_QUERY_WORDS = 80
 """Without vectors, similar books are found by BM25 on the book's first 80 words."""
-
-
-@dataclass(frozen=True, slots=True)
-class SearchConfig:
-    """Tunable knobs of retrieval; defaults follow DESIGN.md section 4."""
-
-    rrf_k: int = 60
-    fusion: FusionMethod = "rrf"
-    weights: Mapping[str, float] = field(default_factory=lambda: {"lexical": 1.0, "vector": 1.0})
-    """Per-method weights: RRF multipliers, or convex-combination weights."""
-    candidate_pool: int = 100
-    """Candidates per variation, split between methods by the strategy."""
-    mmr_candidates: int = 50
-    """How many fused candidates MMR chooses from."""
-    lexical_enabled: bool = True
-    """False: vector-only retrieval (BM25 still answers when the vector side cannot)."""
-    shelf_weights: Mapping[str, float] | None = None
-    """Weights for a request the plan read as naming catalog shelves (None: `weights`).
-
-    A shelf's words are in its books' lexical text (readers' shelves are the categories),
-    where the embedding of a short subject is blurrier, so such requests may lean on BM25."""
-    lexical_tail: int = 0
-    """BM25 candidates past the fused pool, appended after every fused one in BM25 order.
-
-    They deepen the list (Recall@100, a second page) without entering fusion, so the fused
-    scores, MMR and the first page stay what the pool alone gives."""
-
-
-@dataclass(frozen=True, slots=True)
-class Retrieval:
-    """Fused candidates and how they were obtained."""
-
-    hits: list[FusedHit]
-    degraded: bool
-    degraded_reason: str | None
-    timings_ms: dict[str, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,302 +107,6 @@ class SearchResponse:
     """Set when words of the request occur in no catalog book: the results are the nearest."""
     readings: tuple[Reading, ...] = ()
     """Two or three books a short, ambiguous request may mean ("Dune", "the hunger one")."""
-
-
-def _tail(
-    hits: Sequence[FusedHit], tails: Mapping[str, Sequence[ScoredId]], depth: int
-) -> list[FusedHit]:
-    """Candidates only past the pool, below every fused hit, the first variation's first.
-
-    `depth` is how many each ranking had in the pool: a tail's ranks continue from there.
-    """
-    seen = {h.id for h in hits}
-    floor = min((h.score for h in hits), default=0.0)
-    extra: list[FusedHit] = []
-    for name, ranking in tails.items():
-        for position, hit in enumerate(ranking, start=1):
-            if hit.id not in seen:
-                seen.add(hit.id)
-                rank = {name: depth + position}
-                extra.append(FusedHit(hit.id, floor, rank, {name: hit.score}))
-    return extra
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 3)
-
-
-class HybridRetriever:
-    """Lexical and vector candidates for each query variation, fused into one list."""
-
-    def __init__(
-        self,
-        lexical: LexicalIndex,
-        vector: VectorIndex | None,
-        embedder: Embedder | None,
-        config: SearchConfig | None = None,
-        *,
-        unavailable_reason: str | None = None,
-    ) -> None:
-        """Without a vector index or embedder the retriever answers from BM25 alone."""
-        self.lexical = lexical
-        self.vector = vector if embedder is not None else None
-        self.embedder = embedder if vector is not None else None
-        self.config = config or SearchConfig()
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed")
-        self.unavailable_reason = unavailable_reason or (
-            None if self.vector is not None else "the vector index or embedder is not available"
-        )
-
-    def _embed(self, texts: Sequence[str]) -> tuple[list[Vector], float]:
-        """Vectors of the texts, and the milliseconds it took."""
-        assert self.embedder is not None
-        start = time.perf_counter()
-        vectors = self.embedder.embed(list(texts))
-        return vectors, _ms(start)
-
-    @property
-    def has_vectors(self) -> bool:
-        """True when the vector side can answer."""
-        return self.vector is not None
-
-    def retrieve(
-        self,
-        variations: Sequence[str],
-        strategy: Strategy = DEFAULT_STRATEGY,
-        allowed: Set[str] | None = None,
-        *,
-        pool: int | None = None,
-        seeds: Sequence[str] = (),
-        method_weights: Mapping[str, float] | None = None,
-    ) -> Retrieval:
-        """Fuse lexical and vector rankings of every variation (RRF across all of them).
-
-        `seeds` are passage ids whose stored vectors are searched too ("books like X"):
-        one more vector ranking each, fused with the rest. `method_weights` replace the
-        configured fusion weights for this call.
-        """
-        chosen_weights = method_weights or self.config.weights
-        lexical_k, vector_k = pool_sizes(strategy, pool or self.config.candidate_pool)
-        if allowed is not None:
-            # Filters act inside both indexes (masks), so every candidate is allowed: a pool
-            # larger than the allowed books only costs a wider top-k.
-            lexical_k, vector_k = (max(1, min(n, len(allowed))) for n in (lexical_k, vector_k))
-        tail = self.config.lexical_tail
-        if allowed is not None:
-            tail = max(0, min(tail, len(allowed) - lexical_k))
-        rankings: dict[str, list[ScoredId]] = {}
-        timings = {"lexical_ms": 0.0, "embed_ms": 0.0, "vector_ms": 0.0}
-        degraded_reason = self.unavailable_reason
-        weights: dict[str, float] = {}
-        # The embedder runs on its own thread (ONNX Runtime releases the GIL) while BM25
-        # ranks on this one: the two costs overlap instead of adding up.
-        embedding = self._executor.submit(self._embed, variations) if self.vector else None
-        lexical_variations = variations if self.config.lexical_enabled or not self.vector else ()
-        if not self.config.lexical_enabled and not self.vector:
-            degraded_reason = f"BM25 is switched off but {degraded_reason}: answering from BM25"
-        for number, text in enumerate(lexical_variations):
-            suffix = "" if number == 0 else f":{number}"
-            start = time.perf_counter()
-            rankings[f"lexical{suffix}"] = self.lexical.search(text, lexical_k + tail, allowed)
-            timings["lexical_ms"] += _ms(start)
-            weights[f"lexical{suffix}"] = chosen_weights.get("lexical", 1.0)
-        if embedding is not None and self.vector is not None:
-            try:
-                start = time.perf_counter()
-                vectors, timings["embed_ms"] = embedding.result()
-                timings["embed_wait_ms"] = _ms(start)
-                start = time.perf_counter()
-                for number, vector in enumerate(vectors):
-                    suffix = "" if number == 0 else f":{number}"
-                    rankings[f"vector{suffix}"] = self.vector.search(vector, vector_k, allowed)
-                    weights[f"vector{suffix}"] = chosen_weights.get("vector", 1.0)
-                for number, seed in enumerate(seeds):
-                    stored = self.vector.vector_of(seed)
-                    if stored is not None:
-                        key = f"vector:like{number}"
-                        rankings[key] = self.vector.search(stored, vector_k, allowed)
-                        weights[key] = chosen_weights.get("vector", 1.0)
-                timings["vector_ms"] = _ms(start)
-            except Exception as error:  # noqa: BLE001 - any vector failure degrades to BM25
-                degraded_reason = f"the vector side failed: {type(error).__name__}: {error}"
-                rankings = {k: v for k, v in rankings.items() if not k.startswith("vector")}
-                if not self.config.lexical_enabled:
-                    for number, text in enumerate(variations):
-                        suffix = "" if number == 0 else f":{number}"
-                        rankings[f"lexical{suffix}"] = self.lexical.search(text, lexical_k, allowed)
-                        weights[f"lexical{suffix}"] = chosen_weights.get("lexical", 1.0)
-        start = time.perf_counter()
-        lexical_names = [name for name in rankings if name.startswith("lexical")]
-        tails = {name: rankings[name][lexical_k:] for name in lexical_names}
-        rankings.update({name: rankings[name][:lexical_k] for name in lexical_names})
-        if self.config.fusion == "convex":
-            hits = convex_fusion(rankings, weights)
-        else:
-            hits = reciprocal_rank_fusion(rankings, k=self.config.rrf_k, weights=weights)
-        hits += _tail(hits, tails, lexical_k)
-        timings["fusion_ms"] = _ms(start)
-        return Retrieval(hits, degraded_reason is not None, degraded_reason, timings)
-
-    def degraded_reason_for(self, methods: Sequence[str]) -> str | None:
-        """Why these methods cannot run as asked, or None when they can."""
-        needs_vectors = any(m in {"dense", "hybrid"} for m in methods)
-        return self.unavailable_reason if needs_vectors and not self.has_vectors else None
-
-    def diversify(
-        self, hits: Sequence[FusedHit], k: int, mmr_lambda: float | None
-    ) -> list[FusedHit]:
-        """The first k hits, re-ordered by MMR over the top candidates when lambda is set.
-
-        Similarity is the cosine of the stored vectors; without vectors the order is kept.
-        """
-        if mmr_lambda is None or self.vector is None or len(hits) <= 1:
-            return list(hits[:k])
-        pool = hits[: max(k, self.config.mmr_candidates)]
-        similarity = self.vector.similarities([h.id for h in pool])
-        order = maximal_marginal_relevance([h.score for h in pool], similarity, mmr_lambda, k)
-        return [pool[i] for i in order]
-
-    def lexical_only(self, text: str, k: int) -> list[ScoredId]:
-        """BM25 alone, for measuring it."""
-        return self.lexical.search(text, k)
-
-    def vector_only(self, text: str, k: int) -> list[ScoredId]:
-        """Dense retrieval alone, for measuring it; empty without a vector side."""
-        if self.vector is None or self.embedder is None:
-            return []
-        return self.vector.search(self.embedder.embed([text])[0], k)
-
-
-class BookFilterIndex:
-    """What search filters on, in memory: languages, years, shelves, pages, authors, titles.
-
-    Page limits rule out only books known to be outside them (`pages_of` tells the search
-    which of the rest are known to fit). Exclusions follow `domain.exclusions`; words index
-    the shelf names, authors and titles, so a distinct filter costs a few set operations.
-    """
-
-    def __init__(self, facts: Sequence[BookFacts]) -> None:
-        """Index the facts once at start-up."""
-        self.all_ids = frozenset(f.id for f in facts)
-        self._by_language: dict[str, set[str]] = {}
-        self._by_category: dict[str, set[str]] = {}
-        self._by_year: dict[int, set[str]] = {}
-        self._pages: dict[str, int] = {}
-        self._by_author: dict[tuple[str, ...], set[str]] = {}
-        self._titles: dict[str, tuple[str, str | None]] = {}
-        self._title_words: dict[str, set[str]] = {}
-        self._first_author: dict[str, str] = {}
-        for fact in facts:
-            if fact.language:
-                self._by_language.setdefault(fact.language, set()).add(fact.id)
-            for name in fact.categories:
-                self._by_category.setdefault(name, set()).add(fact.id)
-            if fact.published_year is not None:
-                self._by_year.setdefault(fact.published_year, set()).add(fact.id)
-            if fact.pages is not None:
-                self._pages[fact.id] = fact.pages
-            for author in fact.authors:
-                self._by_author.setdefault(author_words(author), set()).add(fact.id)
-            if fact.authors:
-                self._first_author[fact.id] = fact.authors[0]
-            self._titles[fact.id] = (fact.title, fact.series)
-            for word in {*name_words(fact.title), *name_words(fact.series or "")}:
-                self._title_words.setdefault(word, set()).add(fact.id)
-        self._shelf_words: dict[str, set[str]] = {}
-        for name in self._by_category:
-            for word in name_words(name):
-                self._shelf_words.setdefault(word, set()).add(name)
-        self.youth_shelves = tuple(sorted(n for n in self._by_category if is_youth_shelf(n)))
-        """The catalog's shelves for young readers (what `exclude_youth` rules out)."""
-        self._youth_ids = frozenset(i for n in self.youth_shelves for i in self._by_category[n])
-        self.youth_phrases = frozenset(phrase_key(n) for n in self.youth_shelves) - {()}
-        """The youth shelves as `subtract_phrases` finds them in a variation."""
-        # One frozenset per distinct filter: the indexes key their cached masks on it.
-        self._cache: OrderedDict[SearchFilters, frozenset[str]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def title_of(self, book_id: str) -> tuple[str, str | None] | None:
-        """The book's title and series, or None for an unknown id."""
-        return self._titles.get(book_id)
-
-    def first_author_of(self, book_id: str) -> str | None:
-        """The book's first author, or None."""
-        return self._first_author.get(book_id)
-
-    def pages_of(self, book_id: str) -> int | None:
-        """The book's page count, or None when no source states it."""
-        return self._pages.get(book_id)
-
-    def shelves_excluded_by(self, name: str) -> list[str]:
-        """The catalog shelves an excluded shelf name rules out (itself and longer ones)."""
-        words = name_words(name)
-        if not words:
-            return []
-        candidates = self._shelf_words.get(
-            min(words, key=lambda w: len(self._shelf_words.get(w, ()))), set()
-        )
-        return sorted(c for c in candidates if shelf_excluded(name, c))
-
-    def allowed(self, filters: SearchFilters) -> frozenset[str] | None:
-        """Ids passing every filter; None when no filter is set."""
-        if filters.is_empty:
-            return None
-        with self._lock:  # searches run on many threads under the HTTP server
-            if filters in self._cache:
-                self._cache.move_to_end(filters)
-                return self._cache[filters]
-        result = self._compute(filters)
-        with self._lock:
-            self._cache[filters] = result
-            if len(self._cache) > FILTER_CACHE:
-                self._cache.popitem(last=False)
-        return result
-
-    def _compute(self, filters: SearchFilters) -> frozenset[str]:
-        allowed: set[str] | frozenset[str] = self.all_ids
-        if filters.language is not None:
-            code, _ = normalize_language(filters.language)
-            if code is None:
-                raise InvalidQueryError(
-                    f"unknown language {filters.language!r}: use an ISO 639 code such as en, es, de"
-                )
-            allowed = allowed & self._by_language.get(code, set())
-        if filters.category is not None:
-            name = normalize_category(filters.category)
-            if name is None or name not in self._by_category:
-                raise InvalidQueryError(
-                    f"unknown category {filters.category!r}: `lectern catalog stats` lists the "
-                    "common ones"
-                )
-            allowed = allowed & self._by_category[name]
-        if filters.min_year is not None or filters.max_year is not None:
-            low = filters.min_year if filters.min_year is not None else -10_000
-            high = filters.max_year if filters.max_year is not None else 10_000
-            in_range: set[str] = set()
-            for year, ids in self._by_year.items():
-                if low <= year <= high:
-                    in_range |= ids
-            allowed = allowed & in_range
-        if filters.has_page_limit:
-            allowed = allowed - {i for i, p in self._pages.items() if not filters.fits_pages(p)}
-        return frozenset(allowed - self._excluded(filters))
-
-    def _excluded(self, filters: SearchFilters) -> set[str]:
-        """Ids that an exclusion of the filters rules out."""
-        out: set[str] = set(self._youth_ids) if filters.exclude_youth else set()
-        for name in filters.exclude_categories:
-            for shelf in self.shelves_excluded_by(name):
-                out |= self._by_category[shelf]
-        for name in filters.exclude_authors:
-            out |= self._by_author.get(author_words(name), set())
-        for name in filters.exclude_titles:
-            words = title_key(name)
-            if not words:
-                continue
-            candidates = min((self._title_words.get(w, set()) for w in words), key=len)
-            out |= {i for i in candidates if title_excluded(name, *self._titles[i])}
-        return out
 
 
 FILTER_KINDS = frozenset({"language", "years", "pages", "audience", "exclude"})
