@@ -94,7 +94,8 @@ OFF_TOPIC = re.compile(
     r"football|recipe for|what time is it|who won|lottery|horoscope|translate|"
     r"ignore (?:all |your |the )?(?:previous |prior )?(?:instructions|rules)|system prompt|"
     r"write (?:me )?(?:a |some )?(?:code|python|program|script|essay|poem))\b"
-    r"|\b\d+\s*[-+*/x]\s*\d+\s*(?:=|\?|$)",
+    # Arithmetic, but not the numbers of an identifier ("CVE-2024-24919?" is no subtraction).
+    r"|(?<![\w-])\d+\s*[-+*/x]\s*\d+\s*(?:=|\?|$)",
     re.I,
 )
 
