@@ -18,11 +18,16 @@ from typing import Any
 
 from lectern.adapters.llm.workspace_rules import READ_REPLIES, WorkspaceRules, task_reference
 from lectern.adapters.understanding.book_plan import plan_books
-from lectern.adapters.understanding.intent_examples import BOOK_TOOLS, WORKSPACE_TOOLS
+from lectern.adapters.understanding.intent_examples import (
+    BOOK_TOOLS,
+    CONVERSATIONAL,
+    WORKSPACE_TOOLS,
+)
 from lectern.adapters.understanding.layer import (
     Clarification,
     Understanding,
     conversational_reply,
+    name_it,
 )
 from lectern.adapters.understanding.mentions import (
     Names,
@@ -359,7 +364,12 @@ class RulePolicy:
             if on_workspace:
                 return [lambda _: Clarification(NOT_SURE_TEXT, ()).response(MODEL_ID)]
             return self._search(text)
-        if not on_workspace and _SEARCH_LEAD.match(text) and _BOOK_WORDS.search(text):
+        if (
+            not on_workspace
+            and _SEARCH_LEAD.match(text)
+            and _BOOK_WORDS.search(text)
+            and not re.search(r"\blists?\b", text, re.I)
+        ):
             # "find books about Panem" reads as a request for books: no reading needed.
             return self._search(text)
         names = names_from_prompt(system)
@@ -367,7 +377,7 @@ class RulePolicy:
         if not on_workspace:
             tools += [t for t in BOOK_TOOLS if t in available]
         meaning = masked(text, names) if on_workspace or names.of("project") else text
-        reading = self.layer.read(meaning, tools, _mentioned_kinds(text, names))
+        reading = self.layer.read(meaning, tools, _mentioned_kinds(text, names), said=text)
         reading = reading.without(_ruled_out(text, names))
         intent = self.layer.decided(reading)
         if intent is None and not on_workspace and _BOOK_WORDS.search(text):
@@ -376,7 +386,7 @@ class RulePolicy:
         if intent is None:
             question = self.layer.clarify(reading)
             return [lambda _: question.response(MODEL_ID)]
-        if intent in ("greeting", "thanks", "capabilities", "off_topic"):
+        if intent in CONVERSATIONAL:
             reply = conversational_reply(intent, OFF_TOPIC_TEXT)
             return [lambda _: AIResponse(reply, model=MODEL_ID)]
         if intent == "search_books":
@@ -534,7 +544,9 @@ class RulePolicy:
         match = _CREATE.match(text)
         if not match:
             return []
-        return self._single(self._call("create_list", name=_clean(match.group("name"))))
+        # "called Travel and leave it empty": the name ends where the request goes on.
+        name = list_name_of(text) or _clean(match.group("name"))
+        return self._single(self._call("create_list", name=name))
 
     def _rename(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
@@ -552,6 +564,9 @@ class RulePolicy:
         if not match:
             return []
         name = _clean(match.group("name1") or match.group("name2"))
+        if _NO_NAME.match(name):
+            # "delete the list" names none: deleting cannot be undone, so ask which.
+            return [lambda _: name_it("list", "delete").response(MODEL_ID)]
         return self._single(self._call("delete_list", list=name))
 
     def _add(self, text: str, it: Callable[[str], str]) -> list[Step]:
@@ -685,6 +700,19 @@ _CREATE_CUE = re.compile(
     r"\b(?:have|want|need)\s+a\s+(?:\w+\s+)?list\b",
     re.I,
 )
+_DISMISS_CUE = re.compile(
+    r"\b(?:never\s*mind|nvm|forget|cancel|scratch|nope|nah|no|don'?t|do\s+not|stop|ignore|"
+    r"leave\s+(?:it|things|them)|changed\s+my\s+mind)\b",
+    re.I,
+)
+_CORRECT_CUE = re.compile(
+    r"\b(?:wrong|incorrect|should\s+(?:be|say|read)|isn'?t|is\s+not|wasn'?t|not|actually|"
+    r"mistake|error|typo|fix|correct\w*|really)\b",
+    re.I,
+)
+"""A correction says something is wrong; "published after 2010" says nothing is."""
+_NO_NAME = re.compile(r"^(?:the|a|an|my|this|that|it|one|our)?$", re.I)
+"""A list "name" that names nothing ("delete the list")."""
 _RENAME_CUE = re.compile(
     r"\b(?:rename|re-name|retitle|name\b.*\binstead|call\b.*\binstead|"
     r"change\s+(?:the|its|my)?\s*(?:\w+\s+)?(?:name|title))\b|->",
@@ -696,9 +724,9 @@ def _ruled_out(text: str, names: Names) -> set[str]:
     """Intents the message's words rule out, whatever its meaning scores.
 
     A list request says "list" or names one of the reader's lists; creating, renaming and
-    deleting a list happen only on a word that says so (deleting cannot be undone); a
-    question asks, it changes nothing. The next likeliest reading is then decided on the
-    same terms (`IntentReading.without`).
+    deleting a list happen only on a word that says so (deleting cannot be undone), and so
+    do correcting a book and dismissing a request; a question asks, it changes nothing.
+    The next likeliest reading is then decided on the same terms (`IntentReading.without`).
     """
     gone: set[str] = set()
     if not re.search(r"\blists?\b", text, re.I) and find_in(text, names.of("list")).name is None:
@@ -715,6 +743,12 @@ def _ruled_out(text: str, names: Names) -> set[str]:
         gone.add("rename_list")
     if _ASKS.match(text):
         gone.update(CHANGES)
+    if not _CORRECT_CUE.search(text):
+        gone.add("propose_correction")
+    if not _DISMISS_CUE.search(text):
+        # "remove it" is close in meaning to "cancel that", but only a word of refusal
+        # dismisses: without one, the request wants something done.
+        gone.add("dismiss")
     return gone
 
 

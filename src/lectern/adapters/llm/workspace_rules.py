@@ -17,6 +17,7 @@ from typing import Any
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import (
     Names,
+    covered,
     find_in,
     names_from_prompt,
     resolve,
@@ -119,6 +120,12 @@ DOCUMENT_DETAILS = re.compile(
     r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?))\W*$",
     re.I,
 )
+SAYS = re.compile(
+    r"^what\s+(?:does|did)\s+(?:the\s+|our\s+|that\s+)?(?P<d>.+?)\s+say"
+    r"(?:\s+(?:about|on|regarding)\s+(?P<about>.+?))?\W*$",
+    re.I,
+)
+"""Only a document says things: "what does the merger memo say about Zephyrine?"."""
 SEARCH = re.compile(
     r"^(?:search|find|look for|look up)(?:\s+for)?\s+(?:anything\s+|everything\s+|tasks\s+|"
     r"comments\s+|documents\s+|notes\s+|(?:the\s+|my\s+|our\s+)?(?:tasks|comments|documents|"
@@ -274,11 +281,12 @@ class WorkspaceRules:
                 raise _Unclear(name_it("task", "use", [f"{t}" for t in tasks]))
             # A mention of a stored task ("the runbook") stands for its full title.
             found = resolve(words, tasks) if words else None
-            if found is not None and found.name is not None:
-                return found.name
-            if found is not None and found.ambiguous:
-                raise _Unclear(which_of("task", found.candidates))
             project = find_in(words, names.of("project")).name if words and tasks else None
+            if found is not None and found.name is not None:
+                if project is None or covered(words, found.name) >= covered(words, project):
+                    return found.name
+            elif found is not None and found.ambiguous:
+                raise _Unclear(which_of("task", found.candidates))
             if project is not None:
                 # "complete the VPN task": a project named where one of its tasks is meant.
                 raise _Unclear(
@@ -584,9 +592,13 @@ class WorkspaceRules:
             re.search(r"\bprojects\b", text, re.I) and not re.search(r"\btasks?\b", text, re.I)
         ):
             return []
-        if not re.search(r"\btasks\b", text, re.I):
-            # "show the phishing drill task": one stored task, named, is that task's details.
-            task = refs.task_in(text)
+        if not re.search(r"\btasks\b|\b(?:every|all|each|any)\b", text, re.I) and not (
+            _IN_PROJECT.search(text)
+        ):
+            # "show the phishing drill task", "show me this task": one task, named or on the
+            # page, is that task's details.
+            deictic = re.search(r"\b(?:this|that)\s+task\b", text, re.I)
+            task = refs.task("this task") if deictic else refs.task_in(text)
             if task is not None:
                 return self._single(self._call("get_task_details", task_id=task), _task_reply)
         arguments: dict[str, Any] = {}
@@ -649,11 +661,18 @@ class WorkspaceRules:
         return self._single(self._call("get_documents", project_id=project), _documents_reply)
 
     def _document_details(self, text: str, refs: _Refs) -> list[Stage]:
-        del refs
         match = DOCUMENT_DETAILS.match(text)
-        if not match:
+        says = SAYS.match(text)
+        if match:
+            target = next(v for k, v in match.groupdict().items() if v)
+        elif says and not (
+            re.search(r"\b(?:task|project|blocker|list|book|catalog)s?\b", says.group("d"), re.I)
+            or refs.task_in(says.group("d"))
+            or refs.project_in(says.group("d"))
+        ):
+            target = says.group("d")
+        else:
             return []
-        target = next(v for k, v in match.groupdict().items() if v)
         call = self._call("get_document_details", document_id=_clean(target))
         return self._single(call, _document_reply)
 
@@ -662,6 +681,9 @@ class WorkspaceRules:
         if not match:
             return []
         named = next((v for v in match.groupdict().values() if v), None)
+        if refs.names.by_kind and not refs.names.of("project"):
+            # The reader has no project to name: "details for The Goldfinch" is a book.
+            return []
         task = refs.task_named(named)
         if task is not None:
             return self._single(self._call("get_task_details", task_id=task), _task_reply)

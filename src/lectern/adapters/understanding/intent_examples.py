@@ -7,7 +7,7 @@ are recomputed on first use because the cache key is the examples' content hash.
 
 from __future__ import annotations
 
-CONVERSATIONAL = ("greeting", "thanks", "capabilities", "off_topic")
+CONVERSATIONAL = ("greeting", "thanks", "capabilities", "dismiss", "off_topic")
 
 EXAMPLES: dict[str, tuple[str, ...]] = {
     # --- conversation -------------------------------------------------------------------
@@ -53,7 +53,27 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "wat can u do",
         "give me some examples of what to ask",
     ),
+    "dismiss": (
+        "never mind",
+        "forget about it",
+        "cancel that",
+        "no, leave it",
+        "scratch that",
+        "don't bother",
+        "nope, don't do anything",
+        "ignore my last message",
+        "actually no, don't",
+        "stop, I changed my mind",
+        "nvm",
+        "leave things as they are",
+    ),
     "off_topic": (
+        "reserve a hotel room for the weekend",
+        "where can I get good sushi around here",
+        "who is winning the match tonight",
+        "play some jazz music",
+        "set an alarm for seven",
+        "book a table for two at an italian place",
         "what is the weather like today",
         "tell me something funny",
         "what's the stock price of Apple",
