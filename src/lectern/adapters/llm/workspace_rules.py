@@ -681,7 +681,7 @@ class WorkspaceRules:
         if not match:
             return []
         named = next((v for v in match.groupdict().values() if v), None)
-        if refs.names.by_kind and not refs.names.of("project"):
+        if not refs.names.of("project") and not re.search(r"\bproject\b", text, re.I):
             # The reader has no project to name: "details for The Goldfinch" is a book.
             return []
         task = refs.task_named(named)

@@ -91,6 +91,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # --- the book assistant --------------------------------------------------------------
     "search_books": (
+        "crime stories set in Victorian London",
+        "something light and funny for a long flight",
+        "I would enjoy a collection of short stories",
+        "poems about the sea",
         "find me some mystery novels",
         "I'm looking for books about space travel",
         "recommend a romance set in Paris",
@@ -279,6 +283,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # --- the workspace assistant ---------------------------------------------------------
     "get_attention_summary": (
+        "a rundown of my work for today",
+        "my daily summary",
         "what needs my attention",
         "what should I focus on today",
         "anything overdue?",
@@ -294,6 +300,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "which of my tasks are blocked or in review",
     ),
     "get_projects": (
+        "my projects",
+        "projects pls",
         "what projects do I have",
         "list the projects",
         "which projects can I see",
@@ -308,6 +316,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "how many projects are there",
     ),
     "get_project_details": (
+        "project status?",
+        "where do things stand on this project",
+        "quick status of the Payments project",
         "how is the Firewall migration project going",
         "status of the Onboarding project",
         "tell me about this project",
