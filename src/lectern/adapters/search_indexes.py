@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import shutil
 import time
 from collections.abc import Callable, Sequence
@@ -17,15 +15,7 @@ from lectern.adapters.vector.faiss_index import (
     sync_vectors,
 )
 from lectern.application.ports import IndexReport, ProgressReporter
-from lectern.domain.retrieval import Passage
-
-
-def corpus_hash(passages: Sequence[Passage]) -> str:
-    """A hash of every passage's id, lexical text and group, in order."""
-    digest = hashlib.sha256()
-    for passage in passages:
-        digest.update(json.dumps([passage.id, passage.text, passage.group]).encode("utf-8"))
-    return digest.hexdigest()
+from lectern.domain.retrieval import Passage, corpus_hash
 
 
 class DiskSearchIndexes:
@@ -77,7 +67,7 @@ class DiskSearchIndexes:
     ) -> IndexReport:
         """Bring both indexes in line with the passages."""
         started = time.perf_counter()
-        digest = corpus_hash(passages)
+        digest = corpus_hash(passages, with_embed_text=False)
         marker = self.lexical_dir / "corpus.sha256"
         lexical_current = (
             not rebuild

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 import structlog
 
 from lectern.application.ports import ExplanationCache, LLMClient
+from lectern.application.timing import elapsed_ms
 from lectern.domain.books import Book
 from lectern.domain.grounding import (
     Explanation,
@@ -105,9 +106,7 @@ class ExplanationService:
             replace(r, explanation=explanations[r.book.id]) if r.book.id in explanations else r
             for r in results
         ]
-        report = ExplainReport(
-            len(chosen), from_cache, failed, round((time.perf_counter() - started) * 1000, 3)
-        )
+        report = ExplainReport(len(chosen), from_cache, failed, elapsed_ms(started))
         return explained, report
 
     def _cached(self, query: str, book: Book) -> Explanation | None:

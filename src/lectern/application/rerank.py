@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import structlog
 
 from lectern.application.ports import Reranker
+from lectern.application.timing import elapsed_ms
 from lectern.domain.retrieval import DEFAULT_RERANK_DEPTH, FusedHit, RerankCandidate, reorder_hits
 
 log = structlog.get_logger(__name__)
@@ -46,9 +47,5 @@ def rerank_head(
     except Exception as error:  # noqa: BLE001 - any reranker failure degrades to fusion
         failure = f"{reranker.name} reranking failed: {type(error).__name__}: {error}"
         log.warning("rerank failed", reranker=reranker.name, error=str(error))
-        return Reranked(list(hits), _ms(started), failure)
-    return Reranked([*reorder_hits(head, order), *hits[depth:]], _ms(started))
-
-
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 3)
+        return Reranked(list(hits), elapsed_ms(started), failure)
+    return Reranked([*reorder_hits(head, order), *hits[depth:]], elapsed_ms(started))

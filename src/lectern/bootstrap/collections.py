@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING
 
 from lectern.application.collections import CollectionService
 from lectern.application.ports import CollectionIndexes
-from lectern.bootstrap.indexes import qdrant_client, qdrant_indexes, search_config
+from lectern.bootstrap.indexes import (
+    qdrant_client,
+    qdrant_indexes,
+    search_config,
+    vector_model_id,
+)
 from lectern.bootstrap.models import ModelWiring
 
 if TYPE_CHECKING:
@@ -61,7 +66,7 @@ class CollectionWiring(ModelWiring):
                 settings.qdrant_collection_prefix,
             )
         from lectern.adapters.collection_indexes import DiskCollectionIndexes
-        from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID
+        from lectern.adapters.embeddings.onnx_minilm import DIMENSION
         from lectern.adapters.search_indexes import DiskSearchIndexes
 
         def folder_indexes(
@@ -70,7 +75,7 @@ class CollectionWiring(ModelWiring):
             return DiskSearchIndexes(
                 folder,
                 embedder,
-                model_id=MODEL_ID,
+                model_id=vector_model_id(settings),
                 dimension=DIMENSION,
                 exact_max=settings.exact_index_max,
                 hnsw_m=settings.hnsw_m,

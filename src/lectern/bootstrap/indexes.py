@@ -35,7 +35,18 @@ def make_embedder(settings: Settings) -> ArrayEmbedder:
         )
     from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 
-    return OnnxMiniLMEmbedder(threads=settings.embed_threads, batch_size=settings.embed_batch_size)
+    return OnnxMiniLMEmbedder(
+        threads=settings.embed_threads,
+        batch_size=settings.embed_batch_size,
+        int8_arithmetic=settings.embedder == "onnx-int8",
+    )
+
+
+def vector_model_id(settings: Settings) -> str:
+    """The model id stored with (and required of) the vectors the configured embedder makes."""
+    from lectern.adapters.embeddings.onnx_minilm import INT8_MODEL_ID, MODEL_ID
+
+    return INT8_MODEL_ID if settings.embedder == "onnx-int8" else MODEL_ID
 
 
 def search_config(settings: Settings) -> SearchConfig:
@@ -72,14 +83,14 @@ def qdrant_indexes(
 
     `prefixed`: `corpus` already starts with the prefix (collection generations).
     """
-    from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID
+    from lectern.adapters.embeddings.onnx_minilm import DIMENSION
     from lectern.adapters.engines.qdrant_indexes import QdrantSearchIndexes
 
     return QdrantSearchIndexes(
         qdrant_client(settings),
         corpus if prefixed else f"{settings.qdrant_collection_prefix}{corpus}",
         embedder or (lambda: make_embedder(settings)),
-        model_id=MODEL_ID,
+        model_id=vector_model_id(settings),
         dimension=DIMENSION,
         shards=settings.qdrant_shards,
         replicas=settings.qdrant_replicas,
@@ -95,13 +106,13 @@ def search_indexes(
     """
     if settings.engine == "qdrant":
         return qdrant_indexes(settings, folder.name, embedder)
-    from lectern.adapters.embeddings.onnx_minilm import DIMENSION, MODEL_ID
+    from lectern.adapters.embeddings.onnx_minilm import DIMENSION
     from lectern.adapters.search_indexes import DiskSearchIndexes
 
     return DiskSearchIndexes(
         folder,
         embedder or (lambda: make_embedder(settings)),
-        model_id=MODEL_ID,
+        model_id=vector_model_id(settings),
         dimension=DIMENSION,
         exact_max=settings.exact_index_max,
         hnsw_m=settings.hnsw_m,

@@ -200,7 +200,7 @@ class ModelWiring(CatalogWiring):
             return LlmListwiseReranker(self.llm())
         from lectern.adapters.rerank.late_interaction import MaxSimReranker
 
-        if self.settings.embedder != "onnx":
+        if self.settings.embedder == "sentence-transformers":
             log.warning(
                 "LECTERN_RERANK=late-interaction needs the onnx embedder's token vectors: "
                 "not reranking",

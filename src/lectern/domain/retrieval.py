@@ -6,6 +6,8 @@ and similarities as a matrix of floats computed by whichever adapter owns the ve
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -207,3 +209,17 @@ def intra_list_diversity(similarity: Sequence[Sequence[float]]) -> float:
         return 0.0
     total = sum(1.0 - similarity[i][j] for i in range(count) for j in range(i + 1, count))
     return total / (count * (count - 1) / 2)
+
+
+def corpus_hash(passages: Sequence[Passage], *, with_embed_text: bool = True) -> str:
+    """A sha256 of every passage's id, texts and group, in order: has the corpus changed?
+
+    An index that holds vectors (Qdrant's collection: both sides in one) hashes the embed
+    text too. The disk engine's lexical marker leaves it out (`with_embed_text=False`): the
+    bm25s index reads only `text`, and its FAISS side tracks each vector's text itself.
+    """
+    digest = hashlib.sha256()
+    for p in passages:
+        row = [p.id, p.text, p.embed_text, p.group] if with_embed_text else [p.id, p.text, p.group]
+        digest.update(json.dumps(row).encode("utf-8"))
+    return digest.hexdigest()

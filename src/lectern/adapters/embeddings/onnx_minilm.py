@@ -15,11 +15,14 @@ import numpy as np
 import numpy.typing as npt
 
 from lectern.adapters.embeddings.base import ArrayEmbedderBase
+from lectern.adapters.embeddings.dynamic_int8 import RECIPE, dynamic_int8_model
 from lectern.application.ports import ProgressReporter
 from lectern.errors import ConfigurationError
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 """Both backends produce this model's vectors (mean cosine 0.9993), so they share indexes."""
+INT8_MODEL_ID = f"{MODEL_ID}+{RECIPE}"
+"""The integer-arithmetic rewrite's vectors (mean cosine 0.994 to the above): their own index."""
 DIMENSION = 384
 MAX_TOKENS = 256
 TOKEN_BUDGET = 2_048
@@ -57,8 +60,14 @@ class OnnxMiniLMEmbedder(ArrayEmbedderBase):
     model_id = MODEL_ID
     dimension = DIMENSION
 
-    def __init__(self, *, threads: int | None = None, batch_size: int = 128) -> None:
-        """Threads default to the machine's cores; batch_size caps texts per batch."""
+    def __init__(
+        self, *, threads: int | None = None, batch_size: int = 128, int8_arithmetic: bool = False
+    ) -> None:
+        """Threads default to the machine's cores; batch_size caps texts per batch.
+
+        With `int8_arithmetic` the packaged model runs rewritten for integer matrix
+        products (`dynamic_int8.py`): about 1.8x faster, its own vectors and model id.
+        """
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -75,8 +84,11 @@ class OnnxMiniLMEmbedder(ArrayEmbedderBase):
         # Idle worker threads would spin for a while after each run, taking the cores that
         # BM25 and FAISS need next in the same search (measured: FAISS 1 ms -> 7 ms).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        model = dynamic_int8_model(_model_path()) if int8_arithmetic else _model_path()
+        if int8_arithmetic:
+            self.model_id = INT8_MODEL_ID
         self._session: Any = ort.InferenceSession(
-            str(_model_path()), options, providers=["CPUExecutionProvider"]
+            str(model), options, providers=["CPUExecutionProvider"]
         )
 
     def embed_array(

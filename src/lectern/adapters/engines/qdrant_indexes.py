@@ -8,8 +8,6 @@ by the engine (see `QdrantCorpus.query`).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Callable, Sequence, Set
 
@@ -26,18 +24,10 @@ from lectern.application.ports import (
     ProgressReporter,
     Vector,
 )
-from lectern.domain.retrieval import Passage, ScoredId
+from lectern.domain.retrieval import Passage, ScoredId, corpus_hash
 from lectern.errors import IndexMismatchError, IndexMissingError
 
 FORMAT = 1
-
-
-def corpus_hash(passages: Sequence[Passage]) -> str:
-    """A hash of every passage's id, both texts and group, in order."""
-    digest = hashlib.sha256()
-    for p in passages:
-        digest.update(json.dumps([p.id, p.text, p.embed_text, p.group]).encode("utf-8"))
-    return digest.hexdigest()
 
 
 class QdrantLexicalIndex:

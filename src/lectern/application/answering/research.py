@@ -22,6 +22,7 @@ from typing import Literal
 
 from lectern.application.answering.ports import ResearchObserver, ResearchWriter
 from lectern.application.collections import CollectionService
+from lectern.application.timing import elapsed_ms
 from lectern.domain.books import JSONValue
 from lectern.domain.documents import Document, parse_label
 from lectern.domain.grounding import is_valid_snippet
@@ -60,10 +61,6 @@ def _source_types(filters: Sequence[str]) -> frozenset[str] | None:
             values = expression.split("=", 1)[1].split(",")
             return frozenset(v.strip().casefold() for v in values if v.strip())
     return None
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +211,7 @@ class ResearchService:
         run_id = self.new_id()
         started = time.perf_counter()
         blocks, degraded = self.retrieve(request, filters)
-        retrieval_ms = _ms(started)
+        retrieval_ms = elapsed_ms(started)
         question = request.question.strip() or "Summarize: " + ", ".join(request.item_ids)
         start = time.perf_counter()
         draft = (
@@ -223,7 +220,7 @@ class ResearchService:
         reflection = ""
         if draft is not None:
             draft, reflection = self._reflect(request, question, blocks, draft, run_id)
-        generation_ms = _ms(start)
+        generation_ms = elapsed_ms(start)
         flags: list[str] = []
         citations: list[ResearchCitation] = []
         sections: dict[str, JSONValue] = {}
@@ -269,8 +266,8 @@ class ResearchService:
             "run_id": run_id,
             "retrieval_time_ms": retrieval_ms,
             "generation_time_ms": generation_ms,
-            "recommendation_time_ms": _ms(start),
-            "total_time_ms": _ms(started),
+            "recommendation_time_ms": elapsed_ms(start),
+            "total_time_ms": elapsed_ms(started),
             "chunks_retrieved": len(blocks),
             "chunks_cited": cited_blocks,
             "sources_retrieved": list(dict.fromkeys(b.source_id for b in blocks)),

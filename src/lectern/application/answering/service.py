@@ -24,6 +24,7 @@ from lectern.application.answering.ports import (
     TurnRewriter,
 )
 from lectern.application.answering.usage import UsageMeter
+from lectern.application.timing import elapsed_ms
 from lectern.domain.answering import (
     AIResult,
     Conversation,
@@ -119,7 +120,7 @@ class KnowledgeBaseReplier:
             gate=result.gate or None,
             decision_path=list(result.decision_path),
             sources=[s.source_id for s in result.sources],
-            latency_ms=round((time.perf_counter() - started) * 1000, 3),
+            latency_ms=elapsed_ms(started),
             model=result.model,
             llm_calls=tokens.calls,
             input_tokens=tokens.input_tokens,

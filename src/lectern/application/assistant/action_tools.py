@@ -17,7 +17,7 @@ from lectern.application.assistant.books import resolve_book
 from lectern.application.assistant.query_tools import BookInput, ListInput, find_user_list
 from lectern.application.assistant.tools import ActionTool, ToolContext, ToolInput
 from lectern.application.catalog_corrections import apply_changes, field_value
-from lectern.domain.assistant import ActionPreview, JSONObject, field_diff
+from lectern.domain.assistant import ActionPreview, JSONObject
 from lectern.domain.books import JSONValue
 from lectern.domain.library import (
     CORRECTABLE_FIELDS,
@@ -43,26 +43,6 @@ def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise ToolError(f"expected text, got {value!r}")
     return value
-
-
-def _preview(
-    tool: ActionTool,
-    description: str,
-    entity_id: str,
-    tool_input: dict[str, JSONValue],
-    old: JSONValue,
-    new: JSONValue,
-) -> ActionPreview:
-    return ActionPreview(
-        tool_name=tool.name,
-        description=description,
-        entity_type=tool.entity_type,
-        entity_id=entity_id,
-        tool_input=tool_input,
-        old_state=old,
-        new_state=new,
-        diff=field_diff(old, new),
-    )
 
 
 def _checked(action: Any) -> Any:
@@ -113,8 +93,7 @@ class CreateList(_ListTool):
         if self._pending_list_id(context, name) is not None:
             raise ToolError(f"a list called {name!r} is already waiting for your approval")
         list_id = self.deps.new_id()
-        return _preview(
-            self,
+        return self.proposal(
             f"Create the reading list {name!r}",
             list_id,
             {"list_id": list_id, "name": name},
@@ -162,8 +141,7 @@ class RenameList(_ListTool):
         other = self.deps.library.find_list(context.user, new_name)
         if other is not None and other.id != current.id:
             raise ToolError(f"you already have a list called {new_name!r}")
-        return _preview(
-            self,
+        return self.proposal(
             f"Rename the list {current.name!r} to {new_name!r}",
             current.id,
             {"list_id": current.id, "new_name": new_name},
@@ -198,8 +176,7 @@ class DeleteList(_ListTool):
     def preview(self, args: ListInput, context: ToolContext) -> ActionPreview:
         """The list as it is, and nothing after."""
         current = self._list(context, args.list)
-        return _preview(
-            self,
+        return self.proposal(
             f"Delete the list {current.name!r} ({len(current.entries)} books)",
             current.id,
             {"list_id": current.id},
@@ -284,8 +261,7 @@ class AddToList(_EntryTool):
         current = self.deps.library.get_list(context.user, list_id)
         if current is not None and current.contains(str(book.id)):
             raise ToolError(f"{book.title!r} is already on {list_name!r}")
-        return _preview(
-            self,
+        return self.proposal(
             f"Add {book.title!r} to the list {list_name!r}",
             f"{list_id}:{book.id}",
             {"list_id": list_id, "book_id": str(book.id), "note": note},
@@ -328,8 +304,7 @@ class RemoveFromList(_EntryTool):
         entry = current.entry(str(book.id))
         if entry is None:
             raise ToolError(f"{book.title!r} is not on {current.name!r}")
-        return _preview(
-            self,
+        return self.proposal(
             f"Remove {book.title!r} from the list {current.name!r}",
             f"{current.id}:{book.id}",
             {"list_id": current.id, "book_id": str(book.id)},
@@ -374,8 +349,7 @@ class RateBook(ActionTool):
             "stars": stars,
             "review": review,
         }
-        return _preview(
-            self,
+        return self.proposal(
             f"Rate {book.title!r} {stars} star{'s' if stars != 1 else ''}",
             str(book.id),
             tool_input,
@@ -461,8 +435,7 @@ class ProposeCorrection(ActionTool):
         old = {name: field_value(book, name) for name in changes}
         if old == changes:
             raise ToolError(f"{book.title!r} already has these values")
-        return _preview(
-            self,
+        return self.proposal(
             f"Correct {', '.join(changes)} of {book.title!r}",
             str(book.id),
             {"book_id": str(book.id), "changes": changes},

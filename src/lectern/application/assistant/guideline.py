@@ -64,6 +64,7 @@ from lectern.domain.guidance import (
     normalise_label,
 )
 from lectern.domain.privacy import mask, masked_notice
+from lectern.domain.relevance import near_the_top
 from lectern.errors import (
     CollectionNotFoundError,
     InvalidQueryError,
@@ -161,7 +162,7 @@ class SearchGuidelines(QueryTool):
         except NotFoundError as error:
             raise ToolError(f"the guidance collection is not available: {error}") from None
         found = self._passages(response)
-        kept, dropped = relevance_gate(found, self.min_similarity, self.min_share)
+        kept, dropped = passage_relevance_gate(found, self.min_similarity, self.min_share)
         evidence: dict[str, str] = {}
         shown: list[JSONValue] = []
         for item in kept:
@@ -212,7 +213,7 @@ class SearchGuidelines(QueryTool):
         return out[: self.top_k]
 
 
-def relevance_gate(
+def passage_relevance_gate(
     found: Sequence[RetrievedPassage], min_similarity: float, min_share: float
 ) -> tuple[list[RetrievedPassage], int]:
     """The passages worth answering from, and how many were dropped.
@@ -221,16 +222,10 @@ def relevance_gate(
     the collection has nothing on the question (without vectors this step is skipped).
     Then relative: passages under `min_share` of the best fused score go.
     """
-    if not found:
-        return [], 0
     similarities = [p.hit.similarity for p in found if p.hit.similarity is not None]
     if similarities and max(similarities) < min_similarity:
         return [], len(found)
-    top = max(p.hit.score for p in found)
-    if top <= 0:
-        return list(found), 0
-    kept = [p for p in found if p.hit.score / top >= min_share]
-    return kept, len(found) - len(kept)
+    return near_the_top(found, lambda p: p.hit.score, min_share)
 
 
 # --- guardrails ---------------------------------------------------------------------------

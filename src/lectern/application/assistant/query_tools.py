@@ -15,25 +15,16 @@ from lectern.application.ports import BookCatalog
 from lectern.domain.books import JSONValue
 from lectern.domain.library import ReadingList
 from lectern.domain.normalize import MAX_PAGES
+from lectern.domain.relevance import near_the_top
 from lectern.domain.search import SearchFilters, SearchQuery, SearchResult
 from lectern.errors import InvalidQueryError, ToolError
 
 
-def relevance_gate(
+def book_relevance_gate(
     results: Sequence[SearchResult], min_share: float
 ) -> tuple[list[SearchResult], int]:
-    """Results scoring at least `min_share` of the top score, and how many were dropped.
-
-    Relative to the top result, so the gate means the same under convex fusion, RRF and
-    cosine similarity (their absolute scales differ by orders of magnitude).
-    """
-    if not results:
-        return [], 0
-    top = max(r.final_score for r in results)
-    if top <= 0:
-        return list(results), 0
-    kept = [r for r in results if r.final_score / top >= min_share]
-    return kept, len(results) - len(kept)
+    """Books scoring at least `min_share` of the top final score, and how many were dropped."""
+    return near_the_top(results, lambda r: r.final_score, min_share)
 
 
 def _books_output(results: Sequence[SearchResult], dropped: int, **extra: JSONValue) -> QueryOutput:
@@ -104,7 +95,7 @@ class SearchBooks(QueryTool):
             raise ToolError(str(error)) from None
         # Exclusions and page limits are hard filters of the search: nothing to drop here.
         results = response.results
-        kept, dropped = relevance_gate(results[: args.limit], self.deps.min_relevance)
+        kept, dropped = book_relevance_gate(results[: args.limit], self.deps.min_relevance)
         understood: dict[str, JSONValue] = {}
         if plan is not None:
             applied = response.plan.filters if response.plan else plan.filters
@@ -166,7 +157,7 @@ class SimilarBooks(QueryTool):
             response = search.similar(book.id, args.limit)
         except InvalidQueryError as error:
             raise ToolError(str(error)) from None
-        kept, dropped = relevance_gate(response.results, self.deps.min_relevance)
+        kept, dropped = book_relevance_gate(response.results, self.deps.min_relevance)
         return _books_output(kept, dropped, similar_to=book_json(book, with_description=False))
 
 

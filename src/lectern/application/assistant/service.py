@@ -38,6 +38,7 @@ from lectern.application.assistant.prompts import SYSTEM_PROMPT_VERSION, system_
 from lectern.application.assistant.registry import ToolRegistry
 from lectern.application.assistant.tools import ActionTool, QueryTool, ToolContext
 from lectern.application.ports import LLMTracer
+from lectern.application.timing import elapsed_ms
 from lectern.domain.assistant import (
     ChatCitation,
     GroundingFlag,
@@ -253,7 +254,7 @@ class AssistantService:
                 text = MODEL_FAILED_TEXT
                 flags.append("model_error")
                 break
-            latency = _ms(started)
+            latency = elapsed_ms(started)
             outcome = "tool_calls" if response.tool_calls else "text"
             turn.steps.append(StepTrace(step, "model", None, len(response.text), latency, outcome))
             self._trace(
@@ -379,7 +380,7 @@ class AssistantService:
         except LecternError as error:
             outcome = "error"
             content = {"error": str(error)}
-        latency = _ms(started)
+        latency = elapsed_ms(started)
         size = len(canonical_json(content))
         turn.steps.append(StepTrace(step, call.name, dict(call.arguments), size, latency, outcome))
         if self.observer is not None:
@@ -531,10 +532,6 @@ class AssistantService:
 def _stop_if_cancelled(listener: TurnListener | None) -> None:
     if listener is not None and listener.cancelled():
         raise ChatCancelledError("the turn was stopped: nobody is waiting for it any more")
-
-
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 3)
 
 
 def _with_previews(text: str, actions: Sequence[PendingAction]) -> str:

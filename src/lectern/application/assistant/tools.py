@@ -23,7 +23,7 @@ from lectern.application.ports import BookCatalog, QueryUnderstanding
 from lectern.application.search import BookSearchService
 from lectern.application.understanding import Vocabulary
 from lectern.application.workspace.service import WorkspaceService
-from lectern.domain.assistant import ActionPreview, JSONObject, PageContext, ToolSpec
+from lectern.domain.assistant import ActionPreview, JSONObject, PageContext, ToolSpec, field_diff
 from lectern.domain.books import JSONValue
 from lectern.errors import LecternError, ToolError
 
@@ -156,3 +156,23 @@ class ActionTool(_Tool):
     @abstractmethod
     def arguments_of(self, tool_input: JSONObject) -> dict[str, Any]:
         """Arguments that preview the same request again (for a fresh preview)."""
+
+    def proposal(
+        self,
+        description: str,
+        entity_id: str,
+        tool_input: dict[str, JSONValue],
+        old: JSONValue,
+        new: JSONValue,
+    ) -> ActionPreview:
+        """The preview of this tool taking `entity_id` from `old` to `new`, with the diff."""
+        return ActionPreview(
+            tool_name=self.name,
+            description=description,
+            entity_type=self.entity_type,
+            entity_id=entity_id,
+            tool_input=tool_input,
+            old_state=old,
+            new_state=new,
+            diff=field_diff(old, new),
+        )

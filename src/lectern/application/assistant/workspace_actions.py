@@ -22,30 +22,10 @@ from lectern.application.assistant.workspace_tools import (
     workspace_of,
 )
 from lectern.application.workspace.service import WorkspaceService
-from lectern.domain.assistant import ActionPreview, JSONObject, field_diff
+from lectern.domain.assistant import ActionPreview, JSONObject
 from lectern.domain.books import JSONValue
 from lectern.domain.workspace import MAX_TEXT_CHARS, Blocker, Task, blocker_state, task_state
 from lectern.errors import InvalidQueryError, ToolError, WorkspaceNotFoundError
-
-
-def _preview(
-    tool: ActionTool,
-    description: str,
-    entity_id: str,
-    tool_input: dict[str, JSONValue],
-    old: JSONValue,
-    new: JSONValue,
-) -> ActionPreview:
-    return ActionPreview(
-        tool_name=tool.name,
-        description=description,
-        entity_type=tool.entity_type,
-        entity_id=entity_id,
-        tool_input=tool_input,
-        old_state=old,
-        new_state=new,
-        diff=field_diff(old, new),
-    )
 
 
 def _service(tool: ActionTool) -> WorkspaceService:
@@ -102,8 +82,7 @@ class CreateTask(ActionTool):
             task_id=self.deps.new_id(),
         )
         state = task_state(task)
-        return _preview(
-            self,
+        return self.proposal(
             f"Create the task {task.title!r} in {project.name!r}",
             task.id,
             {"task_id": task.id, "project_id": project.id, **state},
@@ -163,8 +142,7 @@ class _TaskChange(ActionTool):
         old, new = task_state(before), task_state(after)
         if old == new:
             raise ToolError(f"the task {task.title!r} already has these values")
-        return _preview(
-            self,
+        return self.proposal(
             f"{verb} the task {before.title!r}",
             task.id,
             {"task_id": task.id, "changes": {k: new[k] for k in changes}},
@@ -322,8 +300,7 @@ class CreateBlocker(ActionTool):
         )
         state = blocker_state(blocker)
         on = f"the task {task.title!r}" if task else f"{project.name!r}"
-        return _preview(
-            self,
+        return self.proposal(
             f"Record a blocker on {on}",
             blocker.id,
             {"blocker_id": blocker.id, "project_id": project.id, **state},
@@ -386,8 +363,7 @@ class ResolveBlocker(ActionTool):
         resolution = " ".join(args.resolution.split())
         old = blocker_state(blocker)
         new = {**old, "status": "resolved", "resolution": resolution}
-        return _preview(
-            self,
+        return self.proposal(
             f"Resolve the blocker {blocker.description[:60]!r}",
             blocker.id,
             {"blocker_id": blocker.id, "resolution": resolution},
@@ -451,8 +427,7 @@ class AddComment(ActionTool):
         if not text:
             raise ToolError("the comment is empty")
         comment_id = self.deps.new_id()
-        return _preview(
-            self,
+        return self.proposal(
             f"Comment on the task {task.title!r}",
             comment_id,
             {"comment_id": comment_id, "task_id": task.id, "content": text},

@@ -15,12 +15,12 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from lectern.application.assistant.ports import LibraryStore
 from lectern.application.assistant.service import AssistantService, ChatReply
+from lectern.application.evaluation.packaged import packaged_text
 from lectern.application.ports import BookCatalog
 from lectern.domain.assistant import PageContext, ToolCall
 from lectern.domain.library import Rating
@@ -91,14 +91,7 @@ def asked_back(reply: ChatReply) -> bool:
 def load_conversations(path: Path | None = None) -> list[ConversationCase]:
     """The packaged conversation set, or the file at `path`."""
     try:
-        if path is None:
-            text = (
-                resources.files("lectern.evaluation")
-                .joinpath(CONVERSATIONS_FILE)
-                .read_text(encoding="utf-8")
-            )
-        else:
-            text = path.read_text(encoding="utf-8")
+        text = packaged_text(CONVERSATIONS_FILE, path)
         raw = json.loads(text)
         return [_case(item) for item in raw["cases"]]
     except (OSError, ValueError, KeyError, TypeError) as error:

@@ -19,11 +19,11 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from lectern.application.evaluation.packaged import packaged_bytes
 from lectern.domain.books import Book, JSONValue
 from lectern.domain.search import QueryPlan, SearchQuery, SearchResult
 from lectern.errors import DatasetError
@@ -74,13 +74,7 @@ class ExclusionSet:
 
 def load_exclusion_requests(directory: Path | None = None) -> ExclusionSet:
     """Read and check the dev set (from `directory`, or the packaged one)."""
-    try:
-        if directory is None:
-            raw = resources.files("lectern.evaluation").joinpath(EXCLUSIONS_FILE).read_bytes()
-        else:
-            raw = (directory / EXCLUSIONS_FILE).read_bytes()
-    except OSError as error:
-        raise DatasetError(f"cannot read evaluation file {EXCLUSIONS_FILE}: {error}") from error
+    raw = packaged_bytes(EXCLUSIONS_FILE, directory)
     try:
         parsed = ExclusionFile.model_validate(json.loads(raw))
     except json.JSONDecodeError as error:

@@ -22,11 +22,11 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import cast
 
 from lectern.application.answering.service import KnowledgeBaseReplier
+from lectern.application.evaluation.packaged import packaged_text
 from lectern.application.evaluation.perturbed import _entity_spans, _passage, read_rows
 from lectern.domain.answering import (
     Conversation,
@@ -65,14 +65,7 @@ class ThreadCase:
 def load_fastapi_conversations(collection: str, path: Path | None = None) -> list[ThreadCase]:
     """The hand-written FastAPI conversations."""
     try:
-        if path is None:
-            text = (
-                resources.files("lectern.evaluation")
-                .joinpath(CONVERSATIONS_FILE)
-                .read_text("utf-8")
-            )
-        else:
-            text = path.read_text(encoding="utf-8")
+        text = packaged_text(CONVERSATIONS_FILE, path)
         data = json.loads(text)
         return [
             ThreadCase(

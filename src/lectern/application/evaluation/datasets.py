@@ -10,7 +10,6 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Literal, TypeVar
 
@@ -21,11 +20,14 @@ from lectern.application.evaluation.constraints import (
     ExclusionSet,
     load_exclusion_requests,
 )
+from lectern.application.evaluation.packaged import (
+    DATA_PACKAGE as DATA_PACKAGE,  # re-exported: the CLI and tests import it from here
+)
+from lectern.application.evaluation.packaged import packaged_bytes
 from lectern.domain.retrieval import Strategy
 from lectern.domain.search import Intent, SearchFilters
 from lectern.errors import DatasetError
 
-DATA_PACKAGE = "lectern.evaluation"
 QUERIES_FILE = "test_queries.json"
 JUDGMENTS_FILE = "relevance_judgments.json"
 NEGATIVE_FILE = "negative_tests.json"
@@ -177,15 +179,6 @@ class EvaluationDataset:
     """The exclusion dev set (`constraints.py`); a folder without one measures none."""
 
 
-def _read(directory: Path | None, name: str) -> bytes:
-    try:
-        if directory is None:
-            return resources.files(DATA_PACKAGE).joinpath(name).read_bytes()
-        return (directory / name).read_bytes()
-    except OSError as error:
-        raise DatasetError(f"cannot read evaluation file {name}: {error}") from error
-
-
 def _parse(model: type[ModelT], name: str, raw: bytes) -> ModelT:
     try:
         return model.model_validate(json.loads(raw))
@@ -199,13 +192,13 @@ def _parse(model: type[ModelT], name: str, raw: bytes) -> ModelT:
 
 def load_queries(directory: Path | None = None) -> QueriesFile:
     """Only the judged queries (labelling needs them before any judgment exists)."""
-    return _parse(QueriesFile, QUERIES_FILE, _read(directory, QUERIES_FILE))
+    return _parse(QueriesFile, QUERIES_FILE, packaged_bytes(QUERIES_FILE, directory))
 
 
 def load_judgments(directory: Path | None = None) -> JudgmentsFile | None:
     """The judgments file, or None when there is none yet."""
     try:
-        raw = _read(directory, JUDGMENTS_FILE)
+        raw = packaged_bytes(JUDGMENTS_FILE, directory)
     except DatasetError:
         return None
     return _parse(JudgmentsFile, JUDGMENTS_FILE, raw)
@@ -216,7 +209,10 @@ def load_dataset(directory: Path | None = None) -> EvaluationDataset:
 
     The exclusion dev set is read when the folder has one (the packaged set always does).
     """
-    raw = {name: _read(directory, name) for name in (QUERIES_FILE, JUDGMENTS_FILE, NEGATIVE_FILE)}
+    raw = {
+        name: packaged_bytes(name, directory)
+        for name in (QUERIES_FILE, JUDGMENTS_FILE, NEGATIVE_FILE)
+    }
     queries = _parse(QueriesFile, QUERIES_FILE, raw[QUERIES_FILE])
     judgments = _parse(JudgmentsFile, JUDGMENTS_FILE, raw[JUDGMENTS_FILE])
     negative = _parse(NegativeFile, NEGATIVE_FILE, raw[NEGATIVE_FILE])

@@ -1,7 +1,8 @@
 """The understanding sets (issue 26): did the assistants do what people's words ask?
 
 The sets live in `lectern/evaluation/understanding/<split>/<surface>.json` (splits `dev` and
-`test`; the test split is written by someone who has not read the rules and run once). The
+`test`; the test split is written by someone who has not read the rules and run once; `dev2`
+and `test2` halve a second pool written the same way, test2 held out until the end). The
 book assistant and workspace sets use the schemas of the conversation sets and run through
 their runners (`evaluation/assistant.py`, `evaluation/workspace.py`); two keys are added:
 `expect_clarify` (the right reply is one clarifying question: no tool, nothing changed) and
@@ -31,6 +32,9 @@ from lectern.application.evaluation.workspace import WorkspaceCase, WorkspaceOut
 
 SURFACES = ("assistant", "workspace", "guideline", "kb")
 SPLITS = ("dev", "test")
+"""The splits `--split all` runs."""
+MORE_SPLITS = ("dev2", "test2")
+"""The second pool's halves (pool-v2), run only when named."""
 
 
 def split_file(split: str, surface: str) -> Traversable | None:

@@ -16,12 +16,12 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from lectern.application.assistant.service import AssistantService
 from lectern.application.evaluation.assistant import asked_back
+from lectern.application.evaluation.packaged import packaged_text
 from lectern.application.workspace.demo import DemoWorkspace
 from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.assistant import PageContext, PageType
@@ -96,14 +96,7 @@ class WorkspaceOutcome:
 def load_workspace_conversations(path: Path | None = None) -> list[WorkspaceCase]:
     """The packaged set, or the file at `path`."""
     try:
-        if path is None:
-            text = (
-                resources.files("lectern.evaluation")
-                .joinpath(CONVERSATIONS_FILE)
-                .read_text(encoding="utf-8")
-            )
-        else:
-            text = path.read_text(encoding="utf-8")
+        text = packaged_text(CONVERSATIONS_FILE, path)
         raw = json.loads(text)
         return [
             WorkspaceCase(

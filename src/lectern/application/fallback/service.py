@@ -29,6 +29,7 @@ from lectern.application.fallback.prompts import PROMPT_VERSION, SYSTEM_PROMPT, 
 from lectern.application.fallback.tools import FallbackToolbox, ToolRecord
 from lectern.application.ports import BookCatalog, LLMTracer, QueryUnderstanding
 from lectern.application.search import BookSearchService, SearchResponse
+from lectern.application.timing import elapsed_ms
 from lectern.application.understanding import Vocabulary
 from lectern.domain.books import JSONValue
 from lectern.domain.fallback import (
@@ -47,10 +48,6 @@ from lectern.domain.tracing import LLMCallTrace
 log = structlog.get_logger(__name__)
 
 _BOOK_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 3)
 
 
 class FallbackSearch:
@@ -144,7 +141,7 @@ class FallbackSearch:
                 reasons,
                 self.agent.model_id,
                 _calls(toolbox.records),
-                latency_ms=_ms(started),
+                latency_ms=elapsed_ms(started),
                 first_ids=first_ids,
                 error=f"{type(error).__name__}: {error}",
             )
@@ -161,7 +158,7 @@ class FallbackSearch:
             run.model_id,
             _calls(toolbox.records),
             refused_calls=max(0, asked - len(toolbox.records)),
-            latency_ms=_ms(started),
+            latency_ms=elapsed_ms(started),
             first_ids=first_ids,
             answer=run.answer,
         )

@@ -33,8 +33,6 @@ from lectern.domain.research import (
 )
 from lectern.entrypoints.cli.collections import WhereOption
 from lectern.entrypoints.cli.common import _fail, _guarded, _progress_bar, _services, err, out
-from lectern.entrypoints.cli.evaluate import evaluate_app
-from lectern.entrypoints.cli.evaluate_answering import evaluate_answering
 
 kb_app = typer.Typer(
     help="Knowledge-base replies: answer a chat's last question from a collection, or stay silent.",
@@ -307,7 +305,6 @@ def research(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the `kb` group and `research` to the main app."""
+    """Add the `kb` group and `research` to the main app (`evaluate answering`: evaluate.py)."""
     app.add_typer(kb_app, name="kb")
     app.command("research")(research)
-    evaluate_app.command("answering")(evaluate_answering)

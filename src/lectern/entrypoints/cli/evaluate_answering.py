@@ -1,6 +1,6 @@
 """`lectern evaluate answering`: knowledge-base replies on ClapNQ and research citations.
 
-Figures and their definitions: `application/evaluation/answering.py`; the run is stored with
+Figures and their definitions: `application/evaluation/answering/`; the run is stored with
 the other evaluation runs (`lectern evaluate runs` lists it).
 """
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from lectern.bootstrap import Services
     from lectern.settings import Settings
 
-SPLIT_CHOICES = ("dev", "test", "all")
+SPLIT_CHOICES = ("dev", "test", "dev2", "test2", "all")
 
 
 class _NoReviews:
@@ -201,7 +201,9 @@ def evaluate_understanding(
     provider: Annotated[
         str, typer.Option(help="The assistant's model: rules, local or hybrid.")
     ] = "rules",
-    split: Annotated[str, typer.Option(help="dev, test or all.")] = "dev",
+    split: Annotated[
+        str, typer.Option(help="dev, test, dev2, test2 (held out: run once) or all (dev and test).")
+    ] = "dev",
     surface: Annotated[
         list[str] | None,
         typer.Option(help="Only these surfaces (assistant, workspace, guideline, kb)."),
@@ -215,7 +217,7 @@ def evaluate_understanding(
     from lectern.application.evaluation.understanding import SPLITS, SURFACES
 
     if split not in SPLIT_CHOICES:
-        raise typer.BadParameter(f"--split takes dev, test or all, not {split!r}")
+        raise typer.BadParameter(f"--split takes {', '.join(SPLIT_CHOICES)}, not {split!r}")
     chosen = tuple(surface or SURFACES)
     unknown = [s for s in chosen if s not in SURFACES]
     if unknown:

@@ -1,26 +1,6 @@
-"""Evaluation of the answering workflows: knowledge-base replies on ClapNQ, research citations.
+"""Knowledge-base replies on ClapNQ: cases, the reply run, its figures and baselines.
 
-Replies (ClapNQ dev: 300 answerable and 300 unanswerable questions over one collection of
-their passages):
-- `should_reply` precision (replied questions that were answerable), recall (answerable
-  questions replied to) and balanced accuracy (mean of recall and of the unanswerable
-  questions left unanswered);
-- on replied answerable questions: the share whose reply cites a gold `selected_sentences`
-  sentence (a cited quote that is a piece of a gold sentence, or holds one, after the
-  citation rule's folding) and the SQuAD token F1 of the reply against the gold answer;
-- citation validity: every returned quote re-read against its document in the store;
-- latency p50/p95 of `replier.ask`;
-- the baseline: a BM25 top-score threshold, tuned on the same data (and on one half, then
-  applied to the other).
-The questions are split into two halves (stratified, by a hash of the id): thresholds are
-tuned on `tune` and every figure is reported on `held_out` and on all.
-
-Research (hand-written KEV/ATT&CK questions with gold record ids): cited-source precision
-and recall per question, and whether the gold records were retrieved at all.
-
-Transfer: hand-written support questions over the FastAPI documentation (answerable, and
-technical or off-topic questions the documentation does not answer), run with the floor
-tuned on ClapNQ; nothing is tuned on them.
+Also the relevance sweep and the FastAPI support questions (transfer, nothing tuned on them).
 """
 
 from __future__ import annotations
@@ -32,44 +12,20 @@ import string
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from importlib import resources
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
 
 from lectern.application.answering.knowledge import KnowledgeBases
-from lectern.application.answering.research import ResearchService
 from lectern.application.answering.service import KnowledgeBaseReplier
-from lectern.application.evaluation.conversations import (
-    TurnRecord,
-    thread_figures,
-    thread_records_json,
-)
 from lectern.application.evaluation.metrics import percentile
-from lectern.application.evaluation.perturbed import PerturbedCase
+from lectern.application.evaluation.packaged import packaged_text
 from lectern.domain.answering import RequestContext
 from lectern.domain.books import JSONValue
 from lectern.domain.grounding import is_valid_snippet, match_form
-from lectern.domain.research import QueryRequest
 from lectern.errors import DatasetError
 
 CLAPNQ_FILES = (("clapnq_dev_answerable.jsonl", True), ("clapnq_dev_unanswerable.jsonl", False))
-RESEARCH_FILE = "research_questions.json"
-RESEARCH_DEV_FILE = "research_questions_dev.json"
-RESEARCH_DEV2_FILE = "research_questions_dev2.json"
-RESEARCH_SETS = {"measured": RESEARCH_FILE, "dev": RESEARCH_DEV_FILE, "dev2": RESEARCH_DEV2_FILE}
-"""The measured set (never tuned on) and the two dev sets the citation rules are tuned on."""
 SUPPORT_FILE = "kb_support_questions.json"
-TARGETS = {
-    "balanced_accuracy": 0.75,
-    "gold_sentence_hit": 0.70,
-    "citations_valid": 1.0,
-    "latency_p95_ms": 200.0,
-}
-"""The issue's acceptance figures for the offline defaults (latency: at most)."""
-
-
-# --- ClapNQ --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,10 +337,7 @@ def relevance_sweep(records: Sequence[ReplyRecord]) -> dict[str, JSONValue]:
 def load_support_questions(path: Path | None = None) -> tuple[str, list[ClapnqCase]]:
     """The FastAPI support questions (a transfer check of the gate), as cases."""
     try:
-        if path is None:
-            text = resources.files("lectern.evaluation").joinpath(SUPPORT_FILE).read_text("utf-8")
-        else:
-            text = path.read_text(encoding="utf-8")
+        text = packaged_text(SUPPORT_FILE, path)
         data = json.loads(text)
         cases = [
             ClapnqCase(str(q["id"]), str(q["question"]), bool(q["answerable"]), "", ())
@@ -405,234 +358,3 @@ def transfer_figures(records: Sequence[ReplyRecord]) -> dict[str, JSONValue]:
         "best_floor_on_this_set": round(floor, 4),
         "balanced_accuracy_at_best_floor": accuracy,
     }
-
-
-# --- perturbed twins -----------------------------------------------------------------------
-
-
-def perturbed_cases(
-    cases: Sequence[ClapnqCase], twins: Sequence[PerturbedCase]
-) -> tuple[list[ClapnqCase], dict[str, str]]:
-    """Each twin (unanswerable) beside its original (answerable), and their passage splits."""
-    by_id = {c.id: c for c in cases}
-    chosen: list[ClapnqCase] = []
-    splits: dict[str, str] = {}
-    for twin in twins:
-        original = by_id.get(twin.original_id)
-        if original is None:
-            continue
-        chosen.append(original)
-        chosen.append(ClapnqCase(twin.id, twin.question, False, "", ()))
-        splits[original.id] = splits[twin.id] = twin.split
-    return chosen, splits
-
-
-def threshold_baseline(
-    records: Sequence[ReplyRecord], tune_split: str, splits: Sequence[str]
-) -> dict[str, JSONValue]:
-    """The BM25 top-score threshold tuned on `tune_split`, applied to each split."""
-    tune = [r for r in records if r.split == tune_split]
-    threshold, _ = best_threshold([r.top_lexical for r in tune], [r.answerable for r in tune])
-    report: dict[str, JSONValue] = {"tuned_on": tune_split, "threshold": round(threshold, 4)}
-    for split in splits:
-        subset = [r for r in records if r.split == split]
-        predicted = [r.top_lexical is not None and r.top_lexical >= threshold for r in subset]
-        figures = decision_figures(predicted, [r.answerable for r in subset])
-        report[split] = figures["balanced_accuracy"]
-    return report
-
-
-def perturbed_figures(records: Sequence[ReplyRecord]) -> dict[str, JSONValue]:
-    """Reply figures of the twins and their originals per passage split, and the baseline."""
-    splits = ("train", "dev", "test")
-    figures: dict[str, JSONValue] = {
-        split: reply_figures([r for r in records if r.split == split])
-        for split in splits
-        if any(r.split == split for r in records)
-    }
-    figures["bm25_baseline"] = threshold_baseline(records, "train", splits)
-    return figures
-
-
-# --- research ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ResearchCase:
-    """A research question and the records that answer it."""
-
-    id: str
-    question: str
-    gold: tuple[str, ...]
-
-
-def load_research_questions(
-    path: Path | None = None, *, name: str = "measured"
-) -> tuple[str, list[ResearchCase]]:
-    """(version, questions): the packaged set `name` (measured, dev, dev2), or the file at `path`.
-
-    A `name` that is none of those is read as the path of a set file of the same schema.
-    """
-    try:
-        if path is None and name not in RESEARCH_SETS:
-            path = Path(name)
-        if path is None:
-            text = (
-                resources.files("lectern.evaluation")
-                .joinpath(RESEARCH_SETS[name])
-                .read_text("utf-8")
-            )
-        else:
-            text = path.read_text(encoding="utf-8")
-        data = json.loads(text)
-        cases = [
-            ResearchCase(str(q["id"]), str(q["question"]), tuple(str(g) for g in q["gold"]))
-            for q in data["questions"]
-        ]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise DatasetError(f"cannot read the research questions: {error}") from None
-    return str(data.get("version", "")), cases
-
-
-@dataclass
-class ResearchRecord:
-    """One research question's cited and retrieved sources against its gold records."""
-
-    id: str
-    gold: list[str]
-    cited: list[str]
-    precision: float
-    recall: float
-    retrieved_recall: float
-    flags: list[str]
-    latency_ms: float
-
-
-def research_records(
-    service: ResearchService, collection: str, cases: Sequence[ResearchCase], top_k: int = 8
-) -> list[ResearchRecord]:
-    """Each question through the research chain (after one warm-up query)."""
-    service.query(QueryRequest("warm-up", collection, top_k=top_k))
-    records = []
-    for case in cases:
-        started = time.perf_counter()
-        response = service.query(QueryRequest(case.question, collection, top_k=top_k))
-        latency = (time.perf_counter() - started) * 1000
-        gold = {g.casefold() for g in case.gold}
-        cited = list(dict.fromkeys(c.source_id for c in response.citations))
-        hits = sum(1 for c in cited if c.casefold() in gold)
-        retrieved = response.metadata.get("sources_retrieved")
-        retrieved_ids = (
-            {str(s).casefold() for s in retrieved} if isinstance(retrieved, list) else set()
-        )
-        records.append(
-            ResearchRecord(
-                id=case.id,
-                gold=list(case.gold),
-                cited=cited,
-                precision=round(hits / len(cited), 4) if cited else 0.0,
-                recall=round(hits / len(gold), 4),
-                retrieved_recall=round(len(gold & retrieved_ids) / len(gold), 4),
-                flags=list(response.flags),
-                latency_ms=round(latency, 2),
-            )
-        )
-    return records
-
-
-def research_figures(records: Sequence[ResearchRecord]) -> dict[str, JSONValue]:
-    """Mean cited-source precision and recall (a question citing nothing has precision 0)."""
-    count = len(records) or 1
-    latencies = [r.latency_ms for r in records]
-    return {
-        "questions": len(records),
-        "cited_precision": round(sum(r.precision for r in records) / count, 4),
-        "cited_recall": round(sum(r.recall for r in records) / count, 4),
-        "retrieved_recall": round(sum(r.retrieved_recall for r in records) / count, 4),
-        "uncited": sum(1 for r in records if "uncited" in r.flags),
-        "reflection": reflection_figures(
-            [
-                next(
-                    (f.removeprefix("reflection_") for f in r.flags if f.startswith("reflection_")),
-                    "",
-                )
-                for r in records
-            ]
-        ),
-        "latency_p50_ms": round(percentile(latencies, 0.5), 2),
-        "latency_p95_ms": round(percentile(latencies, 0.95), 2),
-    }
-
-
-def targets_met(figures: Mapping[str, JSONValue]) -> dict[str, JSONValue]:
-    """Each acceptance target, the value reached and whether it is met."""
-    report: dict[str, JSONValue] = {}
-    for name, target in TARGETS.items():
-        value = figures.get(name)
-        met = isinstance(value, int | float) and (
-            value <= target if name == "latency_p95_ms" else value >= target
-        )
-        report[name] = {"target": target, "value": value, "met": bool(met)}
-    return report
-
-
-def records_json(records: Sequence[ReplyRecord | ResearchRecord]) -> list[JSONValue]:
-    """Records as JSON for the artifact."""
-    return [cast(JSONValue, asdict(r)) for r in records]
-
-
-def answering_artifact(
-    records: Sequence[ReplyRecord],
-    research: Sequence[ResearchRecord],
-    *,
-    run_id: str,
-    started_at: str,
-    git_commit: str,
-    config: Mapping[str, JSONValue],
-    research_version: str = "",
-    sweep: Sequence[ReplyRecord] | None = None,
-    support: Sequence[ReplyRecord] | None = None,
-    perturbed: Sequence[ReplyRecord] | None = None,
-    threads: Sequence[TurnRecord] | None = None,
-) -> dict[str, JSONValue]:
-    """One run's artifact: reply figures, baseline, sweep, research figures, targets, records.
-
-    Reply figures per half and in all; the BM25 baseline from the same run; the relevance
-    sweep when a run without a floor (`sweep`) is given.
-    """
-    figures: dict[str, dict[str, JSONValue]] = {
-        "all": reply_figures(records),
-        "tune": reply_figures([r for r in records if r.split == "tune"]),
-        "held_out": reply_figures([r for r in records if r.split == "held_out"]),
-    }
-    artifact: dict[str, JSONValue] = {
-        "run_id": run_id,
-        "kind": "answering",
-        "started_at": started_at,
-        "git_commit": git_commit,
-        "config": dict(config),
-        "replies": cast(JSONValue, figures),
-        "bm25_baseline": bm25_baseline(records),
-        "targets": {split: targets_met(figures[split]) for split in ("all", "held_out")},
-        "research": {"questions_version": research_version, **research_figures(research)},
-        "records": records_json(records),
-        "research_records": records_json(research),
-    }
-    if sweep is not None:
-        artifact["relevance_sweep"] = relevance_sweep(sweep)
-    if support is not None:
-        artifact["transfer"] = transfer_figures(support)
-        artifact["transfer_records"] = records_json(support)
-    if perturbed is not None:
-        artifact["perturbed"] = perturbed_figures(perturbed)
-        artifact["perturbed_records"] = records_json(perturbed)
-    if threads is not None:
-        by_set = {
-            "clapnq": [r for r in threads if r.case.startswith("clapnq")],
-            "fastapi": [r for r in threads if not r.case.startswith("clapnq")],
-        }
-        artifact["conversations"] = {
-            name: thread_figures(subset) for name, subset in by_set.items() if subset
-        }
-        artifact["conversation_records"] = thread_records_json(threads)
-    return artifact

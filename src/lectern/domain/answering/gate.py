@@ -1,0 +1,118 @@
+"""The question gate: is a turn a question the knowledge base should answer?"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from lectern.domain.answering.terms import WORD, content_terms
+from lectern.domain.answering_words import (
+    CHIT_CHAT,
+    GREETING_TAILS,
+    QUESTION_WORDS,
+    REQUEST_PHRASES,
+    REQUEST_VERBS,
+)
+
+GateKind = Literal["question", "not_a_question", "chit_chat", "off_topic", "empty"]
+
+
+_OPENERS = re.compile(
+    r"^(?:(?:hi|hello|hey|yo|ok|okay|so|also|please|quick question|question|thanks|"
+    r"thank you|@\w+)[\s,!.:;-]*)+",
+    re.I,
+)
+
+
+_THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|cheers|much appreciated)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class GateDecision:
+    """What the gate made of a turn, and why."""
+
+    decision: GateKind
+    reason: str
+    question: str = ""
+    """The turn without greetings: what the rest of the graph answers."""
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s']", " ", text.casefold()).split())
+
+
+def _is_small_talk(text: str) -> bool:
+    words = _plain(text).split()
+    while len(words) > 1 and words[-1] in GREETING_TAILS:
+        words.pop()
+    return not words or " ".join(words) in CHIT_CHAT
+
+
+_SUBJECT_REQUEST = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:tell me(?: more)? about|what (?:is|are|was|were)|who (?:is|was|are|were)|describe|"
+    r"explain)\s+(?P<subject>[^?.!]+?)[\s?.!]*$",
+    re.I,
+)
+MAX_SUBJECT_TERMS = 3
+"""A request naming more words than this asks something of its subject, not for its page."""
+
+
+def requested_subject(question: str) -> str | None:
+    """The subject of a request that names a subject and nothing else, else None.
+
+    "tell me about the horse latitudes" and "who is Chad DiMera?" ask for a page about their
+    subject (a topic switch in a thread is often one); "who has played Chad DiMera on Days
+    of our Lives" asks something of it, and "what is the function of insulin and where is
+    it produced" names more than a subject.
+    """
+    match = _SUBJECT_REQUEST.match(" ".join(question.split()))
+    if match is None:
+        return None
+    subject = match.group("subject").strip()
+    if any(word in QUESTION_WORDS for word in _plain(subject).split()):
+        return None  # a second question inside: "... and where is it produced"
+    terms = content_terms(subject)
+    return subject if 0 < len(terms) <= MAX_SUBJECT_TERMS else None
+
+
+def title_share(subject: str, title: str) -> float:
+    """The share of a title's words that a requested subject names (1.0: the page's name).
+
+    0 unless the title holds every word of the subject: "london" names a fifth of "London
+    Bridge (Lake Havasu City)", "the bronx" all of "The Bronx", "the role in canada" none
+    of "Prime Minister of Canada".
+    """
+    named, titled = set(content_terms(subject)), content_terms(title)
+    if not titled or not named <= set(titled):
+        return 0.0
+    return round(len(named) / len(titled), 4)
+
+
+def classify_turn(text: str) -> GateDecision:
+    """The offline gate: empty, chit-chat, a question (or a request), or not a question."""
+    stripped = " ".join(text.split())
+    if not WORD.search(stripped):
+        return GateDecision("empty", "the message has no words")
+    rest = _OPENERS.sub("", stripped).strip()
+    question = rest or stripped
+    lines = [line for line in text.splitlines() if WORD.search(line)]
+    if not rest or _is_small_talk(question) or all(_is_small_talk(line) for line in lines):
+        return GateDecision("chit_chat", "a greeting, thanks or acknowledgement")
+    for line in re.split(r"(?<=[.!?])\s+|\n", question):
+        words = _plain(line).split()
+        if not words:
+            continue
+        if line.rstrip().endswith("?"):
+            return GateDecision("question", "it ends with a question mark", question)
+        if words[0] in QUESTION_WORDS:
+            return GateDecision("question", f"it starts with {words[0]!r}", question)
+        if words[0] in REQUEST_VERBS:
+            return GateDecision("question", f"a request ({words[0]!r})", question)
+        joined = " ".join(words)
+        if any(joined.startswith(p) for p in REQUEST_PHRASES):
+            return GateDecision("question", "a request for information", question)
+    if _THANKS.match(stripped):
+        return GateDecision("chit_chat", "thanks, and no question after them")
+    return GateDecision("not_a_question", "no question or request in the message")
