@@ -56,3 +56,17 @@ def test_deleting_the_list_that_names_none_is_asked_back(world: World) -> None:
     reply = world.service.chat("reader", "get rid of the list")
     assert reply.tool_calls == () and reply.actions == ()
     assert "?" in reply.text
+
+
+def test_it_with_no_book_in_view_is_asked_back(world: World) -> None:
+    reply = world.service.chat("reader", "give it five stars")
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "?" in reply.text
+
+
+def test_taking_a_book_from_a_list_never_deletes_the_list(world: World) -> None:
+    now = world.clock()
+    world.library.create_list("reader", str(uuid.uuid4()), "Autumn", now)
+    reply = world.service.chat("reader", "remove the Dickens novel from my list")
+    assert "delete_list" not in _names(reply)
+    assert all(a.preview.tool_name != "delete_list" for a in reply.actions)

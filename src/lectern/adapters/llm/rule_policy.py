@@ -146,6 +146,8 @@ _RENAME = re.compile(
 )
 _DELETE = re.compile(
     r"^(?:please\s+)?(?:delete|remove|drop|get rid of)\s+(?:my\s+|the\s+)?"
+    # "remove the King book from my list" takes a book off a list: no list is deleted.
+    r"(?!.*\b(?:from|off|out\s+of)\b)"
     r"(?:(?:reading\s+)?list\s+(?:called\s+|named\s+)?(?P<name1>.+?)|(?P<name2>.+?)\s+"
     r"(?:reading\s+)?list)\W*$",
     re.I,
@@ -237,6 +239,16 @@ _SEARCH_LEAD = re.compile(
 @dataclass
 class _Plan:
     steps: list[Step] = field(default_factory=list)
+
+
+class _NoReferent(Exception):
+    """'it' or 'this book' with nothing it can mean: ask, never pass the word on."""
+
+
+def _asking_which_book(plan: _Plan) -> _Plan:
+    question = name_it("book", "use")
+    plan.steps.append(lambda _: question.response(MODEL_ID))
+    return plan
 
 
 class RulePolicy:
@@ -343,11 +355,17 @@ class RulePolicy:
             self._question,
             self._facets,
         ):
-            steps = matcher(text, it)
+            try:
+                steps = matcher(text, it)
+            except _NoReferent:
+                return _asking_which_book(plan)
             if steps:
                 plan.steps.extend(steps)
                 return plan
-        plan.steps.extend(self._missed(text, system, available, it, history))
+        try:
+            plan.steps.extend(self._missed(text, system, available, it, history))
+        except _NoReferent:
+            return _asking_which_book(plan)
         return plan
 
     def _missed(
@@ -437,6 +455,8 @@ class RulePolicy:
                     return page.group(1)
                 if last is not None:
                     return last
+                # "rate it 4 stars" with no book on the page or in the talk so far.
+                raise _NoReferent(reference)
             return reference
 
         return resolve
