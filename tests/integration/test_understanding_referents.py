@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
-from lectern.adapters.llm.rule_policy import OFF_TOPIC, RulePolicy
+from lectern.adapters.llm.rule_policy import OFF_TOPIC, RulePolicy, _ruled_out
 from lectern.adapters.llm.workspace_rules import CREATE_TASK
 from lectern.adapters.understanding.intent_examples import EXAMPLES
 from lectern.adapters.understanding.intents import NearestExampleClassifier
 from lectern.adapters.understanding.layer import Understanding
+from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.workspace_plan import _title
 from tests.workspace_world import WorkspaceWorld, conversation_worlds
 
 
@@ -85,3 +87,16 @@ def test_a_dismissal_changes_nothing_and_asks_nothing(workspace: WorkspaceWorld,
     reply = workspace.assistant.chat("alice", said)
     assert reply.tool_calls == () and reply.actions == ()
     assert "?" not in reply.text and not reply.suggestions
+
+
+def test_a_task_spoken_of_as_new_rules_out_changing_a_stored_one() -> None:
+    gone = _ruled_out("we should have a task for printing posters, assign it to bob", Names())
+    assert {"assign_task", "complete_task", "update_task", "add_comment"} <= gone
+    assert "assign_task" not in _ruled_out("assign the poster task to bob", Names())
+
+
+def test_a_new_tasks_title_stands_after_its_clearest_marker() -> None:
+    assert _title("add a low task to the audit project: Archive old tickets") == (
+        "Archive old tickets"
+    )
+    assert _title("open a task to rotate the keys") == "Rotate the keys"

@@ -731,6 +731,7 @@ _CORRECT_CUE = re.compile(
     re.I,
 )
 """A correction says something is wrong; "published after 2010" says nothing is."""
+_NEW_TASK = re.compile(r"\b(?:a|an)\s+(?:new\s+|\w+\s+)?(?:task|todo|to-do)\b", re.I)
 _NO_NAME = re.compile(r"^(?:the|a|an|my|this|that|it|one|our)?$", re.I)
 """A list "name" that names nothing ("delete the list")."""
 _RENAME_CUE = re.compile(
@@ -763,6 +764,10 @@ def _ruled_out(text: str, names: Names) -> set[str]:
         gone.add("rename_list")
     if _ASKS.match(text):
         gone.update(CHANGES)
+    if _NEW_TASK.search(text):
+        # "we need a task in the phishing project for ..., assign it to me": a task spoken
+        # of as "a task" does not exist yet, so no change to a stored one is meant.
+        gone.update(("assign_task", "complete_task", "update_task", "add_comment"))
     if not _CORRECT_CUE.search(text):
         gone.add("propose_correction")
     if not _DISMISS_CUE.search(text):

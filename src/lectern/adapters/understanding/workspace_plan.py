@@ -28,14 +28,19 @@ _PERSON_CUE = re.compile(
     r"responsible|take|do)\b|->\s*(?P<p4>\w+)",
     re.I,
 )
-_TITLE = re.compile(
-    r":\s*(?P<a>[^,]+?)(?=,|\s+and\s+assign|$)|[\"“'‘](?P<q>[^\"”'’]+)[\"”'’]|"
-    r"\b(?:called|named)\s+(?P<c>.+?)(?=\s+(?:in|for|and|due)\b|$)|"
-    r"\b(?:task|todo|to-do)\s+(?:to|for)\s+(?P<t>.+?)(?=\s+(?:in the|and|,|-)\b|\s+in\s+\w+\s+"
-    r"(?:project|awareness|hardening)|$)|\b(?:to|for)\s+(?P<t2>[a-z].+?)(?=\s*(?:,|-|\band\b|"
-    r"\bcan you\b|\bmake it\b|$))",
-    re.I,
+_TITLES = tuple(
+    re.compile(pattern, re.I)
+    for pattern in (
+        r":\s*(?P<a>[^,]+?)(?=,|\s+and\s+assign|$)",
+        r"[\"“'‘](?P<q>[^\"”'’]+)[\"”'’]",
+        r"\b(?:called|named)\s+(?P<c>.+?)(?=\s+(?:in|for|and|due)\b|$)",
+        r"\b(?:task|todo|to-do)\s+(?:to|for)\s+(?P<t>.+?)(?=\s+(?:in the|and|,|-)\b|\s+in\s+\w+\s+"
+        r"(?:project|awareness|hardening)|$)",
+        r"\b(?:to|for)\s+(?P<t2>[a-z].+?)(?=\s*(?:,|-|\band\b|\bcan you\b|\bmake it\b|$))",
+    )
 )
+"""Where a new task's title stands, clearest marker first: a colon, quotes, "called", "task
+to/for", "to/for" ("add an urgent task to the VPN project: Disable legacy SSL ciphers")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +95,7 @@ def _person(text: str, names: Names, where: Where) -> str | None:
 
 
 def _title(text: str) -> str | None:
-    found = _TITLE.search(text)
+    found = next((m for m in (p.search(text) for p in _TITLES) if m), None)
     if not found:
         return None
     title = clean(next((g for g in found.groups() if g), ""))
