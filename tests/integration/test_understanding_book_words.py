@@ -70,3 +70,11 @@ def test_taking_a_book_from_a_list_never_deletes_the_list(world: World) -> None:
     reply = world.service.chat("reader", "remove the Dickens novel from my list")
     assert "delete_list" not in _names(reply)
     assert all(a.preview.tool_name != "delete_list" for a in reply.actions)
+
+
+def test_a_book_named_by_its_author_is_asked_back(world: World) -> None:
+    now = world.clock()
+    world.library.create_list("reader", str(uuid.uuid4()), "Crime", now)
+    reply = world.service.chat("reader", "put the Highsmith novel on my Crime list")
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "Highsmith" in reply.text and "?" in reply.text

@@ -89,6 +89,10 @@ NOT_SURE_TEXT = (
     "documents, or say what to change."
 )
 _IT = re.compile(r"^(?:it|this|this book|that|that book|that one|this one|the book)$", re.I)
+_BY_AUTHOR = re.compile(
+    r"^the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)\s+(?:one|book|novel)$"
+)
+"""A book named by its author's name ("the Christie novel"), not by a title."""
 
 APPROVE_REQUEST = re.compile(
     r"\b(?:approve|confirm|accept|execute|run)\b.{0,40}\b(?:all|every|pending|actions?|changes?)\b",
@@ -242,11 +246,15 @@ class _Plan:
 
 
 class _NoReferent(Exception):
-    """'it' or 'this book' with nothing it can mean: ask, never pass the word on."""
+    """'it' or 'this book' with nothing it can mean, or 'the Ishiguro one': ask, never guess."""
 
 
-def _asking_which_book(plan: _Plan) -> _Plan:
-    question = name_it("book", "use")
+def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
+    who = str(error)
+    if _IT.match(who):
+        question = name_it("book", "use")
+    else:
+        question = Clarification(f"Which book by {who} do you mean? Name its title.", ())
     plan.steps.append(lambda _: question.response(MODEL_ID))
     return plan
 
@@ -357,15 +365,15 @@ class RulePolicy:
         ):
             try:
                 steps = matcher(text, it)
-            except _NoReferent:
-                return _asking_which_book(plan)
+            except _NoReferent as error:
+                return _asking_which_book(plan, error)
             if steps:
                 plan.steps.extend(steps)
                 return plan
         try:
             plan.steps.extend(self._missed(text, system, available, it, history))
-        except _NoReferent:
-            return _asking_which_book(plan)
+        except _NoReferent as error:
+            return _asking_which_book(plan, error)
         return plan
 
     def _missed(
@@ -457,6 +465,10 @@ class RulePolicy:
                     return last
                 # "rate it 4 stars" with no book on the page or in the talk so far.
                 raise _NoReferent(reference)
+            by_author = _BY_AUTHOR.match(reference)
+            if by_author:
+                # "the Ishiguro one": an author, not a title; which of their books is open.
+                raise _NoReferent(by_author.group("who"))
             return reference
 
         return resolve
