@@ -192,3 +192,7 @@ def test_cues_read_the_message_as_written_not_its_masked_form(tmp_path: Path) ->
     after = {s.intent: s.score for s in said.ranked}
     assert after["complete_task"] == pytest.approx(before["complete_task"] + layer.cue)
     assert after["get_blockers"] == before["get_blockers"]
+
+
+def test_a_comment_may_follow_a_dash() -> None:
+    assert comment_of("note on the drill - the room is booked") == "the room is booked"

@@ -45,7 +45,9 @@ CUES: dict[str, re.Pattern[str]] = {
         r"\b(?:assign|hand\b.*\bover|pick\s+up|responsible\s+for|own\b)|->", re.I
     ),
     "add_comment": re.compile(
-        r"\b(?:comment|note\s+on|tell\s+(?:everyone|the\s+team)|write\s+on)\b", re.I
+        r"\b(?:comment|note\s+on|tell\s+(?:everyone|the\s+team)|write\s+on)\b|"
+        r"\b(?:add|leave|post|put|write|drop)\s+(?:a\s+)?(?:quick\s+|short\s+)?note\b",
+        re.I,
     ),
     "update_task": re.compile(
         r"\b(?:priority|in\s+progress|in\s+review|back\s+to|rename)\b(?!.*\?)", re.I
