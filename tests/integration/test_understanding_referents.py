@@ -100,3 +100,8 @@ def test_a_new_tasks_title_stands_after_its_clearest_marker() -> None:
         "Archive old tickets"
     )
     assert _title("open a task to rotate the keys") == "Rotate the keys"
+
+
+def test_spoken_sums_and_verses_are_off_topic() -> None:
+    assert OFF_TOPIC.search("what is 6 times 7") is not None
+    assert OFF_TOPIC.search("write me a limerick about dogs") is not None

@@ -102,9 +102,10 @@ OFF_TOPIC = re.compile(
     r"\b(?:weather|forecast|stock price|stocks?|bitcoin|crypto|joke|password|capital of|"
     r"football|recipe for|what time is it|who won|lottery|horoscope|translate|"
     r"ignore (?:all |your |the )?(?:previous |prior )?(?:instructions|rules)|system prompt|"
-    r"write (?:me )?(?:a |some )?(?:code|python|program|script|essay|poem))\b"
+    r"write (?:me )?(?:a |an |some )?(?:code|python|program|script|essay|poem|haiku|song|limerick|"
+    r"joke|cover letter))\b"
     # Arithmetic, but not the numbers of an identifier ("CVE-2024-24919?" is no subtraction).
-    r"|(?<![\w-])\d+\s*[-+*/x]\s*\d+\s*(?:=|\?|$)",
+    r"|(?<![\w-])\d+\s*(?:[-+*/x]|times|plus|minus|divided\s+by)\s*\d+\s*(?:=|\?|$)",
     re.I,
 )
 
@@ -402,7 +403,12 @@ class RulePolicy:
         tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
         if not on_workspace:
             tools += [t for t in BOOK_TOOLS if t in available]
-        meaning = masked(text, names) if on_workspace or names.of("project") else text
+        meaning = text
+        if on_workspace or names.of("project"):
+            # What follows a colon is what to write ("comment: vendor confirmed the window"),
+            # not a reference: only the request before it is masked.
+            head, colon, body = text.partition(":")
+            meaning = masked(head, names) + colon + body
         reading = self.layer.read(meaning, tools, _mentioned_kinds(text, names), said=text)
         reading = reading.without(_ruled_out(text, names))
         intent = self.layer.decided(reading)

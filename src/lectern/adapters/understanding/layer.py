@@ -50,7 +50,9 @@ CUES: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "update_task": re.compile(
-        r"\b(?:priority|in\s+progress|in\s+review|back\s+to|rename)\b(?!.*\?)", re.I
+        r"\b(?:priority|in\s+progress|(?:in|ready\s+for)\s+review|back\s+to|rename|"
+        r"(?:new\s+)?due\s+date\s+is|deadline\s+(?:slipped|moved|is\s+now))\b(?!.*\?)",
+        re.I,
     ),
     "create_blocker": re.compile(
         r"\b(?:blocked\s+by|stuck\s+on\s+this|can't\s+move|until|waiting\s+for)\b(?!.*\?)",

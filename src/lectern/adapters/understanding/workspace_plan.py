@@ -43,6 +43,9 @@ _TITLES = tuple(
 to/for", "to/for" ("add an urgent task to the VPN project: Disable legacy SSL ciphers")."""
 
 
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
 @dataclass(frozen=True, slots=True)
 class Where:
     """What the page gives: the task and project "this" and "it" mean."""
@@ -169,6 +172,10 @@ def plan_workspace(
             return [call(intent, task_id=task, title=clean(renamed.group("title")))]
         priority = priority_of(text)
         status = None if priority else status_of(text)
+        due = _ISO_DATE.search(text)
+        if priority is None and status is None and due is not None:
+            # "the deadline slipped, new due date is 2026-12-05"
+            return [call(intent, task_id=task, due_date=due.group(0))]
         if priority is None and status is None:
             return Clarification("What should I change: its status, priority or due date?", ())
         key, value = ("priority", priority) if priority else ("status", status)
