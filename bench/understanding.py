@@ -19,7 +19,7 @@ from pathlib import Path
 
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.rule_policy import RulePolicy
-from lectern.adapters.understanding.intent_examples import EXAMPLES
+from lectern.adapters.understanding.intent_examples import CONVERSATIONAL, EXAMPLES
 from lectern.adapters.understanding.intents import NearestExampleClassifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.application.assistant.names import NAMES_HEADER
@@ -47,11 +47,7 @@ NAMES = "\n".join(
         "- list: Halloween",
     ]
 )
-TOOLS = [
-    ToolSpec(name, "", {"type": "object"})
-    for name in EXAMPLES
-    if name not in ("greeting", "thanks", "capabilities", "off_topic")
-]
+TOOLS = [ToolSpec(name, "", {"type": "object"}) for name in EXAMPLES if name not in CONVERSATIONAL]
 
 
 def messages() -> list[str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from lectern.adapters.understanding.intents import NearestExampleClassifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.mentions import (
@@ -180,3 +182,17 @@ def test_a_rename_reads_the_list_and_its_new_name() -> None:
         planned = plan_books("rename_list", text, names, lambda it: it, call)
         assert isinstance(planned, list)
         assert planned[0].arguments == {"list": old, "new_name": new}
+
+
+def test_cues_read_the_message_as_written_not_its_masked_form(tmp_path: Path) -> None:
+    layer = Understanding(NearestExampleClassifier(FakeEmbedder(VOCAB), EXAMPLES, tmp_path))
+    masked = layer.read("the task", ["complete_task", "get_blockers"])
+    said = layer.read("the task", ["complete_task", "get_blockers"], said="wrap up the runbook")
+    before = {s.intent: s.score for s in masked.ranked}
+    after = {s.intent: s.score for s in said.ranked}
+    assert after["complete_task"] == pytest.approx(before["complete_task"] + layer.cue)
+    assert after["get_blockers"] == before["get_blockers"]
+
+
+def test_a_comment_may_follow_a_dash() -> None:
+    assert comment_of("note on the drill - the room is booked") == "the room is booked"

@@ -18,11 +18,16 @@ from typing import Any
 
 from lectern.adapters.llm.workspace_rules import READ_REPLIES, WorkspaceRules, task_reference
 from lectern.adapters.understanding.book_plan import plan_books
-from lectern.adapters.understanding.intent_examples import BOOK_TOOLS, WORKSPACE_TOOLS
+from lectern.adapters.understanding.intent_examples import (
+    BOOK_TOOLS,
+    CONVERSATIONAL,
+    WORKSPACE_TOOLS,
+)
 from lectern.adapters.understanding.layer import (
     Clarification,
     Understanding,
     conversational_reply,
+    name_it,
 )
 from lectern.adapters.understanding.mentions import (
     Names,
@@ -84,6 +89,10 @@ NOT_SURE_TEXT = (
     "documents, or say what to change."
 )
 _IT = re.compile(r"^(?:it|this|this book|that|that book|that one|this one|the book)$", re.I)
+_BY_AUTHOR = re.compile(
+    r"^the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)\s+(?:one|book|novel)$"
+)
+"""A book named by its author's name ("the Christie novel"), not by a title."""
 
 APPROVE_REQUEST = re.compile(
     r"\b(?:approve|confirm|accept|execute|run)\b.{0,40}\b(?:all|every|pending|actions?|changes?)\b",
@@ -93,8 +102,10 @@ OFF_TOPIC = re.compile(
     r"\b(?:weather|forecast|stock price|stocks?|bitcoin|crypto|joke|password|capital of|"
     r"football|recipe for|what time is it|who won|lottery|horoscope|translate|"
     r"ignore (?:all |your |the )?(?:previous |prior )?(?:instructions|rules)|system prompt|"
-    r"write (?:me )?(?:a |some )?(?:code|python|program|script|essay|poem))\b"
-    r"|\b\d+\s*[-+*/x]\s*\d+\s*(?:=|\?|$)",
+    r"write (?:me )?(?:a |an |some )?(?:code|python|program|script|essay|poem|haiku|song|limerick|"
+    r"joke|cover letter))\b"
+    # Arithmetic, but not the numbers of an identifier ("CVE-2024-24919?" is no subtraction).
+    r"|(?<![\w-])\d+\s*(?:[-+*/x]|times|plus|minus|divided\s+by)\s*\d+\s*(?:=|\?|$)",
     re.I,
 )
 
@@ -140,6 +151,8 @@ _RENAME = re.compile(
 )
 _DELETE = re.compile(
     r"^(?:please\s+)?(?:delete|remove|drop|get rid of)\s+(?:my\s+|the\s+)?"
+    # "remove the King book from my list" takes a book off a list: no list is deleted.
+    r"(?!.*\b(?:from|off|out\s+of)\b)"
     r"(?:(?:reading\s+)?list\s+(?:called\s+|named\s+)?(?P<name1>.+?)|(?P<name2>.+?)\s+"
     r"(?:reading\s+)?list)\W*$",
     re.I,
@@ -231,6 +244,20 @@ _SEARCH_LEAD = re.compile(
 @dataclass
 class _Plan:
     steps: list[Step] = field(default_factory=list)
+
+
+class _NoReferent(Exception):
+    """'it' or 'this book' with nothing it can mean, or 'the Ishiguro one': ask, never guess."""
+
+
+def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
+    who = str(error)
+    if _IT.match(who):
+        question = name_it("book", "use")
+    else:
+        question = Clarification(f"Which book by {who} do you mean? Name its title.", ())
+    plan.steps.append(lambda _: question.response(MODEL_ID))
+    return plan
 
 
 class RulePolicy:
@@ -337,11 +364,17 @@ class RulePolicy:
             self._question,
             self._facets,
         ):
-            steps = matcher(text, it)
+            try:
+                steps = matcher(text, it)
+            except _NoReferent as error:
+                return _asking_which_book(plan, error)
             if steps:
                 plan.steps.extend(steps)
                 return plan
-        plan.steps.extend(self._missed(text, system, available, it, history))
+        try:
+            plan.steps.extend(self._missed(text, system, available, it, history))
+        except _NoReferent as error:
+            return _asking_which_book(plan, error)
         return plan
 
     def _missed(
@@ -358,15 +391,25 @@ class RulePolicy:
             if on_workspace:
                 return [lambda _: Clarification(NOT_SURE_TEXT, ()).response(MODEL_ID)]
             return self._search(text)
-        if not on_workspace and _SEARCH_LEAD.match(text) and _BOOK_WORDS.search(text):
+        if (
+            not on_workspace
+            and _SEARCH_LEAD.match(text)
+            and _BOOK_WORDS.search(text)
+            and not re.search(r"\blists?\b", text, re.I)
+        ):
             # "find books about Panem" reads as a request for books: no reading needed.
             return self._search(text)
         names = names_from_prompt(system)
         tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
         if not on_workspace:
             tools += [t for t in BOOK_TOOLS if t in available]
-        meaning = masked(text, names) if on_workspace or names.of("project") else text
-        reading = self.layer.read(meaning, tools, _mentioned_kinds(text, names))
+        meaning = text
+        if on_workspace or names.of("project"):
+            # What follows a colon is what to write ("comment: vendor confirmed the window"),
+            # not a reference: only the request before it is masked.
+            head, colon, body = text.partition(":")
+            meaning = masked(head, names) + colon + body
+        reading = self.layer.read(meaning, tools, _mentioned_kinds(text, names), said=text)
         reading = reading.without(_ruled_out(text, names))
         intent = self.layer.decided(reading)
         if intent is None and not on_workspace and _BOOK_WORDS.search(text):
@@ -375,7 +418,7 @@ class RulePolicy:
         if intent is None:
             question = self.layer.clarify(reading)
             return [lambda _: question.response(MODEL_ID)]
-        if intent in ("greeting", "thanks", "capabilities", "off_topic"):
+        if intent in CONVERSATIONAL:
             reply = conversational_reply(intent, OFF_TOPIC_TEXT)
             return [lambda _: AIResponse(reply, model=MODEL_ID)]
         if intent == "search_books":
@@ -426,6 +469,12 @@ class RulePolicy:
                     return page.group(1)
                 if last is not None:
                     return last
+                # "rate it 4 stars" with no book on the page or in the talk so far.
+                raise _NoReferent(reference)
+            by_author = _BY_AUTHOR.match(reference)
+            if by_author:
+                # "the Ishiguro one": an author, not a title; which of their books is open.
+                raise _NoReferent(by_author.group("who"))
             return reference
 
         return resolve
@@ -533,7 +582,9 @@ class RulePolicy:
         match = _CREATE.match(text)
         if not match:
             return []
-        return self._single(self._call("create_list", name=_clean(match.group("name"))))
+        # "called Travel and leave it empty": the name ends where the request goes on.
+        name = list_name_of(text) or _clean(match.group("name"))
+        return self._single(self._call("create_list", name=name))
 
     def _rename(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
@@ -551,6 +602,9 @@ class RulePolicy:
         if not match:
             return []
         name = _clean(match.group("name1") or match.group("name2"))
+        if _NO_NAME.match(name):
+            # "delete the list" names none: deleting cannot be undone, so ask which.
+            return [lambda _: name_it("list", "delete").response(MODEL_ID)]
         return self._single(self._call("delete_list", list=name))
 
     def _add(self, text: str, it: Callable[[str], str]) -> list[Step]:
@@ -684,6 +738,20 @@ _CREATE_CUE = re.compile(
     r"\b(?:have|want|need)\s+a\s+(?:\w+\s+)?list\b",
     re.I,
 )
+_DISMISS_CUE = re.compile(
+    r"\b(?:never\s*mind|nvm|forget|cancel|scratch|nope|nah|no|don'?t|do\s+not|stop|ignore|"
+    r"leave\s+(?:it|things|them)|changed\s+my\s+mind)\b",
+    re.I,
+)
+_CORRECT_CUE = re.compile(
+    r"\b(?:wrong|incorrect|should\s+(?:be|say|read)|isn'?t|is\s+not|wasn'?t|not|actually|"
+    r"mistake|error|typo|fix|correct\w*|really)\b",
+    re.I,
+)
+"""A correction says something is wrong; "published after 2010" says nothing is."""
+_NEW_TASK = re.compile(r"\b(?:a|an)\s+(?:new\s+|\w+\s+)?(?:task|todo|to-do)\b", re.I)
+_NO_NAME = re.compile(r"^(?:the|a|an|my|this|that|it|one|our)?$", re.I)
+"""A list "name" that names nothing ("delete the list")."""
 _RENAME_CUE = re.compile(
     r"\b(?:rename|re-name|retitle|name\b.*\binstead|call\b.*\binstead|"
     r"change\s+(?:the|its|my)?\s*(?:\w+\s+)?(?:name|title))\b|->",
@@ -695,9 +763,9 @@ def _ruled_out(text: str, names: Names) -> set[str]:
     """Intents the message's words rule out, whatever its meaning scores.
 
     A list request says "list" or names one of the reader's lists; creating, renaming and
-    deleting a list happen only on a word that says so (deleting cannot be undone); a
-    question asks, it changes nothing. The next likeliest reading is then decided on the
-    same terms (`IntentReading.without`).
+    deleting a list happen only on a word that says so (deleting cannot be undone), and so
+    do correcting a book and dismissing a request; a question asks, it changes nothing.
+    The next likeliest reading is then decided on the same terms (`IntentReading.without`).
     """
     gone: set[str] = set()
     if not re.search(r"\blists?\b", text, re.I) and find_in(text, names.of("list")).name is None:
@@ -714,6 +782,16 @@ def _ruled_out(text: str, names: Names) -> set[str]:
         gone.add("rename_list")
     if _ASKS.match(text):
         gone.update(CHANGES)
+    if _NEW_TASK.search(text):
+        # "we need a task in the phishing project for ..., assign it to me": a task spoken
+        # of as "a task" does not exist yet, so no change to a stored one is meant.
+        gone.update(("assign_task", "complete_task", "update_task", "add_comment"))
+    if not _CORRECT_CUE.search(text):
+        gone.add("propose_correction")
+    if not _DISMISS_CUE.search(text):
+        # "remove it" is close in meaning to "cancel that", but only a word of refusal
+        # dismisses: without one, the request wants something done.
+        gone.add("dismiss")
     return gone
 
 

@@ -15,7 +15,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
-from lectern.adapters.understanding.mentions import names_from_prompt, resolve, resolve_person
+from lectern.adapters.understanding.mentions import (
+    Names,
+    covered,
+    find_in,
+    names_from_prompt,
+    resolve,
+    resolve_person,
+)
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.domain.assistant import AIResponse, Message, ToolCall, cite
 
@@ -24,7 +31,7 @@ _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 _PAGE = re.compile(r"on an? (?P<type>project|task|document|dashboard) page.*?\(id (?P<id>[^)]+)\)")
 _PAGE_PROJECT = re.compile(r"belongs to the project with id (?P<id>[^\s.]+)")
 _TASK_REF = re.compile(rf"\[task:({_UUID})\]")
-_IT = re.compile(r"^(?:it|this|that|this task|that task|this one|that one|the task)$", re.I)
+_IT = re.compile(r"^(?:it|this|that|this task|that task|this one|that one|the task|task)$", re.I)
 _THIS_PROJECT = re.compile(r"^(?:this|that|the|our|my) project$", re.I)
 _DATE = r"(?P<due>\d{4}-\d{2}-\d{2})"
 _STATUS_WORDS = {
@@ -62,7 +69,7 @@ TEAM = re.compile(
 BLOCKERS = re.compile(
     r"\bblock(?:ing|ers?|ed)\b.*?(?:\b(?:on|of|in|for)\s+(?:the\s+)?(?P<p1>.+?)\s+project\b|"
     r"\b(?:the\s+)?(?P<p2>.+?)\s+project\b)?\W*$"
-    r"|^what(?:'s| is) (?:holding up|stopping)\s+(?:the\s+)?(?P<p3>.+?)(?:\s+project)?\W*$",
+    r"|^what(?:'?s| is) (?:holding up|stopping)\s+(?:the\s+)?(?P<p3>.+?)(?:\s+project)?\W*$",
     re.I,
 )
 _BLOCKER_QUESTION = re.compile(
@@ -113,6 +120,12 @@ DOCUMENT_DETAILS = re.compile(
     r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?))\W*$",
     re.I,
 )
+SAYS = re.compile(
+    r"^what\s+(?:does|did)\s+(?:the\s+|our\s+|that\s+)?(?P<d>.+?)\s+say"
+    r"(?:\s+(?:about|on|regarding)\s+(?P<about>.+?))?\W*$",
+    re.I,
+)
+"""Only a document says things: "what does the merger memo say about Zephyrine?"."""
 SEARCH = re.compile(
     r"^(?:search|find|look for|look up)(?:\s+for)?\s+(?:anything\s+|everything\s+|tasks\s+|"
     r"comments\s+|documents\s+|notes\s+|(?:the\s+|my\s+|our\s+)?(?:tasks|comments|documents|"
@@ -128,7 +141,7 @@ _WORKSPACE_SEARCH = re.compile(
 )
 CREATE_TASK = re.compile(
     r"^(?:create|add|make|open|file|start|set\s+up)\s+(?:a\s+|an\s+)?(?:new\s+)?"
-    r"(?:(?P<lead_priority>low|medium|high|urgent)[\s-]+priority\s+)?task\s*"
+    r"(?:(?P<lead_priority>low|medium|high|urgent)[\s-]+priority\s+)?task\b\s*"
     r"(?:to\s+|called\s+|named\s+|titled\s+|for\s+|:\s*)?(?P<rest>.+)$",
     re.I,
 )
@@ -268,10 +281,20 @@ class WorkspaceRules:
                 raise _Unclear(name_it("task", "use", [f"{t}" for t in tasks]))
             # A mention of a stored task ("the runbook") stands for its full title.
             found = resolve(words, tasks) if words else None
+            project = find_in(words, names.of("project")).name if words and tasks else None
             if found is not None and found.name is not None:
-                return found.name
-            if found is not None and found.ambiguous:
+                if project is None or covered(words, found.name) >= covered(words, project):
+                    return found.name
+            elif found is not None and found.ambiguous:
                 raise _Unclear(which_of("task", found.candidates))
+            if project is not None:
+                # "complete the VPN task": a project named where one of its tasks is meant.
+                raise _Unclear(
+                    Clarification(
+                        f"{project!r} is a project. Which of its tasks do you mean?",
+                        tuple(tasks[:3]),
+                    )
+                )
             return words or _clean(value)
 
         def project_ref(value: str | None) -> str | None:
@@ -293,7 +316,7 @@ class WorkspaceRules:
                 )
             return found.name or mention
 
-        context = _Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref)
+        context = _Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref, names)
         try:
             return self._plan_with(text, context)
         except _Unclear as unclear:
@@ -393,6 +416,16 @@ class WorkspaceRules:
         reference = refs.project(project.group("p")) if project else refs.page_project
         if project:
             rest = project.group("before") + rest[project.end() :]
+        else:
+            for name in refs.names.of("project"):
+                # "create a task in phishing awareness to ...": a stored project's name.
+                found = re.search(
+                    rf"\s(?:in|for|under|on)\s+(?:the\s+)?{re.escape(name)}\b", rest, re.I
+                )
+                if found:
+                    reference = name
+                    rest = rest[: found.start()] + rest[found.end() :]
+                    break
         title = _clean(rest).lstrip(" :-").strip()
         title = re.sub(r"^(?:to|for)\s+", "", title, flags=re.I)
         if not title:
@@ -533,7 +566,10 @@ class WorkspaceRules:
         return self._single(self._call("get_attention_summary"), _attention_reply)
 
     def _blockers(self, text: str, refs: _Refs) -> list[Stage]:
-        if not (_BLOCKER_QUESTION.search(text) or re.search(r"\bholding up\b", text, re.I)):
+        if not (
+            _BLOCKER_QUESTION.search(text)
+            or re.search(r"\bholding up\b|^what(?:'?s| is) stopping\b", text, re.I)
+        ):
             return []
         match = BLOCKERS.search(text)
         named = None
@@ -556,6 +592,15 @@ class WorkspaceRules:
             re.search(r"\bprojects\b", text, re.I) and not re.search(r"\btasks?\b", text, re.I)
         ):
             return []
+        if not re.search(r"\btasks\b|\b(?:every|all|each|any)\b", text, re.I) and not (
+            _IN_PROJECT.search(text)
+        ):
+            # "show the phishing drill task", "show me this task": one task, named or on the
+            # page, is that task's details.
+            deictic = re.search(r"\b(?:this|that)\s+task\b", text, re.I)
+            task = refs.task("this task") if deictic else refs.task_in(text)
+            if task is not None:
+                return self._single(self._call("get_task_details", task_id=task), _task_reply)
         arguments: dict[str, Any] = {}
         for word, status in sorted(_STATUS_WORDS.items(), key=lambda kv: -len(kv[0])):
             if word in ("open", "review", "complete"):
@@ -568,7 +613,9 @@ class WorkspaceRules:
             who = next(g for g in assigned.groups() if g)
             arguments["assignee_id"] = "me" if who.casefold() in ("me", "my") else who
         named = _IN_PROJECT.search(text)
-        project = refs.project(named.group("p")) if named else refs.page_project
+        project = (
+            refs.project(named.group("p")) if named else refs.project_in(text) or refs.page_project
+        )
         if project is not None:
             call = self._call("get_tasks", project_id=project, **arguments)
             return self._single(call, _tasks_reply)
@@ -614,11 +661,18 @@ class WorkspaceRules:
         return self._single(self._call("get_documents", project_id=project), _documents_reply)
 
     def _document_details(self, text: str, refs: _Refs) -> list[Stage]:
-        del refs
         match = DOCUMENT_DETAILS.match(text)
-        if not match:
+        says = SAYS.match(text)
+        if match:
+            target = next(v for k, v in match.groupdict().items() if v)
+        elif says and not (
+            re.search(r"\b(?:task|project|blocker|list|book|catalog)s?\b", says.group("d"), re.I)
+            or refs.task_in(says.group("d"))
+            or refs.project_in(says.group("d"))
+        ):
+            target = says.group("d")
+        else:
             return []
-        target = next(v for k, v in match.groupdict().items() if v)
         call = self._call("get_document_details", document_id=_clean(target))
         return self._single(call, _document_reply)
 
@@ -627,6 +681,12 @@ class WorkspaceRules:
         if not match:
             return []
         named = next((v for v in match.groupdict().values() if v), None)
+        if not refs.names.of("project") and not re.search(r"\bproject\b", text, re.I):
+            # The reader has no project to name: "details for The Goldfinch" is a book.
+            return []
+        task = refs.task_named(named)
+        if task is not None:
+            return self._single(self._call("get_task_details", task_id=task), _task_reply)
         project = refs.project(named)
         if project is None:
             return []
@@ -674,12 +734,35 @@ class _Refs:
         page_project: str | None,
         on_workspace_page: bool,
         person: Callable[[str | None], str] = _clean,
+        names: Names | None = None,
     ) -> None:
         self.task = task
         self.project = project
         self.page_project = page_project
         self.on_workspace_page = on_workspace_page
         self.person = person
+        self.names = names or Names()
+
+    def task_named(self, value: str | None) -> str | None:
+        """The stored task a project-shaped reference names, or None when it may be a project.
+
+        "status of the check point patching" names a task, not a project.
+        """
+        words = _project_words(value)
+        if words is None:
+            return None
+        projects = self.names.of("project")
+        if not projects or resolve(words, projects).name is not None:
+            return None
+        return resolve(words, self.names.of("task")).name
+
+    def task_in(self, text: str) -> str | None:
+        """The one stored task a whole message names by its words, if any."""
+        return find_in(text, self.names.of("task")).name
+
+    def project_in(self, text: str) -> str | None:
+        """The one stored project a whole message names by its words ("which VPN tasks")."""
+        return find_in(text, self.names.of("project")).name
 
     def with_it(self, task: object) -> _Refs:
         """The same references, where "it" means this task (named earlier in the request)."""
@@ -691,7 +774,14 @@ class _Refs:
             words = _task_words(value or "")
             return task if not words or _IT.match(words) else outer(value)
 
-        return _Refs(task_ref, self.project, self.page_project, self.on_workspace_page, self.person)
+        return _Refs(
+            task_ref,
+            self.project,
+            self.page_project,
+            self.on_workspace_page,
+            self.person,
+            self.names,
+        )
 
 
 # --- replies from tool results ----------------------------------------------------------

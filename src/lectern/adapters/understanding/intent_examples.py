@@ -7,7 +7,7 @@ are recomputed on first use because the cache key is the examples' content hash.
 
 from __future__ import annotations
 
-CONVERSATIONAL = ("greeting", "thanks", "capabilities", "off_topic")
+CONVERSATIONAL = ("greeting", "thanks", "capabilities", "dismiss", "off_topic")
 
 EXAMPLES: dict[str, tuple[str, ...]] = {
     # --- conversation -------------------------------------------------------------------
@@ -53,7 +53,27 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "wat can u do",
         "give me some examples of what to ask",
     ),
+    "dismiss": (
+        "never mind",
+        "forget about it",
+        "cancel that",
+        "no, leave it",
+        "scratch that",
+        "don't bother",
+        "nope, don't do anything",
+        "ignore my last message",
+        "actually no, don't",
+        "stop, I changed my mind",
+        "nvm",
+        "leave things as they are",
+    ),
     "off_topic": (
+        "reserve a hotel room for the weekend",
+        "where can I get good sushi around here",
+        "who is winning the match tonight",
+        "play some jazz music",
+        "set an alarm for seven",
+        "book a table for two at an italian place",
         "what is the weather like today",
         "tell me something funny",
         "what's the stock price of Apple",
@@ -71,6 +91,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # --- the book assistant --------------------------------------------------------------
     "search_books": (
+        "crime stories set in Victorian London",
+        "something light and funny for a long flight",
+        "I would enjoy a collection of short stories",
+        "poems about the sea",
         "find me some mystery novels",
         "I'm looking for books about space travel",
         "recommend a romance set in Paris",
@@ -259,6 +283,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     # --- the workspace assistant ---------------------------------------------------------
     "get_attention_summary": (
+        "a rundown of my work for today",
+        "my daily summary",
         "what needs my attention",
         "what should I focus on today",
         "anything overdue?",
@@ -274,6 +300,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "which of my tasks are blocked or in review",
     ),
     "get_projects": (
+        "my projects",
+        "projects pls",
         "what projects do I have",
         "list the projects",
         "which projects can I see",
@@ -288,6 +316,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "how many projects are there",
     ),
     "get_project_details": (
+        "project status?",
+        "where do things stand on this project",
+        "quick status of the Payments project",
         "how is the Firewall migration project going",
         "status of the Onboarding project",
         "tell me about this project",

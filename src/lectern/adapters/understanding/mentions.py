@@ -191,6 +191,15 @@ def find_in(text: str, names: Sequence[str]) -> Resolution:
     return Resolution(scored[0][1])
 
 
+def covered(mention: str, name: str) -> float:
+    """The share of a mention's words that `name` holds ("VPN gateway" is all a project's)."""
+    words = _tokens(mention)
+    tokens = _tokens(name)
+    if not words:
+        return 0.0
+    return sum(any(_same_word(w, t) for t in tokens) for w in words) / len(words)
+
+
 _PLACEHOLDER = {"task": "the task", "project": "the project", "blocker": "the blocker"}
 
 
@@ -201,7 +210,7 @@ def masked(text: str, names: Names, kinds: Sequence[str] = ("task", "project", "
     message asks, and a name's own words ("VPN", "logins", "review") would pull it towards
     a search or a document. The plans still read the message as written. Where two names
     claim the same words, the longer run wins ("phishing awareness" is the project, "the
-    phishing drill" the task).
+    phishing drill" the task), unless the message says which ("the phishing project").
     """
     spans: list[tuple[int, int, str]] = []
     for kind in kinds:
@@ -232,8 +241,16 @@ def masked(text: str, names: Names, kinds: Sequence[str] = ("task", "project", "
             index = end + 1
     if not spans:
         return text
+
+    def claim(span: tuple[int, int, str]) -> tuple[bool, int]:
+        # "the VPN project": the kind the message itself says next to the words wins, then
+        # the longer run.
+        kind = span[2].split()[-1]
+        said = re.match(rf"\s*{kind}s?\b", text[span[1] :], re.I) is not None
+        return (not said, span[0] - span[1])
+
     kept: list[tuple[int, int, str]] = []
-    for start, end, placeholder in sorted(spans, key=lambda s: s[0] - s[1]):
+    for start, end, placeholder in sorted(spans, key=claim):
         if not any(start < b and a < end for a, b, _ in kept):
             kept.append((start, end, placeholder))
     out, last = [], 0

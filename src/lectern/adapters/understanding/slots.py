@@ -32,7 +32,8 @@ _STARS = re.compile(
 )
 _STARS_BARE = re.compile(r"(?:rating|rate|score)\b.*?\b(?P<n>[1-5])\b\W*$", re.I)
 _COMMENT = re.compile(
-    r"(?:\b(?:saying|that says|that)\b|:)\s*(?P<text>.+)$|[\"“'‘](?P<quoted>[^\"”'’]{2,})[\"”'’]",
+    r"(?:\b(?:saying|that says|that)\b|:|\s[-–—]\s)\s*(?P<text>.+)$|"
+    r"[\"“'‘](?P<quoted>[^\"”'’]{2,})[\"”'’]",
     re.I,
 )
 _LIST_NAME = re.compile(
@@ -73,7 +74,7 @@ def stars_of(text: str) -> int | None:
 
 
 def comment_of(text: str) -> str | None:
-    """The text to post: quoted, or after a colon, "that" or "saying"."""
+    """The text to post: quoted, or after a colon, a dash, "that" or "saying"."""
     found = _COMMENT.search(text)
     if not found:
         return None

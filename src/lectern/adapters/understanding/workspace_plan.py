@@ -28,14 +28,22 @@ _PERSON_CUE = re.compile(
     r"responsible|take|do)\b|->\s*(?P<p4>\w+)",
     re.I,
 )
-_TITLE = re.compile(
-    r":\s*(?P<a>[^,]+?)(?=,|\s+and\s+assign|$)|[\"“'‘](?P<q>[^\"”'’]+)[\"”'’]|"
-    r"\b(?:called|named)\s+(?P<c>.+?)(?=\s+(?:in|for|and|due)\b|$)|"
-    r"\b(?:task|todo|to-do)\s+(?:to|for)\s+(?P<t>.+?)(?=\s+(?:in the|and|,|-)\b|\s+in\s+\w+\s+"
-    r"(?:project|awareness|hardening)|$)|\b(?:to|for)\s+(?P<t2>[a-z].+?)(?=\s*(?:,|-|\band\b|"
-    r"\bcan you\b|\bmake it\b|$))",
-    re.I,
+_TITLES = tuple(
+    re.compile(pattern, re.I)
+    for pattern in (
+        r":\s*(?P<a>[^,]+?)(?=,|\s+and\s+assign|$)",
+        r"[\"“'‘](?P<q>[^\"”'’]+)[\"”'’]",
+        r"\b(?:called|named)\s+(?P<c>.+?)(?=\s+(?:in|for|and|due)\b|$)",
+        r"\b(?:task|todo|to-do)\s+(?:to|for)\s+(?P<t>.+?)(?=\s+(?:in the|and|,|-)\b|\s+in\s+\w+\s+"
+        r"(?:project|awareness|hardening)|$)",
+        r"\b(?:to|for)\s+(?P<t2>[a-z].+?)(?=\s*(?:,|-|\band\b|\bcan you\b|\bmake it\b|$))",
+    )
 )
+"""Where a new task's title stands, clearest marker first: a colon, quotes, "called", "task
+to/for", "to/for" ("add an urgent task to the VPN project: Disable legacy SSL ciphers")."""
+
+
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +98,7 @@ def _person(text: str, names: Names, where: Where) -> str | None:
 
 
 def _title(text: str) -> str | None:
-    found = _TITLE.search(text)
+    found = next((m for m in (p.search(text) for p in _TITLES) if m), None)
     if not found:
         return None
     title = clean(next((g for g in found.groups() if g), ""))
@@ -164,6 +172,10 @@ def plan_workspace(
             return [call(intent, task_id=task, title=clean(renamed.group("title")))]
         priority = priority_of(text)
         status = None if priority else status_of(text)
+        due = _ISO_DATE.search(text)
+        if priority is None and status is None and due is not None:
+            # "the deadline slipped, new due date is 2026-12-05"
+            return [call(intent, task_id=task, due_date=due.group(0))]
         if priority is None and status is None:
             return Clarification("What should I change: its status, priority or due date?", ())
         key, value = ("priority", priority) if priority else ("status", status)

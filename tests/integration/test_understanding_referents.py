@@ -1,0 +1,107 @@
+"""What the workspace request names decides its reading (rule policy + the layer + MiniLM).
+
+Each test is one mechanism, phrased fresh (none is a sentence of the understanding sets):
+a stored name decides whether a reference is a task or a project, a project named where a
+task is meant is asked back, and a dismissal changes nothing and asks nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+from lectern.adapters.llm.rule_policy import OFF_TOPIC, RulePolicy, _ruled_out
+from lectern.adapters.llm.workspace_rules import CREATE_TASK
+from lectern.adapters.understanding.intent_examples import EXAMPLES
+from lectern.adapters.understanding.intents import NearestExampleClassifier
+from lectern.adapters.understanding.layer import Understanding
+from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.workspace_plan import _title
+from tests.workspace_world import WorkspaceWorld, conversation_worlds
+
+
+@pytest.fixture(scope="module")
+def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
+    cache = tmp_path_factory.mktemp("understanding")
+    return Understanding(NearestExampleClassifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, layer: Understanding) -> WorkspaceWorld:
+    return conversation_worlds(tmp_path, RulePolicy(layer=layer))()
+
+
+def _names(reply: object) -> list[str]:
+    return [c.name for c in reply.tool_calls]  # type: ignore[attr-defined]
+
+
+def test_a_project_shaped_reference_to_a_stored_task_opens_the_task(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "give me the progress of the netscaler token review")
+    assert [(c.name, dict(c.arguments)) for c in reply.tool_calls] == [
+        ("get_task_details", {"task_id": "Review NetScaler session tokens"})
+    ]
+
+
+def test_one_stored_task_named_with_the_word_task_is_its_details(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "show me the incident runbook task")
+    assert [(c.name, dict(c.arguments)) for c in reply.tool_calls] == [
+        ("get_task_details", {"task_id": "Write the incident runbook"})
+    ]
+    every = workspace.assistant.chat("alice", "list all the task items in the VPN project")
+    assert _names(every) == ["get_tasks"]
+
+
+def test_a_project_named_where_a_task_is_meant_is_asked_back(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "mark the VPN gateway task as done")
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "?" in reply.text and reply.suggestions
+
+
+def test_open_tasks_is_not_a_new_task() -> None:
+    assert CREATE_TASK.match("open tasks in the VPN gateway hardening project") is None
+    assert CREATE_TASK.match("open a task to rotate the keys") is not None
+
+
+def test_an_identifier_with_hyphens_is_not_arithmetic() -> None:
+    assert OFF_TOPIC.search("anything about CVE-2023-4966?") is None
+    assert OFF_TOPIC.search("what is 12-4?") is not None
+
+
+def test_what_a_named_document_says_opens_that_document(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "what does the rollout plan say about rollback?")
+    assert [(c.name, dict(c.arguments)) for c in reply.tool_calls][:1] == [
+        ("get_document_details", {"document_id": "rollout plan"})
+    ]
+    task = workspace.assistant.chat("alice", "what does the runbook task say?")
+    assert "get_document_details" not in _names(task)
+
+
+@pytest.mark.parametrize("said", ["nah forget it", "never mind, leave it"])
+def test_a_dismissal_changes_nothing_and_asks_nothing(workspace: WorkspaceWorld, said: str) -> None:
+    reply = workspace.assistant.chat("alice", said)
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "?" not in reply.text and not reply.suggestions
+
+
+def test_a_task_spoken_of_as_new_rules_out_changing_a_stored_one() -> None:
+    gone = _ruled_out("we should have a task for printing posters, assign it to bob", Names())
+    assert {"assign_task", "complete_task", "update_task", "add_comment"} <= gone
+    assert "assign_task" not in _ruled_out("assign the poster task to bob", Names())
+
+
+def test_a_new_tasks_title_stands_after_its_clearest_marker() -> None:
+    assert _title("add a low task to the audit project: Archive old tickets") == (
+        "Archive old tickets"
+    )
+    assert _title("open a task to rotate the keys") == "Rotate the keys"
+
+
+def test_spoken_sums_and_verses_are_off_topic() -> None:
+    assert OFF_TOPIC.search("what is 6 times 7") is not None
+    assert OFF_TOPIC.search("write me a limerick about dogs") is not None
