@@ -16,7 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from lectern.application.assistant.ports import LibraryStore, PendingActionStore
+from lectern.application.assistant.ports import ChatModel, LibraryStore, PendingActionStore
 from lectern.application.ports import (
     BookCatalog,
     BookFacts,
@@ -33,7 +33,13 @@ from lectern.application.ports import (
     StoredEntry,
     VectorIndex,
 )
-from lectern.domain.assistant import ActionStatus, PendingAction
+from lectern.domain.assistant import (
+    ActionStatus,
+    AIResponse,
+    Message,
+    PendingAction,
+    ToolSpec,
+)
 from lectern.domain.books import (
     Book,
     CatalogCounts,
@@ -668,9 +674,35 @@ class FakeLibrary:
         return False
 
 
+class ScriptedToolModel:
+    """A `ChatModel` answering each step from a script; `received` holds what it was sent."""
+
+    model_id = "scripted:tools"
+
+    def __init__(self, *replies: AIResponse) -> None:
+        self.replies = list(replies)
+        self.received: list[tuple[list[Message], list[str]]] = []
+
+    def complete_with_tools(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        *,
+        system: str,
+        temperature: float = 0.0,
+        max_tokens: int = 1024,
+    ) -> AIResponse:
+        del system, temperature, max_tokens
+        self.received.append((list(messages), [t.name for t in tools]))
+        return self.replies.pop(0) if self.replies else AIResponse("done", model=self.model_id)
+
+
 if TYPE_CHECKING:
 
     def _actions(fake: FakePendingActions) -> PendingActionStore:
+        return fake
+
+    def _tool_model(fake: ScriptedToolModel) -> ChatModel:
         return fake
 
     def _library(fake: FakeLibrary) -> LibraryStore:

@@ -30,7 +30,7 @@ LLMProvider = Literal[
     "crynux",
     "local",
 ]
-AssistantProvider = Literal[
+FallbackProvider = Literal[
     "rules",
     "anthropic",
     "openai",
@@ -41,6 +41,9 @@ AssistantProvider = Literal[
     "crynux",
     "local",
 ]
+AssistantProvider = Literal[FallbackProvider, "hybrid"]
+"""`hybrid`: the rule policy where the understanding layer is confident, the local model
+for the rest."""
 StructuredMode = Literal["auto", "tool_calling", "json_schema", "json_mode", "prompt", "grammar"]
 
 
@@ -168,6 +171,9 @@ class Settings(BaseSettings):
     (LECTERN_LOCAL_GPU_LAYERS) and reports it as not applicable on the CPU."""
     local_gpu_layers: int = Field(default=0, ge=-1, le=1_000)
     """llm=local: model layers offloaded to a GPU (-1: all); 0 runs on the CPU."""
+    local_tool_grammar: bool = True
+    """The local model's tool steps decode under a grammar of the offered tools' schemas
+    (every call valid); off: free text parsed afterwards, kept for comparison."""
     anthropic_api_key: SecretStr | None = Field(
         default=None, validation_alias=_env("anthropic_api_key", "ANTHROPIC_API_KEY")
     )
@@ -235,8 +241,9 @@ class Settings(BaseSettings):
     assistant_provider: AssistantProvider = Field(
         default="rules", validation_alias=_env("assistant_provider", "AI_PRIMARY_PROVIDER")
     )
-    """Who drives the assistant: the offline rule policy, or a provider's tool calling
-    (keys, base URL, region and timeout come from the LECTERN_LLM_* settings)."""
+    """Who drives the assistant: the offline rule policy, a provider's tool calling (keys,
+    base URL, region and timeout come from the LECTERN_LLM_* settings), or `hybrid`: the
+    rules where the understanding layer is confident and the local model for the rest."""
     assistant_model: str | None = None
     """The provider's model for the assistant; each provider has a default."""
     assistant_max_steps: int = Field(default=10, ge=1, le=50)
@@ -262,7 +269,7 @@ class Settings(BaseSettings):
     search_fallback: bool = False
     """Book searches hand over to the fallback agent when robust signals fire (HTTP
     `fallback` and `lectern search --fallback` override it per request)."""
-    fallback_provider: AssistantProvider = "rules"
+    fallback_provider: FallbackProvider = "rules"
     """Who drives the fallback agent: the offline rule policy, or a provider's tool calling
     (model from LECTERN_ASSISTANT_MODEL, else LECTERN_LLM_MODEL, else the provider's)."""
     sse_heartbeat_seconds: float = Field(default=15.0, ge=0.1, le=300.0)
@@ -560,7 +567,7 @@ class Settings(BaseSettings):
     def assistant_masks_pii(self) -> bool:
         """Whether chat messages are masked: hosted providers yes, rules and local no."""
         if self.assistant_mask_pii == "auto":
-            return self.assistant_provider not in ("rules", "local")
+            return self.assistant_provider not in ("rules", "local", "hybrid")
         return self.assistant_mask_pii == "on"
 
     @property

@@ -77,21 +77,36 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
     def _build_chat_model(self) -> ChatModel:
         settings = self.settings
         provider = settings.assistant_provider
-        if provider == "rules":
+        if provider in ("rules", "hybrid"):
             from lectern.adapters.llm.rule_policy import RulePolicy
 
-            return RulePolicy(self.understanding(), self.understanding_layer())
-        from lectern.adapters.llm.tool_calling import LangChainToolModel
+            rules = RulePolicy(self.understanding(), self.understanding_layer())
+            if provider == "rules":
+                return rules
+            from lectern.adapters.llm.hybrid_policy import HybridPolicy
 
+            return HybridPolicy(rules, self.local_tool_model())
         if provider == "local":
-            model, model_id = local_chat_model(settings, context=TOOL_CONTEXT)
-            return LangChainToolModel(model, model_id)
+            return self.local_tool_model()
         from lectern.adapters.llm.providers import make_chat_model
+        from lectern.adapters.llm.tool_calling import LangChainToolModel
 
         choice = make_chat_model(
             provider_config(settings, provider, settings.assistant_model or settings.llm_model)
         )
         return LangChainToolModel(choice.model, choice.model_id)
+
+    def local_tool_model(self) -> ChatModel:
+        """The in-process model calling tools (`local`, and `hybrid`'s unsure messages)."""
+        if self.overrides.local_tool_model is not None:
+            return self.overrides.local_tool_model
+        return self._once("local_tool_model", self._build_local_tool_model)
+
+    def _build_local_tool_model(self) -> ChatModel:
+        from lectern.adapters.llm.tool_calling import LangChainToolModel
+
+        model, model_id = local_chat_model(self.settings, context=TOOL_CONTEXT)
+        return LangChainToolModel(model, model_id)
 
     def understanding_layer(self) -> Understanding:
         """The understanding layer: intents by meaning over the packaged MiniLM (issue 26)."""

@@ -75,6 +75,9 @@ class Overrides:
     """A ready collection service (tests: one over a fake embedder)."""
     chat_model: ChatModel | None = None
     """The assistant's model (a scripted fake in tests) instead of the configured one."""
+    local_tool_model: ChatModel | None = None
+    """The local model calling tools (`local`, `hybrid`): a fake in tests, or one loaded
+    model shared by several bootstraps (the evaluation builds one world per case)."""
     search_fallback_agent: SearchFallbackAgent | None = None
     """The fallback agent (over a fake chat model in tests) instead of the configured one."""
     pending_actions: PendingActionStore | None = None

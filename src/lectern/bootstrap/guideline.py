@@ -26,7 +26,8 @@ class GuidelineWiring(AssistantWiring):
         """The guideline agent's model: its rule policy offline, else the assistant's provider."""
         if self.overrides.guide_model is not None:
             return self.overrides.guide_model
-        if self.settings.assistant_provider == "rules":
+        # hybrid: the guideline agent's rules have no confidence to defer on; they stay.
+        if self.settings.assistant_provider in ("rules", "hybrid"):
             return self._once("guide_model", GuidelineRulePolicy)
         return self.chat_model()
 

@@ -52,6 +52,7 @@ def local_chat_model(settings: Settings, *, context: int = 4096) -> tuple[Any, s
         n_threads=settings.embed_threads,
         n_gpu_layers=settings.local_gpu_layers,
         vram_limit_gb=settings.llm_vram_limit,
+        constrained=settings.local_tool_grammar,
         **options,
     )
     return model, MODEL_ID

@@ -90,6 +90,9 @@ class AIResponse:
     usage: TokenUsage = field(default_factory=TokenUsage)
     suggestions: tuple[str, ...] = ()
     """With a clarifying question: the likeliest readings, offered as replies to pick."""
+    unsure: bool = False
+    """A policy's question asked because its reading is below its confidence floor: a
+    caller with a model may let the model decide instead (`hybrid`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,11 @@ comes from llama.cpp's grammar-constrained sampling (`response_format` with a JS
 Tool calling uses the format Qwen2.5 was trained on (tool signatures inside `<tools>` in the
 system turn, calls as JSON inside `<tool_call>` tags, results inside `<tool_response>`).
 llama-cpp-python's own `chatml-function-calling` handler speaks a different protocol than
-this model learned, so the turns are written here and the calls parsed back out.
+this model learned, so the turns are written here and the calls parsed back out. When tools
+are offered, decoding runs under a grammar built from their schemas (`tool_grammar`): the
+reply is one well-formed call of an offered tool with valid arguments, or a final answer.
+The signatures open the system turn, before the page and the reader's names, so the long
+prefix is the same on every call and llama.cpp reuses its evaluated tokens.
 """
 
 from __future__ import annotations
@@ -142,11 +146,16 @@ class LlamaCppChatModel(BaseChatModel):
     n_threads: int | None = None
     temperature: float = 0.0
     max_tokens: int = 384
+    call_max_tokens: int = 256
+    """The cap when tools are offered: the longest call of ours takes about 120 tokens."""
+    constrained: bool = True
+    """Decode tool steps under the offered tools' grammar (off: the free-text format only)."""
     n_gpu_layers: int = 0
     vram_limit_gb: int = 24
     gpu_probe: Callable[[], float | None] = gpu_memory_gb
     _llama: Any = PrivateAttr(default=None)
     _lock: Any = PrivateAttr(default_factory=threading.Lock)
+    _grammars: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     @property
     def _llm_type(self) -> str:
@@ -194,13 +203,20 @@ class LlamaCppChatModel(BaseChatModel):
         del run_manager
         tools = kwargs.get("tools") or []
         payload = chat_turns(messages, tools)
+        response_format = kwargs.get("response_format")
+        options: dict[str, Any] = {"max_tokens": self.max_tokens}
         with self._lock:  # a Llama context serves one generation at a time
-            result = self._load().create_chat_completion(
+            llama = self._load()
+            if tools:
+                options["max_tokens"] = min(self.max_tokens, self.call_max_tokens)
+                if self.constrained and response_format is None:
+                    options["grammar"] = self._grammar(tools)
+            result = llama.create_chat_completion(
                 messages=payload,
                 temperature=self.temperature,
-                max_tokens=self.max_tokens,
                 stop=stop,
-                response_format=kwargs.get("response_format"),
+                response_format=response_format,
+                **options,
             )
         usage = result.get("usage") or {}
         text = result["choices"][0]["message"].get("content") or ""
@@ -216,6 +232,15 @@ class LlamaCppChatModel(BaseChatModel):
             },
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _grammar(self, tools: Sequence[dict[str, Any]]) -> Any:
+        """The compiled grammar of these tools (built once per tool set)."""
+        key = json.dumps(tools, sort_keys=True)
+        if key not in self._grammars:
+            from lectern.adapters.llm.tool_grammar import compiled_grammar
+
+            self._grammars[key] = compiled_grammar(tools)
+        return self._grammars[key]
 
 
 _TOOLS_PREAMBLE = (
@@ -234,14 +259,31 @@ def _content(message: BaseMessage) -> str:
     return message.content if isinstance(message.content, str) else str(message.content)
 
 
+def _untitled(node: Any) -> Any:
+    """A schema without pydantic's `title`s (they repeat the property names, in tokens)."""
+    if isinstance(node, dict):
+        return {
+            key: _untitled(value)
+            for key, value in node.items()
+            if not (key == "title" and isinstance(value, str))
+        }
+    if isinstance(node, list):
+        return [_untitled(item) for item in node]
+    return node
+
+
 def chat_turns(messages: Sequence[BaseMessage], tools: Sequence[Any]) -> list[dict[str, str]]:
-    """Our LangChain messages as chat turns in the model's own tool format."""
+    """Our LangChain messages as chat turns in the model's own tool format.
+
+    The signatures come first in the system turn and the caller's system prompt (which
+    names the page and the reader's things) after them: the same prefix on every call.
+    """
     turns: list[dict[str, str]] = []
     if tools:
-        signatures = "\n".join(json.dumps(tool, ensure_ascii=False) for tool in tools)
+        signatures = "\n".join(json.dumps(_untitled(tool), ensure_ascii=False) for tool in tools)
         system = _TOOLS_PREAMBLE + signatures + _TOOLS_CLOSING
         if messages and isinstance(messages[0], SystemMessage):
-            system = _content(messages[0]) + "\n\n" + system
+            system = system + "\n\n" + _content(messages[0])
             messages = messages[1:]
         turns.append({"role": "system", "content": system})
     for message in messages:

@@ -417,7 +417,7 @@ class RulePolicy:
             return self._search(text)
         if intent is None:
             question = self.layer.clarify(reading)
-            return [lambda _: question.response(MODEL_ID)]
+            return [lambda _: question.response(MODEL_ID, unsure=True)]
         if intent in CONVERSATIONAL:
             reply = conversational_reply(intent, OFF_TOPIC_TEXT)
             return [lambda _: AIResponse(reply, model=MODEL_ID)]
@@ -449,7 +449,7 @@ class RulePolicy:
     def layer_question(self, reading: Any) -> AIResponse:
         """The layer's clarifying question for a reading no plan could fill."""
         assert self.layer is not None
-        return self.layer.clarify(reading).response(MODEL_ID)
+        return self.layer.clarify(reading).response(MODEL_ID, unsure=True)
 
     def _it_resolver(self, history: Sequence[Message], system: str) -> Callable[[str], str]:
         """'it' and 'this book' mean the page's book, else the last book the reply cited."""

@@ -166,9 +166,9 @@ class Clarification:
     question: str
     suggestions: tuple[str, ...]
 
-    def response(self, model: str) -> AIResponse:
-        """As a final reply of a policy."""
-        return AIResponse(self.question, model=model, suggestions=self.suggestions)
+    def response(self, model: str, *, unsure: bool = False) -> AIResponse:
+        """As a final reply of a policy; `unsure`: asked because the reading is not confident."""
+        return AIResponse(self.question, model=model, suggestions=self.suggestions, unsure=unsure)
 
 
 def which_of(what: str, candidates: Iterable[str], action: str = "") -> Clarification:

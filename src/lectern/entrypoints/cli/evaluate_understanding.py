@@ -3,7 +3,10 @@
 Figures and their definitions: `application/evaluation/understanding.py`. The book assistant
 runs over a copy of the data directory's catalog; each workspace case on a freshly seeded
 demo workspace; the guideline and KB surfaces only when their collections (`nist`, `rfc`,
-and `--kb-collection`) are in the data directory.
+and `--kb-collection`) are in the data directory. With `local` or `hybrid` the local model
+is loaded once and shared by every case's world, and each call it makes is checked against
+the tool's input model (`valid_call_rate`). `--every N` runs every N-th case by sorted id
+of the book and workspace sets (a fixed sample when the model is slow).
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -23,11 +27,22 @@ from lectern.entrypoints.cli.common import _guarded, _services, out
 from lectern.errors import LecternError
 
 if TYPE_CHECKING:
+    from lectern.application.evaluation.tool_calls import CheckedCalls
     from lectern.application.evaluation.understanding import Judged
     from lectern.bootstrap import Services
     from lectern.settings import Settings
 
 SPLIT_CHOICES = ("dev", "test", "dev2", "test2", "all")
+MODEL_PROVIDERS = ("local", "hybrid")
+"""The providers whose local model is loaded once and its calls checked."""
+
+
+Case = TypeVar("Case")
+
+
+def sampled(cases: Sequence[Case], every: int, key: Callable[[Case], str]) -> list[Case]:
+    """Every `every`-th case in the order of `key` (all of them in that order when 1)."""
+    return sorted(cases, key=key)[::every]
 
 
 class _NoReviews:
@@ -38,7 +53,9 @@ class _NoReviews:
         return "not-run"
 
 
-def _assistant(settings: Settings, source: Path) -> list[Judged] | str:
+def _assistant(
+    settings: Settings, source: Path, every: int, overrides: dict[str, Any]
+) -> list[Judged] | str:
     from lectern.application.assistant.books import resolve_book
     from lectern.application.evaluation.assistant import ConversationRunner, load_conversations
     from lectern.application.evaluation.understanding import judge_assistant
@@ -52,7 +69,9 @@ def _assistant(settings: Settings, source: Path) -> list[Judged] | str:
     with tempfile.TemporaryDirectory(prefix="lectern-understanding-") as folder:
         copy = Path(folder) / "catalog.db"
         shutil.copy(catalog, copy)
-        services = bootstrap(settings.model_copy(update={"catalog_url": f"sqlite:///{copy}"}))
+        services = bootstrap(
+            settings.model_copy(update={"catalog_url": f"sqlite:///{copy}"}), **overrides
+        )
 
         def resolve(title: str) -> str | None:
             try:
@@ -63,11 +82,13 @@ def _assistant(settings: Settings, source: Path) -> list[Judged] | str:
         runner = ConversationRunner(
             services.assistant(), services.library(), services.catalog, resolve
         )
-        cases = load_conversations(source)
+        cases = sampled(load_conversations(source), every, lambda case: case.id)
         return [judge_assistant(case, runner.run_case(case)) for case in cases]
 
 
-def _workspace(settings: Settings, shared: Services, source: Path) -> list[Judged]:
+def _workspace(
+    settings: Settings, shared: Services, source: Path, every: int, overrides: dict[str, Any]
+) -> list[Judged]:
     from lectern.application.evaluation.understanding import judge_workspace
     from lectern.application.evaluation.workspace import (
         WorkspaceWorld,
@@ -94,6 +115,7 @@ def _workspace(settings: Settings, shared: Services, source: Path) -> list[Judge
                 settings.model_copy(update={"catalog_url": f"sqlite:///{database}"}),
                 collections=collections,
                 review_queue=_NoReviews(),
+                **overrides,
             )
             workspace = services.workspace()
             demo = seed_demo(workspace, DemoUsers(viewer="vera"), links)
@@ -103,7 +125,7 @@ def _workspace(settings: Settings, shared: Services, source: Path) -> list[Judge
             return WorkspaceWorld(workspace, services.assistant(), demo, project.id, task.id)
 
         judged: list[Judged] = []
-        for case in load_workspace_conversations(source):
+        for case in sampled(load_workspace_conversations(source), every, lambda c: c.id):
             judged += judge_workspace(case, run_workspace_case(case, make_world()))
         return judged
 
@@ -166,29 +188,50 @@ def run_understanding(
     surfaces: tuple[str, ...],
     kb_collection: str,
     build: Callable[[Settings], Services] | None = None,
+    every: int = 1,
 ) -> dict[str, Any]:
     """Figures per surface and split (a string says why a surface did not run)."""
+    from lectern.application.evaluation.tool_calls import CallTally
     from lectern.application.evaluation.understanding import figures, splits_present
     from lectern.bootstrap import bootstrap
 
     shared = (build or bootstrap)(settings)
+    checked = _checked_model(shared) if settings.assistant_provider in MODEL_PROVIDERS else None
+    overrides: dict[str, Any] = {} if checked is None else {"local_tool_model": checked}
     report: dict[str, Any] = {"provider": settings.assistant_provider, "surfaces": {}}
     for surface in surfaces:
         for split, found in splits_present(surface, splits):
             source = Path(str(found))
             result: list[Judged] | str
+            if checked is not None:
+                checked.tally = CallTally()
+            started = time.perf_counter()
             if surface == "assistant":
-                result = _assistant(settings, source)
+                result = _assistant(settings, source, every, overrides)
             elif surface == "workspace":
-                result = _workspace(settings, shared, source)
+                result = _workspace(settings, shared, source, every, overrides)
             elif surface == "guideline":
                 result = _guideline(shared, source)
             else:
                 result = _kb(shared, source, kb_collection)
-            report["surfaces"].setdefault(surface, {})[split] = (
-                result if isinstance(result, str) else figures(result)
-            )
+            seconds = time.perf_counter() - started
+            if isinstance(result, str):
+                report["surfaces"].setdefault(surface, {})[split] = result
+                continue
+            found_figures = figures(result)
+            found_figures["seconds"] = round(seconds, 1)
+            if checked is not None:
+                found_figures.update(checked.tally.figures())
+                found_figures["invalid_calls"] = checked.tally.invalid
+            report["surfaces"].setdefault(surface, {})[split] = found_figures
     return report
+
+
+def _checked_model(shared: Services) -> CheckedCalls:
+    """The local model, loaded once for every case's world, its calls checked."""
+    from lectern.application.evaluation.tool_calls import CheckedCalls
+
+    return CheckedCalls(shared.local_tool_model(), shared.tool_registry())
 
 
 def _cell(value: Any) -> str:
@@ -212,6 +255,10 @@ def evaluate_understanding(
         str, typer.Option(help="The collection of the FastAPI documentation.")
     ] = "fastapi",
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    every: Annotated[
+        int,
+        typer.Option(min=1, help="Every N-th case of the book and workspace sets, by sorted id."),
+    ] = 1,
 ) -> None:
     """Tools and arguments, end state, clarifications, wrong actions and latency."""
     from lectern.application.evaluation.understanding import SPLITS, SURFACES
@@ -227,11 +274,11 @@ def evaluate_understanding(
         base = _services().settings
         settings = base.model_copy(update={"assistant_provider": provider})
         splits = SPLITS if split == "all" else (split,)
-        report = run_understanding(settings, splits, chosen, kb_collection)
+        report = run_understanding(settings, splits, chosen, kb_collection, every=every)
         if as_json:
             sys.stdout.write(json.dumps(report, indent=1) + "\n")
             return
-        names = (
+        names: tuple[str, ...] = (
             "tool_accuracy",
             "state_accuracy",
             "clarify_precision",
@@ -239,7 +286,10 @@ def evaluate_understanding(
             "wrong_action_rate",
             "latency_p50_ms",
             "latency_p95_ms",
+            "seconds",
         )
+        if provider in MODEL_PROVIDERS:
+            names = (*names, "model_steps", "valid_call_rate")
         out.print(f"provider {provider}", highlight=False)
         out.print("surface/split | messages | " + " | ".join(names), highlight=False)
         for name, by_split in report["surfaces"].items():
@@ -247,7 +297,7 @@ def evaluate_understanding(
                 if isinstance(result, str):
                     out.print(f"{name}/{which} | {result}", highlight=False)
                     continue
-                cells = " | ".join(_cell(result[n]) for n in names)
+                cells = " | ".join(_cell(result.get(n)) for n in names)
                 out.print(f"{name}/{which} | {result['messages']} | {cells}", highlight=False)
 
     _guarded(run)
