@@ -7,12 +7,13 @@ parses a grammar without one.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from lectern.adapters.llm.tool_calling import openai_tool
-from lectern.adapters.llm.tool_grammar import call_schema
+from lectern.adapters.llm.tool_grammar import call_schema, integer_range
 from lectern.application.assistant.registry import ToolRegistry, create_default_registry
 from lectern.application.assistant.tools import ToolDeps
 from lectern.domain.assistant import ToolSpec
@@ -100,3 +101,19 @@ def test_a_grammar_is_built_once_per_tool_set() -> None:
     tools = _tools(_every_tool().specs())
     assert model._grammar(tools) is model._grammar(list(tools))
     assert len(model._grammars) == 1
+
+
+def _as_regex(expression: str) -> re.Pattern[str]:
+    """A GBNF expression of literals, ranges, groups and alternatives as a Python regex."""
+    pattern = re.sub(r'"([^"]*)"', lambda m: re.escape(m.group(1)), expression)
+    return re.compile(pattern.replace(" ", ""))
+
+
+@pytest.mark.parametrize(
+    ("low", "high"), [(1, 5), (1, 20), (1, 50), (1, 10_000), (-3000, 2100), (0, 0), (-7, -3)]
+)
+def test_a_bounded_integer_spells_exactly_the_numbers_in_range(low: int, high: int) -> None:
+    matcher = _as_regex(integer_range(low, high))
+    accepted = {n for n in range(low - 1200, high + 1200) if matcher.fullmatch(str(n))}
+    assert accepted == set(range(low, high + 1))
+    assert not matcher.fullmatch("05")  # no leading zeros: JSON would refuse them

@@ -7,6 +7,10 @@ on, and llama.cpp samples only tokens the grammar allows. The other branch is a 
 text with no `<` that does not open with `{`, `[` or a code fence, so neither half a call,
 nor a bare JSON call, nor a second call can be written. Each tool's `$defs` move to the
 root (prefixed with the tool's name) so that its `$ref`s still resolve under `oneOf`.
+
+The converter of llama-cpp-python 0.3 ignores `minimum` and `maximum` on integers (stars
+1 to 5, limits, years), so a bounded integer goes through it as a placeholder constant and
+comes out as a rule of its own that spells exactly the numbers in range.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ CALL_OPEN = "<tool_call>\n"
 CALL_CLOSE = "\n</tool_call>"
 _REF = "#/$defs/"
 _ROOT_RULE = re.compile(r"^root ::=", re.MULTILINE)
+_BOUNDED = re.compile(r'"\\"@@int:(-?\d+):(-?\d+)@@\\""')
+_UNBOUNDED_MAX = 10**9 - 1
+"""An integer with a minimum and no maximum stops at nine digits."""
 ANSWER_RULES = (
     # A final answer: no tag anywhere, and not a JSON value or a fenced block at the start.
     "tc-answer ::= [^<{`\\[ \\t\\n] [^<]*\n"
@@ -46,6 +53,67 @@ def _renamed_refs(node: Any, renames: Mapping[str, str]) -> Any:
         return out
     if isinstance(node, list):
         return [_renamed_refs(item, renames) for item in node]
+    return node
+
+
+def _same_length(low: str, high: str) -> str:
+    """A GBNF expression for the numerals from `low` to `high`, both of one length."""
+    if low == high:
+        return f'"{low}"'
+    if len(low) == 1:
+        return f"[{low}-{high}]"
+    if low[0] == high[0]:
+        return f'"{low[0]}" ({_same_length(low[1:], high[1:])})'
+    rest = len(low) - 1
+    parts = []
+    first, last = int(low[0]), int(high[0])
+    if low[1:] != "0" * rest:
+        parts.append(f'"{low[0]}" ({_same_length(low[1:], "9" * rest)})')
+        first += 1
+    tail = None
+    if high[1:] != "9" * rest:
+        tail = f'"{high[0]}" ({_same_length("0" * rest, high[1:])})'
+        last -= 1
+    if first <= last:
+        digit = f'"{first}"' if first == last else f"[{first}-{last}]"
+        parts.append(" ".join([digit] + ["[0-9]"] * rest))
+    if tail is not None:
+        parts.append(tail)
+    return " | ".join(f"({part})" for part in parts)
+
+
+def _natural_range(low: int, high: int) -> list[str]:
+    """Alternatives for the integers `low..high`, 0 <= low <= high, by numeral length."""
+    found = []
+    for length in range(len(str(low)), len(str(high)) + 1):
+        start = max(low, 10 ** (length - 1) if length > 1 else 0)
+        end = min(high, 10**length - 1)
+        if start <= end:
+            found.append(_same_length(str(start), str(end)))
+    return found
+
+
+def integer_range(low: int, high: int) -> str:
+    """A GBNF expression matching exactly the JSON integers from `low` to `high`."""
+    alternatives = []
+    if low < 0:
+        negative = _natural_range(max(1, -high), -low)
+        alternatives.append('"-" (' + " | ".join(f"({a})" for a in negative) + ")")
+    if high >= 0:
+        alternatives += _natural_range(max(0, low), high)
+    return " | ".join(f"({a})" for a in alternatives)
+
+
+def _bounded_integers(node: Any) -> Any:
+    """Integers with a minimum or a maximum as placeholder constants (see the module doc)."""
+    if isinstance(node, dict):
+        if node.get("type") == "integer" and ("minimum" in node or "maximum" in node):
+            low = int(node.get("minimum", -_UNBOUNDED_MAX))
+            high = int(node.get("maximum", _UNBOUNDED_MAX))
+            return {"const": f"@@int:{low}:{high}@@"}
+        return {key: _bounded_integers(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_bounded_integers(item) for item in node]
     return node
 
 
@@ -101,7 +169,11 @@ def call_grammar(tools: Sequence[Mapping[str, Any]]) -> str:
         raise ConfigurationError(
             "grammar-constrained tool calls need llama-cpp-python: run `make local-llm`"
         ) from None
-    converted = json_schema_to_gbnf(json.dumps(call_schema(tools)), ["name", "arguments"])
+    schema = _bounded_integers(call_schema(tools))
+    converted = json_schema_to_gbnf(json.dumps(schema), ["name", "arguments"])
+    converted = _BOUNDED.sub(
+        lambda m: f"({integer_range(int(m.group(1)), int(m.group(2)))}) space", converted
+    )
     body = _ROOT_RULE.sub("tc-json ::=", converted, count=1)
     head = f"root ::= {json.dumps(CALL_OPEN)} tc-json {json.dumps(CALL_CLOSE)} | tc-answer\n"
     return head + ANSWER_RULES + body

@@ -1,0 +1,84 @@
+"""`rules`, `local` and `hybrid` on the same sample of the understanding sets, in one run.
+
+    LECTERN_DATA_DIR=<a copy of a built data dir> python bench/local_providers.py \
+        [--every 12] [--split dev] [--provider rules --provider local --provider hybrid] \
+        [--free-text] [--out report.json]
+
+The sample is every N-th case by sorted id of the book assistant and workspace sets (the
+same cases for every provider). `local` and `hybrid` load the packaged GGUF model once per
+provider, on `--threads` cores, and every call the model makes is checked against the tool's
+input model. `--free-text` adds `local-free`: the same model without the grammar (the way it
+ran before). Prints one row per provider and surface: tools and arguments, end state,
+clarification recall, wrong actions, the share of valid model calls, and seconds a message. The
+machine may be shared: the seconds are per run, not a promise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from lectern.entrypoints.cli.evaluate_understanding import run_understanding
+from lectern.settings import load_settings
+
+COLUMNS = (
+    "tool_accuracy",
+    "state_accuracy",
+    "clarify_recall",
+    "wrong_action_rate",
+    "valid_call_rate",
+    "model_steps",
+)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.1%}" if isinstance(value, float) else str(value)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=12)
+    parser.add_argument("--split", default="dev", choices=("dev", "dev2"))
+    parser.add_argument("--provider", action="append", choices=("rules", "local", "hybrid"))
+    parser.add_argument("--surface", action="append", choices=("assistant", "workspace"))
+    parser.add_argument("--free-text", action="store_true", help="Also the model without grammar.")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    base = load_settings(embed_threads=args.threads)
+    runs = [(p, True) for p in args.provider or ("rules", "local", "hybrid")]
+    if args.free_text:
+        runs.append(("local", False))
+    surfaces = tuple(args.surface or ("assistant", "workspace"))
+    report: dict[str, Any] = {"every": args.every, "split": args.split, "runs": {}}
+    print("provider | surface | cases | " + " | ".join(COLUMNS) + " | s/message")
+    for provider, grammar in runs:
+        name = provider if grammar else "local-free"
+        settings = base.model_copy(
+            update={"assistant_provider": provider, "local_tool_grammar": grammar}
+        )
+        started = time.perf_counter()
+        result = run_understanding(settings, (args.split,), surfaces, "fastapi", every=args.every)
+        result["seconds"] = round(time.perf_counter() - started, 1)
+        report["runs"][name] = result
+        for surface, by_split in result["surfaces"].items():
+            figures = by_split[args.split]
+            if isinstance(figures, str):
+                print(f"{name} | {surface} | {figures}")
+                continue
+            per_message = figures["seconds"] / max(figures["messages"], 1)
+            cells = " | ".join(_cell(figures.get(column)) for column in COLUMNS)
+            print(f"{name} | {surface} | {figures['messages']} | {cells} | {per_message:.1f}")
+            for line in figures.get("invalid_calls", []):
+                print(f"    invalid: {line}")
+        if args.out is not None:
+            args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
