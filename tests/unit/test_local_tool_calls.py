@@ -195,3 +195,35 @@ def test_bare_json_through_the_model_becomes_a_tool_call() -> None:
         ("search_books", {"query": "cozy mystery"})
     ]
     assert response.text == ""
+
+
+def test_under_the_grammar_a_call_of_answer_is_the_reply(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lectern.adapters.llm import tool_grammar
+
+    compiled: list[list[str]] = []
+
+    def compile_without_llama(tools: Any, llama: Any) -> str:
+        del llama
+        compiled.append([tool["function"]["name"] for tool in tools])
+        return "the grammar"
+
+    monkeypatch.setattr(tool_grammar, "compiled_grammar", compile_without_llama)
+    llama = ScriptedLlama(
+        '<tool_call>\n{"name": "answer", "arguments": {"text": "Hello! Ask me about books."}}'
+        "\n</tool_call>",
+        '<tool_call>\n{"name": "search_books", "arguments": {"query": "dune"}}\n</tool_call>',
+    )
+    model = LlamaCppChatModel(model_path="/nonexistent.gguf")
+    model._llama = llama
+    tools = LangChainToolModel(model, "local:test")
+    hello = tools.complete_with_tools([Message("user", "hi")], [SEARCH], system="You help.")
+    found = tools.complete_with_tools([Message("user", "find dune")], [SEARCH], system="You help.")
+    assert (hello.text, hello.tool_calls) == ("Hello! Ask me about books.", ())
+    assert [(c.name, dict(c.arguments)) for c in found.tool_calls] == [
+        ("search_books", {"query": "dune"})
+    ]
+    assert compiled == [["search_books", "answer"]]  # built once for the tool set
+    request = llama.calls[0]
+    assert request["grammar"] == "the grammar"
+    assert request["max_tokens"] == 192
+    assert '"name": "answer"' in request["messages"][0]["content"]

@@ -8,19 +8,23 @@ parses a grammar without one.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lectern.adapters.llm.tool_calling import openai_tool
-from lectern.adapters.llm.tool_grammar import call_schema, integer_range
+from lectern.adapters.llm.tool_grammar import ANSWER, call_schema, integer_range, with_answer
 from lectern.application.assistant.registry import ToolRegistry, create_default_registry
 from lectern.application.assistant.tools import ToolDeps
 from lectern.domain.assistant import ToolSpec
-from lectern.errors import ConfigurationError
+from lectern.errors import ConfigurationError, LLMError
+from lectern.settings import LOCAL_MODEL_FILE
 from tests.fakes import FakeCatalog, FakeLibrary, FakePendingActions
 
 NEEDS_LLAMA = "llama-cpp-python is not installed (`make local-llm`); CI runs without it"
+MODEL = Path(__file__).resolve().parents[2] / "var" / "models" / LOCAL_MODEL_FILE
+"""Where `make local-llm` puts the model (the tests' own data directories are empty)."""
 
 
 def _every_tool() -> ToolRegistry:
@@ -76,30 +80,74 @@ def test_a_tools_definitions_move_to_the_root_and_its_refs_follow() -> None:
     assert schema["$defs"]["plan--Step"]["properties"]["what"] == {"$ref": "#/$defs/plan--Kind"}
 
 
+def test_the_answer_is_offered_last_and_no_tool_may_take_its_name() -> None:
+    tools = _tools(_every_tool().specs())
+    offered = with_answer(tools)
+    assert offered[:-1] == tools
+    assert offered[-1]["function"]["name"] == ANSWER
+    taken = ToolSpec(ANSWER, "A tool that shadows the reply.", {"type": "object"})
+    with pytest.raises(ConfigurationError, match="final reply"):
+        with_answer(_tools([taken]))
+
+
 def test_two_tools_of_one_name_are_refused() -> None:
     with pytest.raises(ConfigurationError, match="twice"):
         call_schema(_tools([NESTED, NESTED]))
 
 
+def _vocabulary_only() -> Any:
+    """llama.cpp over the packaged model's vocabulary alone (no weights: about a second)."""
+    llama_cpp = pytest.importorskip("llama_cpp", reason=NEEDS_LLAMA)
+    path = MODEL
+    if not path.is_file():
+        pytest.skip(f"no model at {path} (`make local-llm`): llama.cpp parses over its vocabulary")
+    return llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+
+
 def test_the_grammar_builds_for_every_tool_of_the_registry() -> None:
     pytest.importorskip("llama_cpp", reason=NEEDS_LLAMA)
-    from lectern.adapters.llm.tool_grammar import call_grammar, compiled_grammar
+    from lectern.adapters.llm.tool_grammar import call_grammar
 
-    tools = _tools(_every_tool().specs())
+    tools = with_answer(_tools(_every_tool().specs()))
     text = call_grammar(tools)
-    assert text.startswith('root ::= "<tool_call>\\n" tc-json "\\n</tool_call>" | tc-answer')
+    assert text.startswith('root ::= "<tool_call>\\n" tc-json "\\n</tool_call>"\n')
     for tool in tools:
         assert f'\\"{tool["function"]["name"]}\\"' in text
-    compiled_grammar(tools)  # llama.cpp parses it (a bad rule raises)
+    assert "@@int:" not in text  # every bounded integer became its own rule
+
+
+def test_llama_cpp_parses_the_grammar_of_every_tool() -> None:
+    from lectern.adapters.llm.tool_grammar import compiled_grammar
+
+    llama = _vocabulary_only()
+    compiled_grammar(with_answer(_tools(_every_tool().specs())), llama)
+    for spec in _every_tool().specs():
+        compiled_grammar(_tools([spec]), llama)
+
+
+def test_a_grammar_llama_cpp_refuses_is_an_error_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lectern.adapters.llm import tool_grammar
+
+    llama = _vocabulary_only()
+    long_text = ToolSpec(
+        "note",
+        "A tool taking a long text.",
+        {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+    )
+    monkeypatch.setattr(tool_grammar, "STRING_CAP", 4000)  # llama.cpp refuses this long
+    with pytest.raises(LLMError, match="refuses the grammar of the tools note"):
+        tool_grammar.compiled_grammar(_tools([long_text]), llama)
 
 
 def test_a_grammar_is_built_once_per_tool_set() -> None:
-    pytest.importorskip("llama_cpp", reason=NEEDS_LLAMA)
     from lectern.adapters.llm.local_gguf import LlamaCppChatModel
 
+    llama = _vocabulary_only()
     model = LlamaCppChatModel(model_path="/nonexistent.gguf")
     tools = _tools(_every_tool().specs())
-    assert model._grammar(tools) is model._grammar(list(tools))
+    assert model._grammar(tools, llama) is model._grammar(list(tools), llama)
     assert len(model._grammars) == 1
 
 

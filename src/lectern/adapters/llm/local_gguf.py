@@ -10,7 +10,8 @@ system turn, calls as JSON inside `<tool_call>` tags, results inside `<tool_resp
 llama-cpp-python's own `chatml-function-calling` handler speaks a different protocol than
 this model learned, so the turns are written here and the calls parsed back out. When tools
 are offered, decoding runs under a grammar built from their schemas (`tool_grammar`): the
-reply is one well-formed call of an offered tool with valid arguments, or a final answer.
+reply is one well-formed call of an offered tool with valid arguments, or a call of
+`answer` whose text is the final reply.
 The signatures open the system turn, before the page and the reader's names, so the long
 prefix is the same on every call and llama.cpp reuses its evaluated tokens.
 """
@@ -26,7 +27,7 @@ import shutil
 import subprocess
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
+from lectern.adapters.llm.tool_grammar import ANSWER, with_answer
 from lectern.errors import ConfigurationError
 
 MODEL_ID = "local:qwen2.5-coder-1.5b-instruct-q4_k_m"
@@ -146,8 +148,9 @@ class LlamaCppChatModel(BaseChatModel):
     n_threads: int | None = None
     temperature: float = 0.0
     max_tokens: int = 384
-    call_max_tokens: int = 256
-    """The cap when tools are offered: the longest call of ours takes about 120 tokens."""
+    call_max_tokens: int = 192
+    """The cap when tools are offered: the longest call of ours takes about 120 tokens, and
+    an answer from tool results is short (the guardrails check it, not its length)."""
     constrained: bool = True
     """Decode tool steps under the offered tools' grammar (off: the free-text format only)."""
     n_gpu_layers: int = 0
@@ -202,15 +205,17 @@ class LlamaCppChatModel(BaseChatModel):
     ) -> ChatResult:
         del run_manager
         tools = kwargs.get("tools") or []
-        payload = chat_turns(messages, tools)
         response_format = kwargs.get("response_format")
+        constrained = bool(tools) and self.constrained and response_format is None
+        offered = with_answer(tools) if constrained else tools
+        payload = chat_turns(messages, offered)
         options: dict[str, Any] = {"max_tokens": self.max_tokens}
         with self._lock:  # a Llama context serves one generation at a time
             llama = self._load()
             if tools:
                 options["max_tokens"] = min(self.max_tokens, self.call_max_tokens)
-                if self.constrained and response_format is None:
-                    options["grammar"] = self._grammar(tools)
+            if constrained:
+                options["grammar"] = self._grammar(offered, llama)
             result = llama.create_chat_completion(
                 messages=payload,
                 temperature=self.temperature,
@@ -222,6 +227,8 @@ class LlamaCppChatModel(BaseChatModel):
         text = result["choices"][0]["message"].get("content") or ""
         names = {tool["function"]["name"] for tool in tools}
         content, calls = parse_tool_calls(text, names) if tools else (text, [])
+        if constrained:
+            content, calls = _answered(content, calls)
         message = AIMessage(
             content=content,
             tool_calls=calls,
@@ -233,14 +240,24 @@ class LlamaCppChatModel(BaseChatModel):
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    def _grammar(self, tools: Sequence[dict[str, Any]]) -> Any:
-        """The compiled grammar of these tools (built once per tool set)."""
+    def _grammar(self, tools: Sequence[Mapping[str, Any]], llama: Any) -> Any:
+        """The compiled grammar of these tools (built and checked once per tool set)."""
         key = json.dumps(tools, sort_keys=True)
         if key not in self._grammars:
             from lectern.adapters.llm.tool_grammar import compiled_grammar
 
-            self._grammars[key] = compiled_grammar(tools)
+            self._grammars[key] = compiled_grammar(tools, llama)
         return self._grammars[key]
+
+
+def _answered(
+    content: str, calls: list[dict[str, Any]]
+) -> tuple[str, list[dict[str, Any]]]:
+    """A call of `answer` as the reply's text (the grammar makes it the only call)."""
+    replies = [call for call in calls if call["name"] == ANSWER]
+    if not replies:
+        return content, calls
+    return str(replies[0]["args"].get("text", "")), []
 
 
 _TOOLS_PREAMBLE = (
