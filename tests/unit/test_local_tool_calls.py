@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from lectern.adapters.llm.local_gguf import LlamaCppChatModel, chat_turns, parse_tool_calls
 from lectern.adapters.llm.tool_calling import LangChainToolModel
 from lectern.bootstrap import bootstrap
-from lectern.domain.assistant import Message, ToolSpec
+from lectern.domain.assistant import Message, ToolCall, ToolSpec
 from lectern.settings import load_settings
 
 SEARCH = ToolSpec(
@@ -227,3 +227,34 @@ def test_under_the_grammar_a_call_of_answer_is_the_reply(monkeypatch: pytest.Mon
     assert request["grammar"] == "the grammar"
     assert request["max_tokens"] == 192
     assert '"name": "answer"' in request["messages"][0]["content"]
+
+
+def test_a_call_repeated_in_one_turn_is_decoded_again_as_the_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lectern.adapters.llm import tool_grammar
+
+    grammars: list[list[str]] = []
+
+    def compile_without_llama(tools: Any, llama: Any) -> str:
+        del llama
+        grammars.append([tool["function"]["name"] for tool in tools])
+        return "+".join(grammars[-1])
+
+    monkeypatch.setattr(tool_grammar, "compiled_grammar", compile_without_llama)
+    again = '<tool_call>\n{"name": "search_books", "arguments": {"query": "dune"}}\n</tool_call>'
+    llama = ScriptedLlama(
+        again, '<tool_call>\n{"name": "answer", "arguments": {"text": "Dune, by Frank Herbert."}}'
+    )
+    model = LlamaCppChatModel(model_path="/nonexistent.gguf")
+    model._llama = llama
+    turn = [
+        Message("user", "find dune"),
+        Message("assistant", "", (ToolCall("c-1", "search_books", {"query": "dune"}),)),
+        Message("tool", '{"results": []}', tool_call_id="c-1", name="search_books"),
+    ]
+    reply = LangChainToolModel(model, "local:test").complete_with_tools(
+        turn, [SEARCH], system="You help."
+    )
+    assert (reply.text, reply.tool_calls) == ("Dune, by Frank Herbert.", ())
+    assert [call["grammar"] for call in llama.calls] == ["search_books+answer", "answer"]

@@ -33,13 +33,19 @@ from typing import Any
 
 import structlog
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
-from lectern.adapters.llm.tool_grammar import ANSWER, with_answer
+from lectern.adapters.llm.tool_grammar import ANSWER, ANSWER_TOOL, with_answer
 from lectern.errors import ConfigurationError
 
 MODEL_ID = "local:qwen2.5-coder-1.5b-instruct-q4_k_m"
@@ -210,10 +216,11 @@ class LlamaCppChatModel(BaseChatModel):
         offered = with_answer(tools) if constrained else tools
         payload = chat_turns(messages, offered)
         options: dict[str, Any] = {"max_tokens": self.max_tokens}
+        if tools:
+            options["max_tokens"] = min(self.max_tokens, self.call_max_tokens)
+        names = {tool["function"]["name"] for tool in tools}
         with self._lock:  # a Llama context serves one generation at a time
             llama = self._load()
-            if tools:
-                options["max_tokens"] = min(self.max_tokens, self.call_max_tokens)
             if constrained:
                 options["grammar"] = self._grammar(offered, llama)
             result = llama.create_chat_completion(
@@ -223,10 +230,18 @@ class LlamaCppChatModel(BaseChatModel):
                 response_format=response_format,
                 **options,
             )
+            text = result["choices"][0]["message"].get("content") or ""
+            content, calls = parse_tool_calls(text, names) if tools else (text, [])
+            if constrained and _repeats(calls, messages):
+                # The same call again in one turn adds nothing (the 1.5B model loops on
+                # them): the step is decoded once more with the answer as the only tool.
+                options["grammar"] = self._grammar([ANSWER_TOOL], llama)
+                result = llama.create_chat_completion(
+                    messages=payload, temperature=self.temperature, stop=stop, **options
+                )
+                text = result["choices"][0]["message"].get("content") or ""
+                content, calls = parse_tool_calls(text, {ANSWER})
         usage = result.get("usage") or {}
-        text = result["choices"][0]["message"].get("content") or ""
-        names = {tool["function"]["name"] for tool in tools}
-        content, calls = parse_tool_calls(text, names) if tools else (text, [])
         if constrained:
             content, calls = _answered(content, calls)
         message = AIMessage(
@@ -250,9 +265,18 @@ class LlamaCppChatModel(BaseChatModel):
         return self._grammars[key]
 
 
-def _answered(
-    content: str, calls: list[dict[str, Any]]
-) -> tuple[str, list[dict[str, Any]]]:
+def _repeats(calls: list[dict[str, Any]], messages: Sequence[BaseMessage]) -> bool:
+    """Whether a call was already made, with the same arguments, since the reader spoke."""
+    made: list[tuple[str, str]] = []
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            break
+        if isinstance(message, AIMessage):
+            made += [(c["name"], json.dumps(c["args"], sort_keys=True)) for c in message.tool_calls]
+    return any((c["name"], json.dumps(c["args"], sort_keys=True)) in made for c in calls)
+
+
+def _answered(content: str, calls: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
     """A call of `answer` as the reply's text (the grammar makes it the only call)."""
     replies = [call for call in calls if call["name"] == ANSWER]
     if not replies:

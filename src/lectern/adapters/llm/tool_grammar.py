@@ -47,7 +47,8 @@ ANSWER_TOOL: dict[str, Any] = {
         "name": ANSWER,
         "description": (
             "Reply to the reader in plain text, with no tool: a greeting, thanks, a question "
-            "back when the request is unclear, a refusal, or the answer from tool results."
+            "back when the request is unclear, a refusal, or, once the tool results hold "
+            "what was asked, the answer from them."
         ),
         "parameters": {
             "type": "object",
