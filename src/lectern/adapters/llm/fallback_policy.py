@@ -35,6 +35,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
+from lectern.application.book_view import NAME_SEPARATOR
+
 MODEL_ID = "rules:search-fallback-v1"
 RRF_K = 60
 KEEP_PER_AUTHOR = 3
@@ -80,6 +82,21 @@ def _tool_results(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
                 data = {"error": str(message.content)}
             results.append(data if isinstance(data, dict) else {"error": "not an object"})
     return results
+
+
+def _shelves(field: Any) -> list[str]:
+    """The names of a book's `categories` field (one comma-joined string, as models see it).
+
+    A shelf that holds the separator ("actors, fiction") comes back as its pieces, each
+    still a shelf's words.
+    """
+    return [n for n in str(field).split(NAME_SEPARATOR) if n.strip()] if field else []
+
+
+def _first_author_is(book: dict[str, Any], author: str) -> bool:
+    # By prefix, not by splitting: a few names hold the separator ("Haldeman, Joe W").
+    authors = str(book.get("authors") or "")
+    return authors == author or authors.startswith(author + NAME_SEPARATOR)
 
 
 def _books(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -199,12 +216,10 @@ class FallbackRulePolicy(BaseChatModel):
                 return None
             # X's shelves say what "like X" means; the ones Y names are left out.
             similar_to = results[0].get("similar_to")
-            shelves = similar_to.get("categories") if isinstance(similar_to, dict) else None
-            words = [
-                str(c)
-                for c in shelves or []
-                if not unlike or str(unlike).casefold() not in str(c).casefold()
-            ]
+            shelves = _shelves(
+                similar_to.get("categories") if isinstance(similar_to, dict) else None
+            )
+            words = [c for c in shelves if not unlike or str(unlike).casefold() not in c.casefold()]
             return {
                 "name": "search_catalog",
                 "args": {"query": " ".join(words[:4]) or like, "limit": limit, **excluding},
@@ -273,7 +288,7 @@ class FallbackRulePolicy(BaseChatModel):
         def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             kept, theirs = [], 0
             for book in first:
-                if author in (book.get("authors") or [])[:1]:
+                if _first_author_is(book, author):
                     theirs += 1
                     if theirs > KEEP_PER_AUTHOR:
                         continue

@@ -1,19 +1,19 @@
-"""Books as the assistant names and shows them: by id or by title, with citable fields."""
+"""Books as the assistant names them (by id or by title) and the evidence its replies may quote.
+
+What a model is shown of a book is `application/book_view.py`, shared with the fallback.
+"""
 
 from __future__ import annotations
 
 import uuid
 
 from lectern.application.assistant.tools import ToolDeps
+from lectern.application.book_view import book_fields
 from lectern.application.understanding import key_of
 from lectern.domain.assistant import book_source
-from lectern.domain.books import Book, JSONValue
+from lectern.domain.books import Book
 from lectern.domain.search import SearchQuery
 from lectern.errors import InvalidQueryError, ToolError
-
-DESCRIPTION_CHARS = 600
-"""A description is cut here for the model; the cut text is what citations are checked on."""
-MAX_CATEGORIES = 8
 
 
 def resolve_book(deps: ToolDeps, reference: str) -> Book:
@@ -62,37 +62,6 @@ def _by_title(deps: ToolDeps, title: str) -> Book | None:
     return None
 
 
-def book_fields(book: Book) -> dict[str, str]:
-    """The citable text of each field the assistant shows (description cut)."""
-    fields = {
-        "title": book.field_text("title"),
-        "authors": ", ".join(book.authors),
-        "published_year": "" if book.published_year is None else str(book.published_year),
-        "language": book.language or "",
-        "categories": ", ".join(book.categories[:MAX_CATEGORIES]),
-        "description": _cut(book.description or ""),
-    }
-    return {name: value for name, value in fields.items() if value}
-
-
 def book_evidence(book: Book) -> dict[str, str]:
     """Source key -> text for every field shown: what a reply may quote."""
     return {book_source(str(book.id), name): text for name, text in book_fields(book).items()}
-
-
-def book_json(book: Book, *, with_description: bool = True) -> dict[str, JSONValue]:
-    """A book as the model sees it."""
-    fields = book_fields(book)
-    data: dict[str, JSONValue] = {"book_id": str(book.id)}
-    for name, text in fields.items():
-        if name == "description" and not with_description:
-            continue
-        data[name] = text
-    return data
-
-
-def _cut(text: str, limit: int = DESCRIPTION_CHARS) -> str:
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    return text[:limit].rsplit(" ", 1)[0]

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from lectern.application.book_view import book_json
 from lectern.domain.books import JSONValue
 from lectern.domain.fallback import MAX_FALLBACK_TOOL_CALLS, ExplorationRequest, FallbackReason
 from lectern.domain.search import SearchFilters, SearchResult
 
-PROMPT_VERSION = "search-fallback-v2"
+PROMPT_VERSION = "search-fallback-v3"
+"""v3: the first results are shown as every tool shows a book (`book_view.book_json`)."""
 
 SYSTEM_PROMPT = f"""You rescue a book search that did not serve the reader well.
 Tools: search_catalog (search with other words, exclude authors or shelves, drop filters)
@@ -60,15 +62,7 @@ def request_text(
         },
         "page_limit": [filters.min_pages, filters.max_pages] if filters.has_page_limit else None,
         "reasons": list(reasons),
-        "first_results": [
-            {
-                "book_id": str(r.book.id),
-                "title": r.book.title,
-                "authors": list(r.book.authors[:2]),
-                "year": r.book.published_year,
-            }
-            for r in first
-        ],
+        "first_results": [book_json(r.book, with_description=False) for r in first],
     }
     if dominant_author is not None:
         data["dominant_author"] = dominant_author

@@ -8,8 +8,9 @@ Signatures (what the model sees as JSON schema):
     get_similar_books(book: str, limit: int = 10,
                       exclude_authors: list[str] = [], exclude_categories: list[str] = [])
 
-`book` is a book id or a title. Both return `{"books": [{"book_id", "title", "authors",
-"year", "categories", "description"}]}` (`get_similar_books` adds `similar_to`). A toolbox
+`book` is a book id or a title. Both return `{"books": [...]}`, each book as every model
+sees one (`application/book_view.py`: id and citable fields), and `get_similar_books` adds
+`similar_to`, the book it started from (the same view, without its description). A toolbox
 lives for one run and records every call with the books it returned: the results the
 reader gets are taken from those records, never from text the model wrote.
 """
@@ -23,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from lectern.application.book_view import book_json
 from lectern.application.fallback.ports import AgentTool
 from lectern.application.ports import BookCatalog, QueryUnderstanding
 from lectern.application.search import BookSearchService
@@ -32,9 +34,6 @@ from lectern.domain.search import SearchFilters, SearchQuery, SearchResult
 from lectern.errors import InvalidQueryError, ToolError
 
 MAX_TOOL_RESULTS = 20
-DESCRIPTION_CHARS = 300
-"""Descriptions are cut here for the model: enough to judge a book, cheap in tokens."""
-MAX_CATEGORIES = 5
 
 
 class _Input(BaseModel):
@@ -84,21 +83,6 @@ class ToolRecord:
     error: str | None = None
 
 
-def book_json(book: Book) -> dict[str, JSONValue]:
-    """A book as the agent sees it."""
-    description = " ".join((book.description or "").split())
-    if len(description) > DESCRIPTION_CHARS:
-        description = description[:DESCRIPTION_CHARS].rsplit(" ", 1)[0] + " ..."
-    return {
-        "book_id": str(book.id),
-        "title": book.field_text("title"),
-        "authors": list(book.authors[:3]),
-        "year": book.published_year,
-        "categories": list(book.categories[:MAX_CATEGORIES]),
-        "description": description,
-    }
-
-
 def _excluded(result: SearchResult, authors: Sequence[str], categories: Sequence[str]) -> bool:
     """True for a book by an excluded author, or on a shelf containing an excluded word.
 
@@ -130,7 +114,8 @@ class FallbackToolbox:
                 "search_catalog",
                 "Search the book catalog (BM25 and embeddings). Use other words than the "
                 "first search, exclude authors or shelves, or drop a filter that left too "
-                "few books. Returns books with id, title, authors, year, shelves and blurb.",
+                "few books. Returns books with id, title, authors, year, language, shelves and "
+                "blurb.",
                 SearchCatalogInput,
                 self._recorded("search_catalog", self.search_catalog),
             ),
@@ -194,12 +179,7 @@ class FallbackToolbox:
             for r in response.results
             if not _excluded(r, args.exclude_authors, args.exclude_categories)
         ]
-        similar_to: JSONValue = {
-            "book_id": str(book.id),
-            "title": book.title,
-            "categories": list(book.categories[:MAX_CATEGORIES]),
-        }
-        return kept[: args.limit], {"similar_to": similar_to}
+        return kept[: args.limit], {"similar_to": book_json(book, with_description=False)}
 
     def _resolve(self, reference: str) -> Book:
         """A book id, else the most popular edition with that title."""
