@@ -6,9 +6,10 @@ wherever it meets a book. Every value is the field's citable text (`Book.field_t
 description cut), which is what a reply may quote and what citations are checked on:
 
     {"book_id", "title", "authors": "A, B", "published_year": "1965", "language",
-     "categories": "Fiction, Classics", "description"}
+     "pages": "212", "categories": "Fiction, Classics", "description"}
 
-Empty fields are left out.
+Empty fields are left out (a book of unknown length has no `pages`: a page limit is not
+known to hold for it).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def book_fields(book: Book) -> dict[str, str]:
         "authors": NAME_SEPARATOR.join(book.authors),
         "published_year": "" if book.published_year is None else str(book.published_year),
         "language": book.language or "",
+        "pages": "" if book.pages is None else str(book.pages),
         "categories": NAME_SEPARATOR.join(book.categories[:MAX_CATEGORIES]),
         "description": _cut(book.description or ""),
     }

@@ -6,6 +6,7 @@ from lectern.adapters.catalog.explanation_cache import SqlAlchemyExplanationCach
 from lectern.adapters.evaluation_runs import JsonRunStore
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
+from lectern.adapters.understanding.titles import RapidfuzzTitleMatcher
 from lectern.application.evaluation.datasets import load_dataset
 from lectern.application.evaluation.fallback import FallbackEvaluation
 from lectern.application.evaluation.runner import EvaluationRunner, RunEnvironment
@@ -145,6 +146,7 @@ class SearchWiring(ModelWiring):
             self.search_fallback_agent(),
             understanding=self.understanding(),
             vocabulary=self.vocabulary(),
+            titles=self.overrides.title_matcher or RapidfuzzTitleMatcher(self.vocabulary()),
             tracer=self.tracer(),
             clock=self.clock,
         )

@@ -37,8 +37,10 @@ from langchain_core.tools import BaseTool
 
 from lectern.application.book_view import NAME_SEPARATOR
 
-MODEL_ID = "rules:search-fallback-v1"
+MODEL_ID = "rules:search-fallback-v2"
 RRF_K = 60
+MAX_TOOL_LIMIT = 20
+"""The most books one tool call returns (the tools' own bound)."""
 KEEP_PER_AUTHOR = 3
 """With `one_author`, the dominant author keeps this many of the first results."""
 _REQUEST = re.compile(r"<request>\s*(\{.*\})\s*</request>", re.S)
@@ -183,9 +185,10 @@ class FallbackRulePolicy(BaseChatModel):
         first: list[dict[str, Any]] = [
             b for b in request.get("first_results") or [] if isinstance(b, dict)
         ]
-        filters = request.get("filters") if isinstance(request.get("filters"), dict) else {}
+        given = request.get("filters")
+        filters: dict[str, Any] = given if isinstance(given, dict) else {}
         kept_filters = {
-            k: v for k, v in (filters or {}).items() if k in ("language", "min_year", "max_year")
+            k: v for k, v in filters.items() if k in ("language", "min_year", "max_year")
         }
         exploration = request.get("exploration") or {}
         if "exploration_request" in reasons and exploration.get("like"):
@@ -194,6 +197,13 @@ class FallbackRulePolicy(BaseChatModel):
             return self._open_exploration(query, limit, kept_filters)
         if reasons & {"no_results", "too_few_results", "no_lexical_or_vector_hits"}:
             return self._widen(query, limit, first)
+        if "unresolved_like" in reasons and request.get("unresolved_like"):
+            return self._like_misspelt(
+                str(request["unresolved_like"]), query, limit, filters, first
+            )
+        page_limit = request.get("page_limit")
+        if "unknown_fit" in reasons and isinstance(page_limit, list) and len(page_limit) == 2:
+            return self._known_fits(query, kept_filters, page_limit, first)
         if "one_author" in reasons and request.get("dominant_author"):
             return self._other_authors(query, limit, kept_filters, first, request)
         return self._explore_subject(query, limit, kept_filters, first)
@@ -226,7 +236,20 @@ class FallbackRulePolicy(BaseChatModel):
             }
 
         def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-            return [b for r in results for b in _books(r)] or first
+            # The first results that Y does not name agree or disagree with X's neighbours:
+            # fused, books both hold rise and a trait no shelf names ("less dark") costs
+            # nothing the first search had right.
+            banned = str(unlike).casefold() if unlike else ""
+            kept = [
+                b
+                for b in first
+                if not banned
+                or not any(
+                    banned in n.casefold()
+                    for n in (*_shelves(b.get("categories")), str(b.get("authors") or ""))
+                )
+            ]
+            return _fuse(*(_books(r) for r in results), kept) or first
 
         return [similar, search], answer
 
@@ -270,6 +293,89 @@ class FallbackRulePolicy(BaseChatModel):
             return [*first, *(b for r in results for b in _books(r))]
 
         return [again, words], answer
+
+    def _like_misspelt(
+        self,
+        like: str,
+        query: str,
+        limit: int,
+        filters: dict[str, Any],
+        first: list[dict[str, Any]],
+    ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
+        kept = {k: v for k, v in filters.items() if k in ("language", "min_year", "max_year")}
+
+        def similar(_: list[dict[str, Any]]) -> Call:
+            # The tool reads a misspelt title as the closest catalog title, or says it has none.
+            return {"name": "get_similar_books", "args": {"book": like, "limit": limit}}
+
+        def resolved(results: list[dict[str, Any]]) -> bool:
+            return "error" not in results[0] and bool(_books(results[0]))
+
+        unresolved_stages, unresolved_answer = self._explore_subject(query, limit, kept, first)
+
+        def subject(results: list[dict[str, Any]]) -> Call | None:
+            return None if resolved(results) else unresolved_stages[0](results[1:])
+
+        def neighbours(results: list[dict[str, Any]]) -> Call | None:
+            return unresolved_stages[1](results[1:])
+
+        def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            if resolved(results):
+                return [*_books(results[0]), *first]
+            return unresolved_answer(results[1:])
+
+        return [similar, subject, neighbours], answer
+
+    def _known_fits(
+        self,
+        query: str,
+        filters: dict[str, Any],
+        page_limit: list[Any],
+        first: list[dict[str, Any]],
+    ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
+        low, high = page_limit
+
+        def fits(book: dict[str, Any]) -> bool:
+            pages = str(book.get("pages") or "")
+            if not pages.isdigit():
+                return False
+            return (low is None or int(pages) >= int(low)) and (
+                high is None or int(pages) <= int(high)
+            )
+
+        counts: dict[str, int] = {}
+        for book in first:
+            for shelf in _shelves(book.get("categories"))[:3]:
+                counts[shelf.casefold()] = counts.get(shelf.casefold(), 0) + 1
+        common = sorted(counts, key=lambda c: -counts[c])[:2]
+
+        def on_topic(book: dict[str, Any]) -> bool:
+            # The search shows every known fit of its pool first, however weak a match: a
+            # new one counts only on one of the shelves searched.
+            return not common or any(
+                s.casefold() in common for s in _shelves(book.get("categories"))
+            )
+
+        def shelves(_: list[dict[str, Any]]) -> Call:
+            # The first results' commonest shelves draw another pool, in which the search
+            # shows the books known to fit first.
+            words = " ".join(common) or content_words(query)
+            args: dict[str, Any] = {"query": words, "limit": MAX_TOOL_LIMIT, **filters}
+            if low is not None:
+                args["min_pages"] = int(low)
+            if high is not None:
+                args["max_pages"] = int(high)
+            return {"name": "search_catalog", "args": args}
+
+        def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            found = [b for r in results for b in _books(r)]
+            return [
+                *(b for b in first if fits(b)),
+                *(b for b in found if fits(b) and on_topic(b)),
+                *(b for b in first if not fits(b)),
+            ]
+
+        return [shelves], answer
 
     def _other_authors(
         self,

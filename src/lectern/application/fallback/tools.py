@@ -4,6 +4,7 @@ Signatures (what the model sees as JSON schema):
 
     search_catalog(query: str, limit: int = 10, language: str | None = None,
                    min_year: int | None = None, max_year: int | None = None,
+                   min_pages: int | None = None, max_pages: int | None = None,
                    exclude_authors: list[str] = [], exclude_categories: list[str] = [])
     get_similar_books(book: str, limit: int = 10,
                       exclude_authors: list[str] = [], exclude_categories: list[str] = [])
@@ -26,10 +27,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lectern.application.book_view import book_json
 from lectern.application.fallback.ports import AgentTool
-from lectern.application.ports import BookCatalog, QueryUnderstanding
+from lectern.application.ports import BookCatalog, QueryUnderstanding, TitleMatcher
 from lectern.application.search import BookSearchService
 from lectern.application.understanding import Vocabulary, key_of
 from lectern.domain.books import Book, JSONValue
+from lectern.domain.normalize import MAX_PAGES
 from lectern.domain.search import SearchFilters, SearchQuery, SearchResult
 from lectern.errors import InvalidQueryError, ToolError
 
@@ -48,6 +50,13 @@ class SearchCatalogInput(_Input):
     language: str | None = Field(None, description="ISO 639-1 code, e.g. en, es.")
     min_year: int | None = Field(None, description="Published in or after this year.")
     max_year: int | None = Field(None, description="Published in or before this year.")
+    min_pages: int | None = Field(None, ge=1, le=MAX_PAGES, description="At least this long.")
+    max_pages: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_PAGES,
+        description="At most this long (books of unknown length come after those known to fit).",
+    )
     exclude_authors: list[str] = Field(
         default_factory=list, max_length=10, description="Leave out books by these authors."
     )
@@ -105,6 +114,8 @@ class FallbackToolbox:
     catalog: BookCatalog
     understanding: QueryUnderstanding | None = None
     vocabulary: Vocabulary | None = None
+    titles: TitleMatcher | None = None
+    """Resolves a misspelt title for `get_similar_books` when no title matches exactly."""
     records: list[ToolRecord] = field(default_factory=list)
 
     def tools(self) -> list[AgentTool]:
@@ -114,8 +125,8 @@ class FallbackToolbox:
                 "search_catalog",
                 "Search the book catalog (BM25 and embeddings). Use other words than the "
                 "first search, exclude authors or shelves, or drop a filter that left too "
-                "few books. Returns books with id, title, authors, year, language, shelves and "
-                "blurb.",
+                "few books; a page limit shows the books known to fit first. Returns books with "
+                "id, title, authors, year, language, pages (when known), shelves and blurb.",
                 SearchCatalogInput,
                 self._recorded("search_catalog", self.search_catalog),
             ),
@@ -153,6 +164,8 @@ class FallbackToolbox:
             language=args.language,
             min_year=args.min_year,
             max_year=args.max_year,
+            min_pages=args.min_pages,
+            max_pages=args.max_pages,
             exclude_categories=tuple(args.exclude_categories),
             exclude_authors=tuple(args.exclude_authors),
         )
@@ -182,7 +195,11 @@ class FallbackToolbox:
         return kept[: args.limit], {"similar_to": book_json(book, with_description=False)}
 
     def _resolve(self, reference: str) -> Book:
-        """A book id, else the most popular edition with that title."""
+        """A book id, else the most popular edition with that title, else the closest title.
+
+        `similar_to` in the tool's answer names the book used, so a caller sees when a
+        misspelt title was read as another.
+        """
         text = reference.strip().removeprefix("book:")
         try:
             book = self.catalog.get(uuid.UUID(text[:36]))
@@ -207,4 +224,9 @@ class FallbackToolbox:
         for result in results:
             if key_of(result.book.title)[: len(key)] == key:
                 return result.book
+        closest = self.titles.closest(text) if self.titles is not None else None
+        if closest is not None:
+            found = self.catalog.get(uuid.UUID(closest))
+            if found is not None:
+                return found
         raise ToolError(f"no book titled {text!r} in the catalog: search for it first")
