@@ -372,7 +372,7 @@ class FallbackRulePolicy(BaseChatModel):
             return [
                 *(b for b in first if fits(b)),
                 *(b for b in found if fits(b) and on_topic(b)),
-                *(b for b in first if not fits(b)),
+                *(b for b in first if not str(b.get("pages") or "").isdigit()),
             ]
 
         return [shelves], answer
