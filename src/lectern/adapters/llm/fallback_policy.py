@@ -3,22 +3,35 @@
 A LangChain `BaseChatModel`, so LangChain's prebuilt ReAct agent drives it exactly as it
 drives a hosted model: it reads the request (the reader's query, the reasons, the first
 results) from the first user message, asks for tool calls in stages, and answers with the
-chosen books by id. Tool results are read only for book ids and authors, never as
+chosen books by id. Tool results are read only for book ids, authors, shelves and pages, never as
 instructions. The plan for each reason (the first that applies wins):
 
 - exploration_request, "like X but not Y": get_similar_books(X, excluding Y), then, when
   too few came back, search_catalog(X's shelves that do not name Y, or X itself when X is
-  no title, excluding Y); answer the similar books, then the search's.
+  no title, excluding Y); answer those books fused by reciprocal rank with the first
+  results Y does not name (a trait no shelf names, "less dark", costs nothing the first
+  search had right).
 - exploration_request without an X ("surprise me"): search_catalog(the content words),
   get_similar_books(its best book); answer both, interleaved.
 - no_results, too_few_results, no_lexical_or_vector_hits: search_catalog(the query, no
   filters), then search_catalog(its content words) while still short; answer the first
   results, then the new books.
+- unresolved_like ("books like X", X no catalog title): get_similar_books(X), which reads a
+  misspelt title as the closest catalog title; answer its neighbours, then the first
+  results. When no title is close (the tool says so): search_catalog(the content words),
+  get_similar_books(its best book), fused with the first results as for a subject.
+- unknown_fit (a page limit few shown books are known to fit): search_catalog(the first
+  results' two commonest shelves, with the page limit, 20 books); answer the first
+  results known to fit, the new ones known to fit on a searched shelf, then the first
+  results of unknown length.
 - one_author: search_catalog(the query, same filters, excluding that author); answer the
   first results with at most 3 by that author, interleaved with the new books.
-- exploratory_intent: search_catalog(the subject: the query without cue and filler words),
-  get_similar_books(that search's best book); answer the two lists and the first results
-  fused by reciprocal rank (books several lists agree on rise).
+- anything else (exploratory_intent): search_catalog(the subject: the query without cue and
+  filler words), get_similar_books(that search's best book); answer the two lists and the
+  first results fused by reciprocal rank (books several lists agree on rise).
+
+Books are read as every model-facing tool shows them (`application/book_view.py`): authors
+and shelves one comma-joined string each, `pages` only when the length is known.
 """
 
 from __future__ import annotations
