@@ -126,7 +126,9 @@ class GetBookDetails(QueryTool):
     """One book's fields."""
 
     name = "get_book_details"
-    description = "A book's details (title, authors, year, language, categories, description)."
+    description = (
+        "A book's details (title, authors, year, language, pages, categories, description)."
+    )
     Input = BookInput
 
     def run(self, args: BookInput, context: ToolContext) -> QueryOutput:
