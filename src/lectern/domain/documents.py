@@ -20,6 +20,7 @@ from typing import Literal
 
 from lectern.domain.books import JSONValue
 from lectern.domain.grounding import is_valid_snippet
+from lectern.domain.sentences import SNIPPET, sentence_breaks
 
 DocumentKind = Literal["markdown", "text", "html", "pdf", "record"]
 FilterKind = Literal["keyword", "date", "number"]
@@ -27,7 +28,6 @@ FilterKind = Literal["keyword", "date", "number"]
 _COLLECTION_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 _PAGE_LABEL = re.compile(r"^(?P<key>.+?) p\.(?P<page>\d+)$")
 _WORD = re.compile(r"\w+", re.UNICODE)
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n\s*\n")
 SNIPPET_CHARS = 200
 """A shown snippet is at most this long (the citation rule's own limit)."""
 
@@ -354,7 +354,7 @@ def best_snippet(text: str, query: str, limit: int = SNIPPET_CHARS) -> Snippet:
     """The sentence (or window of at most `limit` characters) holding most query words."""
     terms = query_terms(query)
     bounds = [0]
-    bounds.extend(m.end() for m in _SENTENCE_END.finditer(text))
+    bounds.extend(end for _, end in sentence_breaks(text, SNIPPET))
     if bounds[-1] != len(text):
         bounds.append(len(text))
     best: tuple[int, int, int] | None = None
