@@ -17,7 +17,8 @@ from lectern.application.ports import (
     IndexedPassage,
     StoredDocument,
 )
-from lectern.domain.documents import Document, DocumentPassage, FilterField, Section
+from lectern.domain.documents import Document, DocumentPassage, Section
+from lectern.domain.metadata_filters import FilterField
 
 _IN_CHUNK = 500
 _LIGHT_COLUMNS = [c for c in documents.c if c.name != "text"]

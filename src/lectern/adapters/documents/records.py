@@ -32,7 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from lectern.adapters.documents.cvss_scores import CvssScore, score_vector
 from lectern.adapters.documents.html import html_text
 from lectern.domain.books import JSONValue
-from lectern.domain.documents import Block, ExtractedDocument, FilterField, SkippedFile
+from lectern.domain.documents import Block, ExtractedDocument, SkippedFile
+from lectern.domain.metadata_filters import FilterField
 from lectern.errors import MappingError
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_@][\w.*\[\]@-]*)\}")

@@ -46,13 +46,7 @@ from lectern.application.collections import CollectionSearchResponse, PassageHit
 from lectern.application.ports import LLMTracer
 from lectern.domain.assistant import ChatCitation, GroundingFlag, Message, ToolCall
 from lectern.domain.books import JSONValue
-from lectern.domain.documents import (
-    UPLOAD_SOURCE,
-    Document,
-    FilterField,
-    best_snippet,
-    locate_snippet,
-)
+from lectern.domain.documents import UPLOAD_SOURCE, Document
 from lectern.domain.evidence import Evidence, check_numbers, sentences
 from lectern.domain.guidance import (
     DEFAULT_MIN_SIMILARITY,
@@ -63,8 +57,10 @@ from lectern.domain.guidance import (
     guide_label,
     normalise_label,
 )
+from lectern.domain.metadata_filters import FilterField
 from lectern.domain.privacy import mask, masked_notice
 from lectern.domain.relevance import near_the_top
+from lectern.domain.snippets import best_snippet, locate_snippet
 from lectern.errors import (
     CollectionNotFoundError,
     InvalidQueryError,

@@ -18,7 +18,7 @@ from lectern.application.ports import (
     UploadInbox,
 )
 from lectern.application.search import HybridRetriever, SearchConfig
-from lectern.domain.documents import FilterField, MetadataFilter
+from lectern.domain.metadata_filters import FilterField, MetadataFilter
 from lectern.domain.retrieval import DEFAULT_RERANK_DEPTH
 from lectern.errors import CollectionNotFoundError
 

@@ -31,13 +31,13 @@ from lectern.domain.documents import (
     Document,
     DocumentPassage,
     ExtractedDocument,
-    FilterField,
     SkippedFile,
     check_collection_name,
     document_id,
     make_passages,
     uploaded_cite_as,
 )
+from lectern.domain.metadata_filters import FilterField
 from lectern.domain.retrieval import Passage
 from lectern.domain.statement_tables import TABLE_LINES, columns_of, labelled_rows
 from lectern.errors import (

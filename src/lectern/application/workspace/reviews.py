@@ -26,10 +26,10 @@ from lectern.application.assistant.ports import PiiDetector
 from lectern.application.ports import LLMClient
 from lectern.application.workspace.ports import ReviewJob
 from lectern.application.workspace.service import WorkspaceService
-from lectern.domain.documents import best_snippet
 from lectern.domain.grounding import MAX_SNIPPET_CHARS, is_valid_snippet
 from lectern.domain.privacy import KIND_WORDS, mask
 from lectern.domain.sentences import LINES, sentence_spans
+from lectern.domain.snippets import best_snippet
 from lectern.domain.workspace import Comment, CommentCitation, ProjectDocument
 from lectern.errors import CollectionNotFoundError, WorkspaceNotFoundError
 
