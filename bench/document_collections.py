@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from lectern.adapters.documents.records import RecordsReader, load_mapping
+from lectern.adapters.documents.record_mappings import load_mapping
+from lectern.adapters.documents.records import RecordsReader
 from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.adapters.sources.beir import load_beir
 from lectern.adapters.vector.faiss_index import ArrayEmbedder, text_hash
