@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import Field, model_validator
 
 from lectern.application.assistant.tools import ActionTool, ToolContext, ToolInput
-from lectern.application.assistant.workspace_tools import (
+from lectern.application.assistant.workspace_lookup import (
     PriorityName,
     TaskStatusName,
     page_project,
