@@ -15,6 +15,7 @@ from lectern.domain.sentences import (
     sentence_breaks,
     sentence_spans,
     sentences,
+    trimmed_span,
 )
 
 RULES = [PROSE, LINES, LABELLED_LINES, CAPITALISED, SNIPPET, KB]
@@ -89,3 +90,9 @@ def test_empty_and_blank_text_have_no_sentences() -> None:
     for rule in RULES:
         assert sentence_spans("", rule) == []
         assert sentence_spans(" \n ", rule, trim=False) == []
+
+
+def test_trimmed_span_drops_whitespace_at_either_end_only() -> None:
+    assert trimmed_span("  a b \n", 0, 7) == (2, 5)
+    assert trimmed_span("   ", 0, 3) == (3, 3)
+    assert trimmed_span("x  y", 1, 3) == (3, 3)

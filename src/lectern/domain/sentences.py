@@ -101,15 +101,21 @@ def sentence_spans(text: str, rule: SentenceRule, trim: bool = True) -> list[tup
     found = []
     for begin, end in spans:
         if trim:
-            while begin < end and text[begin].isspace():
-                begin += 1
-            while end > begin and text[end - 1].isspace():
-                end -= 1
+            begin, end = trimmed_span(text, begin, end)
             if end > begin:
                 found.append((begin, end))
         elif text[begin:end].strip():
             found.append((begin, end))
     return found
+
+
+def trimmed_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """`text[start:end]` without the whitespace at either end, as offsets."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
 
 
 def sentences(text: str, rule: SentenceRule) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lectern.domain.sentences import SNIPPET, sentence_breaks
+from lectern.domain.sentences import SNIPPET, sentence_breaks, trimmed_span
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 SNIPPET_CHARS = 200
@@ -100,10 +100,7 @@ def best_snippet(text: str, query: str, limit: int = SNIPPET_CHARS) -> Snippet:
         if best is None or score > best[0]:
             best = (score, start, stop)
     _, start, stop = best or (0, 0, min(len(text), limit))
-    while start < stop and text[start].isspace():
-        start += 1
-    while stop > start and text[stop - 1].isspace():
-        stop -= 1
+    start, stop = trimmed_span(text, start, stop)
     piece = text[start:stop]
     highlights = tuple(
         (m.start(), m.end())
