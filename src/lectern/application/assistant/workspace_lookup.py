@@ -7,14 +7,15 @@ specification's, for the tools' input schemas.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from lectern.application.assistant.tools import ToolContext, ToolDeps
 from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.assistant import PageContext
-from lectern.domain.workspace import ProjectDocument, Task
+from lectern.domain.workspace import Blocker, ProjectDocument, Task
 from lectern.errors import InvalidQueryError, ToolError, WorkspaceNotFoundError
 
+_FoundT = TypeVar("_FoundT", covariant=True)
 TaskStatusName = Literal["todo", "in_progress", "in_review", "done"]
 PriorityName = Literal["low", "medium", "high", "urgent"]
 ProjectStatusName = Literal["active", "on_hold", "completed", "archived"]
@@ -34,25 +35,33 @@ def page_project(page: PageContext) -> str | None:
     return page.project_id
 
 
-def resolve_task(service: WorkspaceService, context: ToolContext, reference: str) -> Task:
-    """A task by id or title: on a project's page its tasks first, then every visible one."""
+class _Finder(Protocol[_FoundT]):
+    def __call__(self, user: str, reference: str, *, project_id: str | None = None) -> _FoundT: ...
+
+
+def _page_first(find: _Finder[_FoundT], context: ToolContext, reference: str) -> _FoundT:
+    """What the reader names, looked for in the page's project first, then everywhere visible."""
     scope = page_project(context.page)
     if scope is not None:
         try:
-            return service.find_task(context.user, reference, project_id=scope)
+            return find(context.user, reference, project_id=scope)
         except (WorkspaceNotFoundError, InvalidQueryError):
             pass
-    return service.find_task(context.user, reference)
+    return find(context.user, reference)
+
+
+def resolve_task(service: WorkspaceService, context: ToolContext, reference: str) -> Task:
+    """A task by id or title: on a project's page its tasks first, then every visible one."""
+    return _page_first(service.find_task, context, reference)
 
 
 def resolve_document(
     service: WorkspaceService, context: ToolContext, reference: str
 ) -> ProjectDocument:
     """A project document by id or title, the page's project first."""
-    scope = page_project(context.page)
-    if scope is not None:
-        try:
-            return service.find_document(context.user, reference, project_id=scope)
-        except (WorkspaceNotFoundError, InvalidQueryError):
-            pass
-    return service.find_document(context.user, reference)
+    return _page_first(service.find_document, context, reference)
+
+
+def resolve_blocker(service: WorkspaceService, context: ToolContext, reference: str) -> Blocker:
+    """A blocker by id or words of it: the page's project first, then every visible one."""
+    return _page_first(service.find_blocker, context, reference)
