@@ -40,7 +40,7 @@ from lectern.adapters.vector.faiss_index import ArrayEmbedder, text_hash
 from lectern.application.collections import AddReport, CollectionService
 from lectern.application.evaluation.beir import evaluate, rank
 from lectern.application.evaluation.metrics import percentile
-from lectern.application.search import HybridRetriever
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.bootstrap import bootstrap, load_retriever, make_embedder, search_indexes
 from lectern.domain.documents import ExtractedDocument, document_id
 from lectern.settings import Settings

@@ -8,8 +8,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from lectern.application.collections.base import CollectionBase, LoadedCollection
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.rerank import rerank_head
-from lectern.application.search import HybridRetriever
 from lectern.application.timing import elapsed_ms
 from lectern.domain.documents import Document, DocumentPassage, passage_label
 from lectern.domain.filings import is_filing, scope_for
