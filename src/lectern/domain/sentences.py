@@ -1,11 +1,10 @@
 """Where a text's sentences begin and end: one splitter, each caller's rule named here.
 
 Every place that splits text into sentences calls `sentence_breaks` (or a wrapper of it) with
-one of the rules below; `adapters/llm/guideline_policy.py` still has a rule of its own. The
-rules differ on purpose: each feeds measured figures (citation checks, grounding counts,
-review claims), so a caller changes rule only with a new measurement. Citations are verified
-against character offsets, so the splitter works in offsets; `sentences` is the thin wrapper
-for callers that want stripped strings.
+one of the rules below. The rules differ on purpose: each feeds measured figures (citation
+checks, grounding counts, review claims), so a caller changes rule only with a new
+measurement. Citations are verified against character offsets, so the splitter works in
+offsets; `sentences` is the thin wrapper for callers that want stripped strings.
 """
 
 from __future__ import annotations
@@ -52,6 +51,10 @@ spans an extractive explanation quotes from a book."""
 
 SNIPPET = SentenceRule(ends=".!?;:", lines=r"\n\s*\n")
 """`;` and `:` end a piece too, and so does a blank line: where a shown snippet may start."""
+
+GUIDELINE = SentenceRule(ends=".!?;", starts=r'[A-Z0-9"(]')
+"""`;` ends a sentence too when a capital, digit, quote or bracket follows: the pieces the
+offline guideline policy quotes (normative text strings its rules with semicolons)."""
 
 KB = SentenceRule(
     starts=r"[\"'(\[]?[A-Z0-9]",

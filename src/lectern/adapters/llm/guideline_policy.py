@@ -24,6 +24,7 @@ from lectern.application.assistant.prompts import REFUSAL_RULE
 from lectern.application.ports.indexes import Embedder, Vector
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 from lectern.domain.evidence import numbers_in
+from lectern.domain.sentences import GUIDELINE, sentences
 
 MODEL_ID = "guideline-rules-v1"
 MIN_COVERAGE = 0.55
@@ -55,7 +56,6 @@ _ASKS_FOR: tuple[tuple[re.Pattern[str], set[str | None]], ...] = (
 """Question words and the dimensions (domain/evidence.py) of the numbers they ask for."""
 _REFUSAL = re.compile(re.escape(REFUSAL_RULE) + r'"(?P<text>[^"]+)"')
 _WORD = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"(])")
 _BULLET = re.compile(r"^(?:[*\u2022o-]|\d{1,2}[.)])\s+\S")
 _MARKER = re.compile(r"^(?:[*\u2022-]|o(?=\s))\s+")
 """A list item's marker (RFCs use "o"), left out of the quote."""
@@ -428,7 +428,7 @@ def _sentences(results: Sequence[Message]) -> list[_Sentence]:
             expansions = _acronyms(text)
             around = _words_of(f"{text} {context}", expansions)
             for block in blocks(text):
-                for piece in _SENTENCE.split(block):
+                for piece in sentences(block, GUIDELINE):
                     position += 1
                     sentence = _MARKER.sub("", " ".join(piece.split())).strip(" *-|")
                     key = sentence.casefold()
