@@ -11,9 +11,10 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from lectern.domain.answering import content_terms, quote_of, sentence_spans, term_key
+from lectern.domain.answering import content_terms, quote_of, term_key
 from lectern.domain.books import JSONValue
 from lectern.domain.research import ContextBlock, ResearchDraft, ResearchTemplate
+from lectern.domain.sentences import KB, sentence_spans
 
 MAX_CITED_SOURCES = 4
 RELATIVE_FLOOR = 0.6
@@ -65,7 +66,7 @@ def _values(value: JSONValue) -> list[str]:
 
 
 def _sentences(text: str) -> list[str]:
-    return [" ".join(text[s:e].split()) for s, e in sentence_spans(text)]
+    return [" ".join(text[s:e].split()) for s, e in sentence_spans(text, KB)]
 
 
 def _by_source(blocks: Sequence[ContextBlock]) -> list[tuple[str, list[ContextBlock]]]:
