@@ -265,7 +265,9 @@ class GuidelineRulePolicy:
             score = share + bonus - 0.01 * candidate.rank - LENGTH_COST * len(candidate.text)
             scored.append((score, share, own, matched, candidate))
         scored.sort(key=lambda item: -item[0])
-        scored = self._by_meaning(question, scored, wants_number)
+        if scored[0][1] < self.min_coverage:
+            # Words alone would refuse: meaning may find the sentence that says it otherwise.
+            scored = self._by_meaning(question, scored, wants_number)
         best_score, best_share, _, best_terms, best = scored[0]
         if best_share < self.min_coverage:
             return refusal
