@@ -18,18 +18,18 @@ reader gets are taken from those records, never from text the model wrote.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from lectern.application.book_lookup import resolve_book
 from lectern.application.book_view import book_json
 from lectern.application.fallback.ports import AgentTool
 from lectern.application.ports import BookCatalog, QueryUnderstanding, TitleMatcher
 from lectern.application.search import BookSearchService
-from lectern.application.understanding import Vocabulary, key_of
+from lectern.application.understanding import Vocabulary
 from lectern.domain.books import Book, JSONValue
 from lectern.domain.normalize import MAX_PAGES
 from lectern.domain.search import SearchFilters, SearchQuery, SearchResult
@@ -195,38 +195,11 @@ class FallbackToolbox:
         return kept[: args.limit], {"similar_to": book_json(book, with_description=False)}
 
     def _resolve(self, reference: str) -> Book:
-        """A book id, else the most popular edition with that title, else the closest title.
+        """A book id or title (`book_lookup`), else the closest title by spelling.
 
         `similar_to` in the tool's answer names the book used, so a caller sees when a
         misspelt title was read as another.
         """
-        text = reference.strip().removeprefix("book:")
-        try:
-            book = self.catalog.get(uuid.UUID(text[:36]))
-        except ValueError:
-            book = None
-        else:
-            if book is None:
-                raise ToolError(f"no book with id {text} in the catalog")
-            return book
-        key = key_of(text.strip(" \"'“”"))
-        if not key:
-            raise ToolError("name a book by its id or its title")
-        if self.vocabulary is not None:
-            entry = self.vocabulary.best_title(key)
-            if entry is None and key[:1] != ("the",):
-                entry = self.vocabulary.best_title(("the", *key))
-            if entry is not None:
-                found = self.catalog.get(uuid.UUID(entry.book_id))
-                if found is not None:
-                    return found
-        results = self.search.search(SearchQuery(text, max_results=10), mmr_lambda=None).results
-        for result in results:
-            if key_of(result.book.title)[: len(key)] == key:
-                return result.book
-        closest = self.titles.closest(text) if self.titles is not None else None
-        if closest is not None:
-            found = self.catalog.get(uuid.UUID(closest))
-            if found is not None:
-                return found
-        raise ToolError(f"no book titled {text!r} in the catalog: search for it first")
+        return resolve_book(
+            reference, self.catalog, lambda: self.search, self.vocabulary, self.titles
+        )
