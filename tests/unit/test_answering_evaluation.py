@@ -180,6 +180,22 @@ def test_the_second_dev_set_is_apart_from_the_other_two(tmp_path: Path) -> None:
     assert load_research_questions(name=str(path)) == ("v", [ResearchCase("a", "q", ("T1",))])
 
 
+def test_the_third_dev_set_is_apart_from_the_others() -> None:
+    version, dev3 = load_research_questions(name="dev3")
+    earlier = [load_research_questions(name=name)[1] for name in ("dev", "dev2", "measured")]
+    assert version.startswith("research-questions-dev3-") and len(dev3) >= 50
+    assert len({q.id for q in dev3}) == len(dev3) and all(q.gold for q in dev3)
+    assert {q.gold[0][:1] for q in dev3} == {"C", "T"}
+    # Two-record questions are part of it (a sibling is gold only when asked for).
+    assert sum(1 for q in dev3 if len(q.gold) > 1) >= 10
+    # Counts, not the records: a failure here must not print the held-out set's gold.
+    shared_gold = len(
+        {g for q in dev3 for g in q.gold} & {g for s in earlier for q in s for g in q.gold}
+    )
+    shared_questions = len({q.question for q in dev3} & {q.question for s in earlier for q in s})
+    assert (shared_gold, shared_questions) == (0, 0)
+
+
 def test_cases_are_value_objects() -> None:
     case = ClapnqCase("1", "q", True, "a", ("s",))
     assert case == ClapnqCase("1", "q", True, "a", ("s",))

@@ -175,8 +175,8 @@ def evaluate_answering(
     research_set: Annotated[
         str,
         typer.Option(
-            help="The research questions: 'measured' (38, never tuned on), 'dev' or 'dev2' "
-            "(the citation rules' dev sets), or the path of a set file of the same schema."
+            help="The research questions: 'measured' (38, never tuned on), 'dev', 'dev2' or "
+            "'dev3' (the citation rules' dev sets), or the path of a set file of the same schema."
         ),
     ] = "measured",
     research_only: Annotated[
