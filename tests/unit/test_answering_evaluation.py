@@ -25,6 +25,7 @@ from lectern.application.evaluation.answering import (
     token_f1,
     transfer_figures,
 )
+from lectern.application.evaluation.answering.research import ResearchRecord, research_misses
 from lectern.errors import DatasetError
 from tests.conftest import SHARED_DATA
 
@@ -194,6 +195,25 @@ def test_the_third_dev_set_is_apart_from_the_others() -> None:
     )
     shared_questions = len({q.question for q in dev3} & {q.question for s in earlier for q in s})
     assert (shared_gold, shared_questions) == (0, 0)
+
+
+def test_misses_name_only_the_questions_not_fully_right() -> None:
+    def record(
+        id_: str, gold: list[str], cited: list[str], precision: float, recall: float
+    ) -> ResearchRecord:
+        return ResearchRecord(id_, gold, cited, precision, recall, 1.0, [], 1.0)
+
+    lines = research_misses(
+        [
+            record("right", ["T1"], ["T1"], 1.0, 1.0),
+            record("sibling-first", ["CVE-1"], ["CVE-2"], 0.0, 0.0),
+            record("uncited", ["T2"], [], 0.0, 0.0),
+        ]
+    )
+    assert lines == [
+        "sibling-first: gold CVE-1; cited CVE-2 (precision 0.0, recall 0.0)",
+        "uncited: gold T2; cited - (precision 0.0, recall 0.0)",
+    ]
 
 
 def test_cases_are_value_objects() -> None:

@@ -127,3 +127,16 @@ def research_figures(records: Sequence[ResearchRecord]) -> dict[str, JSONValue]:
         "latency_p50_ms": round(percentile(latencies, 0.5), 2),
         "latency_p95_ms": round(percentile(latencies, 0.95), 2),
     }
+
+
+def research_misses(records: Sequence[ResearchRecord]) -> list[str]:
+    """One line per question not fully right: its id, gold records and cited records.
+
+    For the dev sets only: the measured set's questions are run once and never read.
+    """
+    return [
+        f"{r.id}: gold {' '.join(r.gold)}; cited {' '.join(r.cited) or '-'} "
+        f"(precision {r.precision}, recall {r.recall})"
+        for r in records
+        if r.precision < 1 or r.recall < 1
+    ]
