@@ -215,3 +215,24 @@ def test_without_a_kind_the_parent_technique_is_family_not_a_source() -> None:
     ]
     question = "How do adversaries create launch agents on macOS to persist?"
     assert _cited(question, blocks) == ["T1543.001"]
+
+
+def test_a_sibling_holding_all_the_leader_holds_and_more_leads() -> None:
+    blocks = [
+        _block(
+            "CVE-1",
+            "FortiOS SSL VPN Path Traversal Vulnerability",
+            "FortiOS SSL VPN web portal has a path traversal where an attacker can download files.",
+            1.0,
+        ),
+        _block(
+            "CVE-2",
+            "FortiOS Improper Authorization",
+            "Under the SSL VPN web portal an attacker can modify the password.",
+            0.95,
+        ),
+    ]
+    # The first's title holds more of the question (SSL VPN), but the second holds those
+    # words too, in its sentences, and also what is asked: the password change.
+    question = "Which FortiOS SSL VPN web portal flaw lets an attacker modify the password?"
+    assert _cited(question, blocks) == ["CVE-2"]

@@ -222,8 +222,14 @@ class ExtractiveResearchWriter:
             # title: technique name, product and kind of flaw) holds most of the question's
             # words leads, then the one whose sentences hold most of it ("Web Protocols"
             # before "Protocol or Service Impersonation" for C2 over HTTP).
+            # A sibling holding, in its name and sentences, every question word the leader
+            # holds and more leads instead: the leader's extra title words are ones it shares
+            # ("FortiOS SSL VPN Path Traversal" against an "Improper Authorization" record whose
+            # sentences hold SSL VPN and also the password the question asks about).
             near = [f for f in found if f[1] >= SIBLING_SHARE * found[0][1]]
             first = max(near, key=lambda f: (len(title_terms[f[0]]), len(f[3]), f[1]))
+            while wider := [f for f in near if f[4] > first[4]]:
+                first = max(wider, key=lambda f: (len(title_terms[f[0]]), len(f[3]), f[1]))
             found.remove(first)
             found.insert(0, first)
         names = named_terms(question)
