@@ -236,3 +236,54 @@ def test_a_sibling_holding_all_the_leader_holds_and_more_leads() -> None:
     # words too, in its sentences, and also what is asked: the password change.
     question = "Which FortiOS SSL VPN web portal flaw lets an attacker modify the password?"
     assert _cited(question, blocks) == ["CVE-2"]
+
+
+def test_without_names_a_later_source_stays_on_the_words_of_the_first_name() -> None:
+    uaf = "CLFS Driver Use-After-Free Vulnerability"
+    blocks = [
+        _block("CVE-1", uaf, "The CLFS driver has a use-after-free to elevate privileges.", 0.84),
+        _block("CVE-2", uaf, "The CLFS driver has a use-after-free to elevate privileges.", 0.82),
+        _block(
+            "CVE-3",
+            "CLFS Driver Privilege Escalation Vulnerability",
+            "The CLFS driver has an unspecified flaw that allows for privilege escalation.",
+            0.78,
+        ),
+    ]
+    # Lower-case shorthand writes no names: the third record adds "escalation" but is not a
+    # use-after-free, the flaw the first's name and the question share.
+    question = "clfs driver use-after-free local privilege escalation - which CVEs?"
+    assert _cited(question, blocks) == ["CVE-1", "CVE-2"]
+
+
+def test_a_sub_technique_of_the_same_parent_holding_the_other_half_is_cited() -> None:
+    blocks = [
+        _block(
+            "T1574.011",
+            "Services Registry Permissions Weakness",
+            "Adversaries may abuse weak permissions on the registry keys of services.",
+            1.0,
+        ),
+        _block(
+            "T1574.010",
+            "Services File Permissions Weakness",
+            "Adversaries may replace service binaries that have weak permissions.",
+            0.8,
+        ),
+        _block("T1112", "Modify Registry", "Adversaries may change registry keys.", 0.7),
+    ]
+    question = "How do adversaries abuse weak permissions on service binaries and registry keys?"
+    assert _cited(question, blocks) == ["T1574.011", "T1574.010"]
+
+
+def test_a_sub_technique_of_the_same_parent_adding_a_common_word_is_related() -> None:
+    blocks = [
+        _block("T1053.002", "At", "Adversaries may abuse the at utility for execution.", 1.0),
+        _block(
+            "T1053.003", "Cron", "Adversaries may schedule execution with the cron utility.", 0.7
+        ),
+    ]
+    # The first's name holds none of the question's words: nothing says the question has
+    # two halves, and "schedule" is a word every scheduling record holds.
+    question = "how do attackers use the at utility to schedule execution"
+    assert _cited(question, blocks) == ["T1053.002"]

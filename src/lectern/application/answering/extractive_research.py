@@ -160,6 +160,12 @@ def _family(source: str, other: str) -> bool:
     return source.startswith(f"{other}.") or other.startswith(f"{source}.")
 
 
+def _same_parent(source: str, other: str) -> bool:
+    """True when both records are sub-techniques of one technique (`T1574.010`, `T1574.011`)."""
+    parent, dot, _ = source.partition(".")
+    return bool(dot) and source != other and other.startswith(f"{parent}.")
+
+
 class ExtractiveResearchWriter:
     """`ResearchWriter` without a model."""
 
@@ -233,6 +239,10 @@ class ExtractiveResearchWriter:
             found.remove(first)
             found.insert(0, first)
         names = named_terms(question)
+        # What a later source must stay on: the question's names, or, when it writes none
+        # (lower-case shorthand: "clfs driver use-after-free ... which CVEs?"), the question's
+        # words in the first source's name (its product and kind of flaw, or technique name).
+        anchors = names or (title_terms[found[0][0]] if found else set())
         chosen: list[tuple[str, list[str]]] = []
         covered: set[str] = set()
         for number, (source, relevance, sentences, held, titled) in enumerate(found):
@@ -251,27 +261,44 @@ class ExtractiveResearchWriter:
                     # or the answer's sentences name it (below).
                     continue
                 adds = held - covered
-                if wanted is None and (not adds & names or _family(source, found[0][0])):
+                # A sub-technique of the first's parent is the other half of the question
+                # ("on service binaries and on service registry keys": Services File and
+                # Services Registry Permissions Weakness) when each holds a part the other
+                # lacks: it adds a question word the answer lacks, and the first's name holds
+                # a question word it does not. Whatever kind of record the question names.
+                half = (
+                    _same_parent(source, found[0][0])
+                    and bool(adds)
+                    and bool(title_terms[found[0][0]] - titled)
+                )
+                if (
+                    wanted is None
+                    and not half
+                    and (not adds & names or _family(source, found[0][0]))
+                ):
                     # No kind of record named ("how do adversaries ..."): the question asks
                     # for one behaviour or product; a later source is used only when it adds
                     # one of the question's names the answer lacks, else it is related. The
                     # parent of the answer's technique (or its sub-technique) is its family.
                     continue
                 first_held, first_titled = found[0][3], found[0][4]
-                same_entity = names & first_titled <= titled
+                same_entity = anchors & first_titled <= titled
                 # A sibling: the same named thing, and all but one of the question's words
                 # that the first source holds ("which vulnerabilities make up X").
                 # Or a record of the very same name (product and kind of flaw: "Zyxel Multiple
                 # Firewalls Buffer Overflow Vulnerability") holding a question word the answer
                 # lacks ("the notification and ID processing functions").
                 same_name = record_names[source] == record_names[found[0][0]]
-                sibling = wanted == "several" and (
-                    (same_entity and len(first_held - held) <= 1) or (same_name and bool(adds))
+                sibling = half or (
+                    wanted == "several"
+                    and (
+                        (same_entity and len(first_held - held) <= 1) or (same_name and bool(adds))
+                    )
                 )
                 # A later source adding question words is used when it adds a name the
                 # question asks about or stays on every name the answer holds; else it is
                 # related (another product's record that shares a common word), not used.
-                if not sibling and not (adds and (adds & names or names & covered <= titled)):
+                if not sibling and not (adds and (adds & names or anchors & covered <= titled)):
                     continue
             chosen.append((source, sentences))
             covered.update(held)
