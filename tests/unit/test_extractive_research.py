@@ -287,3 +287,47 @@ def test_a_sub_technique_of_the_same_parent_adding_a_common_word_is_related() ->
     # two halves, and "schedule" is a word every scheduling record holds.
     question = "how do attackers use the at utility to schedule execution"
     assert _cited(question, blocks) == ["T1053.002"]
+
+
+OVERLAYFS = [
+    _block(
+        "CVE-1",
+        "Linux Kernel Privilege Escalation Vulnerability",
+        "The OverlayFS file system in the Linux kernel allows privilege escalation.",
+        1.0,
+    ),
+    _block(
+        "CVE-2",
+        "Linux Kernel Privilege Escalation Vulnerability",
+        "The futex_requeue function in the Linux kernel allows privilege escalation.",
+        0.56,
+    ),
+    _block(
+        "CVE-3",
+        "Linux Kernel Improper Ownership Management Vulnerability",
+        "A flaw in the Linux kernel OverlayFS subsystem allows a local user to escalate "
+        "privileges.",
+        0.52,
+    ),
+]
+
+
+def test_asked_for_several_a_sibling_under_the_floor_holding_every_name_is_cited() -> None:
+    # The search scores the second OverlayFS record at half the first (its name says
+    # "Improper Ownership Management"); its sentences hold every name the question writes.
+    question = "Which Linux kernel OverlayFS vulnerabilities allow privilege escalation?"
+    assert _cited(question, OVERLAYFS) == ["CVE-1", "CVE-3"]
+    assert _cited(question.replace("vulnerabilities", "vulnerability"), OVERLAYFS) == ["CVE-1"]
+
+
+def test_a_hyphenated_name_names_each_of_its_words() -> None:
+    assert named_terms("Which Linux kernel USB-audio driver flaws?") == {"linux", "usb", "audio"}
+    blocks = [
+        _block(
+            "CVE-1", "Linux Kernel Flaw", "The Linux USB-audio driver reads out of bounds.", 1.0
+        ),
+        _block("CVE-2", "Linux Kernel Flaw", "The Linux USB-audio driver writes anywhere.", 0.5),
+        _block("CVE-3", "Linux Kernel Flaw", "The Linux USB Video Class driver overflows.", 0.5),
+    ]
+    question = "Which Linux kernel USB-audio driver vulnerabilities are exploited?"
+    assert _cited(question, blocks) == ["CVE-1", "CVE-2"]

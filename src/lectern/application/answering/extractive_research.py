@@ -135,14 +135,15 @@ def named_terms(question: str) -> set[str]:
     """The question's names (kind words apart).
 
     Words written capitalised after its first word, or with a digit or an inner capital
-    (ProxyNotShell, SMBv1, vBulletin).
+    (ProxyNotShell, SMBv1, vBulletin); a hyphenated name names each of its words
+    ("USB-audio": usb and audio).
     """
     words = _KIND_WORD.findall(question)
-    names = {
-        term_key(w)
-        for position, w in enumerate(words)
-        if (position and w[:1].isupper()) or any(c.isdigit() for c in w) or w[1:] != w[1:].lower()
-    }
+    names: set[str] = set()
+    for position, w in enumerate(words):
+        if (position and w[:1].isupper()) or any(c.isdigit() for c in w) or w[1:] != w[1:].lower():
+            names.add(term_key(w))
+            names.update(term_key(part) for part in w.split("-") if part.isalpha())
     return names & set(content_terms(question)) - KIND_TERMS
 
 
@@ -215,7 +216,8 @@ class ExtractiveResearchWriter:
         found: list[tuple[str, float, list[str], set[str], set[str]]] = []
         title_terms: dict[str, set[str]] = {}
         record_names: dict[str, str] = {}
-        for source, group in self._cited_sources(blocks):
+        strong = {source for source, _ in self._cited_sources(blocks)}
+        for source, group in _by_source(blocks):
             sentences = _covering(question, group, SENTENCES_PER_SOURCE)
             if sentences:
                 held = subject & {t for s in sentences for t in content_terms(s)}
@@ -232,7 +234,7 @@ class ExtractiveResearchWriter:
             # holds and more leads instead: the leader's extra title words are ones it shares
             # ("FortiOS SSL VPN Path Traversal" against an "Improper Authorization" record whose
             # sentences hold SSL VPN and also the password the question asks about).
-            near = [f for f in found if f[1] >= SIBLING_SHARE * found[0][1]]
+            near = [f for f in found if f[1] >= SIBLING_SHARE * found[0][1] and f[0] in strong]
             first = max(near, key=lambda f: (len(title_terms[f[0]]), len(f[3]), f[1]))
             while wider := [f for f in near if f[4] > first[4]]:
                 first = max(wider, key=lambda f: (len(title_terms[f[0]]), len(f[3]), f[1]))
@@ -246,8 +248,12 @@ class ExtractiveResearchWriter:
         chosen: list[tuple[str, list[str]]] = []
         covered: set[str] = set()
         for number, (source, relevance, sentences, held, titled) in enumerate(found):
+            weak = source not in strong
+            if weak and len(chosen) >= MAX_CITED_SOURCES:
+                continue
             twin = (
                 number > 0
+                and not weak
                 and relevance >= SIBLING_SHARE * found[0][1]
                 and record_names[source] == record_names[found[0][0]]
                 and held == found[0][3]
@@ -298,6 +304,15 @@ class ExtractiveResearchWriter:
                 # A later source adding question words is used when it adds a name the
                 # question asks about or stays on every name the answer holds; else it is
                 # related (another product's record that shares a common word), not used.
+                if weak and not (
+                    wanted == "several" and names <= titled and len(first_held - held) <= 1
+                ):
+                    # Under the relevance floor (or past the first few sources), a record is
+                    # cited only as a sibling the texts show: the other half of the question,
+                    # or, asked for several, one holding every name the question writes
+                    # ("Linux kernel OverlayFS vulnerabilities": the one whose name is
+                    # "Improper Ownership Management" scores half the other).
+                    continue
                 if not sibling and not (adds and (adds & names or anchors & covered <= titled)):
                     continue
             chosen.append((source, sentences))
@@ -305,7 +320,7 @@ class ExtractiveResearchWriter:
         said = " ".join(s for _, sentences in chosen for s in sentences)
         cited_ids = {source for source, _ in chosen}
         for source, _, sentences, held, _ in found:
-            if source not in cited_ids and _names(said, source):
+            if source in strong and source not in cited_ids and _names(said, source):
                 # The answer names this record ("chainable with CVE-..."): its own
                 # sentences back that claim.
                 chosen.append((source, sentences))
