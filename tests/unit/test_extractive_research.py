@@ -331,3 +331,31 @@ def test_a_hyphenated_name_names_each_of_its_words() -> None:
     ]
     question = "Which Linux kernel USB-audio driver vulnerabilities are exploited?"
     assert _cited(question, blocks) == ["CVE-1", "CVE-2"]
+
+
+def test_under_the_floor_the_other_half_is_cited_when_its_name_holds_what_it_adds() -> None:
+    blocks = [
+        _block(
+            "T1547.004",
+            "Winlogon Helper DLL",
+            "Adversaries may abuse Winlogon helper DLLs to execute at logon.",
+            1.0,
+        ),
+        _block("T1546.007", "Netsh Helper DLL", "Adversaries may use Netsh helper DLLs.", 0.48),
+        _block(
+            "T1547.014",
+            "Active Setup",
+            "Adversaries may add a Registry key to the Active Setup of the machine.",
+            0.42,
+        ),
+        _block(
+            "T1547.001",
+            "Registry Run Keys",
+            "Adversaries may persist through Registry run keys.",
+            0.4,
+        ),
+    ]
+    # Active Setup scores under the floor but is named for the half the answer lacks; the
+    # Run Keys record adds "persist" and "through", which its name does not hold.
+    question = "how do attackers persist through winlogon helper dlls and active setup"
+    assert _cited(question, blocks) == ["T1547.004", "T1547.014"]

@@ -305,13 +305,15 @@ class ExtractiveResearchWriter:
                 # question asks about or stays on every name the answer holds; else it is
                 # related (another product's record that shares a common word), not used.
                 if weak and not (
-                    wanted == "several" and names <= titled and len(first_held - held) <= 1
+                    (half and bool(adds & title_terms[source]))
+                    or (wanted == "several" and names <= titled and len(first_held - held) <= 1)
                 ):
                     # Under the relevance floor (or past the first few sources), a record is
-                    # cited only as a sibling the texts show: the other half of the question,
-                    # or, asked for several, one holding every name the question writes
-                    # ("Linux kernel OverlayFS vulnerabilities": the one whose name is
-                    # "Improper Ownership Management" scores half the other).
+                    # cited only as a sibling the texts show: the other half of the question
+                    # when its own name holds what it adds ("winlogon helper dlls and active
+                    # setup": Active Setup), or, asked for several, one holding every name the
+                    # question writes ("Linux kernel OverlayFS vulnerabilities": the one whose
+                    # name is "Improper Ownership Management" scores half the other).
                     continue
                 if not sibling and not (adds and (adds & names or anchors & covered <= titled)):
                     continue
