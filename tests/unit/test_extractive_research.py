@@ -359,3 +359,11 @@ def test_under_the_floor_the_other_half_is_cited_when_its_name_holds_what_it_add
     # Run Keys record adds "persist" and "through", which its name does not hold.
     question = "how do attackers persist through winlogon helper dlls and active setup"
     assert _cited(question, blocks) == ["T1547.004", "T1547.014"]
+
+
+def test_a_source_under_the_floor_is_never_cited_alone() -> None:
+    blocks = [
+        _block("T1", "Phishing", "Messages are sent to victims.", 1.0),
+        _block("T2", "Cron", "Adversaries may schedule jobs with cron.", 0.3),
+    ]
+    assert _cited("how do adversaries schedule cron jobs", blocks) == []

@@ -225,6 +225,10 @@ class ExtractiveResearchWriter:
                 record_names[source] = group[0].title.removeprefix(f"{source}: ").casefold()
                 titled = held | title_terms[source]
                 found.append((source, max(b.relevance for b in group), sentences, held, titled))
+        if found and found[0][0] not in strong:
+            # No source over the floor holds a question word: nothing to answer from (the
+            # ones under it are only ever cited beside a first one).
+            found = []
         if found:
             # Siblings at the top (the search scores them alike): the one whose name (its
             # title: technique name, product and kind of flaw) holds most of the question's
@@ -301,9 +305,6 @@ class ExtractiveResearchWriter:
                         (same_entity and len(first_held - held) <= 1) or (same_name and bool(adds))
                     )
                 )
-                # A later source adding question words is used when it adds a name the
-                # question asks about or stays on every name the answer holds; else it is
-                # related (another product's record that shares a common word), not used.
                 if weak and not (
                     (half and bool(adds & title_terms[source]))
                     or (wanted == "several" and names <= titled and len(first_held - held) <= 1)
@@ -315,6 +316,9 @@ class ExtractiveResearchWriter:
                     # question writes ("Linux kernel OverlayFS vulnerabilities": the one whose
                     # name is "Improper Ownership Management" scores half the other).
                     continue
+                # A later source adding question words is used when it adds a name the
+                # question asks about or stays on every name the answer holds; else it is
+                # related (another product's record that shares a common word), not used.
                 if not sibling and not (adds and (adds & names or anchors & covered <= titled)):
                     continue
             chosen.append((source, sentences))
