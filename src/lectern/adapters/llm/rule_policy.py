@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lectern.adapters.llm.workspace_rules import READ_REPLIES, WorkspaceRules, task_reference
+from lectern.adapters.llm.workspace_rules import WorkspaceRules, read_reply, task_reference
 from lectern.adapters.understanding.book_plan import plan_books
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
@@ -24,6 +24,8 @@ from lectern.adapters.understanding.intent_examples import (
     WORKSPACE_TOOLS,
 )
 from lectern.adapters.understanding.layer import (
+    CHANGES,
+    CUES,
     Clarification,
     Understanding,
     conversational_reply,
@@ -52,27 +54,17 @@ _NUMBER = NUMBER
 _STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
 _BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})#")
 _PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
-CHANGES = frozenset(
-    {
-        "create_task",
-        "complete_task",
-        "assign_task",
-        "update_task",
-        "add_comment",
-        "create_blocker",
-        "resolve_blocker",
-        "create_list",
-        "rename_list",
-        "delete_list",
-        "add_to_list",
-        "remove_from_list",
-        "rate_book",
-        "propose_correction",
-    }
-)
 _ASKS = re.compile(
-    r"^(?:what(?:'s| is| are)?|who(?:'s| is)?|when|which|whose|is|are|does|did)\b", re.I
+    r"^(?:what(?:'s| is| are)?|whats|who(?:'s| is)?|when|which|whose|why|how\s+come|is|are|"
+    r"does|did)\b",
+    re.I,
 )
+_ASKS_AFTER = re.compile(
+    r"[,;:]\s*(?:so\s+|but\s+)?(?:what(?:'s| is| are)?|whats|who(?:'s| is)?|which|why|"
+    r"how\s+come)\b",
+    re.I,
+)
+"""A question in a later clause ("ugh the vpn thing is stuck, whats blocking it")."""
 _BOOK_WORDS = re.compile(
     r"\b(?:books?|novels?|reads|stories|story|fiction|poetry|poems|biograph\w*|memoirs?|"
     r"thrillers?|myster(?:y|ies)|romances?|sci-?fi|fantasy|horror)\b",
@@ -443,7 +435,7 @@ class RulePolicy:
             "get_list_details": _list_reply,
             "catalog_facets": _facets_reply,
         }
-        told = READ_REPLIES.get(intent) or book_replies.get(intent) or _summary
+        told = read_reply(intent, text) or book_replies.get(intent) or _summary
         return [lambda _: calls, lambda done: AIResponse(told(done), model=MODEL_ID)]
 
     def layer_question(self, reading: Any) -> AIResponse:
@@ -780,7 +772,11 @@ def _ruled_out(text: str, names: Names) -> set[str]:
         gone.add("create_list")
     if not _RENAME_CUE.search(text):
         gone.add("rename_list")
-    if _ASKS.match(text):
+    if _ASKS.match(text) or (
+        _ASKS_AFTER.search(text) and not any(CUES[c].search(text) for c in CHANGES if c in CUES)
+    ):
+        # A question changes nothing, unless an earlier clause plainly asks for a change
+        # ("wrap up the runbook, what's next?").
         gone.update(CHANGES)
     if _NEW_TASK.search(text):
         # "we need a task in the phishing project for ..., assign it to me": a task spoken

@@ -24,6 +24,7 @@ from lectern.adapters.understanding.mentions import (
     resolve_person,
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.slots import attention_sections_of
 from lectern.domain.assistant import AIResponse, Message, ToolCall, cite
 
 MODEL_ID = "rules:assistant-v1"
@@ -563,7 +564,8 @@ class WorkspaceRules:
         del refs
         if not ATTENTION.search(text):
             return []
-        return self._single(self._call("get_attention_summary"), _attention_reply)
+        told = attention_reply(attention_sections_of(text))
+        return self._single(self._call("get_attention_summary"), told)
 
     def _blockers(self, text: str, refs: _Refs) -> list[Stage]:
         if not (
@@ -962,27 +964,40 @@ def _search_reply(done: Any) -> str:
     return "\n".join(lines)
 
 
-def _attention_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not look: {error}"
-    result = _last(done)
-    sections = (
-        ("Overdue", "overdue"),
-        ("Blocked", "blocked"),
-        ("In review", "in_review"),
-        ("Assigned to you", "assigned_to_me"),
-    )
-    lines: list[str] = []
-    for title, key in sections:
-        tasks = [_as_dict(t) for t in result.get(key, [])]
-        if not tasks:
-            continue
-        lines.append(f"{title} ({len(tasks)}):")
-        lines.extend(_task_line(n, t) for n, t in enumerate(tasks, start=1))
-    if not lines:
-        return "Nothing needs your attention right now."
-    return "\n".join(["What needs your attention:", *lines])
+_ATTENTION_PARTS = (
+    ("Overdue", "overdue", "Nothing is overdue right now."),
+    ("Blocked", "blocked", "Nothing is blocked right now."),
+    ("In review", "in_review", "Nothing is waiting in review right now."),
+    ("Assigned to you", "assigned_to_me", "Nothing is assigned to you right now."),
+)
+
+
+def attention_reply(sections: Sequence[str] = ()) -> Callable[[Any], str]:
+    """The attention summary told whole, or only the parts the request asked for."""
+
+    def told(done: Any) -> str:
+        error = _error(done)
+        if error:
+            return f"I could not look: {error}"
+        result = _last(done)
+        lines: list[str] = []
+        for title, key, empty in _ATTENTION_PARTS:
+            if sections and key not in sections:
+                continue
+            tasks = [_as_dict(t) for t in result.get(key, [])]
+            if not tasks:
+                if sections:
+                    lines.append(empty)
+                continue
+            lines.append(f"{title} ({len(tasks)}):")
+            lines.extend(_task_line(n, t) for n, t in enumerate(tasks, start=1))
+        if sections:
+            return "\n".join(lines)
+        if not lines:
+            return "Nothing needs your attention right now."
+        return "\n".join(["What needs your attention:", *lines])
+
+    return told
 
 
 def task_reference(result: Any) -> str:
@@ -1004,6 +1019,13 @@ READ_REPLIES: dict[str, Callable[[Any], str]] = {
     "get_documents": _documents_reply,
     "get_document_details": _document_reply,
     "search_content": _search_reply,
-    "get_attention_summary": _attention_reply,
+    "get_attention_summary": attention_reply(),
 }
 """How each workspace read is told, for the plans the understanding layer fills."""
+
+
+def read_reply(intent: str, text: str) -> Callable[[Any], str] | None:
+    """How a workspace read is told for this request ("which tasks are overdue": those only)."""
+    if intent == "get_attention_summary":
+        return attention_reply(attention_sections_of(text))
+    return READ_REPLIES.get(intent)
