@@ -12,6 +12,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from lectern.adapters.llm.rule_policy import _ruled_out
 from lectern.adapters.llm.workspace_rules import WorkspaceRules, attention_reply
 from lectern.adapters.understanding.book_plan import plan_books
@@ -208,3 +210,26 @@ def test_a_year_a_book_should_have_is_a_correction_of_its_year() -> None:
     )
     assert isinstance(planned, list)
     assert planned[0].arguments == {"book": "page-book", "published_year": 1931}
+
+
+def test_a_request_led_by_add_or_remove_may_be_a_list_entry_without_the_word_list() -> None:
+    lists = names_from_prompt(f"{NAMES_HEADER}\n- list: Summer\n- list: Halloween")
+    assert "add_to_list" not in _ruled_out("add Middlemarch", lists)
+    assert "remove_from_list" not in _ruled_out("take out Beloved", lists)
+    assert "add_to_list" in _ruled_out("add Middlemarch", Names())
+    assert "add_to_list" in _ruled_out("what is Middlemarch about", lists)
+    planned = plan_books("add_to_list", "add Middlemarch", lists, str, _call)
+    assert not isinstance(planned, list)  # which list: asked
+
+
+def test_a_book_named_by_its_author_goes_back_to_the_policy_to_ask() -> None:
+    lists = names_from_prompt(f"{NAMES_HEADER}\n- list: Mysteries")
+    asked: list[str] = []
+
+    def it(reference: str) -> str:
+        asked.append(reference)
+        raise LookupError(reference)
+
+    with pytest.raises(LookupError):
+        plan_books("add_to_list", "put the Sayers novel on Mysteries", lists, it, _call)
+    assert asked == ["the Sayers novel"]

@@ -403,10 +403,11 @@ class RulePolicy:
             meaning = masked(head, names) + colon + body
         reading = self.layer.read(meaning, tools, _mentioned_kinds(text, names), said=text)
         reading = reading.without(_ruled_out(text, names))
-        intent = self.layer.decided(reading)
-        if intent is None and not on_workspace and _BOOK_WORDS.search(text):
-            # Unsure, but it reads as a request for books: the search is that reading.
+        if not self.layer.confident(reading) and not on_workspace and _BOOK_WORDS.search(text):
+            # Unsure, but it reads as a request for books: the search is that reading (before
+            # a look-up read below the floor: "novels about dragons" is no catalog overview).
             return self._search(text)
+        intent = self.layer.decided(reading)
         if intent is None:
             question = self.layer.clarify(reading)
             return [lambda _: question.response(MODEL_ID)]
@@ -584,6 +585,9 @@ class RulePolicy:
         if not match:
             return []
         old = _clean(match.group("old1") or match.group("old2"))
+        if _NO_NAME.match(old):
+            # "rename my list to X" names no list: which one is asked.
+            return [lambda _: name_it("list", "rename").response(MODEL_ID)]
         return self._single(
             self._call("rename_list", list=old, new_name=_clean(match.group("new")))
         )
@@ -742,6 +746,11 @@ _CORRECT_CUE = re.compile(
 )
 """A correction says something is wrong; "published after 2010" says nothing is."""
 _NEW_TASK = re.compile(r"\b(?:a|an)\s+(?:new\s+|\w+\s+)?(?:task|todo|to-do)\b", re.I)
+_ENTRY_VERB = re.compile(
+    r"^(?:please\s+)?(?:add|put|pop|stick|throw|toss|remove|take\s+out|drop)\s+(?!(?:a|an)\b)",
+    re.I,
+)
+"""A request led by putting a book on, or taking it off, something: a list entry."""
 _NO_NAME = re.compile(r"^(?:the|a|an|my|this|that|it|one|our)?$", re.I)
 """A list "name" that names nothing ("delete the list")."""
 _RENAME_CUE = re.compile(
@@ -762,6 +771,9 @@ def _ruled_out(text: str, names: Names) -> set[str]:
     gone: set[str] = set()
     if not re.search(r"\blists?\b", text, re.I) and find_in(text, names.of("list")).name is None:
         gone.update(_LIST_INTENTS)
+        if _ENTRY_VERB.match(text) and names.of("list"):
+            # "add Jane Eyre" to one of the reader's lists, which one unsaid: the plan asks.
+            gone -= {"add_to_list", "remove_from_list"}
     named = list_name_of(text)
     if named and resolve(named, names.of("list"), cutoff=85).name is None:
         # "a list called Gifts" that the reader does not have: only creating one fits.

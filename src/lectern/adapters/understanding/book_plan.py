@@ -52,7 +52,14 @@ def title_in(text: str) -> str | None:
     return None
 
 
+_BY_AUTHOR = re.compile(r"\bthe\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*\s+(?:one|book|novel)\b")
+"""A book named by its author ("the Christie novel"): `it` refuses it, and the policy asks."""
+
+
 def _book(text: str, it: Callable[[str], str]) -> str | None:
+    by_author = _BY_AUTHOR.search(text)
+    if by_author:
+        return it(by_author.group(0))
     if text != text.casefold():
         title = title_in(text)
         if title is not None:

@@ -273,11 +273,17 @@ class Understanding:
                 boosts[intent] = boosts.get(intent, 0.0) + self.mention
         return self.classifier.classify(text, allowed, boosts)
 
+    def confident(self, reading: IntentReading) -> bool:
+        """Whether the best intent clears the floor and the margin (any intent may act)."""
+        return bool(reading.ranked) and (
+            reading.confidence >= self.floor and reading.margin >= self.margin
+        )
+
     def decided(self, reading: IntentReading) -> str | None:
         """The intent when the reading is confident enough to act on, else None."""
         if not reading.ranked:
             return None
-        if reading.confidence >= self.floor and reading.margin >= self.margin:
+        if self.confident(reading):
             return reading.best
         looks = reading.best not in CHANGES and reading.best not in CONVERSATIONAL
         if looks and reading.confidence >= self.read_floor:
