@@ -233,3 +233,9 @@ def test_a_book_named_by_its_author_goes_back_to_the_policy_to_ask() -> None:
     with pytest.raises(LookupError):
         plan_books("add_to_list", "put the Sayers novel on Mysteries", lists, it, _call)
     assert asked == ["the Sayers novel"]
+
+
+def test_a_quoted_item_added_to_a_project_is_a_new_task() -> None:
+    said = "would you be able to add 'Archive the old scans' to the audit project?"
+    assert CUES["create_task"].search(said)
+    assert not CUES["create_task"].search("add 'Dune' to my summer list")

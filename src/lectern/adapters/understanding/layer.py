@@ -72,7 +72,9 @@ CUES: dict[str, re.Pattern[str]] = {
         r"\b(?:new\s+task|(?:create|make|add|set\s+up)\b.{0,30}\b(?:task|todo|to-do)|"
         r"task\s+for\s+\w+\s*:)|"
         r"^(?!.*\?)(?!\s*(?:is|are|do|does|any|what|which|who)\b).*\b(?:a|an)\s+(?:new\s+)?"
-        r"(?:task|todo|to-do)\b.{0,40}?\s(?:to|for|called|named|titled)\s+[a-z]",
+        r"(?:task|todo|to-do)\b.{0,40}?\s(?:to|for|called|named|titled)\s+[a-z]|"
+        # "adding 'Send the results to HR' to the Phishing project": a titled item for a project
+        r"\b(?:add|adding|put|putting)\s+[\"“'‘][^\"”'’]+[\"”'’]\s+(?:to|in|on|under)\s+.*\bproject\b",
         re.I,
     ),
     "assign_task": re.compile(
