@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from lectern.adapters.llm.rule_policy import _ruled_out
 from lectern.adapters.llm.workspace_rules import WorkspaceRules, attention_reply
 from lectern.adapters.understanding.book_plan import plan_books
 from lectern.adapters.understanding.intents import (
@@ -25,6 +24,7 @@ from lectern.adapters.understanding.intents import (
 )
 from lectern.adapters.understanding.layer import CUES, Understanding
 from lectern.adapters.understanding.mentions import Names, names_from_prompt
+from lectern.adapters.understanding.ruled_out import ruled_out as _ruled_out
 from lectern.adapters.understanding.slots import (
     attention_sections_of,
     list_name_of,

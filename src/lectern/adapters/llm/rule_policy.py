@@ -24,19 +24,19 @@ from lectern.adapters.understanding.intent_examples import (
     WORKSPACE_TOOLS,
 )
 from lectern.adapters.understanding.layer import (
-    CHANGES,
-    CUES,
     Clarification,
     Understanding,
     conversational_reply,
     name_it,
 )
 from lectern.adapters.understanding.mentions import (
-    Names,
-    find_in,
     masked,
     names_from_prompt,
-    resolve,
+)
+from lectern.adapters.understanding.ruled_out import (
+    mentioned_kinds,
+    names_workspace_thing,
+    ruled_out,
 )
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import NUMBER, Step
@@ -54,25 +54,9 @@ _NUMBER = NUMBER
 _STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
 _BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})#")
 _PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
-_ASKS = re.compile(
-    r"^(?:what(?:'s| is| are)?|whats|who(?:'s| is)?|when|which|whose|why|how\s+come|is|are|"
-    r"does|did)\b",
-    re.I,
-)
-_ASKS_AFTER = re.compile(
-    r"[,;:]\s*(?:so\s+|but\s+)?(?:what(?:'s| is| are)?|whats|who(?:'s| is)?|which|why|"
-    r"how\s+come)\b",
-    re.I,
-)
-"""A question in a later clause ("ugh the vpn thing is stuck, whats blocking it")."""
 _BOOK_WORDS = re.compile(
     r"\b(?:books?|novels?|reads|stories|story|fiction|poetry|poems|biograph\w*|memoirs?|"
     r"thrillers?|myster(?:y|ies)|romances?|sci-?fi|fantasy|horror)\b",
-    re.I,
-)
-_DELETE_CUE = re.compile(
-    r"\b(?:delete|remove|drop|get rid of|trash|erase|bin|throw away|don't need|do not need|"
-    r"no longer need)\b(?!.*\b(?:from|off|out of|onto|on|into|to|for)\b.*\blist\b)",
     re.I,
 )
 _WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
@@ -86,6 +70,8 @@ _BY_AUTHOR = re.compile(
 )
 """A book named by its author's name ("the Christie novel"), not by a title."""
 
+_NO_NAME = re.compile(r"^(?:the|a|an|my|this|that|it|one|our)?$", re.I)
+"""A list "name" that names nothing ("delete the list")."""
 APPROVE_REQUEST = re.compile(
     r"\b(?:approve|confirm|accept|execute|run)\b.{0,40}\b(?:all|every|pending|actions?|changes?)\b",
     re.I,
@@ -336,7 +322,7 @@ class RulePolicy:
         if OFF_TOPIC.search(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
-        if self.layer is not None and _names_workspace_thing(text, system):
+        if self.layer is not None and names_workspace_thing(text, system):
             # "tell me about the runbook task" names a task: not a book question.
             plan.steps.extend(self._missed(text, system, available, it, history))
             return plan
@@ -401,8 +387,8 @@ class RulePolicy:
             # not a reference: only the request before it is masked.
             head, colon, body = text.partition(":")
             meaning = masked(head, names) + colon + body
-        reading = self.layer.read(meaning, tools, _mentioned_kinds(text, names), said=text)
-        reading = reading.without(_ruled_out(text, names))
+        reading = self.layer.read(meaning, tools, mentioned_kinds(text, names), said=text)
+        reading = reading.without(ruled_out(text, names))
         if not self.layer.confident(reading) and not on_workspace and _BOOK_WORDS.search(text):
             # Unsure, but it reads as a request for books: the search is that reading (before
             # a look-up read below the floor: "novels about dragons" is no catalog overview).
@@ -720,105 +706,6 @@ class RulePolicy:
 
 
 # --- replies from tool results ----------------------------------------------------------
-
-
-_LIST_INTENTS = (
-    "get_list_details",
-    "add_to_list",
-    "remove_from_list",
-    "rename_list",
-    "delete_list",
-)
-_CREATE_CUE = re.compile(
-    r"\b(?:new|create|make|start|set\s+up|fresh|another|open\s+a|begin)\b|"
-    r"\b(?:have|want|need)\s+a\s+(?:\w+\s+)?list\b",
-    re.I,
-)
-_DISMISS_CUE = re.compile(
-    r"\b(?:never\s*mind|nvm|forget|cancel|scratch|nope|nah|no|don'?t|do\s+not|stop|ignore|"
-    r"leave\s+(?:it|things|them)|changed\s+my\s+mind)\b",
-    re.I,
-)
-_CORRECT_CUE = re.compile(
-    r"\b(?:wrong|incorrect|should\s+(?:be|say|read)|isn'?t|is\s+not|wasn'?t|not|actually|"
-    r"mistake|error|typo|fix|correct\w*|really)\b",
-    re.I,
-)
-"""A correction says something is wrong; "published after 2010" says nothing is."""
-_NEW_TASK = re.compile(r"\b(?:a|an)\s+(?:new\s+|\w+\s+)?(?:task|todo|to-do)\b", re.I)
-_ENTRY_VERB = re.compile(
-    r"^(?:please\s+)?(?:add|put|pop|stick|throw|toss|remove|take\s+out|drop)\s+(?!(?:a|an)\b)",
-    re.I,
-)
-"""A request led by putting a book on, or taking it off, something: a list entry."""
-_NO_NAME = re.compile(r"^(?:the|a|an|my|this|that|it|one|our)?$", re.I)
-"""A list "name" that names nothing ("delete the list")."""
-_RENAME_CUE = re.compile(
-    r"\b(?:rename|re-name|retitle|name\b.*\binstead|call\b.*\binstead|"
-    r"change\s+(?:the|its|my)?\s*(?:\w+\s+)?(?:name|title))\b|->",
-    re.I,
-)
-
-
-def _ruled_out(text: str, names: Names) -> set[str]:
-    """Intents the message's words rule out, whatever its meaning scores.
-
-    A list request says "list" or names one of the reader's lists; creating, renaming and
-    deleting a list happen only on a word that says so (deleting cannot be undone), and so
-    do correcting a book and dismissing a request; a question asks, it changes nothing.
-    The next likeliest reading is then decided on the same terms (`IntentReading.without`).
-    """
-    gone: set[str] = set()
-    if not re.search(r"\blists?\b", text, re.I) and find_in(text, names.of("list")).name is None:
-        gone.update(_LIST_INTENTS)
-        if _ENTRY_VERB.match(text) and names.of("list"):
-            # "add Jane Eyre" to one of the reader's lists, which one unsaid: the plan asks.
-            gone -= {"add_to_list", "remove_from_list"}
-    named = list_name_of(text)
-    if named and resolve(named, names.of("list"), cutoff=85).name is None:
-        # "a list called Gifts" that the reader does not have: only creating one fits.
-        gone.update(_LIST_INTENTS)
-    if not _DELETE_CUE.search(text):
-        gone.add("delete_list")
-    if not _CREATE_CUE.search(text):
-        gone.add("create_list")
-    if not _RENAME_CUE.search(text):
-        gone.add("rename_list")
-    if _ASKS.match(text) or (
-        _ASKS_AFTER.search(text) and not any(CUES[c].search(text) for c in CHANGES if c in CUES)
-    ):
-        # A question changes nothing, unless an earlier clause plainly asks for a change
-        # ("wrap up the runbook, what's next?").
-        gone.update(CHANGES)
-    if _NEW_TASK.search(text):
-        # "we need a task in the phishing project for ..., assign it to me": a task spoken
-        # of as "a task" does not exist yet, so no change to a stored one is meant.
-        gone.update(("assign_task", "complete_task", "update_task", "add_comment"))
-    if not _CORRECT_CUE.search(text):
-        gone.add("propose_correction")
-    if not _DISMISS_CUE.search(text):
-        # "remove it" is close in meaning to "cancel that", but only a word of refusal
-        # dismisses: without one, the request wants something done.
-        gone.add("dismiss")
-    return gone
-
-
-def _mentioned_kinds(text: str, names: Names) -> list[str]:
-    kinds = [k for k in ("task", "list") if find_in(text, names.of(k)).name is not None]
-    lowered = text.casefold()
-    if any(
-        p.casefold() in lowered or p.split()[0].casefold() in lowered.split()
-        for p in names.of("project")
-    ):
-        kinds.append("project")
-    return kinds
-
-
-def _names_workspace_thing(text: str, system: str) -> bool:
-    names = names_from_prompt(system)
-    return bool(set(_mentioned_kinds(text, names)) & {"task", "project"}) or bool(
-        re.search(r"\b(?:task|project|blocker)s?\b", text, re.I) and names.of("project")
-    )
 
 
 def _parse(content: str) -> Any:
