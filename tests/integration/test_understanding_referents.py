@@ -13,12 +13,12 @@ import pytest
 
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.rule_policy import OFF_TOPIC, RulePolicy
-from lectern.adapters.llm.workspace_rules import CREATE_TASK
 from lectern.adapters.understanding.intent_examples import EXAMPLES
 from lectern.adapters.understanding.intents import NearestExampleClassifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.ruled_out import ruled_out as _ruled_out
+from lectern.adapters.understanding.workspace_patterns import CREATE_TASK
 from lectern.adapters.understanding.workspace_plan import _title
 from tests.workspace_world import WorkspaceWorld, conversation_worlds
 
