@@ -17,6 +17,33 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lectern.adapters.llm.workspace_rules import WorkspaceRules, read_reply, task_reference
+from lectern.adapters.understanding.book_patterns import (
+    ABOUT,
+    ADD,
+    CORRECT_AUTHOR,
+    CORRECT_CATEGORY,
+    CORRECT_LANGUAGE,
+    CORRECT_YEAR,
+    CREATE,
+    DELETE,
+    EXCLUDE_AUTHOR,
+    EXCLUDE_CATEGORY,
+    FACETS,
+    FIND_AND_ADD,
+    LANGUAGE_Q,
+    LIST_DETAILS,
+    LIST_WITH,
+    LISTS,
+    NOT_YOUTH,
+    RATE,
+    RATE_ALT,
+    REMOVE,
+    RENAME,
+    SEARCH_LEAD,
+    SIMILAR,
+    WHEN,
+    WHO_WROTE,
+)
 from lectern.adapters.understanding.book_plan import plan_books
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
@@ -51,7 +78,6 @@ from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec, bo
 
 MODEL_ID = "rules:assistant-v1"
 _NUMBER = NUMBER
-_STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
 _BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})#")
 _PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
 _BOOK_WORDS = re.compile(
@@ -84,137 +110,6 @@ OFF_TOPIC = re.compile(
     r"joke|cover letter))\b"
     # Arithmetic, but not the numbers of an identifier ("CVE-2024-24919?" is no subtraction).
     r"|(?<![\w-])\d+\s*(?:[-+*/x]|times|plus|minus|divided\s+by)\s*\d+\s*(?:=|\?|$)",
-    re.I,
-)
-
-_FIND_AND_ADD = re.compile(
-    r"^(?:please\s+)?(?:find|search for|get|recommend|suggest|pick|choose)\s+(?:me\s+)?"
-    rf"(?:{_NUMBER}\s+)?(?P<query>.+?)\s+and\s+(?:then\s+)?(?:add|put|save)\s+(?:them|those|these)"
-    r"\s+(?:to|on|in|into)\s+(?:(?P<new>a\s+new|a|my\s+new)\s+)?(?:my\s+|the\s+)?"
-    r"(?:(?:reading\s+)?list\s+(?:called|named|titled)\s+(?P<name1>.+?)|(?P<name2>.+?)\s+"
-    r"(?:reading\s+)?list)\W*$",
-    re.I,
-)
-_LIST_WITH = re.compile(
-    r"^(?:please\s+)?(?:make|create|start|set up|build)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
-    r"(?:reading\s+)?list\s+(?:called\s+|named\s+|titled\s+)?(?P<name>.+?)\s+(?:"
-    rf"with\s+{_NUMBER}\s+(?P<query>.+?)|and\s+(?:add|put)\s+(?P<book>.+?)\s+(?:to|on|in)\s+it)"
-    r"\W*$",
-    re.I,
-)
-_NOT_YOUTH = re.compile(
-    r"\s*,?\s*(?:that|which)?\s*(?:are\s+|is\s+)?(?:not|no)\s+(?:for\s+)?"
-    r"(?:young\s+adults?|ya|kids|children|teens?)(?:\s+(?:books?|novels?|fiction))?\b",
-    re.I,
-)
-_LISTS = re.compile(
-    r"^(?:what|which|show|list|tell me)\b.{0,30}\b(?:my|the)\s+(?:reading\s+)?lists\b"
-    r"|^(?:do i have|what) (?:any )?(?:reading )?lists",
-    re.I,
-)
-_LIST_DETAILS = re.compile(
-    r"^(?:what(?:'s| is| are)|show(?: me)?|list|which books are)\s+(?:the\s+)?(?:books\s+)?"
-    r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list\W*$",
-    re.I,
-)
-_CREATE = re.compile(
-    r"^(?:please\s+)?(?:create|make|start|open|set up)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
-    r"(?:reading\s+)?list\s+(?:called|named|titled)?\s*(?P<name>.+?)\W*$",
-    re.I,
-)
-_RENAME = re.compile(
-    r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<old1>.+?)|"
-    r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)\W*$",
-    re.I,
-)
-_DELETE = re.compile(
-    r"^(?:please\s+)?(?:delete|remove|drop|get rid of)\s+(?:my\s+|the\s+)?"
-    # "remove the King book from my list" takes a book off a list: no list is deleted.
-    r"(?!.*\b(?:from|off|out\s+of)\b)"
-    r"(?:(?:reading\s+)?list\s+(?:called\s+|named\s+)?(?P<name1>.+?)|(?P<name2>.+?)\s+"
-    r"(?:reading\s+)?list)\W*$",
-    re.I,
-)
-_ADD = re.compile(
-    r"^(?:please\s+)?(?:add|put|save)\s+(?P<book>.+?)\s+(?:to|on|in|into)\s+(?:my\s+|the\s+)?"
-    r"(?:(?:reading\s+)?list\s+(?P<list1>[^,:]+?)|(?P<list2>(?!(?:my|the|a|our)\s)[^,:]+?)\s+"
-    r"(?:reading\s+)?list)"
-    r"(?:\s*(?:,|:|with)\s*(?:(?:the|a)\s+)?(?:note\s*:?\s*)?(?P<note>.+?))?\W*$",
-    re.I,
-)
-_REMOVE = re.compile(
-    r"^(?:please\s+)?(?:remove|take|delete|drop)\s+(?P<book>.+?)\s+(?:from|off)\s+"
-    r"(?:of\s+)?(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<list1>.+?)|"
-    r"(?P<list2>(?!(?:my|the|a|our)\s)[^\s].*?)\s+"
-    r"(?:reading\s+)?list)\W*$",
-    re.I,
-)
-_RATE = re.compile(
-    rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+(?:a\s+)?"
-    rf"{_STARS}(?:\s+out of (?:5|five))?\s+stars?(?:\s*(?:[:,.-]|and say|saying|with the review"
-    r"|review:?)\s*(?P<review>.+?))?\W*$",
-    re.I,
-)
-_RATE_ALT = re.compile(rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+{_STARS}\W*$", re.I)
-_CORRECT_YEAR = re.compile(
-    r"(?:year|date)\s+(?:of\s+)?(?P<book>.+?)\s+(?:is wrong|is incorrect|should be)"
-    r".*?(?P<year>\b\d{4}\b)"
-    r"|^(?P<book2>.+?)\s+was\s+(?:first\s+)?published\s+in\s+(?P<year2>\d{4}),?\s+not\s+\d{4}",
-    re.I,
-)
-_CORRECT_LANGUAGE = re.compile(
-    r"language\s+of\s+(?P<book>.+?)\s+(?:is wrong|is incorrect|should be|to)"
-    r"(?:.*?\b(?:it is|it's|should be|to|in))?\s+(?P<language>[A-Za-z]+)\W*$"
-    r"|^(?P<book2>.+?)\s+is\s+(?:written\s+)?in\s+(?P<language2>[A-Za-z]+),?\s+not\s+[A-Za-z]+",
-    re.I,
-)
-_CORRECT_AUTHOR = re.compile(
-    r"^(?P<book>.+?)\s+was\s+written\s+by\s+(?P<author>.+?),?\s+not\s+.+$"
-    r"|author\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+(?P<author2>[^.,]+?)\W*$",
-    re.I,
-)
-_CORRECT_CATEGORY = re.compile(
-    r"^(?P<book>.+?)\s+should\s+be\s+(?:in|under|filed under|listed (?:as|under))\s+"
-    r"(?:the\s+)?(?P<category>.+?)(?:\s+categor(?:y|ies)|\s+shelf)?(?:,?\s+not\s+.+)?\W*$"
-    r"|categor(?:y|ies)\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+"
-    r"(?P<category2>[^.,]+?)\W*$",
-    re.I,
-)
-_SIMILAR = re.compile(
-    r"(?:books?|novels?|something|anything|more)\s+(?:like|similar to)\s+(?P<title>.+?)\W*$"
-    r"|^similar to\s+(?P<title2>.+?)\W*$",
-    re.I,
-)
-_WHO_WROTE = re.compile(
-    r"^(?:who\s+(?:wrote|is the author of)|author of)\s+(?P<title>.+?)\W*$", re.I
-)
-_WHEN = re.compile(
-    r"^when\s+(?:was|did)\s+(?P<title>.+?)\s+(?:first\s+)?(?:published|written|come out|"
-    r"released|appear)\W*$",
-    re.I,
-)
-_ABOUT = re.compile(
-    r"^(?:what(?:'s| is)\s+(?P<title>.+?)\s+about|tell me (?:more )?about\s+(?P<title2>.+?)|"
-    r"(?:give me |show me )?(?:the )?details (?:of|for|about|on)\s+(?P<title3>.+?)|"
-    r"describe\s+(?P<title4>.+?))\W*$",
-    re.I,
-)
-_LANGUAGE_Q = re.compile(
-    r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in\W*$", re.I
-)
-_FACETS = re.compile(
-    r"\b(?:what|which)\s+(?:languages|categories|genres|shelves)\b|\bhow many books\b", re.I
-)
-_EXCLUDE_AUTHOR = re.compile(
-    r"\s*,?\s*(?:but\s+)?not\s+by\s+(?P<author>[^,]+?)(?=\s*(?:,|$))", re.I
-)
-_EXCLUDE_CATEGORY = re.compile(
-    r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
-    re.I,
-)
-_SEARCH_LEAD = re.compile(
-    r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
-    r"suggest|show me|i want|i'm looking for|i am looking for|give me)\s+(?:me\s+)?",
     re.I,
 )
 
@@ -371,7 +266,7 @@ class RulePolicy:
             return self._search(text)
         if (
             not on_workspace
-            and _SEARCH_LEAD.match(text)
+            and SEARCH_LEAD.match(text)
             and _BOOK_WORDS.search(text)
             and not re.search(r"\blists?\b", text, re.I)
         ):
@@ -461,10 +356,10 @@ class RulePolicy:
     def _search_call(self, query: str, limit: int = 5) -> ToolCall:
         query = _clean(query)
         arguments: dict[str, Any] = {}
-        authors = [m.group("author").strip() for m in _EXCLUDE_AUTHOR.finditer(query)]
-        query = _EXCLUDE_AUTHOR.sub("", query)
-        categories = [m.group("category").strip() for m in _EXCLUDE_CATEGORY.finditer(query)]
-        query = _EXCLUDE_CATEGORY.sub("", query).strip(" ,")
+        authors = [m.group("author").strip() for m in EXCLUDE_AUTHOR.finditer(query)]
+        query = EXCLUDE_AUTHOR.sub("", query)
+        categories = [m.group("category").strip() for m in EXCLUDE_CATEGORY.finditer(query)]
+        query = EXCLUDE_CATEGORY.sub("", query).strip(" ,")
         if authors:
             arguments["exclude_authors"] = authors
         if categories:
@@ -478,7 +373,7 @@ class RulePolicy:
         return self._call("search_books", query=query, limit=limit, **arguments)
 
     def _search(self, text: str) -> list[Step]:
-        query = _SEARCH_LEAD.sub("", text)
+        query = SEARCH_LEAD.sub("", text)
         limit = 5
         counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", query, re.I)
         if counted:
@@ -488,7 +383,7 @@ class RulePolicy:
 
     def _list_with_books(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A compound request: a new list, filled in the same turn ("with two ...", "and add X")."""
-        match = _LIST_WITH.match(text)
+        match = LIST_WITH.match(text)
         if not match:
             return []
         name = _clean(list_name_of(text) or match.group("name"))
@@ -503,8 +398,8 @@ class RulePolicy:
             ]
             return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
         query = match.group("query")
-        adults = bool(_NOT_YOUTH.search(query))
-        query = _NOT_YOUTH.sub("", query).strip(" ,")
+        adults = bool(NOT_YOUTH.search(query))
+        query = NOT_YOUTH.sub("", query).strip(" ,")
         search = self._search_call(query, _number(match.group("n"), 3))
         if adults:
             search = ToolCall(search.id, search.name, {**search.arguments, "exclude_youth": True})
@@ -521,7 +416,7 @@ class RulePolicy:
 
     def _find_and_add(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = _FIND_AND_ADD.match(text)
+        match = FIND_AND_ADD.match(text)
         if not match:
             return []
         name = _clean(match.group("name1") or match.group("name2"))
@@ -540,14 +435,14 @@ class RulePolicy:
 
     def _list_overview(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        if not _LISTS.search(text):
+        if not LISTS.search(text):
             return []
         call = self._call("get_reading_lists")
         return [lambda _: [call], lambda done: AIResponse(_lists_reply(done), model=MODEL_ID)]
 
     def _list_details(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = _LIST_DETAILS.match(text)
+        match = LIST_DETAILS.match(text)
         if not match:
             return []
         call = self._call("get_list_details", list=_clean(match.group("name")))
@@ -558,7 +453,7 @@ class RulePolicy:
 
     def _create(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = _CREATE.match(text)
+        match = CREATE.match(text)
         if not match:
             return []
         # "called Travel and leave it empty": the name ends where the request goes on.
@@ -567,7 +462,7 @@ class RulePolicy:
 
     def _rename(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = _RENAME.match(text)
+        match = RENAME.match(text)
         if not match:
             return []
         old = _clean(match.group("old1") or match.group("old2"))
@@ -580,7 +475,7 @@ class RulePolicy:
 
     def _delete(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = _DELETE.match(text)
+        match = DELETE.match(text)
         if not match:
             return []
         name = _clean(match.group("name1") or match.group("name2"))
@@ -590,7 +485,7 @@ class RulePolicy:
         return self._single(self._call("delete_list", list=name))
 
     def _add(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        match = _ADD.match(text)
+        match = ADD.match(text)
         if not match:
             return []
         arguments: dict[str, Any] = {
@@ -602,7 +497,7 @@ class RulePolicy:
         return self._single(self._call("add_to_list", **arguments))
 
     def _remove(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        match = _REMOVE.match(text)
+        match = REMOVE.match(text)
         if not match:
             return []
         return self._single(
@@ -614,7 +509,7 @@ class RulePolicy:
         )
 
     def _rate(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        match = _RATE.match(text) or _RATE_ALT.match(text)
+        match = RATE.match(text) or RATE_ALT.match(text)
         if not match:
             return []
         arguments: dict[str, Any] = {
@@ -627,21 +522,21 @@ class RulePolicy:
         return self._single(self._call("rate_book", **arguments))
 
     def _correction(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        year = _CORRECT_YEAR.search(text)
+        year = CORRECT_YEAR.search(text)
         if year:
             book = year.group("book") or year.group("book2")
             published = int(year.group("year") or year.group("year2"))
             return self._single(
                 self._call("propose_correction", book=it(book), published_year=published)
             )
-        language = _CORRECT_LANGUAGE.search(text)
+        language = CORRECT_LANGUAGE.search(text)
         if language:
             book = language.group("book") or language.group("book2")
             value = language.group("language") or language.group("language2")
             return self._single(
                 self._call("propose_correction", book=it(book), language=_clean(value))
             )
-        author = _CORRECT_AUTHOR.search(text)
+        author = CORRECT_AUTHOR.search(text)
         if author:
             book = author.group("book") or author.group("book2")
             names = _clean(author.group("author") or author.group("author2"))
@@ -652,7 +547,7 @@ class RulePolicy:
                     authors=[n.strip() for n in re.split(r"\s+and\s+|,", names) if n.strip()],
                 )
             )
-        category = _CORRECT_CATEGORY.search(text)
+        category = CORRECT_CATEGORY.search(text)
         if category:
             book = category.group("book") or category.group("book2")
             value = _clean(category.group("category") or category.group("category2"))
@@ -660,7 +555,7 @@ class RulePolicy:
         return []
 
     def _similar(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        match = _SIMILAR.search(text)
+        match = SIMILAR.search(text)
         if not match:
             return []
         title = it(match.group("title") or match.group("title2"))
@@ -679,10 +574,10 @@ class RulePolicy:
 
     def _question(self, text: str, it: Callable[[str], str]) -> list[Step]:
         for pattern, fields in (
-            (_WHO_WROTE, ("authors",)),
-            (_WHEN, ("published_year",)),
-            (_LANGUAGE_Q, ("language",)),
-            (_ABOUT, ("description", "categories")),
+            (WHO_WROTE, ("authors",)),
+            (WHEN, ("published_year",)),
+            (LANGUAGE_Q, ("language",)),
+            (ABOUT, ("description", "categories")),
         ):
             match = pattern.match(text)
             if match:
@@ -699,7 +594,7 @@ class RulePolicy:
 
     def _facets(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        if not _FACETS.search(text):
+        if not FACETS.search(text):
             return []
         call = self._call("catalog_facets", top=10)
         return [lambda _: [call], lambda done: AIResponse(_facets_reply(done), model=MODEL_ID)]
