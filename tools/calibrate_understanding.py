@@ -10,10 +10,13 @@ Every rule is scored on the same points:
 - asking is right when a question was due, needless otherwise.
 
 The utility weighs a wrong change twice (`+1` right, `-1` wrong look-up or needless question,
-`-2` wrong change). The sweep covers the floor and margin for every intent and a lower floor
-for look-ups alone; a logistic regression over top score, margin, log-odds of the confidence
-and "changes something" (scikit-learn, the `train` extra) is fitted on the first file set as
-the comparison. Choose on one split, confirm on the other:
+`-2` wrong change). Offline, a change read right but planned into a question ("close the
+task": which task?) still counts as acting, so the full run (`lectern evaluate
+understanding`) decides between rules this ranks alike. The sweep covers the floor and
+margin for every intent and a lower floor for look-ups alone; a logistic regression over
+top score, margin, log-odds of the confidence and "changes something" (scikit-learn, the
+`train` extra) is fitted on the first file set as the comparison. Choose on one split,
+confirm on the other:
 
     python tools/calibrate_understanding.py --fit dev-*.jsonl --check dev2-*.jsonl
 """
@@ -29,7 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from lectern.adapters.understanding.intent_examples import CONVERSATIONAL
-from lectern.adapters.understanding.layer import CHANGES
+from lectern.adapters.understanding.layer import (
+    CHANGES,
+    CONFIDENCE_FLOOR,
+    MARGIN_FLOOR,
+    READ_FLOOR,
+)
 
 Point = dict[str, Any]
 Rule = Callable[[Point], bool]
@@ -143,10 +151,16 @@ def main() -> None:
         "current": next(
             r for r in rules if (r["floor"], r["margin"], r["read_floor"]) == (0.55, 0.01, 1.0)
         ),
+        "in_code": next(
+            r
+            for r in rules
+            if (r["floor"], r["margin"], r["read_floor"])
+            == (CONFIDENCE_FLOOR, MARGIN_FLOOR, READ_FLOOR)
+        ),
         "best": rules[:5],
     }
     try:
-        from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
+        from sklearn.linear_model import LogisticRegression
     except ImportError:
         report["logistic_regression"] = "not fitted: install the train extra (scikit-learn)"
     else:
