@@ -22,7 +22,7 @@ from lectern.adapters.understanding.intents import (
     NearestExampleClassifier,
     reading_of,
 )
-from lectern.adapters.understanding.layer import CUES, Understanding
+from lectern.adapters.understanding.layer import CUES, Understanding, respelled
 from lectern.adapters.understanding.mentions import Names, names_from_prompt
 from lectern.adapters.understanding.ruled_out import ruled_out as _ruled_out
 from lectern.adapters.understanding.slots import (
@@ -239,3 +239,19 @@ def test_a_quoted_item_added_to_a_project_is_a_new_task() -> None:
     said = "would you be able to add 'Archive the old scans' to the audit project?"
     assert CUES["create_task"].search(said)
     assert not CUES["create_task"].search("add 'Dune' to my summer list")
+
+
+def test_a_misspelt_cue_word_is_read_as_meant_and_names_are_left_alone() -> None:
+    assert respelled("compelted the Okta reveiw") == "completed the Okta reveiw"
+    assert respelled("anything overdeu for me") == "anything overdue for me"
+    assert respelled("done with Okta") == "done with Okta"
+    assert respelled("write on it, comments closed") == "write on it, comments closed"
+    assert CUES["complete_task"].search(respelled("i finsihed the badge audit"))
+
+
+def test_docs_and_files_are_the_projects_documents() -> None:
+    rules = WorkspaceRules(_call)
+    stages = rules.plan("show the files for the audit project", [], "")
+    assert stages is not None
+    [call] = stages[0](None)  # type: ignore[misc]
+    assert (call.name, call.arguments) == ("get_documents", {"project_id": "audit"})

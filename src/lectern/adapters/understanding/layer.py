@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz, process
+
 from lectern.adapters.understanding.intent_examples import CONVERSATIONAL
 from lectern.adapters.understanding.intents import IntentReading, NearestExampleClassifier
 from lectern.domain.assistant import AIResponse
@@ -132,6 +134,46 @@ CUES: dict[str, re.Pattern[str]] = {
         r"\b(?:show|open|contents?|what'?s\s+(?:on|in))\b.{0,25}\blist\b", re.I
     ),
 }
+
+CUE_WORDS = frozenset(
+    {
+        *("finished", "finish", "complete", "completed", "assign", "assigned"),
+        *("comment", "priority", "progress", "review", "blocked", "blocker", "blockers"),
+        *("blocking", "stopping", "holding", "overdue", "deadline", "rename", "create"),
+        *("delete", "remove", "search", "status", "update", "attention", "author"),
+        "published",
+    }
+)
+"""The words cues key on, for reading a misspelt one as meant ("finsihed" -> "finished")."""
+RESPELL_SCORE = 85.0
+"""The least rapidfuzz ratio a misspelt word needs (one swapped pair in eight letters: 87.5)."""
+
+
+def respelled(text: str) -> str:
+    """The message with misspelt cue words put right; other words are left as written.
+
+    Only words of five letters or more that share the first letter of a cue word, and are
+    not that word with an ending added or dropped, are respelt, so "done", "write" or a name
+    is never turned into another word.
+    """
+
+    def right(found: re.Match[str]) -> str:
+        word = found.group(0)
+        lowered = word.casefold()
+        if len(lowered) < 5 or lowered in CUE_WORDS:
+            return word
+        # "write" is not a misspelt "writer", nor "closed" of "close": one word beginning
+        # the other is an inflection, not a typo.
+        same_start = [
+            w
+            for w in CUE_WORDS
+            if w[0] == lowered[0] and not (w.startswith(lowered) or lowered.startswith(w))
+        ]
+        best = process.extractOne(lowered, same_start, scorer=fuzz.ratio)
+        return str(best[0]) if best and best[1] >= RESPELL_SCORE else word
+
+    return re.sub(r"[A-Za-z]+", right, text)
+
 
 MENTION_BOOST = 0.03
 """What naming a stored task, project or list adds to the intents about one."""
@@ -268,7 +310,7 @@ class Understanding:
         "the task").
         """
         allowed = [*tools, *CONVERSATIONAL]
-        heard = said if said is not None else text
+        heard = respelled(said if said is not None else text)
         boosts = {intent: self.cue for intent, cue in CUES.items() if cue.search(heard)}
         for kind in mentions:
             for intent in ABOUT.get(kind, ()):

@@ -92,7 +92,8 @@ TASK_DETAILS = re.compile(
     re.I,
 )
 DOCUMENTS = re.compile(
-    r"^(?:what|which|show|list)\b.{0,20}\bdocuments\b(?:.*?(?:\b(?:of|in|for|on|does)\s+"
+    r"^(?:what|which|show|list)\b.{0,20}\b(?:documents|docs|files|attachments)\b"
+    r"(?:.*?(?:\b(?:of|in|for|on|does)\s+"
     r"(?:the\s+)?(?P<p>.+?)(?:\s+project)?(?:\s+(?:have|hold|link))?))?\W*$",
     re.I,
 )
