@@ -20,7 +20,6 @@ from lectern.domain.answering import (
     grounding_problems,
     lead_summary,
     render_reply,
-    sentence_spans,
     silence_reason,
     source_id_for,
     verify_extractive,
@@ -32,6 +31,7 @@ from lectern.domain.research import (
     names_source,
     render_context,
 )
+from lectern.domain.sentences import KB, sentence_spans
 
 
 @pytest.mark.parametrize(
@@ -77,7 +77,7 @@ def test_the_last_turn_joins_the_last_authors_trailing_messages() -> None:
 
 def test_sentences_do_not_end_at_abbreviations_or_initials() -> None:
     text = "Played by Dr. Monica Quartermaine since 1977 . J. K. Rowling wrote it. Next one!\nTitle"
-    sentences = [text[a:b] for a, b in sentence_spans(text)]
+    sentences = [text[a:b] for a, b in sentence_spans(text, KB)]
     assert sentences == [
         "Played by Dr. Monica Quartermaine since 1977 .",
         "J. K. Rowling wrote it.",

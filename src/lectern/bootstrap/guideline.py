@@ -27,7 +27,7 @@ class GuidelineWiring(AssistantWiring):
         if self.overrides.guide_model is not None:
             return self.overrides.guide_model
         if self.settings.assistant_provider == "rules":
-            return self._once("guide_model", GuidelineRulePolicy)
+            return self._once("guide_model", lambda: GuidelineRulePolicy(embedder=self.embedder()))
         return self.chat_model()
 
     def guide(self) -> GuidelineAgent:

@@ -8,9 +8,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from lectern.application.assistant.books import book_evidence, book_json, resolve_book
+from lectern.application.assistant.books import book_evidence, resolve_book
 from lectern.application.assistant.ports import LibraryStore
 from lectern.application.assistant.tools import QueryOutput, QueryTool, ToolContext, ToolInput
+from lectern.application.book_view import book_json
 from lectern.application.ports import BookCatalog
 from lectern.domain.books import JSONValue
 from lectern.domain.library import ReadingList
@@ -125,7 +126,9 @@ class GetBookDetails(QueryTool):
     """One book's fields."""
 
     name = "get_book_details"
-    description = "A book's details (title, authors, year, language, categories, description)."
+    description = (
+        "A book's details (title, authors, year, language, pages, categories, description)."
+    )
     Input = BookInput
 
     def run(self, args: BookInput, context: ToolContext) -> QueryOutput:
