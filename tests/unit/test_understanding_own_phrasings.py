@@ -255,3 +255,20 @@ def test_docs_and_files_are_the_projects_documents() -> None:
     assert stages is not None
     [call] = stages[0](None)  # type: ignore[misc]
     assert (call.name, call.arguments) == ("get_documents", {"project_id": "audit"})
+
+
+def test_a_follow_up_with_only_a_new_title_repeats_the_last_creation() -> None:
+    from lectern.domain.assistant import Message
+
+    rules = WorkspaceRules(_call)
+    told = Message("assistant", "Done: Create the task 'Order posters' in 'Phishing awareness'.")
+    for said in ("and 'Order stickers' too", "also 'Order stickers', same project"):
+        stages = rules.plan(said, [Message("user", "..."), told], "")
+        assert stages is not None
+        [call] = stages[0](None)  # type: ignore[misc]
+        assert (call.name, call.arguments) == (
+            "create_task",
+            {"project_id": "Phishing awareness", "title": "Order stickers"},
+        )
+    assert rules.plan("'Order stickers'", [told], "") is None  # no word says "again"
+    assert rules.plan("and 'Order stickers' too", [], "") is None  # nothing to repeat

@@ -26,6 +26,7 @@ from lectern.adapters.understanding.mentions import (
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of
 from lectern.adapters.understanding.workspace_patterns import (
+    ANOTHER,
     ASSIGN,
     ASSIGN_CLAUSE,
     ASSIGNED,
@@ -36,6 +37,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     COMPLETE,
     CREATE_BLOCKER,
     CREATE_TASK,
+    CREATED,
     DESCRIBE,
     DOCUMENT_DETAILS,
     DOCUMENTS,
@@ -67,6 +69,9 @@ from lectern.domain.assistant import AIResponse, Message, ToolCall, cite
 
 MODEL_ID = "rules:assistant-v1"
 
+
+_REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same)\b", re.I)
+"""A bare quoted title repeats the last creation only with a word that says so."""
 
 Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
 CallMaker = Callable[..., ToolCall]
@@ -173,11 +178,34 @@ class WorkspaceRules:
             return found.name or mention
 
         context = _Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref, names)
+        again = self._again(text, history)
+        if again:
+            return self._act(again)
         try:
             return self._plan_with(text, context)
         except _Unclear as unclear:
             question = unclear.question
             return [lambda _: question.response(MODEL_ID)]
+
+    def _again(self, text: str, history: Sequence[Message]) -> list[ToolCall]:
+        """The last creation once more with another title ("and 'Train sales' too")."""
+        match = ANOTHER.match(text)
+        if not match or not _REPEATS.search(text):
+            return []
+        for message in reversed(history):
+            if message.role != "assistant":
+                continue
+            made = [c for c in message.tool_calls if c.name == "create_task"]
+            if made:
+                project = made[-1].arguments.get("project_id")
+                arguments = {"project_id": project} if project else {}
+                return [self._call("create_task", **arguments, title=_clean(match.group("t")))]
+            told = CREATED.search(message.content)
+            if told:
+                return [
+                    self._call("create_task", project_id=told.group("p"), title=match.group("t"))
+                ]
+        return []
 
     def _plan_with(self, text: str, context: _Refs) -> list[Stage] | None:
         created = self._create_task(text, context)

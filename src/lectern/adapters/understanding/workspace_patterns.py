@@ -192,3 +192,12 @@ COMMENT = re.compile(
     re.I,
 )
 THEN = re.compile(r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+", re.I)
+ANOTHER = re.compile(
+    r"^(?:and|also|plus|oh and)?\s*,?\s*(?:one\s+(?:more|called)\s+|another\s+(?:one\s+)?"
+    r"(?:called\s+)?)?[\"“'‘](?P<t>[^\"”'’]+)[\"”'’]\s*,?\s*(?:too|as\s+well|also)?\b"
+    r"(?:\s*,?\s*(?:in\s+)?(?:the\s+)?same\s+project)?\W*$",
+    re.I,
+)
+"""A follow-up naming only a new title ("and 'Train the sales team' too, same project")."""
+CREATED = re.compile(r"Create the task '(?P<t>[^']+)' in '(?P<p>[^']+)'")
+"""How a proposed or done creation is told, for the follow-up that repeats it."""
