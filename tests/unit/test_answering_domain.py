@@ -51,6 +51,18 @@ from lectern.domain.sentences import KB, sentence_spans
         ("good morning everyone", "chit_chat"),
         ("   ", "empty"),
         ("👍", "empty"),
+        # A task the reader wants done, said as a command or a gerund: a how-to request.
+        ("enable gzip compression for every response", "question"),
+        ("streaming a large csv to the browser", "question"),
+        ("redirecting http to https in production", "question"),
+        # ... but not advice, a report, or a bare word.
+        ("make sure you pin the version", "not_a_question"),
+        ("use the lifespan handler instead", "not_a_question"),
+        ("restarted the worker and now it works", "not_a_question"),
+        ("testing", "not_a_question"),
+        # A question after a comma asks; an exclamation does not.
+        ("the upload hangs at 99%, how can I see what it waits for", "question"),
+        ("I fixed it, what a relief", "not_a_question"),
     ],
 )
 def test_the_gate_rules(text: str, decision: str) -> None:
