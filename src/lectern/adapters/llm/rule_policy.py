@@ -43,6 +43,8 @@ from lectern.adapters.understanding.book_patterns import (
     SIMILAR,
     WHEN,
     WHO_WROTE,
+    like_but,
+    second_question,
 )
 from lectern.adapters.understanding.book_plan import plan_books
 from lectern.adapters.understanding.intent_examples import (
@@ -390,17 +392,21 @@ class RulePolicy:
         if not name:
             return []
         added = match.group("book")
-        if added:
+        counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", added or "", re.I)
+        if added and not counted:
             book = it(added)
             calls = [
                 self._call("create_list", name=name),
                 self._call("add_to_list", list=name, book=book),
             ]
             return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
-        query = match.group("query")
+        # "with two dystopian novels", or "and put two cozy mysteries on it": a count and a
+        # search, not a book named "two cozy mysteries".
+        query = counted.group("rest") if counted else match.group("query")
+        count = counted.group("n") if counted else match.group("n")
         adults = bool(NOT_YOUTH.search(query))
         query = NOT_YOUTH.sub("", query).strip(" ,")
-        search = self._search_call(query, _number(match.group("n"), 3))
+        search = self._search_call(query, _number(count, 3))
         if adults:
             search = ToolCall(search.id, search.name, {**search.arguments, "exclude_youth": True})
 
@@ -558,14 +564,23 @@ class RulePolicy:
         match = SIMILAR.search(text)
         if not match:
             return []
-        title = it(match.group("title") or match.group("title2"))
-        similar = self._call("similar_books", book=title, limit=5)
+        named, adults, tail = like_but(match.group("title") or match.group("title2"))
+        title = it(named)
+        arguments: dict[str, object] = {"book": title, "limit": 5}
+        if adults:
+            arguments["exclude_youth"] = True
+        similar = self._call("similar_books", **arguments)
         fallback = self._search_call(text)
+        if tail and not adults:
+            # A "but ..." no tool can hold ("but shorter", "but funnier"): say so, not ignore it.
+            unheld = f'(I could not narrow them by "{tail}": these are the nearest books.) '
+        else:
+            unheld = ""
 
         def answer(done: _Done) -> AIResponse | list[ToolCall]:
             if done.results and "error" in _as_dict(done.results[0]):
                 return [fallback]  # the title is not in the catalog: search its words
-            return AIResponse(_books_reply(done, similar), model=MODEL_ID)
+            return AIResponse(unheld + _books_reply(done, similar), model=MODEL_ID)
 
         def after_fallback(done: _Done) -> AIResponse:
             return AIResponse(_books_reply(done, fallback), model=MODEL_ID)
@@ -582,6 +597,8 @@ class RulePolicy:
             match = pattern.match(text)
             if match:
                 title = next(v for k, v in match.groupdict().items() if v and k.startswith("title"))
+                title, more = second_question(title)
+                fields = tuple(dict.fromkeys((*fields, *more)))
                 return self._details(self._call("get_book_details", book=it(title)), fields)
         return []
 
@@ -672,6 +689,8 @@ def _details_reply(done: _Done, fields: Sequence[str]) -> str:
             parts.append(f"{title} was published in {cite(str(value), book_source(source, name))}.")
         elif name == "language":
             parts.append(f"{title} is in {cite(str(value), book_source(source, name))}.")
+        elif name == "pages":
+            parts.append(f"{title} has {cite(str(value), book_source(source, name))} pages.")
         elif name == "description":
             parts.append(f"{title}: {_quote(book)}")
         elif name == "categories":

@@ -141,3 +141,54 @@ SEARCH_LEAD = re.compile(
     r"suggest|show me|i want|i'm looking for|i am looking for|give me)\s+(?:me\s+)?",
     re.I,
 )
+
+
+_SECOND_QUESTION = re.compile(
+    r"\s*(?:,\s*)?(?:and|&)\s+(?P<ask>when|what year|which year|how long|how many pages|"
+    r"what language|which language|who|what(?:'s| is) it about)\b.*$",
+    re.I,
+)
+_SECOND_FIELDS = {
+    "when": ("published_year",),
+    "what year": ("published_year",),
+    "which year": ("published_year",),
+    "how long": ("pages",),
+    "how many pages": ("pages",),
+    "what language": ("language",),
+    "which language": ("language",),
+    "who": ("authors",),
+}
+
+
+def second_question(title: str) -> tuple[str, tuple[str, ...]]:
+    """A details question's title without a second question joined to it, and its fields.
+
+    "who wrote frankenstein and when" asks for the author and the year of *Frankenstein*,
+    not for a book titled "frankenstein and when".
+    """
+    found = _SECOND_QUESTION.search(title)
+    if found is None or found.start() == 0:
+        return title, ()
+    ask = " ".join(found.group("ask").casefold().split())
+    fields = _SECOND_FIELDS.get(ask, ("description", "categories"))
+    return title[: found.start()].strip(), fields
+
+
+_FOR_ADULTS = re.compile(
+    r"\b(?:for\s+(?:grown[\s-]?ups|adults?|older\s+readers)|(?:not|no)\s+(?:for\s+)?"
+    r"(?:young\s+adults?|ya|kids|children|teens?)|adult\s+(?:version|one|books?))\b",
+    re.I,
+)
+_BUT = re.compile(r"\s*,?\s+(?:but|only|except)\s+(?P<tail>.+)$", re.I)
+
+
+def like_but(title: str) -> tuple[str, bool, str]:
+    """A "like X but ..." title split: X, whether the tail asks for adults' books, the tail.
+
+    "the hunger games but for grown-ups" -> ("the hunger games", True, "for grown-ups").
+    """
+    found = _BUT.search(title)
+    if found is None or found.start() == 0:
+        return title, False, ""
+    tail = found.group("tail")
+    return title[: found.start()].strip(), bool(_FOR_ADULTS.search(tail)), tail
