@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from lectern.adapters.llm.workspace_rules import WorkspaceRules, attention_reply
+from lectern.adapters.llm.workspace_replies import attention_reply
+from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.book_plan import plan_books
 from lectern.adapters.understanding.intents import (
     IntentReading,
