@@ -32,14 +32,15 @@ from typing import Any
 
 import numpy as np
 
-from lectern.adapters.documents.records import RecordsReader, load_mapping
+from lectern.adapters.documents.record_mappings import load_mapping
+from lectern.adapters.documents.records import RecordsReader
 from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.adapters.sources.beir import load_beir
 from lectern.adapters.vector.faiss_index import ArrayEmbedder, text_hash
 from lectern.application.collections import AddReport, CollectionService
 from lectern.application.evaluation.beir import evaluate, rank
 from lectern.application.evaluation.metrics import percentile
-from lectern.application.search import HybridRetriever
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.bootstrap import bootstrap, load_retriever, make_embedder, search_indexes
 from lectern.domain.documents import ExtractedDocument, document_id
 from lectern.settings import Settings

@@ -31,9 +31,11 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex, make_tokenizer
+from lectern.application.book_filters import BookFilterIndex
 from lectern.application.evaluation.metrics import percentile
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.indexing import IndexingService
-from lectern.application.search import BookFilterIndex, BookSearchService, HybridRetriever
+from lectern.application.search import BookSearchService
 from lectern.bootstrap import bootstrap, load_retriever, search_config, search_indexes
 from lectern.domain.retrieval import Passage, ScoredId, intra_list_diversity
 from lectern.domain.search import SearchFilters, SearchQuery

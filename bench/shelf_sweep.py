@@ -23,7 +23,8 @@ from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex
 from lectern.application.evaluation import shelves as bench
 from lectern.application.evaluation.datasets import load_dataset
 from lectern.application.evaluation.metrics import mean, ndcg_at_k
-from lectern.application.search import BookSearchService, HybridRetriever
+from lectern.application.hybrid_retrieval import HybridRetriever
+from lectern.application.search import BookSearchService
 from lectern.bootstrap import bootstrap
 from lectern.domain.passages import FieldWeights, book_passage
 from lectern.domain.search import SearchQuery

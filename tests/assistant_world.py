@@ -18,8 +18,10 @@ from lectern.application.assistant.ports import ChatModel, LibraryStore, Pending
 from lectern.application.assistant.registry import ToolRegistry, create_default_registry
 from lectern.application.assistant.service import AssistantConfig, AssistantService
 from lectern.application.assistant.tools import ToolDeps
+from lectern.application.book_filters import BookFilterIndex
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import StoredEntry
-from lectern.application.search import BookFilterIndex, BookSearchService, HybridRetriever
+from lectern.application.search import BookSearchService
 from lectern.application.understanding import Vocabulary
 from lectern.domain.books import Book, CatalogEntry, FieldProvenance
 from tests.fakes import (

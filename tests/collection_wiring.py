@@ -16,8 +16,8 @@ from lectern.adapters.documents.splitter import LangChainPassageSplitter
 from lectern.adapters.documents.uploads import FolderUploadInbox
 from lectern.adapters.search_indexes import DiskSearchIndexes
 from lectern.application.collections import CollectionService
+from lectern.application.hybrid_retrieval import SearchConfig
 from lectern.application.ports import CollectionIndexes, DocumentBatch
-from lectern.application.search import SearchConfig
 from tests.conftest import SHARED_DATA, catalog_url_for
 from tests.fakes import HashingArrayEmbedder
 

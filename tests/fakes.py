@@ -322,6 +322,18 @@ class RecordingTracer:
         return self.traces[-count:] if count > 0 else []
 
 
+class FakeTitleMatcher:
+    """Misspelt titles read from a table; records every title it was asked about."""
+
+    def __init__(self, table: dict[str, str] | None = None) -> None:
+        self.table = dict(table or {})
+        self.asked: list[str] = []
+
+    def closest(self, title: str) -> str | None:
+        self.asked.append(title)
+        return self.table.get(title)
+
+
 class FakeExplanationCache:
     """Explanations in a dict, keyed like the real cache."""
 

@@ -17,13 +17,9 @@ from lectern.adapters.sessions.memory import InMemorySessions
 from lectern.application.assistant.guideline import GuideConfig, GuidelineAgent
 from lectern.application.assistant.ports import ChatModel
 from lectern.application.collections import CollectionSearchResponse, DocumentHit, PassageHit
-from lectern.domain.documents import (
-    Document,
-    DocumentPassage,
-    FilterField,
-    best_snippet,
-    label_of,
-)
+from lectern.domain.documents import Document, DocumentPassage, label_of
+from lectern.domain.metadata_filters import FilterField
+from lectern.domain.snippets import best_snippet
 from lectern.errors import CollectionNotFoundError
 from tests.fakes import RecordingTracer
 

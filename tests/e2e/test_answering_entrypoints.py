@@ -180,6 +180,13 @@ def test_kb_index_on_the_command_line(runner: CliRunner) -> None:
     assert "team:deploy-notes.md: Deploying Lectern." in built.output
 
 
+def test_misses_are_refused_for_the_measured_research_set(runner: CliRunner) -> None:
+    # Refused before anything runs: the held-out questions are never printed.
+    refused = runner.invoke(cli_app, ["evaluate", "answering", "--research-only", "--misses"])
+    assert refused.exit_code == 2
+    assert "held out" in refused.output and "dev3" in refused.output
+
+
 def test_research_on_the_command_line(runner: CliRunner) -> None:
     found = runner.invoke(
         cli_app,

@@ -11,7 +11,8 @@ import pytest
 
 from lectern.application.collections import CollectionService
 from lectern.application.ports import CollectionRecord, StoredDocument
-from lectern.domain.documents import is_valid_passage_citation, locate_snippet
+from lectern.domain.documents import is_valid_passage_citation
+from lectern.domain.snippets import locate_snippet
 from lectern.errors import (
     CollectionInputError,
     CollectionNotFoundError,

@@ -20,9 +20,9 @@ from lectern.adapters.engines.qdrant_store import DENSE, SPARSE, point_id
 from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex
 from lectern.adapters.sources.fetch import MirrorSourceFetcher
 from lectern.adapters.vector.faiss_index import FaissVectorIndex
+from lectern.application.book_filters import BookFilterIndex
 from lectern.application.evaluation.datasets import load_dataset
 from lectern.application.ingestion import IngestionService
-from lectern.application.search import BookFilterIndex
 from lectern.bootstrap import default_sources
 from lectern.domain.passages import book_passage
 from lectern.domain.retrieval import Passage

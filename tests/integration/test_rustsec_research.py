@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from lectern.adapters.documents.records import RecordsReader, load_mapping
+from lectern.adapters.documents.record_mappings import load_mapping
+from lectern.adapters.documents.records import RecordsReader
 from lectern.application.answering.extractive_research import ExtractiveResearchWriter
 from lectern.application.answering.research import ResearchService
 from lectern.application.collections import CollectionService

@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
-from lectern.adapters.llm.rule_policy import OFF_TOPIC, RulePolicy, _ruled_out
-from lectern.adapters.llm.workspace_rules import CREATE_TASK
+from lectern.adapters.llm.rule_policy import OFF_TOPIC, RulePolicy
 from lectern.adapters.understanding.intent_examples import EXAMPLES
 from lectern.adapters.understanding.intents import NearestExampleClassifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.ruled_out import ruled_out as _ruled_out
+from lectern.adapters.understanding.workspace_patterns import CREATE_TASK
 from lectern.adapters.understanding.workspace_plan import _title
 from tests.workspace_world import WorkspaceWorld, conversation_worlds
 
@@ -105,3 +106,40 @@ def test_a_new_tasks_title_stands_after_its_clearest_marker() -> None:
 def test_spoken_sums_and_verses_are_off_topic() -> None:
     assert OFF_TOPIC.search("what is 6 times 7") is not None
     assert OFF_TOPIC.search("write me a limerick about dogs") is not None
+
+
+def test_a_task_pencilled_in_with_its_purpose_is_proposed_in_its_project(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "could you pencil in a task on the VPN project to rotate the certs, give it to bob"
+    )
+    assert [(c.name, dict(c.arguments)) for c in reply.tool_calls] == [
+        (
+            "create_task",
+            {
+                "title": "Rotate the certs",
+                "project_id": "VPN gateway hardening",
+                "assignee_id": "bob",
+            },
+        )
+    ]
+    assert [a.preview.tool_name for a in reply.actions] == ["create_task"]
+
+
+@pytest.mark.parametrize(
+    "said", ["ugh the vpn thing is stuck, whats blocking it", "why is the check point patch stuck"]
+)
+def test_asking_what_holds_something_up_lists_its_blockers(
+    workspace: WorkspaceWorld, said: str
+) -> None:
+    reply = workspace.assistant.chat("alice", said)
+    assert _names(reply) == ["get_blockers"] and reply.actions == ()
+    assert "vendor maintenance window" in reply.text
+
+
+def test_which_tasks_are_overdue_tells_the_overdue_ones_only(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "which tasks are overdue?")
+    assert _names(reply) == ["get_attention_summary"]
+    assert reply.text.startswith("Overdue (1):")
+    assert "Blocked" not in reply.text and "In review" not in reply.text

@@ -143,3 +143,46 @@ def test_a_request_with_no_referent_gets_a_question_not_an_action(
     assert reply.tool_calls == () and reply.actions == ()
     assert "?" in reply.text
     assert reply.suggestions
+
+
+# Found by trying the assistant in our own words (session 9), one mechanism each.
+
+
+def test_a_second_question_joined_by_and_is_asked_of_the_same_book(layer: Understanding) -> None:
+    """ "who wrote dracula and when" asks two things of *Dracula*, not of a book titled
+    "dracula and when"."""
+    world = _book_world(layer)
+    reply = world.service.chat("reader", "who wrote dracula and when")
+    assert _calls(reply) == [("get_book_details", {"book": "dracula"})]
+    assert "Bram Stoker" in reply.text and "1897" in reply.text
+
+
+def test_a_count_to_put_on_a_new_list_is_a_search_not_a_title(layer: Understanding) -> None:
+    world = _book_world(layer)
+    reply = world.service.chat(
+        "reader", "start a list called Grim Futures and put two dystopian novels on it"
+    )
+    calls = _calls(reply)
+    assert [name for name, _ in calls] == [
+        "search_books",
+        "create_list",
+        "add_to_list",
+        "add_to_list",
+    ]
+    assert calls[0][1]["limit"] == 2 and calls[1][1]["name"] == "Grim Futures"
+
+
+def test_like_a_book_but_for_adults_leaves_young_readers_books_out(layer: Understanding) -> None:
+    world = _book_world(layer)
+    reply = world.service.chat("reader", "anything like Grey City but for grown-ups?")
+    [(name, arguments)] = _calls(reply)
+    assert name == "similar_books"
+    assert arguments["book"] == "Grey City" and arguments["exclude_youth"] is True
+    assert "Teen Rebels" not in reply.text
+
+
+def test_a_but_no_tool_can_hold_is_said_not_dropped(layer: Understanding) -> None:
+    world = _book_world(layer)
+    reply = world.service.chat("reader", "books like Grey City but funnier")
+    assert _calls(reply)[0][1]["book"] == "Grey City"
+    assert 'could not narrow them by "funnier"' in reply.text

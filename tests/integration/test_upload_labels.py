@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from lectern.adapters.guidance.profiles import load_profiles
-from lectern.application.assistant.guideline import SearchGuidelines, SearchGuidelinesInput
+from lectern.application.assistant.guideline_search import SearchGuidelines, SearchGuidelinesInput
 from lectern.application.assistant.tools import ToolContext
 from lectern.errors import DocumentNotFoundError
 from tests.collection_wiring import collection_service

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from lectern.config_file import AI_YAML_KEYS, KB_YAML_KEYS
 from lectern.errors import ConfigurationError
-from lectern.settings import AI_YAML_KEYS, KB_YAML_KEYS, Settings, load_settings
+from lectern.settings import Settings, load_settings
 
 CONFIG = """
 ai:

@@ -20,7 +20,6 @@ from lectern.domain.answering import (
     grounding_problems,
     lead_summary,
     render_reply,
-    sentence_spans,
     silence_reason,
     source_id_for,
     verify_extractive,
@@ -32,6 +31,7 @@ from lectern.domain.research import (
     names_source,
     render_context,
 )
+from lectern.domain.sentences import KB, sentence_spans
 
 
 @pytest.mark.parametrize(
@@ -51,6 +51,18 @@ from lectern.domain.research import (
         ("good morning everyone", "chit_chat"),
         ("   ", "empty"),
         ("👍", "empty"),
+        # A task the reader wants done, said as a command or a gerund: a how-to request.
+        ("enable gzip compression for every response", "question"),
+        ("streaming a large csv to the browser", "question"),
+        ("redirecting http to https in production", "question"),
+        # ... but not advice, a report, or a bare word.
+        ("make sure you pin the version", "not_a_question"),
+        ("use the lifespan handler instead", "not_a_question"),
+        ("restarted the worker and now it works", "not_a_question"),
+        ("testing", "not_a_question"),
+        # A question after a comma asks; an exclamation does not.
+        ("the upload hangs at 99%, how can I see what it waits for", "question"),
+        ("I fixed it, what a relief", "not_a_question"),
     ],
 )
 def test_the_gate_rules(text: str, decision: str) -> None:
@@ -77,7 +89,7 @@ def test_the_last_turn_joins_the_last_authors_trailing_messages() -> None:
 
 def test_sentences_do_not_end_at_abbreviations_or_initials() -> None:
     text = "Played by Dr. Monica Quartermaine since 1977 . J. K. Rowling wrote it. Next one!\nTitle"
-    sentences = [text[a:b] for a, b in sentence_spans(text)]
+    sentences = [text[a:b] for a, b in sentence_spans(text, KB)]
     assert sentences == [
         "Played by Dr. Monica Quartermaine since 1977 .",
         "J. K. Rowling wrote it.",

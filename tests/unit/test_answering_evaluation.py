@@ -25,6 +25,7 @@ from lectern.application.evaluation.answering import (
     token_f1,
     transfer_figures,
 )
+from lectern.application.evaluation.answering.research import ResearchRecord, research_misses
 from lectern.errors import DatasetError
 from tests.conftest import SHARED_DATA
 
@@ -178,6 +179,41 @@ def test_the_second_dev_set_is_apart_from_the_other_two(tmp_path: Path) -> None:
     path = tmp_path / "mine.json"
     path.write_text('{"version": "v", "questions": [{"id": "a", "question": "q", "gold": ["T1"]}]}')
     assert load_research_questions(name=str(path)) == ("v", [ResearchCase("a", "q", ("T1",))])
+
+
+def test_the_third_dev_set_is_apart_from_the_others() -> None:
+    version, dev3 = load_research_questions(name="dev3")
+    earlier = [load_research_questions(name=name)[1] for name in ("dev", "dev2", "measured")]
+    assert version.startswith("research-questions-dev3-") and len(dev3) >= 50
+    assert len({q.id for q in dev3}) == len(dev3) and all(q.gold for q in dev3)
+    assert {q.gold[0][:1] for q in dev3} == {"C", "T"}
+    # Two-record questions are part of it (a sibling is gold only when asked for).
+    assert sum(1 for q in dev3 if len(q.gold) > 1) >= 10
+    # Counts, not the records: a failure here must not print the held-out set's gold.
+    shared_gold = len(
+        {g for q in dev3 for g in q.gold} & {g for s in earlier for q in s for g in q.gold}
+    )
+    shared_questions = len({q.question for q in dev3} & {q.question for s in earlier for q in s})
+    assert (shared_gold, shared_questions) == (0, 0)
+
+
+def test_misses_name_only_the_questions_not_fully_right() -> None:
+    def record(
+        id_: str, gold: list[str], cited: list[str], precision: float, recall: float
+    ) -> ResearchRecord:
+        return ResearchRecord(id_, gold, cited, precision, recall, 1.0, [], 1.0)
+
+    lines = research_misses(
+        [
+            record("right", ["T1"], ["T1"], 1.0, 1.0),
+            record("sibling-first", ["CVE-1"], ["CVE-2"], 0.0, 0.0),
+            record("uncited", ["T2"], [], 0.0, 0.0),
+        ]
+    )
+    assert lines == [
+        "sibling-first: gold CVE-1; cited CVE-2 (precision 0.0, recall 0.0)",
+        "uncited: gold T2; cited - (precision 0.0, recall 0.0)",
+    ]
 
 
 def test_cases_are_value_objects() -> None:

@@ -9,8 +9,8 @@ import pytest
 
 from lectern.adapters.sources.beir import load_beir
 from lectern.application.evaluation.beir import BeirEvaluation, evaluate
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import IndexReport, ProgressReporter
-from lectern.application.search import HybridRetriever
 from lectern.domain.retrieval import Passage
 from lectern.errors import ConfigurationError, SourceError
 from tests.fakes import FakeEmbedder, FakeLexicalIndex, FakeVectorIndex, RecordingProgress

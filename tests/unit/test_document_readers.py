@@ -17,7 +17,8 @@ from lectern.adapters.documents.html import HtmlReader
 from lectern.adapters.documents.markdown import MarkdownReader
 from lectern.adapters.documents.pdf import PdfReader
 from lectern.adapters.documents.plaintext import PlainTextReader
-from lectern.adapters.documents.records import RecordsReader, load_mapping, parse_mapping
+from lectern.adapters.documents.record_mappings import load_mapping, parse_mapping
+from lectern.adapters.documents.records import RecordsReader
 from lectern.adapters.documents.splitter import LangChainPassageSplitter
 from lectern.adapters.documents.uploads import checked_name, kind_of
 from lectern.domain.documents import ExtractedDocument, SkippedFile

@@ -11,24 +11,21 @@ from lectern.domain.documents import (
     Document,
     DocumentPassage,
     ExtractedDocument,
-    FilterField,
     LabelRef,
     Section,
-    best_snippet,
     check_collection_name,
     document_id,
-    filter_matches,
     is_valid_passage_citation,
     label_of,
     label_span,
-    locate_snippet,
     make_passages,
     parse_label,
-    parse_where,
     passage_id,
     passage_label,
 )
 from lectern.domain.grounding import is_valid_snippet
+from lectern.domain.metadata_filters import FilterField, filter_matches, parse_where
+from lectern.domain.snippets import best_snippet, locate_snippet
 
 RFC_TEXT = "RFC body line one.\n\fRFC 7231   HTTP/1.1 Semantics   June 2014\n\nGET is safe.\n"
 

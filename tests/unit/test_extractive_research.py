@@ -215,3 +215,155 @@ def test_without_a_kind_the_parent_technique_is_family_not_a_source() -> None:
     ]
     question = "How do adversaries create launch agents on macOS to persist?"
     assert _cited(question, blocks) == ["T1543.001"]
+
+
+def test_a_sibling_holding_all_the_leader_holds_and_more_leads() -> None:
+    blocks = [
+        _block(
+            "CVE-1",
+            "FortiOS SSL VPN Path Traversal Vulnerability",
+            "FortiOS SSL VPN web portal has a path traversal where an attacker can download files.",
+            1.0,
+        ),
+        _block(
+            "CVE-2",
+            "FortiOS Improper Authorization",
+            "Under the SSL VPN web portal an attacker can modify the password.",
+            0.95,
+        ),
+    ]
+    # The first's title holds more of the question (SSL VPN), but the second holds those
+    # words too, in its sentences, and also what is asked: the password change.
+    question = "Which FortiOS SSL VPN web portal flaw lets an attacker modify the password?"
+    assert _cited(question, blocks) == ["CVE-2"]
+
+
+def test_without_names_a_later_source_stays_on_the_words_of_the_first_name() -> None:
+    uaf = "CLFS Driver Use-After-Free Vulnerability"
+    blocks = [
+        _block("CVE-1", uaf, "The CLFS driver has a use-after-free to elevate privileges.", 0.84),
+        _block("CVE-2", uaf, "The CLFS driver has a use-after-free to elevate privileges.", 0.82),
+        _block(
+            "CVE-3",
+            "CLFS Driver Privilege Escalation Vulnerability",
+            "The CLFS driver has an unspecified flaw that allows for privilege escalation.",
+            0.78,
+        ),
+    ]
+    # Lower-case shorthand writes no names: the third record adds "escalation" but is not a
+    # use-after-free, the flaw the first's name and the question share.
+    question = "clfs driver use-after-free local privilege escalation - which CVEs?"
+    assert _cited(question, blocks) == ["CVE-1", "CVE-2"]
+
+
+def test_a_sub_technique_of_the_same_parent_holding_the_other_half_is_cited() -> None:
+    blocks = [
+        _block(
+            "T1574.011",
+            "Services Registry Permissions Weakness",
+            "Adversaries may abuse weak permissions on the registry keys of services.",
+            1.0,
+        ),
+        _block(
+            "T1574.010",
+            "Services File Permissions Weakness",
+            "Adversaries may replace service binaries that have weak permissions.",
+            0.8,
+        ),
+        _block("T1112", "Modify Registry", "Adversaries may change registry keys.", 0.7),
+    ]
+    question = "How do adversaries abuse weak permissions on service binaries and registry keys?"
+    assert _cited(question, blocks) == ["T1574.011", "T1574.010"]
+
+
+def test_a_sub_technique_of_the_same_parent_adding_a_common_word_is_related() -> None:
+    blocks = [
+        _block("T1053.002", "At", "Adversaries may abuse the at utility for execution.", 1.0),
+        _block(
+            "T1053.003", "Cron", "Adversaries may schedule execution with the cron utility.", 0.7
+        ),
+    ]
+    # The first's name holds none of the question's words: nothing says the question has
+    # two halves, and "schedule" is a word every scheduling record holds.
+    question = "how do attackers use the at utility to schedule execution"
+    assert _cited(question, blocks) == ["T1053.002"]
+
+
+OVERLAYFS = [
+    _block(
+        "CVE-1",
+        "Linux Kernel Privilege Escalation Vulnerability",
+        "The OverlayFS file system in the Linux kernel allows privilege escalation.",
+        1.0,
+    ),
+    _block(
+        "CVE-2",
+        "Linux Kernel Privilege Escalation Vulnerability",
+        "The futex_requeue function in the Linux kernel allows privilege escalation.",
+        0.56,
+    ),
+    _block(
+        "CVE-3",
+        "Linux Kernel Improper Ownership Management Vulnerability",
+        "A flaw in the Linux kernel OverlayFS subsystem allows a local user to escalate "
+        "privileges.",
+        0.52,
+    ),
+]
+
+
+def test_asked_for_several_a_sibling_under_the_floor_holding_every_name_is_cited() -> None:
+    # The search scores the second OverlayFS record at half the first (its name says
+    # "Improper Ownership Management"); its sentences hold every name the question writes.
+    question = "Which Linux kernel OverlayFS vulnerabilities allow privilege escalation?"
+    assert _cited(question, OVERLAYFS) == ["CVE-1", "CVE-3"]
+    assert _cited(question.replace("vulnerabilities", "vulnerability"), OVERLAYFS) == ["CVE-1"]
+
+
+def test_a_hyphenated_name_names_each_of_its_words() -> None:
+    assert named_terms("Which Linux kernel USB-audio driver flaws?") == {"linux", "usb", "audio"}
+    blocks = [
+        _block(
+            "CVE-1", "Linux Kernel Flaw", "The Linux USB-audio driver reads out of bounds.", 1.0
+        ),
+        _block("CVE-2", "Linux Kernel Flaw", "The Linux USB-audio driver writes anywhere.", 0.5),
+        _block("CVE-3", "Linux Kernel Flaw", "The Linux USB Video Class driver overflows.", 0.5),
+    ]
+    question = "Which Linux kernel USB-audio driver vulnerabilities are exploited?"
+    assert _cited(question, blocks) == ["CVE-1", "CVE-2"]
+
+
+def test_under_the_floor_the_other_half_is_cited_when_its_name_holds_what_it_adds() -> None:
+    blocks = [
+        _block(
+            "T1547.004",
+            "Winlogon Helper DLL",
+            "Adversaries may abuse Winlogon helper DLLs to execute at logon.",
+            1.0,
+        ),
+        _block("T1546.007", "Netsh Helper DLL", "Adversaries may use Netsh helper DLLs.", 0.48),
+        _block(
+            "T1547.014",
+            "Active Setup",
+            "Adversaries may add a Registry key to the Active Setup of the machine.",
+            0.42,
+        ),
+        _block(
+            "T1547.001",
+            "Registry Run Keys",
+            "Adversaries may persist through Registry run keys.",
+            0.4,
+        ),
+    ]
+    # Active Setup scores under the floor but is named for the half the answer lacks; the
+    # Run Keys record adds "persist" and "through", which its name does not hold.
+    question = "how do attackers persist through winlogon helper dlls and active setup"
+    assert _cited(question, blocks) == ["T1547.004", "T1547.014"]
+
+
+def test_a_source_under_the_floor_is_never_cited_alone() -> None:
+    blocks = [
+        _block("T1", "Phishing", "Messages are sent to victims.", 1.0),
+        _block("T2", "Cron", "Adversaries may schedule jobs with cron.", 0.3),
+    ]
+    assert _cited("how do adversaries schedule cron jobs", blocks) == []

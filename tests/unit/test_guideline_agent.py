@@ -13,7 +13,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from lectern.adapters.llm.guideline_policy import GuidelineRulePolicy
 from lectern.adapters.llm.tool_calling import LangChainToolModel
-from lectern.application.assistant.guideline import GUIDE_TOOL
+from lectern.application.assistant.guideline_search import GUIDE_TOOL
 from lectern.domain.privacy import PiiFinding
 from lectern.errors import CollectionNotFoundError, InvalidQueryError, LLMError, NotFoundError
 from tests.fakes import ScriptedChatModel

@@ -29,6 +29,8 @@ def results() -> list[Message]:
         ("§5.1.1.2", "Memorized Secret Verifiers", "The salt SHALL be at least 32 bits"),
         ("§5.1.1.1", "Memorized Secret Authenticators", "Verifiers SHALL require subscriber"),
         ("§5.1.2.1", "Look-Up Secret Authenticators", "CSPs creating look-up secret"),
+        # The look-up secret verifiers' paragraph: its salt rule sits among look-up words.
+        ("§5.1.2.2", "Look-Up Secret Verifiers", "Verifiers SHALL store look-up secrets"),
     ]
     data = {
         "passages": [
@@ -67,3 +69,17 @@ def test_the_maximum_a_verifier_must_allow_is_answered_not_refused(
 def test_a_question_about_the_salt_still_gets_the_salt_rule(results: list[Message]) -> None:
     answer = GuidelineRulePolicy().answer("How long must a salt be?", results, REFUSED)
     assert "The salt SHALL be at least 32 bits in length" in answer
+
+
+def test_a_number_that_belongs_to_something_else_is_not_the_answer(
+    results: list[Message],
+) -> None:
+    """§5.1.2.2's "The salt value SHALL be at least 32 in bits in length ... for each look-up
+    secret" names every word of the question, but its number is the salt's: the words before
+    its SHALL name no look-up secret, and "length" is the kind of number asked for, which "20
+    bits" is, not a word the answer must repeat."""
+    answer = GuidelineRulePolicy().answer(
+        "what's the minimum length for a look-up secret?", results, REFUSED
+    )
+    assert answer.startswith('"Look-up secrets SHALL have at least 20 bits of entropy."')
+    assert "32" not in answer

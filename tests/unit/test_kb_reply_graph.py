@@ -22,7 +22,7 @@ from lectern.adapters.llm.extractive import ExtractiveLLM
 from lectern.adapters.llm.graphs.kb_reply import GraphConfig, KnowledgeBaseReplyGraph
 from lectern.adapters.llm.kb_steps import KBPrompts, LLMReplySteps
 from lectern.adapters.llm.langchain_llm import LangChainLLM
-from lectern.adapters.understanding.question import (
+from lectern.adapters.understanding.answer_check import (
     FEATURES,
     AnswerCheck,
     AnswerModel,

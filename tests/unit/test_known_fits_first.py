@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import uuid
 
+from lectern.application.book_filters import BookFilterIndex
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import StoredEntry
-from lectern.application.search import BookFilterIndex, BookSearchService, HybridRetriever
+from lectern.application.search import BookSearchService
 from lectern.domain.books import Book, CatalogEntry
 from lectern.domain.search import DEFAULT_RESULTS, SearchFilters, SearchQuery
 from tests.fakes import FakeCatalog, FakeEmbedder, FakeLexicalIndex, FakeVectorIndex

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lectern.application.search import HybridRetriever, SearchConfig
+from lectern.application.hybrid_retrieval import HybridRetriever, SearchConfig
 from tests.fakes import FakeEmbedder, FakeLexicalIndex, FakeVectorIndex
 
 VOCAB = ["heist", "city", "magic", "sea", "dragon"]

@@ -7,16 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from lectern.adapters.understanding.question import (
+from lectern.adapters.understanding.answer_check import (
     FEATURES,
     AnswerCheck,
     AnswerModel,
     Evidence,
-    analyse,
     answer_features,
-    kind_met,
     load_model,
 )
+from lectern.adapters.understanding.question import analyse, kind_met
 from lectern.errors import AnswerModelError
 
 

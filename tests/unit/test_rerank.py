@@ -10,8 +10,8 @@ import pytest
 
 from lectern.adapters.rerank.late_interaction import MaxSimReranker, maxsim
 from lectern.adapters.rerank.llm_listwise import LlmListwiseReranker
+from lectern.application.hybrid_retrieval import HybridRetriever, SearchConfig
 from lectern.application.rerank import rerank_head
-from lectern.application.search import HybridRetriever, SearchConfig
 from lectern.domain.retrieval import FusedHit, RerankCandidate, ScoredId, reorder_hits
 from lectern.errors import LLMError
 from tests.fakes import FakeEmbedder, FakeLexicalIndex, FakeVectorIndex

@@ -2,12 +2,12 @@
 
 import pytest
 
-from lectern.adapters.llm.rule_policy import _ADD, _REMOVE
+from lectern.adapters.understanding.book_patterns import ADD, REMOVE
 
 
 @pytest.mark.parametrize("text", ["add Dune to my list", "put Dune on the list"])
 def test_my_list_is_not_a_list_called_my(text: str) -> None:
-    found = _ADD.match(text)
+    found = ADD.match(text)
     assert found is None or (found.group("list1") or found.group("list2")) not in ("my", "the")
 
 
@@ -16,10 +16,10 @@ def test_my_list_is_not_a_list_called_my(text: str) -> None:
     [("add Dune to my summer list", "summer"), ("put Emma on my Gifts reading list", "Gifts")],
 )
 def test_a_named_list_is_still_read(text: str, name: str) -> None:
-    found = _ADD.match(text)
+    found = ADD.match(text)
     assert found is not None and (found.group("list1") or found.group("list2")) == name
 
 
 def test_removing_from_my_list_names_no_list_called_my() -> None:
-    found = _REMOVE.match("remove Dune from my list")
+    found = REMOVE.match("remove Dune from my list")
     assert found is None or (found.group("list1") or found.group("list2")) != "my"

@@ -5,9 +5,11 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
+from lectern.application.book_filters import BookFilterIndex
 from lectern.application.explanations import ExplanationService
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import StoredEntry
-from lectern.application.search import BookFilterIndex, BookSearchService, HybridRetriever
+from lectern.application.search import BookSearchService
 from lectern.domain.books import Book, CatalogEntry
 from lectern.domain.grounding import Citation, Explanation
 from lectern.domain.search import (

@@ -13,6 +13,7 @@ from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
 from lectern.adapters.llm.fallback_policy import MODEL_ID, FallbackRulePolicy, content_words
 from lectern.adapters.llm.graphs.search_fallback import ReactSearchFallback
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
+from lectern.adapters.understanding.titles import RapidfuzzTitleMatcher
 from lectern.application.fallback.ports import AgentRun, AgentTool, SearchFallbackAgent
 from lectern.application.fallback.prompts import PROMPT_VERSION, SYSTEM_PROMPT
 from lectern.application.fallback.service import FallbackSearch
@@ -29,7 +30,7 @@ from lectern.domain.fallback import (
 from lectern.domain.search import Exclusion, SearchFilters, SearchQuery, with_exclusions
 from lectern.errors import LLMError
 from tests.assistant_world import BOOKS, book_id, make_catalog, make_search, make_vocabulary
-from tests.fakes import RecordingTracer, ScriptedChatModel
+from tests.fakes import FakeTitleMatcher, RecordingTracer, ScriptedChatModel
 
 # --- triggers (domain) -----------------------------------------------------------------------
 
@@ -131,7 +132,11 @@ class FailingAgent:
         raise LLMError("provider down")
 
 
-def _fallback(agent: SearchFallbackAgent, tracer: RecordingTracer | None = None) -> FallbackSearch:
+def _fallback(
+    agent: SearchFallbackAgent,
+    tracer: RecordingTracer | None = None,
+    titles: FakeTitleMatcher | None = None,
+) -> FallbackSearch:
     catalog = make_catalog()
     vocabulary = make_vocabulary(catalog)
     return FallbackSearch(
@@ -140,6 +145,7 @@ def _fallback(agent: SearchFallbackAgent, tracer: RecordingTracer | None = None)
         agent,
         understanding=RuleBasedUnderstanding(vocabulary),
         vocabulary=vocabulary,
+        titles=titles,
         tracer=tracer,
     )
 
@@ -226,6 +232,33 @@ def test_too_few_results_widen_the_search_and_keep_the_first_results_first() -> 
     assert report.tool_calls[0].arguments == {"query": "cozy mystery"}  # no year filter
     assert response.results[0].book.title == "The Knitting Circle Mystery"
     assert len(response.results) > 3
+
+
+def test_a_misspelt_like_is_read_as_the_closest_title_in_one_call() -> None:
+    titles = FakeTitleMatcher({"The Hobit": book_id("The Hobbit")})
+    fallback = _fallback(_rules_agent(), titles=titles)
+    response = fallback.search_with_fallback(SearchQuery("books like The Hobit", max_results=3))
+    report = response.fallback
+    assert report is not None and report.reasons == ("unresolved_like",)
+    assert [(c.name, c.arguments["book"]) for c in report.tool_calls] == [
+        ("get_similar_books", "The Hobit")
+    ]
+    assert titles.asked == ["The Hobit"]  # no title matched exactly: the matcher was asked
+    neighbours = report.tool_calls[0].results
+    assert neighbours and "The Hobbit" not in [r.book.title for r in response.results]
+
+
+def test_a_like_no_title_is_close_to_searches_its_subject_instead() -> None:
+    fallback = _fallback(_rules_agent(), titles=FakeTitleMatcher())
+    response = fallback.search_with_fallback(
+        SearchQuery("books like The Cozy Bakery Mysteries of Elsewhere", max_results=3)
+    )
+    report = response.fallback
+    assert report is not None and report.reasons == ("unresolved_like",)
+    calls = report.tool_calls
+    assert calls[0].name == "get_similar_books" and calls[0].error is not None
+    assert [c.name for c in calls[1:]] == ["search_catalog", "get_similar_books"]
+    assert len(calls) <= 3 and response.results
 
 
 def test_a_failing_agent_never_fails_the_search() -> None:
@@ -341,3 +374,17 @@ def test_the_rule_policy_runs_without_any_key_and_answers_with_ids() -> None:
     assert report.tool_calls and report.error is None
     named = [line.split()[0].removeprefix("book:") for line in report.answer.splitlines()[1:]]
     assert named and {str(b.id) for b in BOOKS} >= set(named)
+
+
+# --- misspelt titles (rapidfuzz) -------------------------------------------------------------
+
+
+def test_the_title_matcher_reads_a_slip_of_spelling_and_nothing_further() -> None:
+    matcher = RapidfuzzTitleMatcher(make_vocabulary(make_catalog()))
+    assert matcher.closest("The Hobit") == book_id("The Hobbit")
+    assert matcher.closest("the silmarilion") == book_id("The Silmarillion")
+    assert matcher.closest("Knitting Circle Mystry") == book_id("The Knitting Circle Mystery")
+    assert matcher.closest("Murder at the Tea") == book_id("Murder at the Tea Shop")  # its start
+    assert matcher.closest("Nightfall Saga") is None
+    assert matcher.closest("Hobbies") is None  # under the cutoff: unknown stays unknown
+    assert matcher.closest("  ") is None

@@ -2,12 +2,10 @@ import uuid
 
 import pytest
 
+from lectern.application.book_filters import BookFilterIndex
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import BookFacts, StoredEntry
-from lectern.application.search import (
-    BookFilterIndex,
-    BookSearchService,
-    HybridRetriever,
-)
+from lectern.application.search import BookSearchService
 from lectern.domain.books import Book, CatalogEntry
 from lectern.domain.search import (
     QueryPlan,

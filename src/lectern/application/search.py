@@ -2,8 +2,7 @@
 
 `BookSearchService` adds what books need to `HybridRetriever` (`hybrid_retrieval.py`, any
 passages: books, BEIR abstracts, collection passages): the filters of `book_filters.py`, one
-edition per work, known fits first, MMR, similar books, readings and "nothing fits". The
-retriever's and the filters' names are re-exported here, where callers have imported them.
+edition per work, known fits first, MMR, similar books, readings and "nothing fits".
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from cachetools import TTLCache
 
 from lectern.application.book_filters import BookFilterIndex
 from lectern.application.explanations import ExplanationService
-from lectern.application.hybrid_retrieval import HybridRetriever, Retrieval, SearchConfig
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import (
     BookCatalog,
 )
@@ -61,17 +60,6 @@ from lectern.domain.search import (
     without_request_framing,
 )
 from lectern.errors import InvalidQueryError
-
-__all__ = [
-    "MAX_RESULTS",
-    "BookFilterIndex",
-    "BookSearchService",
-    "HybridRetriever",
-    "Retrieval",
-    "SearchConfig",
-    "SearchResponse",
-]
-
 
 MAX_RESULTS = 100
 """The most results one search returns; more is a request for the whole catalog."""

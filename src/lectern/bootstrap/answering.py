@@ -75,7 +75,7 @@ class AnsweringWiring(CollectionWiring):
             steps = LLMReplySteps(self.llm(), prompts)
         answer_check = None
         if settings.ai_answer_check:
-            from lectern.adapters.understanding.question import AnswerCheck, load_model
+            from lectern.adapters.understanding.answer_check import AnswerCheck, load_model
 
             answer_check = AnswerCheck(load_model(settings.ai_answer_model))
         return KnowledgeBaseReplyGraph(

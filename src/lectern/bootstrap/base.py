@@ -34,6 +34,7 @@ from lectern.application.ports import (
     QueryUnderstanding,
     Reranker,
     SourceFetcher,
+    TitleMatcher,
     VectorIndex,
 )
 from lectern.application.upload_reviews import UploadReviewStore
@@ -65,6 +66,8 @@ class Overrides:
     lexical_index: LexicalIndex | None = None
     vector_index: VectorIndex | None = None
     understanding: QueryUnderstanding | None = None
+    title_matcher: TitleMatcher | None = None
+    """Resolves misspelt titles for the fallback's `get_similar_books` (rapidfuzz otherwise)."""
     explanation_cache: ExplanationCache | None = None
     tracer: LLMTracer | None = None
     clock: Clock | None = None

@@ -154,6 +154,6 @@ def train_answer_gate(
 
 def packaged_answer_model() -> Path:
     """The answer check's model file shipped in the package."""
-    from lectern.adapters.understanding import question
+    from lectern.adapters.understanding import answer_check
 
-    return Path(question.__file__).with_name(question.MODEL_FILE)
+    return Path(answer_check.__file__).with_name(answer_check.MODEL_FILE)

@@ -28,7 +28,7 @@ class GuidelineWiring(AssistantWiring):
             return self.overrides.guide_model
         # hybrid: the guideline agent's rules have no confidence to defer on; they stay.
         if self.settings.assistant_provider in ("rules", "hybrid"):
-            return self._once("guide_model", GuidelineRulePolicy)
+            return self._once("guide_model", lambda: GuidelineRulePolicy(embedder=self.embedder()))
         return self.chat_model()
 
     def guide(self) -> GuidelineAgent:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, TypeAlias
 from lectern.adapters.sources.beir import load_beir
 from lectern.adapters.sources.fetch import sha256_of
 from lectern.application.evaluation.beir import BeirEvaluation
+from lectern.application.hybrid_retrieval import HybridRetriever, SearchConfig
 from lectern.application.ports import Embedder, LexicalIndex, VectorIndex
-from lectern.application.search import HybridRetriever, SearchConfig
 from lectern.errors import ConfigurationError, IndexMismatchError, IndexMissingError
 from lectern.settings import Settings
 

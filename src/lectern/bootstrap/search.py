@@ -6,6 +6,8 @@ from lectern.adapters.catalog.explanation_cache import SqlAlchemyExplanationCach
 from lectern.adapters.evaluation_runs import JsonRunStore
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
+from lectern.adapters.understanding.titles import RapidfuzzTitleMatcher
+from lectern.application.book_filters import BookFilterIndex
 from lectern.application.evaluation.datasets import load_dataset
 from lectern.application.evaluation.fallback import FallbackEvaluation
 from lectern.application.evaluation.runner import EvaluationRunner, RunEnvironment
@@ -13,8 +15,9 @@ from lectern.application.evaluation.service import EvaluationService
 from lectern.application.explanations import ExplanationService
 from lectern.application.fallback.ports import SearchFallbackAgent
 from lectern.application.fallback.service import FallbackSearch
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import ExplanationCache, QueryUnderstanding
-from lectern.application.search import BookFilterIndex, BookSearchService, HybridRetriever
+from lectern.application.search import BookSearchService
 from lectern.application.understanding import Vocabulary
 from lectern.bootstrap.indexes import book_search_config, load_retriever
 from lectern.bootstrap.models import TOOL_CONTEXT, ModelWiring, local_chat_model, provider_config
@@ -145,6 +148,7 @@ class SearchWiring(ModelWiring):
             self.search_fallback_agent(),
             understanding=self.understanding(),
             vocabulary=self.vocabulary(),
+            titles=self.overrides.title_matcher or RapidfuzzTitleMatcher(self.vocabulary()),
             tracer=self.tracer(),
             clock=self.clock,
         )

@@ -39,6 +39,27 @@ help recommend suggest clarify outline
 REQUEST_VERBS = frozenset(_REQUEST_TEXT.split())
 """A message starting with one of these asks for information."""
 
+_TASK_TEXT = """
+add allow authenticate block build cache call catch change configure connect convert create
+customize customise declare define delete deploy disable download enable encode expose fetch
+generate get handle hide implement import include inject install integrate limit load log
+make migrate mount override paginate parse protect raise read receive redirect register
+reject remove rename render require reset restrict retry return run schedule secure send
+serialize serialise serve set share sort split start stop store stream submit test throttle
+trigger update upload validate verify write
+"""
+TASK_VERBS = frozenset(_TASK_TEXT.split())
+"""A support message led by one of these names a task the reader wants done ("serve static
+files from a folder", "set a cookie on the response"): a how-to request. Advice verbs a
+reply would start with ("use", "try", "check", "see") are not here, nor are the words of a
+report ("restarted", "fixed"): the past tense is not the base form."""
+ADVICE_LEADS = ("make sure", "get rid", "set up your", "stop using")
+"""Task-verb openings that give advice or vent rather than ask."""
+_LATER_QUESTION_TEXT = "how what which where why when who can could should do does is are any"
+LATER_QUESTION_WORDS = frozenset(_LATER_QUESTION_TEXT.split())
+"""A clause after a comma led by one of these asks ("my app gets blocked, how do I allow
+it"); "what a ..." is an exclamation, not a question."""
+
 REQUEST_PHRASES = (
     "i need",
     "i want to know",

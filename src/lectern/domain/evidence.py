@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from lectern.domain.sentences import LABELLED_LINES, sentence_breaks
+
 Dimension = Literal["time", "size", "char", "digit", "percent"]
 
 _UNIT_TABLE: tuple[tuple[tuple[str, ...], Dimension, float], ...] = (
@@ -84,7 +86,6 @@ _DOTTED = re.compile(r"\d+(?:\.\d+){2,}")
 _RANGE = re.compile(r"(\d+)-(\d+)")
 _WITH_UNIT = re.compile(r"(\d+(?:\.\d+)?)-?([A-Za-z%]+)")
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9*-])|\n+")
 UNIT_LOOKAHEAD = 3
 """A unit this many words after a number still belongs to it ("8 or more characters")."""
 
@@ -261,9 +262,9 @@ def split_sentences(text: str) -> list[tuple[str, str]]:
     """(sentence, the whitespace after it) pairs; labels stay with their sentence."""
     pieces: list[tuple[str, str]] = []
     last = 0
-    for match in _SENTENCE.finditer(text):
-        pieces.append((text[last : match.start()], match.group(0)))
-        last = match.end()
+    for start, end in sentence_breaks(text, LABELLED_LINES):
+        pieces.append((text[last:start], text[start:end]))
+        last = end
     pieces.append((text[last:], ""))
     return [(sentence, gap) for sentence, gap in pieces if sentence.strip() or "\n" in gap]
 

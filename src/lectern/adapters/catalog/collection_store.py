@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from lectern.adapters.catalog.database import in_chunks
 from lectern.adapters.catalog.tables import collections, documents, passages
 from lectern.application.ports import (
     CollectionRecord,
@@ -17,15 +18,10 @@ from lectern.application.ports import (
     IndexedPassage,
     StoredDocument,
 )
-from lectern.domain.documents import Document, DocumentPassage, FilterField, Section
+from lectern.domain.documents import Document, DocumentPassage, Section
+from lectern.domain.metadata_filters import FilterField
 
-_IN_CHUNK = 500
 _LIGHT_COLUMNS = [c for c in documents.c if c.name != "text"]
-
-
-def _chunks(items: Sequence[str], size: int = _IN_CHUNK) -> Iterator[Sequence[str]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
 
 
 def _filters_json(fields: Sequence[FilterField]) -> str:
@@ -203,7 +199,7 @@ class SqlAlchemyCollectionStore:
                         name=record.name, created_at=record.created_at, **values
                     )
                 )
-            for chunk in _chunks(replaced):
+            for chunk in in_chunks(replaced):
                 connection.execute(passages.delete().where(passages.c.document_id.in_(chunk)))
                 connection.execute(documents.delete().where(documents.c.id.in_(chunk)))
             if upserts:
@@ -266,7 +262,7 @@ class SqlAlchemyCollectionStore:
         columns = list(documents.c) if with_text else _LIGHT_COLUMNS
         found: dict[str, Document] = {}
         with self.engine.connect() as connection:
-            for chunk in _chunks(list(ids)):
+            for chunk in in_chunks(list(ids)):
                 statement = sa.select(*columns).where(
                     documents.c.collection == name, documents.c.id.in_(chunk)
                 )
@@ -290,7 +286,7 @@ class SqlAlchemyCollectionStore:
         """Passages by id."""
         found: dict[str, DocumentPassage] = {}
         with self.engine.connect() as connection:
-            for chunk in _chunks(list(ids)):
+            for chunk in in_chunks(list(ids)):
                 for row in connection.execute(sa.select(passages).where(passages.c.id.in_(chunk))):
                     found[row.id] = _passage(row)
         return found

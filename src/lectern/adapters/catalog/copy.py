@@ -15,7 +15,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from lectern.adapters.catalog.sqlalchemy_catalog import create_catalog_engine, migrate
+from lectern.adapters.catalog.database import create_catalog_engine, migrate
 from lectern.adapters.catalog.tables import metadata
 from lectern.application.ports import ProgressReporter
 from lectern.errors import MigrationError

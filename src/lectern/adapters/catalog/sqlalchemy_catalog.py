@@ -6,14 +6,12 @@ import json
 import uuid
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from sqlalchemy.engine import Connection, Engine
 
+from lectern.adapters.catalog.database import create_catalog_engine, in_chunks, migrate
 from lectern.adapters.catalog.tables import (
     CHILD_TABLES,
     book_authors,
@@ -38,48 +36,6 @@ from lectern.domain.books import (
 from lectern.domain.exclusions import excludes
 from lectern.domain.normalize import normalize_category, parse_isbn_query
 from lectern.domain.search import SearchFilters
-from lectern.errors import ConfigurationError
-
-_MIGRATIONS = Path(__file__).parent / "migrations"
-_IN_CHUNK = 500
-"""Ids per IN (...) clause: well under SQLite's bound-parameter limit."""
-
-
-def _chunks(items: Sequence[str], size: int = _IN_CHUNK) -> Iterator[Sequence[str]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
-
-
-def create_catalog_engine(url: str) -> Engine:
-    """An engine for the catalog URL; SQLite files get WAL mode and foreign keys."""
-    try:
-        engine = sa.create_engine(url)
-    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as error:
-        raise ConfigurationError(f"LECTERN_CATALOG_URL is not usable ({url!r}): {error}") from error
-    if engine.dialect.name == "sqlite":
-        database = engine.url.database
-        if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
-        sa.event.listen(engine, "connect", _sqlite_pragmas)
-    return engine
-
-
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision."""
-    config = Config()
-    config.set_main_option("script_location", str(_MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
 
 
 class SqlAlchemyBookCatalog:
@@ -126,7 +82,7 @@ class SqlAlchemyBookCatalog:
         keys = [str(i) for i in book_ids]
         found: dict[str, Book] = {}
         with self.engine.connect() as connection:
-            for chunk in _chunks(keys):
+            for chunk in in_chunks(keys):
                 found.update(self._load(connection, chunk))
         return [found[k] for k in keys if k in found]
 
@@ -433,12 +389,12 @@ class SqlAlchemyBookCatalog:
         identifier_keys = [key for s in entries for key in s.entry.identifiers]
         now = datetime.now(UTC)
         with self.engine.begin() as connection:
-            for chunk in _chunks(keys):
+            for chunk in in_chunks(keys):
                 for table in CHILD_TABLES:
                     connection.execute(sa.delete(table).where(table.c.book_id.in_(chunk)))
                 connection.execute(sa.delete(books).where(books.c.id.in_(chunk)))
             # An identifier that moved here from another book (a re-merge) changes owner.
-            for chunk in _chunks(identifier_keys):
+            for chunk in in_chunks(identifier_keys):
                 connection.execute(
                     sa.delete(book_identifiers).where(book_identifiers.c.key.in_(chunk))
                 )

@@ -16,7 +16,8 @@ from lectern.adapters.documents.html import HtmlReader
 from lectern.adapters.documents.markdown import MarkdownReader
 from lectern.adapters.documents.pdf import PdfReader
 from lectern.adapters.documents.plaintext import PlainTextReader
-from lectern.adapters.documents.records import RecordsReader, load_mapping
+from lectern.adapters.documents.record_mappings import load_mapping
+from lectern.adapters.documents.records import RecordsReader
 from lectern.application.ports import DocumentBatch
 from lectern.domain.documents import ExtractedDocument, SkippedFile
 from lectern.errors import CollectionInputError, UnreadableFileError

@@ -13,6 +13,8 @@ from functools import lru_cache
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
+from lectern.domain.sentences import trimmed_span
+
 PASSAGE_TOKENS = 200
 """Word pieces of a passage's own words: the title and section path added for context
 (cut to `CONTEXT_WORDS`) and the two special tokens fit in the rest of the 256."""
@@ -77,7 +79,7 @@ class LangChainPassageSplitter:
         if not text.strip():
             return []
         if self._count(text) <= self.max_tokens:
-            return [_trimmed(text, 0, len(text))]
+            return [trimmed_span(text, 0, len(text))]
         spans: list[tuple[int, int]] = []
         position = 0
         for chunk in self._splitter.split_text(text):
@@ -88,11 +90,3 @@ class LangChainPassageSplitter:
             spans.append((start, end))
             position = end
         return spans
-
-
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end

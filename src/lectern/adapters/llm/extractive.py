@@ -41,6 +41,7 @@ from lectern.domain.grounding import (
     validate_grounded_answer,
     validate_grounded_explanation,
 )
+from lectern.domain.sentences import CAPITALISED, sentence_spans
 from lectern.domain.tracing import LLMCallTrace
 from lectern.errors import LLMError
 
@@ -103,7 +104,6 @@ CLEAR_SENTENCE_WORDS = 35
 """A sentence longer than this is hard to take in at a glance."""
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9])")
 
 SchemaT = TypeVar("SchemaT")
 
@@ -136,12 +136,7 @@ class _Terms:
 
 
 def _sentences(text: str) -> list[_Span]:
-    spans, start = [], 0
-    for match in _SENTENCE_END.finditer(text):
-        spans.append(_Span(start, match.start()))
-        start = match.end()
-    spans.append(_Span(start, len(text)))
-    return [s for s in spans if text[s.start : s.end].strip()]
+    return [_Span(start, end) for start, end in sentence_spans(text, CAPITALISED, trim=False)]
 
 
 def _window(text: str, span: _Span, focus: int) -> str:

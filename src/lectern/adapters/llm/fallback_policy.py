@@ -3,22 +3,35 @@
 A LangChain `BaseChatModel`, so LangChain's prebuilt ReAct agent drives it exactly as it
 drives a hosted model: it reads the request (the reader's query, the reasons, the first
 results) from the first user message, asks for tool calls in stages, and answers with the
-chosen books by id. Tool results are read only for book ids and authors, never as
+chosen books by id. Tool results are read only for book ids, authors, shelves and pages, never as
 instructions. The plan for each reason (the first that applies wins):
 
 - exploration_request, "like X but not Y": get_similar_books(X, excluding Y), then, when
   too few came back, search_catalog(X's shelves that do not name Y, or X itself when X is
-  no title, excluding Y); answer the similar books, then the search's.
+  no title, excluding Y); answer those books fused by reciprocal rank with the first
+  results Y does not name (a trait no shelf names, "less dark", costs nothing the first
+  search had right).
 - exploration_request without an X ("surprise me"): search_catalog(the content words),
   get_similar_books(its best book); answer both, interleaved.
 - no_results, too_few_results, no_lexical_or_vector_hits: search_catalog(the query, no
   filters), then search_catalog(its content words) while still short; answer the first
   results, then the new books.
+- unresolved_like ("books like X", X no catalog title): get_similar_books(X), which reads a
+  misspelt title as the closest catalog title; answer its neighbours, then the first
+  results. When no title is close (the tool says so): search_catalog(the content words),
+  get_similar_books(its best book), fused with the first results as for a subject.
+- unknown_fit (a page limit few shown books are known to fit): search_catalog(the first
+  results' two commonest shelves, with the page limit, 20 books); answer the first
+  results known to fit, the new ones known to fit on a searched shelf, then the first
+  results of unknown length.
 - one_author: search_catalog(the query, same filters, excluding that author); answer the
   first results with at most 3 by that author, interleaved with the new books.
-- exploratory_intent: search_catalog(the subject: the query without cue and filler words),
-  get_similar_books(that search's best book); answer the two lists and the first results
-  fused by reciprocal rank (books several lists agree on rise).
+- anything else (exploratory_intent): search_catalog(the subject: the query without cue and
+  filler words), get_similar_books(that search's best book); answer the two lists and the
+  first results fused by reciprocal rank (books several lists agree on rise).
+
+Books are read as every model-facing tool shows them (`application/book_view.py`): authors
+and shelves one comma-joined string each, `pages` only when the length is known.
 """
 
 from __future__ import annotations
@@ -35,8 +48,12 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
-MODEL_ID = "rules:search-fallback-v1"
+from lectern.application.book_view import NAME_SEPARATOR
+
+MODEL_ID = "rules:search-fallback-v2"
 RRF_K = 60
+MAX_TOOL_LIMIT = 20
+"""The most books one tool call returns (the tools' own bound)."""
 KEEP_PER_AUTHOR = 3
 """With `one_author`, the dominant author keeps this many of the first results."""
 _REQUEST = re.compile(r"<request>\s*(\{.*\})\s*</request>", re.S)
@@ -80,6 +97,21 @@ def _tool_results(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
                 data = {"error": str(message.content)}
             results.append(data if isinstance(data, dict) else {"error": "not an object"})
     return results
+
+
+def _shelves(field: Any) -> list[str]:
+    """The names of a book's `categories` field (one comma-joined string, as models see it).
+
+    A shelf that holds the separator ("actors, fiction") comes back as its pieces, each
+    still a shelf's words.
+    """
+    return [n for n in str(field).split(NAME_SEPARATOR) if n.strip()] if field else []
+
+
+def _first_author_is(book: dict[str, Any], author: str) -> bool:
+    # By prefix, not by splitting: a few names hold the separator ("Haldeman, Joe W").
+    authors = str(book.get("authors") or "")
+    return authors == author or authors.startswith(author + NAME_SEPARATOR)
 
 
 def _books(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -166,9 +198,10 @@ class FallbackRulePolicy(BaseChatModel):
         first: list[dict[str, Any]] = [
             b for b in request.get("first_results") or [] if isinstance(b, dict)
         ]
-        filters = request.get("filters") if isinstance(request.get("filters"), dict) else {}
+        given = request.get("filters")
+        filters: dict[str, Any] = given if isinstance(given, dict) else {}
         kept_filters = {
-            k: v for k, v in (filters or {}).items() if k in ("language", "min_year", "max_year")
+            k: v for k, v in filters.items() if k in ("language", "min_year", "max_year")
         }
         exploration = request.get("exploration") or {}
         if "exploration_request" in reasons and exploration.get("like"):
@@ -177,6 +210,13 @@ class FallbackRulePolicy(BaseChatModel):
             return self._open_exploration(query, limit, kept_filters)
         if reasons & {"no_results", "too_few_results", "no_lexical_or_vector_hits"}:
             return self._widen(query, limit, first)
+        if "unresolved_like" in reasons and request.get("unresolved_like"):
+            return self._like_misspelt(
+                str(request["unresolved_like"]), query, limit, filters, first
+            )
+        page_limit = request.get("page_limit")
+        if "unknown_fit" in reasons and isinstance(page_limit, list) and len(page_limit) == 2:
+            return self._known_fits(query, kept_filters, page_limit, first)
         if "one_author" in reasons and request.get("dominant_author"):
             return self._other_authors(query, limit, kept_filters, first, request)
         return self._explore_subject(query, limit, kept_filters, first)
@@ -199,19 +239,30 @@ class FallbackRulePolicy(BaseChatModel):
                 return None
             # X's shelves say what "like X" means; the ones Y names are left out.
             similar_to = results[0].get("similar_to")
-            shelves = similar_to.get("categories") if isinstance(similar_to, dict) else None
-            words = [
-                str(c)
-                for c in shelves or []
-                if not unlike or str(unlike).casefold() not in str(c).casefold()
-            ]
+            shelves = _shelves(
+                similar_to.get("categories") if isinstance(similar_to, dict) else None
+            )
+            words = [c for c in shelves if not unlike or str(unlike).casefold() not in c.casefold()]
             return {
                 "name": "search_catalog",
                 "args": {"query": " ".join(words[:4]) or like, "limit": limit, **excluding},
             }
 
         def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-            return [b for r in results for b in _books(r)] or first
+            # The first results that Y does not name agree or disagree with X's neighbours:
+            # fused, books both hold rise and a trait no shelf names ("less dark") costs
+            # nothing the first search had right.
+            banned = str(unlike).casefold() if unlike else ""
+            kept = [
+                b
+                for b in first
+                if not banned
+                or not any(
+                    banned in n.casefold()
+                    for n in (*_shelves(b.get("categories")), str(b.get("authors") or ""))
+                )
+            ]
+            return _fuse(*(_books(r) for r in results), kept) or first
 
         return [similar, search], answer
 
@@ -256,6 +307,89 @@ class FallbackRulePolicy(BaseChatModel):
 
         return [again, words], answer
 
+    def _like_misspelt(
+        self,
+        like: str,
+        query: str,
+        limit: int,
+        filters: dict[str, Any],
+        first: list[dict[str, Any]],
+    ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
+        kept = {k: v for k, v in filters.items() if k in ("language", "min_year", "max_year")}
+
+        def similar(_: list[dict[str, Any]]) -> Call:
+            # The tool reads a misspelt title as the closest catalog title, or says it has none.
+            return {"name": "get_similar_books", "args": {"book": like, "limit": limit}}
+
+        def resolved(results: list[dict[str, Any]]) -> bool:
+            return "error" not in results[0] and bool(_books(results[0]))
+
+        unresolved_stages, unresolved_answer = self._explore_subject(query, limit, kept, first)
+
+        def subject(results: list[dict[str, Any]]) -> Call | None:
+            return None if resolved(results) else unresolved_stages[0](results[1:])
+
+        def neighbours(results: list[dict[str, Any]]) -> Call | None:
+            return unresolved_stages[1](results[1:])
+
+        def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            if resolved(results):
+                return [*_books(results[0]), *first]
+            return unresolved_answer(results[1:])
+
+        return [similar, subject, neighbours], answer
+
+    def _known_fits(
+        self,
+        query: str,
+        filters: dict[str, Any],
+        page_limit: list[Any],
+        first: list[dict[str, Any]],
+    ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
+        low, high = page_limit
+
+        def fits(book: dict[str, Any]) -> bool:
+            pages = str(book.get("pages") or "")
+            if not pages.isdigit():
+                return False
+            return (low is None or int(pages) >= int(low)) and (
+                high is None or int(pages) <= int(high)
+            )
+
+        counts: dict[str, int] = {}
+        for book in first:
+            for shelf in _shelves(book.get("categories"))[:3]:
+                counts[shelf.casefold()] = counts.get(shelf.casefold(), 0) + 1
+        common = sorted(counts, key=lambda c: -counts[c])[:2]
+
+        def on_topic(book: dict[str, Any]) -> bool:
+            # The search shows every known fit of its pool first, however weak a match: a
+            # new one counts only on one of the shelves searched.
+            return not common or any(
+                s.casefold() in common for s in _shelves(book.get("categories"))
+            )
+
+        def shelves(_: list[dict[str, Any]]) -> Call:
+            # The first results' commonest shelves draw another pool, in which the search
+            # shows the books known to fit first.
+            words = " ".join(common) or content_words(query)
+            args: dict[str, Any] = {"query": words, "limit": MAX_TOOL_LIMIT, **filters}
+            if low is not None:
+                args["min_pages"] = int(low)
+            if high is not None:
+                args["max_pages"] = int(high)
+            return {"name": "search_catalog", "args": args}
+
+        def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            found = [b for r in results for b in _books(r)]
+            return [
+                *(b for b in first if fits(b)),
+                *(b for b in found if fits(b) and on_topic(b)),
+                *(b for b in first if not str(b.get("pages") or "").isdigit()),
+            ]
+
+        return [shelves], answer
+
     def _other_authors(
         self,
         query: str,
@@ -273,7 +407,7 @@ class FallbackRulePolicy(BaseChatModel):
         def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             kept, theirs = [], 0
             for book in first:
-                if author in (book.get("authors") or [])[:1]:
+                if _first_author_is(book, author):
                     theirs += 1
                     if theirs > KEEP_PER_AUTHOR:
                         continue

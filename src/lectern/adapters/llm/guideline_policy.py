@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from lectern.adapters.understanding.question import analyse
 from lectern.application.assistant.guideline import GUIDE_TOOL
 from lectern.application.assistant.prompts import REFUSAL_RULE
+from lectern.application.ports.indexes import Embedder, Vector
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 from lectern.domain.evidence import numbers_in
+from lectern.domain.sentences import GUIDELINE, sentences
 
 MODEL_ID = "guideline-rules-v1"
 MIN_COVERAGE = 0.55
@@ -54,7 +56,6 @@ _ASKS_FOR: tuple[tuple[re.Pattern[str], set[str | None]], ...] = (
 """Question words and the dimensions (domain/evidence.py) of the numbers they ask for."""
 _REFUSAL = re.compile(re.escape(REFUSAL_RULE) + r'"(?P<text>[^"]+)"')
 _WORD = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"(])")
 _BULLET = re.compile(r"^(?:[*\u2022o-]|\d{1,2}[.)])\s+\S")
 _MARKER = re.compile(r"^(?:[*\u2022-]|o(?=\s))\s+")
 """A list item's marker (RFCs use "o"), left out of the quote."""
@@ -84,6 +85,34 @@ SUBJECT_WEIGHT = 0.1
 title's): "the minimum length of a memorized secret" is the sentence that says "memorized"."""
 MEASURE_WORDS = frozenset(["minimum", "maximum", "min", "max", "least", "most"])
 """Words that ask for a bound (the question analysis's `measure`), not for a topic."""
+DIMENSION_WORDS: dict[str, frozenset[str | None]] = {
+    "length": frozenset({"char", "size", "digit"}),
+    "size": frozenset({"size"}),
+    "bits": frozenset({"size"}),
+    "bytes": frozenset({"size"}),
+    "characters": frozenset({"char"}),
+    "digits": frozenset({"digit"}),
+}
+"""Words that name the kind of quantity asked for, not the thing it is about: "the minimum
+length for a look-up secret" is met by "at least 20 bits" though the sentence never says
+"length"; the word alone ("the salt ... in length") says nothing of the look-up secret."""
+HOLDER_COST = 0.15
+"""Cost when a sentence's number belongs to something else: the words before its modal verb
+name none of the question's thing (its words that are neither a bound nor a dimension). The
+number of "The salt value SHALL be at least 32 bits" is the salt's, not the look-up secret's
+its section is about."""
+MEANING_WEIGHT = 0.3
+"""With an embedder: bonus, times the cosine of question and sentence (MiniLM), so a sentence
+that says it in other words ("log in again" / "authentication ... SHALL be repeated") counts."""
+MEANING_FLOOR = 0.75
+"""With an embedder: a sentence this close in meaning answers though it shares too few words
+(a question that wants a number still needs a sentence that states one)."""
+MEANING_DEPTH = 8
+"""How many of the best candidates by words are re-scored by meaning (8 and 16 gave the same
+answers on the guideline sets; 8 embeds half as much)."""
+VECTOR_CACHE = 4096
+"""Sentence vectors kept (about 6 MB); the cache starts afresh when full."""
+_MODAL = re.compile(r"\b(SHALL|MUST|SHOULD|MAY|REQUIRED|RECOMMENDED)\b")
 _BOUND = {
     "minimum": re.compile(r"\b(at least|minimum|no (fewer|less) than)\b", re.I),
     "maximum": re.compile(r"\b(at most|maximum|up to|no more than|permit|allow)\w*", re.I),
@@ -117,6 +146,8 @@ class _Sentence:
     """Its place among all sentences, skipped ones counted: pairs must be adjacent."""
     pair: bool = False
     """Two consecutive sentences quoted together."""
+    halves: tuple[str, ...] = ()
+    """A pair's two sentences."""
 
 
 def question_terms(question: str) -> list[str]:
@@ -144,9 +175,17 @@ class GuidelineRulePolicy:
 
     model_id = MODEL_ID
 
-    def __init__(self, min_coverage: float = MIN_COVERAGE) -> None:
-        """`min_coverage`: below it the answer is the refusal."""
+    def __init__(
+        self, min_coverage: float = MIN_COVERAGE, embedder: Embedder | None = None
+    ) -> None:
+        """`min_coverage`: below it the answer is the refusal, unless `embedder` finds one.
+
+        `embedder` (the packaged MiniLM) lets a sentence close in meaning count.
+        """
         self.min_coverage = min_coverage
+        self.embedder = embedder
+        self._vectors: dict[str, Vector] = {}
+        """Sentence vectors by text: the same passages come back question after question."""
 
     def complete_with_tools(
         self,
@@ -192,17 +231,26 @@ class GuidelineRulePolicy:
         wanted = wanted_dimensions(question)
         wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted)
 
+        dimensional = {t: DIMENSION_WORDS[t] & wanted for t in terms if t in DIMENSION_WORDS}
+        dimensional = {t: kinds for t, kinds in dimensional.items() if kinds}
+        thing = [t for t in terms if t not in dimensional]
+
         scored: list[tuple[float, float, float, frozenset[str], _Sentence]] = []
         for candidate in candidates:
-            matched = frozenset(t for t in terms if _covers(candidate.words, t))
+            measured = {m.dimension for m in numbers_in(candidate.text)}
+            met = frozenset(t for t, kinds in dimensional.items() if kinds & measured)
+            matched = frozenset(t for t in thing if _covers(candidate.words, t)) | met
             own = sum(weight[t] for t in matched) / total
-            context = sum(weight[t] for t in terms if _covers(candidate.passage_words, t)) / total
+            context = sum(weight[t] for t in thing if _covers(candidate.passage_words, t))
+            context = (context + sum(weight[t] for t in met)) / total
             share = SENTENCE_SHARE * own + (1 - SENTENCE_SHARE) * context
             bonus = 0.0
             if wants_number and _NUMBER.search(candidate.text):
                 bonus += 0.1
-            if wanted and wanted & {m.dimension for m in numbers_in(candidate.text)}:
+            if wanted and wanted & measured:
                 bonus += 0.15
+                if _held_elsewhere(candidate.text, thing):
+                    bonus -= HOLDER_COST
             if _NORMATIVE.search(candidate.text):
                 bonus += 0.05
             if defining and _DEFINES.search(candidate.text):
@@ -217,6 +265,9 @@ class GuidelineRulePolicy:
             score = share + bonus - 0.01 * candidate.rank - LENGTH_COST * len(candidate.text)
             scored.append((score, share, own, matched, candidate))
         scored.sort(key=lambda item: -item[0])
+        if scored[0][1] < self.min_coverage:
+            # Words alone would refuse: meaning may find the sentence that says it otherwise.
+            scored = self._by_meaning(question, scored, wants_number)
         best_score, best_share, _, best_terms, best = scored[0]
         if best_share < self.min_coverage:
             return refusal
@@ -232,6 +283,71 @@ class GuidelineRulePolicy:
                 chosen.append(candidate)
                 break
         return "\n".join(f"{_quote(c.text)} {c.label}" for c in chosen)
+
+    def _by_meaning(
+        self,
+        question: str,
+        scored: list[tuple[float, float, float, frozenset[str], _Sentence]],
+        wants_number: bool,
+    ) -> list[tuple[float, float, float, frozenset[str], _Sentence]]:
+        """The word scores' head re-scored with each sentence's closeness in meaning.
+
+        Only the first MEANING_DEPTH are embedded (MiniLM costs a few ms a sentence on a CPU);
+        the rest keep their word scores, which are below the head's and only the head gains.
+        """
+        if self.embedder is None:
+            return scored
+        head = scored[:MEANING_DEPTH]
+        closeness = self._closeness(question, [item[4] for item in head])
+        rescored = []
+        for (score, share, own, matched, candidate), close in zip(head, closeness, strict=True):
+            if close >= MEANING_FLOOR and (not wants_number or _NUMBER.search(candidate.text)):
+                share = max(share, self.min_coverage)
+            rescored.append((score + MEANING_WEIGHT * close, share, own, matched, candidate))
+        rescored.sort(key=lambda item: -item[0])
+        return rescored + scored[MEANING_DEPTH:]
+
+    def _closeness(self, question: str, candidates: Sequence[_Sentence]) -> list[float]:
+        """Each candidate's cosine to the question (0 without an embedder).
+
+        A pair's is its two sentences' mean (a close second sentence must not carry a first
+        that is not), so only single sentences are embedded.
+        """
+        if self.embedder is None:
+            return [0.0] * len(candidates)
+        singles = list(dict.fromkeys(t for c in candidates for t in (c.halves or (c.text,))))
+        new = [t for t in singles if t not in self._vectors]
+        vectors = self.embedder.embed([question, *new])
+        asked = vectors[0]
+        if len(self._vectors) + len(new) > VECTOR_CACHE:
+            self._vectors.clear()
+        self._vectors.update(zip(new, vectors[1:], strict=True))
+        by_text = {
+            text: sum(a * b for a, b in zip(asked, self._vectors[text], strict=True))
+            for text in singles
+        }
+        return [
+            sum(by_text.get(t, 0.0) for t in c.halves) / 2 if c.pair else by_text.get(c.text, 0.0)
+            for c in candidates
+        ]
+
+
+def _held_elsewhere(text: str, thing: Sequence[str]) -> bool:
+    """Whether the sentence's number belongs to something other than the question's thing.
+
+    The words before the modal of its first normative clause ("The salt value SHALL be ...")
+    name none of the thing; False without a modal or a thing. A pair's first sentence holds
+    its number, so its clause is the one read.
+    """
+    modal = _MODAL.search(text)
+    if modal is None or not thing:
+        return False
+    start = max(text.rfind(". ", 0, modal.start()), text.rfind("; ", 0, modal.start())) + 1
+    holder = {w for w in _WORD.findall(text[start : modal.start()].casefold()) if w not in _STOP}
+    holder |= {part for word in holder for part in word.split("-") if part}
+    if not holder:
+        return False
+    return not any(_covers(frozenset(holder), t) for t in thing)
 
 
 def wanted_dimensions(question: str) -> set[str | None]:
@@ -264,6 +380,7 @@ def _candidates(sentences: Sequence[_Sentence]) -> list[_Sentence]:
                     first.passage_words,
                     first.passage,
                     pair=True,
+                    halves=(first.text, second.text),
                 )
             )
     return out
@@ -313,7 +430,7 @@ def _sentences(results: Sequence[Message]) -> list[_Sentence]:
             expansions = _acronyms(text)
             around = _words_of(f"{text} {context}", expansions)
             for block in blocks(text):
-                for piece in _SENTENCE.split(block):
+                for piece in sentences(block, GUIDELINE):
                     position += 1
                     sentence = _MARKER.sub("", " ".join(piece.split())).strip(" *-|")
                     key = sentence.casefold()

@@ -10,13 +10,55 @@ the reader's own message, and at tool results for the ids and fields it needs.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lectern.adapters.llm.workspace_rules import READ_REPLIES, WorkspaceRules, task_reference
+from lectern.adapters.llm.rule_replies import (
+    _as_dict,
+    _books,
+    _books_reply,
+    _decision,
+    _details_reply,
+    _facets_reply,
+    _lead,
+    _list_reply,
+    _lists_reply,
+    _parse,
+    _summary,
+)
+from lectern.adapters.llm.workspace_replies import read_reply
+from lectern.adapters.llm.workspace_rules import WorkspaceRules
+from lectern.adapters.understanding.book_patterns import (
+    ABOUT,
+    ADD,
+    CORRECT_AUTHOR,
+    CORRECT_CATEGORY,
+    CORRECT_LANGUAGE,
+    CORRECT_YEAR,
+    CREATE,
+    DELETE,
+    EXCLUDE_AUTHOR,
+    EXCLUDE_CATEGORY,
+    FACETS,
+    FIND_AND_ADD,
+    LANGUAGE_Q,
+    LIST_DETAILS,
+    LIST_WITH,
+    LISTS,
+    NOT_YOUTH,
+    RATE,
+    RATE_ALT,
+    REMOVE,
+    RENAME,
+    SEARCH_LEAD,
+    SIMILAR,
+    WHEN,
+    WHO_WROTE,
+    like_but,
+    second_question,
+)
 from lectern.adapters.understanding.book_plan import plan_books
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
@@ -30,11 +72,13 @@ from lectern.adapters.understanding.layer import (
     name_it,
 )
 from lectern.adapters.understanding.mentions import (
-    Names,
-    find_in,
     masked,
     names_from_prompt,
-    resolve,
+)
+from lectern.adapters.understanding.ruled_out import (
+    mentioned_kinds,
+    names_workspace_thing,
+    ruled_out,
 )
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import NUMBER, Step
@@ -45,42 +89,15 @@ from lectern.adapters.understanding.slots import list_name_of
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
-from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec, book_source, cite
+from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 
 MODEL_ID = "rules:assistant-v1"
 _NUMBER = NUMBER
-_STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
 _BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})#")
 _PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
-CHANGES = frozenset(
-    {
-        "create_task",
-        "complete_task",
-        "assign_task",
-        "update_task",
-        "add_comment",
-        "create_blocker",
-        "resolve_blocker",
-        "create_list",
-        "rename_list",
-        "delete_list",
-        "add_to_list",
-        "remove_from_list",
-        "rate_book",
-        "propose_correction",
-    }
-)
-_ASKS = re.compile(
-    r"^(?:what(?:'s| is| are)?|who(?:'s| is)?|when|which|whose|is|are|does|did)\b", re.I
-)
 _BOOK_WORDS = re.compile(
     r"\b(?:books?|novels?|reads|stories|story|fiction|poetry|poems|biograph\w*|memoirs?|"
     r"thrillers?|myster(?:y|ies)|romances?|sci-?fi|fantasy|horror)\b",
-    re.I,
-)
-_DELETE_CUE = re.compile(
-    r"\b(?:delete|remove|drop|get rid of|trash|erase|bin|throw away|don't need|do not need|"
-    r"no longer need)\b(?!.*\b(?:from|off|out of|onto|on|into|to|for)\b.*\blist\b)",
     re.I,
 )
 _WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
@@ -94,6 +111,8 @@ _BY_AUTHOR = re.compile(
 )
 """A book named by its author's name ("the Christie novel"), not by a title."""
 
+_NO_NAME = re.compile(r"^(?:the|a|an|my|this|that|it|one|our)?$", re.I)
+"""A list "name" that names nothing ("delete the list")."""
 APPROVE_REQUEST = re.compile(
     r"\b(?:approve|confirm|accept|execute|run)\b.{0,40}\b(?:all|every|pending|actions?|changes?)\b",
     re.I,
@@ -106,137 +125,6 @@ OFF_TOPIC = re.compile(
     r"joke|cover letter))\b"
     # Arithmetic, but not the numbers of an identifier ("CVE-2024-24919?" is no subtraction).
     r"|(?<![\w-])\d+\s*(?:[-+*/x]|times|plus|minus|divided\s+by)\s*\d+\s*(?:=|\?|$)",
-    re.I,
-)
-
-_FIND_AND_ADD = re.compile(
-    r"^(?:please\s+)?(?:find|search for|get|recommend|suggest|pick|choose)\s+(?:me\s+)?"
-    rf"(?:{_NUMBER}\s+)?(?P<query>.+?)\s+and\s+(?:then\s+)?(?:add|put|save)\s+(?:them|those|these)"
-    r"\s+(?:to|on|in|into)\s+(?:(?P<new>a\s+new|a|my\s+new)\s+)?(?:my\s+|the\s+)?"
-    r"(?:(?:reading\s+)?list\s+(?:called|named|titled)\s+(?P<name1>.+?)|(?P<name2>.+?)\s+"
-    r"(?:reading\s+)?list)\W*$",
-    re.I,
-)
-_LIST_WITH = re.compile(
-    r"^(?:please\s+)?(?:make|create|start|set up|build)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
-    r"(?:reading\s+)?list\s+(?:called\s+|named\s+|titled\s+)?(?P<name>.+?)\s+(?:"
-    rf"with\s+{_NUMBER}\s+(?P<query>.+?)|and\s+(?:add|put)\s+(?P<book>.+?)\s+(?:to|on|in)\s+it)"
-    r"\W*$",
-    re.I,
-)
-_NOT_YOUTH = re.compile(
-    r"\s*,?\s*(?:that|which)?\s*(?:are\s+|is\s+)?(?:not|no)\s+(?:for\s+)?"
-    r"(?:young\s+adults?|ya|kids|children|teens?)(?:\s+(?:books?|novels?|fiction))?\b",
-    re.I,
-)
-_LISTS = re.compile(
-    r"^(?:what|which|show|list|tell me)\b.{0,30}\b(?:my|the)\s+(?:reading\s+)?lists\b"
-    r"|^(?:do i have|what) (?:any )?(?:reading )?lists",
-    re.I,
-)
-_LIST_DETAILS = re.compile(
-    r"^(?:what(?:'s| is| are)|show(?: me)?|list|which books are)\s+(?:the\s+)?(?:books\s+)?"
-    r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list\W*$",
-    re.I,
-)
-_CREATE = re.compile(
-    r"^(?:please\s+)?(?:create|make|start|open|set up)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
-    r"(?:reading\s+)?list\s+(?:called|named|titled)?\s*(?P<name>.+?)\W*$",
-    re.I,
-)
-_RENAME = re.compile(
-    r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<old1>.+?)|"
-    r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)\W*$",
-    re.I,
-)
-_DELETE = re.compile(
-    r"^(?:please\s+)?(?:delete|remove|drop|get rid of)\s+(?:my\s+|the\s+)?"
-    # "remove the King book from my list" takes a book off a list: no list is deleted.
-    r"(?!.*\b(?:from|off|out\s+of)\b)"
-    r"(?:(?:reading\s+)?list\s+(?:called\s+|named\s+)?(?P<name1>.+?)|(?P<name2>.+?)\s+"
-    r"(?:reading\s+)?list)\W*$",
-    re.I,
-)
-_ADD = re.compile(
-    r"^(?:please\s+)?(?:add|put|save)\s+(?P<book>.+?)\s+(?:to|on|in|into)\s+(?:my\s+|the\s+)?"
-    r"(?:(?:reading\s+)?list\s+(?P<list1>[^,:]+?)|(?P<list2>(?!(?:my|the|a|our)\s)[^,:]+?)\s+"
-    r"(?:reading\s+)?list)"
-    r"(?:\s*(?:,|:|with)\s*(?:(?:the|a)\s+)?(?:note\s*:?\s*)?(?P<note>.+?))?\W*$",
-    re.I,
-)
-_REMOVE = re.compile(
-    r"^(?:please\s+)?(?:remove|take|delete|drop)\s+(?P<book>.+?)\s+(?:from|off)\s+"
-    r"(?:of\s+)?(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<list1>.+?)|"
-    r"(?P<list2>(?!(?:my|the|a|our)\s)[^\s].*?)\s+"
-    r"(?:reading\s+)?list)\W*$",
-    re.I,
-)
-_RATE = re.compile(
-    rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+(?:a\s+)?"
-    rf"{_STARS}(?:\s+out of (?:5|five))?\s+stars?(?:\s*(?:[:,.-]|and say|saying|with the review"
-    r"|review:?)\s*(?P<review>.+?))?\W*$",
-    re.I,
-)
-_RATE_ALT = re.compile(rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+{_STARS}\W*$", re.I)
-_CORRECT_YEAR = re.compile(
-    r"(?:year|date)\s+(?:of\s+)?(?P<book>.+?)\s+(?:is wrong|is incorrect|should be)"
-    r".*?(?P<year>\b\d{4}\b)"
-    r"|^(?P<book2>.+?)\s+was\s+(?:first\s+)?published\s+in\s+(?P<year2>\d{4}),?\s+not\s+\d{4}",
-    re.I,
-)
-_CORRECT_LANGUAGE = re.compile(
-    r"language\s+of\s+(?P<book>.+?)\s+(?:is wrong|is incorrect|should be|to)"
-    r"(?:.*?\b(?:it is|it's|should be|to|in))?\s+(?P<language>[A-Za-z]+)\W*$"
-    r"|^(?P<book2>.+?)\s+is\s+(?:written\s+)?in\s+(?P<language2>[A-Za-z]+),?\s+not\s+[A-Za-z]+",
-    re.I,
-)
-_CORRECT_AUTHOR = re.compile(
-    r"^(?P<book>.+?)\s+was\s+written\s+by\s+(?P<author>.+?),?\s+not\s+.+$"
-    r"|author\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+(?P<author2>[^.,]+?)\W*$",
-    re.I,
-)
-_CORRECT_CATEGORY = re.compile(
-    r"^(?P<book>.+?)\s+should\s+be\s+(?:in|under|filed under|listed (?:as|under))\s+"
-    r"(?:the\s+)?(?P<category>.+?)(?:\s+categor(?:y|ies)|\s+shelf)?(?:,?\s+not\s+.+)?\W*$"
-    r"|categor(?:y|ies)\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+"
-    r"(?P<category2>[^.,]+?)\W*$",
-    re.I,
-)
-_SIMILAR = re.compile(
-    r"(?:books?|novels?|something|anything|more)\s+(?:like|similar to)\s+(?P<title>.+?)\W*$"
-    r"|^similar to\s+(?P<title2>.+?)\W*$",
-    re.I,
-)
-_WHO_WROTE = re.compile(
-    r"^(?:who\s+(?:wrote|is the author of)|author of)\s+(?P<title>.+?)\W*$", re.I
-)
-_WHEN = re.compile(
-    r"^when\s+(?:was|did)\s+(?P<title>.+?)\s+(?:first\s+)?(?:published|written|come out|"
-    r"released|appear)\W*$",
-    re.I,
-)
-_ABOUT = re.compile(
-    r"^(?:what(?:'s| is)\s+(?P<title>.+?)\s+about|tell me (?:more )?about\s+(?P<title2>.+?)|"
-    r"(?:give me |show me )?(?:the )?details (?:of|for|about|on)\s+(?P<title3>.+?)|"
-    r"describe\s+(?P<title4>.+?))\W*$",
-    re.I,
-)
-_LANGUAGE_Q = re.compile(
-    r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in\W*$", re.I
-)
-_FACETS = re.compile(
-    r"\b(?:what|which)\s+(?:languages|categories|genres|shelves)\b|\bhow many books\b", re.I
-)
-_EXCLUDE_AUTHOR = re.compile(
-    r"\s*,?\s*(?:but\s+)?not\s+by\s+(?P<author>[^,]+?)(?=\s*(?:,|$))", re.I
-)
-_EXCLUDE_CATEGORY = re.compile(
-    r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
-    re.I,
-)
-_SEARCH_LEAD = re.compile(
-    r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
-    r"suggest|show me|i want|i'm looking for|i am looking for|give me)\s+(?:me\s+)?",
     re.I,
 )
 
@@ -344,7 +232,7 @@ class RulePolicy:
         if OFF_TOPIC.search(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
-        if self.layer is not None and _names_workspace_thing(text, system):
+        if self.layer is not None and names_workspace_thing(text, system):
             # "tell me about the runbook task" names a task: not a book question.
             plan.steps.extend(self._missed(text, system, available, it, history))
             return plan
@@ -393,7 +281,7 @@ class RulePolicy:
             return self._search(text)
         if (
             not on_workspace
-            and _SEARCH_LEAD.match(text)
+            and SEARCH_LEAD.match(text)
             and _BOOK_WORDS.search(text)
             and not re.search(r"\blists?\b", text, re.I)
         ):
@@ -409,12 +297,13 @@ class RulePolicy:
             # not a reference: only the request before it is masked.
             head, colon, body = text.partition(":")
             meaning = masked(head, names) + colon + body
-        reading = self.layer.read(meaning, tools, _mentioned_kinds(text, names), said=text)
-        reading = reading.without(_ruled_out(text, names))
-        intent = self.layer.decided(reading)
-        if intent is None and not on_workspace and _BOOK_WORDS.search(text):
-            # Unsure, but it reads as a request for books: the search is that reading.
+        reading = self.layer.read(meaning, tools, mentioned_kinds(text, names), said=text)
+        reading = reading.without(ruled_out(text, names))
+        if not self.layer.confident(reading) and not on_workspace and _BOOK_WORDS.search(text):
+            # Unsure, but it reads as a request for books: the search is that reading (before
+            # a look-up read below the floor: "novels about dragons" is no catalog overview).
             return self._search(text)
+        intent = self.layer.decided(reading)
         if intent is None:
             question = self.layer.clarify(reading)
             return [lambda _: question.response(MODEL_ID, unsure=True)]
@@ -443,7 +332,7 @@ class RulePolicy:
             "get_list_details": _list_reply,
             "catalog_facets": _facets_reply,
         }
-        told = READ_REPLIES.get(intent) or book_replies.get(intent) or _summary
+        told = read_reply(intent, text) or book_replies.get(intent) or _summary
         return [lambda _: calls, lambda done: AIResponse(told(done), model=MODEL_ID)]
 
     def layer_question(self, reading: Any) -> AIResponse:
@@ -482,10 +371,10 @@ class RulePolicy:
     def _search_call(self, query: str, limit: int = 5) -> ToolCall:
         query = _clean(query)
         arguments: dict[str, Any] = {}
-        authors = [m.group("author").strip() for m in _EXCLUDE_AUTHOR.finditer(query)]
-        query = _EXCLUDE_AUTHOR.sub("", query)
-        categories = [m.group("category").strip() for m in _EXCLUDE_CATEGORY.finditer(query)]
-        query = _EXCLUDE_CATEGORY.sub("", query).strip(" ,")
+        authors = [m.group("author").strip() for m in EXCLUDE_AUTHOR.finditer(query)]
+        query = EXCLUDE_AUTHOR.sub("", query)
+        categories = [m.group("category").strip() for m in EXCLUDE_CATEGORY.finditer(query)]
+        query = EXCLUDE_CATEGORY.sub("", query).strip(" ,")
         if authors:
             arguments["exclude_authors"] = authors
         if categories:
@@ -499,7 +388,7 @@ class RulePolicy:
         return self._call("search_books", query=query, limit=limit, **arguments)
 
     def _search(self, text: str) -> list[Step]:
-        query = _SEARCH_LEAD.sub("", text)
+        query = SEARCH_LEAD.sub("", text)
         limit = 5
         counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", query, re.I)
         if counted:
@@ -509,24 +398,28 @@ class RulePolicy:
 
     def _list_with_books(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A compound request: a new list, filled in the same turn ("with two ...", "and add X")."""
-        match = _LIST_WITH.match(text)
+        match = LIST_WITH.match(text)
         if not match:
             return []
         name = _clean(list_name_of(text) or match.group("name"))
         if not name:
             return []
         added = match.group("book")
-        if added:
+        counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", added or "", re.I)
+        if added and not counted:
             book = it(added)
             calls = [
                 self._call("create_list", name=name),
                 self._call("add_to_list", list=name, book=book),
             ]
             return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
-        query = match.group("query")
-        adults = bool(_NOT_YOUTH.search(query))
-        query = _NOT_YOUTH.sub("", query).strip(" ,")
-        search = self._search_call(query, _number(match.group("n"), 3))
+        # "with two dystopian novels", or "and put two cozy mysteries on it": a count and a
+        # search, not a book named "two cozy mysteries".
+        query = counted.group("rest") if counted else match.group("query")
+        count = counted.group("n") if counted else match.group("n")
+        adults = bool(NOT_YOUTH.search(query))
+        query = NOT_YOUTH.sub("", query).strip(" ,")
+        search = self._search_call(query, _number(count, 3))
         if adults:
             search = ToolCall(search.id, search.name, {**search.arguments, "exclude_youth": True})
 
@@ -542,7 +435,7 @@ class RulePolicy:
 
     def _find_and_add(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = _FIND_AND_ADD.match(text)
+        match = FIND_AND_ADD.match(text)
         if not match:
             return []
         name = _clean(match.group("name1") or match.group("name2"))
@@ -561,14 +454,14 @@ class RulePolicy:
 
     def _list_overview(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        if not _LISTS.search(text):
+        if not LISTS.search(text):
             return []
         call = self._call("get_reading_lists")
         return [lambda _: [call], lambda done: AIResponse(_lists_reply(done), model=MODEL_ID)]
 
     def _list_details(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = _LIST_DETAILS.match(text)
+        match = LIST_DETAILS.match(text)
         if not match:
             return []
         call = self._call("get_list_details", list=_clean(match.group("name")))
@@ -579,7 +472,7 @@ class RulePolicy:
 
     def _create(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = _CREATE.match(text)
+        match = CREATE.match(text)
         if not match:
             return []
         # "called Travel and leave it empty": the name ends where the request goes on.
@@ -588,17 +481,20 @@ class RulePolicy:
 
     def _rename(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = _RENAME.match(text)
+        match = RENAME.match(text)
         if not match:
             return []
         old = _clean(match.group("old1") or match.group("old2"))
+        if _NO_NAME.match(old):
+            # "rename my list to X" names no list: which one is asked.
+            return [lambda _: name_it("list", "rename").response(MODEL_ID)]
         return self._single(
             self._call("rename_list", list=old, new_name=_clean(match.group("new")))
         )
 
     def _delete(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = _DELETE.match(text)
+        match = DELETE.match(text)
         if not match:
             return []
         name = _clean(match.group("name1") or match.group("name2"))
@@ -608,7 +504,7 @@ class RulePolicy:
         return self._single(self._call("delete_list", list=name))
 
     def _add(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        match = _ADD.match(text)
+        match = ADD.match(text)
         if not match:
             return []
         arguments: dict[str, Any] = {
@@ -620,7 +516,7 @@ class RulePolicy:
         return self._single(self._call("add_to_list", **arguments))
 
     def _remove(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        match = _REMOVE.match(text)
+        match = REMOVE.match(text)
         if not match:
             return []
         return self._single(
@@ -632,7 +528,7 @@ class RulePolicy:
         )
 
     def _rate(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        match = _RATE.match(text) or _RATE_ALT.match(text)
+        match = RATE.match(text) or RATE_ALT.match(text)
         if not match:
             return []
         arguments: dict[str, Any] = {
@@ -645,21 +541,21 @@ class RulePolicy:
         return self._single(self._call("rate_book", **arguments))
 
     def _correction(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        year = _CORRECT_YEAR.search(text)
+        year = CORRECT_YEAR.search(text)
         if year:
             book = year.group("book") or year.group("book2")
             published = int(year.group("year") or year.group("year2"))
             return self._single(
                 self._call("propose_correction", book=it(book), published_year=published)
             )
-        language = _CORRECT_LANGUAGE.search(text)
+        language = CORRECT_LANGUAGE.search(text)
         if language:
             book = language.group("book") or language.group("book2")
             value = language.group("language") or language.group("language2")
             return self._single(
                 self._call("propose_correction", book=it(book), language=_clean(value))
             )
-        author = _CORRECT_AUTHOR.search(text)
+        author = CORRECT_AUTHOR.search(text)
         if author:
             book = author.group("book") or author.group("book2")
             names = _clean(author.group("author") or author.group("author2"))
@@ -670,7 +566,7 @@ class RulePolicy:
                     authors=[n.strip() for n in re.split(r"\s+and\s+|,", names) if n.strip()],
                 )
             )
-        category = _CORRECT_CATEGORY.search(text)
+        category = CORRECT_CATEGORY.search(text)
         if category:
             book = category.group("book") or category.group("book2")
             value = _clean(category.group("category") or category.group("category2"))
@@ -678,17 +574,26 @@ class RulePolicy:
         return []
 
     def _similar(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        match = _SIMILAR.search(text)
+        match = SIMILAR.search(text)
         if not match:
             return []
-        title = it(match.group("title") or match.group("title2"))
-        similar = self._call("similar_books", book=title, limit=5)
+        named, adults, tail = like_but(match.group("title") or match.group("title2"))
+        title = it(named)
+        arguments: dict[str, object] = {"book": title, "limit": 5}
+        if adults:
+            arguments["exclude_youth"] = True
+        similar = self._call("similar_books", **arguments)
         fallback = self._search_call(text)
+        if tail and not adults:
+            # A "but ..." no tool can hold ("but shorter", "but funnier"): say so, not ignore it.
+            unheld = f'(I could not narrow them by "{tail}": these are the nearest books.) '
+        else:
+            unheld = ""
 
         def answer(done: _Done) -> AIResponse | list[ToolCall]:
             if done.results and "error" in _as_dict(done.results[0]):
                 return [fallback]  # the title is not in the catalog: search its words
-            return AIResponse(_books_reply(done, similar), model=MODEL_ID)
+            return AIResponse(unheld + _books_reply(done, similar), model=MODEL_ID)
 
         def after_fallback(done: _Done) -> AIResponse:
             return AIResponse(_books_reply(done, fallback), model=MODEL_ID)
@@ -697,14 +602,16 @@ class RulePolicy:
 
     def _question(self, text: str, it: Callable[[str], str]) -> list[Step]:
         for pattern, fields in (
-            (_WHO_WROTE, ("authors",)),
-            (_WHEN, ("published_year",)),
-            (_LANGUAGE_Q, ("language",)),
-            (_ABOUT, ("description", "categories")),
+            (WHO_WROTE, ("authors",)),
+            (WHEN, ("published_year",)),
+            (LANGUAGE_Q, ("language",)),
+            (ABOUT, ("description", "categories")),
         ):
             match = pattern.match(text)
             if match:
                 title = next(v for k, v in match.groupdict().items() if v and k.startswith("title"))
+                title, more = second_question(title)
+                fields = tuple(dict.fromkeys((*fields, *more)))
                 return self._details(self._call("get_book_details", book=it(title)), fields)
         return []
 
@@ -717,242 +624,10 @@ class RulePolicy:
 
     def _facets(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        if not _FACETS.search(text):
+        if not FACETS.search(text):
             return []
         call = self._call("catalog_facets", top=10)
         return [lambda _: [call], lambda done: AIResponse(_facets_reply(done), model=MODEL_ID)]
 
 
 # --- replies from tool results ----------------------------------------------------------
-
-
-_LIST_INTENTS = (
-    "get_list_details",
-    "add_to_list",
-    "remove_from_list",
-    "rename_list",
-    "delete_list",
-)
-_CREATE_CUE = re.compile(
-    r"\b(?:new|create|make|start|set\s+up|fresh|another|open\s+a|begin)\b|"
-    r"\b(?:have|want|need)\s+a\s+(?:\w+\s+)?list\b",
-    re.I,
-)
-_DISMISS_CUE = re.compile(
-    r"\b(?:never\s*mind|nvm|forget|cancel|scratch|nope|nah|no|don'?t|do\s+not|stop|ignore|"
-    r"leave\s+(?:it|things|them)|changed\s+my\s+mind)\b",
-    re.I,
-)
-_CORRECT_CUE = re.compile(
-    r"\b(?:wrong|incorrect|should\s+(?:be|say|read)|isn'?t|is\s+not|wasn'?t|not|actually|"
-    r"mistake|error|typo|fix|correct\w*|really)\b",
-    re.I,
-)
-"""A correction says something is wrong; "published after 2010" says nothing is."""
-_NEW_TASK = re.compile(r"\b(?:a|an)\s+(?:new\s+|\w+\s+)?(?:task|todo|to-do)\b", re.I)
-_NO_NAME = re.compile(r"^(?:the|a|an|my|this|that|it|one|our)?$", re.I)
-"""A list "name" that names nothing ("delete the list")."""
-_RENAME_CUE = re.compile(
-    r"\b(?:rename|re-name|retitle|name\b.*\binstead|call\b.*\binstead|"
-    r"change\s+(?:the|its|my)?\s*(?:\w+\s+)?(?:name|title))\b|->",
-    re.I,
-)
-
-
-def _ruled_out(text: str, names: Names) -> set[str]:
-    """Intents the message's words rule out, whatever its meaning scores.
-
-    A list request says "list" or names one of the reader's lists; creating, renaming and
-    deleting a list happen only on a word that says so (deleting cannot be undone), and so
-    do correcting a book and dismissing a request; a question asks, it changes nothing.
-    The next likeliest reading is then decided on the same terms (`IntentReading.without`).
-    """
-    gone: set[str] = set()
-    if not re.search(r"\blists?\b", text, re.I) and find_in(text, names.of("list")).name is None:
-        gone.update(_LIST_INTENTS)
-    named = list_name_of(text)
-    if named and resolve(named, names.of("list"), cutoff=85).name is None:
-        # "a list called Gifts" that the reader does not have: only creating one fits.
-        gone.update(_LIST_INTENTS)
-    if not _DELETE_CUE.search(text):
-        gone.add("delete_list")
-    if not _CREATE_CUE.search(text):
-        gone.add("create_list")
-    if not _RENAME_CUE.search(text):
-        gone.add("rename_list")
-    if _ASKS.match(text):
-        gone.update(CHANGES)
-    if _NEW_TASK.search(text):
-        # "we need a task in the phishing project for ..., assign it to me": a task spoken
-        # of as "a task" does not exist yet, so no change to a stored one is meant.
-        gone.update(("assign_task", "complete_task", "update_task", "add_comment"))
-    if not _CORRECT_CUE.search(text):
-        gone.add("propose_correction")
-    if not _DISMISS_CUE.search(text):
-        # "remove it" is close in meaning to "cancel that", but only a word of refusal
-        # dismisses: without one, the request wants something done.
-        gone.add("dismiss")
-    return gone
-
-
-def _mentioned_kinds(text: str, names: Names) -> list[str]:
-    kinds = [k for k in ("task", "list") if find_in(text, names.of(k)).name is not None]
-    lowered = text.casefold()
-    if any(
-        p.casefold() in lowered or p.split()[0].casefold() in lowered.split()
-        for p in names.of("project")
-    ):
-        kinds.append("project")
-    return kinds
-
-
-def _names_workspace_thing(text: str, system: str) -> bool:
-    names = names_from_prompt(system)
-    return bool(set(_mentioned_kinds(text, names)) & {"task", "project"}) or bool(
-        re.search(r"\b(?:task|project|blocker)s?\b", text, re.I) and names.of("project")
-    )
-
-
-def _parse(content: str) -> Any:
-    try:
-        return json.loads(content)
-    except ValueError:
-        return {"error": content}
-
-
-def _as_dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _books(result: Any) -> list[dict[str, Any]]:
-    books = _as_dict(result).get("books")
-    return [b for b in books if isinstance(b, dict)] if isinstance(books, list) else []
-
-
-def _quote(book: dict[str, Any], field_name: str = "description", limit: int = 150) -> str:
-    """A literal piece of a field as the tool returned it, cited."""
-    text = str(book.get(field_name) or "")
-    if not text:
-        field_name, text = "title", str(book.get("title", ""))
-    sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
-    if len(sentence) > limit:
-        sentence = sentence[:limit].rsplit(" ", 1)[0]
-    sentence = sentence.replace('"', "").strip()
-    piece = sentence if sentence and sentence in text else text[:limit].replace('"', "")
-    return cite(piece.strip(), book_source(str(book.get("book_id")), field_name))
-
-
-def _book_line(number: int, book: dict[str, Any]) -> str:
-    by = f" by {book['authors']}" if book.get("authors") else ""
-    year = f" ({book['published_year']})" if book.get("published_year") else ""
-    return f"{number}. {book.get('title', '?')}{by}{year}: {_quote(book)}"
-
-
-def _books_reply(done: _Done, call: ToolCall) -> str:
-    result = done.results[-1] if done.results else None
-    error = _as_dict(result).get("error")
-    if error:
-        return f"I could not search: {error}"
-    books = _books(result)
-    if not books:
-        return "I found no books for that in the catalog."
-    if call.name == "similar_books":
-        like = _as_dict(_as_dict(result).get("similar_to")).get("title", "that book")
-        head = f"Books like {like}:"
-    else:
-        head = f"Here is what I found for {call.arguments.get('query', 'your request')!r}:"
-    return "\n".join([head, *(_book_line(i, b) for i, b in enumerate(books, start=1))])
-
-
-def _details_reply(done: _Done, fields: Sequence[str]) -> str:
-    result = _as_dict(done.results[-1] if done.results else None)
-    if "error" in result:
-        return f"I could not find that book: {result['error']}"
-    book = _as_dict(result.get("book"))
-    title = book.get("title", "This book")
-    source = str(book.get("book_id"))
-    parts: list[str] = []
-    for name in fields:
-        value = book.get(name)
-        if not value:
-            continue
-        if name == "authors":
-            parts.append(f"{title} was written by {cite(str(value), book_source(source, name))}.")
-        elif name == "published_year":
-            parts.append(f"{title} was published in {cite(str(value), book_source(source, name))}.")
-        elif name == "language":
-            parts.append(f"{title} is in {cite(str(value), book_source(source, name))}.")
-        elif name == "description":
-            parts.append(f"{title}: {_quote(book)}")
-        elif name == "categories":
-            parts.append(f"It is shelved as {cite(str(value), book_source(source, name))}.")
-    if not parts:
-        return f"The catalog does not say that about {title}."
-    return " ".join(parts)
-
-
-def _lists_reply(done: _Done) -> str:
-    lists = _as_dict(done.results[-1] if done.results else None).get("lists")
-    if not isinstance(lists, list) or not lists:
-        return "You have no reading lists yet."
-    names = [f"{_as_dict(x).get('name')} ({_as_dict(x).get('books')} books)" for x in lists]
-    return f"You have {len(names)} reading list{'s' if len(names) != 1 else ''}: " + ", ".join(
-        names
-    )
-
-
-def _list_reply(done: _Done) -> str:
-    result = _as_dict(done.results[-1] if done.results else None)
-    if "error" in result:
-        return str(result["error"])
-    found = _as_dict(result.get("list"))
-    books = found.get("books")
-    if not isinstance(books, list) or not books:
-        return f"Your list {found.get('name')!r} is empty."
-    lines = [f"Your list {found.get('name')!r}:"]
-    for number, book in enumerate(books, start=1):
-        entry = _as_dict(book)
-        note = f" ({entry['note']})" if entry.get("note") else ""
-        lines.append(f"{number}. {entry.get('title')}{note}")
-    return "\n".join(lines)
-
-
-def _facets_reply(done: _Done) -> str:
-    result = _as_dict(done.results[-1] if done.results else None)
-    categories = ", ".join(str(_as_dict(c).get("name")) for c in result.get("categories", []) if c)
-    languages = ", ".join(str(_as_dict(c).get("code")) for c in result.get("languages", []) if c)
-    return (
-        f"The catalog's most common categories are {categories}; its languages include "
-        f"{languages}; its books span {result.get('min_year')} to {result.get('max_year')}."
-    )
-
-
-def _summary(done: _Done) -> str:
-    """The reply after a tool that needs no special wording (errors, mostly)."""
-    for result in reversed(done.results):
-        error = _as_dict(result).get("error")
-        if error:
-            return f"I could not do that: {error}"
-    return "Done."
-
-
-def _lead(done: _Done) -> str:
-    """Words that go with the next tool calls: the books found so far, cited."""
-    for call, result in zip(done.calls, done.results, strict=False):
-        if call.name == "search_books" and _books(result):
-            return _books_reply(done, call)
-    return ""
-
-
-def _decision(content: str) -> str | None:
-    """The reply after an approval or rejection, from the decision the loop reported."""
-    data = _as_dict(_parse(content))
-    if "decision" not in data:
-        return None
-    description = data.get("description", "the change")
-    if data["decision"] == "rejected":
-        return f"OK, I did not do it: {description}."
-    if data.get("status") == "executed":
-        return f"Done: {description}.{task_reference(data.get('result'))}"
-    error = _as_dict(data.get("result")).get("error", "it failed")
-    return f"That did not work ({description}): {error}."

@@ -14,6 +14,20 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from lectern.adapters.llm.workspace_replies import (
+    _as_dict,
+    _blockers_reply,
+    _document_reply,
+    _documents_reply,
+    _project_reply,
+    _projects_reply,
+    _search_reply,
+    _summary,
+    _task_reply,
+    _tasks_reply,
+    _team_reply,
+    attention_reply,
+)
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import (
     Names,
@@ -24,193 +38,54 @@ from lectern.adapters.understanding.mentions import (
     resolve_person,
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
-from lectern.domain.assistant import AIResponse, Message, ToolCall, cite
+from lectern.adapters.understanding.slots import attention_sections_of
+from lectern.adapters.understanding.workspace_patterns import (
+    ANOTHER,
+    ASSIGN,
+    ASSIGN_CLAUSE,
+    ASSIGNED,
+    ATTENTION,
+    BLOCKER_QUESTION,
+    BLOCKERS,
+    COMMENT,
+    COMPLETE,
+    CREATE_BLOCKER,
+    CREATE_TASK,
+    CREATED,
+    DESCRIBE,
+    DOCUMENT_DETAILS,
+    DOCUMENTS,
+    DUE,
+    DUE_CLAUSE,
+    IN_PROJECT,
+    IT,
+    PAGE,
+    PAGE_PROJECT,
+    PRIORITY,
+    PRIORITY_CLAUSE,
+    PROJECT_DETAILS,
+    PROJECTS,
+    RENAME_TASK,
+    RESOLVE,
+    SAYS,
+    SEARCH,
+    STATUS,
+    STATUS_WORDS,
+    TASK_DETAILS,
+    TASK_REF,
+    TASKS,
+    TEAM,
+    THEN,
+    THIS_PROJECT,
+    WORKSPACE_SEARCH,
+)
+from lectern.domain.assistant import AIResponse, Message, ToolCall
 
 MODEL_ID = "rules:assistant-v1"
-_UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-_PAGE = re.compile(r"on an? (?P<type>project|task|document|dashboard) page.*?\(id (?P<id>[^)]+)\)")
-_PAGE_PROJECT = re.compile(r"belongs to the project with id (?P<id>[^\s.]+)")
-_TASK_REF = re.compile(rf"\[task:({_UUID})\]")
-_IT = re.compile(r"^(?:it|this|that|this task|that task|this one|that one|the task|task)$", re.I)
-_THIS_PROJECT = re.compile(r"^(?:this|that|the|our|my) project$", re.I)
-_DATE = r"(?P<due>\d{4}-\d{2}-\d{2})"
-_STATUS_WORDS = {
-    "todo": "todo",
-    "to do": "todo",
-    "to-do": "todo",
-    "open": "todo",
-    "in progress": "in_progress",
-    "in-progress": "in_progress",
-    "started": "in_progress",
-    "in review": "in_review",
-    "review": "in_review",
-    "in-review": "in_review",
-    "done": "done",
-    "complete": "done",
-    "completed": "done",
-    "finished": "done",
-}
-_STATUS = r"(?P<status>to ?-?do|in[ -]progress|in[ -]review|review|done|completed?|finished)"
-_PRIORITY = r"(?P<priority>low|medium|high|urgent)"
-_PRIORITY2 = r"(?P<p2>low|medium|high|urgent)"
 
-ATTENTION = re.compile(
-    r"\bneeds?\b.*\battention\b|\bwhat should i (?:work on|do|look at)\b|\bwhat(?:'s| is) "
-    r"overdue\b|\bmy dashboard\b|\bwhat(?:'s| is) on my plate\b|"
-    r"^(?:which|what|any|are there(?: any)?)\s+(?:tasks?\s+)?(?:are\s+|is\s+)?(?:overdue|late|"
-    r"past due)\b(?!.*\b(?:in|on|for)\s+(?:the|this)\b)|\beverything assigned to me\b",
-    re.I,
-)
-TEAM = re.compile(
-    r"^(?:who(?:'s| is| are)\b.*\b(?:team|members?|organi[sz]ation|org)\b|(?:list|show)(?: me)?"
-    r" (?:the |my )?(?:team|members|people)\b|who can i assign\b|who works on\b)",
-    re.I,
-)
-BLOCKERS = re.compile(
-    r"\bblock(?:ing|ers?|ed)\b.*?(?:\b(?:on|of|in|for)\s+(?:the\s+)?(?P<p1>.+?)\s+project\b|"
-    r"\b(?:the\s+)?(?P<p2>.+?)\s+project\b)?\W*$"
-    r"|^what(?:'?s| is) (?:holding up|stopping)\s+(?:the\s+)?(?P<p3>.+?)(?:\s+project)?\W*$",
-    re.I,
-)
-_BLOCKER_QUESTION = re.compile(
-    r"^(?:what(?:'s| is| are)?|which|show|list|any|are there|is (?:there )?(?:anything|something|"
-    r"anyone))\b.*\bblock",
-    re.I,
-)
-PROJECTS = re.compile(
-    r"^(?:what|which|show|list|tell me)\b.{0,40}\bprojects\b|^(?:my|our) projects\W*$", re.I
-)
-PROJECT_DETAILS = re.compile(
-    r"^(?:(?:what(?:'s| is) the |(?:give|show) me (?:an? |the )?)?(?:status|details|overview|"
-    r"summary|progress) (?:of|on|for) "
-    r"(?:the\s+)?(?P<p1>.+?)(?:\s+project)?|how(?:'s| is) (?:the\s+)?(?P<p2>.+?) project "
-    r"(?:going|doing)|tell me about (?:the\s+)?(?P<p3>.+?) project|(?:show|open) (?:me )?"
-    r"(?:the\s+)?(?P<p4>.+?) project)\W*$",
-    re.I,
-)
-TASKS = re.compile(
-    r"^(?:what|which|show|list|give me|any)\b.*\btasks?\b|\b(?:my|\w+'s) tasks\b|"
-    r"\b(?:is \w+|am i|are you) working on\b",
-    re.I,
-)
-_IN_PROJECT = re.compile(
-    r"^(?P<before>.*)\s(?:in|on|of|for|from|to|under)\s+(?:the\s+)?(?P<p>[^,]+?)\s+project\b",
-    re.I | re.S,
-)
-"""The last "in the X project" of a request (greedy lead: "tasks in review in the X project")."""
-_ASSIGNED = re.compile(
-    r"\b(?:assigned to|for|owned by)\s+(?P<a>me|[A-Za-z][\w.-]*)\b|\b(?P<b>my|[A-Za-z][\w.-]*)'s "
-    r"tasks\b|\bis (?P<c>[A-Za-z][\w.-]*) working on\b|\b(?P<d>my) tasks\b",
-    re.I,
-)
-TASK_DETAILS = re.compile(
-    r"^(?:(?:show|open|get)(?: me)?(?: the)? (?:details (?:of|for) )?(?:the )?task\s+(?P<t1>.+?)|"
-    r"(?:what(?:'s| is) the )?(?:status|details) of (?:the )?task\s+(?P<t2>.+?)|"
-    r"tell me about (?:the )?task\s+(?P<t3>.+?)|what(?:'s| is) (?:the )?task\s+(?P<t4>.+?) about|"
-    r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this))\W*$",
-    re.I,
-)
-DOCUMENTS = re.compile(
-    r"^(?:what|which|show|list)\b.{0,20}\bdocuments\b(?:.*?(?:\b(?:of|in|for|on|does)\s+"
-    r"(?:the\s+)?(?P<p>.+?)(?:\s+project)?(?:\s+(?:have|hold|link))?))?\W*$",
-    re.I,
-)
-DOCUMENT_DETAILS = re.compile(
-    r"^(?:(?:show|open|read|get)(?: me)? (?:the )?document\s+(?P<d1>.+?)|what does (?:the )?"
-    r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?))\W*$",
-    re.I,
-)
-SAYS = re.compile(
-    r"^what\s+(?:does|did)\s+(?:the\s+|our\s+|that\s+)?(?P<d>.+?)\s+say"
-    r"(?:\s+(?:about|on|regarding)\s+(?P<about>.+?))?\W*$",
-    re.I,
-)
-"""Only a document says things: "what does the merger memo say about Zephyrine?"."""
-SEARCH = re.compile(
-    r"^(?:search|find|look for|look up)(?:\s+for)?\s+(?:anything\s+|everything\s+|tasks\s+|"
-    r"comments\s+|documents\s+|notes\s+|(?:the\s+|my\s+|our\s+)?(?:tasks|comments|documents|"
-    r"notes|projects|workspace)\s+for\s+)?(?:about\s+|on\s+|mentioning\s+|that mention\s+)?"
-    r"(?P<q>.+?)(?:\s+in\s+(?:the\s+)?(?:(?P<p>.+?)\s+project|(?:my\s+|our\s+)?(?:projects|"
-    r"workspace|tasks|comments|documents)))?\W*$",
-    re.I,
-)
-_WORKSPACE_SEARCH = re.compile(
-    r"\b(?:projects?|workspace|tasks|comments|documents|notes)\b|^(?:search|find|look for)\s+"
-    r"(?:anything|everything)\b",
-    re.I,
-)
-CREATE_TASK = re.compile(
-    r"^(?:create|add|make|open|file|start|set\s+up)\s+(?:a\s+|an\s+)?(?:new\s+)?"
-    r"(?:(?P<lead_priority>low|medium|high|urgent)[\s-]+priority\s+)?task\b\s*"
-    r"(?:to\s+|called\s+|named\s+|titled\s+|for\s+|:\s*)?(?P<rest>.+)$",
-    re.I,
-)
-_ASSIGN_CLAUSE = re.compile(
-    r"\s*,?\s*(?i:and\s+)?(?i:assign(?:ed)?|give)\s+(?i:it\s+)?(?i:to)\s+"
-    r"(?P<a>[A-Za-z][\w.-]*(?:\s+[A-Z][\w.-]*)?)",
-)
-"""Names are one word (a user id) or a capitalized display name ("Bob Builder")."""
-_DUE_CLAUSE = re.compile(rf"\s*,?\s*(?:and\s+)?(?:due|by)\s+(?:on\s+)?{_DATE}", re.I)
-_PRIORITY_CLAUSE = re.compile(
-    rf"\s*,?\s*(?:with\s+)?(?:(?:a\s+)?{_PRIORITY}\s+priority|priority\s+{_PRIORITY2})",
-    re.I,
-)
-COMPLETE = re.compile(
-    r"^(?:mark|set)\s+(?P<t1>.+?)\s+(?:as\s+)?(?:done|complete|completed|finished)\W*$|"
-    r"^(?:complete|finish)\s+(?P<t2>.+?)\W*$|^(?P<t3>.+?)\s+is\s+(?:done|finished|complete)\W*$",
-    re.I,
-)
-STATUS = re.compile(
-    rf"^(?:move|set|put|change|mark)\s+(?:the\s+status\s+of\s+)?(?P<t>.+?)\s+(?:to|into|as|in)\s+"
-    rf"{_STATUS}\W*$|^(?:start|begin)\s+(?:working\s+on\s+)?(?P<t2>.+?)\W*$",
-    re.I,
-)
-ASSIGN = re.compile(
-    r"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?)\W*$|"
-    r"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*)\W*$|"
-    r"^unassign\s+(?P<t3>.+?)\W*$",
-    re.I,
-)
-PRIORITY = re.compile(
-    rf"^(?:set|change)\s+(?:the\s+)?priority\s+of\s+(?P<t>.+?)\s+to\s+{_PRIORITY}\W*$|"
-    rf"^(?:make|mark)\s+(?P<t2>.+?)\s+{_PRIORITY2}(?:\s+priority)?\W*$",
-    re.I,
-)
-DUE = re.compile(
-    rf"^(?:set|change|move)\s+(?:the\s+)?due\s+date\s+of\s+(?P<t>.+?)\s+to\s+{_DATE}\W*$|"
-    rf"^(?P<t2>.+?)\s+is\s+(?:now\s+)?due\s+(?:on\s+)?{_DATE.replace('due>', 'due2>')}\W*$",
-    re.I,
-)
-RENAME_TASK = re.compile(
-    r"^(?:rename\s+(?:the\s+)?task\s+(?P<t>.+?)|change\s+the\s+title\s+of\s+(?P<t2>.+?))\s+to\s+"
-    r"(?P<title>.+?)\W*$",
-    re.I,
-)
-DESCRIBE = re.compile(
-    r"^(?:set|change|update)\s+the\s+description\s+of\s+(?P<t>.+?)\s+to\s*:?\s*(?P<d>.+)$", re.I
-)
-CREATE_BLOCKER = re.compile(
-    r"^(?:add|create|record|log|raise|flag)\s+(?:a\s+)?blocker\s+(?:to|on|for)\s+(?P<target>.+?)"
-    r"\s*(?::|-|saying|that)\s*(?P<d>.+)$|"
-    r"^(?P<target2>.+?)\s+is\s+blocked\s+(?:by|on|because(?:\s+of)?)\s+(?P<d2>.+?)\W*$",
-    re.I,
-)
-RESOLVE = re.compile(
-    r"^(?:resolve|close|clear|lift)\s+(?:the\s+)?blocker\s+(?:about\s+|on\s+|for\s+|re\s+)?"
-    r"(?P<b>.+?)(?:\s*[:;]\s*|\s+(?:with|saying|because|since)\s+)(?P<r>.+?)\W*$|"
-    r"^the\s+blocker\s+(?:about\s+|on\s+)?(?P<b2>.+?)\s+is\s+(?:resolved|gone|fixed|cleared)"
-    r"\s*(?::|-|,|because|since)?\s*(?P<r2>.+?)\W*$",
-    re.I,
-)
-COMMENT = re.compile(
-    r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s+(?:to|on)\s+(?P<t>.+?)\s*"
-    r"(?::|saying|that)\s*(?P<c>.+)$|"
-    r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s*(?::|saying|that)\s*(?P<c2>.+)$|"
-    r"^comment\s+on\s+(?P<t3>.+?)\s*:\s*(?P<c3>.+)$",
-    re.I,
-)
-_THEN = re.compile(r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+", re.I)
 
+_REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same)\b", re.I)
+"""A bare quoted title repeats the last creation only with a word that says so."""
 
 Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
 CallMaker = Callable[..., ToolCall]
@@ -231,14 +106,6 @@ def _project_words(value: str | None) -> str | None:
     return re.sub(r"^(?:the|my|our)\s+", "", text, flags=re.I).strip() or None
 
 
-def _as_dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _last(done: Any) -> dict[str, Any]:
-    return _as_dict(done.results[-1] if done.results else None)
-
-
 class WorkspaceRules:
     """Plans for workspace requests, over the rule policy's call maker."""
 
@@ -250,16 +117,16 @@ class WorkspaceRules:
 
     def context(self, history: Sequence[Message], system: str) -> tuple[str | None, str | None]:
         """(the task "it" means, the project "this project" means)."""
-        page = _PAGE.search(system)
+        page = PAGE.search(system)
         task = page.group("id") if page and page.group("type") == "task" else None
         project = page.group("id") if page and page.group("type") == "project" else None
         if project is None:
-            belongs = _PAGE_PROJECT.search(system)
+            belongs = PAGE_PROJECT.search(system)
             project = belongs.group("id") if belongs else None
         if task is None:
             for message in reversed(history):
                 if message.role == "assistant":
-                    found = _TASK_REF.findall(message.content)
+                    found = TASK_REF.findall(message.content)
                     if found:
                         task = found[-1]
                         break
@@ -270,14 +137,14 @@ class WorkspaceRules:
         it_task, page_project = self.context(history, system)
         names = names_from_prompt(system)
         readers = names.of("reader")
-        on_workspace_page = bool(_PAGE.search(system))
+        on_workspace_page = bool(PAGE.search(system))
 
         def task_ref(value: str | None) -> str:
             words = _task_words(value or "")
-            if (not words or _IT.match(words)) and it_task is not None:
+            if (not words or IT.match(words)) and it_task is not None:
                 return it_task
             tasks = names.of("task")
-            if (not words or _IT.match(words)) and tasks:
+            if (not words or IT.match(words)) and tasks:
                 raise _Unclear(name_it("task", "use", [f"{t}" for t in tasks]))
             # A mention of a stored task ("the runbook") stands for its full title.
             found = resolve(words, tasks) if words else None
@@ -299,7 +166,7 @@ class WorkspaceRules:
 
         def project_ref(value: str | None) -> str | None:
             words = _project_words(value)
-            if words is None or _THIS_PROJECT.match(f"{words} project") or words in ("this", "it"):
+            if words is None or THIS_PROJECT.match(f"{words} project") or words in ("this", "it"):
                 return page_project
             return words
 
@@ -317,18 +184,41 @@ class WorkspaceRules:
             return found.name or mention
 
         context = _Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref, names)
+        again = self._again(text, history)
+        if again:
+            return self._act(again)
         try:
             return self._plan_with(text, context)
         except _Unclear as unclear:
             question = unclear.question
             return [lambda _: question.response(MODEL_ID)]
 
+    def _again(self, text: str, history: Sequence[Message]) -> list[ToolCall]:
+        """The last creation once more with another title ("and 'Train sales' too")."""
+        match = ANOTHER.match(text)
+        if not match or not _REPEATS.search(text):
+            return []
+        for message in reversed(history):
+            if message.role != "assistant":
+                continue
+            made = [c for c in message.tool_calls if c.name == "create_task"]
+            if made:
+                project = made[-1].arguments.get("project_id")
+                arguments = {"project_id": project} if project else {}
+                return [self._call("create_task", **arguments, title=_clean(match.group("t")))]
+            told = CREATED.search(message.content)
+            if told:
+                return [
+                    self._call("create_task", project_id=told.group("p"), title=match.group("t"))
+                ]
+        return []
+
     def _plan_with(self, text: str, context: _Refs) -> list[Stage] | None:
         created = self._create_task(text, context)
         if created:
             return self._act(created)
         # Two changes in one request: "complete X and add a comment to it: Y".
-        for separator in _THEN.finditer(text):
+        for separator in THEN.finditer(text):
             first, second = text[: separator.start()], text[separator.end() :]
             left = self._one_action(first, context)
             if not left:
@@ -397,22 +287,22 @@ class WorkspaceRules:
             return []
         rest = match.group("rest")
         arguments: dict[str, Any] = {}
-        assign = _ASSIGN_CLAUSE.search(rest)
+        assign = ASSIGN_CLAUSE.search(rest)
         if assign:
             arguments["assignee_id"] = refs.person(assign.group("a"))
             rest = rest[: assign.start()] + rest[assign.end() :]
-        due = _DUE_CLAUSE.search(rest)
+        due = DUE_CLAUSE.search(rest)
         if due:
             arguments["due_date"] = due.group("due")
             rest = rest[: due.start()] + rest[due.end() :]
-        priority = _PRIORITY_CLAUSE.search(rest)
+        priority = PRIORITY_CLAUSE.search(rest)
         if priority:
             arguments["priority"] = (priority.group("priority") or priority.group("p2")).lower()
             rest = rest[: priority.start()] + rest[priority.end() :]
         if match.group("lead_priority") and "priority" not in arguments:
             arguments["priority"] = match.group("lead_priority").lower()
         rest = f" {rest}"
-        project = _IN_PROJECT.search(rest)
+        project = IN_PROJECT.search(rest)
         reference = refs.project(project.group("p")) if project else refs.page_project
         if project:
             rest = project.group("before") + rest[project.end() :]
@@ -457,7 +347,7 @@ class WorkspaceRules:
                     "update_task", task_id=refs.task(match.group("t2")), status="in_progress"
                 )
             ]
-        status = _STATUS_WORDS[re.sub(r"\s+", " ", match.group("status").lower())]
+        status = STATUS_WORDS[re.sub(r"\s+", " ", match.group("status").lower())]
         target = match.group("t")
         if status == "done":
             return [self._call("complete_task", task_id=refs.task(target))]
@@ -563,11 +453,12 @@ class WorkspaceRules:
         del refs
         if not ATTENTION.search(text):
             return []
-        return self._single(self._call("get_attention_summary"), _attention_reply)
+        told = attention_reply(attention_sections_of(text))
+        return self._single(self._call("get_attention_summary"), told)
 
     def _blockers(self, text: str, refs: _Refs) -> list[Stage]:
         if not (
-            _BLOCKER_QUESTION.search(text)
+            BLOCKER_QUESTION.search(text)
             or re.search(r"\bholding up\b|^what(?:'?s| is) stopping\b", text, re.I)
         ):
             return []
@@ -582,7 +473,7 @@ class WorkspaceRules:
     def _team(self, text: str, refs: _Refs) -> list[Stage]:
         if not TEAM.search(text):
             return []
-        named = _IN_PROJECT.search(text)
+        named = IN_PROJECT.search(text)
         project = refs.project(named.group("p")) if named else refs.page_project
         arguments = {"project_id": project} if project else {}
         return self._single(self._call("get_team_members", **arguments), _team_reply)
@@ -593,7 +484,7 @@ class WorkspaceRules:
         ):
             return []
         if not re.search(r"\btasks\b|\b(?:every|all|each|any)\b", text, re.I) and not (
-            _IN_PROJECT.search(text)
+            IN_PROJECT.search(text)
         ):
             # "show the phishing drill task", "show me this task": one task, named or on the
             # page, is that task's details.
@@ -602,17 +493,17 @@ class WorkspaceRules:
             if task is not None:
                 return self._single(self._call("get_task_details", task_id=task), _task_reply)
         arguments: dict[str, Any] = {}
-        for word, status in sorted(_STATUS_WORDS.items(), key=lambda kv: -len(kv[0])):
+        for word, status in sorted(STATUS_WORDS.items(), key=lambda kv: -len(kv[0])):
             if word in ("open", "review", "complete"):
                 continue
             if re.search(rf"\b{re.escape(word)}\b", text, re.I):
                 arguments["status"] = status
                 break
-        assigned = _ASSIGNED.search(text)
+        assigned = ASSIGNED.search(text)
         if assigned:
             who = next(g for g in assigned.groups() if g)
             arguments["assignee_id"] = "me" if who.casefold() in ("me", "my") else who
-        named = _IN_PROJECT.search(text)
+        named = IN_PROJECT.search(text)
         project = (
             refs.project(named.group("p")) if named else refs.project_in(text) or refs.page_project
         )
@@ -704,7 +595,7 @@ class WorkspaceRules:
 
     def _search(self, text: str, refs: _Refs) -> list[Stage]:
         match = SEARCH.match(text)
-        if not match or not (refs.on_workspace_page or _WORKSPACE_SEARCH.search(text)):
+        if not match or not (refs.on_workspace_page or WORKSPACE_SEARCH.search(text)):
             return []
         query = _clean(match.group("q"))
         if not query:
@@ -772,7 +663,7 @@ class _Refs:
 
         def task_ref(value: str | None) -> str:
             words = _task_words(value or "")
-            return task if not words or _IT.match(words) else outer(value)
+            return task if not words or IT.match(words) else outer(value)
 
         return _Refs(
             task_ref,
@@ -785,225 +676,3 @@ class _Refs:
 
 
 # --- replies from tool results ----------------------------------------------------------
-
-
-def _error(done: Any) -> str | None:
-    for result in reversed(done.results):
-        error = _as_dict(result).get("error")
-        if error:
-            return str(error)
-    return None
-
-
-def _summary(done: Any) -> str:
-    error = _error(done)
-    return f"I could not do that: {error}" if error else "Done."
-
-
-def _task_line(number: int, task: dict[str, Any]) -> str:
-    details = [str(task.get("status", "")).replace("_", " "), f"{task.get('priority')} priority"]
-    if task.get("assignee_id"):
-        details.append(f"assigned to {task['assignee_id']}")
-    if task.get("due_date"):
-        details.append(f"due {task['due_date']}")
-    return f"{number}. {task.get('title')} ({', '.join(details)}) [task:{task.get('task_id')}]"
-
-
-def _projects_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not list the projects: {error}"
-    projects = [_as_dict(p) for p in _last(done).get("projects", [])]
-    if not projects:
-        return "You have no projects yet."
-    lines = [f"You can see {len(projects)} project{'s' if len(projects) != 1 else ''}:"]
-    for number, project in enumerate(projects, start=1):
-        tasks = _as_dict(project.get("tasks"))
-        open_tasks = sum(v for k, v in tasks.items() if k != "done" and isinstance(v, int))
-        lines.append(
-            f"{number}. {project.get('name')} ({project.get('status')}; {open_tasks} open tasks, "
-            f"{project.get('open_blockers')} open blockers) [project:{project.get('project_id')}]"
-        )
-    return "\n".join(lines)
-
-
-def _project_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not open that project: {error}"
-    result = _last(done)
-    project, stats = _as_dict(result.get("project")), _as_dict(result.get("stats"))
-    lines = [
-        f"{project.get('name')} ({project.get('status')}) [project:{project.get('project_id')}]: "
-        f"{stats.get('total')} tasks: {stats.get('todo')} to do, {stats.get('in_progress')} in "
-        f"progress, {stats.get('in_review')} in review, {stats.get('done')} done; "
-        f"{stats.get('overdue')} overdue; {stats.get('open_blockers')} open blockers; "
-        f"{stats.get('documents')} documents."
-    ]
-    lines.extend(_task_line(n, _as_dict(t)) for n, t in enumerate(result.get("tasks", []), start=1))
-    return "\n".join(lines)
-
-
-def _tasks_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not list the tasks: {error}"
-    tasks: list[dict[str, Any]] = []
-    for call, result in zip(done.calls, done.results, strict=False):
-        if call.name == "get_tasks":
-            tasks.extend(_as_dict(t) for t in _as_dict(result).get("tasks", []))
-    if not tasks:
-        return "No tasks match that."
-    head = f"{len(tasks)} task{'s' if len(tasks) != 1 else ''}:"
-    return "\n".join([head, *(_task_line(n, t) for n, t in enumerate(tasks, start=1))])
-
-
-def _task_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not find that task: {error}"
-    result = _last(done)
-    task = _as_dict(result.get("task"))
-    task_id = str(task.get("task_id"))
-    lines = [_task_line(1, task)[3:]]
-    if task.get("description"):
-        lines.append(f"Description: {cite(str(task['description']), f'passage:task:{task_id}')}")
-    for comment in (_as_dict(c) for c in result.get("comments", [])):
-        source = f"passage:comment:{comment.get('comment_id')}"
-        text = str(comment.get("text", ""))
-        first = text.splitlines()[0] if text.strip() else ""
-        more = " (...)" if first != text else ""
-        # A line holding double quotes (a review's own quotes) is shown, not re-quoted.
-        shown = first if '"' in first or not first else cite(first, source)
-        lines.append(f"- {comment.get('author')}: {shown}{more}")
-    for blocker in (_as_dict(b) for b in result.get("blockers", [])):
-        lines.append(f"Blocked ({blocker.get('status')}): {blocker.get('description')}")
-    return "\n".join(lines)
-
-
-def _blockers_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not look at the blockers: {error}"
-    result = _last(done)
-    project = _as_dict(result.get("project")).get("name")
-    where = f" {project}" if project else " your projects"
-    blockers = [_as_dict(b) for b in result.get("blockers", [])]
-    if not blockers:
-        return f"Nothing is blocking{where} right now."
-    lines = [f"What is blocking{where}:"]
-    for number, blocker in enumerate(blockers, start=1):
-        on = f" (blocks the task '{blocker['task_title']}')" if blocker.get("task_title") else ""
-        lines.append(
-            f"{number}. {blocker.get('description')}{on} [blocker:{blocker.get('blocker_id')}]"
-        )
-    return "\n".join(lines)
-
-
-def _team_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not list the team: {error}"
-    members = [_as_dict(m) for m in _last(done).get("members", [])]
-    if not members:
-        return "I found no team members."
-    names = [f"{m.get('name')} ({m.get('user_id')}, {m.get('role')})" for m in members]
-    return "The team: " + ", ".join(names) + "."
-
-
-def _documents_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not list the documents: {error}"
-    result = _last(done)
-    documents = [_as_dict(d) for d in result.get("documents", [])]
-    project = _as_dict(result.get("project")).get("name", "The project")
-    if not documents:
-        return f"{project} has no documents yet."
-    lines = [f"{project} has {len(documents)} document{'s' if len(documents) != 1 else ''}:"]
-    lines.extend(
-        f"{n}. {d.get('title')} [document:{d.get('document_id')}]"
-        for n, d in enumerate(documents, start=1)
-    )
-    return "\n".join(lines)
-
-
-def _document_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not open that document: {error}"
-    document = _as_dict(_last(done).get("document"))
-    text = str(document.get("text", ""))
-    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=2)
-    quote = " ".join(first[:2])[:300].replace('"', "").strip()
-    if quote not in text:
-        quote = text[:200].replace('"', "").strip()
-    source = f"passage:document:{document.get('document_id')}"
-    return f"{document.get('title')} {document.get('label')}: {cite(quote, source)}"
-
-
-def _search_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not search: {error}"
-    results = [_as_dict(r) for r in _last(done).get("results", [])]
-    if not results:
-        return "I found nothing in your projects for that."
-    lines = [f"I found {len(results)} result{'s' if len(results) != 1 else ''}:"]
-    for number, hit in enumerate(results, start=1):
-        label = f" {hit['label']}" if hit.get("label") else ""
-        snippet = str(hit.get("snippet", "")).replace('"', "")
-        quoted = (
-            cite(snippet, str(hit.get("source")))
-            if snippet and '"' not in str(hit.get("snippet"))
-            else ""
-        )
-        lines.append(f"{number}. {hit.get('kind')} '{hit.get('title')}'{label}: {quoted}")
-    return "\n".join(lines)
-
-
-def _attention_reply(done: Any) -> str:
-    error = _error(done)
-    if error:
-        return f"I could not look: {error}"
-    result = _last(done)
-    sections = (
-        ("Overdue", "overdue"),
-        ("Blocked", "blocked"),
-        ("In review", "in_review"),
-        ("Assigned to you", "assigned_to_me"),
-    )
-    lines: list[str] = []
-    for title, key in sections:
-        tasks = [_as_dict(t) for t in result.get(key, [])]
-        if not tasks:
-            continue
-        lines.append(f"{title} ({len(tasks)}):")
-        lines.extend(_task_line(n, t) for n, t in enumerate(tasks, start=1))
-    if not lines:
-        return "Nothing needs your attention right now."
-    return "\n".join(["What needs your attention:", *lines])
-
-
-def task_reference(result: Any) -> str:
-    """`[task:<id>]` for a decision's result that names a task, else ''."""
-    for value in _as_dict(result).values():
-        task_id = _as_dict(value).get("task_id")
-        if isinstance(task_id, str):
-            return f" [task:{task_id}]"
-    return ""
-
-
-READ_REPLIES: dict[str, Callable[[Any], str]] = {
-    "get_projects": _projects_reply,
-    "get_project_details": _project_reply,
-    "get_tasks": _tasks_reply,
-    "get_task_details": _task_reply,
-    "get_blockers": _blockers_reply,
-    "get_team_members": _team_reply,
-    "get_documents": _documents_reply,
-    "get_document_details": _document_reply,
-    "search_content": _search_reply,
-    "get_attention_summary": _attention_reply,
-}
-"""How each workspace read is told, for the plans the understanding layer fills."""

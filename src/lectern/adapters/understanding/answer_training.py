@@ -16,13 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from lectern.adapters.llm.graphs.kb_reply import draft_evidence
-from lectern.adapters.understanding.question import (
+from lectern.adapters.understanding.answer_check import (
     FEATURES,
     AnswerModel,
-    analyse,
     answer_features,
     vector,
 )
+from lectern.adapters.understanding.question import analyse
 from lectern.application.answering.knowledge import KnowledgeBase
 from lectern.application.answering.rules import RuleReplySteps
 from lectern.domain.grounding import match_form

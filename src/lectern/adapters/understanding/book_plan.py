@@ -52,7 +52,14 @@ def title_in(text: str) -> str | None:
     return None
 
 
+_BY_AUTHOR = re.compile(r"\bthe\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*\s+(?:one|book|novel)\b")
+"""A book named by its author ("the Christie novel"): `it` refuses it, and the policy asks."""
+
+
 def _book(text: str, it: Callable[[str], str]) -> str | None:
+    by_author = _BY_AUTHOR.search(text)
+    if by_author:
+        return it(by_author.group(0))
     if text != text.casefold():
         title = title_in(text)
         if title is not None:
@@ -89,11 +96,16 @@ _AFTER_LIST = re.compile(
     r"(?P<name>[\w'’&-]+(?:\s+(?!(?:with|and|that|which|for|please|pls)\b)[\w'’&-]+)*)",
     re.I,
 )
+_CALL_INSTEAD = re.compile(
+    r"\b(?:call|name)\s+(?:it|(?:my|the)\s+.+?\s+list)\s+(?P<named>.+?)\s+instead\b", re.I
+)
+"""Read first: in "I want to call the Halloween list Horror instead" the "to" is not the name's."""
 _NEW_NAME = re.compile(
-    r"(?:\b(?:to|as|into)\b|->)\s*(?P<name>[^,.!?]+?)\s*(?:\b(?:instead|please|pls)\b)?[.!?]*$|"
-    r"\b(?:call|name)\s+(?:it|(?:my|the)\s+.+?\s+list)\s+(?P<named>.+?)\s+instead\b",
+    r"(?:\b(?:to|as|into)\b|->)\s*(?P<name>[^,.!?]+?)\s*(?:\b(?:instead|please|pls)\b)?[.!?]*$",
     re.I,
 )
+_YEAR = re.compile(r"\b(?P<year>1[0-9]{3}|20[0-9]{2})\b")
+_YEAR_WORDS = re.compile(r"\b(?:year|published|publication|came\s+out|released|printed)\b", re.I)
 
 
 def _named_after_list(text: str) -> str | None:
@@ -104,10 +116,10 @@ def _named_after_list(text: str) -> str | None:
 
 def _rename(text: str, names: Names, call: CallMaker) -> list[ToolCall] | Clarification:
     """Which list, and its new name ("rename Summer to Holiday", "call X list Y instead")."""
-    found = _NEW_NAME.search(text)
+    found = _CALL_INSTEAD.search(text) or _NEW_NAME.search(text)
     if found is None:
         return Clarification("Which list should I rename, and what should it be called?", ())
-    group = "name" if found.group("name") else "named"
+    group = "named" if "named" in found.groupdict() else "name"
     new_name = clean(re.sub(r"^(?:rename\s+)?(?:to|as)\s+", "", found.group(group), flags=re.I))
     if not new_name:
         return Clarification("Which list should I rename, and what should it be called?", ())
@@ -117,6 +129,17 @@ def _rename(text: str, names: Names, call: CallMaker) -> list[ToolCall] | Clarif
     if isinstance(chosen, Clarification):
         return chosen
     return [call("rename_list", list=chosen, new_name=new_name)]
+
+
+def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[ToolCall] | None:
+    """A year the message says a book was published in ("its year should be 1897")."""
+    year = _YEAR.search(text)
+    if year is None or not _YEAR_WORDS.search(text):
+        return None
+    book = it("it") if _DEICTIC.search(text) else title_in(text)
+    if book is None or book == "it":
+        return None
+    return [call("propose_correction", book=book, published_year=int(year.group("year")))]
 
 
 def plan_books(
@@ -154,6 +177,8 @@ def plan_books(
         return [call(intent, list=chosen, book=book)]
     if intent == "rename_list":
         return _rename(text, names, call)
+    if intent == "propose_correction":
+        return _correction(text, it, call)
     if intent == "create_list":
         name = list_name_of(text) or _named_after_list(text)
         if not name:

@@ -444,6 +444,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "task: schedule the pentest",
         "open a ticket to check the alerts",
         "make a new task",
+        "pencil in a todo for the audit project to renew the licences, carol can take it",
+        "jot down a task to chase the supplier",
+        "slot in a new item to clean up the old accounts",
+        "log a to-do under the backups project for testing the restores",
     ),
     "complete_task": (
         "mark the firewall task as done",

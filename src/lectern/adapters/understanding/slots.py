@@ -30,7 +30,11 @@ _PRIORITY_WORDS = {"critical": "urgent", "normal": "medium"}
 _STARS = re.compile(
     r"\b(?P<n>[1-5]|one|two|three|four|five)\s*(?:/\s*5|out of (?:5|five)|stars?)", re.I
 )
-_STARS_BARE = re.compile(r"(?:rating|rate|score)\b.*?\b(?P<n>[1-5])\b\W*$", re.I)
+_STARS_BARE = re.compile(
+    r"(?:rating|rate|score)\b.*?\b(?P<n>[1-5])\b\W*$|\bgive\b.+\b(?:a|an)\s+(?P<given>[1-5])\W*$",
+    re.I,
+)
+_STAR_SYMBOLS = re.compile(r"[⭐★]{1,5}")
 _COMMENT = re.compile(
     r"(?:\b(?:saying|that says|that)\b|:|\s[-–—]\s)\s*(?P<text>.+)$|"
     r"[\"“'‘](?P<quoted>[^\"”'’]{2,})[\"”'’]",
@@ -50,12 +54,48 @@ _DATE = re.compile(
 )
 
 
+def without_status(text: str) -> str:
+    """The message without the status it names, so no status word is read as a name.
+
+    "the runbook is in review now" names the runbook, not *Review NetScaler session tokens*.
+    """
+    for pattern, _ in _STATUS_WORDS:
+        text = re.sub(pattern, " ", text, flags=re.I)
+    return " ".join(text.split())
+
+
 def status_of(text: str) -> str | None:
     """The task status a message names, in the store's words."""
     for pattern, status in _STATUS_WORDS:
         if re.search(pattern, text, re.I):
             return status
     return None
+
+
+_ATTENTION_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("overdue", r"\b(?:overdue|late|past\s+(?:their\s+|the\s+)?due|behind\s+schedule)\b"),
+    ("blocked", r"\b(?:blocked|stuck)\b"),
+    ("in_review", r"\b(?:in\s+review|under\s+review|awaiting\s+review|waiting\s+for\s+review)\b"),
+    ("assigned_to_me", r"\b(?:assigned\s+to\s+me|on\s+my\s+plate|my\s+tasks|mine)\b"),
+)
+_WHOLE_SUMMARY = re.compile(
+    r"\b(?:attention|dashboard|everything|rundown|summary|what\s+should\s+i)\b", re.I
+)
+
+
+def attention_sections_of(text: str) -> tuple[str, ...]:
+    """The parts of the attention summary a request asks for; () means all of it.
+
+    "which tasks are overdue?" wants the overdue tasks, not blocked or in-review ones;
+    "what needs my attention" (or naming no part) wants the whole summary.
+    """
+    if _WHOLE_SUMMARY.search(text):
+        return ()
+    named = tuple(key for key, pattern in _ATTENTION_SECTIONS if re.search(pattern, text, re.I))
+    if len(named) > 1 and "assigned_to_me" in named:
+        # "which of my tasks are overdue": "my" narrows the question, it is not a part.
+        named = tuple(key for key in named if key != "assigned_to_me")
+    return named
 
 
 def priority_of(text: str) -> str | None:
@@ -70,7 +110,10 @@ def priority_of(text: str) -> str | None:
 def stars_of(text: str) -> int | None:
     """A star rating (1-5) the message gives."""
     found = _STARS.search(text) or _STARS_BARE.search(text)
-    return number(found.group("n"), 0) or None if found else None
+    if found:
+        return number(found.group("n") or found.group("given"), 0) or None
+    symbols = _STAR_SYMBOLS.search(text)
+    return len(symbols.group(0)) if symbols else None
 
 
 def comment_of(text: str) -> str | None:
@@ -82,10 +125,23 @@ def comment_of(text: str) -> str | None:
     return body or None
 
 
+_QUOTED_LIST = re.compile(
+    r"[\"“'‘](?P<a>[^\"”'’]{1,40})[\"”'’]\s+(?:reading\s+)?list\b|"
+    r"\blist\s+[\"“'‘](?P<b>[^\"”'’]{1,40})[\"”'’]",
+    re.I,
+)
+
+
 def list_name_of(text: str) -> str | None:
-    """A list's name after "called"/"named", ending before "with", "and" or "that"."""
+    """A list's name after "called"/"named", or quoted beside the word list ("a 'X' list").
+
+    After "called", the name ends before "with", "and" or "that".
+    """
     found = _LIST_NAME.search(text)
-    return clean(found.group("name")) or None if found else None
+    if found:
+        return clean(found.group("name")) or None
+    quoted = _QUOTED_LIST.search(text)
+    return clean(quoted.group("a") or quoted.group("b")) or None if quoted else None
 
 
 def count_of(text: str, default: int) -> int:

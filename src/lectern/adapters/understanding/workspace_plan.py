@@ -16,7 +16,12 @@ from typing import Any
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, find_in, resolve_person
 from lectern.adapters.understanding.scaffold import clean
-from lectern.adapters.understanding.slots import comment_of, priority_of, status_of
+from lectern.adapters.understanding.slots import (
+    comment_of,
+    priority_of,
+    status_of,
+    without_status,
+)
 from lectern.domain.assistant import ToolCall
 
 CallMaker = Callable[..., ToolCall]
@@ -164,7 +169,7 @@ def plan_workspace(
             )
         return [call(intent, task_id=task, assignee_id=person)]
     if intent == "update_task":
-        task = _task(text, names, where, "Change")
+        task = _task(without_status(text), names, where, "Change")
         if isinstance(task, Clarification):
             return task
         renamed = re.search(r"\brename\b.*?\bto\s+(?P<title>.+)$", text, re.I)

@@ -11,9 +11,10 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from lectern.domain.answering import content_terms, quote_of, sentence_spans, term_key
+from lectern.domain.answering import content_terms, quote_of, term_key
 from lectern.domain.books import JSONValue
 from lectern.domain.research import ContextBlock, ResearchDraft, ResearchTemplate
+from lectern.domain.sentences import KB, sentence_spans
 
 MAX_CITED_SOURCES = 4
 RELATIVE_FLOOR = 0.6
@@ -65,7 +66,7 @@ def _values(value: JSONValue) -> list[str]:
 
 
 def _sentences(text: str) -> list[str]:
-    return [" ".join(text[s:e].split()) for s, e in sentence_spans(text)]
+    return [" ".join(text[s:e].split()) for s, e in sentence_spans(text, KB)]
 
 
 def _by_source(blocks: Sequence[ContextBlock]) -> list[tuple[str, list[ContextBlock]]]:
@@ -134,14 +135,15 @@ def named_terms(question: str) -> set[str]:
     """The question's names (kind words apart).
 
     Words written capitalised after its first word, or with a digit or an inner capital
-    (ProxyNotShell, SMBv1, vBulletin).
+    (ProxyNotShell, SMBv1, vBulletin); a hyphenated name names each of its words
+    ("USB-audio": usb and audio).
     """
     words = _KIND_WORD.findall(question)
-    names = {
-        term_key(w)
-        for position, w in enumerate(words)
-        if (position and w[:1].isupper()) or any(c.isdigit() for c in w) or w[1:] != w[1:].lower()
-    }
+    names: set[str] = set()
+    for position, w in enumerate(words):
+        if (position and w[:1].isupper()) or any(c.isdigit() for c in w) or w[1:] != w[1:].lower():
+            names.add(term_key(w))
+            names.update(term_key(part) for part in w.split("-") if part.isalpha())
     return names & set(content_terms(question)) - KIND_TERMS
 
 
@@ -157,6 +159,12 @@ def _names(text: str, source: str) -> bool:
 def _family(source: str, other: str) -> bool:
     """True when one record is a sub-technique of the other (`T1543.001` and `T1543`)."""
     return source.startswith(f"{other}.") or other.startswith(f"{source}.")
+
+
+def _same_parent(source: str, other: str) -> bool:
+    """True when both records are sub-techniques of one technique (`T1574.010`, `T1574.011`)."""
+    parent, dot, _ = source.partition(".")
+    return bool(dot) and source != other and other.startswith(f"{parent}.")
 
 
 class ExtractiveResearchWriter:
@@ -208,7 +216,8 @@ class ExtractiveResearchWriter:
         found: list[tuple[str, float, list[str], set[str], set[str]]] = []
         title_terms: dict[str, set[str]] = {}
         record_names: dict[str, str] = {}
-        for source, group in self._cited_sources(blocks):
+        strong = {source for source, _ in self._cited_sources(blocks)}
+        for source, group in _by_source(blocks):
             sentences = _covering(question, group, SENTENCES_PER_SOURCE)
             if sentences:
                 held = subject & {t for s in sentences for t in content_terms(s)}
@@ -216,21 +225,39 @@ class ExtractiveResearchWriter:
                 record_names[source] = group[0].title.removeprefix(f"{source}: ").casefold()
                 titled = held | title_terms[source]
                 found.append((source, max(b.relevance for b in group), sentences, held, titled))
+        if found and found[0][0] not in strong:
+            # No source over the floor holds a question word: nothing to answer from (the
+            # ones under it are only ever cited beside a first one).
+            found = []
         if found:
             # Siblings at the top (the search scores them alike): the one whose name (its
             # title: technique name, product and kind of flaw) holds most of the question's
             # words leads, then the one whose sentences hold most of it ("Web Protocols"
             # before "Protocol or Service Impersonation" for C2 over HTTP).
-            near = [f for f in found if f[1] >= SIBLING_SHARE * found[0][1]]
+            # A sibling holding, in its name and sentences, every question word the leader
+            # holds and more leads instead: the leader's extra title words are ones it shares
+            # ("FortiOS SSL VPN Path Traversal" against an "Improper Authorization" record whose
+            # sentences hold SSL VPN and also the password the question asks about).
+            near = [f for f in found if f[1] >= SIBLING_SHARE * found[0][1] and f[0] in strong]
             first = max(near, key=lambda f: (len(title_terms[f[0]]), len(f[3]), f[1]))
+            while wider := [f for f in near if f[4] > first[4]]:
+                first = max(wider, key=lambda f: (len(title_terms[f[0]]), len(f[3]), f[1]))
             found.remove(first)
             found.insert(0, first)
         names = named_terms(question)
+        # What a later source must stay on: the question's names, or, when it writes none
+        # (lower-case shorthand: "clfs driver use-after-free ... which CVEs?"), the question's
+        # words in the first source's name (its product and kind of flaw, or technique name).
+        anchors = names or (title_terms[found[0][0]] if found else set())
         chosen: list[tuple[str, list[str]]] = []
         covered: set[str] = set()
         for number, (source, relevance, sentences, held, titled) in enumerate(found):
+            weak = source not in strong
+            if weak and len(chosen) >= MAX_CITED_SOURCES:
+                continue
             twin = (
                 number > 0
+                and not weak
                 and relevance >= SIBLING_SHARE * found[0][1]
                 and record_names[source] == record_names[found[0][0]]
                 and held == found[0][3]
@@ -244,34 +271,62 @@ class ExtractiveResearchWriter:
                     # or the answer's sentences name it (below).
                     continue
                 adds = held - covered
-                if wanted is None and (not adds & names or _family(source, found[0][0])):
+                # A sub-technique of the first's parent is the other half of the question
+                # ("on service binaries and on service registry keys": Services File and
+                # Services Registry Permissions Weakness) when each holds a part the other
+                # lacks: it adds a question word the answer lacks, and the first's name holds
+                # a question word it does not. Whatever kind of record the question names.
+                half = (
+                    _same_parent(source, found[0][0])
+                    and bool(adds)
+                    and bool(title_terms[found[0][0]] - titled)
+                )
+                if (
+                    wanted is None
+                    and not half
+                    and (not adds & names or _family(source, found[0][0]))
+                ):
                     # No kind of record named ("how do adversaries ..."): the question asks
                     # for one behaviour or product; a later source is used only when it adds
                     # one of the question's names the answer lacks, else it is related. The
                     # parent of the answer's technique (or its sub-technique) is its family.
                     continue
                 first_held, first_titled = found[0][3], found[0][4]
-                same_entity = names & first_titled <= titled
+                same_entity = anchors & first_titled <= titled
                 # A sibling: the same named thing, and all but one of the question's words
                 # that the first source holds ("which vulnerabilities make up X").
                 # Or a record of the very same name (product and kind of flaw: "Zyxel Multiple
                 # Firewalls Buffer Overflow Vulnerability") holding a question word the answer
                 # lacks ("the notification and ID processing functions").
                 same_name = record_names[source] == record_names[found[0][0]]
-                sibling = wanted == "several" and (
-                    (same_entity and len(first_held - held) <= 1) or (same_name and bool(adds))
+                sibling = half or (
+                    wanted == "several"
+                    and (
+                        (same_entity and len(first_held - held) <= 1) or (same_name and bool(adds))
+                    )
                 )
+                if weak and not (
+                    (half and bool(adds & title_terms[source]))
+                    or (wanted == "several" and names <= titled and len(first_held - held) <= 1)
+                ):
+                    # Under the relevance floor (or past the first few sources), a record is
+                    # cited only as a sibling the texts show: the other half of the question
+                    # when its own name holds what it adds ("winlogon helper dlls and active
+                    # setup": Active Setup), or, asked for several, one holding every name the
+                    # question writes ("Linux kernel OverlayFS vulnerabilities": the one whose
+                    # name is "Improper Ownership Management" scores half the other).
+                    continue
                 # A later source adding question words is used when it adds a name the
                 # question asks about or stays on every name the answer holds; else it is
                 # related (another product's record that shares a common word), not used.
-                if not sibling and not (adds and (adds & names or names & covered <= titled)):
+                if not sibling and not (adds and (adds & names or anchors & covered <= titled)):
                     continue
             chosen.append((source, sentences))
             covered.update(held)
         said = " ".join(s for _, sentences in chosen for s in sentences)
         cited_ids = {source for source, _ in chosen}
         for source, _, sentences, held, _ in found:
-            if source not in cited_ids and _names(said, source):
+            if source in strong and source not in cited_ids and _names(said, source):
                 # The answer names this record ("chainable with CVE-..."): its own
                 # sentences back that claim.
                 chosen.append((source, sentences))

@@ -1,98 +1,23 @@
-"""Books as the assistant names and shows them: by id or by title, with citable fields."""
+"""Books as the assistant names them and the evidence its replies may quote.
+
+Which book a reference names is `application/book_lookup.py`, and what a model is shown of
+a book is `application/book_view.py`: both shared with the search fallback.
+"""
 
 from __future__ import annotations
 
-import uuid
-
 from lectern.application.assistant.tools import ToolDeps
-from lectern.application.understanding import key_of
+from lectern.application.book_lookup import resolve_book as lookup
+from lectern.application.book_view import book_fields
 from lectern.domain.assistant import book_source
-from lectern.domain.books import Book, JSONValue
-from lectern.domain.search import SearchQuery
-from lectern.errors import InvalidQueryError, ToolError
-
-DESCRIPTION_CHARS = 600
-"""A description is cut here for the model; the cut text is what citations are checked on."""
-MAX_CATEGORIES = 8
+from lectern.domain.books import Book
 
 
 def resolve_book(deps: ToolDeps, reference: str) -> Book:
     """The book a reference names: a book id, else a title (the most popular edition)."""
-    text = reference.strip()
-    if not text:
-        raise ToolError("name a book by its id or its title")
-    try:
-        book = deps.catalog.get(uuid.UUID(text))
-    except ValueError:
-        book = None
-    else:
-        if book is None:
-            raise ToolError(f"no book with id {text} in the catalog")
-        return book
-    book = _by_title(deps, text)
-    if book is None:
-        raise ToolError(f"no book titled {text!r} in the catalog")
-    return book
-
-
-def _by_title(deps: ToolDeps, title: str) -> Book | None:
-    key = key_of(title.strip(" \"'“”"))
-    if not key:
-        return None
-    bare = key[1:] if key[:1] == ("the",) else key
-    if deps.vocabulary is not None:
-        vocabulary = deps.vocabulary
-        entry = (
-            vocabulary.best_title(key)
-            or vocabulary.best_title(bare)
-            or vocabulary.best_title(("the", *bare))
-        )
-        if entry is not None:
-            return deps.catalog.get(uuid.UUID(entry.book_id))
-    try:
-        found = deps.searcher().search(SearchQuery(text=title, max_results=10), mmr_lambda=None)
-    except (InvalidQueryError, ToolError):
-        return None
-    for result in found.results:  # an exact title first, then one that starts with it
-        if key_of(result.book.title) in (key, bare, ("the", *bare)):
-            return result.book
-    for result in found.results:
-        if key_of(result.book.title)[: len(bare)] == bare:
-            return result.book
-    return None
-
-
-def book_fields(book: Book) -> dict[str, str]:
-    """The citable text of each field the assistant shows (description cut)."""
-    fields = {
-        "title": book.field_text("title"),
-        "authors": ", ".join(book.authors),
-        "published_year": "" if book.published_year is None else str(book.published_year),
-        "language": book.language or "",
-        "categories": ", ".join(book.categories[:MAX_CATEGORIES]),
-        "description": _cut(book.description or ""),
-    }
-    return {name: value for name, value in fields.items() if value}
+    return lookup(reference, deps.catalog, deps.searcher, deps.vocabulary)
 
 
 def book_evidence(book: Book) -> dict[str, str]:
     """Source key -> text for every field shown: what a reply may quote."""
     return {book_source(str(book.id), name): text for name, text in book_fields(book).items()}
-
-
-def book_json(book: Book, *, with_description: bool = True) -> dict[str, JSONValue]:
-    """A book as the model sees it."""
-    fields = book_fields(book)
-    data: dict[str, JSONValue] = {"book_id": str(book.id)}
-    for name, text in fields.items():
-        if name == "description" and not with_description:
-            continue
-        data[name] = text
-    return data
-
-
-def _cut(text: str, limit: int = DESCRIPTION_CHARS) -> str:
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    return text[:limit].rsplit(" ", 1)[0]

@@ -1,7 +1,7 @@
 """The guideline agent (issue 20): the assistant's loop over one guidance collection.
 
-One tool, `search_guidelines`, over the profile's collection; the profile's prompt; and
-guardrails of its own, in code, on the whole answer before anyone sees it:
+One tool, `search_guidelines` over the profile's collection (`guideline_search.py`); the
+profile's prompt; and guardrails of its own, in code, on the whole answer before anyone sees it:
 
 - tool use: an answer given without searching in this turn is replaced by the refusal
   (`no_retrieval`);
@@ -28,9 +28,16 @@ from functools import partial
 from typing import Protocol
 
 import structlog
-from pydantic import Field
 
 from lectern.application.assistant.guardrails import GuardedReply, TurnFacts
+from lectern.application.assistant.guideline_search import (
+    GUIDE_TOOL as GUIDE_TOOL,  # re-exported: adapters/llm/guideline_policy.py imports it from here
+)
+from lectern.application.assistant.guideline_search import (
+    GuidelineSearch,
+    RetrievedPassage,
+    SearchGuidelines,
+)
 from lectern.application.assistant.ports import (
     AssistantObserver,
     ChatModel,
@@ -41,18 +48,8 @@ from lectern.application.assistant.ports import (
 from lectern.application.assistant.prompts import GUIDE_PROMPT_VERSION, guideline_prompt
 from lectern.application.assistant.registry import ToolRegistry
 from lectern.application.assistant.service import AssistantConfig, AssistantService, StepTrace
-from lectern.application.assistant.tools import QueryOutput, QueryTool, ToolContext, ToolInput
-from lectern.application.collections import CollectionSearchResponse, PassageHit
 from lectern.application.ports import LLMTracer
 from lectern.domain.assistant import ChatCitation, GroundingFlag, Message, ToolCall
-from lectern.domain.books import JSONValue
-from lectern.domain.documents import (
-    UPLOAD_SOURCE,
-    Document,
-    FilterField,
-    best_snippet,
-    locate_snippet,
-)
 from lectern.domain.evidence import Evidence, check_numbers, sentences
 from lectern.domain.guidance import (
     DEFAULT_MIN_SIMILARITY,
@@ -60,172 +57,22 @@ from lectern.domain.guidance import (
     GUIDE_LABEL,
     MAX_TOP_K,
     GuideProfile,
-    guide_label,
     normalise_label,
 )
 from lectern.domain.privacy import mask, masked_notice
-from lectern.domain.relevance import near_the_top
+from lectern.domain.snippets import best_snippet, locate_snippet
 from lectern.errors import (
     CollectionNotFoundError,
     InvalidQueryError,
     LecternError,
     NotFoundError,
-    ToolError,
 )
 
 log = structlog.get_logger(__name__)
 
 _QUOTE = re.compile(r"[\"“]([^\"”\n]{12,400})[\"”]")
-GUIDE_TOOL = "search_guidelines"
 SESSION_PREFIX = "guide:"
 """Guideline sessions live beside the assistant's conversations under their own keys."""
-
-
-class GuidelineSearch(Protocol):
-    """What the agent needs of the collections (`CollectionService`)."""
-
-    def search(
-        self, name: str, text: str, *, k: int = 10, per_document: int = 3
-    ) -> CollectionSearchResponse:
-        """Documents for a query, each with its best passages."""
-        ...
-
-    def filters(self, name: str) -> tuple[FilterField, ...]:
-        """The collection's filters; CollectionNotFoundError when there is no such collection."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class RetrievedPassage:
-    """A passage the agent retrieved, with the label it is cited by and where it lives."""
-
-    label: str
-    """The profile's label: `[NIST SP 800-63B §5.1.1.2]`, `[RFC 7231 p.12]`."""
-    source_label: str
-    """The collection's own label (`GET /labels/resolve` opens it)."""
-    document: Document
-    hit: PassageHit
-
-    @property
-    def text(self) -> str:
-        """The passage's words."""
-        return self.hit.passage.text
-
-
-class SearchGuidelinesInput(ToolInput):
-    """Input of search_guidelines."""
-
-    query: str = Field(
-        min_length=1,
-        max_length=500,
-        description="A standalone search query: the question's subject and conditions, "
-        "no pronouns.",
-    )
-
-
-class SearchGuidelines(QueryTool):
-    """Hybrid search over one guidance collection; passages come with the labels to cite."""
-
-    name = GUIDE_TOOL
-    description = (
-        "Search the guidance documents. Returns passages, each with the label to cite it by "
-        "and its text. Call it before answering any question."
-    )
-    Input = SearchGuidelinesInput
-
-    def __init__(
-        self,
-        search: GuidelineSearch,
-        profile: GuideProfile,
-        *,
-        top_k: int = DEFAULT_TOP_K,
-        min_similarity: float = DEFAULT_MIN_SIMILARITY,
-        min_share: float = 0.3,
-    ) -> None:
-        """One tool per turn: it keeps what it retrieved for the answer's citations."""
-        self.search = search
-        self.profile = profile
-        self.top_k = top_k
-        self.min_similarity = min_similarity
-        self.min_share = min_share
-        self.retrieved: dict[str, list[RetrievedPassage]] = {}
-
-    def run(self, args: SearchGuidelinesInput, context: ToolContext) -> QueryOutput:
-        """Search, keep the relevant passages, label them."""
-        del context
-        try:
-            response = self.search.search(
-                self.profile.collection, args.query, k=self.top_k, per_document=2
-            )
-        except InvalidQueryError as error:
-            raise ToolError(str(error)) from None
-        except NotFoundError as error:
-            raise ToolError(f"the guidance collection is not available: {error}") from None
-        found = self._passages(response)
-        kept, dropped = passage_relevance_gate(found, self.min_similarity, self.min_share)
-        evidence: dict[str, str] = {}
-        shown: list[JSONValue] = []
-        for item in kept:
-            self.retrieved.setdefault(item.label, []).append(item)
-            header = " ".join(
-                part for part in (item.label, item.document.title, item.hit.passage.section) if part
-            )
-            before = evidence.get(item.label)
-            evidence[item.label] = f"{before}\n{item.text}" if before else f"{header}\n{item.text}"
-            shown.append(
-                {
-                    "label": item.label,
-                    "document": item.document.title,
-                    "section": item.hit.passage.section,
-                    "page": item.hit.passage.page,
-                    "text": item.text,
-                }
-            )
-        data: dict[str, JSONValue] = {"passages": shown}
-        if dropped:
-            data["dropped_as_irrelevant"] = dropped
-        # Only a search that found nothing relevant at all is worth a flag: dropping the
-        # weaker passages of a good search is routine.
-        flagged = dropped if not kept else 0
-        return QueryOutput(data, evidence, retrieval=True, dropped=flagged)
-
-    def _passages(self, response: CollectionSearchResponse) -> list[RetrievedPassage]:
-        """The response's passages in rank order, one of each text, at most top_k."""
-        seen: set[str] = set()
-        out: list[RetrievedPassage] = []
-        for document_hit in response.results:
-            document = document_hit.document
-            for hit in document_hit.passages:
-                key = " ".join(hit.passage.text.split())
-                if key in seen:
-                    continue  # the same words in two files (NIST's combined volumes)
-                seen.add(key)
-                label = guide_label(
-                    self.profile,
-                    uri=document.uri,
-                    cite_as=document.cite_as or document.uri,
-                    page=hit.passage.page,
-                    section=hit.passage.section,
-                    configured=document.source != UPLOAD_SOURCE,
-                )
-                out.append(RetrievedPassage(label, hit.label, document, hit))
-        out.sort(key=lambda p: -p.hit.score)
-        return out[: self.top_k]
-
-
-def passage_relevance_gate(
-    found: Sequence[RetrievedPassage], min_similarity: float, min_share: float
-) -> tuple[list[RetrievedPassage], int]:
-    """The passages worth answering from, and how many were dropped.
-
-    Absolute first: when the best cosine of question and passage is under `min_similarity`
-    the collection has nothing on the question (without vectors this step is skipped).
-    Then relative: passages under `min_share` of the best fused score go.
-    """
-    similarities = [p.hit.similarity for p in found if p.hit.similarity is not None]
-    if similarities and max(similarities) < min_similarity:
-        return [], len(found)
-    return near_the_top(found, lambda p: p.hit.score, min_share)
 
 
 # --- guardrails ---------------------------------------------------------------------------

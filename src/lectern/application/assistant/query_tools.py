@@ -8,13 +8,15 @@ from typing import Literal
 
 from pydantic import Field
 
-from lectern.application.assistant.books import book_evidence, book_json, resolve_book
+from lectern.application.assistant.books import book_evidence, resolve_book
 from lectern.application.assistant.ports import LibraryStore
 from lectern.application.assistant.tools import QueryOutput, QueryTool, ToolContext, ToolInput
+from lectern.application.book_view import book_json
 from lectern.application.ports import BookCatalog
+from lectern.application.search import MAX_RESULTS
 from lectern.domain.books import JSONValue
 from lectern.domain.library import ReadingList
-from lectern.domain.normalize import MAX_PAGES
+from lectern.domain.normalize import MAX_PAGES, is_youth_shelf
 from lectern.domain.relevance import near_the_top
 from lectern.domain.search import SearchFilters, SearchQuery, SearchResult
 from lectern.errors import InvalidQueryError, ToolError
@@ -125,7 +127,9 @@ class GetBookDetails(QueryTool):
     """One book's fields."""
 
     name = "get_book_details"
-    description = "A book's details (title, authors, year, language, categories, description)."
+    description = (
+        "A book's details (title, authors, year, language, pages, categories, description)."
+    )
     Input = BookInput
 
     def run(self, args: BookInput, context: ToolContext) -> QueryOutput:
@@ -139,6 +143,14 @@ class SimilarBooksInput(BookInput):
     """Input of similar_books."""
 
     limit: int = Field(5, ge=1, le=20)
+    exclude_youth: bool = Field(
+        False, description='Rule out books for young readers ("like X but for adults").'
+    )
+
+
+YOUTH_DEPTH = 10
+"""With `exclude_youth`, this many times `limit` neighbours are read before young readers'
+books are left out (a young-adult book's nearest neighbours are mostly young-adult too)."""
 
 
 class SimilarBooks(QueryTool):
@@ -153,11 +165,16 @@ class SimilarBooks(QueryTool):
         del context
         search = self.deps.searcher()
         book = resolve_book(self.deps, args.book)
+        depth = min(MAX_RESULTS, args.limit * YOUTH_DEPTH) if args.exclude_youth else args.limit
         try:
-            response = search.similar(book.id, args.limit)
+            response = search.similar(book.id, depth)
         except InvalidQueryError as error:
             raise ToolError(str(error)) from None
-        kept, dropped = book_relevance_gate(response.results, self.deps.min_relevance)
+        results = response.results
+        if args.exclude_youth:
+            results = [r for r in results if not any(map(is_youth_shelf, r.book.categories))]
+            results = results[: args.limit]
+        kept, dropped = book_relevance_gate(results, self.deps.min_relevance)
         return _books_output(kept, dropped, similar_to=book_json(book, with_description=False))
 
 

@@ -14,18 +14,19 @@ from typing import Any
 from pydantic import Field, model_validator
 
 from lectern.application.assistant.tools import ActionTool, ToolContext, ToolInput
-from lectern.application.assistant.workspace_tools import (
+from lectern.application.assistant.workspace_lookup import (
     PriorityName,
     TaskStatusName,
     page_project,
+    resolve_blocker,
     resolve_task,
     workspace_of,
 )
 from lectern.application.workspace.service import WorkspaceService
 from lectern.domain.assistant import ActionPreview, JSONObject
 from lectern.domain.books import JSONValue
-from lectern.domain.workspace import MAX_TEXT_CHARS, Blocker, Task, blocker_state, task_state
-from lectern.errors import InvalidQueryError, ToolError, WorkspaceNotFoundError
+from lectern.domain.workspace import MAX_TEXT_CHARS, Task, blocker_state, task_state
+from lectern.errors import ToolError, WorkspaceNotFoundError
 
 
 def _service(tool: ActionTool) -> WorkspaceService:
@@ -356,7 +357,7 @@ class ResolveBlocker(ActionTool):
     def preview(self, args: ResolveBlockerInput, context: ToolContext) -> ActionPreview:
         """The status becomes resolved, with the resolution's text."""
         service = _service(self)
-        blocker = _resolve_blocker(service, context, args.blocker_id)
+        blocker = resolve_blocker(service, context, args.blocker_id)
         service.require_editor(context.user, blocker.project_id)
         if blocker.status == "resolved":
             raise ToolError("that blocker is already resolved")
@@ -390,17 +391,6 @@ class ResolveBlocker(ActionTool):
     def arguments_of(self, tool_input: JSONObject) -> dict[str, Any]:
         """The blocker and the resolution."""
         return {"blocker_id": tool_input["blocker_id"], "resolution": tool_input["resolution"]}
-
-
-def _resolve_blocker(service: WorkspaceService, context: ToolContext, reference: str) -> Blocker:
-    """A blocker by id or words of it: the page's project first, then every visible one."""
-    scope = page_project(context.page)
-    if scope is not None:
-        try:
-            return service.find_blocker(context.user, reference, project_id=scope)
-        except (WorkspaceNotFoundError, InvalidQueryError):
-            pass
-    return service.find_blocker(context.user, reference)
 
 
 class AddCommentInput(ToolInput):

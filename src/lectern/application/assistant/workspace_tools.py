@@ -16,12 +16,17 @@ from lectern.application.assistant.tools import (
     QueryOutput,
     QueryTool,
     ToolContext,
-    ToolDeps,
     ToolInput,
+)
+from lectern.application.assistant.workspace_lookup import (
+    ProjectStatusName,
+    TaskStatusName,
+    resolve_document,
+    resolve_task,
+    workspace_of,
 )
 from lectern.application.workspace.search import ContentHit
 from lectern.application.workspace.service import WorkspaceService
-from lectern.domain.assistant import PageContext
 from lectern.domain.books import JSONValue
 from lectern.domain.workspace import (
     Blocker,
@@ -33,51 +38,9 @@ from lectern.domain.workspace import (
     is_overdue,
     task_counts,
 )
-from lectern.errors import InvalidQueryError, ToolError, WorkspaceNotFoundError
 
-TaskStatusName = Literal["todo", "in_progress", "in_review", "done"]
-PriorityName = Literal["low", "medium", "high", "urgent"]
-ProjectStatusName = Literal["active", "on_hold", "completed", "archived"]
 DOCUMENT_TEXT_CHARS = 4_000
 """A document's text is cut here for the model (the page shows it whole)."""
-
-
-def workspace_of(deps: ToolDeps) -> WorkspaceService:
-    """The workspace service the tools work with (ToolError when the installation has none)."""
-    if deps.workspace is None:
-        raise ToolError("this installation has no research workspace")
-    return deps.workspace
-
-
-def page_project(page: PageContext) -> str | None:
-    """The project the reader's page is about, if any."""
-    if page.type == "project":
-        return page.id
-    return page.project_id
-
-
-def resolve_task(service: WorkspaceService, context: ToolContext, reference: str) -> Task:
-    """A task by id or title: on a project's page its tasks first, then every visible one."""
-    scope = page_project(context.page)
-    if scope is not None:
-        try:
-            return service.find_task(context.user, reference, project_id=scope)
-        except (WorkspaceNotFoundError, InvalidQueryError):
-            pass
-    return service.find_task(context.user, reference)
-
-
-def resolve_document(
-    service: WorkspaceService, context: ToolContext, reference: str
-) -> ProjectDocument:
-    """A project document by id or title, the page's project first."""
-    scope = page_project(context.page)
-    if scope is not None:
-        try:
-            return service.find_document(context.user, reference, project_id=scope)
-        except (WorkspaceNotFoundError, InvalidQueryError):
-            pass
-    return service.find_document(context.user, reference)
 
 
 def project_json(project: Project) -> dict[str, JSONValue]:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from lectern.application.hybrid_retrieval import HybridRetriever, SearchConfig
 from lectern.application.ports import (
     CollectionIndexes,
     CollectionRecord,
@@ -17,8 +18,7 @@ from lectern.application.ports import (
     Reranker,
     UploadInbox,
 )
-from lectern.application.search import HybridRetriever, SearchConfig
-from lectern.domain.documents import FilterField, MetadataFilter
+from lectern.domain.metadata_filters import FilterField, MetadataFilter
 from lectern.domain.retrieval import DEFAULT_RERANK_DEPTH
 from lectern.errors import CollectionNotFoundError
 

@@ -31,14 +31,15 @@ from lectern.domain.documents import (
     Document,
     DocumentPassage,
     ExtractedDocument,
-    FilterField,
     SkippedFile,
     check_collection_name,
     document_id,
     make_passages,
     uploaded_cite_as,
 )
+from lectern.domain.metadata_filters import FilterField
 from lectern.domain.retrieval import Passage
+from lectern.domain.sentences import trimmed_span
 from lectern.domain.statement_tables import TABLE_LINES, columns_of, labelled_rows
 from lectern.errors import (
     CollectionInputError,
@@ -104,10 +105,7 @@ def _rows(piece: str) -> list[tuple[int, int]]:
     for first in range(0, len(starts), TABLE_LINES):
         start = starts[first]
         end = starts[first + TABLE_LINES] - 1 if first + TABLE_LINES < len(starts) else len(piece)
-        while start < end and piece[start].isspace():
-            start += 1
-        while end > start and piece[end - 1].isspace():
-            end -= 1
+        start, end = trimmed_span(piece, start, end)
         if end > start:
             spans.append((start, end))
     return spans

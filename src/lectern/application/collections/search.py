@@ -8,23 +8,15 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from lectern.application.collections.base import CollectionBase, LoadedCollection
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.rerank import rerank_head
-from lectern.application.search import HybridRetriever
 from lectern.application.timing import elapsed_ms
-from lectern.domain.documents import (
-    Document,
-    DocumentPassage,
-    FilterField,
-    MetadataFilter,
-    Snippet,
-    best_snippet,
-    filter_matches,
-    parse_where,
-    passage_label,
-)
+from lectern.domain.documents import Document, DocumentPassage, passage_label
 from lectern.domain.filings import is_filing, scope_for
 from lectern.domain.financial_measures import expansion, statement_kind, statements_asked
+from lectern.domain.metadata_filters import FilterField, MetadataFilter, filter_matches, parse_where
 from lectern.domain.retrieval import FusedHit, Strategy
+from lectern.domain.snippets import Snippet, best_snippet
 from lectern.domain.statement_tables import columns_of
 from lectern.errors import (
     CollectionNotFoundError,

@@ -12,10 +12,10 @@ from lectern.domain.documents import (
     DocumentPassage,
     LabelRef,
     label_span,
-    locate_snippet,
     parse_label,
     passage_label,
 )
+from lectern.domain.snippets import locate_snippet
 from lectern.errors import (
     CollectionNotFoundError,
     DocumentNotFoundError,

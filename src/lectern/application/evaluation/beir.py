@@ -13,8 +13,8 @@ from lectern.application.evaluation.metrics import (
     recall_at_k,
     reciprocal_rank_at_k,
 )
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import ProgressReporter, SearchIndexBuilder
-from lectern.application.search import HybridRetriever
 from lectern.domain.retrieval import DEFAULT_STRATEGY, Passage, Strategy
 from lectern.errors import ConfigurationError
 

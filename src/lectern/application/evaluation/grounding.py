@@ -27,8 +27,8 @@ from lectern.domain.grounding import (
     is_valid_citation,
     match_form,
 )
+from lectern.domain.sentences import PROSE, sentences
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED = re.compile(r"[“\"]([^”\"]+)[”\"]")
 
 
@@ -70,7 +70,7 @@ def claims_of(text: str) -> list[str]:
         body = body[len(LOW_CONFIDENCE_PREFIX.strip()) :].strip()
     if not body or body == UNGROUNDED_TEXT:
         return []
-    return [s.strip() for s in _SENTENCE_END.split(body) if s.strip()]
+    return sentences(body, PROSE)
 
 
 def _attached(claim: str, citation: Citation, judge: LLMClient, query: str) -> bool:

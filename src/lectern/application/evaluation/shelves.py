@@ -42,8 +42,9 @@ from lectern.application.evaluation.metrics import (
     recall_at_k,
     reciprocal_rank_at_k,
 )
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import ProgressReporter, QueryUnderstanding
-from lectern.application.search import BookSearchService, HybridRetriever
+from lectern.application.search import BookSearchService
 from lectern.domain.books import Book
 from lectern.domain.normalize import is_topical_shelf, names_the_book
 from lectern.domain.search import SearchQuery

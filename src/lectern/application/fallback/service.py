@@ -27,7 +27,7 @@ import structlog
 from lectern.application.fallback.ports import AgentRun, SearchFallbackAgent
 from lectern.application.fallback.prompts import PROMPT_VERSION, SYSTEM_PROMPT, request_text
 from lectern.application.fallback.tools import FallbackToolbox, ToolRecord
-from lectern.application.ports import BookCatalog, LLMTracer, QueryUnderstanding
+from lectern.application.ports import BookCatalog, LLMTracer, QueryUnderstanding, TitleMatcher
 from lectern.application.search import BookSearchService, SearchResponse
 from lectern.application.timing import elapsed_ms
 from lectern.application.understanding import Vocabulary
@@ -62,16 +62,18 @@ class FallbackSearch:
         *,
         understanding: QueryUnderstanding | None = None,
         vocabulary: Vocabulary | None = None,
+        titles: TitleMatcher | None = None,
         tracer: LLMTracer | None = None,
         max_tool_calls: int = MAX_FALLBACK_TOOL_CALLS,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
-        """`understanding` reads the intent of queries searched without a plan."""
+        """`understanding` plans queries searched without a plan; `titles` reads misspelt ones."""
         self.search = search
         self.catalog = catalog
         self.agent = agent
         self.understanding = understanding
         self.vocabulary = vocabulary
+        self.titles = titles
         self.tracer = tracer
         self.max_tool_calls = max_tool_calls
         self._clock = clock
@@ -127,7 +129,9 @@ class FallbackSearch:
         first_ids = tuple(str(r.book.id) for r in first.results)
         if not reasons:
             return replace(first, fallback=FallbackReport(first_ids=first_ids))
-        toolbox = FallbackToolbox(self.search, self.catalog, self.understanding, self.vocabulary)
+        toolbox = FallbackToolbox(
+            self.search, self.catalog, self.understanding, self.vocabulary, self.titles
+        )
         request = request_text(
             query.text,
             query.max_results,

@@ -4,37 +4,38 @@ Signatures (what the model sees as JSON schema):
 
     search_catalog(query: str, limit: int = 10, language: str | None = None,
                    min_year: int | None = None, max_year: int | None = None,
+                   min_pages: int | None = None, max_pages: int | None = None,
                    exclude_authors: list[str] = [], exclude_categories: list[str] = [])
     get_similar_books(book: str, limit: int = 10,
                       exclude_authors: list[str] = [], exclude_categories: list[str] = [])
 
-`book` is a book id or a title. Both return `{"books": [{"book_id", "title", "authors",
-"year", "categories", "description"}]}` (`get_similar_books` adds `similar_to`). A toolbox
+`book` is a book id or a title. Both return `{"books": [...]}`, each book as every model
+sees one (`application/book_view.py`: id and citable fields), and `get_similar_books` adds
+`similar_to`, the book it started from (the same view, without its description). A toolbox
 lives for one run and records every call with the books it returned: the results the
 reader gets are taken from those records, never from text the model wrote.
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from lectern.application.book_lookup import resolve_book
+from lectern.application.book_view import book_json
 from lectern.application.fallback.ports import AgentTool
-from lectern.application.ports import BookCatalog, QueryUnderstanding
+from lectern.application.ports import BookCatalog, QueryUnderstanding, TitleMatcher
 from lectern.application.search import BookSearchService
-from lectern.application.understanding import Vocabulary, key_of
+from lectern.application.understanding import Vocabulary
 from lectern.domain.books import Book, JSONValue
+from lectern.domain.normalize import MAX_PAGES
 from lectern.domain.search import SearchFilters, SearchQuery, SearchResult
 from lectern.errors import InvalidQueryError, ToolError
 
 MAX_TOOL_RESULTS = 20
-DESCRIPTION_CHARS = 300
-"""Descriptions are cut here for the model: enough to judge a book, cheap in tokens."""
-MAX_CATEGORIES = 5
 
 
 class _Input(BaseModel):
@@ -49,6 +50,13 @@ class SearchCatalogInput(_Input):
     language: str | None = Field(None, description="ISO 639-1 code, e.g. en, es.")
     min_year: int | None = Field(None, description="Published in or after this year.")
     max_year: int | None = Field(None, description="Published in or before this year.")
+    min_pages: int | None = Field(None, ge=1, le=MAX_PAGES, description="At least this long.")
+    max_pages: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_PAGES,
+        description="At most this long (books of unknown length come after those known to fit).",
+    )
     exclude_authors: list[str] = Field(
         default_factory=list, max_length=10, description="Leave out books by these authors."
     )
@@ -84,21 +92,6 @@ class ToolRecord:
     error: str | None = None
 
 
-def book_json(book: Book) -> dict[str, JSONValue]:
-    """A book as the agent sees it."""
-    description = " ".join((book.description or "").split())
-    if len(description) > DESCRIPTION_CHARS:
-        description = description[:DESCRIPTION_CHARS].rsplit(" ", 1)[0] + " ..."
-    return {
-        "book_id": str(book.id),
-        "title": book.field_text("title"),
-        "authors": list(book.authors[:3]),
-        "year": book.published_year,
-        "categories": list(book.categories[:MAX_CATEGORIES]),
-        "description": description,
-    }
-
-
 def _excluded(result: SearchResult, authors: Sequence[str], categories: Sequence[str]) -> bool:
     """True for a book by an excluded author, or on a shelf containing an excluded word.
 
@@ -121,6 +114,8 @@ class FallbackToolbox:
     catalog: BookCatalog
     understanding: QueryUnderstanding | None = None
     vocabulary: Vocabulary | None = None
+    titles: TitleMatcher | None = None
+    """Resolves a misspelt title for `get_similar_books` when no title matches exactly."""
     records: list[ToolRecord] = field(default_factory=list)
 
     def tools(self) -> list[AgentTool]:
@@ -130,7 +125,8 @@ class FallbackToolbox:
                 "search_catalog",
                 "Search the book catalog (BM25 and embeddings). Use other words than the "
                 "first search, exclude authors or shelves, or drop a filter that left too "
-                "few books. Returns books with id, title, authors, year, shelves and blurb.",
+                "few books; a page limit shows the books known to fit first. Returns books with "
+                "id, title, authors, year, language, pages (when known), shelves and blurb.",
                 SearchCatalogInput,
                 self._recorded("search_catalog", self.search_catalog),
             ),
@@ -168,6 +164,8 @@ class FallbackToolbox:
             language=args.language,
             min_year=args.min_year,
             max_year=args.max_year,
+            min_pages=args.min_pages,
+            max_pages=args.max_pages,
             exclude_categories=tuple(args.exclude_categories),
             exclude_authors=tuple(args.exclude_authors),
         )
@@ -194,37 +192,14 @@ class FallbackToolbox:
             for r in response.results
             if not _excluded(r, args.exclude_authors, args.exclude_categories)
         ]
-        similar_to: JSONValue = {
-            "book_id": str(book.id),
-            "title": book.title,
-            "categories": list(book.categories[:MAX_CATEGORIES]),
-        }
-        return kept[: args.limit], {"similar_to": similar_to}
+        return kept[: args.limit], {"similar_to": book_json(book, with_description=False)}
 
     def _resolve(self, reference: str) -> Book:
-        """A book id, else the most popular edition with that title."""
-        text = reference.strip().removeprefix("book:")
-        try:
-            book = self.catalog.get(uuid.UUID(text[:36]))
-        except ValueError:
-            book = None
-        else:
-            if book is None:
-                raise ToolError(f"no book with id {text} in the catalog")
-            return book
-        key = key_of(text.strip(" \"'“”"))
-        if not key:
-            raise ToolError("name a book by its id or its title")
-        if self.vocabulary is not None:
-            entry = self.vocabulary.best_title(key)
-            if entry is None and key[:1] != ("the",):
-                entry = self.vocabulary.best_title(("the", *key))
-            if entry is not None:
-                found = self.catalog.get(uuid.UUID(entry.book_id))
-                if found is not None:
-                    return found
-        results = self.search.search(SearchQuery(text, max_results=10), mmr_lambda=None).results
-        for result in results:
-            if key_of(result.book.title)[: len(key)] == key:
-                return result.book
-        raise ToolError(f"no book titled {text!r} in the catalog: search for it first")
+        """A book id or title (`book_lookup`), else the closest title by spelling.
+
+        `similar_to` in the tool's answer names the book used, so a caller sees when a
+        misspelt title was read as another.
+        """
+        return resolve_book(
+            reference, self.catalog, lambda: self.search, self.vocabulary, self.titles
+        )

@@ -47,6 +47,7 @@ from lectern.application.ports.llm import (
     LLMTracer,
     QueryUnderstanding,
     SchemaT,
+    TitleMatcher,
 )
 from lectern.application.ports.progress import ProgressReporter
 
@@ -75,6 +76,7 @@ __all__ = [
     "ProgressReporter",
     "ProviderRecordStore",
     "QueryUnderstanding",
+    "TitleMatcher",
     "Reranker",
     "SchemaT",
     "SearchIndexBuilder",

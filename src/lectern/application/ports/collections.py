@@ -10,13 +10,8 @@ from typing import Protocol
 
 from lectern.application.ports.indexes import Embedder, IndexReport, LexicalIndex, VectorIndex
 from lectern.application.ports.progress import ProgressReporter
-from lectern.domain.documents import (
-    Document,
-    DocumentPassage,
-    ExtractedDocument,
-    FilterField,
-    SkippedFile,
-)
+from lectern.domain.documents import Document, DocumentPassage, ExtractedDocument, SkippedFile
+from lectern.domain.metadata_filters import FilterField
 from lectern.domain.retrieval import Passage
 
 

@@ -94,3 +94,11 @@ class QueryUnderstanding(Protocol):
     def plan(self, query: str) -> QueryPlan:
         """The plan for this query; never raises for odd text (it plans less instead)."""
         ...
+
+
+class TitleMatcher(Protocol):
+    """The catalog book a misspelt title most likely names ("The Great Gatsbi")."""
+
+    def closest(self, title: str) -> str | None:
+        """The id of the book spelt closest to `title`, or None when no title is close."""
+        ...

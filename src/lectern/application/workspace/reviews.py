@@ -16,7 +16,6 @@ target; a failure raises, and the queue retries it a limited number of times.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,9 +26,10 @@ from lectern.application.assistant.ports import PiiDetector
 from lectern.application.ports import LLMClient
 from lectern.application.workspace.ports import ReviewJob
 from lectern.application.workspace.service import WorkspaceService
-from lectern.domain.documents import best_snippet
 from lectern.domain.grounding import MAX_SNIPPET_CHARS, is_valid_snippet
 from lectern.domain.privacy import KIND_WORDS, mask
+from lectern.domain.sentences import LINES, sentence_spans
+from lectern.domain.snippets import best_snippet
 from lectern.domain.workspace import Comment, CommentCitation, ProjectDocument
 from lectern.errors import CollectionNotFoundError, WorkspaceNotFoundError
 
@@ -43,8 +43,6 @@ TRIGGER_WORDS = {
 MIN_CLAIM_WORDS = 6
 REVIEW_TEXT_CHARS = 20_000
 """A long document is reviewed on its first 20,000 characters."""
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
-"""A sentence ends at . ! or ? before a space (not inside ops@acme.example), or at a line end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +65,14 @@ class _Evidence:
 
 
 def sentences(text: str) -> list[str]:
-    """The text's sentences (and lines without a full stop), stripped, in order."""
+    """The text's sentences (and lines without a full stop), stripped, in order.
+
+    A sentence ends at . ! or ? before a space (not inside ops@acme.example), or at a line end;
+    a line's heading or bullet marks are not part of it.
+    """
     found = []
-    for piece in _SENTENCE_BREAK.split(text):
-        sentence = piece.strip().strip("#*-> ").strip()
+    for start, end in sentence_spans(text, LINES):
+        sentence = text[start:end].strip("#*-> ").strip()
         if sentence:
             found.append(sentence)
     return found

@@ -9,8 +9,8 @@ from typing import Literal
 from lectern.application.collections import CollectionService
 from lectern.application.ports import LexicalIndex
 from lectern.application.workspace.ports import WorkspaceStore
-from lectern.domain.documents import best_snippet
 from lectern.domain.retrieval import Passage
+from lectern.domain.snippets import best_snippet
 from lectern.domain.workspace import Project, ProjectDocument
 from lectern.errors import CollectionNotFoundError
 

@@ -7,7 +7,7 @@ source (the citation rule of `domain/grounding.py`). `grounding_problems` is the
 every reply passes before it is sent, whoever wrote it.
 
 One module per concept: `conversations` (messages, the request's context), `terms` (content
-terms and their folding), `sentences` (sentence spans), `sources` (the knowledge-base index),
+terms and their folding), `sources` (the knowledge-base index),
 `gate` (is this turn a question?), `replies` (scoring sentences, extractive drafts, rendering,
 the grounding check) and `results` (`AIResult`, its JSON, silence reasons). Every public name
 is re-exported here: `from lectern.domain.answering import X`.
@@ -46,7 +46,6 @@ from lectern.domain.answering.results import (
     ai_result_json,
     silence_reason,
 )
-from lectern.domain.answering.sentences import sentence_spans
 from lectern.domain.answering.sources import (
     KnowledgeIndex,
     KnowledgeSource,
@@ -88,7 +87,6 @@ __all__ = [
     "quote_of",
     "render_reply",
     "requested_subject",
-    "sentence_spans",
     "silence_reason",
     "source_id_for",
     "term_key",

@@ -8,11 +8,14 @@ from typing import Literal
 
 from lectern.domain.answering.terms import WORD, content_terms
 from lectern.domain.answering_words import (
+    ADVICE_LEADS,
     CHIT_CHAT,
     GREETING_TAILS,
+    LATER_QUESTION_WORDS,
     QUESTION_WORDS,
     REQUEST_PHRASES,
     REQUEST_VERBS,
+    TASK_VERBS,
 )
 
 GateKind = Literal["question", "not_a_question", "chit_chat", "off_topic", "empty"]
@@ -90,6 +93,34 @@ def title_share(subject: str, title: str) -> float:
     return round(len(named) / len(titled), 4)
 
 
+MIN_TASK_WORDS = 3
+"""A task verb leads a request when the message names what it acts on ("set a cookie"), not
+a bare word ("test", "log")."""
+
+
+def _task_request(words: list[str], joined: str) -> bool:
+    """Whether a line is led by a task verb, or its -ing form ("serving css from a folder")."""
+    if len(words) < MIN_TASK_WORDS or any(joined.startswith(lead) for lead in ADVICE_LEADS):
+        return False
+    first = words[0]
+    if first in TASK_VERBS:
+        return True
+    if not first.endswith("ing") or len(first) < 6:
+        return False
+    stem = first[:-3]
+    # serving -> serve, sending -> send, setting -> set (a doubled last letter)
+    return bool({stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem} & TASK_VERBS)
+
+
+def _asks_later(line: str) -> bool:
+    """Whether a clause after the first (after a comma, a semicolon or a dash) is a question."""
+    for clause in re.split(r"[,;]\s+|\s+-+\s+", line)[1:]:
+        words = _plain(clause).split()
+        if len(words) >= 3 and words[0] in LATER_QUESTION_WORDS and words[1] not in ("a", "an"):
+            return True
+    return False
+
+
 def classify_turn(text: str) -> GateDecision:
     """The offline gate: empty, chit-chat, a question (or a request), or not a question."""
     stripped = " ".join(text.split())
@@ -113,6 +144,10 @@ def classify_turn(text: str) -> GateDecision:
         joined = " ".join(words)
         if any(joined.startswith(p) for p in REQUEST_PHRASES):
             return GateDecision("question", "a request for information", question)
+        if _task_request(words, joined):
+            return GateDecision("question", f"a how-to request ({words[0]!r})", question)
+        if _asks_later(line):
+            return GateDecision("question", "a question in a later clause", question)
     if _THANKS.match(stripped):
         return GateDecision("chit_chat", "thanks, and no question after them")
     return GateDecision("not_a_question", "no question or request in the message")

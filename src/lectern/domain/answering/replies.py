@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lectern.domain.answering.sentences import sentence_spans
 from lectern.domain.answering.sources import KnowledgeIndex, KnowledgeSource
 from lectern.domain.answering.terms import WORD, content_terms
 from lectern.domain.grounding import MAX_SNIPPET_CHARS, is_valid_snippet, match_form
+from lectern.domain.sentences import KB, sentence_spans
 
 MIN_SENTENCE_SHARE = 0.5
 """Sentences from other sources than the best sentence's must score at least this share of
@@ -112,7 +112,7 @@ def extractive_answer(
     for rank, loaded in enumerate(sources):
         weight = max(0.2, 1.0 - 0.2 * rank)
         title = frozenset(content_terms(loaded.source.title))
-        for position, (start, end) in enumerate(sentence_spans(loaded.text)):
+        for position, (start, end) in enumerate(sentence_spans(loaded.text, KB)):
             sentence = " ".join(loaded.text[start:end].split())
             covered = coverage(terms, sentence, index, title)
             if covered > 0 and len(WORD.findall(sentence)) >= 3:

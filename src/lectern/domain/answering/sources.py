@@ -6,8 +6,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from lectern.domain.answering.sentences import sentence_spans
 from lectern.domain.answering.terms import WORD
+from lectern.domain.sentences import KB, sentence_spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,7 @@ def lead_summary(title: str, heading_path: Sequence[str], text: str, limit: int 
         if heading and heading.casefold() not in (p.casefold() for p in parts):
             parts.append(heading)
     lead = next(
-        (text[s:e] for s, e in sentence_spans(text) if len(WORD.findall(text[s:e])) >= 3), ""
+        (text[s:e] for s, e in sentence_spans(text, KB) if len(WORD.findall(text[s:e])) >= 3), ""
     )
     line = " > ".join(p for p in parts if p)
     lead = " ".join(lead.split())

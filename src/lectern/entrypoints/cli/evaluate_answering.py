@@ -175,13 +175,20 @@ def evaluate_answering(
     research_set: Annotated[
         str,
         typer.Option(
-            help="The research questions: 'measured' (38, never tuned on), 'dev' or 'dev2' "
-            "(the citation rules' dev sets), or the path of a set file of the same schema."
+            help="The research questions: 'measured' (38, never tuned on), 'dev', 'dev2' or "
+            "'dev3' (the citation rules' dev sets), or the path of a set file of the same schema."
         ),
     ] = "measured",
     research_only: Annotated[
         bool,
         typer.Option(help="Only the research questions (no ClapNQ, twins or conversations)."),
+    ] = False,
+    misses: Annotated[
+        bool,
+        typer.Option(
+            help="Also print each research question not fully right (gold and cited records); "
+            "dev sets only, never the measured set."
+        ),
     ] = False,
     tune: Annotated[
         bool, typer.Option(help="Also run without a relevance floor and pick one on half.")
@@ -208,6 +215,12 @@ def evaluate_answering(
     as_json: JsonOption = False,
 ) -> None:
     """Knowledge-base replies on ClapNQ and research citations, stored as a run."""
+    if misses and research_set == "measured":
+        raise typer.BadParameter(
+            "the measured set is held out: its questions are not printed; use --research-set "
+            "dev, dev2 or dev3",
+            param_hint="--misses",
+        )
 
     def run() -> None:
         services = _services()
@@ -253,6 +266,15 @@ def evaluate_answering(
         if "relevance_sweep" in artifact:
             out.print(f"relevance sweep: {json.dumps(artifact['relevance_sweep'])}", soft_wrap=True)
         out.print(f"research: {json.dumps(artifact['research'])}", soft_wrap=True)
+        if misses:
+            from lectern.application.evaluation.answering.research import (
+                ResearchRecord,
+                research_misses,
+            )
+
+            records = cast(list[dict[str, Any]], artifact["research_records"])
+            for line in research_misses([ResearchRecord(**r) for r in records]):
+                out.print(f"  {line}", soft_wrap=True)
         if "transfer" in artifact:
             out.print(f"transfer: {json.dumps(artifact['transfer'])}", soft_wrap=True)
         if "perturbed" in artifact:

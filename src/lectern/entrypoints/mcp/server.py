@@ -107,7 +107,7 @@ def build_mcp_server(services: Services) -> MCPServer:
         """Search the book catalog in plain words (hybrid: words and meaning).
 
         Returns books with their citable fields (title, authors, published_year, language,
-        categories, description). `language` is an ISO 639-1 code; years bound the
+        pages when known, categories, description). `language` is an ISO 639-1 code; years bound the
         publication year. Weak matches (under a share of the best score) are left out.
         """
         arguments = {

@@ -26,7 +26,7 @@ from typing import Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from lectern.adapters.understanding.question import AnswerCheck, AnswerJudgement, Evidence
+from lectern.adapters.understanding.answer_check import AnswerCheck, AnswerJudgement, Evidence
 from lectern.application.answering.ports import KnowledgeBaseView, ReplySteps
 from lectern.domain.answering import (
     AIResult,

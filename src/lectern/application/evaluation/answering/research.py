@@ -19,8 +19,14 @@ from lectern.errors import DatasetError
 RESEARCH_FILE = "research_questions.json"
 RESEARCH_DEV_FILE = "research_questions_dev.json"
 RESEARCH_DEV2_FILE = "research_questions_dev2.json"
-RESEARCH_SETS = {"measured": RESEARCH_FILE, "dev": RESEARCH_DEV_FILE, "dev2": RESEARCH_DEV2_FILE}
-"""The measured set (never tuned on) and the two dev sets the citation rules are tuned on."""
+RESEARCH_DEV3_FILE = "research_questions_dev3.json"
+RESEARCH_SETS = {
+    "measured": RESEARCH_FILE,
+    "dev": RESEARCH_DEV_FILE,
+    "dev2": RESEARCH_DEV2_FILE,
+    "dev3": RESEARCH_DEV3_FILE,
+}
+"""The measured set (never tuned on) and the three dev sets the citation rules are tuned on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +41,7 @@ class ResearchCase:
 def load_research_questions(
     path: Path | None = None, *, name: str = "measured"
 ) -> tuple[str, list[ResearchCase]]:
-    """(version, questions): the packaged set `name` (measured, dev, dev2), or the file at `path`.
+    """(version, questions): the packaged set `name` (measured, dev, dev2, dev3), or `path`.
 
     A `name` that is none of those is read as the path of a set file of the same schema.
     """
@@ -121,3 +127,16 @@ def research_figures(records: Sequence[ResearchRecord]) -> dict[str, JSONValue]:
         "latency_p50_ms": round(percentile(latencies, 0.5), 2),
         "latency_p95_ms": round(percentile(latencies, 0.95), 2),
     }
+
+
+def research_misses(records: Sequence[ResearchRecord]) -> list[str]:
+    """One line per question not fully right: its id, gold records and cited records.
+
+    For the dev sets only: the measured set's questions are run once and never read.
+    """
+    return [
+        f"{r.id}: gold {' '.join(r.gold)}; cited {' '.join(r.cited) or '-'} "
+        f"(precision {r.precision}, recall {r.recall})"
+        for r in records
+        if r.precision < 1 or r.recall < 1
+    ]

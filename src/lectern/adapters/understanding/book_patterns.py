@@ -1,0 +1,194 @@
+"""The book requests the rule policy reads by pattern: one table, apart from the logic.
+
+`adapters/llm/rule_policy.py` matches these against the reader's own message and fills the
+calls; what no pattern matches goes to the understanding layer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lectern.adapters.understanding.scaffold import NUMBER
+
+_NUMBER = NUMBER
+_STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
+
+FIND_AND_ADD = re.compile(
+    r"^(?:please\s+)?(?:find|search for|get|recommend|suggest|pick|choose)\s+(?:me\s+)?"
+    rf"(?:{_NUMBER}\s+)?(?P<query>.+?)\s+and\s+(?:then\s+)?(?:add|put|save)\s+(?:them|those|these)"
+    r"\s+(?:to|on|in|into)\s+(?:(?P<new>a\s+new|a|my\s+new)\s+)?(?:my\s+|the\s+)?"
+    r"(?:(?:reading\s+)?list\s+(?:called|named|titled)\s+(?P<name1>.+?)|(?P<name2>.+?)\s+"
+    r"(?:reading\s+)?list)\W*$",
+    re.I,
+)
+LIST_WITH = re.compile(
+    r"^(?:please\s+)?(?:make|create|start|set up|build)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    r"(?:reading\s+)?list\s+(?:called\s+|named\s+|titled\s+)?(?P<name>.+?)\s+(?:"
+    rf"with\s+{_NUMBER}\s+(?P<query>.+?)|and\s+(?:add|put)\s+(?P<book>.+?)\s+(?:to|on|in)\s+it)"
+    r"\W*$",
+    re.I,
+)
+NOT_YOUTH = re.compile(
+    r"\s*,?\s*(?:that|which)?\s*(?:are\s+|is\s+)?(?:not|no)\s+(?:for\s+)?"
+    r"(?:young\s+adults?|ya|kids|children|teens?)(?:\s+(?:books?|novels?|fiction))?\b",
+    re.I,
+)
+LISTS = re.compile(
+    r"^(?:what|which|show|list|tell me)\b.{0,30}\b(?:my|the)\s+(?:reading\s+)?lists\b"
+    r"|^(?:do i have|what) (?:any )?(?:reading )?lists",
+    re.I,
+)
+LIST_DETAILS = re.compile(
+    r"^(?:what(?:'s| is| are)|show(?: me)?|list|which books are)\s+(?:the\s+)?(?:books\s+)?"
+    r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list\W*$",
+    re.I,
+)
+CREATE = re.compile(
+    r"^(?:please\s+)?(?:create|make|start|open|set up)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    r"(?:reading\s+)?list\s+(?:called|named|titled)?\s*(?P<name>.+?)\W*$",
+    re.I,
+)
+RENAME = re.compile(
+    r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<old1>.+?)|"
+    r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)\W*$",
+    re.I,
+)
+DELETE = re.compile(
+    r"^(?:please\s+)?(?:delete|remove|drop|get rid of)\s+(?:my\s+|the\s+)?"
+    # "remove the King book from my list" takes a book off a list: no list is deleted.
+    r"(?!.*\b(?:from|off|out\s+of)\b)"
+    r"(?:(?:reading\s+)?list\s+(?:called\s+|named\s+)?(?P<name1>.+?)|(?P<name2>.+?)\s+"
+    r"(?:reading\s+)?list)\W*$",
+    re.I,
+)
+ADD = re.compile(
+    r"^(?:please\s+)?(?:add|put|save)\s+(?P<book>.+?)\s+(?:to|on|in|into)\s+(?:my\s+|the\s+)?"
+    r"(?:(?:reading\s+)?list\s+(?P<list1>[^,:]+?)|(?P<list2>(?!(?:my|the|a|our)\s)[^,:]+?)\s+"
+    r"(?:reading\s+)?list)"
+    r"(?:\s*(?:,|:|with)\s*(?:(?:the|a)\s+)?(?:note\s*:?\s*)?(?P<note>.+?))?\W*$",
+    re.I,
+)
+REMOVE = re.compile(
+    r"^(?:please\s+)?(?:remove|take|delete|drop)\s+(?P<book>.+?)\s+(?:from|off)\s+"
+    r"(?:of\s+)?(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<list1>.+?)|"
+    r"(?P<list2>(?!(?:my|the|a|our)\s)[^\s].*?)\s+"
+    r"(?:reading\s+)?list)\W*$",
+    re.I,
+)
+RATE = re.compile(
+    rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+(?:a\s+)?"
+    rf"{_STARS}(?:\s+out of (?:5|five))?\s+stars?(?:\s*(?:[:,.-]|and say|saying|with the review"
+    r"|review:?)\s*(?P<review>.+?))?\W*$",
+    re.I,
+)
+RATE_ALT = re.compile(rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+{_STARS}\W*$", re.I)
+CORRECT_YEAR = re.compile(
+    r"(?:year|date)\s+(?:of\s+)?(?P<book>.+?)\s+(?:is wrong|is incorrect|should be)"
+    r".*?(?P<year>\b\d{4}\b)"
+    r"|^(?P<book2>.+?)\s+was\s+(?:first\s+)?published\s+in\s+(?P<year2>\d{4}),?\s+not\s+\d{4}",
+    re.I,
+)
+CORRECT_LANGUAGE = re.compile(
+    r"language\s+of\s+(?P<book>.+?)\s+(?:is wrong|is incorrect|should be|to)"
+    r"(?:.*?\b(?:it is|it's|should be|to|in))?\s+(?P<language>[A-Za-z]+)\W*$"
+    r"|^(?P<book2>.+?)\s+is\s+(?:written\s+)?in\s+(?P<language2>[A-Za-z]+),?\s+not\s+[A-Za-z]+",
+    re.I,
+)
+CORRECT_AUTHOR = re.compile(
+    r"^(?P<book>.+?)\s+was\s+written\s+by\s+(?P<author>.+?),?\s+not\s+.+$"
+    r"|author\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+(?P<author2>[^.,]+?)\W*$",
+    re.I,
+)
+CORRECT_CATEGORY = re.compile(
+    r"^(?P<book>.+?)\s+should\s+be\s+(?:in|under|filed under|listed (?:as|under))\s+"
+    r"(?:the\s+)?(?P<category>.+?)(?:\s+categor(?:y|ies)|\s+shelf)?(?:,?\s+not\s+.+)?\W*$"
+    r"|categor(?:y|ies)\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+"
+    r"(?P<category2>[^.,]+?)\W*$",
+    re.I,
+)
+SIMILAR = re.compile(
+    r"(?:books?|novels?|something|anything|more)\s+(?:like|similar to)\s+(?P<title>.+?)\W*$"
+    r"|^similar to\s+(?P<title2>.+?)\W*$",
+    re.I,
+)
+WHO_WROTE = re.compile(
+    r"^(?:who\s+(?:wrote|is the author of)|author of)\s+(?P<title>.+?)\W*$", re.I
+)
+WHEN = re.compile(
+    r"^when\s+(?:was|did)\s+(?P<title>.+?)\s+(?:first\s+)?(?:published|written|come out|"
+    r"released|appear)\W*$",
+    re.I,
+)
+ABOUT = re.compile(
+    r"^(?:what(?:'s| is)\s+(?P<title>.+?)\s+about|tell me (?:more )?about\s+(?P<title2>.+?)|"
+    r"(?:give me |show me )?(?:the )?details (?:of|for|about|on)\s+(?P<title3>.+?)|"
+    r"describe\s+(?P<title4>.+?))\W*$",
+    re.I,
+)
+LANGUAGE_Q = re.compile(
+    r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in\W*$", re.I
+)
+FACETS = re.compile(
+    r"\b(?:what|which)\s+(?:languages|categories|genres|shelves)\b|\bhow many books\b", re.I
+)
+EXCLUDE_AUTHOR = re.compile(r"\s*,?\s*(?:but\s+)?not\s+by\s+(?P<author>[^,]+?)(?=\s*(?:,|$))", re.I)
+EXCLUDE_CATEGORY = re.compile(
+    r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
+    re.I,
+)
+SEARCH_LEAD = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
+    r"suggest|show me|i want|i'm looking for|i am looking for|give me)\s+(?:me\s+)?",
+    re.I,
+)
+
+
+_SECOND_QUESTION = re.compile(
+    r"\s*(?:,\s*)?(?:and|&)\s+(?P<ask>when|what year|which year|how long|how many pages|"
+    r"what language|which language|who|what(?:'s| is) it about)\b.*$",
+    re.I,
+)
+_SECOND_FIELDS = {
+    "when": ("published_year",),
+    "what year": ("published_year",),
+    "which year": ("published_year",),
+    "how long": ("pages",),
+    "how many pages": ("pages",),
+    "what language": ("language",),
+    "which language": ("language",),
+    "who": ("authors",),
+}
+
+
+def second_question(title: str) -> tuple[str, tuple[str, ...]]:
+    """A details question's title without a second question joined to it, and its fields.
+
+    "who wrote frankenstein and when" asks for the author and the year of *Frankenstein*,
+    not for a book titled "frankenstein and when".
+    """
+    found = _SECOND_QUESTION.search(title)
+    if found is None or found.start() == 0:
+        return title, ()
+    ask = " ".join(found.group("ask").casefold().split())
+    fields = _SECOND_FIELDS.get(ask, ("description", "categories"))
+    return title[: found.start()].strip(), fields
+
+
+_FOR_ADULTS = re.compile(
+    r"\b(?:for\s+(?:grown[\s-]?ups|adults?|older\s+readers)|(?:not|no)\s+(?:for\s+)?"
+    r"(?:young\s+adults?|ya|kids|children|teens?)|adult\s+(?:version|one|books?))\b",
+    re.I,
+)
+_BUT = re.compile(r"\s*,?\s+(?:but|only|except)\s+(?P<tail>.+)$", re.I)
+
+
+def like_but(title: str) -> tuple[str, bool, str]:
+    """A "like X but ..." title split: X, whether the tail asks for adults' books, the tail.
+
+    "the hunger games but for grown-ups" -> ("the hunger games", True, "for grown-ups").
+    """
+    found = _BUT.search(title)
+    if found is None or found.start() == 0:
+        return title, False, ""
+    tail = found.group("tail")
+    return title[: found.start()].strip(), bool(_FOR_ADULTS.search(tail)), tail

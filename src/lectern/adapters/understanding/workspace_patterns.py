@@ -1,0 +1,203 @@
+"""The workspace requests the rule policy reads by pattern: one table, apart from the logic.
+
+`adapters/llm/workspace_rules.py` matches these against the reader's own message (never a tool
+result) and fills the calls; what no pattern matches goes to the understanding layer.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+PAGE = re.compile(r"on an? (?P<type>project|task|document|dashboard) page.*?\(id (?P<id>[^)]+)\)")
+PAGE_PROJECT = re.compile(r"belongs to the project with id (?P<id>[^\s.]+)")
+TASK_REF = re.compile(rf"\[task:({_UUID})\]")
+IT = re.compile(r"^(?:it|this|that|this task|that task|this one|that one|the task|task)$", re.I)
+THIS_PROJECT = re.compile(r"^(?:this|that|the|our|my) project$", re.I)
+_DATE = r"(?P<due>\d{4}-\d{2}-\d{2})"
+STATUS_WORDS = {
+    "todo": "todo",
+    "to do": "todo",
+    "to-do": "todo",
+    "open": "todo",
+    "in progress": "in_progress",
+    "in-progress": "in_progress",
+    "started": "in_progress",
+    "in review": "in_review",
+    "review": "in_review",
+    "in-review": "in_review",
+    "done": "done",
+    "complete": "done",
+    "completed": "done",
+    "finished": "done",
+}
+_STATUS = r"(?P<status>to ?-?do|in[ -]progress|in[ -]review|review|done|completed?|finished)"
+_PRIORITY = r"(?P<priority>low|medium|high|urgent)"
+_PRIORITY2 = r"(?P<p2>low|medium|high|urgent)"
+
+ATTENTION = re.compile(
+    r"\bneeds?\b.*\battention\b|\bwhat should i (?:work on|do|look at)\b|\bwhat(?:'s| is) "
+    r"overdue\b|\bmy dashboard\b|\bwhat(?:'s| is) on my plate\b|"
+    r"^(?:which|what|any|are there(?: any)?)\s+(?:tasks?\s+)?(?:are\s+|is\s+)?(?:overdue|late|"
+    r"past due)\b(?!.*\b(?:in|on|for)\s+(?:the|this)\b)|\beverything assigned to me\b",
+    re.I,
+)
+TEAM = re.compile(
+    r"^(?:who(?:'s| is| are)\b.*\b(?:team|members?|organi[sz]ation|org)\b|(?:list|show)(?: me)?"
+    r" (?:the |my )?(?:team|members|people)\b|who can i assign\b|who works on\b)",
+    re.I,
+)
+BLOCKERS = re.compile(
+    r"\bblock(?:ing|ers?|ed)\b.*?(?:\b(?:on|of|in|for)\s+(?:the\s+)?(?P<p1>.+?)\s+project\b|"
+    r"\b(?:the\s+)?(?P<p2>.+?)\s+project\b)?\W*$"
+    r"|^what(?:'?s| is) (?:holding up|stopping)\s+(?:the\s+)?(?P<p3>.+?)(?:\s+project)?\W*$",
+    re.I,
+)
+BLOCKER_QUESTION = re.compile(
+    r"^(?:what(?:'s| is| are)?|which|show|list|any|are there|is (?:there )?(?:anything|something|"
+    r"anyone))\b.*\bblock",
+    re.I,
+)
+PROJECTS = re.compile(
+    r"^(?:what|which|show|list|tell me)\b.{0,40}\bprojects\b|^(?:my|our) projects\W*$", re.I
+)
+PROJECT_DETAILS = re.compile(
+    r"^(?:(?:what(?:'s| is) the |(?:give|show) me (?:an? |the )?)?(?:status|details|overview|"
+    r"summary|progress) (?:of|on|for) "
+    r"(?:the\s+)?(?P<p1>.+?)(?:\s+project)?|how(?:'s| is) (?:the\s+)?(?P<p2>.+?) project "
+    r"(?:going|doing)|tell me about (?:the\s+)?(?P<p3>.+?) project|(?:show|open) (?:me )?"
+    r"(?:the\s+)?(?P<p4>.+?) project)\W*$",
+    re.I,
+)
+TASKS = re.compile(
+    r"^(?:what|which|show|list|give me|any)\b.*\btasks?\b|\b(?:my|\w+'s) tasks\b|"
+    r"\b(?:is \w+|am i|are you) working on\b",
+    re.I,
+)
+IN_PROJECT = re.compile(
+    r"^(?P<before>.*)\s(?:in|on|of|for|from|to|under)\s+(?:the\s+)?(?P<p>[^,]+?)\s+project\b",
+    re.I | re.S,
+)
+"""The last "in the X project" of a request (greedy lead: "tasks in review in the X project")."""
+ASSIGNED = re.compile(
+    r"\b(?:assigned to|for|owned by)\s+(?P<a>me|[A-Za-z][\w.-]*)\b|\b(?P<b>my|[A-Za-z][\w.-]*)'s "
+    r"tasks\b|\bis (?P<c>[A-Za-z][\w.-]*) working on\b|\b(?P<d>my) tasks\b",
+    re.I,
+)
+TASK_DETAILS = re.compile(
+    r"^(?:(?:show|open|get)(?: me)?(?: the)? (?:details (?:of|for) )?(?:the )?task\s+(?P<t1>.+?)|"
+    r"(?:what(?:'s| is) the )?(?:status|details) of (?:the )?task\s+(?P<t2>.+?)|"
+    r"tell me about (?:the )?task\s+(?P<t3>.+?)|what(?:'s| is) (?:the )?task\s+(?P<t4>.+?) about|"
+    r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this))\W*$",
+    re.I,
+)
+DOCUMENTS = re.compile(
+    r"^(?:what|which|show|list)\b.{0,20}\b(?:documents|docs|files|attachments)\b"
+    r"(?:.*?(?:\b(?:of|in|for|on|does)\s+"
+    r"(?:the\s+)?(?P<p>.+?)(?:\s+project)?(?:\s+(?:have|hold|link))?))?\W*$",
+    re.I,
+)
+DOCUMENT_DETAILS = re.compile(
+    r"^(?:(?:show|open|read|get)(?: me)? (?:the )?document\s+(?P<d1>.+?)|what does (?:the )?"
+    r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?))\W*$",
+    re.I,
+)
+SAYS = re.compile(
+    r"^what\s+(?:does|did)\s+(?:the\s+|our\s+|that\s+)?(?P<d>.+?)\s+say"
+    r"(?:\s+(?:about|on|regarding)\s+(?P<about>.+?))?\W*$",
+    re.I,
+)
+"""Only a document says things: "what does the merger memo say about Zephyrine?"."""
+SEARCH = re.compile(
+    r"^(?:search|find|look for|look up)(?:\s+for)?\s+(?:anything\s+|everything\s+|tasks\s+|"
+    r"comments\s+|documents\s+|notes\s+|(?:the\s+|my\s+|our\s+)?(?:tasks|comments|documents|"
+    r"notes|projects|workspace)\s+for\s+)?(?:about\s+|on\s+|mentioning\s+|that mention\s+)?"
+    r"(?P<q>.+?)(?:\s+in\s+(?:the\s+)?(?:(?P<p>.+?)\s+project|(?:my\s+|our\s+)?(?:projects|"
+    r"workspace|tasks|comments|documents)))?\W*$",
+    re.I,
+)
+WORKSPACE_SEARCH = re.compile(
+    r"\b(?:projects?|workspace|tasks|comments|documents|notes)\b|^(?:search|find|look for)\s+"
+    r"(?:anything|everything)\b",
+    re.I,
+)
+CREATE_TASK = re.compile(
+    r"^(?:create|add|make|open|file|start|set\s+up)\s+(?:a\s+|an\s+)?(?:new\s+)?"
+    r"(?:(?P<lead_priority>low|medium|high|urgent)[\s-]+priority\s+)?task\b\s*"
+    r"(?:to\s+|called\s+|named\s+|titled\s+|for\s+|:\s*)?(?P<rest>.+)$",
+    re.I,
+)
+ASSIGN_CLAUSE = re.compile(
+    r"\s*,?\s*(?i:and\s+)?(?i:assign(?:ed)?|give)\s+(?i:it\s+)?(?i:to)\s+"
+    r"(?P<a>[A-Za-z][\w.-]*(?:\s+[A-Z][\w.-]*)?)",
+)
+"""Names are one word (a user id) or a capitalized display name ("Bob Builder")."""
+DUE_CLAUSE = re.compile(rf"\s*,?\s*(?:and\s+)?(?:due|by)\s+(?:on\s+)?{_DATE}", re.I)
+PRIORITY_CLAUSE = re.compile(
+    rf"\s*,?\s*(?:with\s+)?(?:(?:a\s+)?{_PRIORITY}\s+priority|priority\s+{_PRIORITY2})",
+    re.I,
+)
+COMPLETE = re.compile(
+    r"^(?:mark|set)\s+(?P<t1>.+?)\s+(?:as\s+)?(?:done|complete|completed|finished)\W*$|"
+    r"^(?:complete|finish)\s+(?P<t2>.+?)\W*$|^(?P<t3>.+?)\s+is\s+(?:done|finished|complete)\W*$",
+    re.I,
+)
+STATUS = re.compile(
+    rf"^(?:move|set|put|change|mark)\s+(?:the\s+status\s+of\s+)?(?P<t>.+?)\s+(?:to|into|as|in)\s+"
+    rf"{_STATUS}\W*$|^(?:start|begin)\s+(?:working\s+on\s+)?(?P<t2>.+?)\W*$",
+    re.I,
+)
+ASSIGN = re.compile(
+    r"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?)\W*$|"
+    r"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*)\W*$|"
+    r"^unassign\s+(?P<t3>.+?)\W*$",
+    re.I,
+)
+PRIORITY = re.compile(
+    rf"^(?:set|change)\s+(?:the\s+)?priority\s+of\s+(?P<t>.+?)\s+to\s+{_PRIORITY}\W*$|"
+    rf"^(?:make|mark)\s+(?P<t2>.+?)\s+{_PRIORITY2}(?:\s+priority)?\W*$",
+    re.I,
+)
+DUE = re.compile(
+    rf"^(?:set|change|move)\s+(?:the\s+)?due\s+date\s+of\s+(?P<t>.+?)\s+to\s+{_DATE}\W*$|"
+    rf"^(?P<t2>.+?)\s+is\s+(?:now\s+)?due\s+(?:on\s+)?{_DATE.replace('due>', 'due2>')}\W*$",
+    re.I,
+)
+RENAME_TASK = re.compile(
+    r"^(?:rename\s+(?:the\s+)?task\s+(?P<t>.+?)|change\s+the\s+title\s+of\s+(?P<t2>.+?))\s+to\s+"
+    r"(?P<title>.+?)\W*$",
+    re.I,
+)
+DESCRIBE = re.compile(
+    r"^(?:set|change|update)\s+the\s+description\s+of\s+(?P<t>.+?)\s+to\s*:?\s*(?P<d>.+)$", re.I
+)
+CREATE_BLOCKER = re.compile(
+    r"^(?:add|create|record|log|raise|flag)\s+(?:a\s+)?blocker\s+(?:to|on|for)\s+(?P<target>.+?)"
+    r"\s*(?::|-|saying|that)\s*(?P<d>.+)$|"
+    r"^(?P<target2>.+?)\s+is\s+blocked\s+(?:by|on|because(?:\s+of)?)\s+(?P<d2>.+?)\W*$",
+    re.I,
+)
+RESOLVE = re.compile(
+    r"^(?:resolve|close|clear|lift)\s+(?:the\s+)?blocker\s+(?:about\s+|on\s+|for\s+|re\s+)?"
+    r"(?P<b>.+?)(?:\s*[:;]\s*|\s+(?:with|saying|because|since)\s+)(?P<r>.+?)\W*$|"
+    r"^the\s+blocker\s+(?:about\s+|on\s+)?(?P<b2>.+?)\s+is\s+(?:resolved|gone|fixed|cleared)"
+    r"\s*(?::|-|,|because|since)?\s*(?P<r2>.+?)\W*$",
+    re.I,
+)
+COMMENT = re.compile(
+    r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s+(?:to|on)\s+(?P<t>.+?)\s*"
+    r"(?::|saying|that)\s*(?P<c>.+)$|"
+    r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s*(?::|saying|that)\s*(?P<c2>.+)$|"
+    r"^comment\s+on\s+(?P<t3>.+?)\s*:\s*(?P<c3>.+)$",
+    re.I,
+)
+THEN = re.compile(r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+", re.I)
+ANOTHER = re.compile(
+    r"^(?:and|also|plus|oh and)?\s*,?\s*(?:one\s+(?:more|called)\s+|another\s+(?:one\s+)?"
+    r"(?:called\s+)?)?[\"“'‘](?P<t>[^\"”'’]+)[\"”'’]\s*,?\s*(?:too|as\s+well|also)?\b"
+    r"(?:\s*,?\s*(?:in\s+)?(?:the\s+)?same\s+project)?\W*$",
+    re.I,
+)
+"""A follow-up naming only a new title ("and 'Train the sales team' too, same project")."""
+CREATED = re.compile(r"Create the task '(?P<t>[^']+)' in '(?P<p>[^']+)'")
+"""How a proposed or done creation is told, for the follow-up that repeats it."""

@@ -1,0 +1,87 @@
+"""Which book a model means: one lookup for every model-facing tool.
+
+The assistant's tools (`assistant/books.py`) and the search fallback's `get_similar_books`
+(`fallback/tools.py`) both take "a book id or its title" from a model; both read it here:
+a book id (optionally `book:`-prefixed), else the title as the vocabulary knows it (with
+and without a leading "The", the most read edition), else a search whose results hold that
+title exactly or as their first words, else (only when a `TitleMatcher` is given) the
+closest title by spelling. The assistant passes no matcher: its actions change a reader's
+lists, and a misspelt title read as another book would be a guess acted on.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+from lectern.application.ports import BookCatalog, TitleMatcher
+from lectern.application.search import BookSearchService
+from lectern.application.understanding import Vocabulary, key_of
+from lectern.domain.books import Book
+from lectern.domain.search import SearchQuery
+from lectern.errors import InvalidQueryError, ToolError
+
+SEARCH_DEPTH = 10
+"""How many search results are read for the title."""
+
+
+def resolve_book(
+    reference: str,
+    catalog: BookCatalog,
+    search: Callable[[], BookSearchService],
+    vocabulary: Vocabulary | None = None,
+    titles: TitleMatcher | None = None,
+) -> Book:
+    """The book `reference` names, or a ToolError that says what to do instead."""
+    text = reference.strip().removeprefix("book:").strip()
+    if not text:
+        raise ToolError("name a book by its id or its title")
+    try:
+        book_id = uuid.UUID(text[:36])
+    except ValueError:
+        pass
+    else:
+        book = catalog.get(book_id)
+        if book is None:
+            raise ToolError(f"no book with id {text} in the catalog")
+        return book
+    book = _by_title(text, catalog, search, vocabulary)
+    if book is None and titles is not None:
+        closest = titles.closest(text)
+        book = catalog.get(uuid.UUID(closest)) if closest is not None else None
+    if book is None:
+        raise ToolError(f"no book titled {text!r} in the catalog: search for it first")
+    return book
+
+
+def _by_title(
+    title: str,
+    catalog: BookCatalog,
+    search: Callable[[], BookSearchService],
+    vocabulary: Vocabulary | None,
+) -> Book | None:
+    key = key_of(title.strip(" \"'“”"))
+    if not key:
+        return None
+    bare = key[1:] if key[:1] == ("the",) else key
+    if vocabulary is not None:
+        entry = (
+            vocabulary.best_title(key)
+            or vocabulary.best_title(bare)
+            or vocabulary.best_title(("the", *bare))
+        )
+        if entry is not None:
+            found = catalog.get(uuid.UUID(entry.book_id))
+            if found is not None:
+                return found
+    try:
+        results = search().search(SearchQuery(title, max_results=SEARCH_DEPTH), mmr_lambda=None)
+    except (InvalidQueryError, ToolError):
+        return None
+    for result in results.results:  # an exact title first, then one that starts with it
+        if key_of(result.book.title) in (key, bare, ("the", *bare)):
+            return result.book
+    for result in results.results:
+        if key_of(result.book.title)[: len(bare)] == bare:
+            return result.book
+    return None
