@@ -237,7 +237,8 @@ class GuidelineRulePolicy:
 
         scored: list[tuple[float, float, float, frozenset[str], _Sentence]] = []
         for candidate in candidates:
-            measured = {m.dimension for m in numbers_in(candidate.text)}
+            # Only a question that asks for a kind of quantity reads the sentence's numbers.
+            measured = {m.dimension for m in numbers_in(candidate.text)} if wanted else set()
             met = frozenset(t for t, kinds in dimensional.items() if kinds & measured)
             matched = frozenset(t for t in thing if _covers(candidate.words, t)) | met
             own = sum(weight[t] for t in matched) / total
@@ -308,13 +309,12 @@ class GuidelineRulePolicy:
         return rescored + scored[MEANING_DEPTH:]
 
     def _closeness(self, question: str, candidates: Sequence[_Sentence]) -> list[float]:
-        """Each candidate's cosine to the question (0 without an embedder).
+        """Each candidate's cosine to the question (`_by_meaning` calls it with an embedder).
 
         A pair's is its two sentences' mean (a close second sentence must not carry a first
         that is not), so only single sentences are embedded.
         """
-        if self.embedder is None:
-            return [0.0] * len(candidates)
+        assert self.embedder is not None
         singles = list(dict.fromkeys(t for c in candidates for t in (c.halves or (c.text,))))
         new = [t for t in singles if t not in self._vectors]
         vectors = self.embedder.embed([question, *new])
@@ -343,11 +343,10 @@ def _held_elsewhere(text: str, thing: Sequence[str]) -> bool:
     if modal is None or not thing:
         return False
     start = max(text.rfind(". ", 0, modal.start()), text.rfind("; ", 0, modal.start())) + 1
-    holder = {w for w in _WORD.findall(text[start : modal.start()].casefold()) if w not in _STOP}
-    holder |= {part for word in holder for part in word.split("-") if part}
+    holder = _words_of(text[start : modal.start()], {}) - _STOP
     if not holder:
         return False
-    return not any(_covers(frozenset(holder), t) for t in thing)
+    return not any(_covers(holder, t) for t in thing)
 
 
 def wanted_dimensions(question: str) -> set[str | None]:
