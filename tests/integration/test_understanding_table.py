@@ -186,3 +186,20 @@ def test_a_but_no_tool_can_hold_is_said_not_dropped(layer: Understanding) -> Non
     reply = world.service.chat("reader", "books like Grey City but funnier")
     assert _calls(reply)[0][1]["book"] == "Grey City"
     assert 'could not narrow them by "funnier"' in reply.text
+
+
+def test_a_count_put_onto_a_new_list_in_one_breath_is_searched_and_added(
+    layer: Understanding,
+) -> None:
+    """ "throw two dystopian novels onto a new list named Grim" made the list and dropped the
+    books: a count put on a list is a search for that many, then the list and the adds."""
+    world = _book_world(layer)
+    reply = world.service.chat("reader", "throw two dystopian novels onto a new list named Grim")
+    calls = _calls(reply)
+    assert [name for name, _ in calls] == [
+        "search_books",
+        "create_list",
+        "add_to_list",
+        "add_to_list",
+    ]
+    assert calls[0][1]["limit"] == 2 and calls[1][1]["name"] == "Grim"

@@ -37,6 +37,7 @@ from lectern.adapters.understanding.book_patterns import (
     CORRECT_CATEGORY,
     CORRECT_LANGUAGE,
     CORRECT_YEAR,
+    COUNT_ONTO_LIST,
     CREATE,
     DELETE,
     EXCLUDE_AUTHOR,
@@ -435,7 +436,7 @@ class RulePolicy:
 
     def _find_and_add(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
-        match = FIND_AND_ADD.match(text)
+        match = FIND_AND_ADD.match(text) or COUNT_ONTO_LIST.match(text)
         if not match:
             return []
         name = _clean(match.group("name1") or match.group("name2"))

@@ -21,6 +21,15 @@ FIND_AND_ADD = re.compile(
     r"(?:reading\s+)?list)\W*$",
     re.I,
 )
+COUNT_ONTO_LIST = re.compile(
+    r"^(?:please\s+)?(?:add|put|throw|stick|drop|pop|toss|save)\s+"
+    rf"{_NUMBER}\s+(?P<query>.+?)\s+(?:on|onto|to|in|into)\s+(?P<new>a\s+new|my\s+new|a)?\s*"
+    r"(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?:called|named|titled)\s+(?P<name1>.+?)|"
+    r"(?P<name2>.+?)\s+(?:reading\s+)?list)\W*$",
+    re.I,
+)
+"""A count of books put on a list in one breath ("throw three sci-fi classics onto a new list
+named Space"): the same plan as FIND_AND_ADD, said the other way round."""
 LIST_WITH = re.compile(
     r"^(?:please\s+)?(?:make|create|start|set up|build)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
     r"(?:reading\s+)?list\s+(?:called\s+|named\s+|titled\s+)?(?P<name>.+?)\s+(?:"
