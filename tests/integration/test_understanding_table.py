@@ -19,7 +19,7 @@ from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.application.ports import StoredEntry
 from lectern.domain.books import CatalogEntry, FieldProvenance
 from tests.assistant_world import _book, make_catalog, make_vocabulary, make_world
-from tests.workspace_world import WorkspaceWorld, conversation_worlds
+from tests.workspace_world import Clock, WorkspaceWorld, conversation_worlds
 
 
 @pytest.fixture(scope="module")
@@ -203,3 +203,23 @@ def test_a_count_put_onto_a_new_list_in_one_breath_is_searched_and_added(
         "add_to_list",
     ]
     assert calls[0][1]["limit"] == 2 and calls[1][1]["name"] == "Grim"
+
+
+def test_relative_due_dates_are_read_against_the_clock(
+    tmp_path: Path, layer: Understanding
+) -> None:
+    """ "due next week" on a new task and "push X to next friday" on an old one are dates
+    (read with dateparser against the policy's clock), not words of a title or a question
+    back; a task's "to" is its purpose, not a date, and "a task to the X project" is where."""
+    world = conversation_worlds(tmp_path, RulePolicy(layer=layer, clock=Clock()))()
+    reply = world.assistant.chat(
+        "alice", "add a task to the phishing project: book the training room, due next week"
+    )
+    [(name, arguments)] = _calls(reply)
+    assert name == "create_task"
+    assert arguments["title"] == "Book the training room"
+    assert arguments["due_date"] == "2026-11-09"  # START is Monday 2026-11-02
+    assert "phishing" in str(arguments["project_id"]).casefold()
+    reply = world.assistant.chat("alice", "push the check point patch to next friday")
+    [(name, arguments)] = _calls(reply)
+    assert name == "update_task" and arguments["due_date"] == "2026-11-06"

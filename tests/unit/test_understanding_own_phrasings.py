@@ -8,6 +8,7 @@ asked back for ("a 3", star symbols, a quoted list name, a status word inside a 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -28,6 +29,8 @@ from lectern.adapters.understanding.mentions import Names, names_from_prompt
 from lectern.adapters.understanding.ruled_out import ruled_out as _ruled_out
 from lectern.adapters.understanding.slots import (
     attention_sections_of,
+    due_clause,
+    due_date_of,
     list_name_of,
     stars_of,
     without_status,
@@ -273,3 +276,11 @@ def test_a_follow_up_with_only_a_new_title_repeats_the_last_creation() -> None:
         )
     assert rules.plan("'Order stickers'", [told], "") is None  # no word says "again"
     assert rules.plan("and 'Order stickers' too", [], "") is None  # nothing to repeat
+
+
+def test_a_due_clause_is_read_against_the_clock_and_to_only_when_a_date_moves() -> None:
+    monday = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+    assert due_clause("book the room, due next week", monday) == ("2026-11-09", 15, 28)
+    assert due_date_of("push it to next friday", monday) is None
+    assert due_date_of("push it to next friday", monday, moved=True) == "2026-11-06"
+    assert due_date_of("a task to rotate the certs", monday, moved=True) is None

@@ -80,7 +80,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
         if provider in ("rules", "hybrid"):
             from lectern.adapters.llm.rule_policy import RulePolicy
 
-            rules = RulePolicy(self.understanding(), self.understanding_layer())
+            rules = RulePolicy(self.understanding(), self.understanding_layer(), self.clock)
             if provider == "rules":
                 return rules
             from lectern.adapters.llm.hybrid_policy import HybridPolicy

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from lectern.adapters.llm.rule_replies import (
@@ -158,15 +159,18 @@ class RulePolicy:
         self,
         understanding: QueryUnderstanding | None = None,
         layer: Understanding | None = None,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         """Query-understanding rules filter searches; `layer` reads what patterns miss.
 
-        Without a layer, a request no pattern matches is a book search.
+        Without a layer, a request no pattern matches is a book search. `clock` (the wall
+        clock by default) reads relative due dates ("by Friday").
         """
         self.understanding = understanding
         self.layer = layer
+        self.clock = clock or (lambda: datetime.now(UTC))
         self._counter = 0
-        self.workspace = WorkspaceRules(self._call)
+        self.workspace = WorkspaceRules(self._call, self.clock)
 
     def complete_with_tools(
         self,
@@ -317,7 +321,7 @@ class RulePolicy:
             task, project = self.workspace.context(history, system)
             reader = names.of("reader")
             where = Where(task, project, reader[0] if reader else None)
-            planned = plan_workspace(intent, text, names, where, self._call)
+            planned = plan_workspace(intent, text, names, where, self._call, self.clock())
         else:
             planned = plan_books(intent, text, names, it, self._call)
         if planned is None:

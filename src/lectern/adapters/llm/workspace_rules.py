@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from lectern.adapters.llm.workspace_replies import (
@@ -38,7 +39,7 @@ from lectern.adapters.understanding.mentions import (
     resolve_person,
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
-from lectern.adapters.understanding.slots import attention_sections_of
+from lectern.adapters.understanding.slots import attention_sections_of, due_clause
 from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER,
     ASSIGN,
@@ -109,9 +110,12 @@ def _project_words(value: str | None) -> str | None:
 class WorkspaceRules:
     """Plans for workspace requests, over the rule policy's call maker."""
 
-    def __init__(self, call: CallMaker) -> None:
-        """`call(tool, **arguments)` makes a tool call with a fresh id."""
+    def __init__(
+        self, call: CallMaker, clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    ) -> None:
+        """`call(tool, **arguments)` makes a tool call; `clock` reads dates like "by Friday"."""
         self._call = call
+        self.clock = clock
 
     # --- context --------------------------------------------------------------------------
 
@@ -292,9 +296,13 @@ class WorkspaceRules:
             arguments["assignee_id"] = refs.person(assign.group("a"))
             rest = rest[: assign.start()] + rest[assign.end() :]
         due = DUE_CLAUSE.search(rest)
+        relative = None if due else due_clause(rest, self.clock())
         if due:
             arguments["due_date"] = due.group("due")
             rest = rest[: due.start()] + rest[due.end() :]
+        elif relative is not None:  # "due next week", "by Friday"
+            arguments["due_date"], start, end = relative
+            rest = rest[:start].rstrip(" ,") + rest[end:]
         priority = PRIORITY_CLAUSE.search(rest)
         if priority:
             arguments["priority"] = (priority.group("priority") or priority.group("p2")).lower()

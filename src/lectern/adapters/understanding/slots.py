@@ -47,7 +47,7 @@ _LIST_NAME = re.compile(
 )
 _COUNT = re.compile(rf"\b{NUMBER}\b", re.I)
 _DATE = re.compile(
-    r"\b(?:by|before|due|on|until)\s+(?P<when>(?:next\s+)?(?:monday|tuesday|wednesday|thursday|"
+    r"\b(?P<lead>by|before|due|on|until|to)\s+(?P<when>(?:next\s+)?(?:monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday|week|month)|tomorrow|today|end of (?:the )?(?:week|month)|"
     r"\d{4}-\d{2}-\d{2}|in \d+ days?)\b",
     re.I,
@@ -150,19 +150,30 @@ def count_of(text: str, default: int) -> int:
     return number(found.group("n"), default) if found else default
 
 
-def due_date_of(text: str, now: datetime) -> str | None:
-    """A due date ("by Friday", "next week") as YYYY-MM-DD, relative to `now`."""
-    found = _DATE.search(text)
+def due_date_of(text: str, now: datetime, *, moved: bool = False) -> str | None:
+    """A due date ("by Friday", "next week") as YYYY-MM-DD, relative to `now`.
+
+    `moved`: the request moves a date, so "to next Friday" names one too ("push it to next
+    Friday"); a new task's "to" is its purpose ("a task to rotate the certs").
+    """
+    found = due_clause(text, now, moved=moved)
+    return found[0] if found else None
+
+
+def due_clause(text: str, now: datetime, *, moved: bool = False) -> tuple[str, int, int] | None:
+    """`due_date_of`'s date and where its clause ("by Friday") stands in the text."""
+    found = next(
+        (f for f in _DATE.finditer(text) if moved or f.group("lead").casefold() != "to"), None
+    )
     if not found:
         return None
     import dateparser  # type: ignore[import-untyped]
 
-    when = found.group("when")
     parsed = dateparser.parse(
-        when,
+        found.group("when"),
         settings={"RELATIVE_BASE": now.replace(tzinfo=None), "PREFER_DATES_FROM": "future"},
     )
     if parsed is None:
         return None
     day: date = parsed.date()
-    return day.isoformat()
+    return day.isoformat(), found.start(), found.end()

@@ -124,7 +124,9 @@ WORKSPACE_SEARCH = re.compile(
 CREATE_TASK = re.compile(
     r"^(?:create|add|make|open|file|start|set\s+up)\s+(?:a\s+|an\s+)?(?:new\s+)?"
     r"(?:(?P<lead_priority>low|medium|high|urgent)[\s-]+priority\s+)?task\b\s*"
-    r"(?:to\s+|called\s+|named\s+|titled\s+|for\s+|:\s*)?(?P<rest>.+)$",
+    # "a task to rotate the certs" is its purpose; "a task to the X project" is where it goes
+    r"(?:to\s+(?!(?:the\s+)?[^,:]+?\s+project\b)|called\s+|named\s+|titled\s+|for\s+|:\s*)?"
+    r"(?P<rest>.+)$",
     re.I,
 )
 ASSIGN_CLAUSE = re.compile(

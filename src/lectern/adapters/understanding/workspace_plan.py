@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
@@ -18,6 +19,7 @@ from lectern.adapters.understanding.mentions import Names, find_in, resolve_pers
 from lectern.adapters.understanding.scaffold import clean
 from lectern.adapters.understanding.slots import (
     comment_of,
+    due_date_of,
     priority_of,
     status_of,
     without_status,
@@ -114,10 +116,23 @@ def _title(text: str) -> str | None:
     return title[:1].upper() + title[1:] if title else None
 
 
+def _relative_due(text: str, now: datetime | None, *, moved: bool = False) -> str | None:
+    return None if now is None else due_date_of(text, now, moved=moved)
+
+
 def plan_workspace(
-    intent: str, text: str, names: Names, where: Where, call: CallMaker
+    intent: str,
+    text: str,
+    names: Names,
+    where: Where,
+    call: CallMaker,
+    now: datetime | None = None,
 ) -> list[ToolCall] | Clarification | None:
-    """The calls for `intent` read from `text`, a question, or None (not a workspace tool)."""
+    """The calls for `intent` read from `text`, a question, or None (not a workspace tool).
+
+    `now` reads relative due dates ("by Friday", "push it to next week"); without it only
+    dates written as YYYY-MM-DD are read.
+    """
     arguments: dict[str, Any] = {}
     if intent in ("get_attention_summary", "get_projects"):
         return [call(intent)]
@@ -178,9 +193,10 @@ def plan_workspace(
         priority = priority_of(text)
         status = None if priority else status_of(text)
         due = _ISO_DATE.search(text)
-        if priority is None and status is None and due is not None:
-            # "the deadline slipped, new due date is 2026-12-05"
-            return [call(intent, task_id=task, due_date=due.group(0))]
+        when = due.group(0) if due else _relative_due(text, now, moved=True)
+        if priority is None and status is None and when is not None:
+            # "the deadline slipped, new due date is 2026-12-05", "push it to next friday"
+            return [call(intent, task_id=task, due_date=when)]
         if priority is None and status is None:
             return Clarification("What should I change: its status, priority or due date?", ())
         key, value = ("priority", priority) if priority else ("status", status)
@@ -211,6 +227,9 @@ def plan_workspace(
         priority = priority_of(text)
         if priority is not None:
             arguments["priority"] = priority
+        when = _relative_due(text, now)
+        if when is not None and "due_date" not in arguments:
+            arguments["due_date"] = when
         return [call(intent, **arguments)]
     if intent == "create_blocker":
         found = re.search(
