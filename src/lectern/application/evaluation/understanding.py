@@ -2,7 +2,8 @@
 
 The sets live in `lectern/evaluation/understanding/<split>/<surface>.json` (splits `dev` and
 `test`; the test split is written by someone who has not read the rules and run once; `dev2`
-and `test2` halve a second pool written the same way, test2 held out until the end). The
+and `test2` halve a second pool written the same way, test2 held out until the end; `dev3`
+is a third pool of book assistant and workspace requests, for tuning). The
 book assistant and workspace sets use the schemas of the conversation sets and run through
 their runners (`evaluation/assistant.py`, `evaluation/workspace.py`); two keys are added:
 `expect_clarify` (the right reply is one clarifying question: no tool, nothing changed) and
@@ -33,8 +34,9 @@ from lectern.application.evaluation.workspace import WorkspaceCase, WorkspaceOut
 SURFACES = ("assistant", "workspace", "guideline", "kb")
 SPLITS = ("dev", "test")
 """The splits `--split all` runs."""
-MORE_SPLITS = ("dev2", "test2")
-"""The second pool's halves (pool-v2), run only when named."""
+MORE_SPLITS = ("dev2", "test2", "dev3")
+"""Run only when named: the second pool's halves (pool-v2) and the third pool (pool-v3, dev3:
+book assistant and workspace only, for tuning)."""
 
 
 def split_file(split: str, surface: str) -> Traversable | None:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from lectern.bootstrap import Services
     from lectern.settings import Settings
 
-SPLIT_CHOICES = ("dev", "test", "dev2", "test2", "all")
+SPLIT_CHOICES = ("dev", "test", "dev2", "test2", "dev3", "all")
 MODEL_PROVIDERS = ("local", "hybrid")
 """The providers whose local model is loaded once and its calls checked."""
 
@@ -245,7 +245,10 @@ def evaluate_understanding(
         str, typer.Option(help="The assistant's model: rules, local or hybrid.")
     ] = "rules",
     split: Annotated[
-        str, typer.Option(help="dev, test, dev2, test2 (held out: run once) or all (dev and test).")
+        str,
+        typer.Option(
+            help="dev, test, dev2, test2 (held out: run once), dev3 or all (dev and test)."
+        ),
     ] = "dev",
     surface: Annotated[
         list[str] | None,
