@@ -201,16 +201,40 @@ def test_create_task_preview_resolves_names_and_runs_the_previewed_input(
     assert f"[task:{created.id}]" in done.text
 
 
-def test_a_task_changed_since_the_preview_is_not_overwritten(
+def test_a_task_field_changed_since_the_preview_is_not_overwritten(
+    world: Seeded, assistant: AssistantService
+) -> None:
+    reply = assistant.chat("alice", "mark the task Hunt for unusual VPN logins as done")
+    (action,) = reply.actions
+    world.service.update_task("bob", world.hunt.id, {"status": "in_progress"})
+    with pytest.raises(ActionChangedError):
+        assistant.approve("alice", action.id)
+    task = world.service.task("alice", world.hunt.id)
+    assert task.status == "in_progress"
+
+
+def test_a_change_to_another_field_does_not_stop_an_approved_one(
     world: Seeded, assistant: AssistantService
 ) -> None:
     reply = assistant.chat("alice", "mark the task Hunt for unusual VPN logins as done")
     (action,) = reply.actions
     world.service.update_task("bob", world.hunt.id, {"priority": "urgent"})
-    with pytest.raises(ActionChangedError):
+    assistant.approve("alice", action.id)
+    task = world.service.task("alice", world.hunt.id)
+    assert (task.status, task.priority) == ("done", "urgent")
+
+
+def test_two_changes_to_one_task_from_one_message_both_run(
+    world: Seeded, assistant: AssistantService
+) -> None:
+    reply = assistant.chat(
+        "alice", "assign Hunt for unusual VPN logins to bob and make it high priority"
+    )
+    assert sorted(a.preview.tool_name for a in reply.actions) == ["assign_task", "update_task"]
+    for action in reply.actions:
         assistant.approve("alice", action.id)
     task = world.service.task("alice", world.hunt.id)
-    assert (task.status, task.priority) == ("todo", "urgent")
+    assert (task.assignee, task.priority) == ("bob", "high")
 
 
 def test_losing_membership_before_approval_fails_the_action(

@@ -106,3 +106,21 @@ def test_the_book_sets_say_why_they_did_not_run_without_a_catalog(tmp_path: Path
     elsewhere = Settings(data_dir=tmp_path, catalog_url="postgresql://127.0.0.1/none")
     reason = run_understanding(elsewhere, ("dev",), ("assistant",), "kb")["surfaces"]
     assert reason["assistant"]["dev"].startswith("not run: the book sets run on a copy")
+
+
+def test_a_workspace_case_is_read_on_its_own_day(tmp_path: Path) -> None:
+    from datetime import UTC, date, datetime
+
+    from lectern.application.evaluation.workspace import load_workspace_conversations
+    from lectern.entrypoints.cli.evaluate_understanding import _fixed_clock
+
+    turn = {"say": "push it to friday", "expect_clarify": True}
+    cases = [
+        {"id": "dated", "kind": "update_task", "today": "2026-11-02", "turns": [turn]},
+        {"id": "undated", "kind": "update_task", "turns": [turn]},
+    ]
+    path = tmp_path / "workspace.json"
+    path.write_text(json.dumps({"cases": cases}), encoding="utf-8")
+    dated, undated = load_workspace_conversations(path)
+    assert (dated.today, undated.today) == (date(2026, 11, 2), None)
+    assert _fixed_clock(date(2026, 11, 2))() == datetime(2026, 11, 2, 9, tzinfo=UTC)

@@ -9,6 +9,7 @@ that changes, and only those.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -130,7 +131,12 @@ def _optional(value: JSONValue) -> str | None:
 
 
 class _TaskChange(ActionTool):
-    """A change of an existing task's fields: the preview holds the whole task before."""
+    """A change of some of a task's fields: the preview holds those fields before and after.
+
+    Only the fields the action changes are compared at approval, so two previews of one
+    message ("assign it to bob and make it high priority") both run when both are approved,
+    while a change someone made to the same field since the preview still stops it.
+    """
 
     entity_type = "task"
 
@@ -140,7 +146,7 @@ class _TaskChange(ActionTool):
         service = _service(self)
         task = resolve_task(service, context, reference)
         before, after = service.preview_task_changes(context.user, task.id, changes)
-        old, new = task_state(before), task_state(after)
+        old, new = _fields(task_state(before), changes), _fields(task_state(after), changes)
         if old == new:
             raise ToolError(f"the task {task.title!r} already has these values")
         return self.proposal(
@@ -152,9 +158,12 @@ class _TaskChange(ActionTool):
         )
 
     def state(self, tool_input: JSONObject, context: ToolContext) -> JSONValue:
-        """The whole task as it is now."""
+        """The fields the action changes, as they are now."""
         found = _task_now(_service(self), context, str(tool_input["task_id"]))
-        return None if found is None else task_state(found)
+        changes = tool_input.get("changes")
+        if found is None or not isinstance(changes, dict):
+            return None
+        return _fields(task_state(found), changes)
 
     def execute(self, tool_input: JSONObject, context: ToolContext) -> JSONValue:
         """Apply the changes, as the approving user."""
@@ -163,6 +172,11 @@ class _TaskChange(ActionTool):
             raise ToolError("the stored changes are not an object")
         task = _service(self).update_task(context.user, str(tool_input["task_id"]), changes)
         return {"updated_task": {"task_id": task.id, "title": task.title, **changes}}
+
+
+def _fields(state: dict[str, JSONValue], changes: Mapping[str, object]) -> dict[str, JSONValue]:
+    """The part of a task's state that `changes` touches."""
+    return {name: state.get(name) for name in changes}
 
 
 def _task_now(service: WorkspaceService, context: ToolContext, task_id: str) -> Task | None:

@@ -16,6 +16,7 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,9 @@ class WorkspaceCase:
     kind: str
     turns: tuple[Turn, ...]
     expect: Mapping[str, Any] = field(default_factory=dict)
+    today: date | None = None
+    """The day the case is read on (its relative dates, "by Friday", count from it); else
+    the runner's clock."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +120,7 @@ def load_workspace_conversations(path: Path | None = None) -> list[WorkspaceCase
                     for turn in case["turns"]
                 ),
                 expect=case.get("expect", {}),
+                today=date.fromisoformat(case["today"]) if case.get("today") else None,
             )
             for case in raw["cases"]
         ]

@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -109,13 +110,15 @@ def _workspace(
     numbers = itertools.count(1)
     with tempfile.TemporaryDirectory(prefix="lectern-understanding-ws-") as folder:
 
-        def make_world() -> WorkspaceWorld:
+        def make_world(today: date | None) -> WorkspaceWorld:
             database = Path(folder) / f"case-{next(numbers)}.db"
+            clock = {} if today is None else {"clock": _fixed_clock(today)}
             services = bootstrap(
                 settings.model_copy(update={"catalog_url": f"sqlite:///{database}"}),
                 collections=collections,
                 review_queue=_NoReviews(),
                 **overrides,
+                **clock,
             )
             workspace = services.workspace()
             demo = seed_demo(workspace, DemoUsers(viewer="vera"), links)
@@ -126,8 +129,14 @@ def _workspace(
 
         judged: list[Judged] = []
         for case in sampled(load_workspace_conversations(source), every, lambda c: c.id):
-            judged += judge_workspace(case, run_workspace_case(case, make_world()))
+            judged += judge_workspace(case, run_workspace_case(case, make_world(case.today)))
         return judged
+
+
+def _fixed_clock(today: date) -> Callable[[], datetime]:
+    """A clock stopped at 09:00 UTC on `today`: a case's relative dates count from its day."""
+    moment = datetime(today.year, today.month, today.day, 9, tzinfo=UTC)
+    return lambda: moment
 
 
 def _guideline(shared: Services, source: Path) -> list[Judged] | str:
