@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-TUNABLE = ("dev", "dev2")
+TUNABLE = ("dev", "dev2", "dev3")
 
 
 def main() -> None:
