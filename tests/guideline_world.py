@@ -17,6 +17,7 @@ from lectern.adapters.sessions.memory import InMemorySessions
 from lectern.application.assistant.guideline import GuideConfig, GuidelineAgent
 from lectern.application.assistant.ports import ChatModel
 from lectern.application.collections import CollectionSearchResponse, DocumentHit, PassageHit
+from lectern.domain.aliases import aliases_in, merged
 from lectern.domain.documents import Document, DocumentPassage, label_of
 from lectern.domain.metadata_filters import FilterField
 from lectern.domain.snippets import best_snippet
@@ -158,6 +159,11 @@ class FakeGuidelineSearch:
         if name not in self.collections:
             raise CollectionNotFoundError(f"no collection named {name!r}")
         return ()
+
+    def aliases(self, name: str) -> dict[str, str]:
+        """The documents' own glossary, read as the collection service reads it."""
+        documents = {d.id: d for d, _ in self.collections.get(name, [])}
+        return merged(aliases_in(d.text) for d in documents.values())
 
 
 def guidance_search() -> FakeGuidelineSearch:

@@ -83,3 +83,37 @@ def test_a_number_that_belongs_to_something_else_is_not_the_answer(
     )
     assert answer.startswith('"Look-up secrets SHALL have at least 20 bits of entropy."')
     assert "32" not in answer
+
+
+def test_an_everyday_name_the_guidance_gives_meets_its_own_term() -> None:
+    """The search tool says the guidance calls a password a memorized secret (`terms`, from
+    its own "commonly referred to as"); a sentence on memorized secrets is then a sentence
+    on passwords, and its "SHALL" holder is the thing asked about, not something else."""
+    usability = (SHARED / "guidance/nist-sp800-63-3/sp800-63b/sec10_usability.md").read_text(
+        encoding="utf-8"
+    )
+    allow = next(line for line in usability.splitlines() if "Allow at least 64" in line)
+    passages = [
+        ("[NIST SP 800-63B §10.2.1]", allow.strip(" *"), "Memorized Secrets"),
+        ("[NIST SP 800-63B §5.1.1.1]", _paragraph("Memorized secrets SHALL be at least 8"), ""),
+    ]
+    shown = [
+        {"label": lb, "text": t, "section": s, "document": "SP 800-63B"} for lb, t, s in passages
+    ]
+    data = {"passages": shown, "terms": {"password": "memorized secret"}}
+    told = [Message(role="tool", content=json.dumps(data))]
+    untold = [Message(role="tool", content=json.dumps({"passages": shown}))]
+    answer = GuidelineRulePolicy().answer("min password length?", told, REFUSED)
+    assert answer.startswith('"Memorized secrets SHALL be at least 8 characters')
+    assert "§5.1.1.1" in GuidelineRulePolicy().answer("min password length?", told, REFUSED)
+    assert "§5.1.1.1" not in GuidelineRulePolicy().answer("min password length?", untold, REFUSED)
+
+
+def test_an_iteration_count_is_a_number_asked_for() -> None:
+    lines = SECTION_5.read_text(encoding="utf-8").splitlines()
+    pbkdf2 = next(line for line in lines if line.startswith("For PBKDF2, the cost factor"))
+    data = {"passages": [{"label": "[NIST SP 800-63B §5.1.1.2]", "text": pbkdf2}]}
+    told = [Message(role="tool", content=json.dumps(data))]
+    assert "10,000 iterations" in GuidelineRulePolicy().answer(
+        "pbkdf2 iteration count?", told, REFUSED
+    )

@@ -17,6 +17,7 @@ import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from lectern.adapters.understanding.question import analyse
 from lectern.application.assistant.guideline import GUIDE_TOOL
@@ -65,7 +66,7 @@ longer lines are hard-wrapped prose (plain-text RFCs) and join the next one."""
 _WANTS_NUMBER = re.compile(
     r"\b(how (many|long|much|often|old|large|big|short|soon|frequently)|minimum|maximum|"
     r"at (least|most)|length|limit|number of|timeout|duration|age|size|lifetime|expire|"
-    r"version|rate|ratio|percent(age)?|which (code|status)|what (code|status|port|value))\b",
+    r"version|rate|ratio|percent(age)?|count|which (code|status)|what (code|status|port|value))\b",
     re.I,
 )
 _NUMBER = re.compile(
@@ -213,7 +214,8 @@ class GuidelineRulePolicy:
 
     def answer(self, question: str, results: Sequence[Message], refusal: str) -> str:
         """Quotes of the sentences that answer the question, or the refusal."""
-        candidates = _candidates(_sentences(results))
+        said_as = said_as_of(results)
+        candidates = _candidates(_sentences(results, said_as))
         asked = analyse(question)
         terms = question_terms(question)
         if asked.measure is not None:
@@ -250,7 +252,7 @@ class GuidelineRulePolicy:
                 bonus += 0.1
             if wanted and wanted & measured:
                 bonus += 0.15
-                if _held_elsewhere(candidate.text, thing):
+                if _held_elsewhere(candidate.text, thing, said_as):
                     bonus -= HOLDER_COST
             if _NORMATIVE.search(candidate.text):
                 bonus += 0.05
@@ -332,7 +334,7 @@ class GuidelineRulePolicy:
         ]
 
 
-def _held_elsewhere(text: str, thing: Sequence[str]) -> bool:
+def _held_elsewhere(text: str, thing: Sequence[str], said_as: SaidAs = ()) -> bool:
     """Whether the sentence's number belongs to something other than the question's thing.
 
     The words before the modal of its first normative clause ("The salt value SHALL be ...")
@@ -343,7 +345,7 @@ def _held_elsewhere(text: str, thing: Sequence[str]) -> bool:
     if modal is None or not thing:
         return False
     start = max(text.rfind(". ", 0, modal.start()), text.rfind("; ", 0, modal.start())) + 1
-    holder = _words_of(text[start : modal.start()], {}) - _STOP
+    holder = _said_as(_words_of(text[start : modal.start()], {}), said_as) - _STOP
     if not holder:
         return False
     return not any(_covers(holder, t) for t in thing)
@@ -407,18 +409,50 @@ def _acronyms(text: str) -> dict[str, frozenset[str]]:
     return found
 
 
-def _sentences(results: Sequence[Message]) -> list[_Sentence]:
+SaidAs = Sequence[tuple[frozenset[str], Sequence[str]]]
+"""(everyday name's words, the guidance's term's words): "password" is met by "memorized
+secret" where the search tool said the guidance calls it so (its `terms`, from the
+collection's own "commonly referred to as")."""
+
+
+def said_as_of(results: Sequence[Message]) -> SaidAs:
+    """The search results' `terms`, as word sets."""
+    return [
+        (frozenset(name.split()), term.split())
+        for message in results
+        for name, term in (_loaded(message.content).get("terms") or {}).items()
+        if isinstance(name, str) and isinstance(term, str)
+    ]
+
+
+def _said_as(words: frozenset[str], said_as: SaidAs) -> frozenset[str]:
+    """`words` with the everyday names of the terms they hold."""
+    extra = [name for name, term in said_as if all(_covers(words, part) for part in term)]
+    return words.union(*extra) if extra else words
+
+
+def _loaded(content: str) -> dict[str, Any]:
+    """A tool result's JSON object, or an empty one."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _sentences(results: Sequence[Message], said_as: SaidAs = ()) -> list[_Sentence]:
     """Every sentence of every passage the searches returned, with its label and rank."""
     found: list[_Sentence] = []
     seen: set[str] = set()
     rank = 0
     position = 0
-    for message in results:
-        try:
-            data = json.loads(message.content)
-        except ValueError:
-            continue
-        passages = data.get("passages") if isinstance(data, dict) else None
+    loaded = [_loaded(message.content) for message in results]
+
+    def words_of(text: str, expansions: dict[str, frozenset[str]]) -> frozenset[str]:
+        return _said_as(_words_of(text, expansions), said_as)
+
+    for data in loaded:
+        passages = data.get("passages")
         for passage in passages if isinstance(passages, list) else []:
             if not isinstance(passage, dict):
                 continue
@@ -427,7 +461,7 @@ def _sentences(results: Sequence[Message]) -> list[_Sentence]:
                 continue
             context = " ".join(str(passage.get(k) or "") for k in ("section", "document"))
             expansions = _acronyms(text)
-            around = _words_of(f"{text} {context}", expansions)
+            around = words_of(f"{text} {context}", expansions)
             for block in blocks(text):
                 for piece in sentences(block, GUIDELINE):
                     position += 1
@@ -436,7 +470,7 @@ def _sentences(results: Sequence[Message]) -> list[_Sentence]:
                     if len(sentence) < 20 or key in seen or _REFERENCE_ENTRY.match(sentence):
                         continue
                     seen.add(key)
-                    words = _words_of(f"{sentence} {context}", expansions)
+                    words = words_of(f"{sentence} {context}", expansions)
                     found.append(_Sentence(sentence, label, rank, words, around, rank, position))
                 position += 1  # no pair spans two blocks
             rank += 1

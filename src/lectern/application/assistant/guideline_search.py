@@ -15,6 +15,7 @@ from pydantic import Field
 
 from lectern.application.assistant.tools import QueryOutput, QueryTool, ToolContext, ToolInput
 from lectern.application.collections import CollectionSearchResponse, PassageHit
+from lectern.domain.aliases import named_in
 from lectern.domain.books import JSONValue
 from lectern.domain.documents import UPLOAD_SOURCE, Document
 from lectern.domain.guidance import DEFAULT_MIN_SIMILARITY, DEFAULT_TOP_K, GuideProfile, guide_label
@@ -36,6 +37,10 @@ class GuidelineSearch(Protocol):
 
     def filters(self, name: str) -> tuple[FilterField, ...]:
         """The collection's filters; CollectionNotFoundError when there is no such collection."""
+        ...
+
+    def aliases(self, name: str) -> dict[str, str]:
+        """Everyday name -> the collection's term, as its documents say ("password")."""
         ...
 
 
@@ -98,8 +103,12 @@ class SearchGuidelines(QueryTool):
         """Search, keep the relevant passages, label them."""
         del context
         try:
+            # "min password length": the guidance says "memorized secret", and says that
+            # people call it a password; its own term joins the search words.
+            used = named_in(args.query, self.search.aliases(self.profile.collection))
+            query = " ".join([args.query, *dict.fromkeys(used.values())])
             response = self.search.search(
-                self.profile.collection, args.query, k=self.top_k, per_document=2
+                self.profile.collection, query, k=self.top_k, per_document=2
             )
         except InvalidQueryError as error:
             raise ToolError(str(error)) from None
@@ -126,6 +135,8 @@ class SearchGuidelines(QueryTool):
                 }
             )
         data: dict[str, JSONValue] = {"passages": shown}
+        if used:
+            data["terms"] = dict(used)
         if dropped:
             data["dropped_as_irrelevant"] = dropped
         # Only a search that found nothing relevant at all is worth a flag: dropping the

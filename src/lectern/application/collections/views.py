@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from lectern.application.collections.base import CollectionBase
 from lectern.application.ports import CollectionSummary
+from lectern.domain.aliases import aliases_in, merged
 from lectern.domain.documents import (
     Document,
     DocumentPassage,
@@ -59,8 +60,32 @@ class Resolution:
         return self.document.text[self.start : self.end]
 
 
+ALIAS_DOCUMENTS = 2000
+"""A collection's glossary reads at most this many documents (a records collection holds
+thousands of short records that name nothing by another name)."""
+
+
 class CollectionViews(CollectionBase):
     """List and show collections, documents and passages; resolve citation labels."""
+
+    def aliases(self, name: str) -> dict[str, str]:
+        """Everyday name -> the collection's own term, as its documents say (`aliases_in`).
+
+        Read once per index generation (a change builds a new one) and kept in memory.
+        """
+        record = self._summary(name).record
+        key = (name, record.generation)
+        cache: dict[tuple[str, int], dict[str, str]] = self.__dict__.setdefault("_alias_cache", {})
+        if key not in cache:
+            tables = []
+            for offset in range(0, ALIAS_DOCUMENTS, 100):
+                listed = self.store.list_documents(name, limit=100, offset=offset)
+                found = self.store.documents(name, [d.id for d in listed], with_text=True)
+                tables += [aliases_in(document.text) for document in found.values()]
+                if len(listed) < 100:
+                    break
+            cache[key] = merged(tables)
+        return cache[key]
 
     def summaries(self) -> list[CollectionSummary]:
         """Every collection with its counts."""
