@@ -117,6 +117,12 @@ class Settings(BaseSettings):
     lexical_tail: int = Field(default=50, ge=0, le=2_000)
     """BM25 candidates past the pool, listed after every fused one (deeper pages, Recall@100)
     without changing the first page: shelf dev Recall@100 0.702 -> 0.722 (0 switches it off)."""
+    shelf_tail: int = Field(default=0, ge=0, le=1_000)
+    """Works on the catalog shelves a book request names, listed after every candidate.
+
+    Only for requests the plan read as naming shelves ("books about time travel"); ordered by
+    BM25 over the request's words, then by ratings count; never on the first page of
+    candidates (0 switches it off)."""
     candidate_pool: int = Field(default=100, ge=10, le=2_000)
     """Candidates per query variation, split between BM25 and vectors by the strategy."""
     mmr_lambda: float = Field(default=DEFAULT_MMR_LAMBDA, ge=0.0, le=1.0)

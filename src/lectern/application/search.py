@@ -19,7 +19,7 @@ from cachetools import TTLCache
 
 from lectern.application.book_filters import BookFilterIndex
 from lectern.application.explanations import ExplanationService
-from lectern.application.hybrid_retrieval import HybridRetriever
+from lectern.application.hybrid_retrieval import HybridRetriever, Retrieval
 from lectern.application.ports import (
     BookCatalog,
 )
@@ -120,6 +120,33 @@ def _without_filter_words(text: str, plan: QueryPlan) -> str | None:
         return None
 
 
+def _names_only_shelves(plan: QueryPlan) -> bool:
+    """True when the request's words, past a frame and stop words, all name its shelves.
+
+    "books about time travel", "epic fantasy with dragons": the reader asks for what is on
+    those shelves. "a cozy mystery in a small english village" asks for more than its shelf.
+    Words that became filters ("in Spanish", "under 300 pages") do not count.
+    """
+    if not plan.categories:
+        return False
+    kinds = FILTER_KINDS | {"category"}
+    text = plan.original_query
+    spans = sorted((r.start, r.end) for r in plan.recognised if r.kind in kinds and r.end)
+    kept, position = [], 0
+    for start, end in spans:
+        kept.append(text[position:start])
+        position = max(position, end)
+    kept.append(text[position:])
+    rest = " ".join("".join(kept).split())
+    rest = without_request_framing(rest) if rest else rest
+    words = re.findall(r"\w+", fold(rest))
+    return not [w for w in words if w not in STOP_WORDS and w not in _FRAME_WORDS]
+
+
+_FRAME_WORDS = frozenset({"book", "books", "novel", "novels", "story", "stories", "read", "reads"})
+"""Words that name what every catalog item is, not a subject (left over from a frame)."""
+
+
 def _candidates(hits: Sequence[FusedHit]) -> dict[str, int]:
     """How many fused candidates each method (any variation) found."""
     counts = {"lexical": 0, "vector": 0}
@@ -149,13 +176,26 @@ class BookSearchService:
         explainer: ExplanationService | None = None,
         explain_top: int = 5,
         mmr_lambda: float | None = DEFAULT_MMR_LAMBDA,
+        shelf_tail: int = 0,
+        shelf_tail_mode: str = "after",
+        shelf_tail_most: int = 0,
+        shelf_tail_named: bool = False,
+        shelf_tail_all: bool = False,
+        shelf_tail_popular: bool = False,
     ) -> None:
         """Indexes are loaded by bootstrap; this only combines them.
 
-        `mmr_lambda` is the default of `search` (bootstrap passes LECTERN_MMR_LAMBDA).
+        `mmr_lambda` is the default of `search` (bootstrap passes LECTERN_MMR_LAMBDA);
+        `shelf_tail` is LECTERN_SHELF_TAIL (`_shelf_holders`).
         """
         self.catalog = catalog
         self.mmr_lambda = mmr_lambda
+        self.shelf_tail = shelf_tail
+        self.shelf_tail_mode = shelf_tail_mode
+        self.shelf_tail_most = shelf_tail_most
+        self.shelf_tail_named = shelf_tail_named
+        self.shelf_tail_all = shelf_tail_all
+        self.shelf_tail_popular = shelf_tail_popular
         self.retriever = retriever
         self.filters = filters
         self.explainer = explainer
@@ -232,10 +272,18 @@ class BookSearchService:
             chosen = self._diversify_known_first(hits, query.max_results, mmr_lambda)
         else:
             chosen = self._diversify(hits, query.max_results, mmr_lambda)
+        listed = hits
+        if on_shelves and not filters.has_page_limit:
+            listed = self._with_shelf_tail(
+                hits, chosen, retrieval, max(query.max_results, depth or 0), plan, text, allowed
+            )
+        if len(chosen) < query.max_results:
+            taken = {h.id for h in chosen}
+            chosen += [h for h in listed if h.id not in taken][: query.max_results - len(chosen)]
         ranked: tuple[str, ...] = ()
         if depth is not None:
             shown = {h.id for h in chosen}
-            ranked = tuple([h.id for h in chosen] + [h.id for h in hits if h.id not in shown])
+            ranked = tuple([h.id for h in chosen] + [h.id for h in listed if h.id not in shown])
             ranked = ranked[: max(depth, len(chosen))]
         rerank_ms = _ms(start)
         start = time.perf_counter()
@@ -316,6 +364,99 @@ class BookSearchService:
         if not variations:  # every word was a filter ("nothing by Stephen King")
             variations = [subtract_phrases(original, names) or original]
         return text or variations[0], variations
+
+    def _with_shelf_tail(
+        self,
+        hits: list[FusedHit],
+        chosen: list[FusedHit],
+        retrieval: Retrieval,
+        wanted: int,
+        plan: QueryPlan | None,
+        text: str,
+        allowed: frozenset[str] | None,
+    ) -> list[FusedHit]:
+        """The candidates with the plan's shelves' other works after them, up to `wanted`.
+
+        The works go after every fused candidate (and after the lexical tail, unless
+        `shelf_tail_first`); they never enter MMR, so the first page stays the candidates'.
+        Nothing is looked up when the candidates already fill `wanted` places.
+        """
+        if plan is None or not self.shelf_tail:
+            return hits
+        group_of = self.retriever.lexical.group_of
+        taken = {group_of(h.id) for h in hits}
+        floor = min((h.score for h in hits), default=0.0)
+        holders = self.filters.holders_of(plan.categories, every=self.shelf_tail_all)
+        works_on = {group_of(i) for i in holders}
+        small = not self.shelf_tail_most or len(works_on) <= self.shelf_tail_most
+        named = not self.shelf_tail_named or _names_only_shelves(plan)
+        if self.shelf_tail_mode in ("page", "page-strict") and small and named:
+            shown = {h.id for h in chosen}
+            rest = [h for h in hits if h.id not in shown]
+            on = [h for h in rest if group_of(h.id) in works_on]
+            off = [h for h in rest if group_of(h.id) not in works_on]
+            room = min(self.shelf_tail, wanted - len(chosen) - len(on))
+            tail = (
+                self._shelf_holders(plan.categories, text, allowed, taken, room, floor)
+                if room > 0
+                else []
+            )
+            return [*chosen, *on, *tail, *off]
+        if self.shelf_tail_mode == "page-strict":
+            return hits
+        fused_ids = {h.id for h in retrieval.hits[: retrieval.fused]}
+        at = len(hits)
+        if self.shelf_tail_mode in ("fused", "page"):
+            at = next((i for i, h in enumerate(hits) if h.id not in fused_ids), len(hits))
+        room = min(self.shelf_tail, wanted - at)
+        if room <= 0:
+            return hits
+        tail = self._shelf_holders(plan.categories, text, allowed, taken, room, floor)
+        return [*hits[:at], *tail, *hits[at:]]
+
+    def _shelf_holders(
+        self,
+        shelves: Sequence[str],
+        text: str,
+        allowed: frozenset[str] | None,
+        taken: set[str],
+        count: int,
+        score: float,
+    ) -> list[FusedHit]:
+        """Up to `count` works on these shelves outside `taken`, best matched first.
+
+        A reader who names a catalog shelf ("books about time travel") asks for the books on
+        it, as a catalog's subject facet lists them. They are ordered by BM25 over the
+        searched words among the shelf's books, then by ratings count: what the books say and
+        how widely they are read, never anything an evaluation's labels hold.
+        """
+        holders = self.filters.holders_of(shelves, every=self.shelf_tail_all)
+        if allowed is not None:
+            holders = holders & allowed
+        if not holders:
+            return []
+        matched = (
+            []
+            if self.shelf_tail_popular
+            else self.retriever.lexical.search(text, len(holders), holders)
+        )
+        scores = {h.id: h.score for h in matched}
+        unmatched = sorted(
+            holders - scores.keys(), key=lambda i: (-self.filters.popularity_of(i), i)
+        )
+        tail: list[FusedHit] = []
+        for book_id in [*(h.id for h in matched), *unmatched]:
+            work = self.retriever.lexical.group_of(book_id)
+            if work in taken:
+                continue
+            taken.add(work)
+            rank = len(tail) + 1
+            tail.append(
+                FusedHit(book_id, score, {"shelf": rank}, {"shelf": scores.get(book_id, 0.0)})
+            )
+            if len(tail) == count:
+                break
+        return tail
 
     def _nothing_fits(self, text: str, results: Sequence[SearchResult]) -> NothingFits | None:
         """The request's words that no catalog book uses, when there are any.
