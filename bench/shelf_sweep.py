@@ -66,42 +66,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
         "lexical_tail": 200,
         "mmr": None,
     },
-    "shelf-tail100": {"shelf_tail": 100},
-    "shelf-tail100-fused": {"shelf_tail": 100, "shelf_tail_mode": "fused"},
-    "shelf-tail100-page": {"shelf_tail": 100, "shelf_tail_mode": "page"},
-    **{
-        f"shelf-tail100-page-most{n}": {
-            "shelf_tail": 100,
-            "shelf_tail_mode": "page",
-            "shelf_tail_most": n,
-        }
-        for n in (50, 100, 150, 200, 300, 500)
-    },
-    **{
-        f"shelf-page-named{'-all' if every else ''}-most{n}": {
-            "shelf_tail": 100,
-            "shelf_tail_mode": "page",
-            "shelf_tail_most": n,
-            "shelf_tail_named": True,
-            "shelf_tail_all": every,
-        }
-        for n in (0, 100, 200, 500)
-        for every in (False, True)
-    },
-    "shelf-page-named-all-popular": {
-        "shelf_tail": 100,
-        "shelf_tail_mode": "page",
-        "shelf_tail_named": True,
-        "shelf_tail_all": True,
-        "shelf_tail_popular": True,
-    },
-    "shelf-page-strict": {
-        "shelf_tail": 100,
-        "shelf_tail_mode": "page-strict",
-        "shelf_tail_named": True,
-        "shelf_tail_all": True,
-    },
-    "shelf-fused-all": {"shelf_tail": 100, "shelf_tail_mode": "fused", "shelf_tail_all": True},
+    "no-shelf-tail": {"shelf_tail": 0},
     "fields-1-2-2-w0.8-pool200": {
         "fields": (1, 2, 2),
         "weights": {"lexical": 0.8, "vector": 0.2},
@@ -173,11 +138,6 @@ def main() -> None:
         mmr = knobs.pop("mmr", search.mmr_lambda)
         fields = tuple(knobs.pop("fields", (1, 1, 1)))
         shelf_tail = knobs.pop("shelf_tail", search.shelf_tail)
-        shelf_tail_mode = knobs.pop("shelf_tail_mode", search.shelf_tail_mode)
-        shelf_tail_most = knobs.pop("shelf_tail_most", search.shelf_tail_most)
-        shelf_tail_named = knobs.pop("shelf_tail_named", search.shelf_tail_named)
-        shelf_tail_all = knobs.pop("shelf_tail_all", search.shelf_tail_all)
-        shelf_tail_popular = knobs.pop("shelf_tail_popular", search.shelf_tail_popular)
         if fields not in lexicals:
             weights = FieldWeights(*fields)
             passages = [
@@ -207,11 +167,6 @@ def main() -> None:
             search.filters,
             mmr_lambda=search.mmr_lambda,
             shelf_tail=shelf_tail,
-            shelf_tail_mode=shelf_tail_mode,
-            shelf_tail_most=shelf_tail_most,
-            shelf_tail_named=shelf_tail_named,
-            shelf_tail_all=shelf_tail_all,
-            shelf_tail_popular=shelf_tail_popular,
         )
         started = time.perf_counter()
         first = len(rows)

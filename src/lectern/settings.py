@@ -117,12 +117,13 @@ class Settings(BaseSettings):
     lexical_tail: int = Field(default=50, ge=0, le=2_000)
     """BM25 candidates past the pool, listed after every fused one (deeper pages, Recall@100)
     without changing the first page: shelf dev Recall@100 0.702 -> 0.722 (0 switches it off)."""
-    shelf_tail: int = Field(default=0, ge=0, le=1_000)
-    """Works on the catalog shelves a book request names, listed after every candidate.
+    shelf_tail: int = Field(default=100, ge=0, le=1_000)
+    """Places past the first page for the catalog shelves a book request names, and only them.
 
-    Only for requests the plan read as naming shelves ("books about time travel"); ordered by
-    BM25 over the request's words, then by ratings count; never on the first page of
-    candidates (0 switches it off)."""
+    "books about time travel": past the shown page, the candidates on every named shelf, then
+    the shelves' other books (BM25 over the words, then ratings count), then the rest. Shelf
+    dev Recall@100 0.722 -> 0.803, judged 0.858 -> 0.853, nDCG@10 unchanged (0 switches it
+    off; docs/evaluation.md says what it leans on)."""
     candidate_pool: int = Field(default=100, ge=10, le=2_000)
     """Candidates per query variation, split between BM25 and vectors by the strategy."""
     mmr_lambda: float = Field(default=DEFAULT_MMR_LAMBDA, ge=0.0, le=1.0)

@@ -94,12 +94,10 @@ class BookFilterIndex:
         """The book's ratings count, 0 when no source gives one."""
         return self._popularity.get(book_id, 0)
 
-    def holders_of(self, shelves: Sequence[str], *, every: bool = False) -> frozenset[str]:
-        """Ids of the books on any of these catalog shelves (`every`: on all of them)."""
+    def holders_of(self, shelves: Sequence[str]) -> frozenset[str]:
+        """Ids of the books on every one of these catalog shelves (none when none is named)."""
         held = [self._by_category.get(name, set()) for name in shelves]
-        if not held:
-            return frozenset()
-        return frozenset(set.intersection(*held) if every else set.union(*held))
+        return frozenset(set.intersection(*held)) if held else frozenset()
 
     def pages_of(self, book_id: str) -> int | None:
         """The book's page count, or None when no source states it."""

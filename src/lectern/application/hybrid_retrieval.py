@@ -65,8 +65,6 @@ class Retrieval:
     degraded: bool
     degraded_reason: str | None
     timings_ms: dict[str, float]
-    fused: int | None = None
-    """How many of `hits` came from fusion; the rest are the lexical tail (None: all)."""
 
 
 def _tail(
@@ -196,10 +194,9 @@ class HybridRetriever:
             hits = convex_fusion(rankings, weights)
         else:
             hits = reciprocal_rank_fusion(rankings, k=self.config.rrf_k, weights=weights)
-        fused = len(hits)
         hits += _tail(hits, tails, lexical_k)
         timings["fusion_ms"] = _ms(start)
-        return Retrieval(hits, degraded_reason is not None, degraded_reason, timings, fused)
+        return Retrieval(hits, degraded_reason is not None, degraded_reason, timings)
 
     def degraded_reason_for(self, methods: Sequence[str]) -> str | None:
         """Why these methods cannot run as asked, or None when they can."""

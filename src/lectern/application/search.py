@@ -19,7 +19,7 @@ from cachetools import TTLCache
 
 from lectern.application.book_filters import BookFilterIndex
 from lectern.application.explanations import ExplanationService
-from lectern.application.hybrid_retrieval import HybridRetriever, Retrieval
+from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import (
     BookCatalog,
 )
@@ -177,11 +177,6 @@ class BookSearchService:
         explain_top: int = 5,
         mmr_lambda: float | None = DEFAULT_MMR_LAMBDA,
         shelf_tail: int = 0,
-        shelf_tail_mode: str = "after",
-        shelf_tail_most: int = 0,
-        shelf_tail_named: bool = False,
-        shelf_tail_all: bool = False,
-        shelf_tail_popular: bool = False,
     ) -> None:
         """Indexes are loaded by bootstrap; this only combines them.
 
@@ -191,11 +186,6 @@ class BookSearchService:
         self.catalog = catalog
         self.mmr_lambda = mmr_lambda
         self.shelf_tail = shelf_tail
-        self.shelf_tail_mode = shelf_tail_mode
-        self.shelf_tail_most = shelf_tail_most
-        self.shelf_tail_named = shelf_tail_named
-        self.shelf_tail_all = shelf_tail_all
-        self.shelf_tail_popular = shelf_tail_popular
         self.retriever = retriever
         self.filters = filters
         self.explainer = explainer
@@ -273,9 +263,10 @@ class BookSearchService:
         else:
             chosen = self._diversify(hits, query.max_results, mmr_lambda)
         listed = hits
-        if on_shelves and not filters.has_page_limit:
-            listed = self._with_shelf_tail(
-                hits, chosen, retrieval, max(query.max_results, depth or 0), plan, text, allowed
+        past_page = depth is not None or len(chosen) < query.max_results
+        if plan is not None and on_shelves and past_page and not filters.has_page_limit:
+            listed = self._shelf_first_past_page(
+                hits, chosen, max(query.max_results, depth or 0), plan, text, allowed
             )
         if len(chosen) < query.max_results:
             taken = {h.id for h in chosen}
@@ -365,81 +356,53 @@ class BookSearchService:
             variations = [subtract_phrases(original, names) or original]
         return text or variations[0], variations
 
-    def _with_shelf_tail(
+    def _shelf_first_past_page(
         self,
         hits: list[FusedHit],
         chosen: list[FusedHit],
-        retrieval: Retrieval,
         wanted: int,
-        plan: QueryPlan | None,
+        plan: QueryPlan,
         text: str,
         allowed: frozenset[str] | None,
     ) -> list[FusedHit]:
-        """The candidates with the plan's shelves' other works after them, up to `wanted`.
+        """For a request that names only shelves, their books first past the first page.
 
-        The works go after every fused candidate (and after the lexical tail, unless
-        `shelf_tail_first`); they never enter MMR, so the first page stays the candidates'.
-        Nothing is looked up when the candidates already fill `wanted` places.
+        "books about time travel" asks for what is on the catalog's time-travel shelf, as a
+        catalog's subject facet lists it. Past the shown page: the candidates on every named
+        shelf in candidate order, then the shelves' other books (`_shelf_holders`), then the
+        other candidates, `wanted` places in all. The shown page is chosen before and never
+        changes; a request with more words than its shelves keeps the candidates' order.
         """
-        if plan is None or not self.shelf_tail:
+        if not self.shelf_tail or not _names_only_shelves(plan):
             return hits
         group_of = self.retriever.lexical.group_of
+        holders = self.filters.holders_of(plan.categories)
+        on_shelves = {group_of(i) for i in holders}
+        shown = {h.id for h in chosen}
+        rest = [h for h in hits if h.id not in shown]
+        on = [h for h in rest if group_of(h.id) in on_shelves]
+        off = [h for h in rest if group_of(h.id) not in on_shelves]
+        room = min(self.shelf_tail, wanted - len(chosen) - len(on))
+        if room <= 0:
+            return [*chosen, *on, *off]
+        if allowed is not None:
+            holders &= allowed
         taken = {group_of(h.id) for h in hits}
         floor = min((h.score for h in hits), default=0.0)
-        holders = self.filters.holders_of(plan.categories, every=self.shelf_tail_all)
-        works_on = {group_of(i) for i in holders}
-        small = not self.shelf_tail_most or len(works_on) <= self.shelf_tail_most
-        named = not self.shelf_tail_named or _names_only_shelves(plan)
-        if self.shelf_tail_mode in ("page", "page-strict") and small and named:
-            shown = {h.id for h in chosen}
-            rest = [h for h in hits if h.id not in shown]
-            on = [h for h in rest if group_of(h.id) in works_on]
-            off = [h for h in rest if group_of(h.id) not in works_on]
-            room = min(self.shelf_tail, wanted - len(chosen) - len(on))
-            tail = (
-                self._shelf_holders(plan.categories, text, allowed, taken, room, floor)
-                if room > 0
-                else []
-            )
-            return [*chosen, *on, *tail, *off]
-        if self.shelf_tail_mode == "page-strict":
-            return hits
-        fused_ids = {h.id for h in retrieval.hits[: retrieval.fused]}
-        at = len(hits)
-        if self.shelf_tail_mode in ("fused", "page"):
-            at = next((i for i, h in enumerate(hits) if h.id not in fused_ids), len(hits))
-        room = min(self.shelf_tail, wanted - at)
-        if room <= 0:
-            return hits
-        tail = self._shelf_holders(plan.categories, text, allowed, taken, room, floor)
-        return [*hits[:at], *tail, *hits[at:]]
+        others = self._shelf_holders(holders, text, taken, room, floor)
+        return [*chosen, *on, *others, *off]
 
     def _shelf_holders(
-        self,
-        shelves: Sequence[str],
-        text: str,
-        allowed: frozenset[str] | None,
-        taken: set[str],
-        count: int,
-        score: float,
+        self, holders: frozenset[str], text: str, taken: set[str], count: int, score: float
     ) -> list[FusedHit]:
-        """Up to `count` works on these shelves outside `taken`, best matched first.
+        """Up to `count` works of these books outside `taken`, best matched first.
 
-        A reader who names a catalog shelf ("books about time travel") asks for the books on
-        it, as a catalog's subject facet lists them. They are ordered by BM25 over the
-        searched words among the shelf's books, then by ratings count: what the books say and
-        how widely they are read, never anything an evaluation's labels hold.
+        Ordered by BM25 over the searched words among these books, then by ratings count:
+        what the books say and how widely they are read, nothing an evaluation's labels hold.
         """
-        holders = self.filters.holders_of(shelves, every=self.shelf_tail_all)
-        if allowed is not None:
-            holders = holders & allowed
         if not holders:
             return []
-        matched = (
-            []
-            if self.shelf_tail_popular
-            else self.retriever.lexical.search(text, len(holders), holders)
-        )
+        matched = self.retriever.lexical.search(text, len(holders), holders)
         scores = {h.id: h.score for h in matched}
         unmatched = sorted(
             holders - scores.keys(), key=lambda i: (-self.filters.popularity_of(i), i)
@@ -450,10 +413,8 @@ class BookSearchService:
             if work in taken:
                 continue
             taken.add(work)
-            rank = len(tail) + 1
-            tail.append(
-                FusedHit(book_id, score, {"shelf": rank}, {"shelf": scores.get(book_id, 0.0)})
-            )
+            ranks = {"shelf": len(tail) + 1}
+            tail.append(FusedHit(book_id, score, ranks, {"shelf": scores.get(book_id, 0.0)}))
             if len(tail) == count:
                 break
         return tail

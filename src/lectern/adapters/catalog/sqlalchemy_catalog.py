@@ -310,7 +310,7 @@ class SqlAlchemyBookCatalog:
             }
 
     def book_facts(self) -> list[BookFacts]:
-        """Language, year, categories, pages, authors, title, series and popularity of every book."""
+        """Language, year, shelves, pages, authors, title, series and popularity of every book."""
         categories: dict[str, set[str]] = {}
         authors: dict[str, list[str]] = {}
         with self.engine.connect() as connection:
