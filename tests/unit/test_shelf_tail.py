@@ -167,3 +167,34 @@ def test_the_holders_of_several_shelves_are_on_every_one() -> None:
     assert filters.holders_of(["a", "b"]) == {_id(1)}
     assert filters.holders_of(["a"]) == {_id(1), _id(2)}
     assert filters.holders_of([]) == frozenset()
+
+
+def test_a_longer_page_shows_the_shelf_after_the_first_ten() -> None:
+    catalog = FakeCatalog()
+    books = [
+        Book(id=uuid.UUID(int=n), title=f"T{n}", description="time travel " + "war " * n)
+        for n in range(1, 15)
+    ] + [
+        Book(id=uuid.UUID(int=n), title=f"S{n}", description="a garden", categories=(SHELF,))
+        for n in range(15, 18)
+    ]
+    for book in books:
+        catalog.entries[book.id] = StoredEntry(CatalogEntry(book, (), (), ()), "h")
+    texts = {str(b.id): b.description or "" for b in books}
+    embedder = FakeEmbedder(VOCAB)
+    config = SearchConfig(fusion="convex", candidate_pool=40)
+    retriever = HybridRetriever(
+        FakeLexicalIndex(texts), FakeVectorIndex(embedder, texts), embedder, config
+    )
+    service = BookSearchService(
+        catalog, retriever, BookFilterIndex(catalog.book_facts()), shelf_tail=100
+    )
+    ten = service.search(SearchQuery(QUERY), plan=PLAN)
+    more = service.search(SearchQuery(QUERY, max_results=14), plan=PLAN)
+    deep = service.search(SearchQuery(QUERY), plan=PLAN, depth=14)
+    shown = [str(r.book.id) for r in more.results]
+    assert shown[:10] == [str(r.book.id) for r in ten.results]
+    shelf = {_id(15), _id(16), _id(17)} - set(shown[:10])
+    assert shelf
+    assert set(shown[10 : 10 + len(shelf)]) == shelf
+    assert shown == list(deep.ranked_ids)

@@ -257,20 +257,28 @@ class BookSearchService:
         hits = self._one_per_work(retrieval.hits, exclude=seeds)
         if plan is not None and plan.like_title:
             hits = self._not_about(hits, plan.like_title, query.max_results)
-        if filters.has_page_limit:
-            hits = self._known_to_fit_first(hits)
-            chosen = self._diversify_known_first(hits, query.max_results, mmr_lambda)
-        else:
-            chosen = self._diversify(hits, query.max_results, mmr_lambda)
+        k = query.max_results
+        page = min(k, DEFAULT_RESULTS)
+        wanted = max(k, depth or 0)
+        shelf_first = (
+            plan is not None
+            and on_shelves
+            and bool(self.shelf_tail)
+            and not filters.has_page_limit
+            and wanted > page
+            and _names_only_shelves(plan)
+        )
         listed = hits
-        past_page = depth is not None or len(chosen) < query.max_results
-        if plan is not None and on_shelves and past_page and not filters.has_page_limit:
-            listed = self._shelf_first_past_page(
-                hits, chosen, max(query.max_results, depth or 0), plan, text, allowed
-            )
-        if len(chosen) < query.max_results:
-            taken = {h.id for h in chosen}
-            chosen += [h for h in listed if h.id not in taken][: query.max_results - len(chosen)]
+        if filters.has_page_limit:
+            hits = listed = self._known_to_fit_first(hits)
+            chosen = self._diversify_known_first(hits, k, mmr_lambda)
+        elif plan is not None and shelf_first:
+            # The first page is the one a ten-result search shows; the shelf orders the rest.
+            chosen = self._diversify(hits, page, mmr_lambda)
+            listed = self._shelf_first_past_page(hits, chosen, wanted, plan, text, allowed)
+            chosen = listed[:k]
+        else:
+            chosen = self._diversify(hits, k, mmr_lambda)
         ranked: tuple[str, ...] = ()
         if depth is not None:
             shown = {h.id for h in chosen}
@@ -365,16 +373,14 @@ class BookSearchService:
         text: str,
         allowed: frozenset[str] | None,
     ) -> list[FusedHit]:
-        """For a request that names only shelves, their books first past the first page.
+        """The first page, then the named shelves' books, then the other candidates.
 
         "books about time travel" asks for what is on the catalog's time-travel shelf, as a
-        catalog's subject facet lists it. Past the shown page: the candidates on every named
-        shelf in candidate order, then the shelves' other books (`_shelf_holders`), then the
-        other candidates, `wanted` places in all. The shown page is chosen before and never
-        changes; a request with more words than its shelves keeps the candidates' order.
+        catalog's subject facet lists it. Past the first page (`chosen`, unchanged): the
+        candidates on every named shelf in candidate order, then the shelves' other books
+        (`_shelf_holders`, at most `shelf_tail`), then the other candidates; `wanted` places
+        are filled, so no shelf book is looked up when the candidates on it fill them.
         """
-        if not self.shelf_tail or not _names_only_shelves(plan):
-            return hits
         group_of = self.retriever.lexical.group_of
         holders = self.filters.holders_of(plan.categories)
         on_shelves = {group_of(i) for i in holders}
