@@ -120,6 +120,10 @@ def _without_filter_words(text: str, plan: QueryPlan) -> str | None:
         return None
 
 
+_FRAME_WORDS = frozenset({"book", "books", "novel", "novels", "story", "stories", "read", "reads"})
+"""Words that name what every catalog item is, not a subject (left over from a frame)."""
+
+
 def _names_only_shelves(plan: QueryPlan) -> bool:
     """True when the request's words, past a frame and stop words, all name its shelves.
 
@@ -141,10 +145,6 @@ def _names_only_shelves(plan: QueryPlan) -> bool:
     rest = without_request_framing(rest) if rest else rest
     words = re.findall(r"\w+", fold(rest))
     return not [w for w in words if w not in STOP_WORDS and w not in _FRAME_WORDS]
-
-
-_FRAME_WORDS = frozenset({"book", "books", "novel", "novels", "story", "stories", "read", "reads"})
-"""Words that name what every catalog item is, not a subject (left over from a frame)."""
 
 
 def _candidates(hits: Sequence[FusedHit]) -> dict[str, int]:
@@ -403,8 +403,8 @@ class BookSearchService:
     ) -> list[FusedHit]:
         """Up to `count` works of these books outside `taken`, best matched first.
 
-        Ordered by BM25 over the searched words among these books, then by ratings count:
-        what the books say and how widely they are read, nothing an evaluation's labels hold.
+        Ordered by BM25 over the searched words among these books, then by ratings count
+        (what the books say, then how widely they are read; never an evaluation's grades).
         """
         if not holders:
             return []
