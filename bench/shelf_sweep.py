@@ -22,7 +22,7 @@ from typing import Any
 from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex
 from lectern.application.evaluation import shelves as bench
 from lectern.application.evaluation.datasets import load_dataset
-from lectern.application.evaluation.metrics import mean, ndcg_at_k
+from lectern.application.evaluation.metrics import mean, ndcg_at_k, recall_at_k
 from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.search import BookSearchService
 from lectern.bootstrap import bootstrap
@@ -66,6 +66,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
         "lexical_tail": 200,
         "mmr": None,
     },
+    "no-shelf-tail": {"shelf_tail": 0},
     "fields-1-2-2-w0.8-pool200": {
         "fields": (1, 2, 2),
         "weights": {"lexical": 0.8, "vector": 0.2},
@@ -74,11 +75,11 @@ CONFIGS: dict[str, dict[str, Any]] = {
 }
 
 
-def judged(search: BookSearchService, understanding: Any, mmr: Any) -> float:
-    """Mean nDCG@10 of the judged catalog queries, by work, as the runner grades them."""
+def judged(search: BookSearchService, understanding: Any, mmr: Any) -> tuple[float, float]:
+    """Mean nDCG@10 and Recall@100 of the judged catalog queries, by work, as the runner."""
     dataset = load_dataset(None)
     group_of = search.retriever.lexical.group_of
-    scores = []
+    scores, recalls = [], []
     for query in dataset.queries:
         plan = understanding.plan(query.text)
         response = search.search(
@@ -94,7 +95,8 @@ def judged(search: BookSearchService, understanding: Any, mmr: Any) -> float:
             qrels[work] = max(qrels.get(work, 0), grade)
         ranking = [group_of(i) for i in response.ranked_ids]
         scores.append(ndcg_at_k(ranking, qrels, 10))
-    return mean(scores)
+        recalls.append(recall_at_k(ranking, qrels, 100))
+    return mean(scores), mean(recalls)
 
 
 def main() -> None:
@@ -135,6 +137,7 @@ def main() -> None:
         knobs = dict(CONFIGS[name])
         mmr = knobs.pop("mmr", search.mmr_lambda)
         fields = tuple(knobs.pop("fields", (1, 1, 1)))
+        shelf_tail = knobs.pop("shelf_tail", search.shelf_tail)
         if fields not in lexicals:
             weights = FieldWeights(*fields)
             passages = [
@@ -159,7 +162,11 @@ def main() -> None:
                 )
                 sys.stdout.write(json.dumps(rows[-1]) + "\n")
         service = BookSearchService(
-            services.catalog, retriever, search.filters, mmr_lambda=search.mmr_lambda
+            services.catalog,
+            retriever,
+            search.filters,
+            mmr_lambda=search.mmr_lambda,
+            shelf_tail=shelf_tail,
         )
         started = time.perf_counter()
         first = len(rows)
@@ -175,9 +182,8 @@ def main() -> None:
                 }
             )
         if not args.no_judged:
-            rows.append(
-                {"config": name, "split": "judged", "ndcg": judged(service, understanding, mmr)}
-            )
+            ndcg, recall = judged(service, understanding, mmr)
+            rows.append({"config": name, "split": "judged", "ndcg": ndcg, "recall": recall})
         seconds = time.perf_counter() - started
         sys.stderr.write(f"{name}: {seconds:.0f} s\n")
         for row in rows[first:]:

@@ -169,6 +169,7 @@ class FakeCatalog:
                 s.entry.book.authors,
                 s.entry.book.title,
                 cast(str | None, s.entry.book.metadata.get("series")),
+                int(cast(int, s.entry.book.metadata.get("ratings_count", 0) or 0)),
             )
             for s in self.entries.values()
         ]

@@ -50,6 +50,7 @@ class BookFilterIndex:
         self._titles: dict[str, tuple[str, str | None]] = {}
         self._title_words: dict[str, set[str]] = {}
         self._first_author: dict[str, str] = {}
+        self._popularity: dict[str, int] = {}
         for fact in facts:
             if fact.language:
                 self._by_language.setdefault(fact.language, set()).add(fact.id)
@@ -59,6 +60,8 @@ class BookFilterIndex:
                 self._by_year.setdefault(fact.published_year, set()).add(fact.id)
             if fact.pages is not None:
                 self._pages[fact.id] = fact.pages
+            if fact.popularity:
+                self._popularity[fact.id] = fact.popularity
             for author in fact.authors:
                 self._by_author.setdefault(author_words(author), set()).add(fact.id)
             if fact.authors:
@@ -86,6 +89,15 @@ class BookFilterIndex:
     def first_author_of(self, book_id: str) -> str | None:
         """The book's first author, or None."""
         return self._first_author.get(book_id)
+
+    def popularity_of(self, book_id: str) -> int:
+        """The book's ratings count, 0 when no source gives one."""
+        return self._popularity.get(book_id, 0)
+
+    def holders_of(self, shelves: Sequence[str]) -> frozenset[str]:
+        """Ids of the books on every one of these catalog shelves (none when none is named)."""
+        held = [self._by_category.get(name, set()) for name in shelves]
+        return frozenset(set.intersection(*held)) if held else frozenset()
 
     def pages_of(self, book_id: str) -> int | None:
         """The book's page count, or None when no source states it."""

@@ -120,6 +120,33 @@ def _without_filter_words(text: str, plan: QueryPlan) -> str | None:
         return None
 
 
+_FRAME_WORDS = frozenset({"book", "books", "novel", "novels", "story", "stories", "read", "reads"})
+"""Words that name what every catalog item is, not a subject (left over from a frame)."""
+
+
+def _names_only_shelves(plan: QueryPlan) -> bool:
+    """True when the request's words, past a frame and stop words, all name its shelves.
+
+    "books about time travel", "epic fantasy with dragons": the reader asks for what is on
+    those shelves. "a cozy mystery in a small english village" asks for more than its shelf.
+    Words that became filters ("in Spanish", "under 300 pages") do not count.
+    """
+    if not plan.categories:
+        return False
+    kinds = FILTER_KINDS | {"category"}
+    text = plan.original_query
+    spans = sorted((r.start, r.end) for r in plan.recognised if r.kind in kinds and r.end)
+    kept, position = [], 0
+    for start, end in spans:
+        kept.append(text[position:start])
+        position = max(position, end)
+    kept.append(text[position:])
+    rest = " ".join("".join(kept).split())
+    rest = without_request_framing(rest) if rest else rest
+    words = re.findall(r"\w+", fold(rest))
+    return not [w for w in words if w not in STOP_WORDS and w not in _FRAME_WORDS]
+
+
 def _candidates(hits: Sequence[FusedHit]) -> dict[str, int]:
     """How many fused candidates each method (any variation) found."""
     counts = {"lexical": 0, "vector": 0}
@@ -149,13 +176,16 @@ class BookSearchService:
         explainer: ExplanationService | None = None,
         explain_top: int = 5,
         mmr_lambda: float | None = DEFAULT_MMR_LAMBDA,
+        shelf_tail: int = 0,
     ) -> None:
         """Indexes are loaded by bootstrap; this only combines them.
 
-        `mmr_lambda` is the default of `search` (bootstrap passes LECTERN_MMR_LAMBDA).
+        `mmr_lambda` is the default of `search` (bootstrap passes LECTERN_MMR_LAMBDA);
+        `shelf_tail` is LECTERN_SHELF_TAIL (`_shelf_holders`).
         """
         self.catalog = catalog
         self.mmr_lambda = mmr_lambda
+        self.shelf_tail = shelf_tail
         self.retriever = retriever
         self.filters = filters
         self.explainer = explainer
@@ -227,15 +257,32 @@ class BookSearchService:
         hits = self._one_per_work(retrieval.hits, exclude=seeds)
         if plan is not None and plan.like_title:
             hits = self._not_about(hits, plan.like_title, query.max_results)
+        k = query.max_results
+        page = min(k, DEFAULT_RESULTS)
+        wanted = max(k, depth or 0)
+        shelf_first = (
+            plan is not None
+            and on_shelves
+            and bool(self.shelf_tail)
+            and not filters.has_page_limit
+            and wanted > page
+            and _names_only_shelves(plan)
+        )
+        listed = hits
         if filters.has_page_limit:
-            hits = self._known_to_fit_first(hits)
-            chosen = self._diversify_known_first(hits, query.max_results, mmr_lambda)
+            hits = listed = self._known_to_fit_first(hits)
+            chosen = self._diversify_known_first(hits, k, mmr_lambda)
+        elif plan is not None and shelf_first:
+            # The first page is the one a ten-result search shows; the shelf orders the rest.
+            chosen = self._diversify(hits, page, mmr_lambda)
+            listed = self._shelf_first_past_page(hits, chosen, wanted, plan, text, allowed)
+            chosen = listed[:k]
         else:
-            chosen = self._diversify(hits, query.max_results, mmr_lambda)
+            chosen = self._diversify(hits, k, mmr_lambda)
         ranked: tuple[str, ...] = ()
         if depth is not None:
             shown = {h.id for h in chosen}
-            ranked = tuple([h.id for h in chosen] + [h.id for h in hits if h.id not in shown])
+            ranked = tuple([h.id for h in chosen] + [h.id for h in listed if h.id not in shown])
             ranked = ranked[: max(depth, len(chosen))]
         rerank_ms = _ms(start)
         start = time.perf_counter()
@@ -316,6 +363,67 @@ class BookSearchService:
         if not variations:  # every word was a filter ("nothing by Stephen King")
             variations = [subtract_phrases(original, names) or original]
         return text or variations[0], variations
+
+    def _shelf_first_past_page(
+        self,
+        hits: list[FusedHit],
+        chosen: list[FusedHit],
+        wanted: int,
+        plan: QueryPlan,
+        text: str,
+        allowed: frozenset[str] | None,
+    ) -> list[FusedHit]:
+        """The first page, then the named shelves' books, then the other candidates.
+
+        "books about time travel" asks for what is on the catalog's time-travel shelf, as a
+        catalog's subject facet lists it. Past the first page (`chosen`, unchanged): the
+        candidates on every named shelf in candidate order, then the shelves' other books
+        (`_shelf_holders`, at most `shelf_tail`), then the other candidates; `wanted` places
+        are filled, so no shelf book is looked up when the candidates on it fill them.
+        """
+        group_of = self.retriever.lexical.group_of
+        holders = self.filters.holders_of(plan.categories)
+        on_shelves = {group_of(i) for i in holders}
+        shown = {h.id for h in chosen}
+        rest = [h for h in hits if h.id not in shown]
+        on = [h for h in rest if group_of(h.id) in on_shelves]
+        off = [h for h in rest if group_of(h.id) not in on_shelves]
+        room = min(self.shelf_tail, wanted - len(chosen) - len(on))
+        if room <= 0:
+            return [*chosen, *on, *off]
+        if allowed is not None:
+            holders &= allowed
+        taken = {group_of(h.id) for h in hits}
+        floor = min((h.score for h in hits), default=0.0)
+        others = self._shelf_holders(holders, text, taken, room, floor)
+        return [*chosen, *on, *others, *off]
+
+    def _shelf_holders(
+        self, holders: frozenset[str], text: str, taken: set[str], count: int, score: float
+    ) -> list[FusedHit]:
+        """Up to `count` works of these books outside `taken`, best matched first.
+
+        Ordered by BM25 over the searched words among these books, then by ratings count
+        (what the books say, then how widely they are read; never an evaluation's grades).
+        """
+        if not holders:
+            return []
+        matched = self.retriever.lexical.search(text, len(holders), holders)
+        scores = {h.id: h.score for h in matched}
+        unmatched = sorted(
+            holders - scores.keys(), key=lambda i: (-self.filters.popularity_of(i), i)
+        )
+        tail: list[FusedHit] = []
+        for book_id in [*(h.id for h in matched), *unmatched]:
+            work = self.retriever.lexical.group_of(book_id)
+            if work in taken:
+                continue
+            taken.add(work)
+            ranks = {"shelf": len(tail) + 1}
+            tail.append(FusedHit(book_id, score, ranks, {"shelf": scores.get(book_id, 0.0)}))
+            if len(tail) == count:
+                break
+        return tail
 
     def _nothing_fits(self, text: str, results: Sequence[SearchResult]) -> NothingFits | None:
         """The request's words that no catalog book uses, when there are any.

@@ -58,6 +58,7 @@ class SearchWiring(ModelWiring):
             explainer=self.explanations(),
             explain_top=self.settings.explain_top,
             mmr_lambda=self.settings.mmr_lambda,
+            shelf_tail=self.settings.shelf_tail,
         )
 
     def explanation_cache(self) -> ExplanationCache | None:

@@ -310,7 +310,7 @@ class SqlAlchemyBookCatalog:
             }
 
     def book_facts(self) -> list[BookFacts]:
-        """Language, year, categories, pages, authors, title and series of every book."""
+        """Language, year, shelves, pages, authors, title, series and popularity of every book."""
         categories: dict[str, set[str]] = {}
         authors: dict[str, list[str]] = {}
         with self.engine.connect() as connection:
@@ -344,6 +344,7 @@ class SqlAlchemyBookCatalog:
                 tuple(authors.get(row.id, ())),
                 row.title,
                 _series(row.metadata_json),
+                _popularity(row.metadata_json),
             )
             for row in rows
         ]

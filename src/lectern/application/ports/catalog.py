@@ -161,6 +161,8 @@ class BookFacts:
     authors: tuple[str, ...] = ()
     title: str = ""
     series: str | None = None
+    popularity: int = 0
+    """Ratings count when a source gives one, else 0 (orders a shelf's books past the pool)."""
 
 
 @dataclass(frozen=True, slots=True)
