@@ -284,3 +284,54 @@ def test_a_due_clause_is_read_against_the_clock_and_to_only_when_a_date_moves() 
     assert due_date_of("push it to next friday", monday) is None
     assert due_date_of("push it to next friday", monday, moved=True) == "2026-11-06"
     assert due_date_of("a task to rotate the certs", monday, moved=True) is None
+
+
+def test_due_dates_people_write_are_counted_from_the_clock() -> None:
+    monday = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+    said = {
+        "ship it, due this Friday": "2026-11-06",
+        "close the books by end of the month": "2026-11-30",
+        "wrap up by end of next week": "2026-11-13",
+        "due on the 14th": "2026-11-14",
+        "by the 1st": "2026-12-01",
+        "by wed": "2026-11-04",
+        "due Nov 20": "2026-11-20",
+        "by 3rd of December": "2026-12-03",
+        "due in two weeks": "2026-11-16",
+    }
+    for text, day in said.items():
+        assert due_date_of(text, monday) == day, text
+    assert due_date_of("move the review to the 20th", monday, moved=True) == "2026-11-20"
+    assert due_date_of("a task for bob to check the logs", monday) is None
+
+
+def test_a_new_tasks_title_is_the_title_and_not_the_words_around_it() -> None:
+    rules = WorkspaceRules(_call, clock=lambda: datetime(2026, 11, 2, 9, 0, tzinfo=UTC))
+    system = "\n".join(
+        [
+            NAMES_HEADER,
+            "- project: VPN gateway hardening",
+            "- project: Phishing awareness",
+            "- member: alice (Alice Admin)",
+            "- member: bob (Bob Builder)",
+            "- reader: alice",
+        ]
+    )
+    said = {
+        "create a low priority task on Phishing awareness called Print the posters": {
+            "project_id": "Phishing awareness",
+            "title": "Print the posters",
+            "priority": "low",
+        },
+    }
+    for text, arguments in said.items():
+        stages = rules.plan(text, [], system)
+        assert stages is not None, text
+        [call] = stages[0](None)  # type: ignore[misc]
+        assert (call.name, call.arguments) == ("create_task", arguments), text
+    # Read by meaning when no pattern fits: the quoted words are the title, not the colon's.
+    said_so = "vpn project: new task 'Check the spare gateway' for bob, due this friday"
+    monday = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+    [call] = plan_workspace("create_task", said_so, WORLD, NOWHERE, _call, monday)  # type: ignore[misc]
+    assert call.arguments["title"] == "Check the spare gateway"
+    assert (call.arguments["assignee_id"], call.arguments["due_date"]) == ("bob", "2026-11-06")

@@ -88,6 +88,7 @@ from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
 from lectern.adapters.understanding.slots import list_name_of
+from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
@@ -320,7 +321,9 @@ class RulePolicy:
         if intent in WORKSPACE_TOOLS:
             task, project = self.workspace.context(history, system)
             reader = names.of("reader")
-            where = Where(task, project, reader[0] if reader else None)
+            page = PAGE.search(system)
+            document = page.group("id") if page and page.group("type") == "document" else None
+            where = Where(task, project, reader[0] if reader else None, document)
             planned = plan_workspace(intent, text, names, where, self._call, self.clock())
         else:
             planned = plan_books(intent, text, names, it, self._call)

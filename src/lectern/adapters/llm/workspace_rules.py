@@ -172,6 +172,13 @@ class WorkspaceRules:
             words = _project_words(value)
             if words is None or THIS_PROJECT.match(f"{words} project") or words in ("this", "it"):
                 return page_project
+            # "the VPN project" stands for "VPN gateway hardening", as a task's mention does
+            # for its title; two close projects get a question, none keeps the words.
+            found = resolve(words, names.of("project"))
+            if found.name is not None:
+                return found.name
+            if found.ambiguous:
+                raise _Unclear(which_of("project", found.candidates))
             return words
 
         def person_ref(value: str | None) -> str:
@@ -325,7 +332,24 @@ class WorkspaceRules:
                     rest = rest[: found.start()] + rest[found.end() :]
                     break
         title = _clean(rest).lstrip(" :-").strip()
-        title = re.sub(r"^(?:to|for)\s+", "", title, flags=re.I)
+        # What is left around the title once the project, date and priority are out: "here:",
+        # "called", "new task", quotes around it, "for me" (its assignee).
+        title = re.sub(
+            r"^(?:(?:here|there)\s*:|(?:new\s+)?task\b|called\b|named\b|titled\b|to\b|for\b)"
+            r"[\s:,-]*",
+            "",
+            title,
+            flags=re.I,
+        )
+        quoted = re.fullmatch(r"[\"“'‘](?P<t>[^\"”'’]+)[\"”'’](?P<after>.*)", title)
+        if quoted:
+            title, after = quoted.group("t"), quoted.group("after")
+            owner = re.fullmatch(
+                r"\s*(?:,\s*)?for\s+(?P<p>me|[a-z][\w.-]*)\s*[,.]?\s*", after, re.I
+            )
+            if owner and "assignee_id" not in arguments:
+                arguments["assignee_id"] = refs.person(owner.group("p"))
+        title = title.strip(" ,.")
         if not title:
             return []
         title = title[0].upper() + title[1:]

@@ -345,6 +345,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "what tasks does the Backup project have",
         "list my tasks in this project",
         "what's left to do on this project",
+        "what's in progress on the audit project?",
+        "anything finished yet on this project?",
+        "which tasks are waiting for review",
+        "what's still open on the Firewall project",
     ),
     "get_task_details": (
         "tell me about the firewall rules task",
@@ -387,6 +391,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "members of the audit project",
         "who are my colleagues on this",
         "show the team",
+        "who is on the Firewall project",
+        "what's alice's role",
+        "what role does carol have here",
     ),
     "get_documents": (
         "which documents are linked to this project",
@@ -401,6 +408,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "list the project documents",
         "what papers are on this project",
         "documents?",
+        "docs for this project pls",
+        "any documents attached to the audit project?",
     ),
     "get_document_details": (
         "show me the document T1190",
@@ -429,6 +438,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "look up backups in the workspace",
         "search everything for VPN",
         "anything mentioning MFA?",
+        "is anything written down about the backups?",
+        "where was the outage mentioned",
+        "search for outage",
+        "anything in our notes on certificates?",
+        "has anyone written about the patch window",
     ),
     "create_task": (
         "create a task to update the firewall rules",
@@ -519,6 +533,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "the freeze is over, close the blocker",
         "resolve it",
         "that blocker is fixed",
+        "unblock the backup task, the disks arrived",
+        "the blocker on the migration is cleared",
     ),
     "add_comment": (
         "comment on the firewall task: rules reviewed",

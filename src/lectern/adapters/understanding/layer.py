@@ -96,6 +96,14 @@ CUES: dict[str, re.Pattern[str]] = {
         r"\b(?:blocked\s+by|stuck\s+on\s+this|can't\s+move|until|waiting\s+for)\b(?!.*\?)",
         re.I,
     ),
+    # "the maintenance window blocker is cleared", "unblock the patch task": a blocker ended.
+    "resolve_blocker": re.compile(
+        r"\bunblock(?:ed)?\b|\bno\s+longer\s+blocked\b|"
+        r"\bblocker\b.{0,40}\b(?:resolved|cleared|gone|lifted|sorted|fixed|over)\b|"
+        r"\b(?:resolve|clear|close|lift)\s+(?:the\s+|that\s+|this\s+)?(?:[\w'-]+\s+){0,4}"
+        r"blocker\b",
+        re.I,
+    ),
     "get_blockers": re.compile(
         r"\b(?:block|stuck|holding|stopping|impediment)\w*\b.*\?|"
         r"(?:^|[,;:]\s*)(?:what(?:'?s)?|why|which|how\s+come)\b.*\b(?:block|stuck|holding|"

@@ -8,12 +8,16 @@ names ("called X" ends before "with", "and", "that"), star ratings.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from lectern.adapters.understanding.scaffold import NUMBER, clean, number
 
 _STATUS_WORDS: tuple[tuple[str, str], ...] = (
-    (r"\b(?:in\s+review|under\s+review|ready\s+for\s+review|to\s+review)\b", "in_review"),
+    (
+        r"\b(?:in\s+review|under\s+review|(?:ready|waiting)\s+for\s+(?:a\s+)?review|"
+        r"to\s+review|awaiting\s+review)\b",
+        "in_review",
+    ),
     (
         r"\b(?:in\s+progress|underway|started|start(?:ing)?\s+(?:working|on)|working\s+on)\b",
         "in_progress",
@@ -46,12 +50,20 @@ _LIST_NAME = re.compile(
     re.I,
 )
 _COUNT = re.compile(rf"\b{NUMBER}\b", re.I)
+_WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*\.?"
 _DATE = re.compile(
-    r"\b(?P<lead>by|before|due|on|until|to)\s+(?P<when>(?:next\s+)?(?:monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday|week|month)|tomorrow|today|end of (?:the )?(?:week|month)|"
-    r"\d{4}-\d{2}-\d{2}|in \d+ days?)\b",
+    r"\b(?P<lead>by|before|due|on|until|to|for)\s+(?P<when>(?:(?:next|this|coming)\s+)?"
+    rf"(?:{_WEEKDAY}|week|month)|tomorrow|today|tonight|end\s+of\s+(?:the\s+|this\s+|next\s+)?"
+    r"(?:week|month)|\d{4}-\d{2}-\d{2}|in\s+(?:\d+|a|one|two|three|four)\s+(?:days?|weeks?)|"
+    rf"the\s+\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}|"
+    rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w-])",
     re.I,
 )
+"""A due date's clause: a weekday (spelt short too), "end of the month", "the 20th", "Nov
+20", "in two weeks", an ISO date, after "by", "due", "on", "until" (and "to" when a date is
+moved)."""
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
 def without_status(text: str) -> str:
@@ -167,13 +179,46 @@ def due_clause(text: str, now: datetime, *, moved: bool = False) -> tuple[str, i
     )
     if not found:
         return None
+    day = _day_of(" ".join(found.group("when").casefold().split()), now.date())
+    if day is None:
+        return None
+    return day.isoformat(), found.start(), found.end()
+
+
+def _day_of(when: str, today: date) -> date | None:
+    """The day a due-date clause names, counted from `today`.
+
+    dateparser reads most of them; the few it reads otherwise or not at all are counted
+    here: "end of the month" (it returns None), "this friday" (the coming one, today
+    included), "the 20th" (this month's, else next month's), "end of the week" (Friday).
+    """
+    month_end = re.fullmatch(r"end of (?:the |this |next )?(week|month)", when)
+    if month_end:
+        ahead = when.split()[2] == "next"
+        if month_end.group(1) == "week":
+            return today + timedelta(days=(4 - today.weekday()) % 7 + (7 if ahead else 0))
+        first = date(today.year + today.month // 12, today.month % 12 + 1, 1)
+        if ahead:
+            first = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+        return first - timedelta(days=1)
+    weekday = re.fullmatch(r"(?:(this|coming|next) )?([a-z]{3})[a-z]*\.?", when)
+    if weekday and weekday.group(2) in _WEEKDAYS and weekday.group(1) != "next":
+        return today + timedelta(days=(_WEEKDAYS.index(weekday.group(2)) - today.weekday()) % 7)
+    ordinal = re.fullmatch(r"the (\d{1,2})(?:st|nd|rd|th)", when)
+    if ordinal:
+        wanted = int(ordinal.group(1))
+        year, month = today.year, today.month
+        for _ in range(3):
+            if wanted >= (today.day if (year, month) == (today.year, today.month) else 1):
+                try:
+                    return date(year, month, wanted)
+                except ValueError:
+                    pass
+            year, month = year + month // 12, month % 12 + 1
+        return None
     import dateparser  # type: ignore[import-untyped]
 
-    parsed = dateparser.parse(
-        found.group("when"),
-        settings={"RELATIVE_BASE": now.replace(tzinfo=None), "PREFER_DATES_FROM": "future"},
-    )
-    if parsed is None:
-        return None
-    day: date = parsed.date()
-    return day.isoformat(), found.start(), found.end()
+    base = datetime(today.year, today.month, today.day)
+    text = re.sub(r"\b(tues|thur|thurs|weds)\b", lambda m: m.group(1)[:3], when)
+    parsed = dateparser.parse(text, settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future"})
+    return None if parsed is None else parsed.date()

@@ -38,15 +38,15 @@ _PERSON_CUE = re.compile(
 _TITLES = tuple(
     re.compile(pattern, re.I)
     for pattern in (
-        r":\s*(?P<a>[^,]+?)(?=,|\s+and\s+assign|$)",
         r"[\"“'‘](?P<q>[^\"”'’]+)[\"”'’]",
+        r":\s*(?P<a>[^,]+?)(?=,|\s+and\s+assign|$)",
         r"\b(?:called|named)\s+(?P<c>.+?)(?=\s+(?:in|for|and|due)\b|$)",
         r"\b(?:task|todo|to-do)\s+(?:to|for)\s+(?P<t>.+?)(?=\s+(?:in the|and|,|-)\b|\s+in\s+\w+\s+"
         r"(?:project|awareness|hardening)|$)",
         r"\b(?:to|for)\s+(?P<t2>[a-z].+?)(?=\s*(?:,|-|\band\b|\bcan you\b|\bmake it\b|$))",
     )
 )
-"""Where a new task's title stands, clearest marker first: a colon, quotes, "called", "task
+"""Where a new task's title stands, clearest marker first: quotes, a colon, "called", "task
 to/for", "to/for" ("add an urgent task to the VPN project: Disable legacy SSL ciphers")."""
 
 
@@ -60,6 +60,8 @@ class Where:
     task: str | None
     project: str | None
     reader: str | None
+    document: str | None = None
+    """The document whose page the reader is on ("what does this one say")."""
 
 
 def _without(text: str, *patterns: str) -> str:
@@ -154,7 +156,14 @@ def plan_workspace(
         return [call(intent, **arguments)]
     if intent in ("get_blockers", "get_team_members"):
         project = _project(text, names, where)
-        return [call(intent, **({"project_id": project} if project else {}))]
+        if project is not None:
+            arguments["project_id"] = project
+        # "show the resolved blockers": the ones that ended (the tool's default is open).
+        if intent == "get_blockers" and re.search(
+            r"\b(?:resolved|cleared|closed|past)\b", text, re.I
+        ):
+            arguments["status"] = "resolved"
+        return [call(intent, **arguments)]
     if intent == "search_content":
         query = clean(
             _without(
@@ -166,6 +175,18 @@ def plan_workspace(
             )
         )
         return [call(intent, query=query or text)]
+    if intent == "get_document_details":
+        # "show me the T1133 doc", "what does the Citrix advisory say": a linked document's
+        # title by its rarer words; the page's document when the message names none.
+        documents = names.of("document")
+        named = find_in(text, documents)
+        if named.name is not None:
+            return [call(intent, document_id=named.name)]
+        if named.ambiguous:
+            return which_of("document", named.candidates, "Open")
+        if where.document is not None:
+            return [call(intent, document_id=where.document)]
+        return name_it("document", "open", [f"Open {d}" for d in documents])
     if intent == "get_task_details":
         task = _task(text, names, where, "Show")
         return task if isinstance(task, Clarification) else [call(intent, task_id=task)]

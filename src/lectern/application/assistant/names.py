@@ -1,4 +1,4 @@
-"""What the reader may name: their projects, tasks, blockers, colleagues and reading lists.
+"""What the reader may name: projects, tasks, blockers, documents, colleagues, reading lists.
 
 Added to the assistant's system prompt each turn, so a model (or the offline policy) can
 resolve "the runbook" or "my Halloween list" to a stored name. Only what the reader may see
@@ -38,6 +38,7 @@ def visible_names(
             if ids:
                 lines += [_line("task", t.title) for t in store.tasks(ids)]
                 lines += [_line("blocker", b.description) for b in store.blockers(ids)]
+                lines += [_line("document", d.title) for d in store.documents(ids)]
             seen: set[str] = set()
             for organization in organizations:
                 for member in store.members(organization):

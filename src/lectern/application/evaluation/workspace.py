@@ -153,17 +153,18 @@ def _same(expected: Any, actual: Any) -> bool:
 
 
 def _same_reference(expected: Any, actual: Any, ids: Mapping[str, str]) -> bool:
-    """Equal, or `$task:<title>` / `$project:<name>` given by that title or name.
+    """Equal, or a `$task:`/`$project:`/`$blocker:`/`$document:` reference given by its words.
 
-    The tools take a task's title or a project's name as well as its id (they resolve it,
-    and refuse what is ambiguous), so either names the seeded thing.
+    The tools take a task's title, a project's name, a blocker's words or a document's title
+    as well as its id (they resolve it, and refuse what is ambiguous), so either names the
+    seeded thing.
     """
     if _same(_resolve(expected, ids), actual):
         return True
     if (
         isinstance(expected, str)
         and expected in ids
-        and expected.startswith(("$task:", "$project:"))
+        and expected.startswith(("$task:", "$project:", "$blocker:", "$document:"))
     ):
         return _same(expected.split(":", 1)[1], actual)
     return False
