@@ -34,7 +34,7 @@ def test_http_fallback_is_opt_in_and_reports_what_the_agent_did(indexed_data_dir
     body = _search(indexed_data_dir, {"text": EXPLORING, "max_results": 3, "fallback": True})
     fallback = body["fallback"]
     assert fallback["triggered"] and fallback["reasons"] == ["exploration_request"]
-    assert fallback["model"] == "rules:search-fallback-v2" and fallback["error"] is None
+    assert fallback["model"] == "rules:search-fallback-v3" and fallback["error"] is None
     assert 1 <= len(fallback["tool_calls"]) <= 3
     assert {c["name"] for c in fallback["tool_calls"]} <= {"search_catalog", "get_similar_books"}
     assert fallback["first_ids"] == [r["book"]["id"] for r in plain["results"]]
@@ -62,7 +62,7 @@ def test_cli_search_prints_the_fallback(indexed_data_dir: Path) -> None:
     assert report["reasons"] == ["exploration_request"] and report["error"] is None
     assert all("book_id" in line for line in lines[1:]) and 1 <= len(lines) - 1 <= 3
     table = lectern("search", EXPLORING, "--k", "3", "--fallback", env=env)
-    assert "Fallback (rules:search-fallback-v2): exploration_request" in table.stdout
+    assert "Fallback (rules:search-fallback-v3): exploration_request" in table.stdout
 
 
 def test_evaluate_fallback_reports_the_four_figures(indexed_data_dir: Path, tmp_path: Path) -> None:

@@ -22,14 +22,16 @@ from lectern.application.explanations import ExplanationService
 from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import (
     BookCatalog,
+    TitleMatcher,
 )
 from lectern.application.timing import elapsed_ms as _ms
+from lectern.application.understanding import key_of
 from lectern.domain.answering_words import STOP_WORDS
 from lectern.domain.books import Book
 from lectern.domain.exclusions import (
     name_words,
 )
-from lectern.domain.fallback import FallbackReport
+from lectern.domain.fallback import FallbackReport, unresolved_like
 from lectern.domain.normalize import (
     fold,
     singular,
@@ -45,6 +47,8 @@ from lectern.domain.retrieval import (
 from lectern.domain.search import (
     DEFAULT_RESULTS,
     MAX_READINGS,
+    NEAR_TITLE_SIMILARITY,
+    SAME_TITLE_SIMILARITY,
     NothingFits,
     QueryPlan,
     Reading,
@@ -149,12 +153,16 @@ class BookSearchService:
         explainer: ExplanationService | None = None,
         explain_top: int = 5,
         mmr_lambda: float | None = DEFAULT_MMR_LAMBDA,
+        titles: TitleMatcher | None = None,
     ) -> None:
         """Indexes are loaded by bootstrap; this only combines them.
 
         `mmr_lambda` is the default of `search` (bootstrap passes LECTERN_MMR_LAMBDA).
+        `titles` reads the X of "books like X" by spelling: which books it may mean, and
+        whether the catalog holds it at all (without it, neither is said).
         """
         self.catalog = catalog
+        self.titles = titles
         self.mmr_lambda = mmr_lambda
         self.retriever = retriever
         self.filters = filters
@@ -245,7 +253,12 @@ class BookSearchService:
             r.kind in ("title", "author", "like") for r in plan.recognised
         )
         nothing_fits = None if named else self._nothing_fits(text, results)
-        readings = self._readings(query.text, hits) if not filters.has_page_limit else ()
+        like_readings, missing = self.like_readings(plan) if plan is not None else ((), None)
+        if missing is not None:
+            nothing_fits = NothingFits(nothing_fits.words if nothing_fits else (), missing)
+        readings = like_readings or (
+            self._readings(query.text, hits) if not filters.has_page_limit else ()
+        )
         timings = {
             "filter_ms": filter_ms,
             **retrieval.timings_ms,
@@ -369,6 +382,51 @@ class BookSearchService:
             if len(readings) == MAX_READINGS:
                 break
         return tuple(readings) if len(readings) >= 2 else ()
+
+    def like_readings(
+        self, plan: QueryPlan, titles: TitleMatcher | None = None
+    ) -> tuple[tuple[Reading, ...], str | None]:
+        """Which books the X of "books like X" may mean, and X when the catalog lacks it.
+
+        A found X whose exact title other authors' books share ("Hunger": Hamsun's, Gay's)
+        offers them, the planned one first. An X the planner did not find is read by
+        spelling: titles within two slips are offered ("did you mean"); when none is within
+        one slip, X is not in the catalog and the results are only the nearest it has.
+        `titles` stands in for the service's own matcher; with neither, nothing is said.
+        """
+        matcher = titles or self.titles
+        if matcher is None:
+            return (), None
+        if plan.like_title is not None:
+            wanted = key_of(plan.like_title)
+            ids = [
+                i
+                for i in matcher.spelt_like(plan.like_title, SAME_TITLE_SIMILARITY)
+                if (named := self.filters.title_of(i)) is not None and key_of(named[0]) == wanted
+            ]
+            first = [plan.like_book_id] if plan.like_book_id else []
+            readings = self._by_authors([*first, *ids])
+            return (readings if len(readings) >= 2 else ()), None
+        title = unresolved_like(plan.notes)
+        if title is None:
+            return (), None
+        readings = self._by_authors(matcher.spelt_like(title, NEAR_TITLE_SIMILARITY))
+        return readings, None if matcher.closest(title) is not None else title
+
+    def _by_authors(self, ids: Sequence[str]) -> tuple[Reading, ...]:
+        """The first book of each first author among `ids`, in order, at most three."""
+        readings: list[Reading] = []
+        authors: set[str] = set()
+        for book_id in ids:
+            named = self.filters.title_of(book_id)
+            author = self.filters.first_author_of(book_id)
+            if named is None or fold(author or "") in authors:
+                continue
+            authors.add(fold(author or ""))
+            readings.append(Reading(book_id, named[0], author))
+            if len(readings) == MAX_READINGS:
+                break
+        return tuple(readings)
 
     def _excluded_shelves(self, filters: SearchFilters) -> tuple[str, ...]:
         """Every catalog shelf the filters rule out (explanations must not cite them)."""

@@ -408,13 +408,20 @@ def without_request_framing(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class NothingFits:
-    """The catalog cannot serve the request: words of it that no book uses."""
+    """The catalog cannot serve the request: words of it that no book uses, or its "like X"."""
 
     words: tuple[str, ...]
+    title: str | None = None
+    """The X of "books like X" when no catalog title is X or a slip of spelling from it."""
 
     @property
     def message(self) -> str:
         """What the reader is told above the nearest books."""
+        if self.title is not None:
+            return (
+                f"'{self.title}' is not in the catalog: the books below are the nearest it "
+                "has, not books like it."
+            )
         quoted = ", ".join(f"'{w}'" for w in self.words)
         return (
             f"Nothing in the catalog mentions {quoted}: the books below are the nearest it "
@@ -433,6 +440,10 @@ class Reading:
 
 MAX_READINGS = 3
 """A clarifying question offers two or three readings."""
+SAME_TITLE_SIMILARITY = 90.0
+"""Spelling similarity (0-100) at which a title is the one meant: one slip in ten letters."""
+NEAR_TITLE_SIMILARITY = 80.0
+"""Spelling similarity at which a title is offered as "did you mean": two slips in ten."""
 MAX_READING_WORDS = 3
 """Only a request of up to three words ("the hunger one") is read as a bare title."""
 _READING_FILLERS = frozenset(

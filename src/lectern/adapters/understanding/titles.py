@@ -6,6 +6,10 @@ title's folded words are compared with every catalog title's (`key_of`) by rapid
 normalised edit similarity (`fuzz.ratio`, 0-100), whole, and with the title's first words
 as many as were given ("Mistborne" and "Mistborn Trilogy Boxed Set"). Under the cutoff
 nothing is close: an unknown book stays unknown rather than becoming a random one.
+
+`spelt_like` lists every book a title may name at a given cutoff (each edition and each
+book sharing the title), so search can ask "which one?" when they are by different authors
+and offer the near titles of a book the catalog does not hold.
 """
 
 from __future__ import annotations
@@ -13,8 +17,9 @@ from __future__ import annotations
 from rapidfuzz import fuzz, process
 
 from lectern.application.understanding import TitleEntry, Vocabulary, key_of
+from lectern.domain.search import SAME_TITLE_SIMILARITY
 
-CUTOFF = 90.0
+CUTOFF = SAME_TITLE_SIMILARITY
 """The least similarity that counts as the same title: one slip in ten letters or so."""
 CLOSE = 1.0
 """Titles within this many points of the best are told apart by popularity."""
@@ -33,25 +38,32 @@ class RapidfuzzTitleMatcher:
         self.cutoff = cutoff
         self._keys: list[tuple[str, ...]] = []
         self._entries: list[TitleEntry] = []
+        self._all: list[tuple[TitleEntry, ...]] = []
         for key, entries in vocabulary.titles.items():
             if entries:
                 self._keys.append(_bare(key))
                 self._entries.append(entries[0])
+                self._all.append(tuple(entries))
         self._whole = [" ".join(k) for k in self._keys]
 
-    def closest(self, title: str) -> str | None:
-        """The id of the most popular book among the closest titles, or None under the cutoff."""
+    def _scored(self, title: str, cutoff: float) -> dict[int, float]:
+        """Index of each title at least `cutoff` similar, whole or by its first words."""
         wanted = _bare(key_of(title.strip(" \"'“”")))
         if not wanted:
-            return None
+            return {}
         text = " ".join(wanted)
         starts = [" ".join(k[: len(wanted)]) for k in self._keys]
         scored: dict[int, float] = {}
         for choices in (self._whole, starts):
             for _, score, index in process.extract(
-                text, choices, scorer=fuzz.ratio, score_cutoff=self.cutoff, limit=_CANDIDATES
+                text, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=_CANDIDATES
             ):
                 scored[index] = max(score, scored.get(index, 0.0))
+        return scored
+
+    def closest(self, title: str) -> str | None:
+        """The id of the most popular book among the closest titles, or None under the cutoff."""
+        scored = self._scored(title, self.cutoff)
         if not scored:
             return None
         best = max(scored.values())
@@ -61,3 +73,15 @@ class RapidfuzzTitleMatcher:
             key=lambda i: (-self._entries[i].popularity, -scored[i], self._entries[i].book_id),
         )
         return self._entries[chosen].book_id
+
+    def spelt_like(self, title: str, cutoff: float) -> tuple[str, ...]:
+        """Ids of every book whose title is at least `cutoff` similar, closest then most read.
+
+        Every book of each such title is listed (editions, and other books of the same
+        name), most read first; the caller tells the books and their authors apart.
+        """
+        scored = self._scored(title, cutoff)
+        ranked = sorted(
+            (-scored[i], -entry.popularity, entry.book_id) for i in scored for entry in self._all[i]
+        )
+        return tuple(dict.fromkeys(book_id for _, _, book_id in ranked))
