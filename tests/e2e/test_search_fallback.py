@@ -101,3 +101,39 @@ def test_evaluate_fallback_reports_the_four_figures(indexed_data_dir: Path, tmp_
     assert all(0 < q["tool_calls"] <= 3 for q in triggered)
     table = lectern("evaluate", "fallback", "--data", str(data), env=env)
     assert "Targets (the specification's)" in table.stdout
+
+
+ABSENT = "books like Project Hail Mary"
+"""No source row holds this title, nor one within two slips of its spelling."""
+
+
+def test_http_search_says_an_absent_like_x_is_not_in_the_catalog(indexed_data_dir: Path) -> None:
+    for fallback in (False, True):
+        body = _search(
+            indexed_data_dir,
+            {"text": ABSENT, "understand": True, "max_results": 3, "fallback": fallback},
+        )
+        notice = body["nothing_fits"]
+        assert notice["title"] == "Project Hail Mary"
+        assert notice["message"].startswith("'Project Hail Mary' is not in the catalog")
+        assert "nearest" in notice["message"]
+        assert body["results"]  # the nearest books, marked as such by the notice
+    assert body["fallback"]["reasons"] == ["unresolved_like"]
+    assert len(body["fallback"]["tool_calls"]) == 1
+
+
+def test_http_search_offers_a_misspelt_like_x_and_does_not_call_it_missing(
+    indexed_data_dir: Path,
+) -> None:
+    body = _search(indexed_data_dir, {"text": "books like The Hunger Gamez", "understand": True})
+    assert body["nothing_fits"] is None or body["nothing_fits"]["title"] is None
+    assert body["readings"] and body["readings"][0]["title"].startswith("The Hunger Games")
+    assert body["readings"][0]["author"] == "Suzanne Collins"
+
+
+def test_cli_search_says_an_absent_like_x_is_not_in_the_catalog(indexed_data_dir: Path) -> None:
+    env = {"LECTERN_DATA_DIR": str(indexed_data_dir)}
+    for extra in ((), ("--fallback",)):
+        result = lectern("search", ABSENT, "--understand", "--k", "3", *extra, env=env)
+        assert result.returncode == 0, result.stderr
+        assert "'Project Hail Mary' is not in the catalog" in " ".join(result.stdout.split())

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.understanding.titles import RapidfuzzTitleMatcher
 from lectern.application.book_filters import BookFilterIndex
+from lectern.application.evaluation.config import RunConfig
+from lectern.application.evaluation.datasets import NegativeTest
+from lectern.application.evaluation.negative import NegativeTestRunner
 from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import StoredEntry
 from lectern.application.search import BookSearchService, SearchResponse
 from lectern.application.understanding import Vocabulary
 from lectern.domain.books import Book, CatalogEntry
 from lectern.domain.search import NothingFits, SearchQuery, reading_words
-from tests.fakes import FakeCatalog, FakeEmbedder, FakeLexicalIndex, FakeVectorIndex
+from tests.fakes import FakeCatalog, FakeEmbedder, FakeLexicalIndex, FakeVectorIndex, ScriptedLLM
 
 VOCAB = ["dune", "hunger", "games", "desert", "spice", "memoir", "cooking", "kitchen"]
 
@@ -137,3 +140,47 @@ def test_like_x_misspelt_is_offered_not_called_missing() -> None:
 def test_without_a_title_matcher_search_claims_nothing_about_x() -> None:
     response = _planned(_service(), "books like The Spice Kitchen Chronicles")
     assert response.nothing_fits is None or response.nothing_fits.title is None
+
+
+# --- the negative tests' checks ----------------------------------------------------------------
+
+
+def _negative(**fields: object) -> NegativeTest:
+    return NegativeTest.model_validate(
+        {"kind": "ambiguous", "expect": "results", "why": "-", **fields}
+    )
+
+
+def _run(service: BookSearchService, test: NegativeTest) -> Mapping[str, object]:
+    catalog = service.catalog
+    assert isinstance(catalog, FakeCatalog)
+    understanding = RuleBasedUnderstanding(_vocabulary(catalog))
+    runner = NegativeTestRunner(service, catalog, ScriptedLLM({}), understanding=understanding)
+    config = RunConfig(disabled=("grounding",))
+    record = runner.run([test], config, "run")[0]
+    assert isinstance(record, dict)
+    return record
+
+
+def test_a_negative_test_checks_the_not_in_catalog_notice_both_ways() -> None:
+    service = _service(titles=True)
+    absent = _negative(
+        id="absent", text="books like The Spice Kitchen Chronicles", not_in_catalog=True
+    )
+    assert _run(service, absent)["passed"]
+    misspelt = _negative(id="misspelt", text="books like Kitchen Confidentail", not_in_catalog=True)
+    record = _run(service, misspelt)
+    assert not record["passed"]
+    assert record["problems"] == [
+        "expected the search to say the book asked about is not in the catalog"
+    ]
+
+
+def test_a_negative_test_checks_the_titles_the_readings_offer() -> None:
+    service = _service([*BOOKS, HUNGER_TOO], titles=True)
+    wanted = _negative(
+        id="hunger", text="books like Hunger", readings_include=["Hunger"], min_readings=2
+    )
+    assert _run(service, wanted)["passed"]
+    missing = _negative(id="dune", text="Dune", readings_include=["Dune: The Movie"])
+    assert _run(service, missing)["problems"] == ["the readings do not offer 'Dune: The Movie'"]

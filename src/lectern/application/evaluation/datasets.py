@@ -155,6 +155,11 @@ class NegativeTest(_Strict):
     """True: the search must say nothing fits; False: it must not (None: not checked)."""
     min_readings: int | None = None
     """The search must offer at least this many readings (an ambiguous request)."""
+    readings_include: tuple[str, ...] = ()
+    """Titles the readings must offer (the book a reader most likely means)."""
+    not_in_catalog: bool | None = None
+    """True: the search must say the X of "books like X" is not in the catalog; False: it
+    must not (a misspelt X the catalog holds); None: not checked."""
     why: str
 
 
