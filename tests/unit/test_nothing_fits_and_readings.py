@@ -184,3 +184,11 @@ def test_a_negative_test_checks_the_titles_the_readings_offer() -> None:
     assert _run(service, wanted)["passed"]
     missing = _negative(id="dune", text="Dune", readings_include=["Dune: The Movie"])
     assert _run(service, missing)["problems"] == ["the readings do not offer 'Dune: The Movie'"]
+
+
+def test_with_a_title_matcher_the_exact_title_is_the_first_reading() -> None:
+    readings = _service(titles=True).search(SearchQuery("Dune")).readings
+    assert [(r.title, r.author) for r in readings] == [
+        ("Dune", "Frank Herbert"),
+        ("Dune: House Atreides", "Brian Herbert"),
+    ]

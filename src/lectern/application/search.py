@@ -59,6 +59,7 @@ from lectern.domain.search import (
     clean_query_text,
     merge_filters,
     phrase_key,
+    reading_title,
     reading_words,
     subtract_phrases,
     without_request_framing,
@@ -269,8 +270,11 @@ class BookSearchService:
         if query.use_explanations:
             if self.explainer is None:
                 raise InvalidQueryError("explanations are not configured for this search")
-            # "Books like X" is searched by X's shelves: they are what a result can match.
-            explained = " ".join([text, *variations]) if like_alone else text
+            # A result is explained by everything it was searched for: the reader's words and
+            # the plan's variations ("books like X" is searched by X's shelves, "Liebesroman"
+            # by "romance"); the reader's words alone left books found by a translation
+            # without a word to quote.
+            explained = " ".join(dict.fromkeys([text, *variations]))
             results, report = self.explainer.explain_results(
                 explained,
                 results,
@@ -358,30 +362,30 @@ class BookSearchService:
     def _readings(self, text: str, hits: Sequence[FusedHit]) -> tuple[Reading, ...]:
         """Two or three books a bare, short title may mean, by different first authors.
 
-        Read from the candidates in fused order: a work whose title or series holds every word
-        of the request, one per first author. Fewer than two such authors: no question.
+        First the titles that are the request or start with it, by spelling, most read first
+        (with a title matcher: "the hunger one" is The Hunger Games before its companions,
+        "Dune" Herbert's novel before his son's); then the candidates in fused order whose
+        title or series holds every word of the request. One per first author; fewer than
+        two authors: no question.
         """
         words = reading_words(text)
         if not words:
             return ()
-        readings: list[Reading] = []
-        authors: set[str] = set()
+        by_title = (
+            self.titles.spelt_like(reading_title(text), SAME_TITLE_SIMILARITY)
+            if self.titles is not None
+            else ()
+        )
+        holding: list[str] = []
         for hit in hits[:READING_CANDIDATES]:
             named = self.filters.title_of(hit.id)
-            if named is None:
-                continue
-            title, series = named
-            if not set(words) <= {*name_words(title), *name_words(series or "")}:
-                continue
-            author = self.filters.first_author_of(hit.id)
-            key = fold(author or "")
-            if key in authors:
-                continue
-            authors.add(key)
-            readings.append(Reading(hit.id, title, author))
-            if len(readings) == MAX_READINGS:
-                break
-        return tuple(readings) if len(readings) >= 2 else ()
+            if named is not None and set(words) <= {
+                *name_words(named[0]),
+                *name_words(named[1] or ""),
+            }:
+                holding.append(hit.id)
+        readings = self._by_authors([*by_title, *holding])
+        return readings if len(readings) >= 2 else ()
 
     def like_readings(
         self, plan: QueryPlan, titles: TitleMatcher | None = None

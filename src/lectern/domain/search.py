@@ -457,8 +457,20 @@ def reading_words(text: str) -> tuple[str, ...]:
     "the hunger one" -> ("hunger",); a request longer than `MAX_READING_WORDS` words, or with
     no word of three letters or more once fillers are dropped, is not read as a title.
     """
+    return tuple(singular(w) for w in _reading_title_words(text))
+
+
+def reading_title(text: str) -> str:
+    """The words of a bare-title request as typed, fillers dropped ("the hunger one" -> "hunger").
+
+    Empty when `reading_words` reads no title in the request.
+    """
+    return " ".join(_reading_title_words(text))
+
+
+def _reading_title_words(text: str) -> tuple[str, ...]:
     words: list[str] = re.findall(r"\w+", fold(text))
     if not words or len(words) > MAX_READING_WORDS:
         return ()
-    kept = tuple(singular(w) for w in words if w not in _READING_FILLERS)
+    kept = tuple(w for w in words if w not in _READING_FILLERS)
     return kept if kept and all(len(w) >= 3 for w in kept) else ()
