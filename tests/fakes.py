@@ -341,6 +341,7 @@ class FakeTitleMatcher:
 
     def spelt_like(self, title: str, cutoff: float) -> tuple[str, ...]:
         del cutoff
+        self.asked.append(title)
         closest = self.table.get(title)
         return tuple(dict.fromkeys([*([closest] if closest else []), *self.near.get(title, ())]))
 

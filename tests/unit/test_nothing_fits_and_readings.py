@@ -17,7 +17,14 @@ from lectern.application.search import BookSearchService, SearchResponse
 from lectern.application.understanding import Vocabulary
 from lectern.domain.books import Book, CatalogEntry
 from lectern.domain.search import NothingFits, SearchQuery, reading_words
-from tests.fakes import FakeCatalog, FakeEmbedder, FakeLexicalIndex, FakeVectorIndex, ScriptedLLM
+from tests.fakes import (
+    FakeCatalog,
+    FakeEmbedder,
+    FakeLexicalIndex,
+    FakeTitleMatcher,
+    FakeVectorIndex,
+    ScriptedLLM,
+)
 
 VOCAB = ["dune", "hunger", "games", "desert", "spice", "memoir", "cooking", "kitchen"]
 
@@ -186,9 +193,17 @@ def test_a_negative_test_checks_the_titles_the_readings_offer() -> None:
     assert _run(service, missing)["problems"] == ["the readings do not offer 'Dune: The Movie'"]
 
 
-def test_with_a_title_matcher_the_exact_title_is_the_first_reading() -> None:
-    readings = _service(titles=True).search(SearchQuery("Dune")).readings
+def test_a_planned_search_reads_titles_by_spelling_the_exact_title_first() -> None:
+    readings = _planned(_service(titles=True), "Dune").readings
     assert [(r.title, r.author) for r in readings] == [
         ("Dune", "Frank Herbert"),
         ("Dune: House Atreides", "Brian Herbert"),
     ]
+
+
+def test_a_plain_search_never_asks_the_title_matcher() -> None:
+    service = _service()
+    matcher = FakeTitleMatcher()
+    service.titles = matcher
+    service.search(SearchQuery("Dune"))
+    assert matcher.asked == []  # and no spelt_like either: it would build the vocabulary

@@ -258,7 +258,9 @@ class BookSearchService:
         if missing is not None:
             nothing_fits = NothingFits(nothing_fits.words if nothing_fits else (), missing)
         readings = like_readings or (
-            self._readings(query.text, hits) if not filters.has_page_limit else ()
+            self._readings(query.text, hits, by_spelling=plan is not None)
+            if not filters.has_page_limit
+            else ()
         )
         timings = {
             "filter_ms": filter_ms,
@@ -359,21 +361,25 @@ class BookSearchService:
         )
         return NothingFits(unknown) if unknown else None
 
-    def _readings(self, text: str, hits: Sequence[FusedHit]) -> tuple[Reading, ...]:
+    def _readings(
+        self, text: str, hits: Sequence[FusedHit], *, by_spelling: bool
+    ) -> tuple[Reading, ...]:
         """Two or three books a bare, short title may mean, by different first authors.
 
         First the titles that are the request or start with it, by spelling, most read first
         (with a title matcher: "the hunger one" is The Hunger Games before its companions,
         "Dune" Herbert's novel before his son's); then the candidates in fused order whose
         title or series holds every word of the request. One per first author; fewer than
-        two authors: no question.
+        two authors: no question. Titles by spelling are read only for a planned search
+        (`by_spelling`): the matcher needs the catalog's vocabulary, which planning has
+        loaded and a plain search never waits for.
         """
         words = reading_words(text)
         if not words:
             return ()
         by_title = (
             self.titles.spelt_like(reading_title(text), SAME_TITLE_SIMILARITY)
-            if self.titles is not None
+            if self.titles is not None and by_spelling
             else ()
         )
         holding: list[str] = []

@@ -14,16 +14,19 @@ and offer the near titles of a book the catalog does not hold.
 
 from __future__ import annotations
 
+from cachetools import TTLCache
 from rapidfuzz import fuzz, process
 
 from lectern.application.understanding import TitleEntry, Vocabulary, key_of
-from lectern.domain.search import SAME_TITLE_SIMILARITY
+from lectern.domain.search import NEAR_TITLE_SIMILARITY, SAME_TITLE_SIMILARITY
 
 CUTOFF = SAME_TITLE_SIMILARITY
 """The least similarity that counts as the same title: one slip in ten letters or so."""
 CLOSE = 1.0
 """Titles within this many points of the best are told apart by popularity."""
 _CANDIDATES = 8
+_RECENT = 256
+_RECENT_SECONDS = 300.0
 
 
 def _bare(key: tuple[str, ...]) -> tuple[str, ...]:
@@ -45,6 +48,10 @@ class RapidfuzzTitleMatcher:
                 self._entries.append(entries[0])
                 self._all.append(tuple(entries))
         self._whole = [" ".join(k) for k in self._keys]
+        self._starts: dict[int, list[str]] = {}
+        self._floor = min(cutoff, NEAR_TITLE_SIMILARITY)
+        # A search asks about its "like X" and the fallback's tool about the same X again.
+        self._recent: TTLCache[str, dict[int, float]] = TTLCache(_RECENT, _RECENT_SECONDS)
 
     def _scored(self, title: str, cutoff: float) -> dict[int, float]:
         """Index of each title at least `cutoff` similar, whole or by its first words."""
@@ -52,7 +59,18 @@ class RapidfuzzTitleMatcher:
         if not wanted:
             return {}
         text = " ".join(wanted)
-        starts = [" ".join(k[: len(wanted)]) for k in self._keys]
+        floor = min(cutoff, self._floor)
+        scored = self._recent.get(text) if floor == self._floor else None
+        if scored is None:
+            scored = self._extract(text, len(wanted), floor)
+            if floor == self._floor:
+                self._recent[text] = scored
+        return {i: score for i, score in scored.items() if score >= cutoff}
+
+    def _extract(self, text: str, size: int, cutoff: float) -> dict[int, float]:
+        starts = self._starts.get(size)
+        if starts is None:
+            starts = self._starts[size] = [" ".join(k[:size]) for k in self._keys]
         scored: dict[int, float] = {}
         for choices in (self._whole, starts):
             for _, score, index in process.extract(
