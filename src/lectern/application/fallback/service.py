@@ -190,12 +190,23 @@ class FallbackSearch:
         if depth is not None:
             rest = [i for i in first.ranked_ids if i not in set(shown)]
             ranked = tuple(shown + rest)[: max(depth, len(shown))]
+        nothing_fits = first.nothing_fits
+        if (
+            nothing_fits is not None
+            and nothing_fits.title is None
+            and unresolved is not None
+            and any(r.name == "get_similar_books" and r.results for r in toolbox.records)
+        ):
+            # The misspelt X was read as a catalog book and its neighbours answer: the first
+            # search's "nothing mentions 'gatsbi'" no longer describes the books shown.
+            nothing_fits = None
         return replace(
             first,
             results=chosen,
             ranked_ids=ranked,
             fallback=report,
             timings_ms={**first.timings_ms, "fallback_ms": report.latency_ms},
+            nothing_fits=nothing_fits,
         )
 
     def _compose(
