@@ -118,8 +118,9 @@ class SearchRequest(StrictIn):
     )
     fallback: bool | None = Field(
         default=None,
-        description="Hand over to the fallback agent when robust signals fire (no or too "
-        "few results, one author, an exploratory query). Omitted: the server's "
+        description="Hand over to the fallback agent when the plan left something to fix "
+        "(no or too few results, a page limit few books are known to fit, a 'like X' whose X "
+        "is no catalog title, an explicit request to explore). Omitted: the server's "
         "LECTERN_SEARCH_FALLBACK.",
     )
 
