@@ -425,3 +425,6 @@ def test_spelt_like_lists_near_titles_best_first_and_nothing_far() -> None:
     assert matcher.spelt_like("The Hobit", 90.0) == (book_id("The Hobbit"),)
     assert matcher.spelt_like("The Hobbits", 80.0)[0] == book_id("The Hobbit")
     assert matcher.spelt_like("Nightfall Saga", 80.0) == ()
+    # 100: the same words, whole or as the title's start (a lookup, no slip allowed).
+    assert matcher.spelt_like("Murder at the", 100.0) == (book_id("Murder at the Tea Shop"),)
+    assert matcher.spelt_like("The Hobit", 100.0) == ()

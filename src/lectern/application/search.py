@@ -46,9 +46,9 @@ from lectern.domain.retrieval import (
 )
 from lectern.domain.search import (
     DEFAULT_RESULTS,
+    EXACT_TITLE_SIMILARITY,
     MAX_READINGS,
     NEAR_TITLE_SIMILARITY,
-    SAME_TITLE_SIMILARITY,
     NothingFits,
     QueryPlan,
     Reading,
@@ -366,7 +366,7 @@ class BookSearchService:
     ) -> tuple[Reading, ...]:
         """Two or three books a bare, short title may mean, by different first authors.
 
-        First the titles that are the request or start with it, by spelling, most read first
+        First the titles that are the request or start with it, most read first
         (with a title matcher: "the hunger one" is The Hunger Games before its companions,
         "Dune" Herbert's novel before his son's); then the candidates in fused order whose
         title or series holds every word of the request. One per first author; fewer than
@@ -378,7 +378,7 @@ class BookSearchService:
         if not words:
             return ()
         by_title = (
-            self.titles.spelt_like(reading_title(text), SAME_TITLE_SIMILARITY)
+            self.titles.spelt_like(reading_title(text), EXACT_TITLE_SIMILARITY)
             if self.titles is not None and by_spelling
             else ()
         )
@@ -411,7 +411,7 @@ class BookSearchService:
             wanted = key_of(plan.like_title)
             ids = [
                 i
-                for i in matcher.spelt_like(plan.like_title, SAME_TITLE_SIMILARITY)
+                for i in matcher.spelt_like(plan.like_title, EXACT_TITLE_SIMILARITY)
                 if (named := self.filters.title_of(i)) is not None and key_of(named[0]) == wanted
             ]
             first = [plan.like_book_id] if plan.like_book_id else []

@@ -440,6 +440,8 @@ class Reading:
 
 MAX_READINGS = 3
 """A clarifying question offers two or three readings."""
+EXACT_TITLE_SIMILARITY = 100.0
+"""Spelling similarity of the same words: a title that is the request or starts with it."""
 SAME_TITLE_SIMILARITY = 90.0
 """Spelling similarity (0-100) at which a title is the one meant: one slip in ten letters."""
 NEAR_TITLE_SIMILARITY = 80.0

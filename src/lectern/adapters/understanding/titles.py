@@ -18,13 +18,19 @@ from cachetools import TTLCache
 from rapidfuzz import fuzz, process
 
 from lectern.application.understanding import TitleEntry, Vocabulary, key_of
-from lectern.domain.search import NEAR_TITLE_SIMILARITY, SAME_TITLE_SIMILARITY
+from lectern.domain.search import (
+    EXACT_TITLE_SIMILARITY,
+    NEAR_TITLE_SIMILARITY,
+    SAME_TITLE_SIMILARITY,
+)
 
 CUTOFF = SAME_TITLE_SIMILARITY
 """The least similarity that counts as the same title: one slip in ten letters or so."""
 CLOSE = 1.0
 """Titles within this many points of the best are told apart by popularity."""
 _CANDIDATES = 8
+EXACT = EXACT_TITLE_SIMILARITY
+"""`spelt_like(title, EXACT)` looks up the title and the titles starting with it."""
 _RECENT = 256
 _RECENT_SECONDS = 300.0
 
@@ -48,6 +54,10 @@ class RapidfuzzTitleMatcher:
                 self._entries.append(entries[0])
                 self._all.append(tuple(entries))
         self._whole = [" ".join(k) for k in self._keys]
+        self._by_first: dict[str, list[int]] = {}
+        for index, key in enumerate(self._keys):
+            if key:
+                self._by_first.setdefault(key[0], []).append(index)
         self._starts: dict[int, list[str]] = {}
         self._floor = min(cutoff, NEAR_TITLE_SIMILARITY)
         # A search asks about its "like X" and the fallback's tool about the same X again.
@@ -58,6 +68,14 @@ class RapidfuzzTitleMatcher:
         wanted = _bare(key_of(title.strip(" \"'“”")))
         if not wanted:
             return {}
+        if cutoff >= EXACT:
+            # The same words, whole or as the title's start: a lookup, not a scan.
+            size = len(wanted)
+            return {
+                i: EXACT
+                for i in self._by_first.get(wanted[0], ())
+                if self._keys[i][:size] == wanted
+            }
         text = " ".join(wanted)
         floor = min(cutoff, self._floor)
         scored = self._recent.get(text) if floor == self._floor else None
