@@ -326,13 +326,25 @@ class RecordingTracer:
 class FakeTitleMatcher:
     """Misspelt titles read from a table; records every title it was asked about."""
 
-    def __init__(self, table: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        table: dict[str, str] | None = None,
+        near: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self.table = dict(table or {})
+        self.near = dict(near or {})
+        """Ids spelt like a title at any cutoff (the closest, when there is one, first)."""
         self.asked: list[str] = []
 
     def closest(self, title: str) -> str | None:
         self.asked.append(title)
         return self.table.get(title)
+
+    def spelt_like(self, title: str, cutoff: float) -> tuple[str, ...]:
+        del cutoff
+        self.asked.append(title)
+        closest = self.table.get(title)
+        return tuple(dict.fromkeys([*([closest] if closest else []), *self.near.get(title, ())]))
 
 
 class FakeExplanationCache:

@@ -34,7 +34,7 @@ def test_http_fallback_is_opt_in_and_reports_what_the_agent_did(indexed_data_dir
     body = _search(indexed_data_dir, {"text": EXPLORING, "max_results": 3, "fallback": True})
     fallback = body["fallback"]
     assert fallback["triggered"] and fallback["reasons"] == ["exploration_request"]
-    assert fallback["model"] == "rules:search-fallback-v2" and fallback["error"] is None
+    assert fallback["model"] == "rules:search-fallback-v3" and fallback["error"] is None
     assert 1 <= len(fallback["tool_calls"]) <= 3
     assert {c["name"] for c in fallback["tool_calls"]} <= {"search_catalog", "get_similar_books"}
     assert fallback["first_ids"] == [r["book"]["id"] for r in plain["results"]]
@@ -62,7 +62,7 @@ def test_cli_search_prints_the_fallback(indexed_data_dir: Path) -> None:
     assert report["reasons"] == ["exploration_request"] and report["error"] is None
     assert all("book_id" in line for line in lines[1:]) and 1 <= len(lines) - 1 <= 3
     table = lectern("search", EXPLORING, "--k", "3", "--fallback", env=env)
-    assert "Fallback (rules:search-fallback-v2): exploration_request" in table.stdout
+    assert "Fallback (rules:search-fallback-v3): exploration_request" in table.stdout
 
 
 def test_evaluate_fallback_reports_the_four_figures(indexed_data_dir: Path, tmp_path: Path) -> None:
@@ -101,3 +101,39 @@ def test_evaluate_fallback_reports_the_four_figures(indexed_data_dir: Path, tmp_
     assert all(0 < q["tool_calls"] <= 3 for q in triggered)
     table = lectern("evaluate", "fallback", "--data", str(data), env=env)
     assert "Targets (the specification's)" in table.stdout
+
+
+ABSENT = "books like Project Hail Mary"
+"""No source row holds this title, nor one within two slips of its spelling."""
+
+
+def test_http_search_says_an_absent_like_x_is_not_in_the_catalog(indexed_data_dir: Path) -> None:
+    for fallback in (False, True):
+        body = _search(
+            indexed_data_dir,
+            {"text": ABSENT, "understand": True, "max_results": 3, "fallback": fallback},
+        )
+        notice = body["nothing_fits"]
+        assert notice["title"] == "Project Hail Mary"
+        assert notice["message"].startswith("'Project Hail Mary' is not in the catalog")
+        assert "nearest" in notice["message"]
+        assert body["results"]  # the nearest books, marked as such by the notice
+    assert body["fallback"]["reasons"] == ["unresolved_like"]
+    assert len(body["fallback"]["tool_calls"]) == 1
+
+
+def test_http_search_offers_a_misspelt_like_x_and_does_not_call_it_missing(
+    indexed_data_dir: Path,
+) -> None:
+    body = _search(indexed_data_dir, {"text": "books like The Hunger Gamez", "understand": True})
+    assert body["nothing_fits"] is None or body["nothing_fits"]["title"] is None
+    assert body["readings"] and body["readings"][0]["title"].startswith("The Hunger Games")
+    assert body["readings"][0]["author"] == "Suzanne Collins"
+
+
+def test_cli_search_says_an_absent_like_x_is_not_in_the_catalog(indexed_data_dir: Path) -> None:
+    env = {"LECTERN_DATA_DIR": str(indexed_data_dir)}
+    for extra in ((), ("--fallback",)):
+        result = lectern("search", ABSENT, "--understand", "--k", "3", *extra, env=env)
+        assert result.returncode == 0, result.stderr
+        assert "'Project Hail Mary' is not in the catalog" in " ".join(result.stdout.split())

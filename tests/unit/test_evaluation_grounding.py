@@ -112,6 +112,16 @@ def test_heuristic_judge_grades_three_dimensions_and_says_it_is_heuristic() -> N
     assert all(len(getattr(bad, d).reason) <= 200 for d in ("groundedness", "clarity", "relevance"))
 
 
+def test_heuristic_relevance_looks_for_no_request_or_function_words() -> None:
+    # A request's frame and another language's function words are in no book's evidence,
+    # however good the book: they are not looked for.
+    quoted = ["science fiction", "ciencia ficción"]
+    spanish = JUDGE.grade_explanation("novelas de ciencia ficción", "It matches.", quoted)
+    assert spanish.relevance.reason == "the quotes contain 2 of 3 query content words"
+    like = JUDGE.grade_explanation("books similar to Dune thriller", "It matches.", ["thriller"])
+    assert like.relevance.reason == "the quotes contain 1 of 2 query content words"
+
+
 def test_rubric_scores_refuse_out_of_range_values() -> None:
     with pytest.raises(LLMError, match="1..5"):
         RubricScore(6, "too good")

@@ -216,6 +216,14 @@ def test_known_titles_quoted_or_whole() -> None:
     assert whole.intent == "factual" and "title" in _spans(whole)
 
 
+def test_only_a_question_or_the_book_leads_a_title() -> None:
+    one = BookNames("one", "One", ("Richard Bach",), ("fiction",), 10_000)
+    rules = RuleBasedUnderstanding(Vocabulary.build([*_names(), one], ["en"]))
+    assert "title" not in _spans(rules.plan("the hunger one"))  # no "One" by skipping "hunger"
+    assert _spans(rules.plan("the book One"))["title"] == "One"
+    assert _spans(rules.plan("who wrote One"))["title"] == "One"
+
+
 def test_books_like_x_resolves_x_and_routes_to_its_neighbours() -> None:
     plan = RULES.plan("something like The Hunger Games but for adults, not too long")
     assert plan.like_book_id == "hg" and plan.like_title == "The Hunger Games"

@@ -215,3 +215,13 @@ def test_searches_explain_with_the_words_that_were_searched() -> None:
     )
     service.search(SearchQuery(text, use_explanations=True), plan=plan, mmr_lambda=None)
     assert explainer.queries and set(explainer.queries) == {"vampire night,"}
+
+
+def test_a_planned_search_explains_with_its_variations_too() -> None:
+    # "Liebesroman" is searched as "romance" too: a romance found that way must have a word
+    # to quote (explained with the reader's word alone, it was refused).
+    explainer = QuotingExplainer()
+    service, _, _ = _service(explainer)
+    plan = QueryPlan("Liebesroman", variations=("romance",))
+    service.search(SearchQuery("Liebesroman", use_explanations=True), plan=plan, mmr_lambda=None)
+    assert set(explainer.queries) == {"Liebesroman romance"}

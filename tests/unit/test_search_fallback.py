@@ -243,22 +243,52 @@ def test_a_misspelt_like_is_read_as_the_closest_title_in_one_call() -> None:
     assert [(c.name, c.arguments["book"]) for c in report.tool_calls] == [
         ("get_similar_books", "The Hobit")
     ]
-    assert titles.asked == ["The Hobit"]  # no title matched exactly: the matcher was asked
+    assert set(titles.asked) == {"The Hobit"}  # no title matched exactly: the matcher was asked
     neighbours = report.tool_calls[0].results
     assert neighbours and "The Hobbit" not in [r.book.title for r in response.results]
 
 
-def test_a_like_no_title_is_close_to_searches_its_subject_instead() -> None:
+def test_a_like_no_title_is_close_to_says_it_is_not_in_the_catalog() -> None:
     fallback = _fallback(_rules_agent(), titles=FakeTitleMatcher())
-    response = fallback.search_with_fallback(
-        SearchQuery("books like The Cozy Bakery Mysteries of Elsewhere", max_results=3)
-    )
+    query = SearchQuery("books like The Cozy Bakery Mysteries of Elsewhere", max_results=3)
+    response = fallback.search_with_fallback(query)
     report = response.fallback
     assert report is not None and report.reasons == ("unresolved_like",)
     calls = report.tool_calls
-    assert calls[0].name == "get_similar_books" and calls[0].error is not None
-    assert [c.name for c in calls[1:]] == ["search_catalog", "get_similar_books"]
-    assert len(calls) <= 3 and response.results
+    # One call: no title is close, so no search can find books like it (until v3 the
+    # subject plan ran two more calls and answered as if they were).
+    assert [c.name for c in calls] == ["get_similar_books"] and calls[0].error is not None
+    assert response.nothing_fits is not None
+    assert response.nothing_fits.title == "The Cozy Bakery Mysteries of Elsewhere"
+    assert "not in the catalog" in response.nothing_fits.message
+    assert "nearest" in response.nothing_fits.message
+    first = fallback.search.search(query)
+    assert [r.book.id for r in response.results] == [r.book.id for r in first.results]
+
+
+def test_an_absent_like_spelt_nearly_as_two_titles_asks_which_one() -> None:
+    near = (book_id("The Cozy Bakery Murders"), book_id("The Knitting Circle Mystery"))
+    titles = FakeTitleMatcher(near={"The Cozy Knitting Murders": near})
+    fallback = _fallback(_rules_agent(), titles=titles)
+    response = fallback.search_with_fallback(
+        SearchQuery("books like The Cozy Knitting Murders", max_results=3)
+    )
+    assert response.nothing_fits is not None
+    assert response.nothing_fits.title == "The Cozy Knitting Murders"
+    assert [(r.title, r.author) for r in response.readings] == [
+        ("The Cozy Bakery Murders", "Ann Baker"),
+        ("The Knitting Circle Mystery", "Mary Stone"),
+    ]
+
+
+def test_a_misspelt_like_is_not_said_to_be_missing() -> None:
+    titles = FakeTitleMatcher({"The Hobit": book_id("The Hobbit")})
+    response = _fallback(_rules_agent(), titles=titles).search_with_fallback(
+        SearchQuery("books like The Hobit", max_results=3)
+    )
+    # Neither "not in the catalog" nor "nothing mentions 'hobit'": its neighbours answer.
+    assert response.nothing_fits is None
+    assert [r.title for r in response.readings] == ["The Hobbit"]  # "did you mean"
 
 
 def test_a_failing_agent_never_fails_the_search() -> None:
@@ -388,3 +418,13 @@ def test_the_title_matcher_reads_a_slip_of_spelling_and_nothing_further() -> Non
     assert matcher.closest("Nightfall Saga") is None
     assert matcher.closest("Hobbies") is None  # under the cutoff: unknown stays unknown
     assert matcher.closest("  ") is None
+
+
+def test_spelt_like_lists_near_titles_best_first_and_nothing_far() -> None:
+    matcher = RapidfuzzTitleMatcher(make_vocabulary(make_catalog()))
+    assert matcher.spelt_like("The Hobit", 90.0) == (book_id("The Hobbit"),)
+    assert matcher.spelt_like("The Hobbits", 80.0)[0] == book_id("The Hobbit")
+    assert matcher.spelt_like("Nightfall Saga", 80.0) == ()
+    # 100: the same words, whole or as the title's start (a lookup, no slip allowed).
+    assert matcher.spelt_like("Murder at the", 100.0) == (book_id("Murder at the Tea Shop"),)
+    assert matcher.spelt_like("The Hobit", 100.0) == ()

@@ -22,14 +22,16 @@ from lectern.application.explanations import ExplanationService
 from lectern.application.hybrid_retrieval import HybridRetriever
 from lectern.application.ports import (
     BookCatalog,
+    TitleMatcher,
 )
 from lectern.application.timing import elapsed_ms as _ms
+from lectern.application.understanding import key_of
 from lectern.domain.answering_words import STOP_WORDS
 from lectern.domain.books import Book
 from lectern.domain.exclusions import (
     name_words,
 )
-from lectern.domain.fallback import FallbackReport
+from lectern.domain.fallback import FallbackReport, unresolved_like
 from lectern.domain.normalize import (
     fold,
     singular,
@@ -44,7 +46,9 @@ from lectern.domain.retrieval import (
 )
 from lectern.domain.search import (
     DEFAULT_RESULTS,
+    EXACT_TITLE_SIMILARITY,
     MAX_READINGS,
+    NEAR_TITLE_SIMILARITY,
     NothingFits,
     QueryPlan,
     Reading,
@@ -55,6 +59,7 @@ from lectern.domain.search import (
     clean_query_text,
     merge_filters,
     phrase_key,
+    reading_title,
     reading_words,
     subtract_phrases,
     without_request_framing,
@@ -177,13 +182,17 @@ class BookSearchService:
         explain_top: int = 5,
         mmr_lambda: float | None = DEFAULT_MMR_LAMBDA,
         shelf_tail: int = 0,
+        titles: TitleMatcher | None = None,
     ) -> None:
         """Indexes are loaded by bootstrap; this only combines them.
 
         `mmr_lambda` is the default of `search` (bootstrap passes LECTERN_MMR_LAMBDA);
         `shelf_tail` is LECTERN_SHELF_TAIL (`_shelf_holders`).
+        `titles` reads the X of "books like X" by spelling: which books it may mean, and
+        whether the catalog holds it at all (without it, neither is said).
         """
         self.catalog = catalog
+        self.titles = titles
         self.mmr_lambda = mmr_lambda
         self.shelf_tail = shelf_tail
         self.retriever = retriever
@@ -292,7 +301,14 @@ class BookSearchService:
             r.kind in ("title", "author", "like") for r in plan.recognised
         )
         nothing_fits = None if named else self._nothing_fits(text, results)
-        readings = self._readings(query.text, hits) if not filters.has_page_limit else ()
+        like_readings, missing = self.like_readings(plan) if plan is not None else ((), None)
+        if missing is not None:
+            nothing_fits = NothingFits(nothing_fits.words if nothing_fits else (), missing)
+        readings = like_readings or (
+            self._readings(query.text, hits, by_spelling=plan is not None)
+            if not filters.has_page_limit
+            else ()
+        )
         timings = {
             "filter_ms": filter_ms,
             **retrieval.timings_ms,
@@ -303,8 +319,11 @@ class BookSearchService:
         if query.use_explanations:
             if self.explainer is None:
                 raise InvalidQueryError("explanations are not configured for this search")
-            # "Books like X" is searched by X's shelves: they are what a result can match.
-            explained = " ".join([text, *variations]) if like_alone else text
+            # A result is explained by everything it was searched for: the reader's words and
+            # the plan's variations ("books like X" is searched by X's shelves, "Liebesroman"
+            # by "romance"); the reader's words alone left books found by a translation
+            # without a word to quote.
+            explained = " ".join(dict.fromkeys([text, *variations]))
             results, report = self.explainer.explain_results(
                 explained,
                 results,
@@ -450,33 +469,82 @@ class BookSearchService:
         )
         return NothingFits(unknown) if unknown else None
 
-    def _readings(self, text: str, hits: Sequence[FusedHit]) -> tuple[Reading, ...]:
+    def _readings(
+        self, text: str, hits: Sequence[FusedHit], *, by_spelling: bool
+    ) -> tuple[Reading, ...]:
         """Two or three books a bare, short title may mean, by different first authors.
 
-        Read from the candidates in fused order: a work whose title or series holds every word
-        of the request, one per first author. Fewer than two such authors: no question.
+        First the titles that are the request or start with it, most read first
+        (with a title matcher: "the hunger one" is The Hunger Games before its companions,
+        "Dune" Herbert's novel before his son's); then the candidates in fused order whose
+        title or series holds every word of the request. One per first author; fewer than
+        two authors: no question. Titles by spelling are read only for a planned search
+        (`by_spelling`): the matcher needs the catalog's vocabulary, which planning has
+        loaded and a plain search never waits for.
         """
         words = reading_words(text)
         if not words:
             return ()
-        readings: list[Reading] = []
-        authors: set[str] = set()
+        by_title = (
+            self.titles.spelt_like(reading_title(text), EXACT_TITLE_SIMILARITY)
+            if self.titles is not None and by_spelling
+            else ()
+        )
+        holding: list[str] = []
         for hit in hits[:READING_CANDIDATES]:
             named = self.filters.title_of(hit.id)
-            if named is None:
+            if named is not None and set(words) <= {
+                *name_words(named[0]),
+                *name_words(named[1] or ""),
+            }:
+                holding.append(hit.id)
+        readings = self._by_authors([*by_title, *holding])
+        return readings if len(readings) >= 2 else ()
+
+    def like_readings(
+        self, plan: QueryPlan, titles: TitleMatcher | None = None
+    ) -> tuple[tuple[Reading, ...], str | None]:
+        """Which books the X of "books like X" may mean, and X when the catalog lacks it.
+
+        A found X whose exact title other authors' books share ("Hunger": Hamsun's, Gay's)
+        offers them, the planned one first. An X the planner did not find is read by
+        spelling: titles within two slips are offered ("did you mean"); when none is within
+        one slip, X is not in the catalog and the results are only the nearest it has.
+        `titles` stands in for the service's own matcher; with neither, nothing is said.
+        """
+        matcher = titles or self.titles
+        if matcher is None:
+            return (), None
+        if plan.like_title is not None:
+            wanted = key_of(plan.like_title)
+            ids = [
+                i
+                for i in matcher.spelt_like(plan.like_title, EXACT_TITLE_SIMILARITY)
+                if (named := self.filters.title_of(i)) is not None and key_of(named[0]) == wanted
+            ]
+            first = [plan.like_book_id] if plan.like_book_id else []
+            readings = self._by_authors([*first, *ids])
+            return (readings if len(readings) >= 2 else ()), None
+        title = unresolved_like(plan.notes)
+        if title is None:
+            return (), None
+        readings = self._by_authors(matcher.spelt_like(title, NEAR_TITLE_SIMILARITY))
+        return readings, None if matcher.closest(title) is not None else title
+
+    def _by_authors(self, ids: Sequence[str]) -> tuple[Reading, ...]:
+        """The first book of each first author among `ids`, in order, at most three."""
+        readings: list[Reading] = []
+        authors: set[str] = set()
+        for book_id in ids:
+            named = self.filters.title_of(book_id)
+            author = self.filters.first_author_of(book_id)
+            if named is None or fold(author or "") in authors:
                 continue
-            title, series = named
-            if not set(words) <= {*name_words(title), *name_words(series or "")}:
-                continue
-            author = self.filters.first_author_of(hit.id)
-            key = fold(author or "")
-            if key in authors:
-                continue
-            authors.add(key)
-            readings.append(Reading(hit.id, title, author))
+            authors.add(fold(author or ""))
+            readings.append(Reading(book_id, named[0], author))
             if len(readings) == MAX_READINGS:
                 break
-        return tuple(readings) if len(readings) >= 2 else ()
+        return tuple(readings)
 
     def _excluded_shelves(self, filters: SearchFilters) -> tuple[str, ...]:
         """Every catalog shelf the filters rule out (explanations must not cite them)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lectern.adapters.catalog.explanation_cache import SqlAlchemyExplanationCache
 from lectern.adapters.evaluation_runs import JsonRunStore
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
@@ -16,7 +18,7 @@ from lectern.application.explanations import ExplanationService
 from lectern.application.fallback.ports import SearchFallbackAgent
 from lectern.application.fallback.service import FallbackSearch
 from lectern.application.hybrid_retrieval import HybridRetriever
-from lectern.application.ports import ExplanationCache, QueryUnderstanding
+from lectern.application.ports import ExplanationCache, QueryUnderstanding, TitleMatcher
 from lectern.application.search import BookSearchService
 from lectern.application.understanding import Vocabulary
 from lectern.bootstrap.indexes import book_search_config, load_retriever
@@ -59,7 +61,15 @@ class SearchWiring(ModelWiring):
             explain_top=self.settings.explain_top,
             mmr_lambda=self.settings.mmr_lambda,
             shelf_tail=self.settings.shelf_tail,
+            # Built on first use: only a planned "like X" asks, and it needs the vocabulary.
+            titles=_LazyTitleMatcher(self.title_matcher),
         )
+
+    def title_matcher(self) -> TitleMatcher:
+        """Titles by spelling (a misspelt, ambiguous or absent "like X"): override or rapidfuzz."""
+        if self.overrides.title_matcher is not None:
+            return self.overrides.title_matcher
+        return self._once("title_matcher", lambda: RapidfuzzTitleMatcher(self.vocabulary()))
 
     def explanation_cache(self) -> ExplanationCache | None:
         """Where explanations are kept: the catalog database unless another cache is given."""
@@ -149,7 +159,7 @@ class SearchWiring(ModelWiring):
             self.search_fallback_agent(),
             understanding=self.understanding(),
             vocabulary=self.vocabulary(),
-            titles=self.overrides.title_matcher or RapidfuzzTitleMatcher(self.vocabulary()),
+            titles=self.title_matcher(),
             tracer=self.tracer(),
             clock=self.clock,
         )
@@ -196,3 +206,18 @@ class SearchWiring(ModelWiring):
             "lexical": "qdrant" if self.settings.engine == "qdrant" else "bm25s",
             "vector_index": retriever.vector.model_id if retriever.vector else None,
         }
+
+
+class _LazyTitleMatcher:
+    """A `TitleMatcher` built on its first question (plain searches never ask one)."""
+
+    def __init__(self, build: Callable[[], TitleMatcher]) -> None:
+        self._build = build
+
+    def closest(self, title: str) -> str | None:
+        """The built matcher's answer."""
+        return self._build().closest(title)
+
+    def spelt_like(self, title: str, cutoff: float) -> tuple[str, ...]:
+        """The built matcher's answer."""
+        return self._build().spelt_like(title, cutoff)

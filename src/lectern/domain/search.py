@@ -408,13 +408,20 @@ def without_request_framing(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class NothingFits:
-    """The catalog cannot serve the request: words of it that no book uses."""
+    """The catalog cannot serve the request: words of it that no book uses, or its "like X"."""
 
     words: tuple[str, ...]
+    title: str | None = None
+    """The X of "books like X" when no catalog title is X or a slip of spelling from it."""
 
     @property
     def message(self) -> str:
         """What the reader is told above the nearest books."""
+        if self.title is not None:
+            return (
+                f"'{self.title}' is not in the catalog: the books below are the nearest it "
+                "has, not books like it."
+            )
         quoted = ", ".join(f"'{w}'" for w in self.words)
         return (
             f"Nothing in the catalog mentions {quoted}: the books below are the nearest it "
@@ -433,6 +440,12 @@ class Reading:
 
 MAX_READINGS = 3
 """A clarifying question offers two or three readings."""
+EXACT_TITLE_SIMILARITY = 100.0
+"""Spelling similarity of the same words: a title that is the request or starts with it."""
+SAME_TITLE_SIMILARITY = 90.0
+"""Spelling similarity (0-100) at which a title is the one meant: one slip in ten letters."""
+NEAR_TITLE_SIMILARITY = 80.0
+"""Spelling similarity at which a title is offered as "did you mean": two slips in ten."""
 MAX_READING_WORDS = 3
 """Only a request of up to three words ("the hunger one") is read as a bare title."""
 _READING_FILLERS = frozenset(
@@ -446,8 +459,20 @@ def reading_words(text: str) -> tuple[str, ...]:
     "the hunger one" -> ("hunger",); a request longer than `MAX_READING_WORDS` words, or with
     no word of three letters or more once fillers are dropped, is not read as a title.
     """
+    return tuple(singular(w) for w in _reading_title_words(text))
+
+
+def reading_title(text: str) -> str:
+    """The words of a bare-title request as typed, fillers dropped ("the hunger one" -> "hunger").
+
+    Empty when `reading_words` reads no title in the request.
+    """
+    return " ".join(_reading_title_words(text))
+
+
+def _reading_title_words(text: str) -> tuple[str, ...]:
     words: list[str] = re.findall(r"\w+", fold(text))
     if not words or len(words) > MAX_READING_WORDS:
         return ()
-    kept = tuple(singular(w) for w in words if w not in _READING_FILLERS)
+    kept = tuple(w for w in words if w not in _READING_FILLERS)
     return kept if kept and all(len(w) >= 3 for w in kept) else ()

@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
 from lectern.adapters.llm.schemas import GroundedAnswerLLM, GroundedExplanationLLM, JudgmentLLM
 from lectern.application.ports import Embedder, LLMTracer
+from lectern.domain.answering_words import STOP_WORDS
 from lectern.domain.books import Book, ChunkField, JSONValue
 from lectern.domain.evaluation import RubricJudgment, RubricScore
 from lectern.domain.grounding import (
@@ -100,6 +101,22 @@ EXPLANATION_WORDS = frozenset(
     ]
 )
 """Words an explanation uses to point at the evidence; they claim nothing about the book."""
+NOT_ASKED = STOP_WORDS | frozenset(
+    " ".join(
+        (
+            "similar liked next",  # "books similar to X", "if I liked X what should I read next"
+            "de del la las el los para por en un una unos unas al lo",  # Spanish
+            "le les du des et ou dans au aux une sur avec",  # French
+            "der das dem des und oder für mit von im ein eine einen zu auf",  # German
+            "il di per nel della delle dei gli",  # Italian
+        )
+    ).split()
+)
+"""Words of a request that name nothing wanted: the judge's relevance does not look for them.
+
+A request's frame ("similar", "liked") and the function words of the catalog's other
+languages ("novelas de ciencia ficción": "de") are in no book's evidence however good the
+book; counting them marked good results down. Not used to write explanations."""
 CLEAR_SENTENCE_WORDS = 35
 """A sentence longer than this is hard to take in at a glance."""
 
@@ -416,7 +433,7 @@ class ExtractiveLLM:
         started = time.perf_counter()
         known = set().union(*(self._stems_of(e) for e in evidence)) if evidence else set()
         said = _Terms(self._stemmer, output, EXPLANATION_WORDS).stems
-        asked = _Terms(self._stemmer, query).stems
+        asked = _Terms(self._stemmer, query, NOT_ASKED).stems
         if said:
             grounded = len(said & known) / len(said)
             grounded_reason = f"{len(said & known)} of {len(said)} claimed words are in the quotes"

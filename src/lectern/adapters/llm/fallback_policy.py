@@ -18,8 +18,10 @@ instructions. The plan for each reason (the first that applies wins):
   results, then the new books.
 - unresolved_like ("books like X", X no catalog title): get_similar_books(X), which reads a
   misspelt title as the closest catalog title; answer its neighbours, then the first
-  results. When no title is close (the tool says so): search_catalog(the content words),
-  get_similar_books(its best book), fused with the first results as for a subject.
+  results. When no title is close (the tool says so), X is not in the catalog: the answer
+  is the first results, which the search already marks as the nearest it has. (Until v3
+  the subject plan ran two more calls and answered the neighbours of a book found by X's
+  words, as if they were books like X.)
 - unknown_fit (a page limit few shown books are known to fit): search_catalog(the first
   results' two commonest shelves, with the page limit, 20 books); answer the first
   results known to fit, the new ones known to fit on a searched shelf, then the first
@@ -50,7 +52,7 @@ from langchain_core.tools import BaseTool
 
 from lectern.application.book_view import NAME_SEPARATOR
 
-MODEL_ID = "rules:search-fallback-v2"
+MODEL_ID = "rules:search-fallback-v3"
 RRF_K = 60
 MAX_TOOL_LIMIT = 20
 """The most books one tool call returns (the tools' own bound)."""
@@ -211,9 +213,7 @@ class FallbackRulePolicy(BaseChatModel):
         if reasons & {"no_results", "too_few_results", "no_lexical_or_vector_hits"}:
             return self._widen(query, limit, first)
         if "unresolved_like" in reasons and request.get("unresolved_like"):
-            return self._like_misspelt(
-                str(request["unresolved_like"]), query, limit, filters, first
-            )
+            return self._like_misspelt(str(request["unresolved_like"]), limit, first)
         page_limit = request.get("page_limit")
         if "unknown_fit" in reasons and isinstance(page_limit, list) and len(page_limit) == 2:
             return self._known_fits(query, kept_filters, page_limit, first)
@@ -308,36 +308,20 @@ class FallbackRulePolicy(BaseChatModel):
         return [again, words], answer
 
     def _like_misspelt(
-        self,
-        like: str,
-        query: str,
-        limit: int,
-        filters: dict[str, Any],
-        first: list[dict[str, Any]],
+        self, like: str, limit: int, first: list[dict[str, Any]]
     ) -> tuple[list[Stage], Callable[[list[dict[str, Any]]], list[dict[str, Any]]]]:
-        kept = {k: v for k, v in filters.items() if k in ("language", "min_year", "max_year")}
-
         def similar(_: list[dict[str, Any]]) -> Call:
             # The tool reads a misspelt title as the closest catalog title, or says it has none.
             return {"name": "get_similar_books", "args": {"book": like, "limit": limit}}
 
-        def resolved(results: list[dict[str, Any]]) -> bool:
-            return "error" not in results[0] and bool(_books(results[0]))
-
-        unresolved_stages, unresolved_answer = self._explore_subject(query, limit, kept, first)
-
-        def subject(results: list[dict[str, Any]]) -> Call | None:
-            return None if resolved(results) else unresolved_stages[0](results[1:])
-
-        def neighbours(results: list[dict[str, Any]]) -> Call | None:
-            return unresolved_stages[1](results[1:])
-
         def answer(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-            if resolved(results):
+            if "error" not in results[0] and _books(results[0]):
                 return [*_books(results[0]), *first]
-            return unresolved_answer(results[1:])
+            # X is not in the catalog: no search can find books like it, and the first
+            # results (X's own words) are what the reader is told are the nearest.
+            return first
 
-        return [similar, subject, neighbours], answer
+        return [similar], answer
 
     def _known_fits(
         self,

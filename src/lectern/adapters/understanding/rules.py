@@ -73,6 +73,10 @@ def _ruled_out(shelf: str, exclusions: list[Exclusion]) -> bool:
     return False
 
 
+TITLE_LEADS = QUESTION_WORDS | {"the", "book", "wrote", "is", "was"}
+"""Words that may come before a title in a query ("who wrote Dune", "the book Dune")."""
+
+
 class RuleBasedUnderstanding:
     """`QueryUnderstanding` by rules; deterministic, a few hundred microseconds a query."""
 
@@ -185,7 +189,8 @@ class RuleBasedUnderstanding:
             return None  # "tolkien" asks for the author, not the biography titled "Tolkien"
         for skip in (0, 1, 2):  # "the book Dune", "who wrote Dune"
             entry = self.vocabulary.best_title(key[skip:]) if key[skip:] else None
-            if entry is not None and (skip == 0 or key[0] in QUESTION_WORDS | {"the", "book"}):
+            # Only a question or "the book" may lead a title: "the hunger one" is no "One".
+            if entry is not None and all(w in TITLE_LEADS for w in key[:skip]):
                 span = tokens[skip:]
                 found.recognised.append(
                     Recognition("title", entry.title, span[0].start, span[-1].end)

@@ -83,6 +83,11 @@ class Criteria(_Strict):
     find candidates to judge: a query the search gets wrong still has its answers judged."""
 
 
+FallbackOutcome = Literal["better", "not_in_catalog", "which_one"]
+"""What a trigger-set request must get: better books (nDCG@k up); "X is not in the catalog"
+with the nearest books marked as such; or the two or three books X may mean."""
+
+
 class JudgedQuery(_Strict):
     """A query of the judged set."""
 
@@ -93,6 +98,8 @@ class JudgedQuery(_Strict):
     filters: FiltersIn = FiltersIn()
     strategy: Strategy | None = None
     criteria: Criteria
+    outcome: FallbackOutcome = "better"
+    """The search fallback's trigger set only: what the right answer is (see below)."""
 
 
 class QueriesFile(_Strict):
@@ -148,6 +155,11 @@ class NegativeTest(_Strict):
     """True: the search must say nothing fits; False: it must not (None: not checked)."""
     min_readings: int | None = None
     """The search must offer at least this many readings (an ambiguous request)."""
+    readings_include: tuple[str, ...] = ()
+    """Titles the readings must offer (the book a reader most likely means)."""
+    not_in_catalog: bool | None = None
+    """True: the search must say the X of "books like X" is not in the catalog; False: it
+    must not (a misspelt X the catalog holds); None: not checked."""
     why: str
 
 

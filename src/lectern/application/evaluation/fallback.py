@@ -6,8 +6,13 @@ query-understanding plan, the query's strategy, MMR at the default lambda), thro
 the fallback's top k are graded with the same grades: the judgments (by work, as the
 runner grades), and for works the judgment pool never held, the written labelling rules
 of the query (`labelling.label`, labeller rules-v1) applied to the book. The fallback
-**succeeds** on a query when its nDCG@k is higher than the first search's (a tie is not a
-success); "not worse" counts ties too.
+**succeeds** on a query when it gives the query's right outcome (`JudgedQuery.outcome`):
+by default its nDCG@k is higher than the first search's (a tie is not a success) and it does
+not say the book asked about is missing; for a "like X" whose X the catalog does not hold,
+the answer says so ("X is not in the catalog", the books marked as the nearest); for an X
+that may mean two or three books by different authors, the answer offers them ("which
+one?"). "Not worse" counts nDCG ties too. Outcome cases are checked whether or not the
+fallback fired (a search that already says "not in the catalog" has nothing left to fix).
 
 Targets (the specification's): tool calls per answer < 2.5, trigger rate < 15%, success
 rate > 70%, added latency < 3 s (p95 of the time the fallback adds to a search).
@@ -71,6 +76,7 @@ class FallbackEvaluation:
             if progress is not None:
                 progress.advance()
         triggered = [r for r in records if r["triggered"]]
+        outcome_cases = [r for r in records if r["outcome"] != "better"]
         ran = [r for r in triggered if r["error"] is None]
         added = [float(str(r["added_latency_ms"])) for r in triggered]
         summary: dict[str, float] = {
@@ -87,6 +93,8 @@ class FallbackEvaluation:
             "p5_first_mean": mean(_metric(r, "first", "p5") for r in ran),
             "p5_fallback_mean": mean(_metric(r, "fallback", "p5") for r in ran),
             "errors": len(triggered) - len(ran),
+            "outcome_cases": len(outcome_cases),
+            "outcome_right": sum(1 for r in outcome_cases if r["outcome_right"]),
         }
         reasons: dict[str, int] = {}
         for record in triggered:
@@ -105,9 +113,11 @@ class FallbackEvaluation:
             "k": k,
             "model": self.fallback.agent.model_id,
             "definition": (
-                "success: the fallback's nDCG@k is higher than the first search's, both graded "
-                "with the judgments (by work) and, for works never judged, the query's written "
-                "labelling rules (rules-v1)"
+                "success: the query's right outcome. By default the fallback's nDCG@k is higher "
+                "than the first search's, both graded with the judgments (by work) and, for "
+                "works never judged, the query's written labelling rules (rules-v1); "
+                "not_in_catalog: the answer says the book asked about is not in the catalog; "
+                "which_one: it offers two or more books by different authors"
             ),
             "summary": {name: round(value, 4) for name, value in summary.items()},
             "reasons": dict(sorted(reasons.items())),
@@ -126,6 +136,15 @@ class FallbackEvaluation:
         total_ms = (time.perf_counter() - started) * 1000
         report = response.fallback
         assert report is not None
+        missing = response.nothing_fits.title if response.nothing_fits is not None else None
+        authors = {r.author for r in response.readings}
+        outcome_right = (
+            missing is not None and bool(response.results)
+            if query.outcome == "not_in_catalog"
+            else len(authors) >= 2
+            if query.outcome == "which_one"
+            else missing is None
+        )
         record: dict[str, JSONValue] = {
             "query_id": query.id,
             "text": query.text,
@@ -133,6 +152,10 @@ class FallbackEvaluation:
             "reasons": list(report.reasons),
             "error": report.error,
             "total_ms": round(total_ms, 2),
+            "outcome": query.outcome,
+            "outcome_right": outcome_right,
+            "not_in_catalog": missing,
+            "readings": [f"{r.title} ({r.author})" for r in response.readings],
         }
         if not report.triggered:
             return record
@@ -170,7 +193,8 @@ class FallbackEvaluation:
                 "calls": jsonable([asdict(c) for c in report.tool_calls]),
                 "first": {n: round(v, 4) for n, v in first.items()},
                 "fallback": {n: round(v, 4) for n, v in final.items()},
-                "success": final["ndcg"] > first["ndcg"] + 1e-9,
+                "success": outcome_right
+                and (query.outcome != "better" or final["ndcg"] > first["ndcg"] + 1e-9),
                 "not_worse": final["ndcg"] >= first["ndcg"] - 1e-9,
                 "labelled_by_rules": labelled,
                 "first_titles": [b.title for b in first_books],

@@ -123,7 +123,16 @@ class NegativeTestRunner:
                 if test.nothing_fits
                 else "the search said nothing fits"
             )
-        if response.nothing_fits is not None:
+        missing = response.nothing_fits.title if response.nothing_fits is not None else None
+        if test.not_in_catalog is not None and (missing is not None) != test.not_in_catalog:
+            problems.append(
+                "expected the search to say the book asked about is not in the catalog"
+                if test.not_in_catalog
+                else f"the search said {missing!r} is not in the catalog"
+            )
+        if missing is not None:
+            observed += f", not in the catalog: {missing}"
+        elif response.nothing_fits is not None:
             observed += f", nothing fits: {', '.join(response.nothing_fits.words)}"
         if response.readings:
             observed += ", readings: " + "; ".join(
@@ -133,6 +142,10 @@ class NegativeTestRunner:
             problems.append(
                 f"expected at least {test.min_readings} readings, got {len(response.readings)}"
             )
+        offered = {r.title.casefold() for r in response.readings}
+        for title in test.readings_include:
+            if title.casefold() not in offered:
+                problems.append(f"the readings do not offer {title!r}")
         if test.top_title_contains is not None and (
             not results
             or test.top_title_contains.casefold() not in results[0].book.title.casefold()

@@ -43,7 +43,7 @@ from lectern.domain.fallback import (
     unresolved_like,
 )
 from lectern.domain.retrieval import DEFAULT_STRATEGY, Strategy
-from lectern.domain.search import QueryPlan, SearchQuery, SearchResult
+from lectern.domain.search import NothingFits, QueryPlan, SearchQuery, SearchResult
 from lectern.domain.tracing import LLMCallTrace
 
 log = structlog.get_logger(__name__)
@@ -99,6 +99,15 @@ class FallbackSearch:
         intent_plan = plan
         if intent_plan is None and self.understanding is not None:
             intent_plan = self.understanding.plan(query.text)
+        if first.plan is None and intent_plan is not None:
+            # Searched without a plan: what the plan reads of "like X" is still told, so an X
+            # the catalog does not hold is said to be missing whatever the agent does.
+            readings, missing = self.search.like_readings(intent_plan, self.titles)
+            if missing is not None:
+                words = first.nothing_fits.words if first.nothing_fits is not None else ()
+                first = replace(first, nothing_fits=NothingFits(words, missing))
+            if readings:
+                first = replace(first, readings=readings)
         exploration = exploration_request(query.text)
         ran = first.plan
         if (
@@ -181,12 +190,23 @@ class FallbackSearch:
         if depth is not None:
             rest = [i for i in first.ranked_ids if i not in set(shown)]
             ranked = tuple(shown + rest)[: max(depth, len(shown))]
+        nothing_fits = first.nothing_fits
+        if (
+            nothing_fits is not None
+            and nothing_fits.title is None
+            and unresolved is not None
+            and any(r.name == "get_similar_books" and r.results for r in toolbox.records)
+        ):
+            # The misspelt X was read as a catalog book and its neighbours answer: the first
+            # search's "nothing mentions 'gatsbi'" no longer describes the books shown.
+            nothing_fits = None
         return replace(
             first,
             results=chosen,
             ranked_ids=ranked,
             fallback=report,
             timings_ms={**first.timings_ms, "fallback_ms": report.latency_ms},
+            nothing_fits=nothing_fits,
         )
 
     def _compose(

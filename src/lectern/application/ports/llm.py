@@ -102,3 +102,7 @@ class TitleMatcher(Protocol):
     def closest(self, title: str) -> str | None:
         """The id of the book spelt closest to `title`, or None when no title is close."""
         ...
+
+    def spelt_like(self, title: str, cutoff: float) -> tuple[str, ...]:
+        """Ids of the books whose titles are at least `cutoff` (0-100) like `title`, best first."""
+        ...

@@ -73,6 +73,30 @@ def _print_fallback_report(report: Mapping[str, JSONValue]) -> None:
             f"{record.get('added_latency_ms', 0):.0f}",
         )
     out.print(table)
+    cases = [r for r in queries if r.get("outcome", "better") != "better"]
+    if cases:
+        outcomes = Table(
+            title="Right outcome (fired or not): 'X is not in the catalog' / which one?",
+            title_justify="left",
+        )
+        for column in ("query", "outcome", "fired", "said", "right"):
+            outcomes.add_column(column)
+        for record in cases:
+            said = (
+                f"not in the catalog: {record['not_in_catalog']}"
+                if record.get("not_in_catalog")
+                else ""
+            )
+            if record.get("readings"):
+                said += ("; " if said else "") + "which one? " + "; ".join(record["readings"])
+            outcomes.add_row(
+                escape(str(record["query_id"])),
+                escape(str(record["outcome"])),
+                "yes" if record["triggered"] else "no",
+                escape(said or "-"),
+                "[green]yes[/]" if record["outcome_right"] else "[red]no[/]",
+            )
+        out.print(outcomes)
     targets = Table(title="Targets (the specification's)", title_justify="left")
     for column in ("figure", "target", "value", "met"):
         targets.add_column(column)

@@ -15,6 +15,8 @@ from lectern.domain.search import (
     DEFAULT_RESULTS,
     MAX_QUERY_CHARS,
     PLAN_FIELDS,
+    NothingFits,
+    Reading,
     SearchFilters,
     SearchQuery,
     SearchResult,
@@ -116,8 +118,9 @@ class SearchRequest(StrictIn):
     )
     fallback: bool | None = Field(
         default=None,
-        description="Hand over to the fallback agent when robust signals fire (no or too "
-        "few results, one author, an exploratory query). Omitted: the server's "
+        description="Hand over to the fallback agent when the plan left something to fix "
+        "(no or too few results, a page limit few books are known to fit, a 'like X' whose X "
+        "is no catalog title, an explicit request to explore). Omitted: the server's "
         "LECTERN_SEARCH_FALLBACK.",
     )
 
@@ -200,6 +203,36 @@ class Timings(BaseModel):
     stages: dict[str, float]
 
 
+class NothingFitsOut(BaseModel):
+    """The catalog cannot serve the request: the results are the nearest it has, not matches."""
+
+    message: str = Field(description="What to tell the reader above the results.")
+    words: list[str] = Field(description="Words of the request that no catalog book uses.")
+    title: str | None = Field(
+        description='The X of "books like X" when the catalog holds no book so titled.'
+    )
+
+    @classmethod
+    def of(cls, nothing_fits: NothingFits) -> NothingFitsOut:
+        """Map the domain notice."""
+        return cls(
+            message=nothing_fits.message, words=list(nothing_fits.words), title=nothing_fits.title
+        )
+
+
+class ReadingOut(BaseModel):
+    """One book an ambiguous request may mean: send its id or title back to pick it."""
+
+    book_id: str
+    title: str
+    author: str | None
+
+    @classmethod
+    def of(cls, reading: Reading) -> ReadingOut:
+        """Map a domain reading."""
+        return cls(book_id=reading.book_id, title=reading.title, author=reading.author)
+
+
 class SearchOut(BaseModel):
     """Results, and whether the vector side took part."""
 
@@ -213,6 +246,13 @@ class SearchOut(BaseModel):
     """With `understand`: what was understood."""
     fallback: FallbackOut | None = None
     """With `fallback`: whether the agent ran, why, its tool calls and the time it added."""
+    nothing_fits: NothingFitsOut | None = None
+    """Set when the catalog cannot serve the request: the results are only the nearest."""
+    readings: list[ReadingOut] = Field(
+        default_factory=list,
+        description='Which one? Two or three books a short or "like X" request may mean, or '
+        'the titles an absent X is spelt nearly like ("did you mean").',
+    )
 
     @classmethod
     def of(cls, response: SearchResponse) -> SearchOut:
@@ -231,4 +271,10 @@ class SearchOut(BaseModel):
             ),
             plan=PlanOut.of(response.plan) if response.plan is not None else None,
             fallback=(FallbackOut.of(response.fallback) if response.fallback is not None else None),
+            nothing_fits=(
+                NothingFitsOut.of(response.nothing_fits)
+                if response.nothing_fits is not None
+                else None
+            ),
+            readings=[ReadingOut.of(r) for r in response.readings],
         )
