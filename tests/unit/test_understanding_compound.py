@@ -202,3 +202,26 @@ def test_should_be_called_is_a_rename_of_a_list_the_reader_has() -> None:
     planned = plan_books("rename_list", "Weekend should be called Saturday now", lists, str, _call)
     assert isinstance(planned, list)
     assert planned[0].arguments == {"list": "Weekend", "new_name": "Saturday"}
+
+
+def test_a_book_moved_between_two_of_the_readers_lists_leaves_one_for_the_other() -> None:
+    assert _calls("could you shift Stoner from the Weekend list over to Oldies") == [
+        ("remove_from_list", {"list": "Weekend", "book": "Stoner"}),
+        ("add_to_list", {"list": "Oldies", "book": "Stoner"}),
+    ]
+    moved_on = _calls("move on to the next topic")  # names no list: nothing is moved
+    assert isinstance(moved_on, str) or not any(n.endswith("_list") for n, _ in moved_on)
+
+
+def test_more_refusals_and_values_said_other_ways() -> None:
+    found = _calls(
+        "hunting for romance novels, nothing over 200 pages, none by Nora Roberts or Jo Baker"
+    )
+    assert isinstance(found, list)
+    assert found[0][1]["exclude_authors"] == ["Nora Roberts", "Jo Baker"]
+    assert "over 200" not in found[0][1]["query"]
+    assert authors_of("the author on Stoner is wrong, it's John Williams") == ["John Williams"]
+    lists = names_from_prompt(SYSTEM)
+    planned = plan_books("rename_list", "Oldies ought to be called Classics", lists, str, _call)
+    assert isinstance(planned, list)
+    assert planned[0].arguments == {"list": "Oldies", "new_name": "Classics"}

@@ -123,11 +123,14 @@ _LEAD_FILLER = re.compile(
 )
 """Words that lead a request without being it ("ok add it to ...", "so what about ...")."""
 _AT_MOST = re.compile(
-    r"\b(?:nothing|none|not|no)\s+(?:longer|more|bigger|larger|over)\s+than\s+", re.I
+    r"\b(?:nothing|none|not|no)\s+(?:(?:longer|more|bigger|larger|over)\s+than|over|above)\s+",
+    re.I,
 )
 """A limit said as a refusal ("nothing longer than 300 pages"): at most that many."""
 _CONTRAST = re.compile(
-    r"\b(?:says|shows|wrong|incorrect|should\s+be|fix|correct)\b|,\s*not\s+(?-i:[A-Z]|\d{4})", re.I
+    r"\b(?:says|shows|wrong|incorrect|should\s+be|fix|correct)\b|,\s*not\s+(?-i:[A-Z]|\d{4})"
+    r"|\b(?:lists|has)\s+(?:it\s+as\s+)?\d{4}\b",
+    re.I,
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
 _QUESTION = re.compile(r"\?\s*$|^(?:is|was|does|did|who|what|when|which|why|how)\b", re.I)
@@ -169,7 +172,8 @@ OFF_TOPIC = re.compile(
 
 
 _CONTENTS = re.compile(
-    r"^(?:what(?:'?s| is| are)|show(?: me)?|list|which books are|open)\s+(?:the\s+)?"
+    r"^(?:(?:show|tell)(?:\s+me)?\s+(?=what|which|the|in|on))?"
+    r"(?:what(?:'?s| is| are)|show(?: me)?|list|which books are|open)\s+(?:the\s+)?"
     r"(?:books\s+)?(?:(?:in|on)\s+)?(?:my\s+|the\s+)?(?P<name>.+?)\W*$",
     re.I,
 )
@@ -183,6 +187,15 @@ _LIST_WITH_TITLES = re.compile(
     re.I,
 )
 """A new list with the books it should hold, named rather than counted."""
+
+
+_MOVE = re.compile(
+    r"^(?:please\s+)?(?:move|shift|transfer|switch)\s+(?P<book>.+?)\s+(?:from|off)\s+"
+    r"(?:my\s+|the\s+)?(?P<src>.+?)(?:\s+list)?\s+(?:to|onto|into|over\s+to)\s+"
+    r"(?:my\s+|the\s+)?(?P<dst>.+?)(?:\s+list)?\W*$",
+    re.I,
+)
+"""A book moved from one list to another: both named, both the reader's."""
 
 
 def _names_a_list(text: str, lists: Sequence[str]) -> bool:
@@ -328,6 +341,7 @@ class RulePolicy:
             functools.partial(self._named_list_contents, lists=names.of("list")),
             self._rename,
             self._create,
+            functools.partial(self._move, lists=names.of("list")),
             self._remove,
             self._delete,
             functools.partial(self._add, lists=names.of("list")),
@@ -475,7 +489,12 @@ class RulePolicy:
             # "fantasy but nothing YA": the youth shelves are left out, not searched for.
             arguments["exclude_youth"] = True
             query = NOT_YOUTH.sub("", query).strip(" ,")
-        authors = [m.group("author").strip() for m in EXCLUDE_AUTHOR.finditer(query)]
+        authors = [
+            name.strip()
+            for m in EXCLUDE_AUTHOR.finditer(query)
+            for name in re.split(r"\s*,\s*|\s+(?:or|and|nor)\s+", m.group("author"))
+            if name.strip()
+        ]  # "isn't by King or Koontz": both left out
         query = EXCLUDE_AUTHOR.sub("", query)
         categories = [m.group("category").strip() for m in EXCLUDE_CATEGORY.finditer(query)]
         query = EXCLUDE_CATEGORY.sub("", query).strip(" ,")
@@ -644,6 +663,22 @@ class RulePolicy:
             return []
         call = self._call("get_list_details", list=_clean(match.group("name")))
         return [lambda _: [call], lambda done: AIResponse(_list_reply(done), model=MODEL_ID)]
+
+    def _move(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
+        """A book moved between two of the reader's lists: off one, onto the other."""
+        match = _MOVE.match(text)
+        if not match:
+            return []
+        ends = [resolve(_clean(match.group(g)), lists, cutoff=85).name for g in ("src", "dst")]
+        if not lists or None in ends:
+            return []
+        book = it(match.group("book"))
+        return self._single_calls(
+            [
+                self._call("remove_from_list", list=ends[0], book=book),
+                self._call("add_to_list", list=ends[1], book=book),
+            ]
+        )
 
     def _named_list_contents(
         self, text: str, it: Callable[[str], str], lists: Sequence[str]

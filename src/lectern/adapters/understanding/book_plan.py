@@ -152,7 +152,14 @@ def _rename(text: str, names: Names, call: CallMaker) -> list[ToolCall] | Clarif
     if found is None:
         return Clarification("Which list should I rename, and what should it be called?", ())
     group = "named" if "named" in found.groupdict() else "name"
-    new_name = clean(re.sub(r"^(?:rename\s+)?(?:to|as)\s+", "", found.group(group), flags=re.I))
+    new_name = clean(
+        re.sub(
+            r"^(?:rename\s+)?(?:(?:to|as)\s+)?(?:be\s+(?:called|named)\s+)?",
+            "",
+            found.group(group),
+            flags=re.I,
+        )
+    )
     if not new_name:
         return Clarification("Which list should I rename, and what should it be called?", ())
     chosen = _list(text[: found.start(group)], names)

@@ -28,7 +28,7 @@ _LANGUAGE_WORDS = re.compile(
     re.I,
 )
 _AUTHOR = re.compile(
-    r"\b(?:author\b.*?\b(?:is|should\s+be|was)|written\s+by|wrote\s+it\s+was|by)\s+"
+    r"\b(?:author\b.*?\b(?:is|should\s+be|was|it'?s|it\s+is)|written\s+by|wrote\s+it\s+was|by)\s+"
     r"(?P<who>[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|de|van|von|le|la))*)"
     r"(?=\s*(?:,|\.|$|\s+not\b|\s+and\s+not\b|\s+instead\b))"
 )

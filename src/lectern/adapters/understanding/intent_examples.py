@@ -264,7 +264,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "put it on Gifts instead",
         "circe -> wishlist",
         "kindred -> ghosts list",
-        "move this onto Weekend",
         "stick it on Oldies too",
     ),
     "remove_from_list": (
