@@ -225,3 +225,19 @@ def test_more_refusals_and_values_said_other_ways() -> None:
     planned = plan_books("rename_list", "Oldies ought to be called Classics", lists, str, _call)
     assert isinstance(planned, list)
     assert planned[0].arguments == {"list": "Oldies", "new_name": "Classics"}
+
+
+def test_how_thoroughly_to_delete_is_not_the_lists_name() -> None:
+    assert _calls("delete the list Weekend for good") == [("delete_list", {"list": "Weekend"})]
+
+
+def test_a_verdict_names_its_book_before_the_verb() -> None:
+    planned = plan_books("rate_book", "stoner was superb, four stars", Names(), str, _call)
+    assert isinstance(planned, list)
+    assert planned[0].arguments == {"book": "stoner", "stars": 4}
+
+
+def test_comparable_to_asks_for_similar_books() -> None:
+    found = _calls("anything comparable to Kindred?")
+    assert isinstance(found, list) and found[0][0] == "similar_books"
+    assert found[0][1]["book"] == "Kindred"

@@ -134,6 +134,10 @@ _CONTRAST = re.compile(
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
 _QUESTION = re.compile(r"\?\s*$|^(?:is|was|does|did|who|what|when|which|why|how)\b", re.I)
+_UTTERLY = re.compile(
+    r"\s+(?:entirely|completely|altogether|for\s+good|permanently|forever)$", re.I
+)
+"""How thoroughly to delete ("the list Summer entirely"): not part of the list's name."""
 _PLEASE = re.compile(r"\b(?:pls|plz|pleas)\b", re.I)
 _ACTIONS = frozenset(
     {
@@ -725,7 +729,7 @@ class RulePolicy:
         match = DELETE.match(text)
         if not match:
             return []
-        name = _clean(match.group("name1") or match.group("name2"))
+        name = _UTTERLY.sub("", _clean(match.group("name1") or match.group("name2")))
         if _NO_NAME.match(name):
             # "delete the list" names none: deleting cannot be undone, so ask which.
             return [lambda _: name_it("list", "delete").response(MODEL_ID)]

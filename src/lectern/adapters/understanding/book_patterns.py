@@ -116,8 +116,9 @@ CORRECT_CATEGORY = re.compile(
     re.I,
 )
 SIMILAR = re.compile(
-    r"(?:books?|novels?|ones|something|anything|more)\s+(?:like|similar to)\s+(?P<title>.+?)\W*$"
-    r"|^similar to\s+(?P<title2>.+?)\W*$"
+    r"(?:books?|novels?|ones|something|anything|more)\s+(?:like|similar to|comparable to)\s+"
+    r"(?P<title>.+?)\W*$"
+    r"|^(?:what(?:'?s|\s+is)\s+)?(?:similar|comparable)\s+to\s+(?P<title2>.+?)\W*$"
     r"|\bread-?\s?alikes?\s+(?:for|to|of)\s+(?P<title3>.+?)\W*$"
     r"|\b(?:in\s+the\s+)?same\s+vein\s+as\s+(?P<title4>.+?)\W*$",
     re.I,

@@ -31,6 +31,8 @@ _REQUEST_WORDS = re.compile(
 )
 _TITLED_IT = re.compile(r"(?<=\S\s)It\b")
 _DELETE_WORDS = re.compile(r"\b(?:delete|get\s+rid\s+of|trash|bin|erase|scrap)\b", re.I)
+_JUDGED = re.compile(r"^(?P<book>.+?)\s+(?:was|is|were)\s+(?!by\b|in\b|on\b|about\b)\w", re.I)
+"""A verdict on a book ("X was wonderful"): the book stands before the verb."""
 _PLURAL = re.compile(r"(?:these|those|them)(?:\s+(?:books|ones))?|all of them|both", re.I)
 _TOP = re.compile(r"\btop\s+(?P<n>\d{1,2})\b", re.I)
 _NOTE = re.compile(
@@ -94,6 +96,10 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
         if title is not None:
             return title
     core = " ".join(_REQUEST_WORDS.sub(" ", text).split())
+    judged = _JUDGED.match(text)
+    if judged and " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split()):
+        # "gilead was wonderful, five stars": the book is what the verdict is about.
+        core = " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split())
     if _PLURAL.fullmatch(core):
         return it(core)  # "add these to summer": which books is asked, never guessed
     if core:
