@@ -54,6 +54,15 @@ def resolve_book(
     return book
 
 
+def names_a_title(title: str, vocabulary: Vocabulary) -> bool:
+    """Whether `title` is, word for word, a catalog title (a leading "the" aside)."""
+    key = key_of(title.strip(" \"'“”"))
+    if not key:
+        return False
+    bare = key[1:] if key[:1] == ("the",) else key
+    return any(vocabulary.best_title(k) is not None for k in (key, bare, ("the", *bare)))
+
+
 def _by_title(
     title: str,
     catalog: BookCatalog,

@@ -79,8 +79,14 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
         provider = settings.assistant_provider
         if provider in ("rules", "hybrid"):
             from lectern.adapters.llm.rule_policy import RulePolicy
+            from lectern.application.book_lookup import names_a_title
 
-            rules = RulePolicy(self.understanding(), self.understanding_layer(), self.clock)
+            rules = RulePolicy(
+                self.understanding(),
+                self.understanding_layer(),
+                self.clock,
+                titles=lambda title: names_a_title(title, self.vocabulary()),
+            )
             if provider == "rules":
                 return rules
             from lectern.adapters.llm.hybrid_policy import HybridPolicy

@@ -10,6 +10,7 @@ the reader's own message, and at tool results for the ids and fields it needs.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ from lectern.adapters.understanding.book_patterns import (
     second_question,
 )
 from lectern.adapters.understanding.book_plan import plan_books
+from lectern.adapters.understanding.compound import clauses, titles_in
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
     CONVERSATIONAL,
@@ -73,9 +75,12 @@ from lectern.adapters.understanding.layer import (
     conversational_reply,
     name_it,
 )
+from lectern.adapters.understanding.lexicon_data import LANGUAGE_NAMES
 from lectern.adapters.understanding.mentions import (
+    Names,
     masked,
     names_from_prompt,
+    resolve,
 )
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
@@ -109,6 +114,44 @@ NOT_SURE_TEXT = (
     "documents, or say what to change."
 )
 _IT = re.compile(r"^(?:it|this|this book|that|that book|that one|this one|the book)$", re.I)
+_THESE = re.compile(r"^(?:these|those|them|these books|those books|all of them|both)$", re.I)
+"""Several books meant by pointing: which ones is asked, never one of them guessed."""
+_LEAD_FILLER = re.compile(
+    r"^(?:(?:ok(?:ay)?|alright|all right|so|well|right|cool|great|nice|perfect|awesome|lovely|"
+    r"sure|yes|yeah|yep|and|also|hmm+|um+|oh)\b"
+    r"[\s,.!-]*)+(?=\S+\s+\S)",
+    re.I,
+)
+"""Words that lead a request without being it ("ok add it to ...", "so what about ...")."""
+_AT_MOST = re.compile(
+    r"\b(?:nothing|none|not|no)\s+(?:(?:longer|more|bigger|larger|over)\s+than|over|above)\s+",
+    re.I,
+)
+"""A limit said as a refusal ("nothing longer than 300 pages"): at most that many."""
+_CONTRAST = re.compile(
+    r"\b(?:says|shows|wrong|incorrect|should\s+be|fix|correct)\b|,\s*not\s+(?-i:[A-Z]|\d{4})"
+    r"|\b(?:lists|has)\s+(?:it\s+as\s+)?\d{4}\b",
+    re.I,
+)
+"""A correction sets the right value against what the record shows ("..., not Jan Needle")."""
+_QUESTION = re.compile(r"\?\s*$|^(?:is|was|does|did|who|what|when|which|why|how)\b", re.I)
+_UTTERLY = re.compile(
+    r"\s+(?:entirely|completely|altogether|for\s+good|permanently|forever)$", re.I
+)
+"""How thoroughly to delete ("the list Summer entirely"): not part of the list's name."""
+_PLEASE = re.compile(r"\b(?:pls|plz|pleas)\b", re.I)
+_ACTIONS = frozenset(
+    {
+        "add_to_list",
+        "remove_from_list",
+        "rate_book",
+        "create_list",
+        "delete_list",
+        "rename_list",
+        "propose_correction",
+    }
+)
+"""The book tools that change something: what the clauses of a compound request may do."""
 _BY_AUTHOR = re.compile(
     r"^the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)\s+(?:one|book|novel)$"
 )
@@ -127,9 +170,45 @@ OFF_TOPIC = re.compile(
     r"write (?:me )?(?:a |an |some )?(?:code|python|program|script|essay|poem|haiku|song|limerick|"
     r"joke|cover letter))\b"
     # Arithmetic, but not the numbers of an identifier ("CVE-2024-24919?" is no subtraction).
-    r"|(?<![\w-])\d+\s*(?:[-+*/x]|times|plus|minus|divided\s+by)\s*\d+\s*(?:=|\?|$)",
+    # Nor a rating ("4/5").
+    r"|(?<![\w-])\d+(?!\s*/\s*5\b)\s*(?:[-+*/x]|times|plus|minus|divided\s+by)\s*\d+\s*(?:=|\?|$)",
     re.I,
 )
+
+
+_CONTENTS = re.compile(
+    r"^(?:(?:show|tell)(?:\s+me)?\s+(?=what|which|the|in|on))?"
+    r"(?:what(?:'?s| is| are)|show(?: me)?|list|which books are|open)\s+(?:the\s+)?"
+    r"(?:books\s+)?(?:(?:in|on)\s+)?(?:my\s+|the\s+)?(?P<name>.+?)\W*$",
+    re.I,
+)
+"""A list's contents asked for by the list's own name, no word "list" needed."""
+
+
+_LIST_WITH_TITLES = re.compile(
+    r"^(?:please\s+)?(?:make|create|start|set up|build)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    r"(?:reading\s+)?list\s+(?:called\s+|named\s+|titled\s+)?(?P<name>.+?)\s+with\s+"
+    r"(?P<books>.+?)(?P<on_it>\s+(?:on|in)\s+it)?\W*$",
+    re.I,
+)
+"""A new list with the books it should hold, named rather than counted."""
+
+
+_MOVE = re.compile(
+    r"^(?:please\s+)?(?:move|shift|transfer|switch)\s+(?P<book>.+?)\s+(?:from|off)\s+"
+    r"(?:my\s+|the\s+)?(?P<src>.+?)(?:\s+list)?\s+(?:to|onto|into|over\s+to)\s+"
+    r"(?:my\s+|the\s+)?(?P<dst>.+?)(?:\s+list)?\W*$",
+    re.I,
+)
+"""A book moved from one list to another: both named, both the reader's."""
+
+
+def _names_a_list(text: str, lists: Sequence[str]) -> bool:
+    """Whether the message speaks of one of the reader's lists ("the books in Summer")."""
+    return any(
+        re.search(rf"\b(?:in|on|from|off)\s+(?:my\s+|the\s+)?{re.escape(name)}\b", text, re.I)
+        for name in lists
+    )
 
 
 @dataclass
@@ -145,6 +224,8 @@ def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
     who = str(error)
     if _IT.match(who):
         question = name_it("book", "use")
+    elif _THESE.match(who):
+        question = Clarification("Which books do you mean? Name their titles.", ())
     else:
         question = Clarification(f"Which book by {who} do you mean? Name its title.", ())
     plan.steps.append(lambda _: question.response(MODEL_ID))
@@ -161,14 +242,19 @@ class RulePolicy:
         understanding: QueryUnderstanding | None = None,
         layer: Understanding | None = None,
         clock: Callable[[], datetime] | None = None,
+        *,
+        titles: Callable[[str], bool] | None = None,
     ) -> None:
         """Query-understanding rules filter searches; `layer` reads what patterns miss.
 
         Without a layer, a request no pattern matches is a book search. `clock` (the wall
-        clock by default) reads relative due dates ("by Friday").
+        clock by default) reads relative due dates ("by Friday"). `titles` says whether
+        words are a catalog title, so "Emma and Persuasion" is two books and "War and
+        Peace" one; without it, a run of titles is never split.
         """
         self.understanding = understanding
         self.layer = layer
+        self.titles = titles
         self.clock = clock or (lambda: datetime.now(UTC))
         self._counter = 0
         self.workspace = WorkspaceRules(self._call, self.clock)
@@ -221,11 +307,19 @@ class RulePolicy:
         return ToolCall(f"rp-{self._counter}", tool, dict(arguments))
 
     def _plan(
-        self, request: str, history: Sequence[Message], system: str, available: set[str]
+        self,
+        request: str,
+        history: Sequence[Message],
+        system: str,
+        available: set[str],
+        referent: str | None = None,
+        *,
+        nested: bool = False,
     ) -> _Plan:
-        text = _ASKING.sub("", " ".join(request.split()))
+        text = _PLEASE.sub("please", " ".join(request.split()))
+        text = _ASKING.sub("", _LEAD_FILLER.sub("", text))
         plan = _Plan()
-        it = self._it_resolver(history, system)
+        it = self._it_resolver(history, system, text, referent)
         if APPROVE_REQUEST.search(text):
             plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))
             return plan
@@ -238,6 +332,7 @@ class RulePolicy:
         if OFF_TOPIC.search(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
+        names = names_from_prompt(system)
         if self.layer is not None and names_workspace_thing(text, system):
             # "tell me about the runbook task" names a task: not a book question.
             plan.steps.extend(self._missed(text, system, available, it, history))
@@ -245,13 +340,16 @@ class RulePolicy:
         for matcher in (
             self._list_with_books,
             self._find_and_add,
+            self._compound(history, system, available, nested=nested),
             self._list_overview,
             self._list_details,
+            functools.partial(self._named_list_contents, lists=names.of("list")),
             self._rename,
             self._create,
+            functools.partial(self._move, lists=names.of("list")),
             self._remove,
             self._delete,
-            self._add,
+            functools.partial(self._add, lists=names.of("list")),
             self._rate,
             self._correction,
             self._similar,
@@ -285,15 +383,16 @@ class RulePolicy:
             if on_workspace:
                 return [lambda _: Clarification(NOT_SURE_TEXT, ()).response(MODEL_ID)]
             return self._search(text)
+        names = names_from_prompt(system)
         if (
             not on_workspace
             and SEARCH_LEAD.match(text)
             and _BOOK_WORDS.search(text)
             and not re.search(r"\blists?\b", text, re.I)
+            and not _names_a_list(text, names.of("list"))
         ):
             # "find books about Panem" reads as a request for books: no reading needed.
             return self._search(text)
-        names = names_from_prompt(system)
         tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
         if not on_workspace:
             tools += [t for t in BOOK_TOOLS if t in available]
@@ -332,7 +431,7 @@ class RulePolicy:
         if isinstance(planned, Clarification):
             asked = planned
             return [lambda _: asked.response(MODEL_ID)]
-        calls = planned
+        calls = self._each_book(planned)
         if intent == "get_book_details":
             return self._details(calls[0], ("authors", "published_year", "description"))
         book_replies: dict[str, Callable[[_Done], str]] = {
@@ -348,9 +447,17 @@ class RulePolicy:
         assert self.layer is not None
         return self.layer.clarify(reading).response(MODEL_ID, unsure=True)
 
-    def _it_resolver(self, history: Sequence[Message], system: str) -> Callable[[str], str]:
-        """'it' and 'this book' mean the page's book, else the last book the reply cited."""
+    def _it_resolver(
+        self, history: Sequence[Message], system: str, text: str = "", referent: str | None = None
+    ) -> Callable[[str], str]:
+        """'it' and 'this book' mean the page's book, else the last book the reply cited.
+
+        In a later clause of a compound request, `referent` (the book an earlier clause
+        named) comes first. "It" written with a capital inside a sentence with nothing to
+        point at is Stephen King's novel, not a pronoun ("drop It from the horror list").
+        """
         page = _PAGE_BOOK.search(system)
+        titled_it = re.search(r"(?<=\S\s)It\b", text) is not None
         last: str | None = None
         for message in reversed(history):
             if message.role == "assistant":
@@ -361,7 +468,13 @@ class RulePolicy:
 
         def resolve(reference: str) -> str:
             reference = _clean(reference)
+            if _THESE.match(reference):
+                raise _NoReferent(reference)
             if _IT.match(reference):
+                if referent:
+                    return referent
+                if reference == "It" and titled_it:
+                    return reference
                 if page is not None:
                     return page.group(1)
                 if last is not None:
@@ -377,9 +490,18 @@ class RulePolicy:
         return resolve
 
     def _search_call(self, query: str, limit: int = 5) -> ToolCall:
-        query = _clean(query)
+        query = _AT_MOST.sub("at most ", _clean(query))
         arguments: dict[str, Any] = {}
-        authors = [m.group("author").strip() for m in EXCLUDE_AUTHOR.finditer(query)]
+        if NOT_YOUTH.search(query):
+            # "fantasy but nothing YA": the youth shelves are left out, not searched for.
+            arguments["exclude_youth"] = True
+            query = NOT_YOUTH.sub("", query).strip(" ,")
+        authors = [
+            name.strip()
+            for m in EXCLUDE_AUTHOR.finditer(query)
+            for name in re.split(r"\s*,\s*|\s+(?:or|and|nor)\s+", m.group("author"))
+            if name.strip()
+        ]  # "isn't by King or Koontz": both left out
         query = EXCLUDE_AUTHOR.sub("", query)
         categories = [m.group("category").strip() for m in EXCLUDE_CATEGORY.finditer(query)]
         query = EXCLUDE_CATEGORY.sub("", query).strip(" ,")
@@ -404,11 +526,32 @@ class RulePolicy:
         call = self._search_call(query or text, limit)
         return [lambda _: [call], lambda done: AIResponse(_books_reply(done, call), model=MODEL_ID)]
 
+    def _list_with_titles(self, text: str) -> list[Step]:
+        """A new list and the books named for it ("a list X with Emma and Persuasion on it")."""
+        match = _LIST_WITH_TITLES.match(text)
+        if not match:
+            return []
+        name = _clean(list_name_of(text) or match.group("name"))
+        run = match.group("books")
+        if self.titles is not None:
+            books = titles_in(run, self.titles)
+            if not all(self.titles(b) for b in books):
+                return []
+        elif match.group("on_it"):
+            books = [run]
+        else:
+            return []
+        if not name or _NO_NAME.match(name):
+            return []
+        calls = [self._call("create_list", name=name)]
+        calls += [self._call("add_to_list", list=name, book=book) for book in books]
+        return self._single_calls(calls)
+
     def _list_with_books(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A compound request: a new list, filled in the same turn ("with two ...", "and add X")."""
         match = LIST_WITH.match(text)
         if not match:
-            return []
+            return self._list_with_titles(text)
         name = _clean(list_name_of(text) or match.group("name"))
         if not name:
             return []
@@ -428,7 +571,7 @@ class RulePolicy:
         adults = bool(NOT_YOUTH.search(query))
         query = NOT_YOUTH.sub("", query).strip(" ,")
         search = self._search_call(query, _number(count, 3))
-        if adults:
+        if adults and not search.arguments.get("exclude_youth"):
             search = ToolCall(search.id, search.name, {**search.arguments, "exclude_youth": True})
 
         def propose(done: _Done) -> AIResponse | list[ToolCall]:
@@ -460,6 +603,59 @@ class RulePolicy:
 
         return [lambda _: [search], propose]
 
+    def _compound(
+        self, history: Sequence[Message], system: str, available: set[str], *, nested: bool
+    ) -> Callable[[str, Callable[[str], str]], list[Step]]:
+        """Several changes in one message ("add X to Y and rate it 4"), each clause read alone.
+
+        A later clause's "it" is the book an earlier one named. Every clause must plan
+        changes with no question; otherwise the message is read whole, as before.
+        """
+
+        def matcher(text: str, it: Callable[[str], str]) -> list[Step]:
+            del it
+            parts = [] if nested else clauses(text)
+            if not parts:
+                return []
+            calls: list[ToolCall] = []
+            referent: str | None = None
+            for part in parts:
+                try:
+                    sub = self._plan(part, history, system, available, referent, nested=True)
+                except _NoReferent:
+                    return []
+                first = sub.steps[0](_Done([], [])) if len(sub.steps) == 2 else None
+                if not isinstance(first, list) or not first:
+                    return []
+                if any(c.name not in _ACTIONS for c in first):
+                    return []
+                calls.extend(first)
+                books = [c.arguments["book"] for c in first if c.arguments.get("book")]
+                referent = str(books[-1]) if books else referent
+            return self._single_calls(calls)
+
+        return matcher
+
+    def _single_calls(self, calls: list[ToolCall]) -> list[Step]:
+        return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
+
+    def _each_book(self, calls: list[ToolCall]) -> list[ToolCall]:
+        """A list entry naming several catalog titles ("Emma and Persuasion") is one per book."""
+        if self.titles is None:
+            return calls
+        spread: list[ToolCall] = []
+        for call in calls:
+            book = call.arguments.get("book")
+            if call.name not in ("add_to_list", "remove_from_list") or not isinstance(book, str):
+                spread.append(call)
+                continue
+            named = titles_in(book, self.titles)
+            if len(named) == 1:
+                spread.append(call)
+                continue
+            spread.extend(self._call(call.name, **{**call.arguments, "book": b}) for b in named)
+        return spread
+
     def _list_overview(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
         if not LISTS.search(text):
@@ -475,8 +671,39 @@ class RulePolicy:
         call = self._call("get_list_details", list=_clean(match.group("name")))
         return [lambda _: [call], lambda done: AIResponse(_list_reply(done), model=MODEL_ID)]
 
+    def _move(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
+        """A book moved between two of the reader's lists: off one, onto the other."""
+        match = _MOVE.match(text)
+        if not match:
+            return []
+        ends = [resolve(_clean(match.group(g)), lists, cutoff=85).name for g in ("src", "dst")]
+        if not lists or None in ends:
+            return []
+        book = it(match.group("book"))
+        return self._single_calls(
+            [
+                self._call("remove_from_list", list=ends[0], book=book),
+                self._call("add_to_list", list=ends[1], book=book),
+            ]
+        )
+
+    def _named_list_contents(
+        self, text: str, it: Callable[[str], str], lists: Sequence[str]
+    ) -> list[Step]:
+        """One of the reader's lists asked for by name ("what's in Summer?")."""
+        del it
+        match = _CONTENTS.match(text)
+        if not match:
+            return []
+        named = _clean(match.group("name")).casefold()
+        chosen = next((name for name in lists if name.casefold() == named), None)
+        if chosen is None:
+            return []
+        call = self._call("get_list_details", list=chosen)
+        return [lambda _: [call], lambda done: AIResponse(_list_reply(done), model=MODEL_ID)]
+
     def _single(self, call: ToolCall) -> list[Step]:
-        return [lambda _: [call], lambda done: AIResponse(_summary(done), model=MODEL_ID)]
+        return self._single_calls(self._each_book([call]))
 
     def _create(self, text: str, it: Callable[[str], str]) -> list[Step]:
         del it
@@ -505,20 +732,26 @@ class RulePolicy:
         match = DELETE.match(text)
         if not match:
             return []
-        name = _clean(match.group("name1") or match.group("name2"))
+        name = _UTTERLY.sub("", _clean(match.group("name1") or match.group("name2")))
         if _NO_NAME.match(name):
             # "delete the list" names none: deleting cannot be undone, so ask which.
             return [lambda _: name_it("list", "delete").response(MODEL_ID)]
         return self._single(self._call("delete_list", list=name))
 
-    def _add(self, text: str, it: Callable[[str], str]) -> list[Step]:
+    def _add(self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()) -> list[Step]:
         match = ADD.match(text)
         if not match:
             return []
-        arguments: dict[str, Any] = {
-            "list": _clean(match.group("list1") or match.group("list2")),
-            "book": it(match.group("book")),
-        }
+        named = _clean(match.group("list1") or match.group("list2"))
+        if lists and resolve(named, lists, cutoff=85).name is None:
+            # "my horror list" when the reader has none: make it, or which of theirs?
+            asked = Clarification(
+                f"You have no list called {named!r}. Should I create it, or add it to one of "
+                "your lists?",
+                (f"create a list called {named}", *list(lists)[:2]),
+            )
+            return [lambda _: asked.response(MODEL_ID)]
+        arguments: dict[str, Any] = {"list": named, "book": it(match.group("book"))}
         if match.group("note"):
             arguments["note"] = _clean(match.group("note"))
         return self._single(self._call("add_to_list", **arguments))
@@ -559,10 +792,8 @@ class RulePolicy:
         language = CORRECT_LANGUAGE.search(text)
         if language:
             book = language.group("book") or language.group("book2")
-            value = language.group("language") or language.group("language2")
-            return self._single(
-                self._call("propose_correction", book=it(book), language=_clean(value))
-            )
+            value = _clean(language.group("language") or language.group("language2"))
+            return self._single(self._call("propose_correction", book=it(book), language=value))
         author = CORRECT_AUTHOR.search(text)
         if author:
             book = author.group("book") or author.group("book2")
@@ -578,14 +809,26 @@ class RulePolicy:
         if category:
             book = category.group("book") or category.group("book2")
             value = _clean(category.group("category") or category.group("category2"))
+            if value.casefold() in LANGUAGE_NAMES:
+                # "should be listed as French": a language, not a shelf.
+                return self._single(self._call("propose_correction", book=it(book), language=value))
             return self._single(self._call("propose_correction", book=it(book), categories=[value]))
-        return []
+        return self._stated_correction(text, it)
+
+    def _stated_correction(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A right value set against the record's ("X says 2006 but it came out in 1851")."""
+        if not _CONTRAST.search(text) or _QUESTION.search(text) or SEARCH_LEAD.match(text):
+            return []
+        planned = plan_books("propose_correction", text, Names(), it, self._call)
+        if not isinstance(planned, list) or not planned:
+            return []
+        return self._single_calls(planned)
 
     def _similar(self, text: str, it: Callable[[str], str]) -> list[Step]:
         match = SIMILAR.search(text)
         if not match:
             return []
-        named, adults, tail = like_but(match.group("title") or match.group("title2"))
+        named, adults, tail = like_but(next(v for v in match.groups() if v))
         title = it(named)
         arguments: dict[str, object] = {"book": title, "limit": 5}
         if adults:

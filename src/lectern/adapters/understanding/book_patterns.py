@@ -38,7 +38,7 @@ LIST_WITH = re.compile(
     re.I,
 )
 NOT_YOUTH = re.compile(
-    r"\s*,?\s*(?:that|which)?\s*(?:are\s+|is\s+)?(?:not|no)\s+(?:for\s+)?"
+    r"\s*,?\s*(?:that|which)?\s*(?:are\s+|is\s+)?(?:not|no|nothing|none)\s+(?:for\s+)?"
     r"(?:young\s+adults?|ya|kids|children|teens?)(?:\s+(?:books?|novels?|fiction))?\b",
     re.I,
 )
@@ -86,13 +86,13 @@ REMOVE = re.compile(
 )
 RATE = re.compile(
     rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+(?:a\s+)?"
-    rf"{_STARS}(?:\s+out of (?:5|five))?\s+stars?(?:\s*(?:[:,.-]|and say|saying|with the review"
-    r"|review:?)\s*(?P<review>.+?))?\W*$",
+    rf"{_STARS}(?:\s*/\s*5|(?:\s+out of (?:5|five))?\s+stars?)"
+    r"(?:\s*(?:[:,.-]|and say|saying|with the review|review:?)\s*(?P<review>.+?))?\W*$",
     re.I,
 )
 RATE_ALT = re.compile(rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+{_STARS}\W*$", re.I)
 CORRECT_YEAR = re.compile(
-    r"(?:year|date)\s+(?:of\s+)?(?P<book>.+?)\s+(?:is wrong|is incorrect|should be)"
+    r"(?:year|date)\s+(?:(?:of|on|for)\s+)?(?P<book>.+?)\s+(?:is wrong|is incorrect|should be)"
     r".*?(?P<year>\b\d{4}\b)"
     r"|^(?P<book2>.+?)\s+was\s+(?:first\s+)?published\s+in\s+(?P<year2>\d{4}),?\s+not\s+\d{4}",
     re.I,
@@ -116,8 +116,11 @@ CORRECT_CATEGORY = re.compile(
     re.I,
 )
 SIMILAR = re.compile(
-    r"(?:books?|novels?|something|anything|more)\s+(?:like|similar to)\s+(?P<title>.+?)\W*$"
-    r"|^similar to\s+(?P<title2>.+?)\W*$",
+    r"(?:books?|novels?|ones|something|anything|more)\s+(?:like|similar to|comparable to)\s+"
+    r"(?P<title>.+?)\W*$"
+    r"|^(?:what(?:'?s|\s+is)\s+)?(?:similar|comparable)\s+to\s+(?P<title2>.+?)\W*$"
+    r"|\bread-?\s?alikes?\s+(?:for|to|of)\s+(?P<title3>.+?)\W*$"
+    r"|\b(?:in\s+the\s+)?same\s+vein\s+as\s+(?P<title4>.+?)\W*$",
     re.I,
 )
 WHO_WROTE = re.compile(
@@ -129,7 +132,7 @@ WHEN = re.compile(
     re.I,
 )
 ABOUT = re.compile(
-    r"^(?:what(?:'s| is)\s+(?P<title>.+?)\s+about|tell me (?:more )?about\s+(?P<title2>.+?)|"
+    r"^(?:what(?:'?s| is)\s+(?P<title>.+?)\s+about|tell me (?:more )?about\s+(?P<title2>.+?)|"
     r"(?:give me |show me )?(?:the )?details (?:of|for|about|on)\s+(?P<title3>.+?)|"
     r"describe\s+(?P<title4>.+?))\W*$",
     re.I,
@@ -140,14 +143,18 @@ LANGUAGE_Q = re.compile(
 FACETS = re.compile(
     r"\b(?:what|which)\s+(?:languages|categories|genres|shelves)\b|\bhow many books\b", re.I
 )
-EXCLUDE_AUTHOR = re.compile(r"\s*,?\s*(?:but\s+)?not\s+by\s+(?P<author>[^,]+?)(?=\s*(?:,|$))", re.I)
+EXCLUDE_AUTHOR = re.compile(
+    r"\s*,?\s*(?:but\s+)?(?:(?:that|which|who)\s+)?(?:isn'?t|is\s+not|aren'?t|are\s+not|not|"
+    r"nothing|none)\s+(?:written\s+)?by\s+(?P<author>[^,]+?)(?=\s*(?:,|$))",
+    re.I,
+)
 EXCLUDE_CATEGORY = re.compile(
     r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
     re.I,
 )
 SEARCH_LEAD = re.compile(
     r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
-    r"suggest|show me|i want|i'm looking for|i am looking for|give me)\s+(?:me\s+)?",
+    r"suggest|show me|i want|(?:i'm\s+|i\s+am\s+)?(?:looking|hunting)\s+for|give me)\s+(?:me\s+)?",
     re.I,
 )
 

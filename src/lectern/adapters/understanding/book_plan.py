@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from lectern.adapters.understanding.corrections import correction_of
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
 from lectern.adapters.understanding.scaffold import clean
@@ -22,8 +23,20 @@ _REQUEST_WORDS = re.compile(
     r"was|is|about|plot|summary|tell|me|more|give|details?|for|on|how|many|pages|have|has|"
     r"come|out|published|year|please|pls|rate|rating|my|stars?|give|i'd|i|would|loved|"
     r"deserves|put|down|add|to|list|on|in|onto|into|from|off|remove|take|drop|pop|stick|"
-    r"throw|save|it|this|book|one|a|an|and|by|similar|like|more|out of|\d)\b|[?!.,:/]",
+    r"throw|save|it|this|book|one|a|an|and|by|similar|like|more|out of|delete|instead|too|"
+    r"also|now|again|as well|ok|okay|so|then|just|nice|cool|great|perfect|awesome|lovely|"
+    r"sure|yes|yeah|yep|\d)\b|[?!.,:/<>]"
+    r"|(?<!\w)[-'\"“”‘’]+|[-'\"“”‘’]+(?!\w)",
     re.I,
+)
+_TITLED_IT = re.compile(r"(?<=\S\s)It\b")
+_DELETE_WORDS = re.compile(r"\b(?:delete|get\s+rid\s+of|trash|bin|erase|scrap)\b", re.I)
+_JUDGED = re.compile(r"^(?P<book>.+?)\s+(?:was|is|were)\s+(?!by\b|in\b|on\b|about\b)\w", re.I)
+"""A verdict on a book ("X was wonderful"): the book stands before the verb."""
+_PLURAL = re.compile(r"(?:these|those|them)(?:\s+(?:books|ones))?|all of them|both", re.I)
+_TOP = re.compile(r"\btop\s+(?P<n>\d{1,2})\b", re.I)
+_NOTE = re.compile(
+    r"\bwith\s+(?:a|the)\s+note\b\s*[:,-]?\s*(?P<note>.+)$|\bnote\s*:\s*(?P<after>.+)$", re.I
 )
 _DEICTIC = re.compile(r"\b(?:this|it|that)(?:\s+(?:one|book))?\b", re.I)
 _WORD = r"(?:[A-Z][\w'’-]*|\d+)"
@@ -31,6 +44,13 @@ _TITLE = re.compile(
     rf"{_WORD}(?:\s+(?:(?:of|the|and|in|a|an|to|on|for|at|with|from|upon|&)\s+)*{_WORD})*"
 )
 _ARTICLES = ("The", "A", "An")
+_NOT_A_TITLE = re.compile(
+    r"(?:I(?:'|’)(?:ve|m|ll|d)|If|Ok|Okay|Hey|Hi|Hello|So|Also|Just|Can|Could|Would|Will|"
+    r"Should|Please|Pls|Yes|Yeah|Well|But|Then|Any|Some|Maybe|Actually|Honestly|Thanks|We|"
+    r"You|They|He|She|Our|Your|Let(?:'|’)s|Nice|Cool|Great)"
+)
+"""Capitalised words that open a sentence, not a title ("I've finished Persuasion")."""
+_PRONOUN_END = re.compile(r"(?:I|Me|My|It|This|Please)")
 
 
 def title_in(text: str) -> str | None:
@@ -41,6 +61,14 @@ def title_in(text: str) -> str | None:
     """
     for found in _TITLE.finditer(text):
         words = found.group(0).split()
+        if all(_NOT_A_TITLE.fullmatch(w) or _REQUEST_WORDS.fullmatch(w) for w in words):
+            continue  # "If I enjoyed ...", "I've finished ...": the sentence's own opening
+        if len(words) > 1 and words[0] in _ARTICLES:
+            # "The Book Thief": an article with capitalised words after it starts a title,
+            # even where the words are the request's own ("book").
+            while len(words) > 1 and _PRONOUN_END.fullmatch(words[-1]):
+                words.pop()
+            return " ".join(words)
         while words and _REQUEST_WORDS.fullmatch(words[0]):
             if words[0] in _ARTICLES and len(words) > 1 and not _REQUEST_WORDS.fullmatch(words[1]):
                 break
@@ -57,6 +85,9 @@ _BY_AUTHOR = re.compile(r"\bthe\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*\s+(?:
 
 
 def _book(text: str, it: Callable[[str], str]) -> str | None:
+    if _TITLED_IT.search(text):
+        # "drop It from halloween": a capital It inside a sentence is the novel's title.
+        return it("It")
     by_author = _BY_AUTHOR.search(text)
     if by_author:
         return it(by_author.group(0))
@@ -65,6 +96,12 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
         if title is not None:
             return title
     core = " ".join(_REQUEST_WORDS.sub(" ", text).split())
+    judged = _JUDGED.match(text)
+    if judged and " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split()):
+        # "gilead was wonderful, five stars": the book is what the verdict is about.
+        core = " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split())
+    if _PLURAL.fullmatch(core):
+        return it(core)  # "add these to summer": which books is asked, never guessed
     if core:
         return core
     if _DEICTIC.search(text):
@@ -101,11 +138,12 @@ _CALL_INSTEAD = re.compile(
 )
 """Read first: in "I want to call the Halloween list Horror instead" the "to" is not the name's."""
 _NEW_NAME = re.compile(
-    r"(?:\b(?:to|as|into)\b|->)\s*(?P<name>[^,.!?]+?)\s*(?:\b(?:instead|please|pls)\b)?[.!?]*$",
+    r"(?:\b(?:to|as|into|be\s+called|be\s+named)\b|->)\s*(?P<name>[^,.!?]+?)\s*"
+    r"(?:\b(?:instead|please|pls|now|from\s+now\s+on)\b)?[.!?]*$",
     re.I,
 )
-_YEAR = re.compile(r"\b(?P<year>1[0-9]{3}|20[0-9]{2})\b")
-_YEAR_WORDS = re.compile(r"\b(?:year|published|publication|came\s+out|released|printed)\b", re.I)
+_WRONG_VALUE = re.compile(r",?\s*\bnot\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*")
+"""The wrong value a correction names ("..., not Jan Needle"): no part of the title."""
 
 
 def _named_after_list(text: str) -> str | None:
@@ -120,7 +158,14 @@ def _rename(text: str, names: Names, call: CallMaker) -> list[ToolCall] | Clarif
     if found is None:
         return Clarification("Which list should I rename, and what should it be called?", ())
     group = "named" if "named" in found.groupdict() else "name"
-    new_name = clean(re.sub(r"^(?:rename\s+)?(?:to|as)\s+", "", found.group(group), flags=re.I))
+    new_name = clean(
+        re.sub(
+            r"^(?:rename\s+)?(?:(?:to|as)\s+)?(?:be\s+(?:called|named)\s+)?",
+            "",
+            found.group(group),
+            flags=re.I,
+        )
+    )
     if not new_name:
         return Clarification("Which list should I rename, and what should it be called?", ())
     chosen = _list(text[: found.start(group)], names)
@@ -132,20 +177,36 @@ def _rename(text: str, names: Names, call: CallMaker) -> list[ToolCall] | Clarif
 
 
 def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[ToolCall] | None:
-    """A year the message says a book was published in ("its year should be 1897")."""
-    year = _YEAR.search(text)
-    if year is None or not _YEAR_WORDS.search(text):
+    """The field a message says is wrong and its right value, for the book it names.
+
+    "Moby-Dick says 2006 but it was published in 1851", "the author of X is Y, not Z",
+    "fix X's language, it's a Russian novel"; "this"/"it" is the page's book.
+    """
+    found = correction_of(text)
+    if found is None:
         return None
-    book = it("it") if _DEICTIC.search(text) else title_in(text)
+    fields, span = found
+    rest = text if span is None else text[: span[0]] + " " + text[span[1] :]
+    rest = _WRONG_VALUE.sub(" ", rest)
+    title = title_in(rest)
+    if title is not None:
+        book: str | None = re.sub(r"['’]s$", "", title)
+    elif _DEICTIC.search(rest):
+        book = it("it")
+    else:
+        book = None
     if book is None or book == "it":
         return None
-    return [call("propose_correction", book=book, published_year=int(year.group("year")))]
+    return [call("propose_correction", book=book, **fields)]
 
 
 def plan_books(
     intent: str, text: str, names: Names, it: Callable[[str], str], call: CallMaker
 ) -> list[ToolCall] | Clarification | None:
     """The calls for `intent` read from `text`, a question, or None."""
+    top = _TOP.search(text) if intent == "catalog_facets" else None
+    if top is not None:
+        return [call(intent, top=int(top.group("n")))]  # "top 20 categories": as many as asked
     if intent in ("get_reading_lists", "catalog_facets"):
         return [call(intent)]
     if intent in ("get_book_details", "similar_books"):
@@ -171,9 +232,19 @@ def plan_books(
         if intent in ("get_list_details", "delete_list"):
             return [call(intent, list=chosen)]
         rest = re.sub(rf"\b{re.escape(chosen)}\b", " ", text, flags=re.I)
+        note = _NOTE.search(rest)
+        if note is not None:
+            # "... with a note: from Sam": the note is not part of the title.
+            rest = rest[: note.start()]
         book = _book(rest, it)
+        if book is None and intent == "remove_from_list" and _DELETE_WORDS.search(text):
+            # "delete 'Book club'" names a list and no book: the list itself goes.
+            return [call("delete_list", list=chosen)]
         if book is None:
             return name_it("book", "add" if intent == "add_to_list" else "remove")
+        if note is not None and intent == "add_to_list":
+            written = clean(note.group("note") or note.group("after"))
+            return [call(intent, list=chosen, book=book, note=written)]
         return [call(intent, list=chosen, book=book)]
     if intent == "rename_list":
         return _rename(text, names, call)

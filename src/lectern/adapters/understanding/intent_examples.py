@@ -52,6 +52,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "help me understand what you can do",
         "wat can u do",
         "give me some examples of what to ask",
+        "how can you help me with my reading?",
+        "what could you do for a book lover like me",
+        "what are you good for",
     ),
     "dismiss": (
         "never mind",
@@ -109,6 +112,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "i want a sad book about friendship",
         "recomend some adventure storys",
         "biographies of famous scientists",
+        "looking for thrillers in german",
+        "pls find a ghost story under 250 pages",
+        "hunting for short sci-fi, nothing too long",
     ),
     "get_book_details": (
         "who wrote The Great Gatsby?",
@@ -125,6 +131,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "what genre is Wuthering Heights",
         "what is this book about",
         "who wrote it",
+        "whats Cloud Atlas about",
+        "who penned kindred",
+        "whats the story of stoner",
     ),
     "similar_books": (
         "books like The Hunger Games",
@@ -139,6 +148,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "find books comparable to Normal People",
         "if you liked 1984 what next",
         "alternatives to The Catcher in the Rye",
+        "read-alikes for Circe?",
+        "and what about ones like Piranesi",
+        "anything in the same vein as Kindred",
     ),
     "catalog_facets": (
         "what genres are in the catalog",
@@ -153,6 +165,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "how many titles are in the collection",
         "what languages are available",
         "give me an overview of the catalog",
+        "top 5 genres",
+        "biggest categories pls",
     ),
     "get_reading_lists": (
         "show my reading lists",
@@ -181,6 +195,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "show the list called Autumn",
         "what have I got on the Book Club list",
         "display my Winter list",
+        "whats on Wishlist?",
+        "show me the books in Weekend",
+        "what did i put in gifts",
     ),
     "create_list": (
         "create a new list called Autumn",
@@ -209,6 +226,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "can you rename a list",
         "change my list's title to Winter",
         "retitle the Mysteries list as Crime",
+        "Gifts should be called Presents now",
+        "Travel ought to be named Trips",
+        "let's call Weekend Saturday from now on",
     ),
     "delete_list": (
         "delete my Autumn list",
@@ -223,6 +243,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "bin the Mysteries list",
         "throw away my old list Summer 2020",
         "delete a list",
+        "pls delete 'Gifts'",
+        "delete Weekend",
+        "get rid of 'Old picks' entirely",
     ),
     "add_to_list": (
         "add Middlemarch to my Classics list",
@@ -238,6 +261,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pop Gone Girl into my Thrillers list",
         "ad Lolita to my list Banned Books",
         "add this to a list",
+        "put it on Gifts instead",
+        "circe -> wishlist",
+        "kindred -> ghosts list",
+        "stick it on Oldies too",
     ),
     "remove_from_list": (
         "remove Middlemarch from my Classics list",
@@ -252,6 +279,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "Ulysses doesn't belong on Someday, remove it",
         "remove a book from a list",
         "strike Lolita from Banned Books",
+        "drop Stoner from gifts",
+        "finished Circe, take it off Wishlist",
     ),
     "rate_book": (
         "rate Middlemarch 4 stars",
@@ -266,6 +295,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "rate it",
         "score Ulysses 2 out of 5",
         "four stars for Little Women",
+        "4/5 for Kindred",
+        "give stoner 3/5",
+        "Middlesex - 4 stars, loved it",
     ),
     "propose_correction": (
         "the author of Middlemarch is wrong, it should be George Eliot",
@@ -280,6 +312,13 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "report a mistake in the record for Lolita",
         "the details for this book are incorrect",
         "correct the author of Gone Girl to Gillian Flynn",
+        "Kindred says 1950 but it came out in 1979",
+        "your page says 1990, Stoner was published in 1965",
+        "the author of Stoner is John Williams, not John Smith",
+        "Don Quixote should be listed as Spanish",
+        "the language on this is wrong",
+        "fix Kindred's year, it's 1979",
+        "pls fix Stoner's language, it's English",
     ),
     # --- the workspace assistant ---------------------------------------------------------
     "get_attention_summary": (

@@ -49,7 +49,7 @@ _DISMISS_CUE = re.compile(
 )
 _CORRECT_CUE = re.compile(
     r"\b(?:wrong|incorrect|should\s+(?:be|say|read)|isn'?t|is\s+not|wasn'?t|not|actually|"
-    r"mistake|error|typo|fix|correct\w*|really)\b",
+    r"mistake|error|typo|fix|correct\w*|really|says|listed\s+as|your\s+(?:page|record|entry))\b",
     re.I,
 )
 """A correction says something is wrong; "published after 2010" says nothing is."""
@@ -61,6 +61,7 @@ _ENTRY_VERB = re.compile(
 """A request led by putting a book on, or taking it off, something: a list entry."""
 _RENAME_CUE = re.compile(
     r"\b(?:rename|re-name|retitle|name\b.*\binstead|call\b.*\binstead|"
+    r"(?:be|been)\s+(?:called|named|renamed)|call\b.*\bfrom\s+now\s+on|"
     r"change\s+(?:the|its|my)?\s*(?:\w+\s+)?(?:name|title))\b|->",
     re.I,
 )
@@ -82,8 +83,9 @@ def ruled_out(text: str, names: Names) -> set[str]:
             gone -= {"add_to_list", "remove_from_list"}
     named = list_name_of(text)
     if named and resolve(named, names.of("list"), cutoff=85).name is None:
-        # "a list called Gifts" that the reader does not have: only creating one fits.
-        gone.update(_LIST_INTENTS)
+        # "a list called Gifts" that the reader does not have: only creating one fits, or
+        # renaming one to it ("Summer should be called Beach").
+        gone.update(set(_LIST_INTENTS) - ({"rename_list"} if _RENAME_CUE.search(text) else set()))
     if not _DELETE_CUE.search(text):
         gone.add("delete_list")
     if not _CREATE_CUE.search(text):

@@ -30,7 +30,8 @@ from lectern.domain.library import (
     clean_note,
     same_list_name,
 )
-from lectern.domain.normalize import normalize_category, normalize_language
+from lectern.domain.normalize import normalize_category
+from lectern.domain.normalize.languages import language_code
 from lectern.errors import (
     ActionNotReadyError,
     CorrectionNotFoundError,
@@ -420,7 +421,7 @@ class ProposeCorrection(ActionTool):
         book = resolve_book(self.deps, args.book)
         changes: dict[str, JSONValue] = {}
         if args.language is not None:
-            code, _ = normalize_language(args.language)
+            code = language_code(args.language)  # "French" as well as "fr"
             if code is None:
                 raise ToolError(f"unknown language {args.language!r}: use a name or ISO code")
             changes["language"] = code

@@ -41,6 +41,44 @@ def normalize_language(raw: str | None) -> tuple[str | None, str | None]:
     return (code, None) if code else (None, "language_unmapped")
 
 
+LANGUAGE_NAMES_EN: dict[str, str] = {
+    "english": "en",
+    "spanish": "es",
+    "french": "fr",
+    "german": "de",
+    "italian": "it",
+    "portuguese": "pt",
+    "japanese": "ja",
+    "chinese": "zh",
+    "mandarin": "zh",
+    "arabic": "ar",
+    "russian": "ru",
+    "dutch": "nl",
+    "swedish": "sv",
+    "indonesian": "id",
+    "persian": "fa",
+    "farsi": "fa",
+    "finnish": "fi",
+    "polish": "pl",
+    "turkish": "tr",
+    "korean": "ko",
+    "greek": "el",
+    "hebrew": "he",
+    "latin": "la",
+    "danish": "da",
+    "norwegian": "no",
+    "czech": "cs",
+    "hungarian": "hu",
+}
+"""English names of the languages readers name most, for tools that take a name or a code."""
+
+
+def language_code(name_or_code: str) -> str | None:
+    """The ISO 639-1 code of a language named in English ("French") or coded ("fre", "fr")."""
+    named = LANGUAGE_NAMES_EN.get(name_or_code.strip().casefold())
+    return named or normalize_language(name_or_code)[0]
+
+
 def is_iso_639_1(code: str) -> bool:
     """True for a current two-letter ISO 639-1 code ("en", "ml"); false for "eng", "iw", "xx"."""
     return len(code) == 2 and _iso_639_1(code) == code

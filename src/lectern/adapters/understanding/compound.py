@@ -1,0 +1,75 @@
+"""One message, several requests or several books: where it splits.
+
+"add Emma to the classics list and give it four stars" is two requests, each read on its own
+(`clauses`); "put Emma and Persuasion on the classics list" names two books, but "War and
+Peace" is one, so a run of titles is split only where each part is a catalog title
+(`titles_in`). "rate Emma 4 and Persuasion 5" says its verb once for both (`clauses`
+repeats it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+ACTION_VERB = (
+    r"(?:rate|give|add|put|pop|stick|throw|toss|save|take|remove|drop|delete|make|create|"
+    r"start|rename|call|move|mark|fix|correct|change)"
+)
+_BREAK = re.compile(
+    r"(?:\s*[,;]\s*|\s+-\s+|\s+)(?:(?:and|then|&)\s+)+(?:also\s+)?"
+    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+)?"
+    rf"(?={ACTION_VERB}\b)",
+    re.I,
+)
+"""A joint before a second request: "and" or "then", and the next words start with a verb."""
+_STARS = r"(?:[1-5]|one|two|three|four|five)(?:\s*(?:/\s*5|stars?|out of (?:5|five)))?"
+_GAPPED = re.compile(
+    rf"^(?P<verb>rate|give)\s+(?P<first>.+?\s{_STARS})\s*(?:,\s*|\s+)(?:and|&)\s+"
+    rf"(?P<second>(?!(?:it|this|that)\b).+?\s{_STARS})\W*$",
+    re.I,
+)
+"""A rating whose verb is said once for two books ("rate Emma 4 and Persuasion 5")."""
+
+
+def clauses(text: str) -> list[str]:
+    """The requests a message joins with "and"/"then", or [] when it is one request.
+
+    A joint counts only where the words after it start with a request verb, so "War and
+    Peace" and "find books and add them ..." (no verb of their own) are not split here.
+    """
+    gapped = _GAPPED.match(text.strip())
+    if gapped:
+        verb = gapped.group("verb")
+        return [f"{verb} {gapped.group('first')}", f"{verb} {gapped.group('second')}"]
+    parts = [p.strip(" ,;-") for p in _BREAK.split(text)]
+    parts = [p for p in parts if p]
+    return parts if len(parts) > 1 else []
+
+
+_JOINT = re.compile(r"(\s*,\s*(?:and\s+)?|\s+and\s+|\s+&\s+)", re.I)
+
+
+def titles_in(run: str, is_title: Callable[[str], bool]) -> list[str]:
+    """The catalog titles a run of names joined by "and" or commas holds.
+
+    The whole run when it is one title or cannot be split into titles ("War and Peace" stays
+    whole); otherwise the fewest parts that are each a title ("War and Peace and Crime and
+    Punishment" -> both novels).
+    """
+    run = run.strip()
+    pieces = _JOINT.split(run)
+    words, joints = pieces[0::2], pieces[1::2]
+    if len(words) < 2 or is_title(run):
+        return [run]
+    best: list[list[str] | None] = [[]] + [None] * len(words)
+    for end in range(1, len(words) + 1):
+        for start in range(end):
+            before = best[start]
+            if before is None:
+                continue
+            part = words[start] + "".join(joints[i] + words[i + 1] for i in range(start, end - 1))
+            if is_title(part) and (best[end] is None or len(before) + 1 < len(best[end] or [])):
+                best[end] = [*before, part.strip()]
+    found = best[len(words)]
+    return found if found is not None and len(found) > 1 else [run]

@@ -1,0 +1,81 @@
+"""What a correction says is right: the year, language or authors a book should have.
+
+People say the right value beside the wrong one in many orders ("X says 2006 but it came out
+in 1851", "first published in 1943, your page says 1946", "the author is Y, not Z"): the
+right one is the value not marked as what the record shows ("says", "not", "instead of").
+"""
+
+from __future__ import annotations
+
+import re
+
+from lectern.adapters.understanding.lexicon_data import LANGUAGE_NAMES
+
+_YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b")
+_YEAR_WORDS = re.compile(
+    r"\b(?:year|date|published|publication|came\s+out|released|printed|written\s+in|from)\b",
+    re.I,
+)
+_SHOWN = re.compile(
+    r"\b(?:says?|shows?|lists?|listed|has|have|had|displays?|not|isn'?t|wasn'?t|instead\s+of|"
+    r"rather\s+than)\s+(?:it\s+as\s+|as\s+|it\s+was\s+)?$",
+    re.I,
+)
+"""The words before a value the record shows, the wrong one."""
+_LANGUAGE_WORDS = re.compile(
+    r"\b(?:language|written\s+in|listed\s+as|should\s+be|it'?s\s+(?:a|an|in)|is\s+(?:a|an|in)|"
+    r"originally\s+in|translated\s+from)\b",
+    re.I,
+)
+_AUTHOR = re.compile(
+    r"\b(?:author\b.*?\b(?:is|should\s+be|was|it'?s|it\s+is)|written\s+by|wrote\s+it\s+was|by)\s+"
+    r"(?P<who>[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|de|van|von|le|la))*)"
+    r"(?=\s*(?:,|\.|$|\s+not\b|\s+and\s+not\b|\s+instead\b))"
+)
+
+
+def year_of(text: str) -> int | None:
+    """The year a correction says is right, when the message speaks of a date."""
+    if not _YEAR_WORDS.search(text):
+        return None
+    years = list(_YEAR.finditer(text))
+    right = [y for y in years if not _SHOWN.search(text[: y.start()])]
+    return int(right[0].group(0)) if right else None
+
+
+def language_of(text: str) -> str | None:
+    """The language a correction names, as written ("it's a Russian novel" -> Russian)."""
+    if not _LANGUAGE_WORDS.search(text):
+        return None
+    named = [
+        w
+        for w in re.finditer(r"[A-Za-z]+", text)
+        if w.group(0).casefold() in LANGUAGE_NAMES and not _SHOWN.search(text[: w.start()])
+    ]
+    return named[0].group(0).capitalize() if len(named) == 1 else None
+
+
+def authors_of(text: str) -> list[str] | None:
+    """The author a correction says is right ("the author is Herman Melville, not X")."""
+    found = _AUTHOR.search(text)
+    return [found.group("who")] if found else None
+
+
+def correction_of(text: str) -> tuple[dict[str, object], tuple[int, int] | None] | None:
+    """The corrected fields a message states and where the value stands, or None.
+
+    The value's place keeps it out of the title read from the rest.
+    """
+    year = year_of(text)
+    if year is not None:
+        at = re.search(rf"\b{year}\b", text)
+        return {"published_year": year}, (at.start(), at.end()) if at else None
+    language = language_of(text)
+    if language is not None:
+        at = re.search(rf"\b{language}\b", text, re.I)
+        return {"language": language}, (at.start(), at.end()) if at else None
+    authors = authors_of(text)
+    if authors is not None:
+        start = text.find(authors[0])
+        return {"authors": authors}, (start, start + len(authors[0]))
+    return None
