@@ -335,3 +335,35 @@ def test_a_new_tasks_title_is_the_title_and_not_the_words_around_it() -> None:
     [call] = plan_workspace("create_task", said_so, WORLD, NOWHERE, _call, monday)  # type: ignore[misc]
     assert call.arguments["title"] == "Check the spare gateway"
     assert (call.arguments["assignee_id"], call.arguments["due_date"]) == ("bob", "2026-11-06")
+
+
+def test_several_workspace_changes_in_one_message_are_each_planned() -> None:
+    rules = WorkspaceRules(_call)
+    system = "\n".join(
+        [
+            NAMES_HEADER,
+            "- project: VPN gateway hardening",
+            "- task: Hunt for unusual VPN logins",
+            "- task: Write the incident runbook",
+            "- member: bob (Bob Builder)",
+            "- reader: alice",
+        ]
+    )
+    said = {
+        "finish the hunt task and add a comment on it 'logs reviewed'": [
+            ("complete_task", {"task_id": "Hunt for unusual VPN logins"}),
+            (
+                "add_comment",
+                {"task_id": "Hunt for unusual VPN logins", "content": "Logs reviewed."},
+            ),
+        ],
+        "close out the runbook and create a task in VPN gateway hardening called Publish it": [
+            ("complete_task", {"task_id": "Write the incident runbook"}),
+            ("create_task", {"project_id": "VPN gateway hardening", "title": "Publish it"}),
+        ],
+    }
+    for text, expected in said.items():
+        stages = rules.plan(text, [], system)
+        assert stages is not None, text
+        calls = stages[0](None)  # type: ignore[misc]
+        assert [(c.name, c.arguments) for c in calls] == expected, text

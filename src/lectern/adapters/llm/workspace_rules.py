@@ -228,16 +228,14 @@ class WorkspaceRules:
         created = self._create_task(text, context)
         if created:
             return self._act(created)
-        # Two changes in one request: "complete X and add a comment to it: Y".
-        for separator in THEN.finditer(text):
-            first, second = text[: separator.start()], text[separator.end() :]
-            left = self._one_action(first, context)
-            if not left:
-                continue
-            named = left[0].arguments.get("task_id")
-            right = self._one_action(second, context.with_it(named))
-            if right:
-                return self._act(left + right)
+        # Several changes in one request: "complete X and add a comment to it: Y", "close the
+        # drill and add a task called Z"; a later clause's "it" is the earlier one's task.
+        try:
+            several = self._changes(text, context, depth=0)
+        except _Unclear:
+            several = []  # a part asks a question of its own: the message is read whole
+        if several:
+            return self._act(several)
         for matcher in (
             self._comment,
             self._resolve,
@@ -269,6 +267,29 @@ class WorkspaceRules:
             if stages:
                 return stages
         return None
+
+    def _changes(self, text: str, context: _Refs, *, depth: int) -> list[ToolCall]:
+        """The changes of a message of two or three requests joined by "and"/"then", or [].
+
+        Each part must read as a change on its own (a new task or one task change); a part
+        that does not keeps the message whole.
+        """
+        if depth > 2:
+            return []
+        for separator in THEN.finditer(text):
+            first, second = text[: separator.start()], text[separator.end() :]
+            left = self._create_task(first, context) or self._one_action(first, context)
+            if not left:
+                continue
+            named = left[-1].arguments.get("task_id")
+            after = context.with_it(named)
+            right = self._create_task(second, after) or self._one_action(second, after)
+            if right and not THEN.search(second):
+                return left + right
+            more = self._changes(second, after, depth=depth + 1) or right
+            if more:
+                return left + more
+        return []
 
     def _one_action(self, text: str, context: _Refs) -> list[ToolCall]:
         for matcher in (
@@ -467,8 +488,9 @@ class WorkspaceRules:
         match = COMMENT.match(text)
         if not match:
             return []
-        target = match.group("t") or match.group("t3")
-        content = _clean(match.group("c") or match.group("c2") or match.group("c3"))
+        target = match.group("t") or match.group("t3") or match.group("t4")
+        said = ("c", "c2", "c3", "c4", "c5")
+        content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
         if not content:
             return []
         content = content[0].upper() + content[1:]

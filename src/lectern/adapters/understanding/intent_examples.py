@@ -386,7 +386,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "what's left to do on this project",
         "what's in progress on the audit project?",
         "anything finished yet on this project?",
-        "which tasks are waiting for review",
         "what's still open on the Firewall project",
     ),
     "get_task_details": (
@@ -473,7 +472,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "find comments about the vendor",
         "which items mention Citrix",
         "search for CVE-2023-4966",
-        "find where the runbook is mentioned",
+        "find where the restore plan is mentioned",
         "look up backups in the workspace",
         "search everything for VPN",
         "anything mentioning MFA?",

@@ -141,7 +141,8 @@ PRIORITY_CLAUSE = re.compile(
 )
 COMPLETE = re.compile(
     r"^(?:mark|set)\s+(?P<t1>.+?)\s+(?:as\s+)?(?:done|complete|completed|finished)\W*$|"
-    r"^(?:complete|finish)\s+(?P<t2>.+?)\W*$|^(?P<t3>.+?)\s+is\s+(?:done|finished|complete)\W*$",
+    r"^(?:complete|finish|close(?:\s+out)?|wrap\s+up)\s+(?P<t2>.+?)\W*$|"
+    r"^(?P<t3>.+?)\s+is\s+(?:done|finished|complete)\W*$",
     re.I,
 )
 STATUS = re.compile(
@@ -190,7 +191,10 @@ COMMENT = re.compile(
     r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s+(?:to|on)\s+(?P<t>.+?)\s*"
     r"(?::|saying|that)\s*(?P<c>.+)$|"
     r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s*(?::|saying|that)\s*(?P<c2>.+)$|"
-    r"^comment\s+on\s+(?P<t3>.+?)\s*:\s*(?P<c3>.+)$",
+    r"^comment\s+on\s+(?P<t3>.+?)\s*:\s*(?P<c3>.+)$|"
+    # "add a comment on the netscaler task 'tokens revoked'", "comment on it asking bob to ..."
+    r"^(?:(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)|comment)\s+(?:to|on)\s+"
+    r"(?P<t4>.+?)\s*(?:[\"“'‘](?P<c4>[^\"”'’]+)[\"”'’]|\b(?P<c5>(?:asking|telling)\s+.+))\W*$",
     re.I,
 )
 THEN = re.compile(r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+", re.I)
