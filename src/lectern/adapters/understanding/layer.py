@@ -66,7 +66,9 @@ changed for a wrong one. Cues are read on the message as written, never on its m
 """
 CUES: dict[str, re.Pattern[str]] = {
     "complete_task": re.compile(
-        r"\b(?:done|finished|complete[d]?|close\s+out|wrap(?:ped)?\s+up|tick\s+off)\b(?!.*\?)",
+        r"\b(?:done|finished|complete[d]?|close\s+out|wrap(?:ped)?\s+up|tick\s+off)\b(?!.*\?)|"
+        # "great, close it": a task closed (a blocker closed is resolved, below).
+        r"\bclose\s+(?:it|this|that)\b(?!.*\b(?:blocker|\?))",
         re.I,
     ),
     # "a task ... to rotate the certs": a task spoken of as new, with what it is for.
@@ -89,7 +91,11 @@ CUES: dict[str, re.Pattern[str]] = {
     ),
     "update_task": re.compile(
         r"\b(?:priority|in\s+progress|(?:in|ready\s+for)\s+review|back\s+to|rename|"
-        r"(?:new\s+)?due\s+date\s+is|deadline\s+(?:slipped|moved|is\s+now))\b(?!.*\?)",
+        r"(?:new\s+)?due\s+date\s+is|deadline\s+(?:slipped|moved|is\s+now))\b(?!.*\?)|"
+        # "bump X to urgent", "push the deadline to the 20th": a field moved to a new value.
+        r"\b(?:bump|raise|lower|escalate|push|move|shift)\b.{0,60}\bto\s+"
+        r"(?:urgent|critical|high|medium|low|the\s+\d|next\b|\d|mon|tue|wed|thu|fri|sat|sun)"
+        r"(?!.*\?)",
         re.I,
     ),
     "create_blocker": re.compile(
@@ -110,6 +116,7 @@ CUES: dict[str, re.Pattern[str]] = {
         r"stopping)\w*\b",
         re.I,
     ),
+    "get_team_members": re.compile(r"\b(?:role|teammates?|colleagues)\b", re.I),
     "get_attention_summary": re.compile(
         r"\b(?:overdue|late|past\s+due|assigned\s+to\s+me|my\s+plate|attention)\b", re.I
     ),
