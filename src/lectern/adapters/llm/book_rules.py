@@ -1,0 +1,226 @@
+"""The book rules' catalog requests: searches, ratings, corrections, similar books, facts.
+
+Each matcher reads the reader's own message against a pattern (`book_patterns.py`) and,
+when it matches, returns the stages of a plan in `RulePolicy`'s form; otherwise `[]`, and
+the policy tries the next one. A search's filters come from the message: "nothing YA",
+"not by King or Koontz", "nothing longer than 300 pages", and the query-understanding
+rules for languages, years and lengths.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from lectern.adapters.llm.rule_replies import _as_dict, _books_reply, _facets_reply
+from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
+from lectern.adapters.understanding.book_patterns import (
+    ABOUT,
+    CORRECT_AUTHOR,
+    CORRECT_CATEGORY,
+    CORRECT_LANGUAGE,
+    CORRECT_YEAR,
+    EXCLUDE_AUTHOR,
+    EXCLUDE_CATEGORY,
+    FACETS,
+    LANGUAGE_Q,
+    NOT_YOUTH,
+    RATE,
+    RATE_ALT,
+    SEARCH_LEAD,
+    SIMILAR,
+    WHEN,
+    WHO_WROTE,
+    like_but,
+    second_question,
+)
+from lectern.adapters.understanding.book_plan import plan_books
+from lectern.adapters.understanding.lexicon_data import LANGUAGE_NAMES
+from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.scaffold import NUMBER, Step
+from lectern.adapters.understanding.scaffold import Done as _Done
+from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.scaffold import number as _number
+from lectern.application.ports import QueryUnderstanding
+from lectern.domain.assistant import AIResponse, ToolCall
+
+_NUMBER = NUMBER
+_AT_MOST = re.compile(
+    r"\b(?:nothing|none|not|no)\s+(?:(?:longer|more|bigger|larger|over)\s+than|over|above)\s+",
+    re.I,
+)
+"""A limit said as a refusal ("nothing longer than 300 pages"): at most that many."""
+_CONTRAST = re.compile(
+    r"\b(?:says|shows|wrong|incorrect|should\s+be|fix|correct)\b|,\s*not\s+(?-i:[A-Z]|\d{4})"
+    r"|\b(?:lists|has)\s+(?:it\s+as\s+)?\d{4}\b",
+    re.I,
+)
+"""A correction sets the right value against what the record shows ("..., not Jan Needle")."""
+_QUESTION = re.compile(r"\?\s*$|^(?:is|was|does|did|who|what|when|which|why|how)\b", re.I)
+
+
+class BookRules:
+    """The catalog requests by rules: each matcher returns a plan's stages, or `[]`."""
+
+    def __init__(self, steps: BookSteps, understanding: QueryUnderstanding | None) -> None:
+        """`steps` makes the calls; `understanding` reads a search's filters, when given."""
+        self.steps = steps
+        self.understanding = understanding
+
+    def search_call(self, query: str, limit: int = 5) -> ToolCall:
+        """A `search_books` call with the filters and exclusions the query states."""
+        query = _AT_MOST.sub("at most ", _clean(query))
+        arguments: dict[str, Any] = {}
+        if NOT_YOUTH.search(query):
+            # "fantasy but nothing YA": the youth shelves are left out, not searched for.
+            arguments["exclude_youth"] = True
+            query = NOT_YOUTH.sub("", query).strip(" ,")
+        authors = [
+            name.strip()
+            for m in EXCLUDE_AUTHOR.finditer(query)
+            for name in re.split(r"\s*,\s*|\s+(?:or|and|nor)\s+", m.group("author"))
+            if name.strip()
+        ]  # "isn't by King or Koontz": both left out
+        query = EXCLUDE_AUTHOR.sub("", query)
+        categories = [m.group("category").strip() for m in EXCLUDE_CATEGORY.finditer(query)]
+        query = EXCLUDE_CATEGORY.sub("", query).strip(" ,")
+        if authors:
+            arguments["exclude_authors"] = authors
+        if categories:
+            arguments["exclude_categories"] = categories
+        if self.understanding is not None:
+            filters = self.understanding.plan(query).filters
+            for name in ("language", "min_year", "max_year", "min_pages", "max_pages"):
+                value = getattr(filters, name)
+                if value is not None:
+                    arguments[name] = value
+        return self.steps.call("search_books", query=query, limit=limit, **arguments)
+
+    def search(self, text: str) -> list[Step]:
+        """A book search ("find three books about dragons"), answered with the books found."""
+        query = SEARCH_LEAD.sub("", text)
+        limit = 5
+        counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", query, re.I)
+        if counted:
+            limit, query = _number(counted.group("n"), 5), counted.group("rest")
+        call = self.search_call(query or text, limit)
+        return [lambda _: [call], lambda done: AIResponse(_books_reply(done, call), model=MODEL_ID)]
+
+    def rate(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A rating ("give Emma four stars"), with its review when one is written."""
+        match = RATE.match(text) or RATE_ALT.match(text)
+        if not match:
+            return []
+        arguments: dict[str, Any] = {
+            "book": it(match.group("book")),
+            "stars": _number(match.group("stars"), 3),
+        }
+        review = match.groupdict().get("review")
+        if review:
+            arguments["review"] = _clean(review)
+        return self.steps.single(self.steps.call("rate_book", **arguments))
+
+    def correction(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A correction of a book's year, language, authors or category."""
+        year = CORRECT_YEAR.search(text)
+        if year:
+            book = year.group("book") or year.group("book2")
+            published = int(year.group("year") or year.group("year2"))
+            return self.steps.single(
+                self.steps.call("propose_correction", book=it(book), published_year=published)
+            )
+        language = CORRECT_LANGUAGE.search(text)
+        if language:
+            book = language.group("book") or language.group("book2")
+            value = _clean(language.group("language") or language.group("language2"))
+            return self.steps.single(
+                self.steps.call("propose_correction", book=it(book), language=value)
+            )
+        author = CORRECT_AUTHOR.search(text)
+        if author:
+            book = author.group("book") or author.group("book2")
+            names = _clean(author.group("author") or author.group("author2"))
+            return self.steps.single(
+                self.steps.call(
+                    "propose_correction",
+                    book=it(book),
+                    authors=[n.strip() for n in re.split(r"\s+and\s+|,", names) if n.strip()],
+                )
+            )
+        category = CORRECT_CATEGORY.search(text)
+        if category:
+            book = category.group("book") or category.group("book2")
+            value = _clean(category.group("category") or category.group("category2"))
+            if value.casefold() in LANGUAGE_NAMES:
+                # "should be listed as French": a language, not a shelf.
+                return self.steps.single(
+                    self.steps.call("propose_correction", book=it(book), language=value)
+                )
+            return self.steps.single(
+                self.steps.call("propose_correction", book=it(book), categories=[value])
+            )
+        return self._stated_correction(text, it)
+
+    def _stated_correction(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A right value set against the record's ("X says 2006 but it came out in 1851")."""
+        if not _CONTRAST.search(text) or _QUESTION.search(text) or SEARCH_LEAD.match(text):
+            return []
+        planned = plan_books("propose_correction", text, Names(), it, self.steps.call)
+        if not isinstance(planned, list) or not planned:
+            return []
+        return self.steps.single_calls(planned)
+
+    def similar(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """Books like a named one; a search of its words when the title is not in the catalog."""
+        match = SIMILAR.search(text)
+        if not match:
+            return []
+        named, adults, tail = like_but(next(v for v in match.groups() if v))
+        title = it(named)
+        arguments: dict[str, object] = {"book": title, "limit": 5}
+        if adults:
+            arguments["exclude_youth"] = True
+        similar = self.steps.call("similar_books", **arguments)
+        fallback = self.search_call(text)
+        if tail and not adults:
+            # A "but ..." no tool can hold ("but shorter", "but funnier"): say so, not ignore it.
+            unheld = f'(I could not narrow them by "{tail}": these are the nearest books.) '
+        else:
+            unheld = ""
+
+        def answer(done: _Done) -> AIResponse | list[ToolCall]:
+            if done.results and "error" in _as_dict(done.results[0]):
+                return [fallback]  # the title is not in the catalog: search its words
+            return AIResponse(unheld + _books_reply(done, similar), model=MODEL_ID)
+
+        def after_fallback(done: _Done) -> AIResponse:
+            return AIResponse(_books_reply(done, fallback), model=MODEL_ID)
+
+        return [lambda _: [similar], answer, after_fallback]
+
+    def question(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A question about a book (who wrote it, when, in what language, what it is about)."""
+        for pattern, fields in (
+            (WHO_WROTE, ("authors",)),
+            (WHEN, ("published_year",)),
+            (LANGUAGE_Q, ("language",)),
+            (ABOUT, ("description", "categories")),
+        ):
+            match = pattern.match(text)
+            if match:
+                title = next(v for k, v in match.groupdict().items() if v and k.startswith("title"))
+                title, more = second_question(title)
+                fields = tuple(dict.fromkeys((*fields, *more)))
+                return self.steps.details(
+                    self.steps.call("get_book_details", book=it(title)), fields
+                )
+        return []
+
+    def facets(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """What the catalog holds: its top categories, languages and years."""
+        del it
+        if not FACETS.search(text):
+            return []
+        call = self.steps.call("catalog_facets", top=10)
+        return [lambda _: [call], lambda done: AIResponse(_facets_reply(done), model=MODEL_ID)]

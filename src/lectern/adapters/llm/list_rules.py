@@ -1,0 +1,277 @@
+"""The book rules' reading-list requests: make, fill, rename, delete, show and move lists.
+
+Each matcher reads the reader's own message against a pattern (`book_patterns.py` and the
+list patterns here) and, when it matches, returns the stages of a plan in `RulePolicy`'s
+form; otherwise `[]`, and the policy tries the next one. A list named that the reader does
+not have, or a "list" that names nothing ("delete the list"), gets a question, not a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from lectern.adapters.llm.rule_replies import (
+    _books,
+    _books_reply,
+    _list_reply,
+    _lists_reply,
+    _summary,
+)
+from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
+from lectern.adapters.understanding.book_patterns import (
+    ADD,
+    COUNT_ONTO_LIST,
+    CREATE,
+    DELETE,
+    FIND_AND_ADD,
+    LIST_DETAILS,
+    LIST_WITH,
+    LISTS,
+    NOT_YOUTH,
+    REMOVE,
+    RENAME,
+)
+from lectern.adapters.understanding.compound import titles_in
+from lectern.adapters.understanding.layer import Clarification, name_it
+from lectern.adapters.understanding.mentions import resolve
+from lectern.adapters.understanding.scaffold import NUMBER, Step
+from lectern.adapters.understanding.scaffold import Done as _Done
+from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.scaffold import number as _number
+from lectern.adapters.understanding.slots import list_name_of
+from lectern.domain.assistant import AIResponse, ToolCall
+
+_NUMBER = NUMBER
+_UTTERLY = re.compile(
+    r"\s+(?:entirely|completely|altogether|for\s+good|permanently|forever)$", re.I
+)
+"""How thoroughly to delete ("the list Summer entirely"): not part of the list's name."""
+_NO_NAME = re.compile(r"^(?:the|a|an|my|this|that|it|one|our)?$", re.I)
+"""A list "name" that names nothing ("delete the list")."""
+_CONTENTS = re.compile(
+    r"^(?:(?:show|tell)(?:\s+me)?\s+(?=what|which|the|in|on))?"
+    r"(?:what(?:'?s| is| are)|show(?: me)?|list|which books are|open)\s+(?:the\s+)?"
+    r"(?:books\s+)?(?:(?:in|on)\s+)?(?:my\s+|the\s+)?(?P<name>.+?)\W*$",
+    re.I,
+)
+"""A list's contents asked for by the list's own name, no word "list" needed."""
+_LIST_WITH_TITLES = re.compile(
+    r"^(?:please\s+)?(?:make|create|start|set up|build)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    r"(?:reading\s+)?list\s+(?:called\s+|named\s+|titled\s+)?(?P<name>.+?)\s+with\s+"
+    r"(?P<books>.+?)(?P<on_it>\s+(?:on|in)\s+it)?\W*$",
+    re.I,
+)
+"""A new list with the books it should hold, named rather than counted."""
+_MOVE = re.compile(
+    r"^(?:please\s+)?(?:move|shift|transfer|switch)\s+(?P<book>.+?)\s+(?:from|off)\s+"
+    r"(?:my\s+|the\s+)?(?P<src>.+?)(?:\s+list)?\s+(?:to|onto|into|over\s+to)\s+"
+    r"(?:my\s+|the\s+)?(?P<dst>.+?)(?:\s+list)?\W*$",
+    re.I,
+)
+"""A book moved from one list to another: both named, both the reader's."""
+
+
+class ListRules:
+    """The reading-list requests by rules: each matcher returns a plan's stages, or `[]`."""
+
+    def __init__(self, steps: BookSteps, search_call: Callable[[str, int], ToolCall]) -> None:
+        """`steps` makes the calls; `search_call` the search that fills a list by count."""
+        self.steps = steps
+        self.search_call = search_call
+
+    def _list_with_titles(self, text: str) -> list[Step]:
+        """A new list and the books named for it ("a list X with Emma and Persuasion on it")."""
+        match = _LIST_WITH_TITLES.match(text)
+        if not match:
+            return []
+        name = _clean(list_name_of(text) or match.group("name"))
+        run = match.group("books")
+        titles = self.steps.titles
+        if titles is not None:
+            books = titles_in(run, titles)
+            if not all(titles(b) for b in books):
+                return []
+        elif match.group("on_it"):
+            books = [run]
+        else:
+            return []
+        if not name or _NO_NAME.match(name):
+            return []
+        calls = [self.steps.call("create_list", name=name)]
+        calls += [self.steps.call("add_to_list", list=name, book=book) for book in books]
+        return self.steps.single_calls(calls)
+
+    def list_with_books(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A compound request: a new list, filled in the same turn ("with two ...", "and add X")."""
+        match = LIST_WITH.match(text)
+        if not match:
+            return self._list_with_titles(text)
+        name = _clean(list_name_of(text) or match.group("name"))
+        if not name:
+            return []
+        added = match.group("book")
+        counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", added or "", re.I)
+        if added and not counted:
+            book = it(added)
+            calls = [
+                self.steps.call("create_list", name=name),
+                self.steps.call("add_to_list", list=name, book=book),
+            ]
+            return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
+        # "with two dystopian novels", or "and put two cozy mysteries on it": a count and a
+        # search, not a book named "two cozy mysteries".
+        query = counted.group("rest") if counted else match.group("query")
+        count = counted.group("n") if counted else match.group("n")
+        adults = bool(NOT_YOUTH.search(query))
+        query = NOT_YOUTH.sub("", query).strip(" ,")
+        search = self.search_call(query, _number(count, 3))
+        if adults and not search.arguments.get("exclude_youth"):
+            search = ToolCall(search.id, search.name, {**search.arguments, "exclude_youth": True})
+
+        def propose(done: _Done) -> AIResponse | list[ToolCall]:
+            books = _books(done.results[-1] if done.results else None)
+            if not books:
+                return AIResponse(_books_reply(done, search), model=MODEL_ID)
+            return [self.steps.call("create_list", name=name)] + [
+                self.steps.call("add_to_list", list=name, book=b["book_id"]) for b in books
+            ]
+
+        return [lambda _: [search], propose]
+
+    def find_and_add(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """Books found by a search and put on a list ("find three thrillers for my Summer list")."""
+        del it
+        match = FIND_AND_ADD.match(text) or COUNT_ONTO_LIST.match(text)
+        if not match:
+            return []
+        name = _clean(match.group("name1") or match.group("name2"))
+        search = self.search_call(match.group("query"), _number(match.group("n"), 3))
+        new = bool(match.group("new")) or bool(match.group("name1"))
+
+        def propose(done: _Done) -> AIResponse | list[ToolCall]:
+            books = _books(done.results[-1] if done.results else None)
+            if not books:
+                return AIResponse(_books_reply(done, search), model=MODEL_ID)
+            calls = [self.steps.call("create_list", name=name)] if new else []
+            calls += [self.steps.call("add_to_list", list=name, book=b["book_id"]) for b in books]
+            return calls
+
+        return [lambda _: [search], propose]
+
+    def overview(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """The reader's lists, asked for as such ("what lists do I have?")."""
+        del it
+        if not LISTS.search(text):
+            return []
+        call = self.steps.call("get_reading_lists")
+        return [lambda _: [call], lambda done: AIResponse(_lists_reply(done), model=MODEL_ID)]
+
+    def details(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """One list's books, asked for with the word "list"."""
+        del it
+        match = LIST_DETAILS.match(text)
+        if not match:
+            return []
+        call = self.steps.call("get_list_details", list=_clean(match.group("name")))
+        return [lambda _: [call], lambda done: AIResponse(_list_reply(done), model=MODEL_ID)]
+
+    def move(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
+        """A book moved between two of the reader's lists: off one, onto the other."""
+        match = _MOVE.match(text)
+        if not match:
+            return []
+        ends = [resolve(_clean(match.group(g)), lists, cutoff=85).name for g in ("src", "dst")]
+        if not lists or None in ends:
+            return []
+        book = it(match.group("book"))
+        return self.steps.single_calls(
+            [
+                self.steps.call("remove_from_list", list=ends[0], book=book),
+                self.steps.call("add_to_list", list=ends[1], book=book),
+            ]
+        )
+
+    def named_contents(
+        self, text: str, it: Callable[[str], str], lists: Sequence[str]
+    ) -> list[Step]:
+        """One of the reader's lists asked for by name ("what's in Summer?")."""
+        del it
+        match = _CONTENTS.match(text)
+        if not match:
+            return []
+        named = _clean(match.group("name")).casefold()
+        chosen = next((name for name in lists if name.casefold() == named), None)
+        if chosen is None:
+            return []
+        call = self.steps.call("get_list_details", list=chosen)
+        return [lambda _: [call], lambda done: AIResponse(_list_reply(done), model=MODEL_ID)]
+
+    def create(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A new, empty list."""
+        del it
+        match = CREATE.match(text)
+        if not match:
+            return []
+        # "called Travel and leave it empty": the name ends where the request goes on.
+        name = list_name_of(text) or _clean(match.group("name"))
+        return self.steps.single(self.steps.call("create_list", name=name))
+
+    def rename(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A list renamed; which list is asked when the message names none."""
+        del it
+        match = RENAME.match(text)
+        if not match:
+            return []
+        old = _clean(match.group("old1") or match.group("old2"))
+        if _NO_NAME.match(old):
+            # "rename my list to X" names no list: which one is asked.
+            return [lambda _: name_it("list", "rename").response(MODEL_ID)]
+        return self.steps.single(
+            self.steps.call("rename_list", list=old, new_name=_clean(match.group("new")))
+        )
+
+    def delete(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A list deleted; which list is asked when the message names none."""
+        del it
+        match = DELETE.match(text)
+        if not match:
+            return []
+        name = _UTTERLY.sub("", _clean(match.group("name1") or match.group("name2")))
+        if _NO_NAME.match(name):
+            # "delete the list" names none: deleting cannot be undone, so ask which.
+            return [lambda _: name_it("list", "delete").response(MODEL_ID)]
+        return self.steps.single(self.steps.call("delete_list", list=name))
+
+    def add(self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()) -> list[Step]:
+        """A book put on a list, with its note; a list the reader lacks is asked about."""
+        match = ADD.match(text)
+        if not match:
+            return []
+        named = _clean(match.group("list1") or match.group("list2"))
+        if lists and resolve(named, lists, cutoff=85).name is None:
+            # "my horror list" when the reader has none: make it, or which of theirs?
+            asked = Clarification(
+                f"You have no list called {named!r}. Should I create it, or add it to one of "
+                "your lists?",
+                (f"create a list called {named}", *list(lists)[:2]),
+            )
+            return [lambda _: asked.response(MODEL_ID)]
+        arguments: dict[str, Any] = {"list": named, "book": it(match.group("book"))}
+        if match.group("note"):
+            arguments["note"] = _clean(match.group("note"))
+        return self.steps.single(self.steps.call("add_to_list", **arguments))
+
+    def remove(self, text: str, it: Callable[[str], str]) -> list[Step]:
+        """A book taken off a list."""
+        match = REMOVE.match(text)
+        if not match:
+            return []
+        return self.steps.single(
+            self.steps.call(
+                "remove_from_list",
+                list=_clean(match.group("list1") or match.group("list2")),
+                book=it(match.group("book")),
+            )
+        )

@@ -1,0 +1,83 @@
+"""What a book request points at: "it", "this book", "these", "the Christie novel".
+
+"It" and "this book" mean the page's book, else the last book a reply cited; in a later
+clause of a compound request, the book an earlier clause named. "These" (several books)
+and "the Ishiguro one" (an author, not a title) are never guessed: the resolver raises
+`_NoReferent`, and `which_book` is the question to ask instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from lectern.adapters.understanding.layer import Clarification, name_it
+from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.domain.assistant import Message
+
+_BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})#")
+_PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
+_IT = re.compile(r"^(?:it|this|this book|that|that book|that one|this one|the book)$", re.I)
+_THESE = re.compile(r"^(?:these|those|them|these books|those books|all of them|both)$", re.I)
+"""Several books meant by pointing: which ones is asked, never one of them guessed."""
+_BY_AUTHOR = re.compile(
+    r"^the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)\s+(?:one|book|novel)$"
+)
+"""A book named by its author's name ("the Christie novel"), not by a title."""
+
+
+class _NoReferent(Exception):
+    """'it' or 'this book' with nothing it can mean, or 'the Ishiguro one': ask, never guess."""
+
+
+def which_book(error: _NoReferent) -> Clarification:
+    """The question for a book the reader pointed at but did not name."""
+    who = str(error)
+    if _IT.match(who):
+        return name_it("book", "use")
+    if _THESE.match(who):
+        return Clarification("Which books do you mean? Name their titles.", ())
+    return Clarification(f"Which book by {who} do you mean? Name its title.", ())
+
+
+def book_resolver(
+    history: Sequence[Message], system: str, text: str = "", referent: str | None = None
+) -> Callable[[str], str]:
+    """'it' and 'this book' mean the page's book, else the last book the reply cited.
+
+    In a later clause of a compound request, `referent` (the book an earlier clause
+    named) comes first. "It" written with a capital inside a sentence with nothing to
+    point at is Stephen King's novel, not a pronoun ("drop It from the horror list").
+    """
+    page = _PAGE_BOOK.search(system)
+    titled_it = re.search(r"(?<=\S\s)It\b", text) is not None
+    last: str | None = None
+    for message in reversed(history):
+        if message.role == "assistant":
+            found = _BOOK_ID.findall(message.content)
+            if found:
+                last = found[0]
+                break
+
+    def resolve(reference: str) -> str:
+        reference = _clean(reference)
+        if _THESE.match(reference):
+            raise _NoReferent(reference)
+        if _IT.match(reference):
+            if referent:
+                return referent
+            if reference == "It" and titled_it:
+                return reference
+            if page is not None:
+                return page.group(1)
+            if last is not None:
+                return last
+            # "rate it 4 stars" with no book on the page or in the talk so far.
+            raise _NoReferent(reference)
+        by_author = _BY_AUTHOR.match(reference)
+        if by_author:
+            # "the Ishiguro one": an author, not a title; which of their books is open.
+            raise _NoReferent(by_author.group("who"))
+        return reference
+
+    return resolve
