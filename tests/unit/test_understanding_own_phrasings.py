@@ -37,7 +37,7 @@ from lectern.adapters.understanding.slots import (
 )
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.names import NAMES_HEADER
-from lectern.domain.assistant import ToolCall
+from lectern.domain.assistant import AIResponse, ToolCall
 from tests.fakes import FakeEmbedder
 
 WORLD = names_from_prompt(
@@ -367,3 +367,29 @@ def test_several_workspace_changes_in_one_message_are_each_planned() -> None:
         assert stages is not None, text
         calls = stages[0](None)  # type: ignore[misc]
         assert [(c.name, c.arguments) for c in calls] == expected, text
+
+
+def test_a_workspace_change_that_names_no_one_thing_is_asked_back() -> None:
+    rules = WorkspaceRules(_call)
+    system = "\n".join(
+        [
+            NAMES_HEADER,
+            "- project: VPN gateway hardening",
+            "- project: Phishing awareness",
+            "- task: Hunt for unusual VPN logins",
+            "- task: Write the incident runbook",
+            "- member: bob (Bob Builder)",
+            "- reader: alice",
+        ]
+    )
+    for text in (
+        "finish bob's task",  # a person's tasks, not one of them
+        "add a task: renew the wildcard certificate",  # two projects, none named, no page
+        "make a task for bob",  # who it is for, not what it is
+        "comment on the printer task: toner is low",  # no task is called anything like it
+    ):
+        stages = rules.plan(text, [], system)
+        assert stages is not None, text
+        reply = stages[0](None)  # type: ignore[misc]
+        assert isinstance(reply, AIResponse), text
+        assert "?" in reply.text and not reply.tool_calls, text

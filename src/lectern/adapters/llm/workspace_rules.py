@@ -92,6 +92,10 @@ Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
 CallMaker = Callable[..., ToolCall]
 
 
+_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f-]{27,}", re.I)
+"""A task's id, as replies write it (`[task:<id>]`): passed as it is."""
+
+
 def _task_words(value: str) -> str:
     """A task reference without its leading article or the word task."""
     text = _clean(value)
@@ -150,6 +154,10 @@ class WorkspaceRules:
             tasks = names.of("task")
             if (not words or IT.match(words)) and tasks:
                 raise _Unclear(name_it("task", "use", [f"{t}" for t in tasks]))
+            owner = re.fullmatch(r"(?P<who>[a-z][\w.-]*)['’]s(?:\s+task)?", words, re.I)
+            if owner and resolve_person(owner.group("who"), names).name is not None:
+                # "close bob's task": a person's tasks, not one of them.
+                raise _Unclear(name_it("task", "use", tasks))
             # A mention of a stored task ("the runbook") stands for its full title.
             found = resolve(words, tasks) if words else None
             project = find_in(words, names.of("project")).name if words and tasks else None
@@ -163,6 +171,16 @@ class WorkspaceRules:
                 raise _Unclear(
                     Clarification(
                         f"{project!r} is a project. Which of its tasks do you mean?",
+                        tuple(tasks[:3]),
+                    )
+                )
+            if tasks and words and not _ID.fullmatch(words):
+                # "the firewall audit task" when no task is called anything like it: ask,
+                # rather than propose a change the tool can only refuse.
+                asked = re.sub(r"\s+task$", "", words)
+                raise _Unclear(
+                    Clarification(
+                        f"I can't find a task called {asked!r}. Which task do you mean?",
                         tuple(tasks[:3]),
                     )
                 )
@@ -373,6 +391,18 @@ class WorkspaceRules:
         title = title.strip(" ,.")
         if not title:
             return []
+        if resolve_person(title, refs.names).name is not None:
+            # "create a task for bob": who it is for, but not what it is.
+            raise _Unclear(Clarification("What should the new task be called?", ()))
+        projects = refs.names.of("project")
+        if reference is None and len(projects) > 1:
+            # No project named and no project page: ask, never pick one.
+            raise _Unclear(
+                Clarification(
+                    f"Which project should {title!r} go in?",
+                    tuple(f"In {p}" for p in projects[:3]),
+                )
+            )
         title = title[0].upper() + title[1:]
         call_arguments: dict[str, Any] = {"title": title, **arguments}
         if reference is not None:

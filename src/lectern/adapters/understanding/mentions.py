@@ -76,6 +76,22 @@ def _core(mention: str) -> str:
     return " ".join(_FILLER.sub(" ", mention).split())
 
 
+ANCHOR = 75.0
+"""The least ratio one word of a mention needs with one word of the name it means."""
+
+
+def _anchored(core: str, name: str) -> bool:
+    """Whether a word of the mention is (nearly) a word of the name.
+
+    WRatio over whole strings rates "printer" 62 against "Write the incident runbook" (its
+    letters scatter through "write ... incident"), enough to propose a comment on the wrong
+    task; a word spelt alike ("runbok", "netscaler") is what a reader's mention holds.
+    """
+    said = [w for w in utils.default_process(core).split() if len(w) >= 3]
+    words = utils.default_process(name).split()
+    return any(fuzz.ratio(a, b) >= ANCHOR for a in said for b in words) or not said
+
+
 def resolve(mention: str, names: Sequence[str], *, cutoff: float = CUTOFF) -> Resolution:
     """The stored name `mention` means, by fuzzy match of its content words."""
     core = _core(mention)
@@ -87,7 +103,7 @@ def resolve(mention: str, names: Sequence[str], *, cutoff: float = CUTOFF) -> Re
     scored = process.extract(
         core, list(names), scorer=fuzz.WRatio, processor=utils.default_process, limit=4
     )
-    scored = [s for s in scored if s[1] >= cutoff]
+    scored = [s for s in scored if s[1] >= cutoff and _anchored(core, str(s[0]))]
     if not scored:
         return Resolution(None)
     best = scored[0][1]
