@@ -176,3 +176,28 @@ def test_exclusions_and_page_limits_are_chips_the_reader_can_remove(
     page.wait_for_function("document.querySelector('.card .meta').innerText.length > 0")
     assert any(re.search(r"· \d+ pages", t) for t in page.locator(".card .meta").all_inner_texts())
     assert errors == []
+
+
+def test_an_absent_book_is_said_and_a_misspelt_one_offered(base_url: str, browser: Browser) -> None:
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + "/")
+    page.fill("#q", "books like Project Hail Mary")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#notice:not([hidden])")
+    said = page.locator("#notice-text").inner_text()
+    assert said.startswith("'Project Hail Mary' is not in the catalog") and "nearest" in said
+    assert page.locator(".card").count() >= 1  # the nearest books, under the notice
+    page.fill("#q", "books like The Hunger Gamez")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#readings button")
+    offered = page.locator("#readings button").first
+    assert offered.inner_text().startswith("The Hunger Games")
+    offered.click()
+    page.wait_for_selector("#book-view:not([hidden])")
+    assert "The Hunger Games" in page.locator("#book-view").inner_text()
+    page.fill("#q", "fantasy")  # a shelf the catalog holds: nothing to say above the books
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#notice", state="hidden")
+    assert errors == []

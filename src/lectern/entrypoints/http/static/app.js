@@ -65,6 +65,29 @@ function showBanner(response) {
   }
 }
 
+// "Nothing fits" and "which one?": the catalog cannot serve the request (the results are
+// only the nearest it has), or a short or "like X" request may mean two or three books.
+function showNotice(response) {
+  const box = $("notice");
+  const readings = response.readings || [];
+  const notice = response.nothing_fits;
+  $("notice-text").textContent = notice
+    ? notice.message
+    : readings.length ? "Which one do you mean?" : "";
+  const buttons = readings.map((r) => {
+    const button = el("button", { type: "button", class: "secondary" },
+      r.author ? `${r.title} (${r.author})` : r.title);
+    button.addEventListener("click", () => showBook(r.book_id));
+    return button;
+  });
+  if (buttons.length) {
+    const lead = notice ? "Did you mean: " : "";
+    $("readings").replaceChildren(lead, ...buttons);
+  }
+  $("readings").hidden = !buttons.length;
+  box.hidden = !notice && !buttons.length;
+}
+
 // Parts of the understood plan the reader removed; cleared when the query text changes.
 let ignored = new Set();
 let lastText = "";
@@ -153,6 +176,7 @@ async function search(event) {
   try {
     const response = await api("/search", { method: "POST", body: JSON.stringify(body) });
     showBanner(response);
+    showNotice(response);
     showPlan(response.plan);
     render($("results"), response, true);
     const n = response.results.length;
