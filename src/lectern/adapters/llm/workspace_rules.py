@@ -299,14 +299,11 @@ class WorkspaceRules:
             left = self._create_task(first, context) or self._one_action(first, context)
             if not left:
                 continue
-            named = left[-1].arguments.get("task_id")
-            after = context.with_it(named)
-            right = self._create_task(second, after) or self._one_action(second, after)
-            if right and not THEN.search(second):
+            after = context.with_it(left[-1].arguments.get("task_id"))
+            more = self._changes(second, after, depth=depth + 1) if THEN.search(second) else []
+            right = more or self._create_task(second, after) or self._one_action(second, after)
+            if right:
                 return left + right
-            more = self._changes(second, after, depth=depth + 1) or right
-            if more:
-                return left + more
         return []
 
     def _one_action(self, text: str, context: _Refs) -> list[ToolCall]:

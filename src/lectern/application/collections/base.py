@@ -76,6 +76,8 @@ class CollectionBase:
         self.mmr_lambda = mmr_lambda
         self.clock = clock
         self._loaded: dict[str, LoadedCollection] = {}
+        self._alias_cache: dict[tuple[str, int], dict[str, str]] = {}
+        """Each collection's glossary by (name, index generation): `CollectionViews.aliases`."""
         self._lock = threading.Lock()
         self._write_locks: dict[str, threading.Lock] = {}
         """One per collection: a long ingest into one never holds up writes to another."""

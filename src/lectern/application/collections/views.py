@@ -73,9 +73,11 @@ class CollectionViews(CollectionBase):
 
         Read once per index generation (a change builds a new one) and kept in memory.
         """
-        record = self._summary(name).record
+        record = self.store.get(name)  # one row, not every collection's counts, per question
+        if record is None:
+            raise CollectionNotFoundError(f"no collection named {name!r}")
         key = (name, record.generation)
-        cache: dict[tuple[str, int], dict[str, str]] = self.__dict__.setdefault("_alias_cache", {})
+        cache = self._alias_cache
         if key not in cache:
             tables = []
             for offset in range(0, ALIAS_DOCUMENTS, 100):
