@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-TUNABLE = ("dev", "dev2", "dev3")
+TUNABLE = ("dev", "dev2", "dev3", "dev4")
 
 
 def main() -> None:
@@ -27,6 +27,9 @@ def main() -> None:
     parser.add_argument("--surface", action="append", choices=("assistant", "workspace"))
     parser.add_argument("--out", type=Path, help="JSON lines (default: standard output)")
     parser.add_argument("--failures", action="store_true", help="only the wrong ones")
+    parser.add_argument(
+        "--only", action="append", default=[], help="only the cases whose id ends with this"
+    )
     args = parser.parse_args()
 
     import lectern.application.evaluation.understanding as judging
@@ -136,6 +139,17 @@ def main() -> None:
 
     ConversationRunner.run_case = run_case_logged  # type: ignore[method-assign]
     workspace_runner.run_workspace_case = run_ws_logged
+
+    if args.only:
+        import lectern.entrypoints.cli.evaluate_understanding as command
+
+        every_case = command.sampled
+
+        def only(cases: Any, every: int, key: Any) -> Any:
+            chosen = every_case(cases, every, key)
+            return [c for c in chosen if any(key(c).endswith(end) for end in args.only)]
+
+        command.sampled = only  # type: ignore[assignment]
 
     settings = _services().settings.model_copy(update={"assistant_provider": "rules"})
     surfaces = tuple(args.surface or ("assistant", "workspace"))

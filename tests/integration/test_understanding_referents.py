@@ -143,3 +143,93 @@ def test_which_tasks_are_overdue_tells_the_overdue_ones_only(workspace: Workspac
     assert _names(reply) == ["get_attention_summary"]
     assert reply.text.startswith("Overdue (1):")
     assert "Blocked" not in reply.text and "In review" not in reply.text
+
+
+def _calls(reply: object) -> list[tuple[str, dict[str, object]]]:
+    return [(c.name, dict(c.arguments)) for c in reply.tool_calls]  # type: ignore[attr-defined]
+
+
+def test_unblocking_a_task_resolves_the_blocker_that_holds_it_up(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "unblock the checkpoint gateways task, the vendor gave us Sunday night"
+    )
+    assert _calls(reply) == [
+        (
+            "resolve_blocker",
+            {
+                "blocker_id": "Waiting for the vendor maintenance window",
+                "resolution": "The vendor gave us Sunday night",
+            },
+        )
+    ]
+
+
+def test_a_stuck_task_with_its_reason_records_a_blocker_and_a_question_records_none(
+    workspace: WorkspaceWorld,
+) -> None:
+    stuck = workspace.assistant.chat("alice", "the runbook is stuck: nobody has the wiki login")
+    assert _calls(stuck) == [
+        (
+            "create_blocker",
+            {"task_id": "Write the incident runbook", "description": "Nobody has the wiki login"},
+        )
+    ]
+    asked = workspace.assistant.chat("alice", "the runbook is stuck, why is that")
+    assert "create_blocker" not in _names(asked)
+
+
+def test_a_request_led_by_its_project_puts_the_new_task_there(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "phishing project: new task 'Print the awareness posters' for me"
+    )
+    assert _calls(reply) == [
+        (
+            "create_task",
+            {
+                "project_id": "Phishing awareness",
+                "title": "Print the awareness posters",
+                "assignee_id": "alice",
+            },
+        )
+    ]
+
+
+def test_the_second_change_may_borrow_the_first_ones_verb(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "hand the phishing drill to alice and the netscaler review to bob as well"
+    )
+    assert _calls(reply) == [
+        ("assign_task", {"task_id": "Schedule the phishing drill", "assignee_id": "alice"}),
+        ("assign_task", {"task_id": "Review NetScaler session tokens", "assignee_id": "bob"}),
+    ]
+
+
+def test_two_questions_get_both_answers(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "show the blockers and list the team")
+    assert _names(reply) == ["get_blockers", "get_team_members"]
+    assert "maintenance window" in reply.text and "bob" in reply.text
+
+
+def test_a_priority_and_a_date_set_together_are_one_change(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "bump the runbook to high, due 2026-12-01")
+    assert _calls(reply) == [
+        (
+            "update_task",
+            {"task_id": "Write the incident runbook", "priority": "high", "due_date": "2026-12-01"},
+        )
+    ]
+
+
+def test_a_search_in_the_workspaces_words_searches_the_workspace(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "where did we discuss the session tokens")
+    assert _calls(reply)[0][0] == "search_content"
+    named = workspace.assistant.chat("alice", "search the phishing project for posters")
+    assert _calls(named) == [
+        ("search_content", {"query": "posters", "project_id": "Phishing awareness"})
+    ]

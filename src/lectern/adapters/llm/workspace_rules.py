@@ -10,6 +10,7 @@ page's project.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -38,6 +39,7 @@ from lectern.adapters.understanding.mentions import (
     resolve,
     resolve_person,
 )
+from lectern.adapters.understanding.scaffold import Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of, due_clause
 from lectern.adapters.understanding.workspace_patterns import (
@@ -91,6 +93,18 @@ _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same
 Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
 CallMaker = Callable[..., ToolCall]
 
+
+_PROJECT_LEAD = re.compile(
+    r"^(?:in\s+|for\s+|on\s+)?(?:the\s+)?(?P<p>(?:[\w.&'-]+\s+){0,2}[\w.&'-]+)\s+project\s*:\s*"
+    r"(?P<rest>.+)$",
+    re.I,
+)
+"""A request led by the project it is about: "vpn project: new task ..."."""
+_QUOTED_INTO_PROJECT = re.compile(
+    r"^(?P<v>add|put|create)\s+(?P<t>[\"“'‘][^\"”'’]+[\"”'’])\s+(?P<rest>(?:to|in|into|under)\s+"
+    r"(?:the\s+)?[^,]+?\s+project\b.*)$",
+    re.I,
+)
 
 _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f-]{27,}", re.I)
 """A task's id, as replies write it (`[task:<id>]`): passed as it is."""
@@ -149,6 +163,9 @@ class WorkspaceRules:
 
         def task_ref(value: str | None) -> str:
             words = _task_words(value or "")
+            head = words.split(",", 1)[0].strip()
+            if head != words and names.of("task") and resolve(head, names.of("task")).name:
+                words = head  # "the netscaler task, nobody should own it for now"
             if (not words or IT.match(words)) and it_task is not None:
                 return it_task
             tasks = names.of("task")
@@ -213,6 +230,13 @@ class WorkspaceRules:
             return found.name or mention
 
         context = _Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref, names)
+        lead = _PROJECT_LEAD.match(text)
+        led = resolve(lead.group("p"), names.of("project")).name if lead else None
+        if lead and led is not None:
+            # "vpn project: new task 'Update the firewall rules'": the project the rest is in,
+            # as if asked from its page.
+            text = lead.group("rest")
+            context = _Refs(task_ref, project_ref, led, True, person_ref, names)
         again = self._again(text, history)
         if again:
             return self._act(again)
@@ -269,6 +293,12 @@ class WorkspaceRules:
             calls = matcher(text, context)
             if calls:
                 return self._act(calls)
+        both = self._two_questions(text, context)
+        if both:
+            return both
+        return self._question(text, context)
+
+    def _question(self, text: str, context: _Refs) -> list[Stage] | None:
         for question in (
             self._attention,
             self._blockers,
@@ -284,6 +314,28 @@ class WorkspaceRules:
             stages = question(text, context)
             if stages:
                 return stages
+        return None
+
+    def _two_questions(self, text: str, context: _Refs) -> list[Stage] | None:
+        """Two questions in one message ("what's overdue, and who's on the team?"), in order."""
+        for separator in THEN.finditer(text):
+            first = self._question(text[: separator.start()].strip(" ,"), context)
+            second = self._question(text[separator.end() :].strip(), context)
+            if not first or not second or len(first) != 2 or len(second) != 2:
+                continue
+            asked, then = first[0](None), second[0](None)
+            if not isinstance(asked, list) or not isinstance(then, list):
+                continue
+            told, told_then = first[1], second[1]
+
+            def reply(done: Any, n: int = len(asked), a: Stage = told, b: Stage = told_then) -> Any:
+                one = a(Done(done.calls[:n], done.results[:n]))
+                two = b(Done(done.calls[n:], done.results[n:]))
+                texts = [r.text if isinstance(r, AIResponse) else "" for r in (one, two)]
+                return AIResponse("\n\n".join(t for t in texts if t), model=MODEL_ID)
+
+            calls = asked + then
+            return [functools.partial(_given, calls), reply]
         return None
 
     def _changes(self, text: str, context: _Refs, *, depth: int) -> list[ToolCall]:
@@ -302,6 +354,12 @@ class WorkspaceRules:
             after = context.with_it(left[-1].arguments.get("task_id"))
             more = self._changes(second, after, depth=depth + 1) if THEN.search(second) else []
             right = more or self._create_task(second, after) or self._one_action(second, after)
+            verb = re.match(r"\s*(?P<v>[a-z]+)\s", first, re.I)
+            if not right and verb:
+                # "give the netscaler review to bob and the runbook to bob too": the second
+                # part's verb is the first's.
+                gapped = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
+                right = self._one_action(f"{verb.group('v')} {gapped}", after)
             if right:
                 return left + right
         return []
@@ -329,6 +387,9 @@ class WorkspaceRules:
     # --- actions --------------------------------------------------------------------------
 
     def _create_task(self, text: str, refs: _Refs) -> list[ToolCall]:
+        # "add 'Book the training room' to the phishing project": a quoted title put in a
+        # project is a new task there.
+        text = _QUOTED_INTO_PROJECT.sub(r"\g<v> a task \g<t> \g<rest>", text)
         match = CREATE_TASK.match(text)
         if not match:
             return []
@@ -367,7 +428,7 @@ class WorkspaceRules:
                     reference = name
                     rest = rest[: found.start()] + rest[found.end() :]
                     break
-        title = _clean(rest).lstrip(" :-").strip()
+        title = " ".join(rest.split()).lstrip(" :-").strip()
         # What is left around the title once the project, date and priority are out: "here:",
         # "called", "new task", quotes around it, "for me" (its assignee).
         title = re.sub(
@@ -385,6 +446,8 @@ class WorkspaceRules:
             )
             if owner and "assignee_id" not in arguments:
                 arguments["assignee_id"] = refs.person(owner.group("p"))
+        else:
+            title = _clean(title)
         title = title.strip(" ,.")
         if not title:
             return []
@@ -453,16 +516,25 @@ class WorkspaceRules:
         match = PRIORITY.match(text)
         if not match:
             return []
-        target = match.group("t") or match.group("t2")
-        level = (match.group("priority") or match.group("p2")).lower()
-        return [self._call("update_task", task_id=refs.task(target), priority=level)]
+        target = match.group("t") or match.group("t2") or match.group("t3")
+        level = (match.group("priority") or match.group("p2") or match.group("p3")).lower()
+        more: dict[str, Any] = {}
+        if match.group("more"):
+            # ", due 2026-11-20" / ", due Friday" after the priority: the same change
+            due = DUE_CLAUSE.search(match.group("more"))
+            relative = None if due else due_clause(match.group("more"), self.clock())
+            when = due.group("due") if due else (relative[0] if relative else None)
+            if when is None:
+                return []
+            more["due_date"] = when
+        return [self._call("update_task", task_id=refs.task(target), priority=level, **more)]
 
     def _due(self, text: str, refs: _Refs) -> list[ToolCall]:
         match = DUE.match(text)
         if not match:
             return []
-        target = match.group("t") or match.group("t2")
-        when = match.group("due") or match.group("due2")
+        target = match.group("t") or match.group("t2") or match.group("t3")
+        when = match.group("due") or match.group("due2") or match.group("due3")
         return [self._call("update_task", task_id=refs.task(target), due_date=when)]
 
     def _rename(self, text: str, refs: _Refs) -> list[ToolCall]:
@@ -504,19 +576,22 @@ class WorkspaceRules:
         match = RESOLVE.match(text)
         if not match:
             return []
-        blocker = _clean(match.group("b") or match.group("b2"))
+        said = match.group("b") or match.group("b2") or match.group("b3")
+        blocker = _clean(said or match.group("b4"))
         blocker = re.sub(r"^(?:about|on|the)\s+", "", blocker, flags=re.I)
-        resolution = _clean(match.group("r") or match.group("r2"))
+        resolution = _clean(
+            match.group("r") or match.group("r2") or match.group("r3") or match.group("r4")
+        )
         resolution = resolution[0].upper() + resolution[1:] if resolution else resolution
-        del refs
+        blocker = refs.blocker(blocker, by_task=said is None)
         return [self._call("resolve_blocker", blocker_id=blocker, resolution=resolution)]
 
     def _comment(self, text: str, refs: _Refs) -> list[ToolCall]:
         match = COMMENT.match(text)
         if not match:
             return []
-        target = match.group("t") or match.group("t3") or match.group("t4")
-        said = ("c", "c2", "c3", "c4", "c5")
+        target = match.group("t") or match.group("t3") or match.group("t4") or match.group("t6")
+        said = ("c", "c2", "c3", "c4", "c5", "c6")
         content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
         if not content:
             return []
@@ -548,7 +623,9 @@ class WorkspaceRules:
         if match:
             named = match.group("p1") or match.group("p2") or match.group("p3")
         project = refs.project(named) if named else refs.page_project
-        arguments = {"project_id": project} if project else {}
+        arguments: dict[str, Any] = {"project_id": project} if project else {}
+        if re.search(r"\b(?:resolved|cleared|closed|lifted|past|old)\b", text, re.I):
+            arguments["status"] = "resolved"  # the ones that ended (the tool's default: open)
         return self._single(self._call("get_blockers", **arguments), _blockers_reply)
 
     def _team(self, text: str, refs: _Refs) -> list[Stage]:
@@ -564,9 +641,9 @@ class WorkspaceRules:
             re.search(r"\bprojects\b", text, re.I) and not re.search(r"\btasks?\b", text, re.I)
         ):
             return []
-        if not re.search(r"\btasks\b|\b(?:every|all|each|any)\b", text, re.I) and not (
-            IN_PROJECT.search(text)
-        ):
+        if not re.search(
+            r"\btasks\b|\b(?:every|all|each|any)\s+(?:\w+\s+)?tasks?\b", text, re.I
+        ) and not (IN_PROJECT.search(text)):
             # "show the phishing drill task", "show me this task": one task, named or on the
             # page, is that task's details.
             deictic = re.search(r"\b(?:this|that)\s+task\b", text, re.I)
@@ -574,16 +651,27 @@ class WorkspaceRules:
             if task is not None:
                 return self._single(self._call("get_task_details", task_id=task), _task_reply)
         arguments: dict[str, Any] = {}
+        if re.search(
+            r"\b(?:waiting|awaiting|up|ready|needs?|pending)\s+(?:for\s+)?review", text, re.I
+        ):
+            arguments["status"] = "in_review"
         for word, status in sorted(STATUS_WORDS.items(), key=lambda kv: -len(kv[0])):
+            if "status" in arguments:
+                break
             if word in ("open", "review", "complete"):
                 continue
             if re.search(rf"\b{re.escape(word)}\b", text, re.I):
                 arguments["status"] = status
                 break
         assigned = ASSIGNED.search(text)
-        if assigned:
-            who = next(g for g in assigned.groups() if g)
-            arguments["assignee_id"] = "me" if who.casefold() in ("me", "my") else who
+        who = next((g for g in assigned.groups() if g), "") if assigned else ""
+        if who.casefold() in ("me", "my"):
+            arguments["assignee_id"] = "me"
+        elif who and (
+            not refs.names.of("member") or resolve_person(who, refs.names).name is not None
+        ):
+            # "waiting for review" names no one: only a member is an assignee
+            arguments["assignee_id"] = who
         named = IN_PROJECT.search(text)
         project = (
             refs.project(named.group("p")) if named else refs.project_in(text) or refs.page_project
@@ -645,7 +733,14 @@ class WorkspaceRules:
             target = says.group("d")
         else:
             return []
-        call = self._call("get_document_details", document_id=_clean(target))
+        target = _clean(target)
+        documents = refs.names.of("document")
+        found = find_in(target, documents) if documents else None
+        if found is not None and found.name is not None:
+            target = found.name  # "the CVE-2023-4966 document": its stored title
+        elif found is not None and found.ambiguous:
+            raise _Unclear(which_of("document", found.candidates, "Open"))
+        call = self._call("get_document_details", document_id=target)
         return self._single(call, _document_reply)
 
     def _project_details(self, text: str, refs: _Refs) -> list[Stage]:
@@ -676,16 +771,27 @@ class WorkspaceRules:
 
     def _search(self, text: str, refs: _Refs) -> list[Stage]:
         match = SEARCH.match(text)
-        if not match or not (refs.on_workspace_page or WORKSPACE_SEARCH.search(text)):
+        if not match:
             return []
         query = _clean(match.group("q"))
-        if not query:
+        query = re.sub(r"^(?:the|our|any)\s+", "", query, flags=re.I)
+        if not query or not (
+            refs.on_workspace_page
+            or WORKSPACE_SEARCH.search(text)
+            or refs.mentions_workspace(query)
+            or re.match(r"^(?:where|is|was)\b", text, re.I)
+        ):
             return []
         arguments: dict[str, Any] = {"query": query}
-        project = refs.project(match.group("p")) if match.group("p") else None
+        named = match.group("p") or match.group("p0")
+        project = refs.project(named) if named else None
         if project:
             arguments["project_id"] = project
         return self._single(self._call("search_content", **arguments), _search_reply)
+
+
+def _given(calls: list[ToolCall], _: Any) -> list[ToolCall]:
+    return calls
 
 
 class _Unclear(Exception):
@@ -727,6 +833,42 @@ class _Refs:
         if not projects or resolve(words, projects).name is not None:
             return None
         return resolve(words, self.names.of("task")).name
+
+    def blocker(self, mention: str, *, by_task: bool = False) -> str:
+        """The stored blocker a mention means.
+
+        `by_task`: the mention names the task it holds up ("unblock the check point task");
+        two blockers on that task get a question.
+        """
+        blockers = self.names.of("blocker")
+        if not blockers:
+            return mention
+        found = resolve(mention, blockers)
+        if found.name is not None and not by_task:
+            return found.name
+        task = find_in(mention, self.names.of("task")).name
+        held = [b for b in blockers if task and self.names.display.get(b) == f"on {task}"]
+        if len(held) == 1:
+            return held[0]
+        if len(held) > 1:
+            raise _Unclear(which_of("blocker", tuple(held), "Resolve"))
+        if found.name is not None:
+            return found.name
+        if found.ambiguous:
+            raise _Unclear(which_of("blocker", found.candidates, "Resolve"))
+        return find_in(mention, blockers).name or mention
+
+    def mentions_workspace(self, query: str) -> bool:
+        """Whether a search's words are the workspace's, not a book's.
+
+        A stored name's words, or an advisory or technique id ("T1190", "CVE-2023-4966").
+        """
+        if re.search(r"\b(?:books?|novels?|authors?|reading)\b", query, re.I):
+            return False
+        if re.search(r"\bT\d{4}(?:\.\d{3})?\b|\bCVE-\d{4}-\d{3,}\b", query, re.I):
+            return True
+        kinds = ("task", "project", "blocker", "document")
+        return any(find_in(query, self.names.of(kind)).name for kind in kinds)
 
     def task_in(self, text: str) -> str | None:
         """The one stored task a whole message names by its words, if any."""

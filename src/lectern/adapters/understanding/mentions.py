@@ -188,11 +188,16 @@ def find_in(text: str, names: Sequence[str]) -> Resolution:
     for tokens in tokenized.values():
         for token in tokens:
             frequency[token] = frequency.get(token, 0) + 1
+    said = set(words)
     scored = []
     for name, tokens in tokenized.items():
         score = sum(
             1.0 / frequency[token] for token in tokens if any(_same_word(token, w) for w in words)
         )
+        # "checkpoint" for "Check Point", "netscaler" for "Net Scaler": two words of the name
+        # written as one (matched exactly, never by prefix).
+        parts = _tokens(name)
+        score += sum(1.0 for a, b in zip(parts, parts[1:], strict=False) if a + b in said)
         if score > 0:
             scored.append((score, name))
     if not scored:

@@ -53,8 +53,10 @@ Step = Callable[[Done], "AIResponse | list[ToolCall]"]
 
 def clean(value: str | None) -> str:
     """A span of the message without politeness, quotes and end punctuation."""
-    text = POLITE.sub("", (value or "").strip())
-    return text.strip().strip(QUOTES).strip().rstrip("?.!").strip()
+    raw = POLITE.sub("", (value or "").strip()).strip()
+    text = raw.strip(QUOTES).strip().rstrip("?.!").strip()
+    # "to 'Book a date with HR first'?": the quote closes before the question mark
+    return text.strip(QUOTES).strip() if raw[:1] in QUOTES else text
 
 
 def number(word: str | None, default: int) -> int:

@@ -44,7 +44,8 @@ ATTENTION = re.compile(
 )
 TEAM = re.compile(
     r"^(?:who(?:'s| is| are)\b.*\b(?:team|members?|organi[sz]ation|org)\b|(?:list|show)(?: me)?"
-    r" (?:the |my )?(?:team|members|people)\b|who can i assign\b|who works on\b)",
+    r" (?:the |my )?(?:team|members|people)\b|who can i assign\b|who works on\b|"
+    r"who(?:'s| is| are)\s+(?:on|in|working on)\s+(?:the\s+)?.+?\s+project\b)",
     re.I,
 )
 BLOCKERS = re.compile(
@@ -62,8 +63,8 @@ PROJECTS = re.compile(
     r"^(?:what|which|show|list|tell me)\b.{0,40}\bprojects\b|^(?:my|our) projects\W*$", re.I
 )
 PROJECT_DETAILS = re.compile(
-    r"^(?:(?:what(?:'s| is) the |(?:give|show) me (?:an? |the )?)?(?:status|details|overview|"
-    r"summary|progress) (?:of|on|for) "
+    r"^(?:(?:what(?:'s| is) the |(?:give|show) me (?:an? |the )?|any )?(?:status|details|overview|"
+    r"summary|progress|latest|news|updates?|history) (?:of|on|for|with) "
     r"(?:the\s+)?(?P<p1>.+?)(?:\s+project)?|how(?:'s| is) (?:the\s+)?(?P<p2>.+?) project "
     r"(?:going|doing)|tell me about (?:the\s+)?(?P<p3>.+?) project|(?:show|open) (?:me )?"
     r"(?:the\s+)?(?P<p4>.+?) project)\W*$",
@@ -109,9 +110,13 @@ SAYS = re.compile(
 )
 """Only a document says things: "what does the merger memo say about Zephyrine?"."""
 SEARCH = re.compile(
-    r"^(?:search|find|look for|look up)(?:\s+for)?\s+(?:anything\s+|everything\s+|tasks\s+|"
+    r"^(?:search|find|look for|look up|where\s+(?:did|do|have)\s+(?:we|i|you|they|people)\s+"
+    r"(?:talk(?:ed)?|discuss(?:ed)?|mention(?:ed)?|write|wr[io]te|note[d]?)|(?:is|was)\s+there\s+"
+    r"any(?:thing|\s+notes?)(?:\s+(?:written|noted|recorded)(?:\s+down)?)?"
+    r"(?=\s+(?:about|on|regarding)\b))(?:\s+for)?\s+(?:(?:the\s+)?(?P<p0>[^,]+?)\s+project\s+for\s+)?(?:anything\s+|everything\s+|tasks\s+|"
     r"comments\s+|documents\s+|notes\s+|(?:the\s+|my\s+|our\s+)?(?:tasks|comments|documents|"
-    r"notes|projects|workspace)\s+for\s+)?(?:about\s+|on\s+|mentioning\s+|that mention\s+)?"
+    r"notes|projects|workspace)\s+for\s+)?(?:about\s+|on\s+|regarding\s+|mentioning\s+|"
+    r"that mention\s+)?"
     r"(?P<q>.+?)(?:\s+in\s+(?:the\s+)?(?:(?P<p>.+?)\s+project|(?:my\s+|our\s+)?(?:projects|"
     r"workspace|tasks|comments|documents)))?\W*$",
     re.I,
@@ -122,7 +127,7 @@ WORKSPACE_SEARCH = re.compile(
     re.I,
 )
 CREATE_TASK = re.compile(
-    r"^(?:create|add|make|open|file|start|set\s+up)\s+(?:a\s+|an\s+)?(?:new\s+)?"
+    r"^(?:(?:create|add|make|open|file|start|set\s+up)\s+(?:a\s+|an\s+)?(?:new\s+)?|new\s+)"
     r"(?:(?P<lead_priority>low|medium|high|urgent)[\s-]+priority\s+)?task\b\s*"
     # "a task to rotate the certs" is its purpose; "a task to the X project" is where it goes
     r"(?:to\s+(?!(?:the\s+)?[^,:]+?\s+project\b)|called\s+|named\s+|titled\s+|for\s+|:\s*)?"
@@ -158,12 +163,17 @@ ASSIGN = re.compile(
 )
 PRIORITY = re.compile(
     rf"^(?:set|change)\s+(?:the\s+)?priority\s+of\s+(?P<t>.+?)\s+to\s+{_PRIORITY}\W*$|"
-    rf"^(?:make|mark)\s+(?P<t2>.+?)\s+{_PRIORITY2}(?:\s+priority)?\W*$",
+    rf"^(?:make|mark)\s+(?P<t2>.+?)\s+{_PRIORITY2}(?:\s+priority)?\W*$|"
+    # "set the hunt task to urgent, due 2026-11-20": the priority, then what else changes
+    rf"^(?:set|bump|raise|lower|drop|change|move)\s+(?P<t3>.+?)\s+(?:up\s+|down\s+)?to\s+"
+    rf"{_PRIORITY.replace('priority>', 'p3>')}(?:\s+priority)?(?P<more>\s*,.*)?\W*$",
     re.I,
 )
 DUE = re.compile(
     rf"^(?:set|change|move)\s+(?:the\s+)?due\s+date\s+of\s+(?P<t>.+?)\s+to\s+{_DATE}\W*$|"
-    rf"^(?P<t2>.+?)\s+is\s+(?:now\s+)?due\s+(?:on\s+)?{_DATE.replace('due>', 'due2>')}\W*$",
+    rf"^(?P<t2>.+?)\s+is\s+(?:now\s+)?due\s+(?:on\s+)?{_DATE.replace('due>', 'due2>')}\W*$|"
+    rf"^(?:make|set)\s+(?P<t3>(?:(?!\bto\b)[^,])+?)\s+due\s+(?:on\s+|by\s+)?"
+    rf"{_DATE.replace('due>', 'due3>')}\W*$",
     re.I,
 )
 RENAME_TASK = re.compile(
@@ -177,14 +187,21 @@ DESCRIBE = re.compile(
 CREATE_BLOCKER = re.compile(
     r"^(?:add|create|record|log|raise|flag)\s+(?:a\s+)?blocker\s+(?:to|on|for)\s+(?P<target>.+?)"
     r"\s*(?::|-|saying|that)\s*(?P<d>.+)$|"
-    r"^(?P<target2>.+?)\s+is\s+blocked\s+(?:by|on|because(?:\s+of)?)\s+(?P<d2>.+?)\W*$",
+    r"^(?P<target2>.+?)(?:\s+is|\s+has\s+been|['’]s)\s+(?:blocked|stuck|held\s+up)\s*"
+    r"(?:\s(?:by|on|because(?:\s+of)?|since|as)\s+|[:,;—–-]\s*)"
+    # "the vpn thing is stuck, whats blocking it" asks; it records nothing
+    r"(?!\s*(?:what|whats|what's|who|why|how|which|is|are|can|could)\b)(?P<d2>[^?]+?)\W*$",
     re.I,
 )
 RESOLVE = re.compile(
     r"^(?:resolve|close|clear|lift)\s+(?:the\s+)?blocker\s+(?:about\s+|on\s+|for\s+|re\s+)?"
     r"(?P<b>.+?)(?:\s*[:;]\s*|\s+(?:with|saying|because|since)\s+)(?P<r>.+?)\W*$|"
     r"^the\s+blocker\s+(?:about\s+|on\s+)?(?P<b2>.+?)\s+is\s+(?:resolved|gone|fixed|cleared)"
-    r"\s*(?::|-|,|because|since)?\s*(?P<r2>.+?)\W*$",
+    r"\s*(?::|-|,|because|since)?\s*(?P<r2>.+?)\W*$|"
+    r"^(?:resolve|close|clear|lift)\s+(?:the\s+)?(?P<b3>.+?)\s+blocker\s*(?:[(:;,—–-]\s*|\s+"
+    r"(?:with|saying|because|since|as|now\s+that)\s+)(?P<r3>.+?)\)?\W*$|"
+    r"^unblock\s+(?P<b4>.+?)\s*(?:[(:;,—–-]\s*|\s+(?:because|since|as|now\s+that)\s+)"
+    r"(?P<r4>.+?)\)?\W*$",
     re.I,
 )
 COMMENT = re.compile(
@@ -194,7 +211,10 @@ COMMENT = re.compile(
     r"^comment\s+on\s+(?P<t3>.+?)\s*:\s*(?P<c3>.+)$|"
     # "add a comment on the netscaler task 'tokens revoked'", "comment on it asking bob to ..."
     r"^(?:(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)|comment)\s+(?:to|on)\s+"
-    r"(?P<t4>.+?)\s*(?:[\"“'‘](?P<c4>[^\"”'’]+)[\"”'’]|\b(?P<c5>(?:asking|telling)\s+.+))\W*$",
+    r"(?P<t4>.+?)\s*(?:[\"“'‘](?P<c4>[^\"”'’]+)[\"”'’]|\b(?P<c5>(?:asking|telling)\s+.+))\W*$|"
+    # "post 'hotfix applied' on the check point task": the words quoted, then where
+    r"^(?:add|post|leave|write|put|drop)\s+[\"“'‘](?P<c6>[^\"”'’]+)[\"”'’]\s+(?:as\s+a\s+"
+    r"(?:comment|note)\s+)?(?:on|to|under)\s+(?P<t6>.+?)\W*$",
     re.I,
 )
 THEN = re.compile(r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+", re.I)

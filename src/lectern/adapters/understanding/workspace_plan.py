@@ -50,6 +50,11 @@ _TITLES = tuple(
 to/for", "to/for" ("add an urgent task to the VPN project: Disable legacy SSL ciphers")."""
 
 
+_READING = re.compile(
+    r"^(?:any|are there|is there|what|which|who|show|list|read|see)\b|\?\s*$", re.I
+)
+"""A message that asks to see (comments, history), not to write."""
+
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
@@ -139,6 +144,10 @@ def plan_workspace(
     if intent in ("get_attention_summary", "get_projects"):
         return [call(intent)]
     if intent in ("get_project_details", "get_tasks", "get_documents"):
+        one = find_in(text, names.of("task")).name
+        if intent == "get_tasks" and one and not re.search(r"\btasks\b", text, re.I):
+            # "who has worked on the phishing drill task?": one task named, its details
+            return [call("get_task_details", task_id=one)]
         project = _project(text, names, where)
         if project is None:
             return name_it("project", "look at")
@@ -224,6 +233,14 @@ def plan_workspace(
         return [call(intent, task_id=task, **{key: value})]
     if intent == "add_comment":
         content = comment_of(text)
+        if not content and _READING.search(text):
+            # "any comments on this one?": a question about the comments, not a new one
+            task = _task(text, names, where, "Show")
+            return (
+                task
+                if isinstance(task, Clarification)
+                else [call("get_task_details", task_id=task)]
+            )
         task = _task(text, names, where, "Comment on")
         if isinstance(task, Clarification):
             return task

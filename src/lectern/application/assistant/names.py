@@ -22,6 +22,11 @@ def _line(kind: str, name: str, extra: str = "") -> str:
     return f"- {kind}: {flat}{extra}"
 
 
+def _on(title: str | None) -> str:
+    flat = " ".join((title or "").replace("(", " ").replace(")", " ").split())
+    return f" (on {flat})" if flat else ""
+
+
 def visible_names(
     workspace: WorkspaceService | None, library: LibraryStore | None
 ) -> Callable[[str], str]:
@@ -36,8 +41,14 @@ def visible_names(
             ids = [p.id for p in projects]
             lines += [_line("project", p.name) for p in projects]
             if ids:
-                lines += [_line("task", t.title) for t in store.tasks(ids)]
-                lines += [_line("blocker", b.description) for b in store.blockers(ids)]
+                tasks = store.tasks(ids)
+                lines += [_line("task", t.title) for t in tasks]
+                titles = {t.id: t.title for t in tasks}
+                # The task a blocker holds up, so "unblock the check point task" finds it.
+                lines += [
+                    _line("blocker", b.description, _on(titles.get(b.task_id or "")))
+                    for b in store.blockers(ids)
+                ]
                 lines += [_line("document", d.title) for d in store.documents(ids)]
             seen: set[str] = set()
             for organization in organizations:
