@@ -233,3 +233,13 @@ def test_a_search_in_the_workspaces_words_searches_the_workspace(
     assert _calls(named) == [
         ("search_content", {"query": "posters", "project_id": "Phishing awareness"})
     ]
+
+
+def test_a_second_request_no_rule_reads_is_asked_about_not_dropped(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "complete the phishing drill and then ping vera about the posters somehow"
+    )
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "ping vera" in reply.text

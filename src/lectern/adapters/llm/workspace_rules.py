@@ -100,6 +100,13 @@ _PROJECT_LEAD = re.compile(
     re.I,
 )
 """A request led by the project it is about: "vpn project: new task ..."."""
+_ANOTHER_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:assign|give|hand|mark|close|complete|finish|resolve|unblock|comment|ping|"
+    r"tell|notify|remind|message|bump|rename|delete|remove|reopen|leave\s+a|add\s+a\s+(?:comment|"
+    r"note)|let\s+\w+\s+know)\b",
+    re.I,
+)
+"""The start of a second request in a message ("... and then ping bob in a comment")."""
 _QUOTED_INTO_PROJECT = re.compile(
     r"^(?P<v>add|put|create)\s+(?P<t>[\"“'‘][^\"”'’]+[\"”'’])\s+(?P<rest>(?:to|in|into|under)\s+"
     r"(?:the\s+)?[^,]+?\s+project\b.*)$",
@@ -278,6 +285,9 @@ class WorkspaceRules:
             several = []  # a part asks a question of its own: the message is read whole
         if several:
             return self._act(several)
+        unread = self._unread_part(text, context)
+        if unread is not None:
+            return [lambda _: unread.response(MODEL_ID)]
         for matcher in (
             self._comment,
             self._resolve,
@@ -336,6 +346,32 @@ class WorkspaceRules:
 
             calls = asked + then
             return [functools.partial(_given, calls), reply]
+        return None
+
+    def _unread_part(self, text: str, context: _Refs) -> Clarification | None:
+        """A question when a request's second part is a request no rule reads.
+
+        "resolve the blocker and then ping bob in a comment": the first part reads as a
+        change, the second does not; doing the first alone would drop the second unsaid.
+        """
+        for separator in THEN.finditer(text):
+            first, second = text[: separator.start()].strip(" ,"), text[separator.end() :].strip()
+            if not _ANOTHER_REQUEST.match(second):
+                continue
+            try:
+                left = self._create_task(first, context) or self._one_action(first, context)
+                if not left:
+                    continue
+                after = context.with_it(left[-1].arguments.get("task_id"))
+                if self._create_task(second, after) or self._one_action(second, after):
+                    continue
+            except _Unclear:
+                continue
+            return Clarification(
+                f"I can do the first part ({first!r}), but I don't follow {second!r}. "
+                "Should I do just the first part, or could you put the second another way?",
+                (first,),
+            )
         return None
 
     def _changes(self, text: str, context: _Refs, *, depth: int) -> list[ToolCall]:

@@ -169,6 +169,8 @@ def _tokens(text: str) -> list[str]:
 
 
 def _same_word(a: str, b: str) -> bool:
+    if any(c.isdigit() for c in a + b):
+        return a == b  # identifiers: "CVE-2023-4966" is not "CVE-2024-24919"
     if a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b[:5]) or b.startswith(a[:5]))):
         return True
     return min(len(a), len(b)) >= 5 and fuzz.ratio(a, b) >= 85

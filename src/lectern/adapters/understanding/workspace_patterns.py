@@ -100,7 +100,10 @@ DOCUMENTS = re.compile(
 )
 DOCUMENT_DETAILS = re.compile(
     r"^(?:(?:show|open|read|get)(?: me)? (?:the )?document\s+(?P<d1>.+?)|what does (?:the )?"
-    r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?))\W*$",
+    r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?)|"
+    # "open the Check Point advisory document", "what's in the T1133 doc?"
+    r"(?:(?:show|open|read|get|summari[sz]e)(?: me)?|what(?:'s| is) in) (?:the )?(?P<d4>.+?)\s+"
+    r"(?:advisory\s+)?(?:document|doc|advisory|write-?up))\W*$",
     re.I,
 )
 SAYS = re.compile(

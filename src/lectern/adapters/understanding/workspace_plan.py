@@ -145,7 +145,7 @@ def plan_workspace(
         return [call(intent)]
     if intent in ("get_project_details", "get_tasks", "get_documents"):
         one = find_in(text, names.of("task")).name
-        if intent == "get_tasks" and one and not re.search(r"\btasks\b", text, re.I):
+        if intent == "get_tasks" and one and re.search(r"\btask\b", text, re.I):
             # "who has worked on the phishing drill task?": one task named, its details
             return [call("get_task_details", task_id=one)]
         project = _project(text, names, where)
