@@ -68,6 +68,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     PRIORITY,
     PRIORITY_CLAUSE,
     PROJECT_DETAILS,
+    PROJECT_REF,
     PROJECTS,
     RENAME_TASK,
     RESOLVE,
@@ -170,6 +171,13 @@ class WorkspaceRules:
                     if found:
                         task = found[-1]
                         break
+        if project is None:
+            # "tell me about the phishing project" ... "add a task to it": the project the
+            # last reply was about (its first reference), when it was about one
+            last = next((m for m in reversed(history) if m.role == "assistant"), None)
+            shown = PROJECT_REF.findall(last.content) if last is not None else []
+            if len(set(shown)) == 1:
+                project = shown[0]
         return task, project
 
     def plan(self, text: str, history: Sequence[Message], system: str) -> list[Stage] | None:
@@ -416,6 +424,8 @@ class WorkspaceRules:
             return []
         for separator in THEN.finditer(text):
             first, second = text[: separator.start()], text[separator.end() :]
+            # "..., make it high priority too": the part without its "too"
+            second = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
             left = self._create_task(first, context) or self._one_action(first, context)
             if not left:
                 continue
@@ -485,6 +495,12 @@ class WorkspaceRules:
             rest = rest[: priority.start()] + rest[priority.end() :]
         if match.group("lead_priority") and "priority" not in arguments:
             arguments["priority"] = match.group("lead_priority").lower()
+        to_it = re.match(
+            r"\s*(?:to|in|into|on)\s+(?:it|this(?:\s+one)?|that(?:\s+one)?)\b\s*", rest
+        )
+        if to_it and refs.page_project is not None:
+            # "add a task to it called X": the project in view
+            rest = rest[to_it.end() :]
         rest = f" {rest}"
         project = IN_PROJECT.search(rest)
         reference = refs.project(project.group("p")) if project else refs.page_project
@@ -662,7 +678,7 @@ class WorkspaceRules:
         match = RENAME_TASK.match(text)
         if not match:
             return []
-        target = match.group("t") or match.group("t2")
+        target = match.group("t") or match.group("t2") or match.group("t3")
         return [
             self._call("update_task", task_id=refs.task(target), title=_clean(match.group("title")))
         ]

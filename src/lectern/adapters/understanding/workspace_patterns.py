@@ -12,7 +12,8 @@ _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 PAGE = re.compile(r"on an? (?P<type>project|task|document|dashboard) page.*?\(id (?P<id>[^)]+)\)")
 PAGE_PROJECT = re.compile(r"belongs to the project with id (?P<id>[^\s.]+)")
 TASK_REF = re.compile(rf"\[task:({_UUID})\]")
-IT = re.compile(r"^(?:it|this|that|this task|that task|this one|that one|the task|task)$", re.I)
+PROJECT_REF = re.compile(rf"\[project:({_UUID})\]")
+IT = re.compile(r"^(?:it|its|this|that|this task|that task|this one|that one|the task|task)$", re.I)
 THIS_PROJECT = re.compile(r"^(?:this|that|the|our|my) project$", re.I)
 _DATE = r"(?P<due>\d{4}-\d{2}-\d{2})"
 STATUS_WORDS = {
@@ -89,7 +90,9 @@ TASK_DETAILS = re.compile(
     r"^(?:(?:show|open|get)(?: me)?(?: the)? (?:details (?:of|for) )?(?:the )?task\s+(?P<t1>.+?)|"
     r"(?:what(?:'s| is) the )?(?:status|details) of (?:the )?task\s+(?P<t2>.+?)|"
     r"tell me about (?:the )?task\s+(?P<t3>.+?)|what(?:'s| is) (?:the )?task\s+(?P<t4>.+?) about|"
-    r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this))\W*$",
+    r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this)|"
+    # "open the check point task", "pull up the runbook task"
+    r"(?:show|open|get|pull\s+up)(?: me)?(?: the)? (?P<t6>[^,]+?)\s+task)\W*$",
     re.I,
 )
 DOCUMENTS = re.compile(
@@ -191,7 +194,7 @@ DUE_WORDS = re.compile(
 )
 """A due date in words ("set it due on the 20th of November", "make the drill due soonish")."""
 RENAME_TASK = re.compile(
-    r"^(?:rename\s+(?:the\s+)?task\s+(?P<t>.+?)|change\s+the\s+title\s+of\s+(?P<t2>.+?))\s+to\s+"
+    r"^(?:rename\s+(?:the\s+)?task\s+(?P<t>.+?)|rename\s+(?P<t3>.+?\s+task|it|this|that)|change\s+the\s+title\s+of\s+(?P<t2>.+?))\s+to\s+"
     r"(?P<title>.+?)\W*$",
     re.I,
 )
