@@ -496,7 +496,9 @@ class WorkspaceRules:
         if match.group("lead_priority") and "priority" not in arguments:
             arguments["priority"] = match.group("lead_priority").lower()
         to_it = re.match(
-            r"\s*(?:to|in|into|on)\s+(?:it|this(?:\s+one)?|that(?:\s+one)?)\b\s*", rest
+            r"\s*(?:(?:to|in|into|on)\s+)?(?:it|this(?:\s+one)?|that(?:\s+one)?)\b\s*"
+            r"(?=called\b|named\b|titled\b|:|$)",
+            rest,
         )
         if to_it and refs.page_project is not None:
             # "add a task to it called X": the project in view
@@ -567,9 +569,11 @@ class WorkspaceRules:
         projects = refs.names.of("project")
         quoted = _QUOTED_INTO.match(text)
         if quoted and projects:
+            said = re.search(r"\s+project$", quoted.group("where"), re.I) is not None
             where = re.sub(r"\s+project$", "", quoted.group("where"), flags=re.I)
             project = resolve(where, projects).name
-            if project is not None and resolve(where, refs.names.of("task")).name is None:
+            task = None if said else resolve(where, refs.names.of("task")).name
+            if project is not None and task is None:
                 tail = quoted.group("tail") or ""
                 return (
                     f"{quoted.group('v')} a task {quoted.group('t')} in the {project} project{tail}"
@@ -922,7 +926,7 @@ class WorkspaceRules:
             return []
         query = _clean(match.group("q"))
         query = re.sub(r"^(?:the|our|any)\s+", "", query, flags=re.I)
-        if not query or not (
+        if not query or IT.match(query) or not (
             refs.on_workspace_page
             or WORKSPACE_SEARCH.search(text)
             or refs.mentions_workspace(query)

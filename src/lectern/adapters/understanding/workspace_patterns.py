@@ -238,7 +238,7 @@ COMMENT = re.compile(
     r"in|under)\s+(?P<t8>.+?)\s*(?::|\bthat\b|\bsaying\b)\s*(?P<c8>.+)$|"
     # "post 'hotfix applied' on the check point task": the words quoted, then where
     r"^(?:add|post|leave|write|put|drop)\s+[\"“'‘](?P<c6>[^\"”'’]+)[\"”'’]\s+(?:as\s+a\s+"
-    r"(?:comment|note)\s+)?(?:on|to|under)\s+(?P<t6>.+?)\W*$",
+    r"(?:comment|note)\s+)?(?:on|to|under)\s+(?P<t6>(?:(?!\bproject\b).)+?)\W*$",
     re.I,
 )
 THEN = re.compile(
