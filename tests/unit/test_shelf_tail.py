@@ -169,6 +169,18 @@ def test_the_holders_of_several_shelves_are_on_every_one() -> None:
     assert filters.holders_of([]) == frozenset()
 
 
+def test_a_shelf_is_held_under_every_spelling_of_it() -> None:
+    catalog = FakeCatalog()
+    shelves = [("world war ii",), ("wwii",), ("world war 2", "fiction"), ("world war i",)]
+    for number, names in enumerate(shelves, start=1):
+        book = Book(id=uuid.UUID(int=number), title=f"B{number}", categories=names)
+        catalog.entries[book.id] = StoredEntry(CatalogEntry(book, (), (), ()), "h")
+    filters = BookFilterIndex(catalog.book_facts())
+    assert filters.holders_of(["world war 2"]) == {_id(1), _id(2), _id(3)}
+    assert filters.holders_of(["world war 2", "fiction"]) == {_id(3)}
+    assert filters.holders_of(["world war i"]) == {_id(4)}
+
+
 def test_a_longer_page_shows_the_shelf_after_the_first_ten() -> None:
     catalog = FakeCatalog()
     books = [
