@@ -210,3 +210,15 @@ def test_a_longer_page_shows_the_shelf_after_the_first_ten() -> None:
     assert shelf
     assert set(shown[10 : 10 + len(shelf)]) == shelf
     assert shown == list(deep.ranked_ids)
+
+
+def test_a_shelf_broader_than_the_places_left_gives_half_to_its_most_read_books() -> None:
+    page = 2
+    narrow = _ranked(_service(100))
+    broad = _ranked(_service(2))  # two places past the page, three shelf books left
+    on = [i for i in narrow[page:] if i in ON_SHELF]
+    assert len(set(ON_SHELF) - set(narrow[:page])) > 2
+    assert broad[:page] == narrow[:page]
+    # half the places to the best matched candidate on the shelf, the rest to the most
+    # read shelf book not yet listed ("an old house", 500 ratings), whatever its words
+    assert broad[page : page + 2] == [on[0], _id(6)]

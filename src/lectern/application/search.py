@@ -399,23 +399,51 @@ class BookSearchService:
         candidates on every named shelf in candidate order, then the shelves' other books
         (`_shelf_holders`, at most `shelf_tail`), then the other candidates; `wanted` places
         are filled, so no shelf book is looked up when the candidates on it fill them.
+        A broad shelf (more works than places: "dystopia", "young adult") gives its best
+        matched candidates half the places and its most read books the rest
+        (`_most_read`): its candidates alone are the books that say its name most often.
         """
         group_of = self.retriever.lexical.group_of
         holders = self.filters.holders_of(plan.categories)
+        if allowed is not None:
+            holders &= allowed
         on_shelves = {group_of(i) for i in holders}
         shown = {h.id for h in chosen}
         rest = [h for h in hits if h.id not in shown]
         on = [h for h in rest if group_of(h.id) in on_shelves]
         off = [h for h in rest if group_of(h.id) not in on_shelves]
+        places = min(self.shelf_tail, wanted - len(chosen))
+        if len(on_shelves - {group_of(i) for i in shown}) > places > 0:
+            matched, later = on[: places // 2], on[places // 2 :]
+            taken = {group_of(h.id) for h in [*chosen, *matched]}
+            floor = min((h.score for h in hits), default=0.0)
+            read = self._most_read(holders, taken, places - len(matched), floor)
+            listed = {h.id for h in read}
+            return [*chosen, *matched, *read, *(h for h in later if h.id not in listed), *off]
         room = min(self.shelf_tail, wanted - len(chosen) - len(on))
         if room <= 0:
             return [*chosen, *on, *off]
-        if allowed is not None:
-            holders &= allowed
         taken = {group_of(h.id) for h in hits}
         floor = min((h.score for h in hits), default=0.0)
         others = self._shelf_holders(holders, text, taken, room, floor)
         return [*chosen, *on, *others, *off]
+
+    def _most_read(
+        self, holders: frozenset[str], taken: set[str], count: int, score: float
+    ) -> list[FusedHit]:
+        """Up to `count` works of these books outside `taken`, most ratings first."""
+        popularity = self.filters.popularity_of
+        ordered = sorted(holders, key=lambda i: (-popularity(i), i))
+        tail: list[FusedHit] = []
+        for book_id in ordered:
+            work = self.retriever.lexical.group_of(book_id)
+            if work in taken:
+                continue
+            taken.add(work)
+            tail.append(FusedHit(book_id, score, {"shelf": len(tail) + 1}, {}))
+            if len(tail) == count:
+                break
+        return tail
 
     def _shelf_holders(
         self, holders: frozenset[str], text: str, taken: set[str], count: int, score: float
