@@ -110,6 +110,26 @@ class BookFilterIndex:
         ]
         return frozenset(set.intersection(*held)) if held else frozenset()
 
+    def parts_of(self, name: str) -> tuple[str, ...] | None:
+        """The catalog shelves a compound shelf's words name, left to right, or None.
+
+        "ya paranormal" -> ("young adult", "paranormal"), longest part first; None when a
+        word is on no shelf ("first in series") or the name is one part.
+        """
+        key = shelf_key(name)
+        parts: list[str] = []
+        start = 0
+        while start < len(key):
+            for end in range(len(key) - (start == 0), start, -1):
+                names = self._spellings.get(key[start:end])
+                if names:
+                    parts.append(names[0])
+                    start = end
+                    break
+            else:
+                return None
+        return tuple(parts) if len(parts) > 1 else None
+
     def pages_of(self, book_id: str) -> int | None:
         """The book's page count, or None when no source states it."""
         return self._pages.get(book_id)

@@ -397,36 +397,66 @@ class BookSearchService:
         "books about time travel" asks for what is on the catalog's time-travel shelf, as a
         catalog's subject facet lists it. Past the first page (`chosen`, unchanged): the
         candidates on every named shelf in candidate order, then the shelves' other books
-        (`_shelf_holders`, at most `shelf_tail`), then the other candidates; `wanted` places
-        are filled, so no shelf book is looked up when the candidates on it fill them.
+        (`_shelf_holders`, at most `shelf_tail` in all), then the other candidates; `wanted`
+        places are filled, so no shelf book is looked up when the candidates on it fill them.
         A broad shelf (more works than places: "dystopia", "young adult") gives its best
         matched candidates half the places and its most read books the rest
         (`_most_read`): its candidates alone are the books that say its name most often.
+        Places still left go the same way to a compound shelf read as its parts ("ya
+        paranormal": the books on both "young adult" and "paranormal"; `_shelf_tiers`).
         """
         group_of = self.retriever.lexical.group_of
-        holders = self.filters.holders_of(plan.categories)
-        if allowed is not None:
-            holders &= allowed
-        on_shelves = {group_of(i) for i in holders}
+        listed = list(chosen)
+        taken = {group_of(h.id) for h in chosen}
         shown = {h.id for h in chosen}
         rest = [h for h in hits if h.id not in shown]
-        on = [h for h in rest if group_of(h.id) in on_shelves]
-        off = [h for h in rest if group_of(h.id) not in on_shelves]
-        places = min(self.shelf_tail, wanted - len(chosen))
-        if len(on_shelves - {group_of(i) for i in shown}) > places > 0:
-            matched, later = on[: places // 2], on[places // 2 :]
-            taken = {group_of(h.id) for h in [*chosen, *matched]}
-            floor = min((h.score for h in hits), default=0.0)
-            read = self._most_read(holders, taken, places - len(matched), floor)
-            listed = {h.id for h in read}
-            return [*chosen, *matched, *read, *(h for h in later if h.id not in listed), *off]
-        room = min(self.shelf_tail, wanted - len(chosen) - len(on))
-        if room <= 0:
-            return [*chosen, *on, *off]
-        taken = {group_of(h.id) for h in hits}
+        later: list[FusedHit] = []
+        budget = self.shelf_tail
         floor = min((h.score for h in hits), default=0.0)
-        others = self._shelf_holders(holders, text, taken, room, floor)
-        return [*chosen, *on, *others, *off]
+        for shelf in self._shelf_tiers(plan.categories, allowed):
+            places = min(budget, wanted - len(listed))
+            works = {group_of(i) for i in shelf}
+            on = [h for h in rest if group_of(h.id) in works]
+            rest = [h for h in rest if group_of(h.id) not in works]
+            if len(works - taken) > places > 0:
+                matched = on[: places // 2]
+                taken |= {group_of(h.id) for h in matched}
+                read = self._most_read(shelf, taken, places - len(matched), floor)
+                found = {h.id for h in read}
+                listed += [*matched, *read]
+                later += [h for h in on[places // 2 :] if h.id not in found]
+                budget -= len(read)
+                continue
+            listed += on
+            taken |= {group_of(h.id) for h in on}
+            room = min(budget, wanted - len(listed))
+            if room <= 0:
+                continue
+            others = self._shelf_holders(
+                shelf, text, taken | {group_of(h.id) for h in hits}, room, floor
+            )
+            listed += others
+            taken |= {group_of(h.id) for h in others}
+            budget -= len(others)
+        return [*listed, *later, *rest]
+
+    def _shelf_tiers(
+        self, shelves: Sequence[str], allowed: frozenset[str] | None
+    ) -> list[frozenset[str]]:
+        """The books on the named shelves, then those on their parts when they are compounds.
+
+        A compound ("ya paranormal", "murder mystery") is read as the catalog shelves its
+        words name (`BookFilterIndex.parts_of`): a reader's compound shelf is often kept
+        by the catalog on few books, while its parts hold the rest.
+        """
+        tiers = [self.filters.holders_of(shelves)]
+        parts = [self.filters.parts_of(name) for name in shelves]
+        if parts and all(parts):
+            held = [self.filters.holders_of(p) for p in parts if p]
+            tiers.append(frozenset.intersection(*held) - tiers[0])
+        if allowed is not None:
+            tiers = [t & allowed for t in tiers]
+        return [t for t in tiers if t]
 
     def _most_read(
         self, holders: frozenset[str], taken: set[str], count: int, score: float
