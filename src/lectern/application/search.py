@@ -288,6 +288,13 @@ class BookSearchService:
             chosen = listed[:k]
         else:
             chosen = self._diversify(hits, k, mmr_lambda)
+        named_book = (
+            self._named_book(plan, allowed)
+            if plan is not None and not filters.has_page_limit
+            else None
+        )
+        if named_book is not None:
+            chosen, listed = self._named_book_first(named_book, chosen, listed, k)
         ranked: tuple[str, ...] = ()
         if depth is not None:
             shown = {h.id for h in chosen}
@@ -439,6 +446,36 @@ class BookSearchService:
             taken |= {group_of(h.id) for h in others}
             budget -= len(others)
         return [*listed, *later, *rest]
+
+    def _named_book(self, plan: QueryPlan, allowed: frozenset[str] | None) -> str | None:
+        """The book a request that is a catalog title names: the most read of that title.
+
+        "Dune" is Herbert's novel, not the eight books with "Dune" in their titles that
+        outscore it on the word; the planner read the request as the title, and the title
+        matcher lists the books of that exact title, most read first.
+        """
+        titles = [r.value for r in plan.recognised if r.kind == "title"]
+        if len(titles) != 1 or self.titles is None:
+            return None
+        wanted = key_of(titles[0])
+        for book_id in self.titles.spelt_like(titles[0], EXACT_TITLE_SIMILARITY):
+            named = self.filters.title_of(book_id)
+            if named is not None and key_of(named[0]) == wanted:
+                return book_id if allowed is None or book_id in allowed else None
+        return None
+
+    def _named_book_first(
+        self, book_id: str, chosen: list[FusedHit], listed: list[FusedHit], k: int
+    ) -> tuple[list[FusedHit], list[FusedHit]]:
+        """The named book's work first on the page and in the list, the rest in order."""
+        group_of = self.retriever.lexical.group_of
+        work = group_of(book_id)
+        found = next((h for h in [*chosen, *listed] if group_of(h.id) == work), None)
+        top = max((h.score for h in chosen), default=0.0)
+        first = found or FusedHit(book_id, top, {"title": 1}, {})
+        chosen = [first, *(h for h in chosen if group_of(h.id) != work)][:k]
+        listed = [first, *(h for h in listed if group_of(h.id) != work)]
+        return chosen, listed
 
     def _shelf_tiers(
         self, shelves: Sequence[str], allowed: frozenset[str] | None
