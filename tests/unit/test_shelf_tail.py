@@ -169,6 +169,18 @@ def test_the_holders_of_several_shelves_are_on_every_one() -> None:
     assert filters.holders_of([]) == frozenset()
 
 
+def test_a_shelf_is_held_under_every_spelling_of_it() -> None:
+    catalog = FakeCatalog()
+    shelves = [("world war ii",), ("wwii",), ("world war 2", "fiction"), ("world war i",)]
+    for number, names in enumerate(shelves, start=1):
+        book = Book(id=uuid.UUID(int=number), title=f"B{number}", categories=names)
+        catalog.entries[book.id] = StoredEntry(CatalogEntry(book, (), (), ()), "h")
+    filters = BookFilterIndex(catalog.book_facts())
+    assert filters.holders_of(["world war 2"]) == {_id(1), _id(2), _id(3)}
+    assert filters.holders_of(["world war 2", "fiction"]) == {_id(3)}
+    assert filters.holders_of(["world war i"]) == {_id(4)}
+
+
 def test_a_longer_page_shows_the_shelf_after_the_first_ten() -> None:
     catalog = FakeCatalog()
     books = [
@@ -198,3 +210,71 @@ def test_a_longer_page_shows_the_shelf_after_the_first_ten() -> None:
     assert shelf
     assert set(shown[10 : 10 + len(shelf)]) == shelf
     assert shown == list(deep.ranked_ids)
+
+
+def test_a_shelf_broader_than_the_places_left_gives_half_to_its_most_read_books() -> None:
+    page = 2
+    narrow = _ranked(_service(100))
+    broad = _ranked(_service(2))  # two places past the page, three shelf books left
+    on = [i for i in narrow[page:] if i in ON_SHELF]
+    assert len(set(ON_SHELF) - set(narrow[:page])) > 2
+    assert broad[:page] == narrow[:page]
+    # half the places to the best matched candidate on the shelf, the rest to the most
+    # read shelf book not yet listed ("an old house", 500 ratings), whatever its words
+    assert broad[page : page + 2] == [on[0], _id(6)]
+
+
+def test_a_compound_shelf_is_read_as_its_parts() -> None:
+    catalog = FakeCatalog()
+    shelves = [("ya paranormal",), ("young adult", "paranormal"), ("paranormal",), ("ya",)]
+    for number, names in enumerate(shelves, start=1):
+        book = Book(id=uuid.UUID(int=number), title=f"B{number}", categories=names)
+        catalog.entries[book.id] = StoredEntry(CatalogEntry(book, (), (), ()), "h")
+    filters = BookFilterIndex(catalog.book_facts())
+    assert filters.parts_of("ya paranormal") == ("young adult", "paranormal")
+    assert filters.parts_of("paranormal") is None
+    assert filters.parts_of("ya paranormal romance") is None  # "romance" is on no shelf
+
+
+def test_places_left_after_a_compound_shelf_go_to_the_books_on_its_parts() -> None:
+    catalog = FakeCatalog()
+    books = [
+        Book(id=uuid.UUID(int=n), title=f"T{n}", description="ghost " * n) for n in range(1, 12)
+    ] + [
+        Book(id=uuid.UUID(int=12), title="S12", description="ghost", categories=("ya paranormal",)),
+        Book(id=uuid.UUID(int=13), title="P13", description="a garden", categories=("paranormal",)),
+        Book(
+            id=uuid.UUID(int=14),
+            title="B14",
+            description="a house",
+            categories=("young adult", "paranormal"),
+        ),
+    ]
+    for book in books:
+        catalog.entries[book.id] = StoredEntry(CatalogEntry(book, (), (), ()), "h")
+    texts = {str(b.id): b.description or "" for b in books}
+    embedder = FakeEmbedder(["ghost"])
+    config = SearchConfig(fusion="convex", candidate_pool=40, lexical_tail=0)
+
+    def ranked(shelf_tail: int) -> list[str]:
+        retriever = HybridRetriever(
+            FakeLexicalIndex(texts), FakeVectorIndex(embedder, texts), embedder, config
+        )
+        service = BookSearchService(
+            catalog, retriever, BookFilterIndex(catalog.book_facts()), shelf_tail=shelf_tail
+        )
+        query = "ghost ya paranormal"
+        plan = QueryPlan(
+            query,
+            categories=("ya paranormal",),
+            recognised=(Recognition("category", query, 0, len(query)),),
+        )
+        return list(service.search(SearchQuery(query), plan=plan, depth=14).ranked_ids)
+
+    without, with_parts = ranked(0), ranked(100)
+    assert with_parts[:10] == without[:10]
+    # past the page, the book on both of the compound's parts comes before the book on
+    # one part and before the candidates on neither
+    past = with_parts[10:]
+    assert past[0] == _id(14), (without, with_parts)
+    assert _id(14) not in without[:10]

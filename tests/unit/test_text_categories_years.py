@@ -9,6 +9,7 @@ from lectern.domain.normalize import (
     names_the_book,
     normalize_category,
     parse_year,
+    shelf_key,
     split_series,
     work_key,
 )
@@ -180,3 +181,33 @@ def test_a_shelf_that_names_the_book_is_recognised(
     shelf: str, book: list[str], names: bool
 ) -> None:
     assert names_the_book(shelf, book) is names
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("children's literature", "children s lit"),
+        ("children's literature", "childrens lit"),
+        ("world war 2", "wwii"),
+        ("world war ii", "ww2"),
+        ("biography", "biographies"),
+        ("british lit", "british literature"),
+        ("ya paranormal", "young adult paranormal"),
+        ("sci fi", "science fiction"),
+    ],
+)
+def test_one_shelf_spelt_two_ways_has_one_key(one: str, other: str) -> None:
+    assert shelf_key(one) == shelf_key(other)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("world war i", "world war ii"),
+        ("literature", "lit crit"),
+        ("young adult", "adult"),
+        ("fiction", "nonfiction"),
+    ],
+)
+def test_different_shelves_keep_different_keys(one: str, other: str) -> None:
+    assert shelf_key(one) != shelf_key(other)

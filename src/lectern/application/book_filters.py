@@ -20,6 +20,7 @@ from lectern.domain.normalize import (
     is_youth_shelf,
     normalize_category,
     normalize_language,
+    shelf_key,
 )
 from lectern.domain.search import (
     SearchFilters,
@@ -70,7 +71,9 @@ class BookFilterIndex:
             for word in {*name_words(fact.title), *name_words(fact.series or "")}:
                 self._title_words.setdefault(word, set()).add(fact.id)
         self._shelf_words: dict[str, set[str]] = {}
+        self._spellings: dict[tuple[str, ...], list[str]] = {}
         for name in self._by_category:
+            self._spellings.setdefault(shelf_key(name), []).append(name)
             for word in name_words(name):
                 self._shelf_words.setdefault(word, set()).add(name)
         self.youth_shelves = tuple(sorted(n for n in self._by_category if is_youth_shelf(n)))
@@ -95,9 +98,37 @@ class BookFilterIndex:
         return self._popularity.get(book_id, 0)
 
     def holders_of(self, shelves: Sequence[str]) -> frozenset[str]:
-        """Ids of the books on every one of these catalog shelves (none when none is named)."""
-        held = [self._by_category.get(name, set()) for name in shelves]
+        """Ids of the books on every one of these shelves (none when none is named).
+
+        A shelf is held under any of its spellings (`shelf_key`): "children's literature"
+        also by the books shelved "childrens lit", "biography" by those on "biographies".
+        """
+        held = [
+            set().union(*(self._by_category[n] for n in self._spellings.get(shelf_key(name), ())))
+            | self._by_category.get(name, set())
+            for name in shelves
+        ]
         return frozenset(set.intersection(*held)) if held else frozenset()
+
+    def parts_of(self, name: str) -> tuple[str, ...] | None:
+        """The catalog shelves a compound shelf's words name, left to right, or None.
+
+        "ya paranormal" -> ("young adult", "paranormal"), longest part first; None when a
+        word is on no shelf ("first in series") or the name is one part.
+        """
+        key = shelf_key(name)
+        parts: list[str] = []
+        start = 0
+        while start < len(key):
+            for end in range(len(key) - (start == 0), start, -1):
+                names = self._spellings.get(key[start:end])
+                if names:
+                    parts.append(names[0])
+                    start = end
+                    break
+            else:
+                return None
+        return tuple(parts) if len(parts) > 1 else None
 
     def pages_of(self, book_id: str) -> int | None:
         """The book's page count, or None when no source states it."""

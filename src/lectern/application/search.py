@@ -288,6 +288,13 @@ class BookSearchService:
             chosen = listed[:k]
         else:
             chosen = self._diversify(hits, k, mmr_lambda)
+        named_book = (
+            self._named_book(plan, allowed)
+            if plan is not None and not filters.has_page_limit
+            else None
+        )
+        if named_book is not None:
+            chosen, listed = self._named_book_first(named_book, chosen, listed, k)
         ranked: tuple[str, ...] = ()
         if depth is not None:
             shown = {h.id for h in chosen}
@@ -397,25 +404,113 @@ class BookSearchService:
         "books about time travel" asks for what is on the catalog's time-travel shelf, as a
         catalog's subject facet lists it. Past the first page (`chosen`, unchanged): the
         candidates on every named shelf in candidate order, then the shelves' other books
-        (`_shelf_holders`, at most `shelf_tail`), then the other candidates; `wanted` places
-        are filled, so no shelf book is looked up when the candidates on it fill them.
+        (`_shelf_holders`, at most `shelf_tail` in all), then the other candidates; `wanted`
+        places are filled, so no shelf book is looked up when the candidates on it fill them.
+        A broad shelf (more works than places: "dystopia", "young adult") gives its best
+        matched candidates half the places and its most read books the rest
+        (`_most_read`): its candidates alone are the books that say its name most often.
+        Places still left go the same way to a compound shelf read as its parts ("ya
+        paranormal": the books on both "young adult" and "paranormal"; `_shelf_tiers`).
         """
         group_of = self.retriever.lexical.group_of
-        holders = self.filters.holders_of(plan.categories)
-        on_shelves = {group_of(i) for i in holders}
+        listed = list(chosen)
+        taken = {group_of(h.id) for h in chosen}
         shown = {h.id for h in chosen}
         rest = [h for h in hits if h.id not in shown]
-        on = [h for h in rest if group_of(h.id) in on_shelves]
-        off = [h for h in rest if group_of(h.id) not in on_shelves]
-        room = min(self.shelf_tail, wanted - len(chosen) - len(on))
-        if room <= 0:
-            return [*chosen, *on, *off]
-        if allowed is not None:
-            holders &= allowed
-        taken = {group_of(h.id) for h in hits}
+        later: list[FusedHit] = []
+        budget = self.shelf_tail
         floor = min((h.score for h in hits), default=0.0)
-        others = self._shelf_holders(holders, text, taken, room, floor)
-        return [*chosen, *on, *others, *off]
+        for shelf in self._shelf_tiers(plan.categories, allowed):
+            places = min(budget, wanted - len(listed))
+            works = {group_of(i) for i in shelf}
+            on = [h for h in rest if group_of(h.id) in works]
+            rest = [h for h in rest if group_of(h.id) not in works]
+            if len(works - taken) > places > 0:
+                matched = on[: places // 2]
+                taken |= {group_of(h.id) for h in matched}
+                read = self._most_read(shelf, taken, places - len(matched), floor)
+                found = {h.id for h in read}
+                listed += [*matched, *read]
+                later += [h for h in on[places // 2 :] if h.id not in found]
+                budget -= len(read)
+                continue
+            listed += on
+            taken |= {group_of(h.id) for h in on}
+            room = min(budget, wanted - len(listed))
+            if room <= 0:
+                continue
+            others = self._shelf_holders(
+                shelf, text, taken | {group_of(h.id) for h in hits}, room, floor
+            )
+            listed += others
+            taken |= {group_of(h.id) for h in others}
+            budget -= len(others)
+        return [*listed, *later, *rest]
+
+    def _named_book(self, plan: QueryPlan, allowed: frozenset[str] | None) -> str | None:
+        """The book a request that is a catalog title names: the most read of that title.
+
+        "Dune" is Herbert's novel, not the eight books with "Dune" in their titles that
+        outscore it on the word; the planner read the request as the title, and the title
+        matcher lists the books of that exact title, most read first.
+        """
+        titles = [r.value for r in plan.recognised if r.kind == "title"]
+        if len(titles) != 1 or self.titles is None:
+            return None
+        wanted = key_of(titles[0])
+        for book_id in self.titles.spelt_like(titles[0], EXACT_TITLE_SIMILARITY):
+            named = self.filters.title_of(book_id)
+            if named is not None and key_of(named[0]) == wanted:
+                return book_id if allowed is None or book_id in allowed else None
+        return None
+
+    def _named_book_first(
+        self, book_id: str, chosen: list[FusedHit], listed: list[FusedHit], k: int
+    ) -> tuple[list[FusedHit], list[FusedHit]]:
+        """The named book's work first on the page and in the list, the rest in order."""
+        group_of = self.retriever.lexical.group_of
+        work = group_of(book_id)
+        found = next((h for h in [*chosen, *listed] if group_of(h.id) == work), None)
+        top = max((h.score for h in chosen), default=0.0)
+        first = found or FusedHit(book_id, top, {"title": 1}, {})
+        chosen = [first, *(h for h in chosen if group_of(h.id) != work)][:k]
+        listed = [first, *(h for h in listed if group_of(h.id) != work)]
+        return chosen, listed
+
+    def _shelf_tiers(
+        self, shelves: Sequence[str], allowed: frozenset[str] | None
+    ) -> list[frozenset[str]]:
+        """The books on the named shelves, then those on their parts when they are compounds.
+
+        A compound ("ya paranormal", "murder mystery") is read as the catalog shelves its
+        words name (`BookFilterIndex.parts_of`): a reader's compound shelf is often kept
+        by the catalog on few books, while its parts hold the rest.
+        """
+        tiers = [self.filters.holders_of(shelves)]
+        parts = [self.filters.parts_of(name) for name in shelves]
+        if parts and all(parts):
+            held = [self.filters.holders_of(p) for p in parts if p]
+            tiers.append(frozenset.intersection(*held) - tiers[0])
+        if allowed is not None:
+            tiers = [t & allowed for t in tiers]
+        return [t for t in tiers if t]
+
+    def _most_read(
+        self, holders: frozenset[str], taken: set[str], count: int, score: float
+    ) -> list[FusedHit]:
+        """Up to `count` works of these books outside `taken`, most ratings first."""
+        popularity = self.filters.popularity_of
+        ordered = sorted(holders, key=lambda i: (-popularity(i), i))
+        tail: list[FusedHit] = []
+        for book_id in ordered:
+            work = self.retriever.lexical.group_of(book_id)
+            if work in taken:
+                continue
+            taken.add(work)
+            tail.append(FusedHit(book_id, score, {"shelf": len(tail) + 1}, {}))
+            if len(tail) == count:
+                break
+        return tail
 
     def _shelf_holders(
         self, holders: frozenset[str], text: str, taken: set[str], count: int, score: float

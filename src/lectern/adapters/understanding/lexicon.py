@@ -17,8 +17,8 @@ from lectern.adapters.understanding.lexicon_data import (
     MOOD_WORDS,
     SHELF_READINGS,
 )
-from lectern.application.understanding import Token, Vocabulary, key_of
-from lectern.domain.normalize import CATEGORY_SYNONYMS
+from lectern.application.understanding import MIN_CATEGORY_BOOKS, Token, Vocabulary, key_of
+from lectern.domain.normalize import CATEGORY_SYNONYMS, shelf_key
 from lectern.domain.search import Recognition, RecognitionKind
 
 Lookup = Callable[[tuple[str, ...]], str | None]
@@ -77,6 +77,12 @@ class Lexicon:
         """The vocabulary comes from the catalog (`Vocabulary.build`)."""
         self.vocabulary = vocabulary
         self.synonyms = category_synonyms(vocabulary)
+        self.spellings: dict[tuple[str, ...], str] = {}
+        """A shelf's key (`shelf_key`) -> its most held name: "british lit" is read as
+        the catalog's "british literature"."""
+        for name, count in sorted(vocabulary.category_books.items(), key=lambda i: -i[1]):
+            if count >= MIN_CATEGORY_BOOKS:
+                self.spellings.setdefault(shelf_key(name), name)
         self.longest_category = max((len(k) for k in vocabulary.categories), default=1)
 
     @staticmethod
@@ -97,6 +103,8 @@ class Lexicon:
             name = self.synonyms.get(form) or self.vocabulary.categories.get(form)
             if name is not None:
                 break
+        if name is None:
+            name = self.spellings.get(shelf_key(" ".join(key)))
         if name is None or name in CATEGORY_STOP:
             return None
         return name

@@ -20,6 +20,7 @@ from lectern.domain.normalize.categories import (
     merge_categories,
     names_the_book,
     normalize_category,
+    shelf_key,
 )
 from lectern.domain.normalize.category_data import (
     CATEGORY_SYNONYMS,
@@ -74,6 +75,7 @@ __all__ = [
     "parse_isbn_query",
     "parse_pages",
     "parse_year",
+    "shelf_key",
     "singular",
     "split_authors",
     "split_hyphenated_authors",

@@ -11,10 +11,11 @@ from lectern.domain.normalize.category_data import (
     NON_TOPICAL_PATTERNS,
     NON_TOPICAL_SHELVES,
     NON_TOPICAL_SUBJECTS,
+    SHELF_SHORTHAND,
     YOUTH_HEADS,
     YOUTH_MARKERS,
 )
-from lectern.domain.normalize.text import collapse_whitespace, fold
+from lectern.domain.normalize.text import collapse_whitespace, fold, singular
 
 
 def is_topical_shelf(shelf: str) -> bool:
@@ -60,6 +61,39 @@ def normalize_category(raw: str) -> str | None:
     if not text or len(text) < 2 or text.isdigit():
         return None
     return CATEGORY_SYNONYMS.get(text, text)
+
+
+_LONGEST_SHORTHAND = max(len(k) for k in SHELF_SHORTHAND)
+
+
+def shelf_key(name: str) -> tuple[str, ...]:
+    """The words a shelf name stands for, however it is spelt: one key per shelf.
+
+    Folded, a possessive's lone "s" joined back ("children s lit"), each word singular,
+    readers' shorthand written out (`SHELF_SHORTHAND`): "children's literature",
+    "childrens lit" and "children s lit" share a key, as do "world war 2", "world war ii"
+    and "wwii", and "biography" and "biographies".
+    """
+    words: list[str] = []
+    for word in fold(name).split():
+        if word == "s" and words:
+            words[-1] += "s"
+        else:
+            words.append(word)
+    words = [singular(w) for w in words]
+    key: list[str] = []
+    index = 0
+    while index < len(words):
+        for size in range(min(_LONGEST_SHORTHAND, len(words) - index), 0, -1):
+            written = SHELF_SHORTHAND.get(tuple(words[index : index + size]))
+            if written is not None:
+                key.extend(written)
+                index += size
+                break
+        else:
+            key.append(words[index])
+            index += 1
+    return tuple(key)
 
 
 def merge_categories(*groups: Iterable[str]) -> tuple[str, ...]:

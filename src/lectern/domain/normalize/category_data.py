@@ -250,3 +250,24 @@ catalog (`is_youth_shelf` over its vocabulary), not listed here."""
 YOUTH_HEADS = frozenset({"children", "kids", "kid"})
 """Words that mark a youth shelf only as its first word, and not before "of", "with", "and"
 or "in" ("children books" is for children; "children of divorced parents" is a topic)."""
+
+SHELF_SHORTHAND: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("lit",): ("literature",),
+    ("ya",): ("young", "adult"),
+    ("sci", "fi"): ("science", "fiction"),
+    ("scifi",): ("science", "fiction"),
+    ("bio",): ("biography",),
+    ("vamp",): ("vampire",),
+    ("non", "fiction"): ("nonfiction",),
+    ("ww2",): ("world", "war", "ii"),
+    ("wwii",): ("world", "war", "ii"),
+    ("ww1",): ("world", "war", "i"),
+    ("wwi",): ("world", "war", "i"),
+    ("war", "2"): ("war", "ii"),
+    ("war", "1"): ("war", "i"),
+    ("war", "two"): ("war", "ii"),
+    ("war", "one"): ("war", "i"),
+}
+"""Readers' shorthand in shelf names, as `shelf_key` reads it (words folded and singular):
+"british lit" and "british literature", "wwii" and "world war 2" are one shelf spelt two
+ways. General reader abbreviations, not one shelf's spellings (those are `CATEGORY_SYNONYMS`)."""
