@@ -100,7 +100,7 @@ def _written_as(term: str, present: frozenset[str]) -> bool:
     """Whether the text holds the term as people write it tersely: cut short or mistyped.
 
     A cut word ("param", "config", "auth") is the start of a longer word of the text; an -ing
-    or -ed form ("serving", "returned") meets its base ("serve", "return"); a typo
+    or -ed form ("serving", "setting", "returned") meets its base; a typo
     ("reponse", "cookei") is one letter away from a word of the text of its length, with the
     same first letter. Only words of letters, five or more (four for a cut): numbers, years
     and short words stay exact, so a swapped number or name does not meet the passage.
@@ -111,7 +111,10 @@ def _written_as(term: str, present: frozenset[str]) -> bool:
         return False
     for suffix in ("ing", "ed"):
         stem = term[: -len(suffix)]
-        if term.endswith(suffix) and len(stem) >= 3 and (stem in present or f"{stem}e" in present):
+        if not term.endswith(suffix) or len(stem) < 3:
+            continue
+        doubled = stem[:-1] if stem[-1] == stem[-2] else stem  # "setting" -> "set"
+        if stem in present or f"{stem}e" in present or doubled in present:
             return True
     for word in present:
         if word[0] != term[0] or not word.isalpha():
