@@ -1,14 +1,17 @@
-"""Split the understanding pool v2 into dev2 and test2 by a seeded shuffle, per surface.
+"""Split an understanding pool into a dev and a held-out test split by a seeded shuffle.
 
-The pool (one JSON file per surface, the existing sets' shape) was written by a helper who had
-not read the rules. Each surface's cases are sorted by id, shuffled with `random.Random(SEED +
+A pool (one JSON file per surface, the existing sets' shape) is written by a helper who has
+not read the rules. Each surface's cases are sorted by id, shuffled with `random.Random(seed +
 surface)`, grouped by kind (stable, so the shuffled order holds inside a kind) and dealt
 alternately, so each half gets about half of every kind; the questions of one guideline
-session are dealt as one. The first of the deal goes to dev2. `--check` rebuilds the pool
-from the two splits and confirms the same deal comes out.
+session are dealt as one. The first of the deal goes to the dev split. `--check` rebuilds the
+pool from the two splits and confirms the same deal comes out.
 
-Usage: python tools/split_understanding_pool.py POOL_DIR
-       python tools/split_understanding_pool.py --check
+The pools: pool-v2 (seed "pool-v2-2026-11-26", dev2 / test2, the default) and pool-v4 (seed
+"pool-v4-2026-11-27", dev4 / test3); `--seed` and `--splits` override a pool's.
+
+Usage: python tools/split_understanding_pool.py [--pool pool-v4] POOL_DIR
+       python tools/split_understanding_pool.py [--pool pool-v4] --check
 """
 
 from __future__ import annotations
@@ -17,10 +20,10 @@ import argparse
 import json
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SEED = "pool-v2-2026-11-26"
 SURFACES = ("workspace", "assistant", "guideline", "kb")
 SETS = Path(__file__).resolve().parent.parent / "src/lectern/evaluation/understanding"
 WRITTEN_BY = (
@@ -37,12 +40,53 @@ WRITTEN_BY = (
     "pool-v2), split per surface by tools/split_understanding_pool.py (seeded shuffle, dealt "
     "by kind). "
 )
+WRITTEN_BY_V4 = (
+    "Written for issue 26 by a helper engineer who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not the understanding section of "
+    "docs/assistant.md, not the requests of dev, test, dev2, test2 or dev3): a fourth pool of "
+    "requests as people write them (terse, polite, indirect, questions that are really "
+    "commands, slang such as 'chuck it on my list', typos and lower case, British spellings, "
+    "non-native English, chatty preambles, compound requests of two or three actions in the "
+    "order asked, context-dependent 'this' / 'it' with a book, task or project page or an "
+    "earlier turn) and requests whose right reply is a clarifying question (nothing named, a "
+    "name matching two books, lists or tasks, a person or task not in the workspace, a change "
+    "without its value, an ambiguous date). Every expectation is what a careful reader judges "
+    "right from the words and the data: book titles, authors, languages and years checked in "
+    "the catalog sources (corrections only where the catalog's value differs from the one "
+    "stated); the seeded demo workspace (alice owner, bob member, vera viewer; user alice "
+    "unless a turn says otherwise; cases with a 'today' key assume 2026-11-02, a Monday); "
+    "guideline answers read in NIST SP 800-63-3 and the RFCs (RFC page = form-feed page); KB "
+    "answers in the FastAPI docs. expect_clarify: one clarifying question back, no action, "
+    "nothing changed. expect_intent: greeting, thanks, capabilities or off_topic, no tool. One "
+    "pool (origin pool-v4), split per surface by tools/split_understanding_pool.py --pool "
+    "pool-v4 (seed pool-v4-2026-11-27, dealt by kind). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
     "test2": WRITTEN_BY + "This is TEST2, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of the work on issue 26, and report that run.",
+    "dev4": WRITTEN_BY_V4 + "This is DEV4: tune on it. TEST3 (../test3) is held out: run it "
+    "once, at the end of the work on issue 26.",
+    "test3": WRITTEN_BY_V4 + "This is TEST3, HELD OUT: do not read it while changing the rules; "
+    "run it once, at the end of the work on issue 26, and report that run.",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """One pool: the seed of its deal and its (dev, test) splits."""
+
+    name: str
+    seed: str
+    splits: tuple[str, str]
+
+
+POOLS = {
+    "pool-v2": Pool("pool-v2", "pool-v2-2026-11-26", ("dev2", "test2")),
+    "pool-v4": Pool("pool-v4", "pool-v4-2026-11-27", ("dev4", "test3")),
+}
+SEED = POOLS["pool-v2"].seed
 
 
 def items_key(surface: str) -> str:
@@ -50,13 +94,15 @@ def items_key(surface: str) -> str:
     return "questions" if surface in ("guideline", "kb") else "cases"
 
 
-def deal(surface: str, items: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
-    """The (dev2, test2) halves of one surface's pool; a guideline session stays whole."""
+def deal(
+    surface: str, items: list[dict[str, Any]], seed: str = SEED
+) -> tuple[list[Any], list[Any]]:
+    """The (dev, test) halves of one surface's pool; a guideline session stays whole."""
     units: dict[str, list[dict[str, Any]]] = {}
     for item in sorted(items, key=lambda item: str(item["id"])):
         units.setdefault(str(item.get("session") or item["id"]), []).append(item)
     ordered = list(units.values())
-    random.Random(f"{SEED}:{surface}").shuffle(ordered)
+    random.Random(f"{seed}:{surface}").shuffle(ordered)
     by_kind = sorted(ordered, key=lambda unit: str(unit[0].get("kind", unit[0].get("answerable"))))
     return (
         [item for unit in by_kind[0::2] for item in unit],
@@ -64,40 +110,44 @@ def deal(surface: str, items: list[dict[str, Any]]) -> tuple[list[Any], list[Any
     )
 
 
-def document(surface: str, split: str, items: list[Any]) -> dict[str, Any]:
+def document(surface: str, split: str, items: list[Any], pool: str = "pool-v2") -> dict[str, Any]:
     """A split file in the existing sets' shape."""
     return {
-        "version": f"understanding-{surface}-{split}-pool-v2",
+        "version": f"understanding-{surface}-{split}-{pool}",
         "about": ABOUT[split],
         items_key(surface): sorted(items, key=lambda item: str(item["id"])),
     }
 
 
-def write(pool: Path) -> None:
-    """Deal every surface of the pool into dev2 and test2."""
+def write(folder: Path, pool: Pool = POOLS["pool-v2"]) -> None:
+    """Deal every surface of the pool in `folder` into its dev and test splits."""
     for surface in SURFACES:
-        items = json.loads((pool / f"{surface}.json").read_text(encoding="utf-8"))
+        items = json.loads((folder / f"{surface}.json").read_text(encoding="utf-8"))
         items = items[items_key(surface)] if isinstance(items, dict) else items
-        for split, half in zip(("dev2", "test2"), deal(surface, items), strict=True):
-            folder = SETS / split
-            folder.mkdir(exist_ok=True)
-            text = json.dumps(document(surface, split, half), indent=1, ensure_ascii=False)
-            (folder / f"{surface}.json").write_text(text + "\n", encoding="utf-8")
+        for split, half in zip(pool.splits, deal(surface, items, pool.seed), strict=True):
+            target = SETS / split
+            target.mkdir(exist_ok=True)
+            text = json.dumps(
+                document(surface, split, half, pool.name), indent=1, ensure_ascii=False
+            )
+            (target / f"{surface}.json").write_text(text + "\n", encoding="utf-8")
             print(f"{split}/{surface}.json: {len(half)}")
 
 
-def check() -> bool:
+def check(pool: Pool = POOLS["pool-v2"]) -> bool:
     """Whether the split files are the deal of their union."""
     same = True
+    dev, test = pool.splits
     for surface in SURFACES:
         halves = []
-        for split in ("dev2", "test2"):
+        for split in pool.splits:
             data = json.loads((SETS / split / f"{surface}.json").read_text(encoding="utf-8"))
             halves.append(data[items_key(surface)])
-        dev2, test2 = deal(surface, halves[0] + halves[1])
-        ok = {i["id"] for i in dev2} == {i["id"] for i in halves[0]}
+        first, _ = deal(surface, halves[0] + halves[1], pool.seed)
+        ok = {i["id"] for i in first} == {i["id"] for i in halves[0]}
         print(
-            f"{surface}: {len(halves[0])} dev2, {len(halves[1])} test2, {'ok' if ok else 'DIFFERS'}"
+            f"{surface}: {len(halves[0])} {dev}, {len(halves[1])} {test}, "
+            f"{'ok' if ok else 'DIFFERS'}"
         )
         same = same and ok
     return same
@@ -108,12 +158,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pool", nargs="?", type=Path, help="folder with <surface>.json")
     parser.add_argument("--check", action="store_true", help="check the packaged splits")
+    parser.add_argument("--pool", dest="name", choices=sorted(POOLS), default="pool-v2")
+    parser.add_argument("--seed", help="the seed of the deal (default: the pool's)")
+    parser.add_argument(
+        "--splits", nargs=2, metavar=("DEV", "TEST"), help="the two splits (default: the pool's)"
+    )
     args = parser.parse_args()
+    chosen = POOLS[args.name]
+    splits = (str(args.splits[0]), str(args.splits[1])) if args.splits else chosen.splits
+    pool = Pool(chosen.name, args.seed or chosen.seed, splits)
     if args.check:
-        return 0 if check() else 1
+        return 0 if check(pool) else 1
     if args.pool is None:
         parser.error("give the pool folder, or --check")
-    write(args.pool)
+    write(args.pool, pool)
     return 0
 
 

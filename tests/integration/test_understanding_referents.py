@@ -243,3 +243,30 @@ def test_a_second_request_no_rule_reads_is_asked_about_not_dropped(
     )
     assert reply.tool_calls == () and reply.actions == ()
     assert "ping vera" in reply.text
+
+
+def test_a_question_then_a_change_on_its_task_does_both(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "pull up the runbook task, then give it to bob")
+    assert _calls(reply) == [
+        ("get_task_details", {"task_id": "Write the incident runbook"}),
+        ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": "bob"}),
+    ]
+
+
+def test_taking_a_task_assigns_it_to_the_reader_and_too_ends_the_second_part(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "I'll grab the phishing drill, mark it urgent too")
+    assert _calls(reply) == [
+        ("assign_task", {"task_id": "Schedule the phishing drill", "assignee_id": "alice"}),
+        ("update_task", {"task_id": "Schedule the phishing drill", "priority": "urgent"}),
+    ]
+
+
+def test_a_due_date_without_a_day_is_asked_for_and_a_resolution_without_a_reason_too(
+    workspace: WorkspaceWorld,
+) -> None:
+    vague = workspace.assistant.chat("alice", "make the runbook due at some point")
+    assert vague.tool_calls == () and "When should it be due" in vague.text
+    bare = workspace.assistant.chat("alice", "please clear the blocker")
+    assert bare.tool_calls == () and bare.actions == ()

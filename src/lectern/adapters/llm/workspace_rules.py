@@ -60,6 +60,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     DOCUMENTS,
     DUE,
     DUE_CLAUSE,
+    DUE_WORDS,
     IN_PROJECT,
     IT,
     PAGE,
@@ -67,6 +68,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     PRIORITY,
     PRIORITY_CLAUSE,
     PROJECT_DETAILS,
+    PROJECT_REF,
     PROJECTS,
     RENAME_TASK,
     RESOLVE,
@@ -100,6 +102,9 @@ _PROJECT_LEAD = re.compile(
     re.I,
 )
 """A request led by the project it is about: "vpn project: new task ..."."""
+_TASK_FOR = re.compile(
+    r"^(?:an?\s+|new\s+)?(?:task|todo|to-do)\s+for\s+(?P<p>me|[a-z][\w.-]*)\s*:\s*(?P<t>.+)$", re.I
+)
 _ANOTHER_REQUEST = re.compile(
     r"^(?:please\s+)?(?:assign|give|hand|mark|close|complete|finish|resolve|unblock|comment|ping|"
     r"tell|notify|remind|message|bump|rename|delete|remove|reopen|leave\s+a|add\s+a\s+(?:comment|"
@@ -107,11 +112,18 @@ _ANOTHER_REQUEST = re.compile(
     re.I,
 )
 """The start of a second request in a message ("... and then ping bob in a comment")."""
-_QUOTED_INTO_PROJECT = re.compile(
-    r"^(?P<v>add|put|create)\s+(?P<t>[\"“'‘][^\"”'’]+[\"”'’])\s+(?P<rest>(?:to|in|into|under)\s+"
-    r"(?:the\s+)?[^,]+?\s+project\b.*)$",
+_QUOTED_INTO = re.compile(
+    r"^(?P<v>add|put|create)\s+(?P<t>[\"“'‘][^\"”'’]+[\"”'’])\s+(?:to|in|into|under)\s+(?:the\s+)?"
+    r"(?P<where>.+?)(?P<tail>(?:\s*,|\s+and\b|\s+due\b|\s+by\b).*)?$",
     re.I,
 )
+"""A quoted title put somewhere: a new task when the place is a project."""
+_PROJECT_TASK = re.compile(
+    r"^(?P<lead>(?:i\s+(?:want|need)|we\s+need|create|add|make|open|file|start)\s+(?:a\s+|an\s+)?"
+    r"(?:new\s+)?)(?P<where>[\w-]+(?:\s+[\w-]+)?)\s+(?:task|todo|to-do)\b(?P<rest>.*)$",
+    re.I,
+)
+"""A new task named by its project's word: "i want a new vpn task - ..."."""
 
 _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f-]{27,}", re.I)
 """A task's id, as replies write it (`[task:<id>]`): passed as it is."""
@@ -159,6 +171,13 @@ class WorkspaceRules:
                     if found:
                         task = found[-1]
                         break
+        if project is None:
+            # "tell me about the phishing project" ... "add a task to it": the project the
+            # last reply was about (its first reference), when it was about one
+            last = next((m for m in reversed(history) if m.role == "assistant"), None)
+            shown = PROJECT_REF.findall(last.content) if last is not None else []
+            if len(set(shown)) == 1:
+                project = shown[0]
         return task, project
 
     def plan(self, text: str, history: Sequence[Message], system: str) -> list[Stage] | None:
@@ -327,14 +346,27 @@ class WorkspaceRules:
         return None
 
     def _two_questions(self, text: str, context: _Refs) -> list[Stage] | None:
-        """Two questions in one message ("what's overdue, and who's on the team?"), in order."""
+        """Two requests in one message, one or both a question, answered in order.
+
+        "what's overdue, and who's on the team?", "show me the netscaler task, then hand it
+        to bob" (the second part's "it" is the first's task).
+        """
         for separator in THEN.finditer(text):
-            first = self._question(text[: separator.start()].strip(" ,"), context)
-            second = self._question(text[separator.end() :].strip(), context)
-            if not first or not second or len(first) != 2 or len(second) != 2:
+            try:
+                first = self._part(text[: separator.start()].strip(" ,"), context)
+                if not first:
+                    continue
+                asked = first[0](None)
+                if not isinstance(asked, list):
+                    continue
+                task = next((c.arguments.get("task_id") for c in reversed(asked)), None)
+                second = self._part(text[separator.end() :].strip(), context.with_it(task))
+            except _Unclear:
                 continue
-            asked, then = first[0](None), second[0](None)
-            if not isinstance(asked, list) or not isinstance(then, list):
+            if not second:
+                continue
+            then = second[0](None)
+            if not isinstance(then, list):
                 continue
             told, told_then = first[1], second[1]
 
@@ -347,6 +379,14 @@ class WorkspaceRules:
             calls = asked + then
             return [functools.partial(_given, calls), reply]
         return None
+
+    def _part(self, text: str, context: _Refs) -> list[Stage] | None:
+        """One part of a two-part message as a plan of two stages (a change or a question)."""
+        calls = self._create_task(text, context) or self._one_action(text, context)
+        if calls:
+            return self._act(calls)
+        stages = self._question(text, context)
+        return stages if stages and len(stages) == 2 else None
 
     def _unread_part(self, text: str, context: _Refs) -> Clarification | None:
         """A question when a request's second part is a request no rule reads.
@@ -384,6 +424,8 @@ class WorkspaceRules:
             return []
         for separator in THEN.finditer(text):
             first, second = text[: separator.start()], text[separator.end() :]
+            # "..., make it high priority too": the part without its "too"
+            second = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
             left = self._create_task(first, context) or self._one_action(first, context)
             if not left:
                 continue
@@ -405,6 +447,8 @@ class WorkspaceRules:
             self._comment,
             self._resolve,
             self._create_blocker,
+            self._rename,
+            self._describe,
             self._due,
             self._priority,
             self._assign,
@@ -425,7 +469,9 @@ class WorkspaceRules:
     def _create_task(self, text: str, refs: _Refs) -> list[ToolCall]:
         # "add 'Book the training room' to the phishing project": a quoted title put in a
         # project is a new task there.
-        text = _QUOTED_INTO_PROJECT.sub(r"\g<v> a task \g<t> \g<rest>", text)
+        text = self._named_project(text, refs)
+        # "task for bob: check the VPN client versions": whose it is, then what it is
+        text = _TASK_FOR.sub(r"create a task: \g<t>, assign it to \g<p>", text)
         match = CREATE_TASK.match(text)
         if not match:
             return []
@@ -449,6 +495,14 @@ class WorkspaceRules:
             rest = rest[: priority.start()] + rest[priority.end() :]
         if match.group("lead_priority") and "priority" not in arguments:
             arguments["priority"] = match.group("lead_priority").lower()
+        to_it = re.match(
+            r"\s*(?:(?:to|in|into|on)\s+)?(?:it|this(?:\s+one)?|that(?:\s+one)?)\b\s*"
+            r"(?=called\b|named\b|titled\b|:|$)",
+            rest,
+        )
+        if to_it and refs.page_project is not None:
+            # "add a task to it called X": the project in view
+            rest = rest[to_it.end() :]
         rest = f" {rest}"
         project = IN_PROJECT.search(rest)
         reference = refs.project(project.group("p")) if project else refs.page_project
@@ -484,7 +538,7 @@ class WorkspaceRules:
                 arguments["assignee_id"] = refs.person(owner.group("p"))
         else:
             title = _clean(title)
-        title = title.strip(" ,.")
+        title = title.strip(" ,.-–—")
         if not title:
             return []
         if resolve_person(title, refs.names).name is not None:
@@ -504,6 +558,40 @@ class WorkspaceRules:
         if reference is not None:
             call_arguments = {"project_id": reference, **call_arguments}
         return [self._call("create_task", **call_arguments)]
+
+    @staticmethod
+    def _named_project(text: str, refs: _Refs) -> str:
+        """A creation whose project is named without the word "project", said with it.
+
+        "add 'Inventory the gateways' to VPN gateway hardening", "a new vpn task - ...": the
+        place or the word before "task" is a stored project's name (not a task's).
+        """
+        projects = refs.names.of("project")
+        quoted = _QUOTED_INTO.match(text)
+        if quoted and projects:
+            said = re.search(r"\s+project$", quoted.group("where"), re.I) is not None
+            where = re.sub(r"\s+project$", "", quoted.group("where"), flags=re.I)
+            project = resolve(where, projects).name
+            task = None if said else resolve(where, refs.names.of("task")).name
+            if project is not None and task is None:
+                tail = quoted.group("tail") or ""
+                return (
+                    f"{quoted.group('v')} a task {quoted.group('t')} in the {project} project{tail}"
+                )
+        led = _PROJECT_TASK.match(text)
+        if (
+            led
+            and projects
+            and not re.fullmatch(
+                r"(?:low|medium|high|urgent)(?:[\s-]+priority)?|quick|small|big|separate|another|follow-up",
+                led.group("where"),
+                re.I,
+            )
+        ):
+            project = resolve(led.group("where"), projects).name
+            if project is not None:
+                return f"create a new task{led.group('rest')} in the {project} project"
+        return text
 
     def _complete(self, text: str, refs: _Refs) -> list[ToolCall]:
         match = COMPLETE.match(text)
@@ -540,6 +628,9 @@ class WorkspaceRules:
             return [
                 self._call("assign_task", task_id=refs.task(match.group("t3")), assignee_id=None)
             ]
+        if match.group("t4"):  # "I'm taking the hunt task"
+            task = refs.task(match.group("t4"))
+            return [self._call("assign_task", task_id=task, assignee_id=refs.person("me"))]
         target = match.group("t") or match.group("t2")
         person = match.group("a") or match.group("a2")
         if person.casefold() in ("me", "myself"):
@@ -568,7 +659,21 @@ class WorkspaceRules:
     def _due(self, text: str, refs: _Refs) -> list[ToolCall]:
         match = DUE.match(text)
         if not match:
-            return []
+            worded = DUE_WORDS.match(text)
+            if not worded:
+                return []
+            day = due_clause(f"due {worded.group('when')}", self.clock(), moved=True)
+            if day is None:
+                # "due soonish": a date is meant, none is given
+                raise _Unclear(
+                    Clarification(
+                        "When should it be due? Give a date, or say 'next Friday'.",
+                        ("Due next Friday", "Due end of the month"),
+                    )
+                )
+            return [
+                self._call("update_task", task_id=refs.task(worded.group("t")), due_date=day[0])
+            ]
         target = match.group("t") or match.group("t2") or match.group("t3")
         when = match.group("due") or match.group("due2") or match.group("due3")
         return [self._call("update_task", task_id=refs.task(target), due_date=when)]
@@ -577,7 +682,7 @@ class WorkspaceRules:
         match = RENAME_TASK.match(text)
         if not match:
             return []
-        target = match.group("t") or match.group("t2")
+        target = match.group("t") or match.group("t2") or match.group("t3")
         return [
             self._call("update_task", task_id=refs.task(target), title=_clean(match.group("title")))
         ]
@@ -597,6 +702,13 @@ class WorkspaceRules:
     def _create_blocker(self, text: str, refs: _Refs) -> list[ToolCall]:
         match = CREATE_BLOCKER.match(text)
         if not match:
+            if re.fullmatch(
+                r"(?:add|create|record|log|raise|flag|new)\s+(?:a\s+)?(?:new\s+)?blocker\W*",
+                text,
+                re.I,
+            ):
+                # "add a blocker": on what, and blocked by what, are both missing
+                raise _Unclear(Clarification("What is blocked, and by what?", ()))
             return []
         target = _clean(match.group("target") or match.group("target2"))
         description = _clean(match.group("d") or match.group("d2"))
@@ -612,11 +724,11 @@ class WorkspaceRules:
         match = RESOLVE.match(text)
         if not match:
             return []
-        said = match.group("b") or match.group("b2") or match.group("b3")
-        blocker = _clean(said or match.group("b4"))
+        said = next((match.group(g) for g in ("b", "b2", "b3", "b5") if match.group(g)), None)
+        blocker = _clean(said or match.group("b4") or "")
         blocker = re.sub(r"^(?:about|on|the)\s+", "", blocker, flags=re.I)
         resolution = _clean(
-            match.group("r") or match.group("r2") or match.group("r3") or match.group("r4")
+            next((match.group(g) for g in ("r", "r2", "r3", "r4", "r5") if match.group(g)), "")
         )
         resolution = resolution[0].upper() + resolution[1:] if resolution else resolution
         blocker = refs.blocker(blocker, by_task=said is None)
@@ -626,8 +738,10 @@ class WorkspaceRules:
         match = COMMENT.match(text)
         if not match:
             return []
-        target = match.group("t") or match.group("t3") or match.group("t4") or match.group("t6")
-        said = ("c", "c2", "c3", "c4", "c5", "c6")
+        target = next(
+            (match.group(g) for g in ("t", "t3", "t4", "t6", "t8") if match.group(g)), None
+        )
+        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8")
         content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
         if not content:
             return []
@@ -702,7 +816,8 @@ class WorkspaceRules:
         assigned = ASSIGNED.search(text)
         who = next((g for g in assigned.groups() if g), "") if assigned else ""
         if who.casefold() in ("me", "my"):
-            arguments["assignee_id"] = "me"
+            readers = refs.names.of("reader")
+            arguments["assignee_id"] = readers[0] if readers else "me"
         elif who and (
             not refs.names.of("member") or resolve_person(who, refs.names).name is not None
         ):
@@ -811,7 +926,7 @@ class WorkspaceRules:
             return []
         query = _clean(match.group("q"))
         query = re.sub(r"^(?:the|our|any)\s+", "", query, flags=re.I)
-        if not query or not (
+        if not query or IT.match(query) or not (
             refs.on_workspace_page
             or WORKSPACE_SEARCH.search(text)
             or refs.mentions_workspace(query)
@@ -879,6 +994,11 @@ class _Refs:
         blockers = self.names.of("blocker")
         if not blockers:
             return mention
+        if not re.sub(r"\b(?:the|that|this|it|one)\b", "", mention, flags=re.I).strip():
+            # "that blocker can be resolved": the one there is, or a question
+            if len(blockers) == 1:
+                return blockers[0]
+            raise _Unclear(which_of("blocker", tuple(blockers), "Resolve"))
         found = resolve(mention, blockers)
         if found.name is not None and not by_task:
             return found.name

@@ -92,6 +92,8 @@ CUES: dict[str, re.Pattern[str]] = {
     "update_task": re.compile(
         r"\b(?:priority|in\s+progress|(?:in|ready\s+for)\s+review|back\s+to|rename|"
         r"(?:new\s+)?due\s+date\s+is|deadline\s+(?:slipped|moved|is\s+now))\b(?!.*\?)|"
+        # "set the hunt task due soonish": a due date, not "done"
+        r"^(?!.*\b(?:new|create|add)\b).*\b(?:set|make|mark)\b.{0,40}\bdue\b(?!.*\?)|"
         # "bump X to urgent", "push the deadline to the 20th": a field moved to a new value.
         r"\b(?:bump|raise|lower|escalate|push|move|shift)\b.{0,60}\bto\s+"
         r"(?:urgent|critical|high|medium|low|the\s+\d|next\b|\d|mon|tue|wed|thu|fri|sat|sun)"

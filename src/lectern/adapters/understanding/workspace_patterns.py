@@ -12,7 +12,8 @@ _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 PAGE = re.compile(r"on an? (?P<type>project|task|document|dashboard) page.*?\(id (?P<id>[^)]+)\)")
 PAGE_PROJECT = re.compile(r"belongs to the project with id (?P<id>[^\s.]+)")
 TASK_REF = re.compile(rf"\[task:({_UUID})\]")
-IT = re.compile(r"^(?:it|this|that|this task|that task|this one|that one|the task|task)$", re.I)
+PROJECT_REF = re.compile(rf"\[project:({_UUID})\]")
+IT = re.compile(r"^(?:it|its|this|that|this task|that task|this one|that one|the task|task)$", re.I)
 THIS_PROJECT = re.compile(r"^(?:this|that|the|our|my) project$", re.I)
 _DATE = r"(?P<due>\d{4}-\d{2}-\d{2})"
 STATUS_WORDS = {
@@ -89,13 +90,16 @@ TASK_DETAILS = re.compile(
     r"^(?:(?:show|open|get)(?: me)?(?: the)? (?:details (?:of|for) )?(?:the )?task\s+(?P<t1>.+?)|"
     r"(?:what(?:'s| is) the )?(?:status|details) of (?:the )?task\s+(?P<t2>.+?)|"
     r"tell me about (?:the )?task\s+(?P<t3>.+?)|what(?:'s| is) (?:the )?task\s+(?P<t4>.+?) about|"
-    r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this))\W*$",
+    r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this)|"
+    # "open the check point task", "pull up the runbook task"
+    r"(?:show|open|get|pull\s+up)(?: me)?(?: the)? (?P<t6>[^,]+?)\s+task)\W*$",
     re.I,
 )
 DOCUMENTS = re.compile(
-    r"^(?:what|which|show|list)\b.{0,20}\b(?:documents|docs|files|attachments)\b"
+    r"^(?:what|which|show|list)\b.{0,20}\b(?:documents|docs|files|attachments|reading\s+material|"
+    r"references|advisories|sources)\b"
     r"(?:.*?(?:\b(?:of|in|for|on|does)\s+"
-    r"(?:the\s+)?(?P<p>.+?)(?:\s+project)?(?:\s+(?:have|hold|link))?))?\W*$",
+    r"(?:the\s+)?(?P<p>.+?)(?:\s+(?:project|work|stuff))?(?:\s+(?:have|hold|link))?))?\W*$",
     re.I,
 )
 DOCUMENT_DETAILS = re.compile(
@@ -114,8 +118,9 @@ SAYS = re.compile(
 """Only a document says things: "what does the merger memo say about Zephyrine?"."""
 SEARCH = re.compile(
     r"^(?:search|find|look for|look up|where\s+(?:did|do|have)\s+(?:we|i|you|they|people)\s+"
-    r"(?:talk(?:ed)?|discuss(?:ed)?|mention(?:ed)?|write|wr[io]te|note[d]?)|(?:is|was)\s+there\s+"
-    r"any(?:thing|\s+notes?)(?:\s+(?:written|noted|recorded)(?:\s+down)?)?"
+    r"(?:talk(?:ed)?|discuss(?:ed)?|mention(?:ed)?|write|wr[io]te|note[d]?)|(?:(?:is|was)\s+there\s+)?"
+    r"any(?:thing|\s+notes?|\s+comments?|\s+mentions?)(?:\s+in\s+(?:our|the|my)\s+(?:workspace|"
+    r"notes|projects?))?(?:\s+(?:written|noted|recorded)(?:\s+down)?)?"
     r"(?=\s+(?:about|on|regarding)\b))(?:\s+for)?\s+(?:(?:the\s+)?(?P<p0>[^,]+?)\s+project\s+for\s+)?(?:anything\s+|everything\s+|tasks\s+|"
     r"comments\s+|documents\s+|notes\s+|(?:the\s+|my\s+|our\s+)?(?:tasks|comments|documents|"
     r"notes|projects|workspace)\s+for\s+)?(?:about\s+|on\s+|regarding\s+|mentioning\s+|"
@@ -130,7 +135,8 @@ WORKSPACE_SEARCH = re.compile(
     re.I,
 )
 CREATE_TASK = re.compile(
-    r"^(?:(?:create|add|make|open|file|start|set\s+up)\s+(?:a\s+|an\s+)?(?:new\s+)?|new\s+)"
+    r"^(?:(?:create|add|make|open|file|start|set\s+up|i\s+(?:want|need)|we\s+need|let'?s\s+(?:add|"
+    r"have|get))\s+(?:a\s+|an\s+)?(?:new\s+)?|new\s+)"
     r"(?:(?P<lead_priority>low|medium|high|urgent)[\s-]+priority\s+)?task\b\s*"
     # "a task to rotate the certs" is its purpose; "a task to the X project" is where it goes
     r"(?:to\s+(?!(?:the\s+)?[^,:]+?\s+project\b)|called\s+|named\s+|titled\s+|for\s+|:\s*)?"
@@ -138,7 +144,7 @@ CREATE_TASK = re.compile(
     re.I,
 )
 ASSIGN_CLAUSE = re.compile(
-    r"\s*,?\s*(?i:and\s+)?(?i:assign(?:ed)?|give)\s+(?i:it\s+)?(?i:to)\s+"
+    r"\s*,?\s*(?i:and\s+)?(?i:assign(?:ed)?|give)\s+(?i:it\s+)?(?:(?i:to)\s+)?"
     r"(?P<a>[A-Za-z][\w.-]*(?:\s+[A-Z][\w.-]*)?)",
 )
 """Names are one word (a user id) or a capitalized display name ("Bob Builder")."""
@@ -161,14 +167,17 @@ STATUS = re.compile(
 ASSIGN = re.compile(
     r"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?)\W*$|"
     r"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*)\W*$|"
-    r"^unassign\s+(?P<t3>.+?)\W*$",
+    r"^unassign\s+(?P<t3>.+?)\W*$|"
+    r"^(?:i'?m|i\s+am|i'?ll|i\s+will)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
+    r"handling|handle|owning|own)\s+(?P<t4>.+?)(?:\s+(?:over|on))?\W*$",
     re.I,
 )
 PRIORITY = re.compile(
     rf"^(?:set|change)\s+(?:the\s+)?priority\s+of\s+(?P<t>.+?)\s+to\s+{_PRIORITY}\W*$|"
     rf"^(?:make|mark)\s+(?P<t2>.+?)\s+{_PRIORITY2}(?:\s+priority)?\W*$|"
     # "set the hunt task to urgent, due 2026-11-20": the priority, then what else changes
-    rf"^(?:set|bump|raise|lower|drop|change|move)\s+(?P<t3>.+?)\s+(?:up\s+|down\s+)?to\s+"
+    rf"^(?:set|bump|raise|lower|drop|change|move)\s+(?P<t3>.+?)(?:['’]s\s+priority|\s+priority)?"
+    rf"\s+(?:up\s+|down\s+)?to\s+"
     rf"{_PRIORITY.replace('priority>', 'p3>')}(?:\s+priority)?(?P<more>\s*,.*)?\W*$",
     re.I,
 )
@@ -179,8 +188,13 @@ DUE = re.compile(
     rf"{_DATE.replace('due>', 'due3>')}\W*$",
     re.I,
 )
+DUE_WORDS = re.compile(
+    r"^(?:make|set|move|push)\s+(?P<t>(?:(?!\bto\b)[^,])+?)\s+(?:due|deadline)\b\s*(?P<when>.*?)\W*$",
+    re.I,
+)
+"""A due date in words ("set it due on the 20th of November", "make the drill due soonish")."""
 RENAME_TASK = re.compile(
-    r"^(?:rename\s+(?:the\s+)?task\s+(?P<t>.+?)|change\s+the\s+title\s+of\s+(?P<t2>.+?))\s+to\s+"
+    r"^(?:rename\s+(?:the\s+)?task\s+(?P<t>.+?)|rename\s+(?P<t3>.+?\s+task|it|this|that)|change\s+the\s+title\s+of\s+(?P<t2>.+?))\s+to\s+"
     r"(?P<title>.+?)\W*$",
     re.I,
 )
@@ -188,7 +202,8 @@ DESCRIBE = re.compile(
     r"^(?:set|change|update)\s+the\s+description\s+of\s+(?P<t>.+?)\s+to\s*:?\s*(?P<d>.+)$", re.I
 )
 CREATE_BLOCKER = re.compile(
-    r"^(?:add|create|record|log|raise|flag)\s+(?:a\s+)?blocker\s+(?:to|on|for)\s+(?P<target>.+?)"
+    r"^(?:(?:add|create|record|log|raise|flag)\s+(?:a\s+)?(?:new\s+)?|(?:an?\s+|new\s+)?)blocker\s+"
+    r"(?:to|on|for)\s+(?P<target>.+?)"
     r"\s*(?::|-|saying|that)\s*(?P<d>.+)$|"
     r"^(?P<target2>.+?)(?:\s+is|\s+has\s+been|['’]s)\s+(?:blocked|stuck|held\s+up)\s*"
     r"(?:\s(?:by|on|because(?:\s+of)?|since|as)\s+|[:,;—–-]\s*)"
@@ -203,6 +218,8 @@ RESOLVE = re.compile(
     r"\s*(?::|-|,|because|since)?\s*(?P<r2>.+?)\W*$|"
     r"^(?:resolve|close|clear|lift)\s+(?:the\s+)?(?P<b3>.+?)\s+blocker\s*(?:[(:;,—–-]\s*|\s+"
     r"(?:with|saying|because|since|as|now\s+that)\s+)(?P<r3>.+?)\)?\W*$|"
+    r"^(?P<r5>.+?),?\s+so\s+(?:the\s+|that\s+|this\s+)?(?P<b5>.*?)\s*blocker\s+(?:can|could|"
+    r"should|may)\s+(?:now\s+)?be\s+(?:resolved|closed|cleared|lifted)\W*$|"
     r"^unblock\s+(?P<b4>.+?)\s*(?:[(:;,—–-]\s*|\s+(?:because|since|as|now\s+that)\s+)"
     r"(?P<r4>.+?)\)?\W*$",
     re.I,
@@ -215,12 +232,22 @@ COMMENT = re.compile(
     # "add a comment on the netscaler task 'tokens revoked'", "comment on it asking bob to ..."
     r"^(?:(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)|comment)\s+(?:to|on)\s+"
     r"(?P<t4>.+?)\s*(?:[\"“'‘](?P<c4>[^\"”'’]+)[\"”'’]|\b(?P<c5>(?:asking|telling)\s+.+))\W*$|"
+    # "comment that it's ready": on the task in view; "note on this task: logs are missing"
+    r"^comment\s+(?:saying|that|:)\s*(?P<c7>.+)$|"
+    r"^(?:(?:jot|write|put|scribble|note)\s+(?:down\s+)?|(?:an?\s+)?(?:comment|note)\s+)(?:on|to|for|"
+    r"in|under)\s+(?P<t8>.+?)\s*(?::|\bthat\b|\bsaying\b)\s*(?P<c8>.+)$|"
     # "post 'hotfix applied' on the check point task": the words quoted, then where
     r"^(?:add|post|leave|write|put|drop)\s+[\"“'‘](?P<c6>[^\"”'’]+)[\"”'’]\s+(?:as\s+a\s+"
-    r"(?:comment|note)\s+)?(?:on|to|under)\s+(?P<t6>.+?)\W*$",
+    r"(?:comment|note)\s+)?(?:on|to|under)\s+(?P<t6>(?:(?!\bproject\b).)+?)\W*$",
     re.I,
 )
-THEN = re.compile(r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+", re.I)
+THEN = re.compile(
+    r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+|"
+    # "I'm taking the hunt task, make it high priority too"; "...; also move its due date"
+    r"\s*[,;]\s*(?:also\s+)?(?=(?:make|set|mark|move|push|bump|assign|give|hand|add|leave|put|"
+    r"close|complete|finish|resolve|rename|comment|note)\b)",
+    re.I,
+)
 ANOTHER = re.compile(
     r"^(?:and|also|plus|oh and)?\s*,?\s*(?:one\s+(?:more|called)\s+|another\s+(?:one\s+)?"
     r"(?:called\s+)?)?[\"“'‘](?P<t>[^\"”'’]+)[\"”'’]\s*,?\s*(?:too|as\s+well|also)?\b"

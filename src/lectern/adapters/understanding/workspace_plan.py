@@ -39,6 +39,9 @@ _TITLES = tuple(
     re.compile(pattern, re.I)
     for pattern in (
         r"[\"“'‘](?P<q>[^\"”'’]+)[\"”'’]",
+        # "we need someone to update the MFA policy": the work that needs doing
+        r"\b(?:need|needs|want|wants)\s+(?:someone|somebody|one\s+of\s+us|a\s+person)\s+to\s+"
+        r"(?P<n>.+?)(?=\s*(?:,|\band\b|\bcan you\b|$))",
         r":\s*(?P<a>[^,]+?)(?=,|\s+and\s+assign|$)",
         r"\b(?:called|named)\s+(?P<c>.+?)(?=\s+(?:in|for|and|due)\b|$)",
         r"\b(?:task|todo|to-do)\s+(?:to|for)\s+(?P<t>.+?)(?=\s+(?:in the|and|,|-)\b|\s+in\s+\w+\s+"
@@ -111,16 +114,51 @@ def _person(text: str, names: Names, where: Where) -> str | None:
     return None
 
 
-def _title(text: str) -> str | None:
-    found = next((m for m in (p.search(text) for p in _TITLES) if m), None)
+def base_form(word: str) -> str:
+    """The verb of a gerund that leads a title; other words as they are.
+
+    "reviewing" -> "review", "updating" -> "update", "setting" -> "set". No dictionary: a
+    doubled last consonant is one; a stem ending as "updat", "writ", "schedul", "configur"
+    or "clos" ends in "e" (English spelling's silent e).
+    """
+    lower = word.casefold()
+    if not lower.endswith("ing") or len(lower) < 6:
+        return word
+    stem = word[:-3]
+    if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1].casefold() not in "lsz":
+        return stem[:-1]
+    silent_e = r"(?:[^aeiou](?:at|ut|iz|is|ov|ur|ar|ul|os|us|ag|uc|ac|ir|iv|ak)|rg|rc|dg|vit|nit)$"
+    # "writ(e)", "cit(e)", but "audit", "edit", "limit"
+    if re.search(silent_e, stem, re.I) or re.fullmatch(r"(?:wr|c|b|sp|qu|sm|sl)it", stem, re.I):
+        return stem + "e"
+    return stem
+
+
+def _title(text: str, names: Names | None = None) -> str | None:
+    for found in (m for m in (p.search(text) for p in _TITLES) if m):
+        title = clean(next((g for g in found.groups() if g), ""))
+        title = re.sub(r"^(?:the\s+team\s+to\s+)", "", title, flags=re.I)
+        if names is not None and resolve_person(title, names).name is not None:
+            continue  # "a task for bob": who it is for, not what it is
+        first, _, rest = title.partition(" ")
+        title = " ".join(w for w in (base_form(first), rest) if w)
+        return title[:1].upper() + title[1:] if title else None
+    return None
+
+
+_REASON = re.compile(
+    r"(?:[,:;(—–-]|\b(?:because|since|as|now\s+that|after)\b)\s*(?P<after>[^,:;()]{3,}?)\)?\W*$|"
+    r"^(?P<before>.{3,}?),?\s+so\b",
+    re.I,
+)
+
+
+def _reason(text: str) -> str:
+    """What a resolution says happened: after a comma or "because", or before ", so"."""
+    found = _REASON.search(text)
     if not found:
-        return None
-    title = clean(next((g for g in found.groups() if g), ""))
-    title = re.sub(r"^(?:the\s+team\s+to\s+)", "", title, flags=re.I)
-    if title.casefold().startswith(("ing ", "reviewing ")):
-        title = title.split(" ", 1)[-1]
-    title = re.sub(r"^reviewing\b", "review", title, flags=re.I)
-    return title[:1].upper() + title[1:] if title else None
+        return ""
+    return clean(found.group("after") or found.group("before"))
 
 
 def _relative_due(text: str, now: datetime | None, *, moved: bool = False) -> str | None:
@@ -248,7 +286,7 @@ def plan_workspace(
             return Clarification("What should the comment say?", ())
         return [call(intent, task_id=task, content=content[:1].upper() + content[1:])]
     if intent == "create_task":
-        title = _title(text)
+        title = _title(text, names)
         if not title:
             return Clarification("What should the new task be called?", ())
         arguments["title"] = title
@@ -290,6 +328,11 @@ def plan_workspace(
                 found_blocker = type(found_blocker)(blockers[0])
             else:
                 return name_it("blocker", "resolve", [f"Resolve {b}" for b in blockers])
-        resolution = comment_of(text) or clean(text)
+        resolution = comment_of(text) or _reason(text)
+        if not resolution:
+            # "resolve the blocker": what resolved it is the record's point; ask for it
+            return Clarification(
+                f"What resolved '{found_blocker.name}'? I'll record it with the blocker.", ()
+            )
         return [call(intent, blocker_id=found_blocker.name, resolution=resolution)]
     return None
