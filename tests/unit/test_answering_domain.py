@@ -13,12 +13,14 @@ from lectern.domain.answering import (
     KnowledgeIndex,
     KnowledgeSource,
     LoadedSource,
+    bare_numbers,
     classify_turn,
     content_terms,
     document_frequency,
     extractive_answer,
     grounding_problems,
     lead_summary,
+    number_names,
     render_reply,
     silence_reason,
     source_id_for,
@@ -63,6 +65,9 @@ from lectern.domain.sentences import KB, sentence_spans
         # A question after a comma asks; an exclamation does not.
         ("the upload hangs at 99%, how can I see what it waits for", "question"),
         ("I fixed it, what a relief", "not_a_question"),
+        # A wish for a task, wherever it stands, asks how; a wish to address people does not.
+        ("for the integration tests we want to swap the database for sqlite", "question"),
+        ("I want to thank everyone for the help", "not_a_question"),
     ],
 )
 def test_the_gate_rules(text: str, decision: str) -> None:
@@ -265,3 +270,19 @@ def test_silence_is_explained(
     result = AIResult(False, "", (), (), path, {}, gate=gate, error=error)
     assert reason in silence_reason(result)
     assert silence_reason(AIResult(True, "x", (), (), (), {})) == ""
+
+
+def test_bare_numbers_leave_out_ports_versions_and_years() -> None:
+    text = "return 201 instead of 200 on localhost:3000 with v2.1 since 2019, or 7"
+    assert bare_numbers(text) == ["201", "200"]
+
+
+def test_numbers_are_named_by_the_words_two_passages_write_beside_them() -> None:
+    texts = [
+        "Use status_code=201 to return the HTTP status code 201 Created.",
+        "The default status code is 200; an item created returns 201.",
+        "Set 201 in a decorator of the path operation.",
+    ]
+    named = number_names(["201", "200"], texts, most=4)
+    assert {"status", "code"} <= set(named) and "decorator" not in named
+    assert number_names(["404"], texts) == []

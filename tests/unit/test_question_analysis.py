@@ -36,6 +36,7 @@ def _idf(term: str) -> float:
         ("Does FastAPI support WebSockets?", "yes_no"),
         ("which pigment determines the colour of human hair", "choice"),
         ("what is the role of the prime minister in canada", "definition"),
+        ("run some code once when the app starts up?", "other"),
     ],
 )
 def test_the_kind_of_answer_a_question_asks_for(question: str, kind: str) -> None:
@@ -79,6 +80,18 @@ def test_the_signals_see_a_year_the_passage_does_not_hold() -> None:
         analyse("why did carter boycott the 1980 olympics in moscow"), evidence, _idf
     )
     assert right["year_mismatch"] == 0.0 and right["subject_in_sentence"] > 0.8
+
+
+def test_words_written_tersely_meet_the_passage_and_swapped_ones_do_not() -> None:
+    passage = "Set a cookie on the response: declare a parameter and serve it with 201."
+    evidence = Evidence(passage, passage, "Response Cookies", 0.6)
+    for request in ("set a cookie on the reponse", "setting cookies on the respnose", "param?"):
+        features = answer_features(analyse(request), evidence, _idf)
+        assert features["passage_coverage"] == 1.0, request
+    swapped = answer_features(analyse("set a biscuit on the response"), evidence, _idf)
+    assert swapped["passage_coverage"] < 1.0
+    number = answer_features(analyse("return 202 on the response"), evidence, _idf)
+    assert number["passage_coverage"] < 1.0 and number["number_mismatch"] == 1.0
 
 
 def test_the_check_takes_the_best_candidate_and_its_threshold() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -97,8 +97,12 @@ def train_answer_gate(
     *,
     progress: ProgressReporter | None = None,
     build: Callable[[Settings], Services] | None = None,
+    terse: bool = True,
 ) -> dict[str, JSONValue]:
     """Train the answer check on ClapNQ and its perturbed twins; write the model file.
+
+    With `terse`, each question is also asked as a terse support request
+    (`question_styles.terse_variant`), labelled and split as its source.
 
     Every question (the 600 originals and the checked twins) is split by its passage (60/20/20
     train/dev/test); the regression learns on train, its threshold is picked on dev, test is
@@ -113,6 +117,7 @@ def train_answer_gate(
     from lectern.application.answering.rules import RuleReplySteps
     from lectern.application.evaluation.answering import load_clapnq
     from lectern.application.evaluation.perturbed import make_twins, original_splits
+    from lectern.application.evaluation.question_styles import terse_variants
 
     make = build or bootstrap
     services = make(settings)
@@ -125,6 +130,14 @@ def train_answer_gate(
     questions += [
         LabelledQuestion(t.id, t.question, False, t.split, (), "perturbed")
         for t in make_twins(clapnq)
+    ]
+    # The same questions as terse support requests, so that the model does not learn the
+    # full question's shape as a sign of an answer; each keeps its passage's split.
+    terse_of = terse_variants({q.id: q.question for q in questions}) if terse else {}
+    questions += [
+        replace(q, id=f"{q.id}-terse", question=terse_of[q.id], source=f"{q.source}-terse")
+        for q in list(questions)
+        if q.id in terse_of
     ]
     if progress is not None:
         progress.start("answer check: signals", len(questions))
@@ -145,8 +158,6 @@ def train_answer_gate(
             s: sum(1 for q in questions if q.split == s) for s in ("train", "dev", "test")
         },
     }
-    from dataclasses import replace
-
     model = replace(model, report=report)
     output.write_text(json.dumps(model.to_json(), indent=1) + "\n", encoding="utf-8")
     return cast(dict[str, JSONValue], model.to_json())

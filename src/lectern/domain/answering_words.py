@@ -79,6 +79,21 @@ REQUEST_PHRASES = (
 )
 """Openings of requests for information."""
 
+WISH_PHRASES = (
+    "i want to",
+    "i need to",
+    "i'd like to",
+    "i would like to",
+    "we want to",
+    "we need to",
+    "we'd like to",
+    "we would like to",
+)
+"""A wish for a task, anywhere in a line ("in tests I want to replace a dependency with a
+fake one"): a how-to request when a verb and what it acts on follow."""
+SOCIAL_VERBS = frozenset({"thank", "say", "apologize", "apologise", "mention", "welcome"})
+"""Verbs after a wish that address people, not a task ("I want to thank everyone")."""
+
 GREETING_TAILS = frozenset(
     {"there", "all", "everyone", "everybody", "folks", "guys", "team", "again"}
 )

@@ -78,6 +78,56 @@ def _kind_in_passage(kind: AnswerKind, passage: str, terms: tuple[str, ...]) -> 
     return kind_met(kind, passage[:4000], terms)
 
 
+def _one_edit(short: str, long: str) -> bool:
+    """True when `long` is `short` with one letter added, or one changed or swapped."""
+    if len(long) == len(short) + 1:
+        return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+    if len(long) != len(short):
+        return False
+    differ = [i for i, (a, b) in enumerate(zip(short, long, strict=True)) if a != b]
+    if len(differ) == 1:
+        return True
+    return (
+        len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and short[differ[0]] == long[differ[1]]
+        and short[differ[1]] == long[differ[0]]
+    )
+
+
+@lru_cache(maxsize=4096)
+def _written_as(term: str, present: frozenset[str]) -> bool:
+    """Whether the text holds the term as people write it tersely: cut short or mistyped.
+
+    A cut word ("param", "config", "auth") is the start of a longer word of the text; an -ing
+    or -ed form ("serving", "setting", "returned") meets its base; a typo
+    ("reponse", "cookei") is one letter away from a word of the text of its length, with the
+    same first letter. Only words of letters, five or more (four for a cut): numbers, years
+    and short words stay exact, so a swapped number or name does not meet the passage.
+    """
+    if term in present:
+        return True
+    if not term.isalpha() or len(term) < 4:
+        return False
+    for suffix in ("ing", "ed"):
+        stem = term[: -len(suffix)]
+        if not term.endswith(suffix) or len(stem) < 3:
+            continue
+        doubled = stem[:-1] if stem[-1] == stem[-2] else stem  # "setting" -> "set"
+        if stem in present or f"{stem}e" in present or doubled in present:
+            return True
+    for word in present:
+        if word[0] != term[0] or not word.isalpha():
+            continue
+        if len(word) > len(term) and word.startswith(term):
+            return True
+        if len(term) >= 5 and abs(len(word) - len(term)) <= 1:
+            short, long = (term, word) if len(term) <= len(word) else (word, term)
+            if _one_edit(short, long):
+                return True
+    return False
+
+
 def _weighted_share(
     terms: Sequence[str], present: frozenset[str], idf: Callable[[str], float]
 ) -> float:
@@ -85,7 +135,7 @@ def _weighted_share(
     total = sum(w for _, w in weights)
     if total <= 0:
         return 0.0
-    return sum(w for t, w in weights if t in present) / total
+    return sum(w for t, w in weights if _written_as(t, present)) / total
 
 
 def answer_features(
@@ -96,7 +146,8 @@ def answer_features(
     passage_terms = _terms_of(evidence.passage) | _terms_of(evidence.title)
     terms = list(analysis.terms)
     subject = list(analysis.subject)
-    missing = [t for t in terms if t not in passage_terms]
+    passage_terms = frozenset(passage_terms)
+    missing = [t for t in terms if not _written_as(t, passage_terms)]
     top_idf = max((idf(t) for t in terms), default=0.0) or 1.0
     rare_missing = max((idf(t) for t in missing), default=0.0) / top_idf
     passage_negated = negated_text(evidence.passage)

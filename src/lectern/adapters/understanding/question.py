@@ -269,7 +269,9 @@ def analyse(question: str) -> QuestionAnalysis:
             break
     if kind == "other" and re.search(r"\b(how many|how much|number of|minimum|maximum)\b", lowered):
         kind = "quantity"
-    elif kind == "other" and re.search(r"\b(when|what year)\b", lowered):
+    elif kind == "other" and re.search(r"^(?:\S+\s+){0,2}when\b|\bwhat year\b", lowered):
+        # A "when" further in is a condition of a request ("run some code once when the app
+        # starts up"), not a question of time.
         kind = "time"
     words = [w.casefold() for w in _WORD.findall(lowered)]
     measure = next(

@@ -19,10 +19,12 @@ from lectern.domain.answering import (
     KnowledgeSource,
     LoadedSource,
     SelectedSource,
+    bare_numbers,
     content_terms,
     coverage,
     document_frequency,
     lead_summary,
+    number_names,
     requested_subject,
     source_id_for,
     title_share,
@@ -127,7 +129,37 @@ class KnowledgeBase:
         """At most `limit` sources above the relevance floor, in search order."""
         found, degraded = self.candidates(question, limit)
         floor = self.config.min_coverage if degraded else self.config.min_relevance
+        chosen = tuple(c.selected for c in found if c.selected.relevance >= floor)[:limit]
+        if chosen or degraded:
+            return chosen
+        named = self.with_number_names(question)
+        if named == question:
+            return chosen
+        found, _ = self.candidates(named, limit)
         return tuple(c.selected for c in found if c.selected.relevance >= floor)[:limit]
+
+    def with_number_names(self, question: str) -> str:
+        """The question with the words the collection writes beside its bare numbers.
+
+        A question that names little but numbers ("return 201 instead of 200?") is far from
+        every passage's vector; the passages holding those numbers say what they are
+        ("status code 201"). Only asked when nothing reached the floor.
+        """
+        numbers = bare_numbers(question)
+        if not numbers:
+            return question
+        response = self.collections.search(
+            self.name, " ".join(numbers), k=5, per_document=3, mmr_lambda=None
+        )
+        texts = [
+            p.passage.text
+            for hit in response.results
+            for p in hit.passages
+            if "lexical" in p.scores
+        ]
+        asked = set(content_terms(question))
+        names = [n for n in number_names(numbers, texts) if n not in asked]
+        return f"{question} {' '.join(names)}" if names else question
 
     def load(self, selected: Sequence[SelectedSource]) -> tuple[list[LoadedSource], list[str]]:
         """The texts of the selected sources, and a reason for each that could not load."""

@@ -52,7 +52,14 @@ from lectern.domain.answering.sources import (
     lead_summary,
     source_id_for,
 )
-from lectern.domain.answering.terms import WORD, content_terms, document_frequency, term_key
+from lectern.domain.answering.terms import (
+    WORD,
+    bare_numbers,
+    content_terms,
+    document_frequency,
+    number_names,
+    term_key,
+)
 
 __all__ = [
     "AIResult",
@@ -92,4 +99,6 @@ __all__ = [
     "term_key",
     "title_share",
     "verify_extractive",
+    "bare_numbers",
+    "number_names",
 ]

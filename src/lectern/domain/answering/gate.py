@@ -15,7 +15,9 @@ from lectern.domain.answering_words import (
     QUESTION_WORDS,
     REQUEST_PHRASES,
     REQUEST_VERBS,
+    SOCIAL_VERBS,
     TASK_VERBS,
+    WISH_PHRASES,
 )
 
 GateKind = Literal["question", "not_a_question", "chit_chat", "off_topic", "empty"]
@@ -112,6 +114,19 @@ def _task_request(words: list[str], joined: str) -> bool:
     return bool({stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem} & TASK_VERBS)
 
 
+def _wishes_a_task(joined: str) -> bool:
+    """Whether a line wishes for a task: "I want to" + a verb + what it acts on."""
+    padded = f" {joined} "
+    for phrase in WISH_PHRASES:
+        at = padded.find(f" {phrase} ")
+        if at < 0:
+            continue
+        after = padded[at + len(phrase) + 2 :].split()
+        if len(after) >= 2 and after[0] not in SOCIAL_VERBS:
+            return True
+    return False
+
+
 def _asks_later(line: str) -> bool:
     """Whether a clause after the first (after a comma, a semicolon or a dash) is a question."""
     for clause in re.split(r"[,;]\s+|\s+-+\s+", line)[1:]:
@@ -146,6 +161,8 @@ def classify_turn(text: str) -> GateDecision:
             return GateDecision("question", "a request for information", question)
         if _task_request(words, joined):
             return GateDecision("question", f"a how-to request ({words[0]!r})", question)
+        if _wishes_a_task(joined):
+            return GateDecision("question", "a wish for a task (a how-to request)", question)
         if _asks_later(line):
             return GateDecision("question", "a question in a later clause", question)
     if _THANKS.match(stripped):

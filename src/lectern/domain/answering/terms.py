@@ -50,3 +50,38 @@ def document_frequency(texts: Iterable[str]) -> dict[str, int]:
         for term in set(content_terms(text)):
             counts[term] = counts.get(term, 0) + 1
     return counts
+
+
+BARE_NUMBER = re.compile(r"(?<![\w.:/-])\d{2,}(?![\w.:/-])")
+"""A number written on its own ("201", not "localhost:3000", "v2.1" or "2024-01")."""
+_YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
+
+
+def bare_numbers(text: str) -> list[str]:
+    """The numbers a text writes on their own, years left out, in order, without repeats."""
+    return list(dict.fromkeys(n for n in BARE_NUMBER.findall(text) if not _YEAR.fullmatch(n)))
+
+
+def number_names(numbers: Iterable[str], texts: Iterable[str], *, most: int = 3) -> list[str]:
+    """The words the texts write beside the numbers, most passages first.
+
+    "how do I return 201 instead of 200?" names nothing but numbers; the documentation
+    writes them as "status code 201" and "HTTP 200". A word counts once per text, within
+    five words of a number, and only when at least two texts write it there.
+    """
+    wanted = set(numbers)
+    counts: dict[str, int] = {}
+    for text in texts:
+        words = WORD.findall(text)
+        near: set[str] = set()
+        for index, word in enumerate(words):
+            if word not in wanted:
+                continue
+            for other in words[max(0, index - 5) : index + 6]:
+                folded = other.casefold()
+                if folded.isalpha() and len(folded) > 2 and folded not in STOP_WORDS:
+                    near.add(term_key(folded))
+        for term in near:
+            counts[term] = counts.get(term, 0) + 1
+    ranked = sorted((t for t, n in counts.items() if n >= 2), key=lambda t: (-counts[t], t))
+    return ranked[:most]

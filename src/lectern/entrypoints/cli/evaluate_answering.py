@@ -212,6 +212,12 @@ def evaluate_answering(
         Path | None,
         typer.Option(help="With --train-gate: where to write the model (default: packaged)."),
     ] = None,
+    gate_terse: Annotated[
+        bool,
+        typer.Option(
+            help="With --train-gate: also train on each question asked as a terse request."
+        ),
+    ] = True,
     as_json: JsonOption = False,
 ) -> None:
     """Knowledge-base replies on ClapNQ and research citations, stored as a run."""
@@ -230,7 +236,12 @@ def evaluate_answering(
             target = gate_model or packaged_answer_model()
             with _progress_bar() as progress:
                 trained = train_answer_gate(
-                    services.settings, clapnq, collection, target, progress=progress
+                    services.settings,
+                    clapnq,
+                    collection,
+                    target,
+                    progress=progress,
+                    terse=gate_terse,
                 )
             out.print(json.dumps(trained["report"], indent=1), soft_wrap=True)
             err.print(f"answer check model written to {target}")
