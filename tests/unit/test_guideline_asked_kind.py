@@ -87,3 +87,30 @@ def test_a_kind_of_quantity_alone_does_not_answer_another_subject() -> None:
         "what battery strength must a hardware token's cell have?", results, REFUSED
     )
     assert answer == REFUSED
+
+
+def _rfc_page(name: str, start: str, length: int) -> str:
+    text = (SHARED / f"guidance/rfc/{name}").read_text(encoding="utf-8")
+    index = text.index(start)
+    return text[index : index + length]
+
+
+def test_two_questions_in_one_get_a_quote_each() -> None:
+    shown = [
+        {
+            "label": "[RFC 6585 p.3]",
+            "text": _rfc_page("rfc6585.txt", "4.  429 Too Many Requests", 420),
+            "section": "4. 429 Too Many Requests",
+        },
+        {
+            "label": "[RFC 7231 p.69]",
+            "text": _rfc_page("rfc7231.txt", "7.1.3.  Retry-After", 500),
+            "section": "7.1.3. Retry-After",
+        },
+    ]
+    results = [Message(role="tool", content=json.dumps({"passages": shown}))]
+    answer = GuidelineRulePolicy().answer(
+        "what is status 429 for, and may servers send Retry-After?", results, REFUSED
+    )
+    assert "The 429 status code indicates" in answer and "[RFC 6585 p.3]" in answer
+    assert "Retry-After" in answer.split("\n")[1]

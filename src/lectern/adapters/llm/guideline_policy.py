@@ -132,6 +132,11 @@ KIND_FLOOR = 0.4
 """A sentence that states a number of the kind asked (a duration for "how long", bits for
 "what strength"), of the thing asked about, answers at this share of the question's words."""
 _ASKS_UNIT = re.compile(r"\b(in|what|which) units?\b|\bunits? (is|are)\b", re.I)
+_SECOND_QUESTION = re.compile(
+    r",?\s+and\s+(?=(?:what|which|how|when|where|why|can|could|may|must|should|is|are|does|do)"
+    r"\b)",
+    re.I,
+)
 _MODAL = re.compile(r"\b(SHALL|MUST|SHOULD|MAY|REQUIRED|RECOMMENDED)\b")
 _BOUND = {
     "minimum": re.compile(r"\b(at least|minimum|no (fewer|less) than)\b", re.I),
@@ -172,6 +177,27 @@ class _Sentence:
 
 _Scored = tuple[float, float, float, frozenset[str], _Sentence]
 """(score, share of the question covered, the sentence's own share, terms met, sentence)."""
+
+
+def question_parts(question: str) -> list[str]:
+    """The two questions of "what does X mean and can I do Y", else the question alone.
+
+    The part after "and" must open as a question does (a question word or an auxiliary) and
+    each part must name a thing in at least two words ("the minimum length and the maximum
+    length of X" is one question about X).
+    """
+    match = _SECOND_QUESTION.search(question)
+    if match is None:
+        return [question]
+    first, second = question[: match.start()].strip(" ,;"), question[match.end() :].strip()
+    if min(len(_subject_terms(first)), len(_subject_terms(second))) < 2:
+        return [question]
+    return [first, second]
+
+
+def _subject_terms(question: str) -> list[str]:
+    """The question's content words that name a thing, not a bound or a kind of quantity."""
+    return [t for t in question_terms(question) if t not in MEASURE_WORDS | DIMENSION_WORDS.keys()]
 
 
 def question_terms(question: str) -> list[str]:
@@ -237,7 +263,20 @@ class GuidelineRulePolicy:
         return AIResponse(self.answer(question, results, refusal), model=MODEL_ID)
 
     def answer(self, question: str, results: Sequence[Message], refusal: str) -> str:
-        """Quotes of the sentences that answer the question, or the refusal."""
+        """Quotes of the sentences that answer the question, or the refusal.
+
+        Two questions in one ("what does 429 mean and can I send Retry-After with it") get a
+        quote each when each part is answered; otherwise the question is read whole.
+        """
+        parts = question_parts(question)
+        if len(parts) == 2:
+            bests = [self.ranked(part, results) for part in parts]
+            if all(b and b[0][1] >= self.min_coverage for b in bests):
+                first, second = bests[0][0][4], bests[1][0][4]
+                chosen = [first] if second.text in first.text else [first, second]
+                if first.text in second.text:
+                    chosen = [second]
+                return "\n".join(f"{_quote(c.text)} {c.label}" for c in chosen)
         scored = self.ranked(question, results)
         if not scored:
             return refusal
