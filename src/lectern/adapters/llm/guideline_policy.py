@@ -128,6 +128,7 @@ SYNONYM_DEPTH = 12
 """The best sentences by words whose words are compared with a question word no passage uses
 (a word only matters if it can lift one of them; all passages' words cost 4 times as much)."""
 MAX_VOCABULARY = 300
+"""At most this many distinct words of those sentences are embedded for one question."""
 KIND_FLOOR = 0.4
 """A sentence that states a number of the kind asked (a duration for "how long", bits for
 "what strength"), of the thing asked about, answers at this share of the question's words."""
@@ -235,8 +236,9 @@ class GuidelineRulePolicy:
         self.min_coverage = min_coverage
         self.embedder = embedder
         self._vectors: dict[str, Vector] = {}
-        self._word_vectors: dict[str, Vector] = {}
         """Sentence vectors by text: the same passages come back question after question."""
+        self._word_vectors: dict[str, Vector] = {}
+        """Single words' vectors (`_synonyms`), kept as the sentences' are."""
 
     def complete_with_tools(
         self,
