@@ -73,3 +73,27 @@ def test_meaning_does_not_answer_what_the_passages_do_not_say(
     assert policy.answer("which vendor's hardware token should we buy?", results, REFUSED) == (
         REFUSED
     )
+
+
+IDLE = "AAL2: the idle limit?"
+
+
+def test_a_word_the_guidance_never_uses_is_read_as_its_closest_word(
+    results: list[Message], embedder: OnnxMiniLMEmbedder
+) -> None:
+    """NIST never says "idle"; it says "inactivity". Words alone refuse; with MiniLM the
+    question's "idle" is read as the passage's "inactivity", and the inactivity limit (not the
+    12-hour one that holds regardless of activity) is quoted."""
+    assert GuidelineRulePolicy().answer(IDLE, results, REFUSED) == REFUSED
+    answer = GuidelineRulePolicy(embedder=embedder).answer(IDLE, results, REFUSED)
+    assert answer.startswith('"Reauthentication of the subscriber SHALL be repeated following')
+    assert "30 minutes" in answer
+
+
+def test_a_close_word_does_not_make_an_unrelated_question_answerable(
+    results: list[Message], embedder: OnnxMiniLMEmbedder
+) -> None:
+    policy = GuidelineRulePolicy(embedder=embedder)
+    assert policy.answer("how long is the AAL2 warranty on a laptop?", results, REFUSED) == (
+        REFUSED
+    )

@@ -128,6 +128,16 @@ HISTORY = [
             "How often must the subscriber reauthenticate at AAL2: Is it required?",
         ),
         ("What does status code 429 mean?", "What does status code 429 mean?"),
+        # A follow-up that asks its own question keeps its words, not the last question's.
+        (
+            "and for AAL1, after what stretch without activity must it end?",
+            "for AAL1, after what stretch without activity must it end?",
+        ),
+        ("okay and for AAL3?", "How often must the subscriber reauthenticate at AAL3?"),
+        (
+            "ok and with a hardware token?",
+            "How often must the subscriber reauthenticate at AAL2: a hardware token?",
+        ),
     ],
 )
 def test_rules_make_follow_ups_standalone(question: str, standalone: str) -> None:

@@ -104,6 +104,12 @@ class NumberMention:
     """True for names with digits in them (`AAL3`, `SHA-256`, `HTTP/1.1`)."""
 
 
+def unit_dimension(word: str) -> Dimension | None:
+    """The dimension a unit word measures ("seconds" -> time, "octets" -> size), else None."""
+    unit = _UNITS.get(word.casefold())
+    return unit[0] if unit else None
+
+
 def strip_labels(text: str) -> str:
     """The text without its citation labels."""
     return _LABEL.sub(" ", text)

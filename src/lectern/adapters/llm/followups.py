@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import structlog
 
+from lectern.adapters.llm.guideline_policy import question_terms
 from lectern.adapters.llm.schemas import StandaloneQuestionLLM
 from lectern.application.ports import LLMClient
 from lectern.domain.assistant import Message
@@ -37,9 +38,19 @@ _LEAD = re.compile(
     re.I,
 )
 _FOLLOW_UP_START = re.compile(
-    r"^(?:and\b|also\b|what about\b|how about\b|same\b|what if\b|for\b|at\b|in\b|with\b)", re.I
+    r"^(?:(?:ok(?:ay)?|so|right|alright)\W+(?=and\b))?"
+    r"(?:and\b|also\b|what about\b|how about\b|same\b|what if\b|for\b|at\b|in\b|with\b)",
+    re.I,
 )
+"""How a follow-up starts; "ok and ..." is a follow-up as "and ..." is."""
+_OWN_QUESTION = re.compile(
+    r"\b(?:how|what|which|when|where|who|why|can|could|must|should|is|are|does|do)\b", re.I
+)
+OWN_WORDS = 2
+"""A follow-up with a question word and this many content words besides the named thing
+("and at AAL3, how long can the user be idle?") asks its own question: its words stay."""
 _BACK_REFERENCE = re.compile(r"\b(?:it|its|they|them|their|that|this|those|these|one)\b", re.I)
+_STARTER = re.compile(r"^(?:(?:ok(?:ay)?|so|right|alright)\W+)?(?:and|also|but)\b\W*", re.I)
 SHORT_WORDS = 6
 """A question this short that refers back ("is that required?") is a follow-up."""
 
@@ -72,8 +83,11 @@ class RuleFollowUpRewriter:
             new = pattern.search(text)
             old = pattern.search(previous)
             if new and old:
+                rest = text[: new.start()] + " " + text[new.end() :]
+                if _OWN_QUESTION.search(rest) and len(question_terms(rest)) >= OWN_WORDS:
+                    return _STARTER.sub("", text).strip() or text
                 return previous[: old.start()] + new.group(0) + previous[old.end() :]
-        rest = _LEAD.sub("", text).strip(" ?.!")
+        rest = _LEAD.sub("", _STARTER.sub("", text)).strip(" ?.!")
         if not rest:
             return previous
         return f"{previous.rstrip(' ?.!')}: {rest}?"

@@ -24,7 +24,7 @@ from lectern.application.assistant.guideline import GUIDE_TOOL
 from lectern.application.assistant.prompts import REFUSAL_RULE
 from lectern.application.ports.indexes import Embedder, Vector
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
-from lectern.domain.evidence import numbers_in
+from lectern.domain.evidence import numbers_in, unit_dimension
 from lectern.domain.sentences import GUIDELINE, sentences
 
 MODEL_ID = "guideline-rules-v1"
@@ -49,9 +49,12 @@ _ASKS_FOR: tuple[tuple[re.Pattern[str], set[str | None]], ...] = (
         {"time"},
     ),
     (re.compile(r"\bhow long\b|\blength\b|\bmaximum size\b"), {"char", "size", "digit", "time"}),
+    (re.compile(r"\bhow short\b"), {"char", "size", "digit"}),
     (re.compile(r"\b(minutes?|hours?|days?|seconds?|weeks?|months?|years?)\b"), {"time"}),
+    (re.compile(r"\b(time-?outs?|idle|inactivity|time limits?)\b"), {"time"}),
     (re.compile(r"\b(characters?|chars?)\b"), {"char"}),
-    (re.compile(r"\b(bits?|bytes?|octets?|entropy)\b"), {"size"}),
+    (re.compile(r"\b(bits?|bytes?|octets?|entropy|strength)\b"), {"size"}),
+    (re.compile(r"\b(in|what|which) units?\b|\bunits? (is|are)\b"), {"time", "size", "char"}),
     (re.compile(r"\bdigits?\b"), {"digit"}),
 )
 """Question words and the dimensions (domain/evidence.py) of the numbers they ask for."""
@@ -65,7 +68,8 @@ SHORT_LINE = 55
 longer lines are hard-wrapped prose (plain-text RFCs) and join the next one."""
 _WANTS_NUMBER = re.compile(
     r"\b(how (many|long|much|often|old|large|big|short|soon|frequently)|minimum|maximum|"
-    r"at (least|most)|length|limit|number of|timeout|duration|age|size|lifetime|expire|"
+    r"at (least|most)|length|limit|cap|strength|number of|timeout|duration|age|size|lifetime|"
+    r"expire|"
     r"version|rate|ratio|percent(age)?|count|which (code|status)|what (code|status|port|value))\b",
     re.I,
 )
@@ -84,7 +88,7 @@ _NORMATIVE = re.compile(r"\b(SHALL|MUST|REQUIRED|SHOULD)\b")
 SUBJECT_WEIGHT = 0.1
 """Bonus, times the question's weighted words the sentence's own text holds (not its section
 title's): "the minimum length of a memorized secret" is the sentence that says "memorized"."""
-MEASURE_WORDS = frozenset(["minimum", "maximum", "min", "max", "least", "most"])
+MEASURE_WORDS = frozenset(["minimum", "maximum", "min", "max", "least", "most", "cap"])
 """Words that ask for a bound (the question analysis's `measure`), not for a topic."""
 DIMENSION_WORDS: dict[str, frozenset[str | None]] = {
     "length": frozenset({"char", "size", "digit"}),
@@ -93,6 +97,10 @@ DIMENSION_WORDS: dict[str, frozenset[str | None]] = {
     "bytes": frozenset({"size"}),
     "characters": frozenset({"char"}),
     "digits": frozenset({"digit"}),
+    "short": frozenset({"char", "size", "digit"}),
+    "strength": frozenset({"size"}),
+    "timeout": frozenset({"time"}),
+    "unit": frozenset({"time", "size", "char"}),
 }
 """Words that name the kind of quantity asked for, not the thing it is about: "the minimum
 length for a look-up secret" is met by "at least 20 bits" though the sentence never says
@@ -113,6 +121,23 @@ MEANING_DEPTH = 8
 answers on the guideline sets; 8 embeds half as much)."""
 VECTOR_CACHE = 4096
 """Sentence vectors kept (about 6 MB); the cache starts afresh when full."""
+SYNONYM_FLOOR = 0.6
+"""With an embedder: a passage word this close to a question word no passage uses stands for
+it ("idle" / "inactivity" 0.65, "email" / "mail" 0.85; "pepper" / "salt" 0.53 is not)."""
+SYNONYM_DEPTH = 12
+"""The best sentences by words whose words are compared with a question word no passage uses
+(a word only matters if it can lift one of them; all passages' words cost 4 times as much)."""
+MAX_VOCABULARY = 300
+"""At most this many distinct words of those sentences are embedded for one question."""
+KIND_FLOOR = 0.4
+"""A sentence that states a number of the kind asked (a duration for "how long", bits for
+"what strength"), of the thing asked about, answers at this share of the question's words."""
+_ASKS_UNIT = re.compile(r"\b(in|what|which) units?\b|\bunits? (is|are)\b", re.I)
+_SECOND_QUESTION = re.compile(
+    r",?\s+and\s+(?=(?:what|which|how|when|where|why|can|could|may|must|should|is|are|does|do)"
+    r"\b)",
+    re.I,
+)
 _MODAL = re.compile(r"\b(SHALL|MUST|SHOULD|MAY|REQUIRED|RECOMMENDED)\b")
 _BOUND = {
     "minimum": re.compile(r"\b(at least|minimum|no (fewer|less) than)\b", re.I),
@@ -151,6 +176,31 @@ class _Sentence:
     """A pair's two sentences."""
 
 
+_Scored = tuple[float, float, float, frozenset[str], _Sentence]
+"""(score, share of the question covered, the sentence's own share, terms met, sentence)."""
+
+
+def question_parts(question: str) -> list[str]:
+    """The two questions of "what does X mean and can I do Y", else the question alone.
+
+    The part after "and" must open as a question does (a question word or an auxiliary) and
+    each part must name a thing in at least two words ("the minimum length and the maximum
+    length of X" is one question about X).
+    """
+    match = _SECOND_QUESTION.search(question)
+    if match is None:
+        return [question]
+    first, second = question[: match.start()].strip(" ,;"), question[match.end() :].strip()
+    if min(len(_subject_terms(first)), len(_subject_terms(second))) < 2:
+        return [question]
+    return [first, second]
+
+
+def _subject_terms(question: str) -> list[str]:
+    """The question's content words that name a thing, not a bound or a kind of quantity."""
+    return [t for t in question_terms(question) if t not in MEASURE_WORDS | DIMENSION_WORDS.keys()]
+
+
 def question_terms(question: str) -> list[str]:
     """The question's content words, folded, in order, without repeats."""
     words = _WORD.findall(question.casefold())
@@ -187,6 +237,8 @@ class GuidelineRulePolicy:
         self.embedder = embedder
         self._vectors: dict[str, Vector] = {}
         """Sentence vectors by text: the same passages come back question after question."""
+        self._word_vectors: dict[str, Vector] = {}
+        """Single words' vectors (`_synonyms`), kept as the sentences' are."""
 
     def complete_with_tools(
         self,
@@ -213,64 +265,23 @@ class GuidelineRulePolicy:
         return AIResponse(self.answer(question, results, refusal), model=MODEL_ID)
 
     def answer(self, question: str, results: Sequence[Message], refusal: str) -> str:
-        """Quotes of the sentences that answer the question, or the refusal."""
-        said_as = said_as_of(results)
-        candidates = _candidates(_sentences(results, said_as))
-        asked = analyse(question)
-        terms = question_terms(question)
-        if asked.measure is not None:
-            # "the minimum length of X": the bound is what is asked, X is what must match.
-            terms = [t for t in terms if t not in MEASURE_WORDS] or terms
-        if not candidates or not terms:
+        """Quotes of the sentences that answer the question, or the refusal.
+
+        Two questions in one ("what does 429 mean and can I send Retry-After with it") get a
+        quote each when each part is answered; otherwise the question is read whole.
+        """
+        parts = question_parts(question)
+        if len(parts) == 2:
+            bests = [self.ranked(part, results) for part in parts]
+            if all(b and b[0][1] >= self.min_coverage for b in bests):
+                first, second = bests[0][0][4], bests[1][0][4]
+                chosen = [first] if second.text in first.text else [first, second]
+                if first.text in second.text:
+                    chosen = [second]
+                return "\n".join(f"{_quote(c.text)} {c.label}" for c in chosen)
+        scored = self.ranked(question, results)
+        if not scored:
             return refusal
-        count = len(candidates)
-        weight = {
-            t: math.log(1 + count / (1 + sum(_covers(c.words, t) for c in candidates)))
-            for t in terms
-        }
-        total = sum(weight.values()) or 1.0
-        defining = bool(_ASKS_MEANING.search(question))
-        wanted = wanted_dimensions(question)
-        wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted)
-
-        dimensional = {t: DIMENSION_WORDS[t] & wanted for t in terms if t in DIMENSION_WORDS}
-        dimensional = {t: kinds for t, kinds in dimensional.items() if kinds}
-        thing = [t for t in terms if t not in dimensional]
-
-        scored: list[tuple[float, float, float, frozenset[str], _Sentence]] = []
-        for candidate in candidates:
-            # Only a question that asks for a kind of quantity reads the sentence's numbers.
-            measured = {m.dimension for m in numbers_in(candidate.text)} if wanted else set()
-            met = frozenset(t for t, kinds in dimensional.items() if kinds & measured)
-            matched = frozenset(t for t in thing if _covers(candidate.words, t)) | met
-            own = sum(weight[t] for t in matched) / total
-            context = sum(weight[t] for t in thing if _covers(candidate.passage_words, t))
-            context = (context + sum(weight[t] for t in met)) / total
-            share = SENTENCE_SHARE * own + (1 - SENTENCE_SHARE) * context
-            bonus = 0.0
-            if wants_number and _NUMBER.search(candidate.text):
-                bonus += 0.1
-            if wanted and wanted & measured:
-                bonus += 0.15
-                if _held_elsewhere(candidate.text, thing, said_as):
-                    bonus -= HOLDER_COST
-            if _NORMATIVE.search(candidate.text):
-                bonus += 0.05
-            if defining and _DEFINES.search(candidate.text):
-                bonus += 0.1
-            if asked.measure is not None and _BOUND[asked.measure].search(candidate.text):
-                bonus += 0.05
-            # The subject named in the sentence itself, not only in its section's title.
-            said = frozenset(_WORD.findall(candidate.text.casefold()))
-            bonus += SUBJECT_WEIGHT * sum(weight[t] for t in terms if _covers(said, t)) / total
-            if candidate.pair:
-                bonus -= PAIR_COST
-            score = share + bonus - 0.01 * candidate.rank - LENGTH_COST * len(candidate.text)
-            scored.append((score, share, own, matched, candidate))
-        scored.sort(key=lambda item: -item[0])
-        if scored[0][1] < self.min_coverage:
-            # Words alone would refuse: meaning may find the sentence that says it otherwise.
-            scored = self._by_meaning(question, scored, wants_number)
         best_score, best_share, _, best_terms, best = scored[0]
         if best_share < self.min_coverage:
             return refusal
@@ -287,12 +298,146 @@ class GuidelineRulePolicy:
                 break
         return "\n".join(f"{_quote(c.text)} {c.label}" for c in chosen)
 
+    def ranked(self, question: str, results: Sequence[Message]) -> list[_Scored]:
+        """The candidate sentences, best first: (score, share, own share, terms met, sentence)."""
+        said_as = said_as_of(results)
+        candidates = _candidates(_sentences(results, said_as))
+        asked = analyse(question)
+        terms = question_terms(question)
+        if asked.measure is not None:
+            # "the minimum length of X": the bound is what is asked, X is what must match.
+            terms = [t for t in terms if t not in MEASURE_WORDS] or terms
+        if not candidates or not terms:
+            return []
+        scored = self._scored(question, candidates, terms, said_as, {})
+        # A question word the passages never use may be one of the best sentences' words said
+        # otherwise ("idle" / "inactivity"): it is read as theirs and the sentences scored again.
+        synonyms = self._synonyms(terms, candidates, [item[4] for item in scored[:SYNONYM_DEPTH]])
+        if synonyms:
+            scored = self._scored(question, candidates, terms, said_as, synonyms)
+        if scored[0][1] < self.min_coverage:
+            # Still refused: meaning may find the sentence that says it otherwise.
+            wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted_dimensions(question))
+            scored = self._by_meaning(question, scored, wants_number)
+        return scored
+
+    def _scored(
+        self,
+        question: str,
+        candidates: Sequence[_Sentence],
+        terms: Sequence[str],
+        said_as: SaidAs,
+        synonyms: dict[str, frozenset[str]],
+    ) -> list[_Scored]:
+        """Every candidate scored by the question's words it and its passage cover, best first.
+
+        `synonyms`: question word -> the passages' words that stand for it.
+        """
+
+        def covers(words: frozenset[str], term: str) -> bool:
+            return _covers(words, term) or bool(synonyms.get(term, frozenset()) & words)
+
+        asked = analyse(question)
+        count = len(candidates)
+        weight = {
+            t: math.log(1 + count / (1 + sum(covers(c.words, t) for c in candidates)))
+            for t in terms
+        }
+        total = sum(weight.values()) or 1.0
+        defining = bool(_ASKS_MEANING.search(question))
+        wanted = wanted_dimensions(question)
+        wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted)
+        asks_unit = bool(_ASKS_UNIT.search(question))
+
+        dimensional = {t: DIMENSION_WORDS[t] & wanted for t in terms if t in DIMENSION_WORDS}
+        dimensional = {t: kinds for t, kinds in dimensional.items() if kinds}
+        thing = [t for t in terms if t not in dimensional]
+
+        scored: list[_Scored] = []
+        for candidate in candidates:
+            # Only a question that asks for a kind of quantity reads the sentence's numbers.
+            measured = {m.dimension for m in numbers_in(candidate.text)} if wanted else set()
+            if asks_unit:
+                # "in what unit?": the unit named is the answer, with or without a number.
+                measured |= {unit_dimension(w) for w in _WORD.findall(candidate.text)} - {None}
+            met = frozenset(t for t, kinds in dimensional.items() if kinds & measured)
+            matched = frozenset(t for t in thing if covers(candidate.words, t)) | met
+            own = sum(weight[t] for t in matched) / total
+            context = sum(weight[t] for t in thing if covers(candidate.passage_words, t))
+            context = (context + sum(weight[t] for t in met)) / total
+            share = SENTENCE_SHARE * own + (1 - SENTENCE_SHARE) * context
+            bonus = 0.0
+            if wants_number and _NUMBER.search(candidate.text):
+                bonus += 0.1
+            if wanted and wanted & measured:
+                bonus += 0.15
+                if _held_elsewhere(candidate.text, thing, said_as):
+                    bonus -= HOLDER_COST
+                elif share >= KIND_FLOOR and met:
+                    # It states the kind of quantity asked, of the thing asked about: it
+                    # answers though the question's other words are not all its own.
+                    share = max(share, self.min_coverage)
+            if _NORMATIVE.search(candidate.text):
+                bonus += 0.05
+            if defining and _DEFINES.search(candidate.text):
+                bonus += 0.1
+            if asked.measure is not None and _BOUND[asked.measure].search(candidate.text):
+                bonus += 0.05
+            # The subject named in the sentence itself, not only in its section's title.
+            said = frozenset(_WORD.findall(candidate.text.casefold()))
+            bonus += SUBJECT_WEIGHT * sum(weight[t] for t in terms if covers(said, t)) / total
+            if candidate.pair:
+                bonus -= PAIR_COST
+            score = share + bonus - 0.01 * candidate.rank - LENGTH_COST * len(candidate.text)
+            scored.append((score, share, own, matched, candidate))
+        scored.sort(key=lambda item: -item[0])
+        return scored
+
+    def _synonyms(
+        self, terms: Sequence[str], candidates: Sequence[_Sentence], head: Sequence[_Sentence]
+    ) -> dict[str, frozenset[str]]:
+        """Question words no passage uses -> the `head` sentences' words closest in meaning.
+
+        Single words embedded with the packaged MiniLM (cached by word); a word at
+        SYNONYM_FLOOR or closer stands for the question's word. Nothing without an embedder.
+        """
+        if self.embedder is None:
+            return {}
+        seen = frozenset().union(*(c.passage_words for c in candidates))
+        missing = [t for t in terms if t.isalpha() and not _covers(seen, t)]
+        if not missing:
+            return {}
+        vocabulary = sorted(
+            w
+            for c in head
+            for w in _WORD.findall(c.text.casefold())
+            if len(w) >= 4 and w not in _STOP and not any(ch.isdigit() for ch in w)
+        )
+        vocabulary = list(dict.fromkeys(vocabulary))[:MAX_VOCABULARY]
+        new = [w for w in dict.fromkeys([*missing, *vocabulary]) if w not in self._word_vectors]
+        if new:
+            if len(self._word_vectors) + len(new) > VECTOR_CACHE:
+                self._word_vectors.clear()
+            self._word_vectors.update(zip(new, self.embedder.embed(new), strict=True))
+        found: dict[str, frozenset[str]] = {}
+        for term in missing:
+            asked = self._word_vectors[term]
+            close = frozenset(
+                w
+                for w in vocabulary
+                if sum(a * b for a, b in zip(asked, self._word_vectors[w], strict=True))
+                >= SYNONYM_FLOOR
+            )
+            if close:
+                found[term] = close
+        return found
+
     def _by_meaning(
         self,
         question: str,
-        scored: list[tuple[float, float, float, frozenset[str], _Sentence]],
+        scored: list[_Scored],
         wants_number: bool,
-    ) -> list[tuple[float, float, float, frozenset[str], _Sentence]]:
+    ) -> list[_Scored]:
         """The word scores' head re-scored with each sentence's closeness in meaning.
 
         Only the first MEANING_DEPTH are embedded (MiniLM costs a few ms a sentence on a CPU);
@@ -440,6 +585,12 @@ def _loaded(content: str) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def _passages_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A search result's passages (objects only)."""
+    passages = data.get("passages")
+    return [p for p in passages if isinstance(p, dict)] if isinstance(passages, list) else []
+
+
 def _sentences(results: Sequence[Message], said_as: SaidAs = ()) -> list[_Sentence]:
     """Every sentence of every passage the searches returned, with its label and rank."""
     found: list[_Sentence] = []
@@ -451,16 +602,17 @@ def _sentences(results: Sequence[Message], said_as: SaidAs = ()) -> list[_Senten
     def words_of(text: str, expansions: dict[str, frozenset[str]]) -> frozenset[str]:
         return _said_as(_words_of(text, expansions), said_as)
 
+    # An acronym one passage defines ("False Match Rate (FMR)") reads the same in the others.
+    expansions: dict[str, frozenset[str]] = {}
     for data in loaded:
-        passages = data.get("passages")
-        for passage in passages if isinstance(passages, list) else []:
-            if not isinstance(passage, dict):
-                continue
+        for passage in _passages_of(data):
+            expansions = {**_acronyms(str(passage.get("text") or "")), **expansions}
+    for data in loaded:
+        for passage in _passages_of(data):
             label, text = passage.get("label"), passage.get("text")
             if not isinstance(label, str) or not isinstance(text, str):
                 continue
             context = " ".join(str(passage.get(k) or "") for k in ("section", "document"))
-            expansions = _acronyms(text)
             around = words_of(f"{text} {context}", expansions)
             for block in blocks(text):
                 for piece in sentences(block, GUIDELINE):

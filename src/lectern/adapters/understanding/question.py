@@ -186,7 +186,7 @@ _QUANTITY_UNITS = frozenset(
 )
 MEASURE_CUES = {
     "minimum": ("minimum", "least", "min", "shortest", "fewest", "lowest", "smallest"),
-    "maximum": ("maximum", "most", "max", "longest", "largest", "highest", "greatest", "up"),
+    "maximum": ("maximum", "most", "max", "cap", "longest", "largest", "highest", "greatest", "up"),
 }
 
 
