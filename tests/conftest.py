@@ -158,9 +158,32 @@ def pytest_unconfigure(config: pytest.Config) -> None:  # noqa: ARG001 - pytest'
         _POSTGRES_SUITE.pop().close()
 
 
+def _longest_files_first(items: list[pytest.Item]) -> None:
+    """Order whole files: those holding tests marked slow first, then by number of tests.
+
+    With `--dist loadfile --no-loadscope-reorder` xdist hands files out in this order, one
+    to each worker as it runs short of work: the long files start at once and the short
+    ones fill the end, so both workers finish together. (xdist's own order, most tests
+    first, left the SIGKILLed ingests and approvals, one or two tests each, for last: one
+    worker ran them alone for minutes.) Within a file the order does not change.
+    """
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+
+    def weight(tests: list[pytest.Item]) -> tuple[bool, int]:
+        return (not any(t.get_closest_marker("slow") for t in tests), -len(tests))
+
+    items[:] = [item for tests in sorted(files.values(), key=weight) for item in tests]
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Refuse two tests with one node id: xdist's file scheduling would run them as one."""
+    """Order the files for the workers; refuse two tests with one node id.
+
+    xdist's file scheduling keys its work by node id: two tests with one id would run as one.
+    """
+    _longest_files_first(items)
     seen = Counter(item.nodeid for item in items)
     shared = sorted(nodeid for nodeid, count in seen.items() if count > 1)
     if shared:
