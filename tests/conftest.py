@@ -568,6 +568,28 @@ def shared_books() -> Path:
 _TEST_DATA_VARIABLES = {"LECTERN_TEST_BOOKS", "LECTERN_SHARED_DATA"}
 
 
+def isolate_lectern_env(monkeypatch: pytest.MonkeyPatch, data_dir: Path, engine: str) -> None:
+    """The environment a test's commands run in: none of the developer's LECTERN_* variables,
+    the data directory `data_dir`, and `--engine`'s engine.
+
+    `_isolated_env` gives every test this; a module fixture that runs commands once for its
+    tests (under `pytest.MonkeyPatch.context()`) gives it to them too.
+    """
+    for name in list(os.environ):
+        if name.startswith("LECTERN_") and name not in _TEST_DATA_VARIABLES:
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("LECTERN_DATA_DIR", str(data_dir))
+    # Upload jobs run on the serving process's threads in tests: a worker process would be
+    # spawned (seconds) per test, and it cannot see what a test patched in this process
+    # (the PostgreSQL schema per data dir below). tests/integration/test_upload_processes.py
+    # runs the default, worker processes.
+    monkeypatch.setenv("LECTERN_UPLOAD_RUNNER", "thread")
+    if (threads := _threads_per_worker()) is not None:
+        monkeypatch.setenv("LECTERN_EMBED_THREADS", str(threads))
+    if engine != "embedded":
+        monkeypatch.setenv("LECTERN_ENGINE", engine)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, request: pytest.FixtureRequest
@@ -577,20 +599,8 @@ def _isolated_env(
     With `--engine qdrant`, LECTERN_ENGINE=qdrant: every Settings built in the test (and the
     test helpers' own wiring) keeps its indexes in Qdrant local mode under its data dir.
     """
-    for name in list(os.environ):
-        if name.startswith("LECTERN_") and name not in {
-            "LECTERN_TEST_BOOKS",
-            "LECTERN_SHARED_DATA",
-        }:
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
-    # Upload jobs run on the serving process's threads in tests: a worker process would be
-    # spawned (seconds) per test, and it cannot see what a test patched in this process
-    # (the PostgreSQL schema per data dir below). tests/integration/test_upload_processes.py
-    # runs the default, worker processes.
-    monkeypatch.setenv("LECTERN_UPLOAD_RUNNER", "thread")
-    if (threads := _threads_per_worker()) is not None:
-        monkeypatch.setenv("LECTERN_EMBED_THREADS", str(threads))
+    engine = request.config.getoption("--engine")
+    isolate_lectern_env(monkeypatch, tmp_path / "var", engine)
     if on_postgres():
         # Every data directory's default catalog becomes its own PostgreSQL schema, as each
         # has its own SQLite file otherwise. (A `lectern` subprocess does not see this: such
@@ -603,9 +613,6 @@ def _isolated_env(
             return catalog_url_for((settings.data_dir / "catalog.db").resolve())
 
         monkeypatch.setattr(Settings, "resolved_catalog_url", property(resolved_catalog_url))
-    engine = request.config.getoption("--engine")
-    if engine != "embedded":
-        monkeypatch.setenv("LECTERN_ENGINE", engine)
     yield
     if engine == "qdrant":
         from lectern.adapters.engines.qdrant_store import disconnect
