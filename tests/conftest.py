@@ -159,20 +159,22 @@ def pytest_unconfigure(config: pytest.Config) -> None:  # noqa: ARG001 - pytest'
 
 
 def _longest_files_first(items: list[pytest.Item]) -> None:
-    """Order whole files: those holding tests marked slow first, then by number of tests.
+    """Order whole files: those holding tests marked slow first, then fewest tests first.
 
     With `--dist loadfile --no-loadscope-reorder` xdist hands files out in this order, one
     to each worker as it runs short of work: the long files start at once and the short
-    ones fill the end, so both workers finish together. (xdist's own order, most tests
-    first, left the SIGKILLed ingests and approvals, one or two tests each, for last: one
-    worker ran them alone for minutes.) Within a file the order does not change.
+    ones fill the end, so both workers finish together. A file of one to four tests is
+    mostly a real server, CLI or model run (the killed ingests and approvals, the ClapNQ
+    harness, the workspace demo: 15 to 80 s each), a file of dozens mostly quick unit
+    tests. (xdist's own order, most tests first, left the SIGKILLed ingests and approvals
+    for last: one worker ran them alone for minutes.) Within a file the order is kept.
     """
     files: dict[str, list[pytest.Item]] = {}
     for item in items:
         files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
 
     def weight(tests: list[pytest.Item]) -> tuple[bool, int]:
-        return (not any(t.get_closest_marker("slow") for t in tests), -len(tests))
+        return (not any(t.get_closest_marker("slow") for t in tests), len(tests))
 
     items[:] = [item for tests in sorted(files.values(), key=weight) for item in tests]
 
