@@ -87,9 +87,10 @@ node-deps: $(NODE_STAMP)
 # Both cores: pytest-xdist, whole files to a worker (a module's fixtures are built once).
 # Every test is parallel-safe: its own data dir, PostgreSQL database or schema, Redis keys,
 # free port and Qdrant folder; what a run builds once (the tiny indexed catalog, the full
-# ingest) is built by the first worker under a file lock and copied. `make test XDIST=` runs
-# in one process.
-XDIST ?= -n 2 --dist loadfile
+# ingest) is built by the first worker under a file lock and copied. Files go out in the
+# order tests/conftest.py gives them (slow tests first, then the files of fewest tests),
+# not xdist's (most tests first). `make test XDIST=` runs in one process.
+XDIST ?= -n 2 --dist loadfile --no-loadscope-reorder
 
 test: lint browser node-deps
 	$(BIN)/pytest $(XDIST)

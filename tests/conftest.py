@@ -158,9 +158,34 @@ def pytest_unconfigure(config: pytest.Config) -> None:  # noqa: ARG001 - pytest'
         _POSTGRES_SUITE.pop().close()
 
 
+def _longest_files_first(items: list[pytest.Item]) -> None:
+    """Order whole files: those holding tests marked slow first, then fewest tests first.
+
+    With `--dist loadfile --no-loadscope-reorder` xdist hands files out in this order, one
+    to each worker as it runs short of work: the long files start at once and the short
+    ones fill the end, so both workers finish together. A file of one to four tests is
+    mostly a real server, CLI or model run (the killed ingests and approvals, the ClapNQ
+    harness, the workspace demo: 15 to 80 s each), a file of dozens mostly quick unit
+    tests. (xdist's own order, most tests first, left the SIGKILLed ingests and approvals
+    for last: one worker ran them alone for minutes.) Within a file the order is kept.
+    """
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+
+    def weight(tests: list[pytest.Item]) -> tuple[bool, int]:
+        return (not any(t.get_closest_marker("slow") for t in tests), len(tests))
+
+    items[:] = [item for tests in sorted(files.values(), key=weight) for item in tests]
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Refuse two tests with one node id: xdist's file scheduling would run them as one."""
+    """Order the files for the workers; refuse two tests with one node id.
+
+    xdist's file scheduling keys its work by node id: two tests with one id would run as one.
+    """
+    _longest_files_first(items)
     seen = Counter(item.nodeid for item in items)
     shared = sorted(nodeid for nodeid, count in seen.items() if count > 1)
     if shared:
@@ -545,6 +570,28 @@ def shared_books() -> Path:
 _TEST_DATA_VARIABLES = {"LECTERN_TEST_BOOKS", "LECTERN_SHARED_DATA"}
 
 
+def isolate_lectern_env(monkeypatch: pytest.MonkeyPatch, data_dir: Path, engine: str) -> None:
+    """The environment a test's commands run in: none of the developer's LECTERN_* variables,
+    the data directory `data_dir`, and `--engine`'s engine.
+
+    `_isolated_env` gives every test this; a module fixture that runs commands once for its
+    tests (under `pytest.MonkeyPatch.context()`) gives it to them too.
+    """
+    for name in list(os.environ):
+        if name.startswith("LECTERN_") and name not in _TEST_DATA_VARIABLES:
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("LECTERN_DATA_DIR", str(data_dir))
+    # Upload jobs run on the serving process's threads in tests: a worker process would be
+    # spawned (seconds) per test, and it cannot see what a test patched in this process
+    # (the PostgreSQL schema per data dir below). tests/integration/test_upload_processes.py
+    # runs the default, worker processes.
+    monkeypatch.setenv("LECTERN_UPLOAD_RUNNER", "thread")
+    if (threads := _threads_per_worker()) is not None:
+        monkeypatch.setenv("LECTERN_EMBED_THREADS", str(threads))
+    if engine != "embedded":
+        monkeypatch.setenv("LECTERN_ENGINE", engine)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, request: pytest.FixtureRequest
@@ -554,20 +601,8 @@ def _isolated_env(
     With `--engine qdrant`, LECTERN_ENGINE=qdrant: every Settings built in the test (and the
     test helpers' own wiring) keeps its indexes in Qdrant local mode under its data dir.
     """
-    for name in list(os.environ):
-        if name.startswith("LECTERN_") and name not in {
-            "LECTERN_TEST_BOOKS",
-            "LECTERN_SHARED_DATA",
-        }:
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("LECTERN_DATA_DIR", str(tmp_path / "var"))
-    # Upload jobs run on the serving process's threads in tests: a worker process would be
-    # spawned (seconds) per test, and it cannot see what a test patched in this process
-    # (the PostgreSQL schema per data dir below). tests/integration/test_upload_processes.py
-    # runs the default, worker processes.
-    monkeypatch.setenv("LECTERN_UPLOAD_RUNNER", "thread")
-    if (threads := _threads_per_worker()) is not None:
-        monkeypatch.setenv("LECTERN_EMBED_THREADS", str(threads))
+    engine = request.config.getoption("--engine")
+    isolate_lectern_env(monkeypatch, tmp_path / "var", engine)
     if on_postgres():
         # Every data directory's default catalog becomes its own PostgreSQL schema, as each
         # has its own SQLite file otherwise. (A `lectern` subprocess does not see this: such
@@ -580,9 +615,6 @@ def _isolated_env(
             return catalog_url_for((settings.data_dir / "catalog.db").resolve())
 
         monkeypatch.setattr(Settings, "resolved_catalog_url", property(resolved_catalog_url))
-    engine = request.config.getoption("--engine")
-    if engine != "embedded":
-        monkeypatch.setenv("LECTERN_ENGINE", engine)
     yield
     if engine == "qdrant":
         from lectern.adapters.engines.qdrant_store import disconnect

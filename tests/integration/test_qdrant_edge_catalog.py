@@ -7,6 +7,7 @@ does, finds the same nearest vectors, and returns only what a filter allows.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,16 +19,14 @@ from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 from lectern.adapters.engines.bm25_sparse import encode_documents, encode_query
 from lectern.adapters.engines.qdrant_store import DENSE, SPARSE, point_id
 from lectern.adapters.lexical.bm25s_index import Bm25sLexicalIndex
-from lectern.adapters.sources.fetch import MirrorSourceFetcher
 from lectern.adapters.vector.faiss_index import FaissVectorIndex
 from lectern.application.book_filters import BookFilterIndex
 from lectern.application.evaluation.datasets import load_dataset
-from lectern.application.ingestion import IngestionService
-from lectern.bootstrap import default_sources
 from lectern.domain.passages import book_passage
 from lectern.domain.retrieval import Passage
 from lectern.domain.search import SearchFilters
 from tests.fakes import HashingArrayEmbedder
+from tests.integration.conftest import FullIngest
 
 pytestmark = pytest.mark.slow
 
@@ -93,11 +92,13 @@ class Catalog:
 
 
 @pytest.fixture(scope="module")
-def full(shared_books: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+def full(full_ingest: FullIngest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Catalog]:
+    """The run's one full ingest of the shared books (a copy: the shared file is read-only)."""
     folder = tmp_path_factory.mktemp("edge")
+    shutil.copy(full_ingest.catalog, folder / "catalog.db")
     catalog = SqlAlchemyBookCatalog.from_url(f"sqlite:///{folder / 'catalog.db'}")
-    IngestionService(catalog, MirrorSourceFetcher(shared_books), default_sources()).ingest()
     built = Catalog(catalog, folder / "shard")
+    catalog.close()
     yield built
     built.shard.close()
 
