@@ -926,11 +926,15 @@ class WorkspaceRules:
             return []
         query = _clean(match.group("q"))
         query = re.sub(r"^(?:the|our|any)\s+", "", query, flags=re.I)
-        if not query or IT.match(query) or not (
-            refs.on_workspace_page
-            or WORKSPACE_SEARCH.search(text)
-            or refs.mentions_workspace(query)
-            or re.match(r"^(?:where|is|was)\b", text, re.I)
+        if (
+            not query
+            or IT.match(query)
+            or not (
+                refs.on_workspace_page
+                or WORKSPACE_SEARCH.search(text)
+                or refs.mentions_workspace(query)
+                or re.match(r"^(?:where|is|was)\b", text, re.I)
+            )
         ):
             return []
         arguments: dict[str, Any] = {"query": query}
