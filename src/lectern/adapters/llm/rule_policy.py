@@ -39,7 +39,7 @@ from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.book_patterns import SEARCH_LEAD
 from lectern.adapters.understanding.book_plan import plan_books
-from lectern.adapters.understanding.compound import clauses
+from lectern.adapters.understanding.compound import clauses, title_within, titles_in
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
     CONVERSATIONAL,
@@ -54,7 +54,12 @@ from lectern.adapters.understanding.mentions import (
     masked,
     names_from_prompt,
 )
-from lectern.adapters.understanding.referents import _NoReferent, book_resolver, which_book
+from lectern.adapters.understanding.referents import (
+    SameTitle,
+    _NoReferent,
+    book_resolver,
+    which_book,
+)
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     names_workspace_thing,
@@ -99,6 +104,13 @@ _ACTIONS = frozenset(
     }
 )
 """The book tools that change something: what the clauses of a compound request may do."""
+_BOOK_ID = re.compile(r"^(?:book:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+RIVAL_SHARE = 0.25
+"""A book sharing a title is asked about when it has at least this share of the most read
+one's readers: Lukyanenko's *Night Watch* (a third of Pratchett's) is, Charlotte Brontë's
+*Emma* fragment (1% of Austen's) is not."""
+CatalogBooks = Callable[[str], Sequence[tuple[str, str, int]]]
+"""(title, first author, readers) of each catalog book a title names word for word."""
 APPROVE_REQUEST = re.compile(
     r"\b(?:approve|confirm|accept|execute|run)\b.{0,40}\b(?:all|every|pending|actions?|changes?)\b",
     re.I,
@@ -147,15 +159,19 @@ class RulePolicy:
         clock: Callable[[], datetime] | None = None,
         *,
         titles: Callable[[str], bool] | None = None,
+        books: CatalogBooks | None = None,
     ) -> None:
         """Query-understanding rules filter searches; `layer` reads what patterns miss.
 
         Without a layer, a request no pattern matches is a book search. `clock` (the wall
         clock by default) reads relative due dates ("by Friday"). `titles` says whether
         words are a catalog title, so "Emma and Persuasion" is two books and "War and
-        Peace" one; without it, a run of titles is never split.
+        Peace" one; without it, a run of titles is never split. `books` reads a title as
+        the catalog spells it ("the tigers wife" -> *The Tiger's Wife*), and tells apart books
+        that share one; without it, a book is passed on as written.
         """
         self.understanding = understanding
+        self.books_titled = books
         self.layer = layer
         self.titles = titles
         self.clock = clock or (lambda: datetime.now(UTC))
@@ -209,8 +225,36 @@ class RulePolicy:
     # --- planning -------------------------------------------------------------------------
 
     def _call(self, tool: str, **arguments: Any) -> ToolCall:
+        book = arguments.get("book")
+        if tool in BOOK_TOOLS and isinstance(book, str):
+            arguments["book"] = self._as_catalog_spells(book)
         self._counter += 1
         return ToolCall(f"rp-{self._counter}", tool, dict(arguments))
+
+    def _as_catalog_spells(self, book: str) -> str:
+        """The title as the catalog spells it, found inside what was said about it if need be.
+
+        Raises `SameTitle` when books by different authors, each widely read, share it: which
+        one is asked, never the more popular one guessed.
+        """
+        if self.books_titled is None or _BOOK_ID.match(book):
+            return book
+        books_titled = self.books_titled
+
+        def is_title(words: str) -> bool:
+            return bool(books_titled(words))
+
+        found = books_titled(book)
+        if not found and len(titles_in(book, is_title)) == 1:
+            # Not a run of several titles ("The Shining and Carrie"): one title and more words.
+            inside = title_within(book, is_title)
+            found = books_titled(inside) if inside else ()
+        if not found:
+            return book
+        rivals = [b for b in found if b[2] >= RIVAL_SHARE * found[0][2]]
+        if len(rivals) > 1:
+            raise SameTitle(found[0][0], [b[1] for b in rivals])
+        return found[0][0]
 
     def _plan(
         self,

@@ -73,3 +73,36 @@ def titles_in(run: str, is_title: Callable[[str], bool]) -> list[str]:
                 best[end] = [*before, part.strip()]
     found = best[len(words)]
     return found if found is not None and len(found) > 1 else [run]
+
+
+_AFTER_TITLE = re.compile(
+    r"^(?:for|because|since|as|so|but|though|although|please|pls|which|who|that|from|off|to|"
+    r"onto|into|on|in|now|again|too)\b",
+    re.I,
+)
+"""Words that end a title and start what is said about it ("Sophie's World for my nephew")."""
+
+
+def title_within(run: str, is_title: Callable[[str], bool]) -> str | None:
+    """The catalog title a book reference holds with more words around it, or None.
+
+    A title followed by punctuation or a word that starts a new phrase ("Gilead? Quiet,
+    reflective", "Sophie's World for my nephew"); in a reference written all in lower case,
+    where no capital marks the title, also the longest run of two words or more that is one
+    ("finished caliban's war need that vibe").
+    """
+    words = run.split()
+    if len(words) < 2:
+        return None
+    lower = run == run.casefold()
+    for size in range(len(words) - 1, 0, -1):
+        for start in range(len(words) - size + 1):
+            part = " ".join(words[start : start + size])
+            ends = part[-1] in "?!.,;:" or (
+                start + size < len(words) and _AFTER_TITLE.match(words[start + size])
+            )
+            if not ((start == 0 and ends) or (lower and size >= 2)):
+                continue
+            if is_title(part.strip(" ?!.,;:")):
+                return part.strip(" ?!.,;:")
+    return None
