@@ -24,6 +24,7 @@ from lectern.adapters.understanding.book_patterns import (
     EXCLUDE_AUTHOR,
     EXCLUDE_CATEGORY,
     FACETS,
+    HOW_LONG,
     LANGUAGE_Q,
     NOT_YOUTH,
     RATE,
@@ -57,6 +58,7 @@ _CONTRAST = re.compile(
     re.I,
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
+_THE_BOOK = re.compile(r"^(?:the|this|that)\s+(?:book|novel)\s+(?=\S)", re.I)
 _QUESTION = re.compile(r"\?\s*$|^(?:is|was|does|did|who|what|when|which|why|how)\b", re.I)
 
 
@@ -176,7 +178,8 @@ class BookRules:
         match = SIMILAR.search(text)
         if not match:
             return []
-        named, adults, tail = like_but(next(v for v in match.groups() if v))
+        said = "it" if match.group("bare") else next(v for v in match.groups() if v)
+        named, adults, tail = like_but(said)
         title = it(named)
         arguments: dict[str, object] = {"book": title, "limit": 5}
         if adults:
@@ -205,11 +208,14 @@ class BookRules:
             (WHO_WROTE, ("authors",)),
             (WHEN, ("published_year",)),
             (LANGUAGE_Q, ("language",)),
+            (HOW_LONG, ("pages",)),
             (ABOUT, ("description", "categories")),
         ):
             match = pattern.match(text)
             if match:
                 title = next(v for k, v in match.groupdict().items() if v and k.startswith("title"))
+                # "about the book How We Decide": the book is named after the word "book".
+                title = _THE_BOOK.sub("", title) or title
                 title, more = second_question(title)
                 fields = tuple(dict.fromkeys((*fields, *more)))
                 return self.steps.details(

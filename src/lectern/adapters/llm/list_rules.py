@@ -22,6 +22,7 @@ from lectern.adapters.llm.rule_replies import (
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.understanding.book_patterns import (
     ADD,
+    ARROW,
     COUNT_ONTO_LIST,
     CREATE,
     DELETE,
@@ -248,7 +249,7 @@ class ListRules:
         """A book put on a list, with its note; a list the reader lacks is asked about."""
         match = ADD.match(text)
         if not match:
-            return []
+            return self._pointed(text, it, lists)
         named = _clean(match.group("list1") or match.group("list2"))
         if lists and resolve(named, lists, cutoff=85).name is None:
             # "my horror list" when the reader has none: make it, or which of theirs?
@@ -262,6 +263,21 @@ class ListRules:
         if match.group("note"):
             arguments["note"] = _clean(match.group("note"))
         return self.steps.single(self.steps.call("add_to_list", **arguments))
+
+    def _pointed(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
+        """A book pointed at one of the reader's lists ("X -> Kids list"): put on it.
+
+        Only where the left side is no list of theirs, so "Summer -> Beach" (two names of
+        lists) is never read as an entry.
+        """
+        match = ARROW.match(text)
+        if not match or not lists:
+            return []
+        target = resolve(_clean(match.group("list")), lists, cutoff=85).name
+        book = _clean(match.group("book"))
+        if target is None or not book or resolve(book, lists, cutoff=85).name is not None:
+            return []
+        return self.steps.single(self.steps.call("add_to_list", list=target, book=it(book)))
 
     def remove(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A book taken off a list."""

@@ -53,6 +53,7 @@ from lectern.adapters.understanding.layer import (
 from lectern.adapters.understanding.mentions import (
     masked,
     names_from_prompt,
+    with_name,
 )
 from lectern.adapters.understanding.referents import (
     SameTitle,
@@ -86,11 +87,17 @@ NOT_SURE_TEXT = (
 )
 _LEAD_FILLER = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|all right|so|well|right|cool|great|nice|perfect|awesome|lovely|"
-    r"sure|yes|yeah|yep|and|also|hmm+|um+|oh)\b"
+    r"sure|yes|yeah|yep|and|also|hmm+|um+|oh|first(?:ly|\s+of\s+all)?|kindly)\b"
     r"[\s,.!-]*)+(?=\S+\s+\S)",
     re.I,
 )
 """Words that lead a request without being it ("ok add it to ...", "so what about ...")."""
+_WISH = re.compile(
+    r"^(?:i'?d|i\s+would)\s+(?:like|love)\s+(?:you\s+)?to\s+(?!know\b)|"
+    r"^i\s+(?:want|need)\s+you\s+to\s+|^let'?s\s+",
+    re.I,
+)
+"""A wish that leads a book request ("I'd like to begin a new list ..."): not the request."""
 _PLEASE = re.compile(r"\b(?:pls|plz|pleas)\b", re.I)
 _ACTIONS = frozenset(
     {
@@ -139,6 +146,8 @@ def _names_a_list(text: str, lists: Sequence[str]) -> bool:
 @dataclass
 class _Plan:
     steps: list[Step] = field(default_factory=list)
+    by_meaning: bool = False
+    """Read by the layer (MiniLM), not by a pattern: not trusted as a part of a compound."""
 
 
 def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
@@ -282,10 +291,12 @@ class RulePolicy:
         if OFF_TOPIC.search(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
+        text = _WISH.sub("", text)
         names = names_from_prompt(system)
         if self.layer is not None and names_workspace_thing(text, system):
             # "tell me about the runbook task" names a task: not a book question.
             plan.steps.extend(self._missed(text, system, available, it, history))
+            plan.by_meaning = True
             return plan
         lists = self.lists
         for matcher in (
@@ -314,6 +325,7 @@ class RulePolicy:
             if steps:
                 plan.steps.extend(steps)
                 return plan
+        plan.by_meaning = not self._asks_for_books(text, system)
         try:
             plan.steps.extend(self._missed(text, system, available, it, history))
         except _NoReferent as error:
@@ -335,13 +347,7 @@ class RulePolicy:
                 return [lambda _: Clarification(NOT_SURE_TEXT, ()).response(MODEL_ID)]
             return self.books.search(text)
         names = names_from_prompt(system)
-        if (
-            not on_workspace
-            and SEARCH_LEAD.match(text)
-            and _BOOK_WORDS.search(text)
-            and not re.search(r"\blists?\b", text, re.I)
-            and not _names_a_list(text, names.of("list"))
-        ):
+        if self._asks_for_books(text, system):
             # "find books about Panem" reads as a request for books: no reading needed.
             return self.books.search(text)
         tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
@@ -393,6 +399,17 @@ class RulePolicy:
         told = read_reply(intent, text) or book_replies.get(intent) or _summary
         return [lambda _: calls, lambda done: AIResponse(told(done), model=MODEL_ID)]
 
+    @staticmethod
+    def _asks_for_books(text: str, system: str) -> bool:
+        """Whether the message reads as a request for books ("find books about Panem")."""
+        return (
+            not _WORKSPACE_PAGE.search(system)
+            and bool(SEARCH_LEAD.match(text))
+            and bool(_BOOK_WORDS.search(text))
+            and not re.search(r"\blists?\b", text, re.I)
+            and not _names_a_list(text, names_from_prompt(system).of("list"))
+        )
+
     def layer_question(self, reading: Any) -> AIResponse:
         """The layer's clarifying question for a reading no plan could fill."""
         assert self.layer is not None
@@ -401,10 +418,12 @@ class RulePolicy:
     def _compound(
         self, history: Sequence[Message], system: str, available: set[str], *, nested: bool
     ) -> Callable[[str, Callable[[str], str]], list[Step]]:
-        """Several changes in one message ("add X to Y and rate it 4"), each clause read alone.
+        """Several requests in one message ("add X to Y and rate it 4"), each part read alone.
 
-        A later clause's "it" is the book an earlier one named. Every clause must plan
-        changes with no question; otherwise the message is read whole, as before.
+        A later part's "it" is the book an earlier one named, and "to it" (or an entry with
+        no list named) the list an earlier one made, renamed or used. Every part must plan
+        calls with no question, and a look-up must be read by a pattern, not by meaning;
+        otherwise the message is read whole, as before. The reply answers each part in turn.
         """
 
         def matcher(text: str, it: Callable[[str], str]) -> list[Step]:
@@ -412,21 +431,69 @@ class RulePolicy:
             parts = [] if nested else clauses(text)
             if not parts:
                 return []
-            calls: list[ToolCall] = []
+            planned: list[tuple[list[ToolCall], Step]] = []
             referent: str | None = None
+            listed: str | None = None
+            seen = system
             for part in parts:
+                part = _on_the_list(part, listed)
                 try:
-                    sub = self._plan(part, history, system, available, referent, nested=True)
+                    sub = self._plan(part, history, seen, available, referent, nested=True)
                 except _NoReferent:
                     return []
-                first = sub.steps[0](_Done([], [])) if len(sub.steps) == 2 else None
+                first = sub.steps[0](_Done([], [])) if len(sub.steps) >= 2 else None
                 if not isinstance(first, list) or not first:
                     return []
-                if any(c.name not in _ACTIONS for c in first):
+                if any(c.name not in _ACTIONS for c in first) and sub.by_meaning:
                     return []
-                calls.extend(first)
+                planned.append((first, sub.steps[1]))
                 books = [c.arguments["book"] for c in first if c.arguments.get("book")]
                 referent = str(books[-1]) if books else referent
-            return self.steps.single_calls(calls)
+                for call in first:
+                    named = call.arguments.get("new_name") or (
+                        call.arguments.get("name") if call.name == "create_list" else None
+                    )
+                    listed = str(named or call.arguments.get("list") or listed or "") or None
+                    if named:
+                        # A list this message makes (or renames to) is one a later part may use.
+                        seen = with_name(seen, "list", str(named))
+            if all(c.name in _ACTIONS for calls, _ in planned for c in calls):
+                return self.steps.single_calls([c for calls, _ in planned for c in calls])
+            return _in_turn(planned)
 
         return matcher
+
+
+_TO_IT = re.compile(r"\b(to|onto|into|on|in|from|off|out\s+of)\s+it\b", re.I)
+_ENTRY = re.compile(r"^(?:add|put|pop|stick|chuck|throw|toss|save|include)\b", re.I)
+_DESTINATION = re.compile(r"\b(?:to|onto|into|on|in)\s+\S", re.I)
+
+
+def _on_the_list(part: str, listed: str | None) -> str:
+    """A later part's list said as "it" ("add X to it"), or left unsaid ("add X"), named."""
+    if not listed:
+        return part
+    part = _TO_IT.sub(lambda m: f"{m.group(1)} the {listed} list", part)
+    if _ENTRY.match(part) and not _DESTINATION.search(part):
+        part = f"{part} to the {listed} list"
+    return part
+
+
+def _in_turn(planned: list[tuple[list[ToolCall], Step]]) -> list[Step]:
+    """Every part's calls in one stage, then each part's own reply over its own results."""
+    calls = [c for part_calls, _ in planned for c in part_calls]
+
+    def reply(done: _Done) -> AIResponse:
+        texts: list[str] = []
+        at = 0
+        for part_calls, told in planned:
+            size = len(part_calls)
+            own = _Done(done.calls[at : at + size], done.results[at : at + size])
+            at += size
+            outcome = told(own)
+            text = outcome.text if isinstance(outcome, AIResponse) else _summary(own)
+            if text and text not in texts:
+                texts.append(text)
+        return AIResponse("\n\n".join(texts), model=MODEL_ID)
+
+    return [lambda _: calls, reply]

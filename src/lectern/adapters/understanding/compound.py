@@ -13,16 +13,19 @@ import re
 from collections.abc import Callable
 
 ACTION_VERB = (
-    r"(?:rate|give|add|put|pop|stick|throw|toss|save|take|remove|drop|delete|make|create|"
-    r"start|rename|call|move|mark|fix|correct|change)"
+    r"(?:rate|give|add|put|pop|stick|chuck|throw|toss|save|take|remove|drop|delete|make|create|"
+    r"start|rename|call|move|mark|fix|correct|change|bin|nuke|trash|scrap|ditch)"
 )
+LOOKUP_VERB = r"(?:show|find|search|look|tell|recommend|suggest|list|what|which|who|pull\s+up)"
+"""Verbs that start a look-up: a later part may ask for one ("..., then show me my lists")."""
 _BREAK = re.compile(
-    r"(?:\s*[,;]\s*|\s+-\s+|\s+)(?:(?:and|then|&)\s+)+(?:also\s+)?"
-    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+)?"
-    rf"(?={ACTION_VERB}\b)",
+    r"(?:\s*[,;]\s*(?:(?:and|then|&|also)\s+)*|\s+-\s+|\s+(?:(?:and|then|&)\s+)+)"
+    r"(?:also\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+)?"
+    rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b)",
     re.I,
 )
-"""A joint before a second request: "and" or "then", and the next words start with a verb."""
+"""A joint before another request: a comma, semicolon, "and", "then" or "also", and the next
+words start with a verb of a change or a look-up."""
 _STARS = r"(?:[1-5]|one|two|three|four|five)(?:\s*(?:/\s*5|stars?|out of (?:5|five)))?"
 _GAPPED = re.compile(
     rf"^(?P<verb>rate|give)\s+(?P<first>.+?\s{_STARS})\s*(?:,\s*|\s+)(?:and|&)\s+"
@@ -33,7 +36,7 @@ _GAPPED = re.compile(
 
 
 def clauses(text: str) -> list[str]:
-    """The requests a message joins with "and"/"then", or [] when it is one request.
+    """The requests a message joins with ",", ";", "and", "then", "also", or [] when it is one.
 
     A joint counts only where the words after it start with a request verb, so "War and
     Peace" and "find books and add them ..." (no verb of their own) are not split here.

@@ -45,7 +45,8 @@ _COMMENT = re.compile(
     re.I,
 )
 _LIST_NAME = re.compile(
-    r"\b(?:called|named|titled|name it|call it)\s+(?P<name>.+?)(?=\s+(?:with|and|that|which|"
+    r"\b(?:called|named|titled|name it|call it|with\s+the\s+(?:name|title)|"
+    r"by\s+the\s+name(?:\s+of)?|under\s+the\s+name)\s+(?P<name>.+?)(?=\s+(?:with|and|that|which|"
     r"containing|for\s+(?:me|my))\b|[,.!?]|$)",
     re.I,
 )
