@@ -22,6 +22,7 @@ from lectern.adapters.understanding.book_patterns import (
     CORRECT_LANGUAGE,
     CORRECT_YEAR,
     EXCLUDE_AUTHOR,
+    ABOUT_ME,
     EXCLUDE_CATEGORY,
     FACETS,
     HOW_LONG,
@@ -31,6 +32,7 @@ from lectern.adapters.understanding.book_patterns import (
     RATE_ALT,
     SEARCH_LEAD,
     SIMILAR,
+    TOPIC_LEAD,
     WHEN,
     WHO_WROTE,
     like_but,
@@ -72,7 +74,7 @@ class BookRules:
 
     def search_call(self, query: str, limit: int = 5) -> ToolCall:
         """A `search_books` call with the filters and exclusions the query states."""
-        query = _AT_MOST.sub("at most ", _clean(query))
+        query = _AT_MOST.sub("at most ", ABOUT_ME.sub("", _clean(query)))
         arguments: dict[str, Any] = {}
         if NOT_YOUTH.search(query):
             # "fantasy but nothing YA": the youth shelves are left out, not searched for.
@@ -97,11 +99,14 @@ class BookRules:
                 value = getattr(filters, name)
                 if value is not None:
                     arguments[name] = value
+            if filters.exclude_authors and not authors:
+                # "spy novels, no Le Carré please": a refusal the catalog's authors name.
+                arguments["exclude_authors"] = list(filters.exclude_authors)
         return self.steps.call("search_books", query=query, limit=limit, **arguments)
 
     def search(self, text: str) -> list[Step]:
         """A book search ("find three books about dragons"), answered with the books found."""
-        query = SEARCH_LEAD.sub("", text)
+        query = SEARCH_LEAD.sub("", TOPIC_LEAD.sub("", text))
         limit = 5
         counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", query, re.I)
         if counted:

@@ -30,6 +30,7 @@ from lectern.adapters.understanding.book_patterns import (
     LIST_DETAILS,
     LIST_WITH,
     LISTS,
+    NAME_SHOULD_BE,
     NOT_YOUTH,
     REMOVE,
     RENAME,
@@ -219,12 +220,14 @@ class ListRules:
         name = list_name_of(text) or _clean(match.group("name"))
         return self.steps.single(self.steps.call("create_list", name=name))
 
-    def rename(self, text: str, it: Callable[[str], str]) -> list[Step]:
+    def rename(
+        self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()
+    ) -> list[Step]:
         """A list renamed; which list is asked when the message names none."""
         del it
         match = RENAME.match(text)
         if not match:
-            return []
+            return self._misnamed(text, lists)
         old = _clean(match.group("old1") or match.group("old2"))
         if _NO_NAME.match(old):
             # "rename my list to X" names no list: which one is asked.
@@ -232,6 +235,17 @@ class ListRules:
         return self.steps.single(
             self.steps.call("rename_list", list=old, new_name=_clean(match.group("new")))
         )
+
+    def _misnamed(self, text: str, lists: Sequence[str]) -> list[Step]:
+        """A list of the reader's said to have the wrong name ("the list 'Horor' should be ...")."""
+        match = NAME_SHOULD_BE.search(text)
+        if not match:
+            return []
+        old = resolve(_clean(match.group("old1") or match.group("old2")), lists, cutoff=95).name
+        new = _clean(match.group("new"))
+        if old is None or not new or _NO_NAME.match(new):
+            return []
+        return self.steps.single(self.steps.call("rename_list", list=old, new_name=new))
 
     def delete(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A list deleted; which list is asked when the message names none."""

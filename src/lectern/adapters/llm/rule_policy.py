@@ -37,7 +37,7 @@ from lectern.adapters.llm.rule_replies import (
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
-from lectern.adapters.understanding.book_patterns import SEARCH_LEAD
+from lectern.adapters.understanding.book_patterns import SEARCH_LEAD, TOPIC_LEAD
 from lectern.adapters.understanding.book_plan import plan_books
 from lectern.adapters.understanding.compound import clauses, title_within, titles_in
 from lectern.adapters.understanding.intent_examples import (
@@ -306,7 +306,7 @@ class RulePolicy:
             lists.overview,
             lists.details,
             functools.partial(lists.named_contents, lists=names.of("list")),
-            lists.rename,
+            functools.partial(lists.rename, lists=names.of("list")),
             lists.create,
             functools.partial(lists.move, lists=names.of("list")),
             lists.remove,
@@ -404,8 +404,7 @@ class RulePolicy:
         """Whether the message reads as a request for books ("find books about Panem")."""
         return (
             not _WORKSPACE_PAGE.search(system)
-            and bool(SEARCH_LEAD.match(text))
-            and bool(_BOOK_WORDS.search(text))
+            and (bool(SEARCH_LEAD.match(text) and _BOOK_WORDS.search(text)) or bool(TOPIC_LEAD.match(text)))
             and not re.search(r"\blists?\b", text, re.I)
             and not _names_a_list(text, names_from_prompt(system).of("list"))
         )

@@ -76,6 +76,14 @@ RENAME = re.compile(
     r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)\W*$",
     re.I,
 )
+_QUOTED = r"[\"'‘“][^\"'’”]+[\"'’”]"
+NAME_SHOULD_BE = re.compile(
+    rf"(?:\blist\s+(?P<old1>{_QUOTED}|[\w'’&-]+)|(?P<old2>{_QUOTED}|[\w'’&-]+)\s+list)\s+"
+    r"should\s+(?:really\s+)?(?:be|say|read)\s+(?!in\b|under\b|listed\b|on\b|by\b)"
+    r"(?:(?:called|named|spelt|spelled)\s+)?(?P<new>.+?)\W*$",
+    re.I,
+)
+"""A list whose name is said to be wrong ("the list 'Horor' should be 'Horror'"): renamed."""
 DELETE = re.compile(
     rf"^(?:please\s+)?{DELETE_VERB}\s+(?:my\s+|the\s+)?"
     # "remove the King book from my list" takes a book off a list: no list is deleted.
@@ -187,6 +195,16 @@ EXCLUDE_CATEGORY = re.compile(
     r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
     re.I,
 )
+TOPIC_LEAD = re.compile(
+    r"^(?:what(?:'?s|s|\s+is)\s+(?:out\s+)?there|(?:have\s+you\s+got|do\s+you\s+have|"
+    r"got)\s+anything|anything\s+(?:good|decent)?)\s*(?:on|about|covering)\s+",
+    re.I,
+)
+"""A topic asked after ("whats out there on colour theory"): a search, book words or not."""
+ABOUT_ME = re.compile(
+    r"\s*[,;.]\s*(?:i(?:'ve|’ve|\s+have|'m|’m|\s+am)|i\s+(?:already|just))\b.*$", re.I
+)
+"""What a searcher says of themselves after the request ("..., I've got a long holiday")."""
 SEARCH_LEAD = re.compile(
     r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
     r"suggest|show me|i want|(?:i'm\s+|i\s+am\s+)?(?:looking|hunting)\s+for|give me)\s+(?:me\s+)?",
