@@ -46,6 +46,7 @@ from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
 from lectern.application.ports import QueryUnderstanding
+from lectern.application.understanding import key_of
 from lectern.domain.assistant import AIResponse, ToolCall
 
 _NUMBER = NUMBER
@@ -60,6 +61,7 @@ _CONTRAST = re.compile(
     re.I,
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
+_PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
 _THE_BOOK = re.compile(r"^(?:the|this|that)\s+(?:book|novel)\s+(?=\S)", re.I)
 _QUESTION = re.compile(r"\?\s*$|^(?:is|was|does|did|who|what|when|which|why|how)\b", re.I)
 
@@ -75,7 +77,15 @@ class BookRules:
     def search_call(self, query: str, limit: int = 5) -> ToolCall:
         """A `search_books` call with the filters and exclusions the query states."""
         query = _AT_MOST.sub("at most ", ABOUT_ME.sub("", _clean(query)))
+        query = " ".join(_PLEASE.sub(" ", query).split())
         arguments: dict[str, Any] = {}
+        # Authors the query rules find refused against the catalog ("no Le Carré", "no
+        # Tolkien"): a refusal the shelf pattern below would take for a shelf is an author's.
+        refused = (
+            self.understanding.plan(query).filters.exclude_authors
+            if self.understanding is not None
+            else ()
+        )
         if NOT_YOUTH.search(query):
             # "fantasy but nothing YA": the youth shelves are left out, not searched for.
             arguments["exclude_youth"] = True
@@ -87,7 +97,11 @@ class BookRules:
             if name.strip()
         ]  # "isn't by King or Koontz": both left out
         query = EXCLUDE_AUTHOR.sub("", query)
-        categories = [m.group("category").strip() for m in EXCLUDE_CATEGORY.finditer(query)]
+        categories = [
+            m.group("category").strip()
+            for m in EXCLUDE_CATEGORY.finditer(query)
+            if not any(set(key_of(m.group("category"))) <= set(key_of(a)) for a in refused)
+        ]
         query = EXCLUDE_CATEGORY.sub("", query).strip(" ,")
         if authors:
             arguments["exclude_authors"] = authors
@@ -99,9 +113,8 @@ class BookRules:
                 value = getattr(filters, name)
                 if value is not None:
                     arguments[name] = value
-            if filters.exclude_authors and not authors:
-                # "spy novels, no Le Carré please": a refusal the catalog's authors name.
-                arguments["exclude_authors"] = list(filters.exclude_authors)
+            if refused and not authors:
+                arguments["exclude_authors"] = list(refused)
         return self.steps.call("search_books", query=query, limit=limit, **arguments)
 
     def search(self, text: str) -> list[Step]:

@@ -67,6 +67,7 @@ from lectern.adapters.understanding.ruled_out import (
     ruled_out,
 )
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
+from lectern.adapters.understanding.scaffold import POLITE
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import Step
 from lectern.adapters.understanding.workspace_patterns import PAGE
@@ -291,7 +292,8 @@ class RulePolicy:
         if OFF_TOPIC.search(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
-        text = _WISH.sub("", text)
+        # "scrap my Winter list please": thanks and please at the end are not the request.
+        text = POLITE.sub("", _WISH.sub("", text)) or text
         names = names_from_prompt(system)
         if self.layer is not None and names_workspace_thing(text, system):
             # "tell me about the runbook task" names a task: not a book question.

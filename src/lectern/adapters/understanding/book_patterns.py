@@ -93,7 +93,7 @@ DELETE = re.compile(
     re.I,
 )
 ADD = re.compile(
-    rf"^(?:please\s+)?{ADD_VERB}\s+(?P<book>.+?)\s+(?:to|on|in|into)\s+(?:my\s+|the\s+)?"
+    rf"^(?:please\s+)?{ADD_VERB}\s+(?P<book>.+?)\s+(?:to|on|onto|in|into)\s+(?:my\s+|the\s+)?"
     r"(?:(?:reading\s+)?list\s+(?P<list1>[^,:]+?)|(?P<list2>(?!(?:my|the|a|our)\s)[^,:]+?)\s+"
     r"(?:reading\s+)?list)"
     r"(?:\s*(?:,|:|with)\s*(?:(?:the|a)\s+)?(?:note\s*:?\s*)?(?P<note>.+?))?\W*$",

@@ -47,7 +47,8 @@ _ARTICLES = ("The", "A", "An")
 _NOT_A_TITLE = re.compile(
     r"(?:I(?:'|’)(?:ve|m|ll|d)|If|Ok|Okay|Hey|Hi|Hello|So|Also|Just|Can|Could|Would|Will|"
     r"Should|Please|Pls|Yes|Yeah|Well|But|Then|Any|Some|Maybe|Actually|Honestly|Thanks|We|"
-    r"You|They|He|She|Our|Your|Let(?:'|’)s|Nice|Cool|Great)"
+    r"You|They|He|She|Our|Your|Let(?:'|’)s|Nice|Cool|Great|Fix|Correct|Change|Show|Find|Tell|"
+    r"Update|Rename|Create|Start|Kindly)"
 )
 """Capitalised words that open a sentence, not a title ("I've finished Persuasion")."""
 _PRONOUN_END = re.compile(r"(?:I|Me|My|It|This|Please)")
