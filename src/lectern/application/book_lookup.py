@@ -68,9 +68,9 @@ def books_titled(
 ) -> tuple[tuple[str, str, int], ...]:
     """(catalog title, first author, readers) of each book `title` names word for word.
 
-    Most read first, one per first author, so editions of one book are one entry and "Night Watch" (Pratchett's
-    and Lukyanenko's) is two; the key is read as `_by_title` reads it (as written, without a
-    leading "the", with one), and the first form the catalog holds decides.
+    Most read first, one per first author, so editions of one book are one entry and "Night
+    Watch" (Pratchett's and Lukyanenko's) is two; the key is read as `_by_title` reads it (as
+    written, without a leading "the", with one), and the first form the catalog holds decides.
     """
     key = key_of(title.strip(" \"'“”"))
     if not key:

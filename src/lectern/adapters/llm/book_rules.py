@@ -17,12 +17,12 @@ from lectern.adapters.llm.rule_replies import _as_dict, _books_reply, _facets_re
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.understanding.book_patterns import (
     ABOUT,
+    ABOUT_ME,
     CORRECT_AUTHOR,
     CORRECT_CATEGORY,
     CORRECT_LANGUAGE,
     CORRECT_YEAR,
     EXCLUDE_AUTHOR,
-    ABOUT_ME,
     EXCLUDE_CATEGORY,
     FACETS,
     HOW_LONG,

@@ -220,9 +220,7 @@ class ListRules:
         name = list_name_of(text) or _clean(match.group("name"))
         return self.steps.single(self.steps.call("create_list", name=name))
 
-    def rename(
-        self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()
-    ) -> list[Step]:
+    def rename(self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()) -> list[Step]:
         """A list renamed; which list is asked when the message names none."""
         del it
         match = RENAME.match(text)

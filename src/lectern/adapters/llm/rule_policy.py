@@ -67,9 +67,8 @@ from lectern.adapters.understanding.ruled_out import (
     ruled_out,
 )
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
-from lectern.adapters.understanding.scaffold import POLITE
+from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
-from lectern.adapters.understanding.scaffold import Step
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
@@ -406,7 +405,10 @@ class RulePolicy:
         """Whether the message reads as a request for books ("find books about Panem")."""
         return (
             not _WORKSPACE_PAGE.search(system)
-            and (bool(SEARCH_LEAD.match(text) and _BOOK_WORDS.search(text)) or bool(TOPIC_LEAD.match(text)))
+            and (
+                bool(SEARCH_LEAD.match(text) and _BOOK_WORDS.search(text))
+                or bool(TOPIC_LEAD.match(text))
+            )
             and not re.search(r"\blists?\b", text, re.I)
             and not _names_a_list(text, names_from_prompt(system).of("list"))
         )

@@ -12,9 +12,7 @@ from lectern.adapters.understanding.scaffold import NUMBER
 
 _NUMBER = NUMBER
 _STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
-ADD_VERB = (
-    r"(?:add|put|save|pop|stick|chuck|throw|toss|bung|shove|slap|stash|slot|file|include)"
-)
+ADD_VERB = r"(?:add|put|save|pop|stick|chuck|throw|toss|bung|shove|slap|stash|slot|file|include)"
 """Verbs people put a book on a list with ("chuck X on my to read list")."""
 REMOVE_VERB = r"(?:remove|take|delete|drop|get|pull|strike|cross|knock|scratch|yank)"
 """Verbs people take a book off a list with ("get X off the Work list")."""

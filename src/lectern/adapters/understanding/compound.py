@@ -12,10 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from lectern.adapters.understanding.book_patterns import ADD_VERB, DELETE_VERB, REMOVE_VERB
+
 ACTION_VERB = (
-    r"(?:rate|give|add|put|pop|stick|chuck|throw|toss|save|take|remove|drop|delete|make|create|"
-    r"start|rename|call|move|mark|fix|correct|change|bin|nuke|trash|scrap|ditch)"
+    rf"(?:rate|give|make|create|start|rename|call|move|mark|fix|correct|change|{ADD_VERB}|"
+    rf"{REMOVE_VERB}|{DELETE_VERB})"
 )
+"""The verbs of a change (the lexicon's verbs for lists among them)."""
 LOOKUP_VERB = r"(?:show|find|search|look|tell|recommend|suggest|list|what|which|who|pull\s+up)"
 """Verbs that start a look-up: a later part may ask for one ("..., then show me my lists")."""
 _BREAK = re.compile(

@@ -74,7 +74,7 @@ def authors_of(text: str) -> list[str] | None:
     only = _ONLY_AUTHOR.search(text)
     if only is None:
         return None
-    who = only.group("who") or only.group("alone") or only.group("said")
+    who = (only.group("who") or only.group("alone") or only.group("said")).rstrip(".")
     return [who if who != who.casefold() else who.title()]
 
 

@@ -70,9 +70,7 @@ class _ListTool(ActionTool):
         """
         for action in self.deps.actions.list(context.user, status="pending"):
             given = action.preview.tool_input
-            named = {"create_list": "name", "rename_list": "new_name"}.get(
-                action.preview.tool_name
-            )
+            named = {"create_list": "name", "rename_list": "new_name"}.get(action.preview.tool_name)
             if named and same_list_name(str(given.get(named, "")), name):
                 return str(given["list_id"])
         return None
