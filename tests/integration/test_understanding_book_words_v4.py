@@ -259,3 +259,23 @@ def test_asking_what_else_it_does_is_no_search(world: World) -> None:
     reply = world.service.chat("reader", "can you do anything besides recommending books?")
     assert reply.tool_calls == () and reply.suggestions == ()
     assert "reading lists" in reply.text
+
+
+def test_a_verdict_names_the_book_a_later_it_means(world: World) -> None:
+    reply = world.service.chat("reader", "I adored Gilead, now show me more like it")
+    assert _calls(reply) == [("similar_books", {"book": "Gilead", "limit": 5})]
+
+
+def test_a_later_removal_with_no_list_is_off_the_list_just_named(world: World) -> None:
+    _lists(world, "Winter", "Attic")
+    reply = world.service.chat("reader", "add Gilead to Winter, take Dune off")
+    assert _calls(reply) == [
+        ("add_to_list", {"list": "Winter", "book": "Gilead"}),
+        ("remove_from_list", {"list": "Winter", "book": "Dune"}),
+    ]
+
+
+def test_one_change_said_twice_is_proposed_once(world: World) -> None:
+    _lists(world, "Winter", "Attic")
+    reply = world.service.chat("reader", "Dune has no place on Winter, pull it off")
+    assert _calls(reply) == [("remove_from_list", {"list": "Winter", "book": "Dune"})]

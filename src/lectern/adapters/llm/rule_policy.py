@@ -38,7 +38,7 @@ from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.book_patterns import SEARCH_LEAD, TOPIC_LEAD
-from lectern.adapters.understanding.book_plan import plan_books
+from lectern.adapters.understanding.book_plan import plan_books, title_in
 from lectern.adapters.understanding.compound import clauses, title_within, titles_in
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
@@ -400,6 +400,14 @@ class RulePolicy:
         told = read_reply(intent, text) or book_replies.get(intent) or _summary
         return [lambda _: calls, lambda done: AIResponse(told(done), model=MODEL_ID)]
 
+    def _verdict_on(self, part: str) -> str | None:
+        """The catalog book a statement names ("I loved Dune"), or None (a question, no book)."""
+        if self.books_titled is None or "?" in part:
+            return None
+        title = title_in(part)
+        found = self.books_titled(title) if title else ()
+        return found[0][0] if found else None
+
     @staticmethod
     def _asks_for_books(text: str, system: str) -> bool:
         """Whether the message reads as a request for books ("find books about Panem")."""
@@ -438,17 +446,33 @@ class RulePolicy:
             referent: str | None = None
             listed: str | None = None
             seen = system
-            for part in parts:
-                part = _on_the_list(part, listed)
+            for index, said_part in enumerate(parts):
+                part = _on_the_list(said_part, listed)
                 try:
                     sub = self._plan(part, history, seen, available, referent, nested=True)
                 except _NoReferent:
                     return []
                 first = sub.steps[0](_Done([], [])) if len(sub.steps) >= 2 else None
                 if not isinstance(first, list) or not first:
+                    verdict = self._verdict_on(part) if index < len(parts) - 1 else None
+                    if verdict is None:
+                        return []
+                    # "I loved Dune, show me more like it": a verdict that asks for nothing
+                    # names the book a later "it" means.
+                    referent = verdict
+                    continue
+                if sub.by_meaning and any(
+                    c.name not in _ACTIONS
+                    and not (c.name == "search_books" and _BOOK_WORDS.search(part))
+                    for c in first
+                ):
                     return []
-                if any(c.name not in _ACTIONS for c in first) and sub.by_meaning:
-                    return []
+                said = {(c.name, repr(sorted(c.arguments.items()))) for p, _ in planned for c in p}
+                first = [
+                    c for c in first if (c.name, repr(sorted(c.arguments.items()))) not in said
+                ]
+                if not first:
+                    continue  # "Rebecca doesn't belong on X, take it off": one change said twice
                 planned.append((first, sub.steps[1]))
                 books = [c.arguments["book"] for c in first if c.arguments.get("book")]
                 referent = str(books[-1]) if books else referent
@@ -460,6 +484,8 @@ class RulePolicy:
                     if named:
                         # A list this message makes (or renames to) is one a later part may use.
                         seen = with_name(seen, "list", str(named))
+            if not planned:
+                return []
             if all(c.name in _ACTIONS for calls, _ in planned for c in calls):
                 return self.steps.single_calls([c for calls, _ in planned for c in calls])
             return _in_turn(planned)
@@ -470,15 +496,22 @@ class RulePolicy:
 _TO_IT = re.compile(r"\b(to|onto|into|on|in|from|off|out\s+of)\s+it\b", re.I)
 _ENTRY = re.compile(r"^(?:add|put|pop|stick|chuck|throw|toss|save|include)\b", re.I)
 _DESTINATION = re.compile(r"\b(?:to|onto|into|on|in)\s+\S", re.I)
+_TAKING = re.compile(r"^(?:remove|take|drop|pull|get|yank)\b", re.I)
+_SOURCE = re.compile(r"\b(?:from|off|out\s+of)\s+\S", re.I)
+_A_LIST = re.compile(r"\blists?\b", re.I)
 
 
 def _on_the_list(part: str, listed: str | None) -> str:
     """A later part's list said as "it" ("add X to it"), or left unsaid ("add X"), named."""
+    # Only a part that goes on to name no list of its own: "take it off To read" keeps its.
     if not listed:
         return part
     part = _TO_IT.sub(lambda m: f"{m.group(1)} the {listed} list", part)
     if _ENTRY.match(part) and not _DESTINATION.search(part):
         part = f"{part} to the {listed} list"
+    elif _TAKING.match(part) and not _SOURCE.search(part) and not _A_LIST.search(part):
+        # "add X to Summer, take Emma off": off the list just named.
+        part = re.sub(r"\s+(?:off|out)\W*$", "", part) + f" off the {listed} list"
     return part
 
 

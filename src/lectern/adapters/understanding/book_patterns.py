@@ -59,7 +59,7 @@ LISTS = re.compile(
     re.I,
 )
 LIST_DETAILS = re.compile(
-    r"^(?:what(?:'s| is| are)|show(?: me)?|list|which books are|"
+    r"^(?:what(?:'s| is| are)(?: left| still| now)?|show(?: me)?|list|which books are|"
     r"how many(?: books)? (?:are|do i have|have i got))\s+(?:the\s+)?(?:books\s+)?"
     r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list\W*$",
     re.I,

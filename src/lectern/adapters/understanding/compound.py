@@ -22,13 +22,13 @@ ACTION_VERB = (
 LOOKUP_VERB = r"(?:show|find|search|look|tell|recommend|suggest|list|what|which|who|pull\s+up)"
 """Verbs that start a look-up: a later part may ask for one ("..., then show me my lists")."""
 _BREAK = re.compile(
-    r"(?:\s*[,;]\s*(?:(?:and|then|&|also)\s+)*|\s+-\s+|\s+(?:(?:and|then|&)\s+)+)"
+    r"(?:\s*[,;]\s*(?:(?:and|then|&|also|now|next)\s+)*|\s+-\s+|\s+(?:(?:and|then|&)\s+)+)"
     r"(?:also\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+)?"
     rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b)",
     re.I,
 )
-"""A joint before another request: a comma, semicolon, "and", "then" or "also", and the next
-words start with a verb of a change or a look-up."""
+"""A joint before another request: a comma, semicolon, "and", "then", "also" or "now", and
+the next words start with a verb of a change or a look-up."""
 _STARS = r"(?:[1-5]|one|two|three|four|five)(?:\s*(?:/\s*5|stars?|out of (?:5|five)))?"
 _GAPPED = re.compile(
     rf"^(?P<verb>rate|give)\s+(?P<first>.+?\s{_STARS})\s*(?:,\s*|\s+)(?:and|&)\s+"
