@@ -279,3 +279,9 @@ def test_one_change_said_twice_is_proposed_once(world: World) -> None:
     _lists(world, "Winter", "Attic")
     reply = world.service.chat("reader", "Dune has no place on Winter, pull it off")
     assert _calls(reply) == [("remove_from_list", {"list": "Winter", "book": "Dune"})]
+
+
+def test_a_remark_after_a_rating_of_the_book_in_view_is_no_title(world: World) -> None:
+    page = PageContext("book", str(uuid.UUID(int=1)), "Dune")
+    reply = world.service.chat("reader", "give this one a 3 - dragged a bit", page=page)
+    assert _calls(reply) == [("rate_book", {"book": str(uuid.UUID(int=1)), "stars": 3})]

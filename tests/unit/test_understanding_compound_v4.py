@@ -1,11 +1,13 @@
-"""The joints, titles and corrections dev4's classes added, each phrased fresh (no MiniLM)."""
+"""The joints, titles, corrections, topics and ratings dev4's classes added, phrased fresh."""
 
 from __future__ import annotations
 
 import pytest
 
+from lectern.adapters.understanding.book_patterns import TOPIC_LEAD
 from lectern.adapters.understanding.compound import clauses, title_within
 from lectern.adapters.understanding.corrections import authors_of
+from lectern.adapters.understanding.slots import stars_of
 
 TITLES = {"gilead", "the time traveler's wife", "war and peace", "night shift"}
 
@@ -61,3 +63,14 @@ def test_a_title_inside_more_words(said: str, title: str | None) -> None:
 )
 def test_one_right_author_said_as_only(said: str, authors: list[str]) -> None:
     assert authors_of(said) == authors
+
+
+def test_a_topic_asked_after_is_not_the_readers_own_plate() -> None:
+    assert TOPIC_LEAD.match("what's out there on sourdough baking")
+    assert not TOPIC_LEAD.match("anything on my plate today?")
+
+
+def test_a_bare_rating_may_end_in_a_remark() -> None:
+    assert stars_of("rate it 4, loved it") == 4
+    assert stars_of("give this one a 2 - too long") == 2
+    assert stars_of("rate it 4, and 3 for the sequel") is None

@@ -282,8 +282,13 @@ class RulePolicy:
         if APPROVE_REQUEST.search(text):
             plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))
             return plan
-        if "get_projects" in available:
+        sees_projects = bool(names_from_prompt(system).of("project")) or bool(
+            _WORKSPACE_PAGE.search(system)
+        )
+        if "get_projects" in available and sees_projects:
             # Workspace requests first: a task may well mention a password or a translation.
+            # Only for a reader who has projects to speak of: "give Rebecca 4 stars and add it
+            # to Winter" from a reader with none is no task handed to a person called Winter.
             stages = self.workspace.plan(text, history, system)
             if stages:
                 plan.steps.extend(stages)

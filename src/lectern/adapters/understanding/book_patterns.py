@@ -195,10 +195,12 @@ EXCLUDE_CATEGORY = re.compile(
 )
 TOPIC_LEAD = re.compile(
     r"^(?:what(?:'?s|s|\s+is)\s+(?:out\s+)?there|(?:have\s+you\s+got|do\s+you\s+have|"
-    r"got)\s+anything|anything\s+(?:good|decent)?)\s*(?:on|about|covering)\s+",
+    r"got)\s+anything)\s+(?:on|about|covering)\s+(?!(?:my|our|the\s+team)\b)",
     re.I,
 )
-"""A topic asked after ("whats out there on colour theory"): a search, book words or not."""
+"""A topic asked after ("whats out there on colour theory"): a search, book words or not.
+
+Never "anything on my plate" (the reader's own work is no topic)."""
 ABOUT_ME = re.compile(
     r"\s*[,;.]\s*(?:i(?:'ve|’ve|\s+have|'m|’m|\s+am)|i\s+(?:already|just))\b.*$", re.I
 )

@@ -81,6 +81,12 @@ def title_in(text: str) -> str | None:
     return None
 
 
+_POINTED = re.compile(
+    r"\b(?:give|rate|score|add|put|pop|stick|chuck|remove|take|drop)\s+(?:it|this|that)"
+    r"(?:\s+(?:one|book))?\b(?!\s+(?:by|from|about)\b)",
+    re.I,
+)
+"""A change whose object is a pointer ("give this one a 3", "add it to ...")."""
 _OF_THE_READER = re.compile(
     r"(?:^|(?<=\s))['’](?:ve|m|re|ll|d)\b|\b(?:just|already|finally|read|reading|finished|"
     r"enjoyed|liked|hated|done|with|really|quite|honestly)\b",
@@ -102,6 +108,10 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
         title = title_in(text)
         if title is not None:
             return title
+    if _POINTED.search(text):
+        # "give this one a 3 - bit slow": with no title written, the verb's object is the
+        # book in view, and the remark after it is no title.
+        return it("it")
     core = " ".join(_REQUEST_WORDS.sub(" ", text).split())
     judged = _JUDGED.match(text)
     if judged and " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split()):

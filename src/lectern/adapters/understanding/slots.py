@@ -34,8 +34,11 @@ _PRIORITY_WORDS = {"critical": "urgent", "normal": "medium"}
 _STARS = re.compile(
     r"\b(?P<n>[1-5]|one|two|three|four|five)\s*(?:/\s*5|out of (?:5|five)|stars?)", re.I
 )
+_REMARK = r"(?:\W*$|\s*[,;.!-]\s+[^\d]*$)"
+"""The end of a rating: nothing, or a remark with no number in it ("rate it 4, loved it")."""
 _STARS_BARE = re.compile(
-    r"(?:rating|rate|score)\b.*?\b(?P<n>[1-5])\b\W*$|\bgive\b.+\b(?:a|an)\s+(?P<given>[1-5])\W*$",
+    rf"(?:rating|rate|score)\b.*?\b(?P<n>[1-5])\b{_REMARK}|"
+    rf"\bgive\b.+\b(?:a|an)\s+(?P<given>[1-5])\b{_REMARK}",
     re.I,
 )
 _STAR_SYMBOLS = re.compile(r"[⭐★]{1,5}")
