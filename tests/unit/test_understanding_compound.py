@@ -76,8 +76,13 @@ def test_a_verb_said_once_for_two_ratings_rates_both() -> None:
     ]
 
 
-def test_a_clause_that_asks_or_looks_up_leaves_the_message_read_whole() -> None:
-    assert clauses("add Stoner to the Gifts list and tell me about it") == []
+def test_a_look_up_is_a_part_but_one_that_plans_nothing_keeps_the_message_whole() -> None:
+    # A look-up is a part of its own now (dev4: "..., then show me my lists"); a part that
+    # plans nothing still leaves the message whole.
+    assert clauses("add Stoner to the Gifts list and tell me about it") == [
+        "add Stoner to the Gifts list",
+        "tell me about it",
+    ]
     reply = _calls("delete the Weekend list and make it snappy")  # "make it snappy" plans nothing
     assert isinstance(reply, list) and len(reply) == 1
 

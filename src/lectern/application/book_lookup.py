@@ -63,6 +63,34 @@ def names_a_title(title: str, vocabulary: Vocabulary) -> bool:
     return any(vocabulary.best_title(k) is not None for k in (key, bare, ("the", *bare)))
 
 
+def books_titled(
+    title: str, vocabulary: Vocabulary, catalog: BookCatalog
+) -> tuple[tuple[str, str, int], ...]:
+    """(catalog title, first author, readers) of each book `title` names word for word.
+
+    Most read first, one per first author, so editions of one book are one entry and "Night
+    Watch" (Pratchett's and Lukyanenko's) is two; the key is read as `_by_title` reads it (as
+    written, without a leading "the", with one), and the first form the catalog holds decides.
+    """
+    key = key_of(title.strip(" \"'“”"))
+    if not key:
+        return ()
+    bare = key[1:] if key[:1] == ("the",) else key
+    forms = (key, bare, ("the", *bare))
+    entries = next((vocabulary.titles[k] for k in forms if vocabulary.titles.get(k)), [])
+    if not entries:
+        return ()
+    books = {str(b.id): b for b in catalog.get_many([uuid.UUID(e.book_id) for e in entries])}
+    found: dict[str, tuple[str, str, int]] = {}
+    for entry in sorted(entries, key=lambda e: (-e.popularity, e.book_id)):
+        book = books.get(entry.book_id)
+        if book is None:
+            continue
+        author = book.authors[0] if book.authors else ""
+        found.setdefault(" ".join(key_of(author)), (book.title, author, entry.popularity))
+    return tuple(found.values())
+
+
 def _by_title(
     title: str,
     catalog: BookCatalog,

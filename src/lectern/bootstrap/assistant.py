@@ -79,13 +79,14 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
         provider = settings.assistant_provider
         if provider in ("rules", "hybrid"):
             from lectern.adapters.llm.rule_policy import RulePolicy
-            from lectern.application.book_lookup import names_a_title
+            from lectern.application.book_lookup import books_titled, names_a_title
 
             rules = RulePolicy(
                 self.understanding(),
                 self.understanding_layer(),
                 self.clock,
                 titles=lambda title: names_a_title(title, self.vocabulary()),
+                books=lambda title: books_titled(title, self.vocabulary(), self.catalog),
             )
             if provider == "rules":
                 return rules

@@ -17,6 +17,7 @@ from lectern.adapters.llm.rule_replies import _as_dict, _books_reply, _facets_re
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.understanding.book_patterns import (
     ABOUT,
+    ABOUT_ME,
     CORRECT_AUTHOR,
     CORRECT_CATEGORY,
     CORRECT_LANGUAGE,
@@ -24,12 +25,14 @@ from lectern.adapters.understanding.book_patterns import (
     EXCLUDE_AUTHOR,
     EXCLUDE_CATEGORY,
     FACETS,
+    HOW_LONG,
     LANGUAGE_Q,
     NOT_YOUTH,
     RATE,
     RATE_ALT,
     SEARCH_LEAD,
     SIMILAR,
+    TOPIC_LEAD,
     WHEN,
     WHO_WROTE,
     like_but,
@@ -43,6 +46,7 @@ from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
 from lectern.application.ports import QueryUnderstanding
+from lectern.application.understanding import key_of
 from lectern.domain.assistant import AIResponse, ToolCall
 
 _NUMBER = NUMBER
@@ -57,6 +61,8 @@ _CONTRAST = re.compile(
     re.I,
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
+_PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
+_THE_BOOK = re.compile(r"^(?:the|this|that)\s+(?:book|novel)\s+(?=\S)", re.I)
 _QUESTION = re.compile(r"\?\s*$|^(?:is|was|does|did|who|what|when|which|why|how)\b", re.I)
 
 
@@ -70,8 +76,16 @@ class BookRules:
 
     def search_call(self, query: str, limit: int = 5) -> ToolCall:
         """A `search_books` call with the filters and exclusions the query states."""
-        query = _AT_MOST.sub("at most ", _clean(query))
+        query = _AT_MOST.sub("at most ", ABOUT_ME.sub("", _clean(query)))
+        query = " ".join(_PLEASE.sub(" ", query).split())
         arguments: dict[str, Any] = {}
+        # Authors the query rules find refused against the catalog ("no Le Carré", "no
+        # Tolkien"): a refusal the shelf pattern below would take for a shelf is an author's.
+        refused = (
+            self.understanding.plan(query).filters.exclude_authors
+            if self.understanding is not None
+            else ()
+        )
         if NOT_YOUTH.search(query):
             # "fantasy but nothing YA": the youth shelves are left out, not searched for.
             arguments["exclude_youth"] = True
@@ -83,7 +97,11 @@ class BookRules:
             if name.strip()
         ]  # "isn't by King or Koontz": both left out
         query = EXCLUDE_AUTHOR.sub("", query)
-        categories = [m.group("category").strip() for m in EXCLUDE_CATEGORY.finditer(query)]
+        categories = [
+            m.group("category").strip()
+            for m in EXCLUDE_CATEGORY.finditer(query)
+            if not any(set(key_of(m.group("category"))) <= set(key_of(a)) for a in refused)
+        ]
         query = EXCLUDE_CATEGORY.sub("", query).strip(" ,")
         if authors:
             arguments["exclude_authors"] = authors
@@ -95,11 +113,13 @@ class BookRules:
                 value = getattr(filters, name)
                 if value is not None:
                     arguments[name] = value
+            if refused and not authors:
+                arguments["exclude_authors"] = list(refused)
         return self.steps.call("search_books", query=query, limit=limit, **arguments)
 
     def search(self, text: str) -> list[Step]:
         """A book search ("find three books about dragons"), answered with the books found."""
-        query = SEARCH_LEAD.sub("", text)
+        query = SEARCH_LEAD.sub("", TOPIC_LEAD.sub("", text))
         limit = 5
         counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", query, re.I)
         if counted:
@@ -176,7 +196,8 @@ class BookRules:
         match = SIMILAR.search(text)
         if not match:
             return []
-        named, adults, tail = like_but(next(v for v in match.groups() if v))
+        said = "it" if match.group("bare") else next(v for v in match.groups() if v)
+        named, adults, tail = like_but(said)
         title = it(named)
         arguments: dict[str, object] = {"book": title, "limit": 5}
         if adults:
@@ -205,11 +226,14 @@ class BookRules:
             (WHO_WROTE, ("authors",)),
             (WHEN, ("published_year",)),
             (LANGUAGE_Q, ("language",)),
+            (HOW_LONG, ("pages",)),
             (ABOUT, ("description", "categories")),
         ):
             match = pattern.match(text)
             if match:
                 title = next(v for k, v in match.groupdict().items() if v and k.startswith("title"))
+                # "about the book How We Decide": the book is named after the word "book".
+                title = _THE_BOOK.sub("", title) or title
                 title, more = second_question(title)
                 fields = tuple(dict.fromkeys((*fields, *more)))
                 return self.steps.details(

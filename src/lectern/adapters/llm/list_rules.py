@@ -22,6 +22,7 @@ from lectern.adapters.llm.rule_replies import (
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.understanding.book_patterns import (
     ADD,
+    ARROW,
     COUNT_ONTO_LIST,
     CREATE,
     DELETE,
@@ -29,6 +30,7 @@ from lectern.adapters.understanding.book_patterns import (
     LIST_DETAILS,
     LIST_WITH,
     LISTS,
+    NAME_SHOULD_BE,
     NOT_YOUTH,
     REMOVE,
     RENAME,
@@ -218,12 +220,12 @@ class ListRules:
         name = list_name_of(text) or _clean(match.group("name"))
         return self.steps.single(self.steps.call("create_list", name=name))
 
-    def rename(self, text: str, it: Callable[[str], str]) -> list[Step]:
+    def rename(self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()) -> list[Step]:
         """A list renamed; which list is asked when the message names none."""
         del it
         match = RENAME.match(text)
         if not match:
-            return []
+            return self._misnamed(text, lists)
         old = _clean(match.group("old1") or match.group("old2"))
         if _NO_NAME.match(old):
             # "rename my list to X" names no list: which one is asked.
@@ -231,6 +233,17 @@ class ListRules:
         return self.steps.single(
             self.steps.call("rename_list", list=old, new_name=_clean(match.group("new")))
         )
+
+    def _misnamed(self, text: str, lists: Sequence[str]) -> list[Step]:
+        """A list of the reader's said to have the wrong name ("the list 'Horor' should be ...")."""
+        match = NAME_SHOULD_BE.search(text)
+        if not match:
+            return []
+        old = resolve(_clean(match.group("old1") or match.group("old2")), lists, cutoff=95).name
+        new = _clean(match.group("new"))
+        if old is None or not new or _NO_NAME.match(new):
+            return []
+        return self.steps.single(self.steps.call("rename_list", list=old, new_name=new))
 
     def delete(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A list deleted; which list is asked when the message names none."""
@@ -248,7 +261,7 @@ class ListRules:
         """A book put on a list, with its note; a list the reader lacks is asked about."""
         match = ADD.match(text)
         if not match:
-            return []
+            return self._pointed(text, it, lists)
         named = _clean(match.group("list1") or match.group("list2"))
         if lists and resolve(named, lists, cutoff=85).name is None:
             # "my horror list" when the reader has none: make it, or which of theirs?
@@ -262,6 +275,21 @@ class ListRules:
         if match.group("note"):
             arguments["note"] = _clean(match.group("note"))
         return self.steps.single(self.steps.call("add_to_list", **arguments))
+
+    def _pointed(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
+        """A book pointed at one of the reader's lists ("X -> Kids list"): put on it.
+
+        Only where the left side is no list of theirs, so "Summer -> Beach" (two names of
+        lists) is never read as an entry.
+        """
+        match = ARROW.match(text)
+        if not match or not lists:
+            return []
+        target = resolve(_clean(match.group("list")), lists, cutoff=85).name
+        book = _clean(match.group("book"))
+        if target is None or not book or resolve(book, lists, cutoff=85).name is not None:
+            return []
+        return self.steps.single(self.steps.call("add_to_list", list=target, book=it(book)))
 
     def remove(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A book taken off a list."""

@@ -37,9 +37,9 @@ from lectern.adapters.llm.rule_replies import (
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
-from lectern.adapters.understanding.book_patterns import SEARCH_LEAD
-from lectern.adapters.understanding.book_plan import plan_books
-from lectern.adapters.understanding.compound import clauses
+from lectern.adapters.understanding.book_patterns import SEARCH_LEAD, TOPIC_LEAD
+from lectern.adapters.understanding.book_plan import plan_books, title_in
+from lectern.adapters.understanding.compound import clauses, title_within, titles_in
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
     CONVERSATIONAL,
@@ -53,16 +53,22 @@ from lectern.adapters.understanding.layer import (
 from lectern.adapters.understanding.mentions import (
     masked,
     names_from_prompt,
+    with_name,
 )
-from lectern.adapters.understanding.referents import _NoReferent, book_resolver, which_book
+from lectern.adapters.understanding.referents import (
+    SameTitle,
+    _NoReferent,
+    book_resolver,
+    which_book,
+)
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     names_workspace_thing,
     ruled_out,
 )
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
+from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
-from lectern.adapters.understanding.scaffold import Step
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
@@ -81,11 +87,17 @@ NOT_SURE_TEXT = (
 )
 _LEAD_FILLER = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|all right|so|well|right|cool|great|nice|perfect|awesome|lovely|"
-    r"sure|yes|yeah|yep|and|also|hmm+|um+|oh)\b"
+    r"sure|yes|yeah|yep|and|also|hmm+|um+|oh|first(?:ly|\s+of\s+all)?|kindly)\b"
     r"[\s,.!-]*)+(?=\S+\s+\S)",
     re.I,
 )
 """Words that lead a request without being it ("ok add it to ...", "so what about ...")."""
+_WISH = re.compile(
+    r"^(?:i'?d|i\s+would)\s+(?:like|love)\s+(?:you\s+)?to\s+(?!know\b)|"
+    r"^i\s+(?:want|need)\s+you\s+to\s+|^let'?s\s+",
+    re.I,
+)
+"""A wish that leads a book request ("I'd like to begin a new list ..."): not the request."""
 _PLEASE = re.compile(r"\b(?:pls|plz|pleas)\b", re.I)
 _ACTIONS = frozenset(
     {
@@ -99,6 +111,13 @@ _ACTIONS = frozenset(
     }
 )
 """The book tools that change something: what the clauses of a compound request may do."""
+_BOOK_ID = re.compile(r"^(?:book:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+RIVAL_SHARE = 0.25
+"""A book sharing a title is asked about when it has at least this share of the most read
+one's readers: Lukyanenko's *Night Watch* (a third of Pratchett's) is, Charlotte Brontë's
+*Emma* fragment (1% of Austen's) is not."""
+CatalogBooks = Callable[[str], Sequence[tuple[str, str, int]]]
+"""(title, first author, readers) of each catalog book a title names word for word."""
 APPROVE_REQUEST = re.compile(
     r"\b(?:approve|confirm|accept|execute|run)\b.{0,40}\b(?:all|every|pending|actions?|changes?)\b",
     re.I,
@@ -127,6 +146,8 @@ def _names_a_list(text: str, lists: Sequence[str]) -> bool:
 @dataclass
 class _Plan:
     steps: list[Step] = field(default_factory=list)
+    by_meaning: bool = False
+    """Read by the layer (MiniLM), not by a pattern: not trusted as a part of a compound."""
 
 
 def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
@@ -147,15 +168,19 @@ class RulePolicy:
         clock: Callable[[], datetime] | None = None,
         *,
         titles: Callable[[str], bool] | None = None,
+        books: CatalogBooks | None = None,
     ) -> None:
         """Query-understanding rules filter searches; `layer` reads what patterns miss.
 
         Without a layer, a request no pattern matches is a book search. `clock` (the wall
         clock by default) reads relative due dates ("by Friday"). `titles` says whether
         words are a catalog title, so "Emma and Persuasion" is two books and "War and
-        Peace" one; without it, a run of titles is never split.
+        Peace" one; without it, a run of titles is never split. `books` reads a title as
+        the catalog spells it ("the tigers wife" -> *The Tiger's Wife*), and tells apart books
+        that share one; without it, a book is passed on as written.
         """
         self.understanding = understanding
+        self.books_titled = books
         self.layer = layer
         self.titles = titles
         self.clock = clock or (lambda: datetime.now(UTC))
@@ -209,8 +234,36 @@ class RulePolicy:
     # --- planning -------------------------------------------------------------------------
 
     def _call(self, tool: str, **arguments: Any) -> ToolCall:
+        book = arguments.get("book")
+        if tool in BOOK_TOOLS and isinstance(book, str):
+            arguments["book"] = self._as_catalog_spells(book)
         self._counter += 1
         return ToolCall(f"rp-{self._counter}", tool, dict(arguments))
+
+    def _as_catalog_spells(self, book: str) -> str:
+        """The title as the catalog spells it, found inside what was said about it if need be.
+
+        Raises `SameTitle` when books by different authors, each widely read, share it: which
+        one is asked, never the more popular one guessed.
+        """
+        if self.books_titled is None or _BOOK_ID.match(book):
+            return book
+        books_titled = self.books_titled
+
+        def is_title(words: str) -> bool:
+            return bool(books_titled(words))
+
+        found = books_titled(book)
+        if not found and len(titles_in(book, is_title)) == 1:
+            # Not a run of several titles ("The Shining and Carrie"): one title and more words.
+            inside = title_within(book, is_title)
+            found = books_titled(inside) if inside else ()
+        if not found:
+            return book
+        rivals = [b for b in found if b[2] >= RIVAL_SHARE * found[0][2]]
+        if len(rivals) > 1:
+            raise SameTitle(found[0][0], [b[1] for b in rivals])
+        return found[0][0]
 
     def _plan(
         self,
@@ -229,8 +282,13 @@ class RulePolicy:
         if APPROVE_REQUEST.search(text):
             plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))
             return plan
-        if "get_projects" in available:
+        sees_projects = bool(names_from_prompt(system).of("project")) or bool(
+            _WORKSPACE_PAGE.search(system)
+        )
+        if "get_projects" in available and sees_projects:
             # Workspace requests first: a task may well mention a password or a translation.
+            # Only for a reader who has projects to speak of: "give Rebecca 4 stars and add it
+            # to Winter" from a reader with none is no task handed to a person called Winter.
             stages = self.workspace.plan(text, history, system)
             if stages:
                 plan.steps.extend(stages)
@@ -238,10 +296,13 @@ class RulePolicy:
         if OFF_TOPIC.search(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
+        # "scrap my Winter list please": thanks and please at the end are not the request.
+        text = POLITE.sub("", _WISH.sub("", text)) or text
         names = names_from_prompt(system)
         if self.layer is not None and names_workspace_thing(text, system):
             # "tell me about the runbook task" names a task: not a book question.
             plan.steps.extend(self._missed(text, system, available, it, history))
+            plan.by_meaning = True
             return plan
         lists = self.lists
         for matcher in (
@@ -251,7 +312,7 @@ class RulePolicy:
             lists.overview,
             lists.details,
             functools.partial(lists.named_contents, lists=names.of("list")),
-            lists.rename,
+            functools.partial(lists.rename, lists=names.of("list")),
             lists.create,
             functools.partial(lists.move, lists=names.of("list")),
             lists.remove,
@@ -270,6 +331,7 @@ class RulePolicy:
             if steps:
                 plan.steps.extend(steps)
                 return plan
+        plan.by_meaning = not self._asks_for_books(text, system)
         try:
             plan.steps.extend(self._missed(text, system, available, it, history))
         except _NoReferent as error:
@@ -291,13 +353,7 @@ class RulePolicy:
                 return [lambda _: Clarification(NOT_SURE_TEXT, ()).response(MODEL_ID)]
             return self.books.search(text)
         names = names_from_prompt(system)
-        if (
-            not on_workspace
-            and SEARCH_LEAD.match(text)
-            and _BOOK_WORDS.search(text)
-            and not re.search(r"\blists?\b", text, re.I)
-            and not _names_a_list(text, names.of("list"))
-        ):
+        if self._asks_for_books(text, system):
             # "find books about Panem" reads as a request for books: no reading needed.
             return self.books.search(text)
         tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
@@ -349,6 +405,27 @@ class RulePolicy:
         told = read_reply(intent, text) or book_replies.get(intent) or _summary
         return [lambda _: calls, lambda done: AIResponse(told(done), model=MODEL_ID)]
 
+    def _verdict_on(self, part: str) -> str | None:
+        """The catalog book a statement names ("I loved Dune"), or None (a question, no book)."""
+        if self.books_titled is None or "?" in part:
+            return None
+        title = title_in(part)
+        found = self.books_titled(title) if title else ()
+        return found[0][0] if found else None
+
+    @staticmethod
+    def _asks_for_books(text: str, system: str) -> bool:
+        """Whether the message reads as a request for books ("find books about Panem")."""
+        return (
+            not _WORKSPACE_PAGE.search(system)
+            and (
+                bool(SEARCH_LEAD.match(text) and _BOOK_WORDS.search(text))
+                or bool(TOPIC_LEAD.match(text))
+            )
+            and not re.search(r"\blists?\b", text, re.I)
+            and not _names_a_list(text, names_from_prompt(system).of("list"))
+        )
+
     def layer_question(self, reading: Any) -> AIResponse:
         """The layer's clarifying question for a reading no plan could fill."""
         assert self.layer is not None
@@ -357,10 +434,12 @@ class RulePolicy:
     def _compound(
         self, history: Sequence[Message], system: str, available: set[str], *, nested: bool
     ) -> Callable[[str, Callable[[str], str]], list[Step]]:
-        """Several changes in one message ("add X to Y and rate it 4"), each clause read alone.
+        """Several requests in one message ("add X to Y and rate it 4"), each part read alone.
 
-        A later clause's "it" is the book an earlier one named. Every clause must plan
-        changes with no question; otherwise the message is read whole, as before.
+        A later part's "it" is the book an earlier one named, and "to it" (or an entry with
+        no list named) the list an earlier one made, renamed or used. Every part must plan
+        calls with no question, and a look-up must be read by a pattern, not by meaning;
+        otherwise the message is read whole, as before. The reply answers each part in turn.
         """
 
         def matcher(text: str, it: Callable[[str], str]) -> list[Step]:
@@ -368,21 +447,94 @@ class RulePolicy:
             parts = [] if nested else clauses(text)
             if not parts:
                 return []
-            calls: list[ToolCall] = []
+            planned: list[tuple[list[ToolCall], Step]] = []
             referent: str | None = None
-            for part in parts:
+            listed: str | None = None
+            seen = system
+            for index, said_part in enumerate(parts):
+                part = _on_the_list(said_part, listed)
                 try:
-                    sub = self._plan(part, history, system, available, referent, nested=True)
+                    sub = self._plan(part, history, seen, available, referent, nested=True)
                 except _NoReferent:
                     return []
-                first = sub.steps[0](_Done([], [])) if len(sub.steps) == 2 else None
+                first = sub.steps[0](_Done([], [])) if len(sub.steps) >= 2 else None
                 if not isinstance(first, list) or not first:
+                    verdict = self._verdict_on(part) if index < len(parts) - 1 else None
+                    if verdict is None:
+                        return []
+                    # "I loved Dune, show me more like it": a verdict that asks for nothing
+                    # names the book a later "it" means.
+                    referent = verdict
+                    continue
+                if sub.by_meaning and any(
+                    c.name not in _ACTIONS
+                    and not (c.name == "search_books" and _BOOK_WORDS.search(part))
+                    for c in first
+                ):
                     return []
-                if any(c.name not in _ACTIONS for c in first):
-                    return []
-                calls.extend(first)
+                said = {(c.name, repr(sorted(c.arguments.items()))) for p, _ in planned for c in p}
+                first = [
+                    c for c in first if (c.name, repr(sorted(c.arguments.items()))) not in said
+                ]
+                if not first:
+                    continue  # "Rebecca doesn't belong on X, take it off": one change said twice
+                planned.append((first, sub.steps[1]))
                 books = [c.arguments["book"] for c in first if c.arguments.get("book")]
                 referent = str(books[-1]) if books else referent
-            return self.steps.single_calls(calls)
+                for call in first:
+                    named = call.arguments.get("new_name") or (
+                        call.arguments.get("name") if call.name == "create_list" else None
+                    )
+                    listed = str(named or call.arguments.get("list") or listed or "") or None
+                    if named:
+                        # A list this message makes (or renames to) is one a later part may use.
+                        seen = with_name(seen, "list", str(named))
+            if not planned:
+                return []
+            if all(c.name in _ACTIONS for calls, _ in planned for c in calls):
+                return self.steps.single_calls([c for calls, _ in planned for c in calls])
+            return _in_turn(planned)
 
         return matcher
+
+
+_TO_IT = re.compile(r"\b(to|onto|into|on|in|from|off|out\s+of)\s+it\b", re.I)
+_ENTRY = re.compile(r"^(?:add|put|pop|stick|chuck|throw|toss|save|include)\b", re.I)
+_DESTINATION = re.compile(r"\b(?:to|onto|into|on|in)\s+\S", re.I)
+_TAKING = re.compile(r"^(?:remove|take|drop|pull|get|yank)\b", re.I)
+_SOURCE = re.compile(r"\b(?:from|off|out\s+of)\s+\S", re.I)
+_A_LIST = re.compile(r"\blists?\b", re.I)
+
+
+def _on_the_list(part: str, listed: str | None) -> str:
+    """A later part's list said as "it" ("add X to it"), or left unsaid ("add X"), named."""
+    # Only a part that goes on to name no list of its own: "take it off To read" keeps its.
+    if not listed:
+        return part
+    part = _TO_IT.sub(lambda m: f"{m.group(1)} the {listed} list", part)
+    if _ENTRY.match(part) and not _DESTINATION.search(part):
+        part = f"{part} to the {listed} list"
+    elif _TAKING.match(part) and not _SOURCE.search(part) and not _A_LIST.search(part):
+        # "add X to Summer, take Emma off": off the list just named.
+        part = re.sub(r"\s+(?:off|out)\W*$", "", part) + f" off the {listed} list"
+    return part
+
+
+def _in_turn(planned: list[tuple[list[ToolCall], Step]]) -> list[Step]:
+    """Every part's calls in one stage, then each part's own reply over its own results."""
+    calls = [c for part_calls, _ in planned for c in part_calls]
+
+    def reply(done: _Done) -> AIResponse:
+        texts: list[str] = []
+        at = 0
+        for part_calls, told in planned:
+            size = len(part_calls)
+            own = _Done(done.calls[at : at + size], done.results[at : at + size])
+            at += size
+            outcome = told(own)
+            text = outcome.text if isinstance(outcome, AIResponse) else _summary(own)
+            if text and text not in texts:
+                texts.append(text)
+        return AIResponse("\n\n".join(texts), model=MODEL_ID)
+
+    return [lambda _: calls, reply]

@@ -12,6 +12,15 @@ from lectern.adapters.understanding.scaffold import NUMBER
 
 _NUMBER = NUMBER
 _STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
+ADD_VERB = r"(?:add|put|save|pop|stick|chuck|throw|toss|bung|shove|slap|stash|slot|file|include)"
+"""Verbs people put a book on a list with ("chuck X on my to read list")."""
+REMOVE_VERB = r"(?:remove|take|delete|drop|get|pull|strike|cross|knock|scratch|yank)"
+"""Verbs people take a book off a list with ("get X off the Work list")."""
+DELETE_VERB = (
+    r"(?:delete|remove|drop|get rid of|bin|trash|nuke|scrap|ditch|axe|kill|wipe|erase|dump|"
+    r"junk|zap)"
+)
+"""Verbs people delete a whole list with ("bin the kids list", "nuke the Horror list")."""
 
 FIND_AND_ADD = re.compile(
     r"^(?:please\s+)?(?:find|search for|get|recommend|suggest|pick|choose)\s+(?:me\s+)?"
@@ -43,17 +52,20 @@ NOT_YOUTH = re.compile(
     re.I,
 )
 LISTS = re.compile(
-    r"^(?:what|which|show|list|tell me)\b.{0,30}\b(?:my|the)\s+(?:reading\s+)?lists\b"
+    r"^(?:what|which|show|list|tell me|pull up|bring up|open|display|see|view)\b.{0,30}"
+    # "my shelves" are the reader's lists; "which shelves" asks about the catalog.
+    r"\b(?:(?:my|the)\s+(?:reading\s+)?lists|my\s+(?:own\s+)?shelves)\b"
     r"|^(?:do i have|what) (?:any )?(?:reading )?lists",
     re.I,
 )
 LIST_DETAILS = re.compile(
-    r"^(?:what(?:'s| is| are)|show(?: me)?|list|which books are)\s+(?:the\s+)?(?:books\s+)?"
+    r"^(?:what(?:'s| is| are)(?: left| still| now)?|show(?: me)?|list|which books are|"
+    r"how many(?: books)? (?:are|do i have|have i got))\s+(?:the\s+)?(?:books\s+)?"
     r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list\W*$",
     re.I,
 )
 CREATE = re.compile(
-    r"^(?:please\s+)?(?:create|make|start|open|set up)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    r"^(?:please\s+)?(?:create|make|start|open|set up|begin)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
     r"(?:reading\s+)?list\s+(?:called|named|titled)?\s*(?P<name>.+?)\W*$",
     re.I,
 )
@@ -62,8 +74,16 @@ RENAME = re.compile(
     r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)\W*$",
     re.I,
 )
+_QUOTED = r"[\"'‘“][^\"'’”]+[\"'’”]"
+NAME_SHOULD_BE = re.compile(
+    rf"(?:\blist\s+(?P<old1>{_QUOTED}|[\w'’&-]+)|(?P<old2>{_QUOTED}|[\w'’&-]+)\s+list)\s+"
+    r"should\s+(?:really\s+)?(?:be|say|read)\s+(?!in\b|under\b|listed\b|on\b|by\b)"
+    r"(?:(?:called|named|spelt|spelled)\s+)?(?P<new>.+?)\W*$",
+    re.I,
+)
+"""A list whose name is said to be wrong ("the list 'Horor' should be 'Horror'"): renamed."""
 DELETE = re.compile(
-    r"^(?:please\s+)?(?:delete|remove|drop|get rid of)\s+(?:my\s+|the\s+)?"
+    rf"^(?:please\s+)?{DELETE_VERB}\s+(?:my\s+|the\s+)?"
     # "remove the King book from my list" takes a book off a list: no list is deleted.
     r"(?!.*\b(?:from|off|out\s+of)\b)"
     r"(?:(?:reading\s+)?list\s+(?:called\s+|named\s+)?(?P<name1>.+?)|(?P<name2>.+?)\s+"
@@ -71,19 +91,26 @@ DELETE = re.compile(
     re.I,
 )
 ADD = re.compile(
-    r"^(?:please\s+)?(?:add|put|save)\s+(?P<book>.+?)\s+(?:to|on|in|into)\s+(?:my\s+|the\s+)?"
+    rf"^(?:please\s+)?{ADD_VERB}\s+(?P<book>.+?)\s+(?:to|on|onto|in|into)\s+(?:my\s+|the\s+)?"
     r"(?:(?:reading\s+)?list\s+(?P<list1>[^,:]+?)|(?P<list2>(?!(?:my|the|a|our)\s)[^,:]+?)\s+"
     r"(?:reading\s+)?list)"
     r"(?:\s*(?:,|:|with)\s*(?:(?:the|a)\s+)?(?:note\s*:?\s*)?(?P<note>.+?))?\W*$",
     re.I,
 )
 REMOVE = re.compile(
-    r"^(?:please\s+)?(?:remove|take|delete|drop)\s+(?P<book>.+?)\s+(?:from|off)\s+"
+    rf"^(?:please\s+)?{REMOVE_VERB}\s+(?P<book>.+?)\s+(?:from|off|out\s+of)\s+"
     r"(?:of\s+)?(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<list1>.+?)|"
     r"(?P<list2>(?!(?:my|the|a|our)\s)[^\s].*?)\s+"
-    r"(?:reading\s+)?list)\W*$",
+    # "..., she's outgrown it": a reason after the list is no part of its name.
+    r"(?:reading\s+)?list(?:\s*[,;]\s*(?P<why>.+?))?)\W*$",
     re.I,
 )
+ARROW = re.compile(
+    r"^(?P<book>[^>]+?)\s*(?:->|→|=>|-->)\s*(?:my\s+|the\s+)?(?P<list>.+?)"
+    r"(?:\s+(?:reading\s+)?list)?\W*$",
+    re.I,
+)
+"""A book pointed at a list ("X -> Kids list"): an entry, when the right side is a list."""
 RATE = re.compile(
     rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+(?:a\s+)?"
     rf"{_STARS}(?:\s*/\s*5|(?:\s+out of (?:5|five))?\s+stars?)"
@@ -120,7 +147,12 @@ SIMILAR = re.compile(
     r"(?P<title>.+?)\W*$"
     r"|^(?:what(?:'?s|\s+is)\s+)?(?:similar|comparable)\s+to\s+(?P<title2>.+?)\W*$"
     r"|\bread-?\s?alikes?\s+(?:for|to|of)\s+(?P<title3>.+?)\W*$"
-    r"|\b(?:in\s+the\s+)?same\s+vein\s+as\s+(?P<title4>.+?)\W*$",
+    r"|\b(?:(?:in\s+the\s+)?same\s+(?:vein|spirit|mould|mold|style|kind\s+of\s+thing)\s+as|"
+    r"in\s+the\s+(?:vein|spirit|style)\s+of|along\s+the\s+lines\s+of|reminiscent\s+of)\s+"
+    r"(?P<title4>.+?)\W*$"
+    # "sounds fun - anything similar?": the book in view, no title said.
+    r"|\b(?P<bare>anything|something|any\s+more|more|others?|ones|books?)\s+(?:similar|alike|"
+    r"like\s+(?:it|this|that)(?:\s+one)?)\W*$",
     re.I,
 )
 WHO_WROTE = re.compile(
@@ -134,9 +166,18 @@ WHEN = re.compile(
 ABOUT = re.compile(
     r"^(?:what(?:'?s| is)\s+(?P<title>.+?)\s+about|tell me (?:more )?about\s+(?P<title2>.+?)|"
     r"(?:give me |show me )?(?:the )?details (?:of|for|about|on)\s+(?P<title3>.+?)|"
-    r"describe\s+(?P<title4>.+?))\W*$",
+    r"describe\s+(?P<title4>.+?)|"
+    # "I want to know more about X", "info on X": asking after one book.
+    r"(?:i\s+(?:want|wanna|need|would\s+like|'?d\s+like)\s+to\s+)?know\s+(?:more\s+|a\s+bit\s+)?"
+    r"about\s+(?P<title5>.+?)|"
+    r"(?:some\s+|more\s+|any\s+)?info(?:rmation)?\s+(?:on|about|for)\s+(?P<title6>.+?))\W*$",
     re.I,
 )
+HOW_LONG = re.compile(
+    r"^how\s+(?:long|big|many\s+pages)\s+(?:is|does)\s+(?P<title>.+?)(?:\s+(?:have|run))?\W*$",
+    re.I,
+)
+"""A book's length asked ("how long is it?")."""
 LANGUAGE_Q = re.compile(
     r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in\W*$", re.I
 )
@@ -152,6 +193,18 @@ EXCLUDE_CATEGORY = re.compile(
     r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
     re.I,
 )
+TOPIC_LEAD = re.compile(
+    r"^(?:what(?:'?s|s|\s+is)\s+(?:out\s+)?there|(?:have\s+you\s+got|do\s+you\s+have|"
+    r"got)\s+anything)\s+(?:on|about|covering)\s+(?!(?:my|our|the\s+team)\b)",
+    re.I,
+)
+"""A topic asked after ("whats out there on colour theory"): a search, book words or not.
+
+Never "anything on my plate" (the reader's own work is no topic)."""
+ABOUT_ME = re.compile(
+    r"\s*[,;.]\s*(?:i(?:'ve|’ve|\s+have|'m|’m|\s+am)|i\s+(?:already|just))\b.*$", re.I
+)
+"""What a searcher says of themselves after the request ("..., I've got a long holiday")."""
 SEARCH_LEAD = re.compile(
     r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
     r"suggest|show me|i want|(?:i'm\s+|i\s+am\s+)?(?:looking|hunting)\s+for|give me)\s+(?:me\s+)?",

@@ -47,7 +47,8 @@ _ARTICLES = ("The", "A", "An")
 _NOT_A_TITLE = re.compile(
     r"(?:I(?:'|’)(?:ve|m|ll|d)|If|Ok|Okay|Hey|Hi|Hello|So|Also|Just|Can|Could|Would|Will|"
     r"Should|Please|Pls|Yes|Yeah|Well|But|Then|Any|Some|Maybe|Actually|Honestly|Thanks|We|"
-    r"You|They|He|She|Our|Your|Let(?:'|’)s|Nice|Cool|Great)"
+    r"You|They|He|She|Our|Your|Let(?:'|’)s|Nice|Cool|Great|Fix|Correct|Change|Show|Find|Tell|"
+    r"Update|Rename|Create|Start|Kindly)"
 )
 """Capitalised words that open a sentence, not a title ("I've finished Persuasion")."""
 _PRONOUN_END = re.compile(r"(?:I|Me|My|It|This|Please)")
@@ -80,6 +81,18 @@ def title_in(text: str) -> str | None:
     return None
 
 
+_POINTED = re.compile(
+    r"\b(?:give|rate|score|add|put|pop|stick|chuck|remove|take|drop)\s+(?:it|this|that)"
+    r"(?:\s+(?:one|book))?\b(?!\s+(?:by|from|about)\b)",
+    re.I,
+)
+"""A change whose object is a pointer ("give this one a 3", "add it to ...")."""
+_OF_THE_READER = re.compile(
+    r"(?:^|(?<=\s))['’](?:ve|m|re|ll|d)\b|\b(?:just|already|finally|read|reading|finished|"
+    r"enjoyed|liked|hated|done|with|really|quite|honestly)\b",
+    re.I,
+)
+"""What a message says of the reader around a pointed-at book ("'ve read", "just finished")."""
 _BY_AUTHOR = re.compile(r"\bthe\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*\s+(?:one|book|novel)\b")
 """A book named by its author ("the Christie novel"): `it` refuses it, and the policy asks."""
 
@@ -95,11 +108,17 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
         title = title_in(text)
         if title is not None:
             return title
+    if _POINTED.search(text):
+        # "give this one a 3 - bit slow": with no title written, the verb's object is the
+        # book in view, and the remark after it is no title.
+        return it("it")
     core = " ".join(_REQUEST_WORDS.sub(" ", text).split())
     judged = _JUDGED.match(text)
     if judged and " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split()):
         # "gilead was wonderful, five stars": the book is what the verdict is about.
         core = " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split())
+    if core and _DEICTIC.search(text) and not _OF_THE_READER.sub(" ", core).strip():
+        core = ""  # "i've read this, give it a 2": what is left tells of the reader, not a book
     if _PLURAL.fullmatch(core):
         return it(core)  # "add these to summer": which books is asked, never guessed
     if core:
@@ -142,6 +161,12 @@ _NEW_NAME = re.compile(
     r"(?:\b(?:instead|please|pls|now|from\s+now\s+on)\b)?[.!?]*$",
     re.I,
 )
+_FIELD_WORDS = re.compile(
+    r"\b(?:authors?|writers?|language|year|date|should|be|only|just|alone|fix|wrong|"
+    r"incorrect|correct|listed|says?)\b|['’]s\b",
+    re.I,
+)
+"""A correction's own words, left out of a title read from a message in lower case."""
 _WRONG_VALUE = re.compile(r",?\s*\bnot\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*")
 """The wrong value a correction names ("..., not Jan Needle"): no part of the title."""
 
@@ -189,10 +214,13 @@ def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[To
     rest = text if span is None else text[: span[0]] + " " + text[span[1] :]
     rest = _WRONG_VALUE.sub(" ", rest)
     title = title_in(rest)
+    core = " ".join(_REQUEST_WORDS.sub(" ", _FIELD_WORDS.sub(" ", rest)).split())
     if title is not None:
         book: str | None = re.sub(r"['’]s$", "", title)
     elif _DEICTIC.search(rest):
         book = it("it")
+    elif rest == rest.casefold() and core:
+        book = core  # "persuasion's author should be ...": no capital marks the title
     else:
         book = None
     if book is None or book == "it":

@@ -55,10 +55,27 @@ def language_of(text: str) -> str | None:
     return named[0].group(0).capitalize() if len(named) == 1 else None
 
 
+_NAME = r"[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|de|van|von|le|la))*"
+_ONLY_AUTHOR = re.compile(
+    rf"\bauthors?\b.*?(?:\b(?:only|just|solely)\s+(?:be\s+|by\s+)?(?P<who>{_NAME})"
+    rf"|(?P<alone>{_NAME})\s+(?:only|alone)\b"
+    r"|\bshould\s+(?:only\s+)?be\s+(?P<said>[a-z][\w.'’-]*(?:\s+[a-z][\w.'’-]*){0,3}?)\s+"
+    r"(?:only|alone)\b)"
+)
+"""The one right author among several listed ("It should only be Dante Alighieri", "(George
+Eliot only)", "should be jane austen only"): the others are to go."""
+
+
 def authors_of(text: str) -> list[str] | None:
     """The author a correction says is right ("the author is Herman Melville, not X")."""
     found = _AUTHOR.search(text)
-    return [found.group("who")] if found else None
+    if found:
+        return [found.group("who")]
+    only = _ONLY_AUTHOR.search(text)
+    if only is None:
+        return None
+    who = (only.group("who") or only.group("alone") or only.group("said")).rstrip(".")
+    return [who if who != who.casefold() else who.title()]
 
 
 def correction_of(text: str) -> tuple[dict[str, object], tuple[int, int] | None] | None:
@@ -76,6 +93,6 @@ def correction_of(text: str) -> tuple[dict[str, object], tuple[int, int] | None]
         return {"language": language}, (at.start(), at.end()) if at else None
     authors = authors_of(text)
     if authors is not None:
-        start = text.find(authors[0])
+        start = text.casefold().find(authors[0].casefold())
         return {"authors": authors}, (start, start + len(authors[0]))
     return None

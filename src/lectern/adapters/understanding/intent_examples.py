@@ -55,6 +55,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "how can you help me with my reading?",
         "what could you do for a book lover like me",
         "what are you good for",
+        "do you do anything apart from recommendations?",
+        "is there more you can do than look things up",
+        "anything else you're able to help with besides lists?",
     ),
     "dismiss": (
         "never mind",

@@ -118,6 +118,14 @@ CUES: dict[str, re.Pattern[str]] = {
         r"stopping)\w*\b",
         re.I,
     ),
+    # "can you do anything besides searching?" (read after "can you" is taken off): the
+    # assistant asked about itself, whatever the words after "besides" name.
+    "capabilities": re.compile(
+        r"^(?:do|help\s+with|handle)\s+(?:anything|something|other\s+things|more)\b|"
+        r"\bwhat\s+else\s+(?:can|could|do)\s+you\b|"
+        r"\b(?:you|u)\s+(?:do|handle)\s+(?:anything|other\s+things)\s+(?:else|besides|apart|other)\b",
+        re.I,
+    ),
     "get_team_members": re.compile(r"\b(?:role|teammates?|colleagues)\b", re.I),
     "get_attention_summary": re.compile(
         r"\b(?:overdue|late|past\s+due|assigned\s+to\s+me|my\s+plate|attention)\b", re.I
@@ -131,7 +139,8 @@ CUES: dict[str, re.Pattern[str]] = {
     "search_content": re.compile(r"^(?:search|find|look\s+(?:for|up))\b|\bwhere did we\b", re.I),
     # "published after 2010" is a search filter, not a question about one book.
     "get_book_details": re.compile(
-        r"\b(?:writer|author|wrote|pages|published(?!\s+(?:after|before|since|between|from|"
+        # "at least 700 pages" is a search filter, not a question about one book's length.
+        r"\b(?:writer|author|wrote|(?<!\d\s)pages|published(?!\s+(?:after|before|since|between|from|"
         r"in\s+(?:the\s+)?\d|\d)))\b",
         re.I,
     ),

@@ -59,6 +59,13 @@ def names_from_prompt(system: str) -> Names:
     return names
 
 
+def with_name(system: str, kind: str, name: str) -> str:
+    """The system prompt with one more name the reader may use (a list an earlier part made)."""
+    if NAMES_HEADER not in system:
+        system = f"{system}\n{NAMES_HEADER}"
+    return f"{system}\n- {kind}: {name}"
+
+
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """What a mention names: one name, several close ones, or nothing."""

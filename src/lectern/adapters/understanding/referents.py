@@ -30,8 +30,22 @@ class _NoReferent(Exception):
     """'it' or 'this book' with nothing it can mean, or 'the Ishiguro one': ask, never guess."""
 
 
+class SameTitle(_NoReferent):
+    """A title that books by different authors share ("Night Watch"): which one is asked."""
+
+    def __init__(self, title: str, authors: Sequence[str]) -> None:
+        """`authors`: the first author of each book of that title, most read first."""
+        super().__init__(title)
+        self.question = Clarification(
+            f"Which {title!r} do you mean: " + " or ".join(f"{a}'s" for a in authors) + "?",
+            tuple(f"{title} by {a}" for a in authors),
+        )
+
+
 def which_book(error: _NoReferent) -> Clarification:
     """The question for a book the reader pointed at but did not name."""
+    if isinstance(error, SameTitle):
+        return error.question
     who = str(error)
     if _IT.match(who):
         return name_it("book", "use")

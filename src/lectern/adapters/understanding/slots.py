@@ -34,8 +34,11 @@ _PRIORITY_WORDS = {"critical": "urgent", "normal": "medium"}
 _STARS = re.compile(
     r"\b(?P<n>[1-5]|one|two|three|four|five)\s*(?:/\s*5|out of (?:5|five)|stars?)", re.I
 )
+_REMARK = r"(?:\W*$|\s*[,;.!-]\s+[^\d]*$)"
+"""The end of a rating: nothing, or a remark with no number in it ("rate it 4, loved it")."""
 _STARS_BARE = re.compile(
-    r"(?:rating|rate|score)\b.*?\b(?P<n>[1-5])\b\W*$|\bgive\b.+\b(?:a|an)\s+(?P<given>[1-5])\W*$",
+    rf"(?:rating|rate|score)\b.*?\b(?P<n>[1-5])\b{_REMARK}|"
+    rf"\bgive\b.+\b(?:a|an)\s+(?P<given>[1-5])\b{_REMARK}",
     re.I,
 )
 _STAR_SYMBOLS = re.compile(r"[⭐★]{1,5}")
@@ -45,7 +48,8 @@ _COMMENT = re.compile(
     re.I,
 )
 _LIST_NAME = re.compile(
-    r"\b(?:called|named|titled|name it|call it)\s+(?P<name>.+?)(?=\s+(?:with|and|that|which|"
+    r"\b(?:called|named|titled|name it|call it|with\s+the\s+(?:name|title)|"
+    r"by\s+the\s+name(?:\s+of)?|under\s+the\s+name)\s+(?P<name>.+?)(?=\s+(?:with|and|that|which|"
     r"containing|for\s+(?:me|my))\b|[,.!?]|$)",
     re.I,
 )

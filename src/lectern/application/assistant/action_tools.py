@@ -63,12 +63,15 @@ class _ListTool(ActionTool):
         return found
 
     def _pending_list_id(self, context: ToolContext, name: str) -> str | None:
-        """The id a pending create_list of this user will give a list of this name."""
+        """The id a pending create_list (or rename_list) of this user gives a list of this name.
+
+        "rename Kids to Family, then add X to it" proposes both at once: the entry goes on
+        the list being renamed, whichever is approved first.
+        """
         for action in self.deps.actions.list(context.user, status="pending"):
             given = action.preview.tool_input
-            if action.preview.tool_name == "create_list" and same_list_name(
-                str(given.get("name", "")), name
-            ):
+            named = {"create_list": "name", "rename_list": "new_name"}.get(action.preview.tool_name)
+            if named and same_list_name(str(given.get(named, "")), name):
                 return str(given["list_id"])
         return None
 
