@@ -64,6 +64,7 @@ class JsonKnowledgeIndexStore:
                 sources=tuple(KnowledgeSource(**item) for item in data["sources"]),
                 document_frequency={str(k): int(v) for k, v in data["document_frequency"].items()},
                 summarizer=data["summarizer"],
+                built_for=str(data.get("built_for", "")),
             )
         except (KeyError, TypeError, ValueError):
             return None
@@ -84,6 +85,7 @@ class JsonKnowledgeIndexStore:
                     "format": FORMAT,
                     "collection": index.collection,
                     "generation": index.generation,
+                    "built_for": index.built_for,
                     "summarizer": index.summarizer,
                     "sources": [
                         {

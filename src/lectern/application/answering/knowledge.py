@@ -198,23 +198,24 @@ class KnowledgeBases:
         self._cache: dict[str, KnowledgeBase] = {}
         self._lock = threading.Lock()
 
-    def _generation(self, name: str) -> int:
+    def _generation(self, name: str) -> tuple[int, str]:
+        """The collection's index generation and creation stamp (what an index is for)."""
         record = self.collections.store.get(name)
         if record is None:
             raise CollectionNotFoundError(
                 f"no collection named {name!r}: `lectern collections list` shows them"
             )
-        return record.generation
+        return record.generation, record.created_at.isoformat()
 
     def get(self, name: str) -> KnowledgeBase:
         """The collection's knowledge base (its index built or refreshed when stale)."""
         generation = self._generation(name)
         with self._lock:
             cached = self._cache.get(name)
-            if cached is not None and cached.index.generation == generation:
+            if cached is not None and _built_for(cached.index) == generation:
                 return cached
             index = self.store.load(name)
-            if index is None or index.generation != generation:
+            if index is None or _built_for(index) != generation:
                 # Built on demand, a model never runs: summaries it wrote before are reused,
                 # the rest are lead sentences until `lectern kb index` writes them.
                 index = self._build(name, generation, None, self.on_demand)
@@ -245,7 +246,7 @@ class KnowledgeBases:
     def _build(
         self,
         name: str,
-        generation: int,
+        generation: tuple[int, str],
         progress: ProgressReporter | None,
         summarizer: SourceSummarizer,
     ) -> KnowledgeIndex:
@@ -281,10 +282,15 @@ class KnowledgeBases:
                 progress.advance()
         index = KnowledgeIndex(
             collection=name,
-            generation=generation,
+            generation=generation[0],
             sources=tuple(sources),
             document_frequency=document_frequency(f"{d.title}\n{d.text}" for d in documents),
             summarizer=summarizer.name,
+            built_for=generation[1],
         )
         self.store.save(index)
         return index
+
+
+def _built_for(index: KnowledgeIndex) -> tuple[int, str]:
+    return index.generation, index.built_for

@@ -38,6 +38,9 @@ class KnowledgeIndex:
     """Term key -> how many sources hold it (for the offline support score)."""
     summarizer: str
     """Who wrote the summaries (`lead-sentence` offline, else the model's id)."""
+    built_for: str = ""
+    """When the collection it indexes was created: a collection removed and added again
+    starts at generation 1 again, and an index of the old one must not pass for it."""
 
     def lines(self) -> str:
         """Every source as one `source_id: summary` line."""
