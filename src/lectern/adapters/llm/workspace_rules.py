@@ -16,23 +16,18 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from lectern.adapters.llm.workspace_questions import (
+    MODEL_ID,
+    CallMaker,
+    Stage,
+    WorkspaceQuestions,
+)
+from lectern.adapters.llm.workspace_refs import Refs, _Unclear, project_words, task_words
 from lectern.adapters.llm.workspace_replies import (
-    _as_dict,
-    _blockers_reply,
-    _document_reply,
-    _documents_reply,
-    _project_reply,
-    _projects_reply,
-    _search_reply,
     _summary,
-    _task_reply,
-    _tasks_reply,
-    _team_reply,
-    attention_reply,
 )
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import (
-    Names,
     covered,
     find_in,
     names_from_prompt,
@@ -41,23 +36,17 @@ from lectern.adapters.understanding.mentions import (
 )
 from lectern.adapters.understanding.scaffold import Done
 from lectern.adapters.understanding.scaffold import clean as _clean
-from lectern.adapters.understanding.slots import attention_sections_of, due_clause
+from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER,
     ASSIGN,
     ASSIGN_CLAUSE,
-    ASSIGNED,
-    ATTENTION,
-    BLOCKER_QUESTION,
-    BLOCKERS,
     COMMENT,
     COMPLETE,
     CREATE_BLOCKER,
     CREATE_TASK,
     CREATED,
     DESCRIBE,
-    DOCUMENT_DETAILS,
-    DOCUMENTS,
     DUE,
     DUE_CLAUSE,
     DUE_WORDS,
@@ -67,33 +56,19 @@ from lectern.adapters.understanding.workspace_patterns import (
     PAGE_PROJECT,
     PRIORITY,
     PRIORITY_CLAUSE,
-    PROJECT_DETAILS,
     PROJECT_REF,
-    PROJECTS,
     RENAME_TASK,
     RESOLVE,
-    SAYS,
-    SEARCH,
     STATUS,
     STATUS_WORDS,
-    TASK_DETAILS,
     TASK_REF,
-    TASKS,
-    TEAM,
     THEN,
     THIS_PROJECT,
-    WORKSPACE_SEARCH,
 )
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
-MODEL_ID = "rules:assistant-v1"
-
-
 _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same)\b", re.I)
 """A bare quoted title repeats the last creation only with a word that says so."""
-
-Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
-CallMaker = Callable[..., ToolCall]
 
 
 _PROJECT_LEAD = re.compile(
@@ -129,22 +104,7 @@ _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f-]{27,}", re.I)
 """A task's id, as replies write it (`[task:<id>]`): passed as it is."""
 
 
-def _task_words(value: str) -> str:
-    """A task reference without its leading article or the word task."""
-    text = _clean(value)
-    text = re.sub(r"^(?:the\s+)?task\s+(?:called\s+|named\s+)?", "", text, flags=re.I)
-    return re.sub(r"^the\s+", "", text, flags=re.I).strip()
-
-
-def _project_words(value: str | None) -> str | None:
-    text = _clean(value)
-    if not text:
-        return None
-    text = re.sub(r"\s+project$", "", text, flags=re.I)
-    return re.sub(r"^(?:the|my|our)\s+", "", text, flags=re.I).strip() or None
-
-
-class WorkspaceRules:
+class WorkspaceRules(WorkspaceQuestions):
     """Plans for workspace requests, over the rule policy's call maker."""
 
     def __init__(
@@ -188,7 +148,7 @@ class WorkspaceRules:
         on_workspace_page = bool(PAGE.search(system))
 
         def task_ref(value: str | None) -> str:
-            words = _task_words(value or "")
+            words = task_words(value or "")
             head = words.split(",", 1)[0].strip()
             if head != words and names.of("task") and resolve(head, names.of("task")).name:
                 words = head  # "the netscaler task, nobody should own it for now"
@@ -230,7 +190,7 @@ class WorkspaceRules:
             return words or _clean(value)
 
         def project_ref(value: str | None) -> str | None:
-            words = _project_words(value)
+            words = project_words(value)
             if words is None or THIS_PROJECT.match(f"{words} project") or words in ("this", "it"):
                 return page_project
             # "the VPN project" stands for "VPN gateway hardening", as a task's mention does
@@ -255,14 +215,14 @@ class WorkspaceRules:
                 )
             return found.name or mention
 
-        context = _Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref, names)
+        context = Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref, names)
         lead = _PROJECT_LEAD.match(text)
         led = resolve(lead.group("p"), names.of("project")).name if lead else None
         if lead and led is not None:
             # "vpn project: new task 'Update the firewall rules'": the project the rest is in,
             # as if asked from its page.
             text = lead.group("rest")
-            context = _Refs(task_ref, project_ref, led, True, person_ref, names)
+            context = Refs(task_ref, project_ref, led, True, person_ref, names)
         again = self._again(text, history)
         if again:
             return self._act(again)
@@ -292,7 +252,7 @@ class WorkspaceRules:
                 ]
         return []
 
-    def _plan_with(self, text: str, context: _Refs) -> list[Stage] | None:
+    def _plan_with(self, text: str, context: Refs) -> list[Stage] | None:
         created = self._create_task(text, context)
         if created:
             return self._act(created)
@@ -327,7 +287,7 @@ class WorkspaceRules:
             return both
         return self._question(text, context)
 
-    def _question(self, text: str, context: _Refs) -> list[Stage] | None:
+    def _question(self, text: str, context: Refs) -> list[Stage] | None:
         for question in (
             self._attention,
             self._blockers,
@@ -345,7 +305,7 @@ class WorkspaceRules:
                 return stages
         return None
 
-    def _two_questions(self, text: str, context: _Refs) -> list[Stage] | None:
+    def _two_questions(self, text: str, context: Refs) -> list[Stage] | None:
         """Two requests in one message, one or both a question, answered in order.
 
         "what's overdue, and who's on the team?", "show me the netscaler task, then hand it
@@ -380,7 +340,7 @@ class WorkspaceRules:
             return [functools.partial(_given, calls), reply]
         return None
 
-    def _part(self, text: str, context: _Refs) -> list[Stage] | None:
+    def _part(self, text: str, context: Refs) -> list[Stage] | None:
         """One part of a two-part message as a plan of two stages (a change or a question)."""
         calls = self._create_task(text, context) or self._one_action(text, context)
         if calls:
@@ -388,7 +348,7 @@ class WorkspaceRules:
         stages = self._question(text, context)
         return stages if stages and len(stages) == 2 else None
 
-    def _unread_part(self, text: str, context: _Refs) -> Clarification | None:
+    def _unread_part(self, text: str, context: Refs) -> Clarification | None:
         """A question when a request's second part is a request no rule reads.
 
         "resolve the blocker and then ping bob in a comment": the first part reads as a
@@ -414,7 +374,7 @@ class WorkspaceRules:
             )
         return None
 
-    def _changes(self, text: str, context: _Refs, *, depth: int) -> list[ToolCall]:
+    def _changes(self, text: str, context: Refs, *, depth: int) -> list[ToolCall]:
         """The changes of a message of two or three requests joined by "and"/"then", or [].
 
         Each part must read as a change on its own (a new task or one task change); a part
@@ -442,7 +402,7 @@ class WorkspaceRules:
                 return left + right
         return []
 
-    def _one_action(self, text: str, context: _Refs) -> list[ToolCall]:
+    def _one_action(self, text: str, context: Refs) -> list[ToolCall]:
         for matcher in (
             self._comment,
             self._resolve,
@@ -466,7 +426,7 @@ class WorkspaceRules:
 
     # --- actions --------------------------------------------------------------------------
 
-    def _create_task(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _create_task(self, text: str, refs: Refs) -> list[ToolCall]:
         # "add 'Book the training room' to the phishing project": a quoted title put in a
         # project is a new task there.
         text = self._named_project(text, refs)
@@ -560,7 +520,7 @@ class WorkspaceRules:
         return [self._call("create_task", **call_arguments)]
 
     @staticmethod
-    def _named_project(text: str, refs: _Refs) -> str:
+    def _named_project(text: str, refs: Refs) -> str:
         """A creation whose project is named without the word "project", said with it.
 
         "add 'Inventory the gateways' to VPN gateway hardening", "a new vpn task - ...": the
@@ -593,7 +553,7 @@ class WorkspaceRules:
                 return f"create a new task{led.group('rest')} in the {project} project"
         return text
 
-    def _complete(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _complete(self, text: str, refs: Refs) -> list[ToolCall]:
         match = COMPLETE.match(text)
         if not match:
             return []
@@ -602,7 +562,7 @@ class WorkspaceRules:
             return []
         return [self._call("complete_task", task_id=refs.task(target))]
 
-    def _status(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _status(self, text: str, refs: Refs) -> list[ToolCall]:
         match = STATUS.match(text)
         if not match:
             return []
@@ -620,7 +580,7 @@ class WorkspaceRules:
             return [self._call("complete_task", task_id=refs.task(target))]
         return [self._call("update_task", task_id=refs.task(target), status=status)]
 
-    def _assign(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _assign(self, text: str, refs: Refs) -> list[ToolCall]:
         match = ASSIGN.match(text)
         if not match:
             return []
@@ -639,7 +599,7 @@ class WorkspaceRules:
             self._call("assign_task", task_id=refs.task(target), assignee_id=refs.person(person))
         ]
 
-    def _priority(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _priority(self, text: str, refs: Refs) -> list[ToolCall]:
         match = PRIORITY.match(text)
         if not match:
             return []
@@ -656,7 +616,7 @@ class WorkspaceRules:
             more["due_date"] = when
         return [self._call("update_task", task_id=refs.task(target), priority=level, **more)]
 
-    def _due(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _due(self, text: str, refs: Refs) -> list[ToolCall]:
         match = DUE.match(text)
         if not match:
             worded = DUE_WORDS.match(text)
@@ -678,7 +638,7 @@ class WorkspaceRules:
         when = match.group("due") or match.group("due2") or match.group("due3")
         return [self._call("update_task", task_id=refs.task(target), due_date=when)]
 
-    def _rename(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _rename(self, text: str, refs: Refs) -> list[ToolCall]:
         match = RENAME_TASK.match(text)
         if not match:
             return []
@@ -687,7 +647,7 @@ class WorkspaceRules:
             self._call("update_task", task_id=refs.task(target), title=_clean(match.group("title")))
         ]
 
-    def _describe(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _describe(self, text: str, refs: Refs) -> list[ToolCall]:
         match = DESCRIBE.match(text)
         if not match:
             return []
@@ -699,7 +659,7 @@ class WorkspaceRules:
             )
         ]
 
-    def _create_blocker(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _create_blocker(self, text: str, refs: Refs) -> list[ToolCall]:
         match = CREATE_BLOCKER.match(text)
         if not match:
             if re.fullmatch(
@@ -720,7 +680,7 @@ class WorkspaceRules:
             return [self._call("create_blocker", project_id=project, description=description)]
         return [self._call("create_blocker", task_id=refs.task(target), description=description)]
 
-    def _resolve(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _resolve(self, text: str, refs: Refs) -> list[ToolCall]:
         match = RESOLVE.match(text)
         if not match:
             return []
@@ -734,7 +694,7 @@ class WorkspaceRules:
         blocker = refs.blocker(blocker, by_task=said is None)
         return [self._call("resolve_blocker", blocker_id=blocker, resolution=resolution)]
 
-    def _comment(self, text: str, refs: _Refs) -> list[ToolCall]:
+    def _comment(self, text: str, refs: Refs) -> list[ToolCall]:
         match = COMMENT.match(text)
         if not match:
             return []
@@ -750,312 +710,6 @@ class WorkspaceRules:
             content += "."
         return [self._call("add_comment", task_id=refs.task(target), content=content)]
 
-    # --- questions ------------------------------------------------------------------------
-
-    def _single(self, call: ToolCall, reply: Callable[[Any], str]) -> list[Stage]:
-        return [lambda _: [call], lambda done: AIResponse(reply(done), model=MODEL_ID)]
-
-    def _attention(self, text: str, refs: _Refs) -> list[Stage]:
-        del refs
-        if not ATTENTION.search(text):
-            return []
-        told = attention_reply(attention_sections_of(text))
-        return self._single(self._call("get_attention_summary"), told)
-
-    def _blockers(self, text: str, refs: _Refs) -> list[Stage]:
-        if not (
-            BLOCKER_QUESTION.search(text)
-            or re.search(r"\bholding up\b|^what(?:'?s| is) stopping\b", text, re.I)
-        ):
-            return []
-        match = BLOCKERS.search(text)
-        named = None
-        if match:
-            named = match.group("p1") or match.group("p2") or match.group("p3")
-        project = refs.project(named) if named else refs.page_project
-        arguments: dict[str, Any] = {"project_id": project} if project else {}
-        if re.search(r"\b(?:resolved|cleared|closed|lifted|past|old)\b", text, re.I):
-            arguments["status"] = "resolved"  # the ones that ended (the tool's default: open)
-        return self._single(self._call("get_blockers", **arguments), _blockers_reply)
-
-    def _team(self, text: str, refs: _Refs) -> list[Stage]:
-        if not TEAM.search(text):
-            return []
-        named = IN_PROJECT.search(text)
-        project = refs.project(named.group("p")) if named else refs.page_project
-        arguments = {"project_id": project} if project else {}
-        return self._single(self._call("get_team_members", **arguments), _team_reply)
-
-    def _tasks(self, text: str, refs: _Refs) -> list[Stage]:
-        if not TASKS.search(text) or (
-            re.search(r"\bprojects\b", text, re.I) and not re.search(r"\btasks?\b", text, re.I)
-        ):
-            return []
-        if not re.search(
-            r"\btasks\b|\b(?:every|all|each|any)\s+(?:\w+\s+)?tasks?\b", text, re.I
-        ) and not (IN_PROJECT.search(text)):
-            # "show the phishing drill task", "show me this task": one task, named or on the
-            # page, is that task's details.
-            deictic = re.search(r"\b(?:this|that)\s+task\b", text, re.I)
-            task = refs.task("this task") if deictic else refs.task_in(text)
-            if task is not None:
-                return self._single(self._call("get_task_details", task_id=task), _task_reply)
-        arguments: dict[str, Any] = {}
-        if re.search(
-            r"\b(?:waiting|awaiting|up|ready|needs?|pending)\s+(?:for\s+)?review", text, re.I
-        ):
-            arguments["status"] = "in_review"
-        for word, status in sorted(STATUS_WORDS.items(), key=lambda kv: -len(kv[0])):
-            if "status" in arguments:
-                break
-            if word in ("open", "review", "complete"):
-                continue
-            if re.search(rf"\b{re.escape(word)}\b", text, re.I):
-                arguments["status"] = status
-                break
-        assigned = ASSIGNED.search(text)
-        who = next((g for g in assigned.groups() if g), "") if assigned else ""
-        if who.casefold() in ("me", "my"):
-            readers = refs.names.of("reader")
-            arguments["assignee_id"] = readers[0] if readers else "me"
-        elif who and (
-            not refs.names.of("member") or resolve_person(who, refs.names).name is not None
-        ):
-            # "waiting for review" names no one: only a member is an assignee
-            arguments["assignee_id"] = who
-        named = IN_PROJECT.search(text)
-        project = (
-            refs.project(named.group("p")) if named else refs.project_in(text) or refs.page_project
-        )
-        if project is not None:
-            call = self._call("get_tasks", project_id=project, **arguments)
-            return self._single(call, _tasks_reply)
-        listing = self._call("get_projects")
-
-        def each_project(done: Any) -> list[ToolCall] | AIResponse:
-            listed = next(
-                (
-                    r
-                    for c, r in zip(done.calls, done.results, strict=False)
-                    if c.name == "get_projects"
-                ),
-                None,
-            )
-            projects = _as_dict(listed).get("projects")
-            if not isinstance(projects, list) or not projects:
-                return AIResponse("You have no projects yet.", model=MODEL_ID)
-            return [
-                self._call("get_tasks", project_id=_as_dict(p).get("project_id"), **arguments)
-                for p in projects
-            ]
-
-        return [
-            lambda _: [listing],
-            each_project,
-            lambda done: AIResponse(_tasks_reply(done), model=MODEL_ID),
-        ]
-
-    def _task_details(self, text: str, refs: _Refs) -> list[Stage]:
-        match = TASK_DETAILS.match(text)
-        if not match:
-            return []
-        target = next(v for k, v in match.groupdict().items() if v and k.startswith("t"))
-        return self._single(self._call("get_task_details", task_id=refs.task(target)), _task_reply)
-
-    def _documents(self, text: str, refs: _Refs) -> list[Stage]:
-        match = DOCUMENTS.match(text)
-        if not match:
-            return []
-        project = refs.project(match.group("p")) if match.group("p") else refs.page_project
-        if project is None:
-            return []
-        return self._single(self._call("get_documents", project_id=project), _documents_reply)
-
-    def _document_details(self, text: str, refs: _Refs) -> list[Stage]:
-        match = DOCUMENT_DETAILS.match(text)
-        says = SAYS.match(text)
-        if match:
-            target = next(v for k, v in match.groupdict().items() if v)
-        elif says and not (
-            re.search(r"\b(?:task|project|blocker|list|book|catalog)s?\b", says.group("d"), re.I)
-            or refs.task_in(says.group("d"))
-            or refs.project_in(says.group("d"))
-        ):
-            target = says.group("d")
-        else:
-            return []
-        target = _clean(target)
-        documents = refs.names.of("document")
-        found = find_in(target, documents) if documents else None
-        if found is not None and found.name is not None:
-            target = found.name  # "the CVE-2023-4966 document": its stored title
-        elif found is not None and found.ambiguous:
-            raise _Unclear(which_of("document", found.candidates, "Open"))
-        call = self._call("get_document_details", document_id=target)
-        return self._single(call, _document_reply)
-
-    def _project_details(self, text: str, refs: _Refs) -> list[Stage]:
-        match = PROJECT_DETAILS.match(text)
-        if not match:
-            return []
-        named = next((v for v in match.groupdict().values() if v), None)
-        if not refs.names.of("project") and not re.search(r"\bproject\b", text, re.I):
-            # The reader has no project to name: "details for The Goldfinch" is a book.
-            return []
-        task = refs.task_named(named)
-        if task is not None:
-            return self._single(self._call("get_task_details", task_id=task), _task_reply)
-        project = refs.project(named)
-        if project is None:
-            return []
-        return self._single(self._call("get_project_details", project_id=project), _project_reply)
-
-    def _projects(self, text: str, refs: _Refs) -> list[Stage]:
-        del refs
-        if not PROJECTS.search(text):
-            return []
-        arguments: dict[str, Any] = {}
-        status = re.search(r"\b(active|on hold|completed|archived)\b", text, re.I)
-        if status:
-            arguments["status"] = status.group(1).lower().replace(" ", "_")
-        return self._single(self._call("get_projects", **arguments), _projects_reply)
-
-    def _search(self, text: str, refs: _Refs) -> list[Stage]:
-        match = SEARCH.match(text)
-        if not match:
-            return []
-        query = _clean(match.group("q"))
-        query = re.sub(r"^(?:the|our|any)\s+", "", query, flags=re.I)
-        if (
-            not query
-            or IT.match(query)
-            or not (
-                refs.on_workspace_page
-                or WORKSPACE_SEARCH.search(text)
-                or refs.mentions_workspace(query)
-                or re.match(r"^(?:where|is|was)\b", text, re.I)
-            )
-        ):
-            return []
-        arguments: dict[str, Any] = {"query": query}
-        named = match.group("p") or match.group("p0")
-        project = refs.project(named) if named else None
-        if project:
-            arguments["project_id"] = project
-        return self._single(self._call("search_content", **arguments), _search_reply)
-
 
 def _given(calls: list[ToolCall], _: Any) -> list[ToolCall]:
     return calls
-
-
-class _Unclear(Exception):
-    """A reference the request leaves open: ask instead of guessing."""
-
-    def __init__(self, question: Clarification) -> None:
-        super().__init__(question.question)
-        self.question = question
-
-
-class _Refs:
-    """How a plan turns the reader's words into references."""
-
-    def __init__(
-        self,
-        task: Callable[[str | None], str],
-        project: Callable[[str | None], str | None],
-        page_project: str | None,
-        on_workspace_page: bool,
-        person: Callable[[str | None], str] = _clean,
-        names: Names | None = None,
-    ) -> None:
-        self.task = task
-        self.project = project
-        self.page_project = page_project
-        self.on_workspace_page = on_workspace_page
-        self.person = person
-        self.names = names or Names()
-
-    def task_named(self, value: str | None) -> str | None:
-        """The stored task a project-shaped reference names, or None when it may be a project.
-
-        "status of the check point patching" names a task, not a project.
-        """
-        words = _project_words(value)
-        if words is None:
-            return None
-        projects = self.names.of("project")
-        if not projects or resolve(words, projects).name is not None:
-            return None
-        return resolve(words, self.names.of("task")).name
-
-    def blocker(self, mention: str, *, by_task: bool = False) -> str:
-        """The stored blocker a mention means.
-
-        `by_task`: the mention names the task it holds up ("unblock the check point task");
-        two blockers on that task get a question.
-        """
-        blockers = self.names.of("blocker")
-        if not blockers:
-            return mention
-        if not re.sub(r"\b(?:the|that|this|it|one)\b", "", mention, flags=re.I).strip():
-            # "that blocker can be resolved": the one there is, or a question
-            if len(blockers) == 1:
-                return blockers[0]
-            raise _Unclear(which_of("blocker", tuple(blockers), "Resolve"))
-        found = resolve(mention, blockers)
-        if found.name is not None and not by_task:
-            return found.name
-        task = find_in(mention, self.names.of("task")).name
-        held = [b for b in blockers if task and self.names.display.get(b) == f"on {task}"]
-        if len(held) == 1:
-            return held[0]
-        if len(held) > 1:
-            raise _Unclear(which_of("blocker", tuple(held), "Resolve"))
-        if found.name is not None:
-            return found.name
-        if found.ambiguous:
-            raise _Unclear(which_of("blocker", found.candidates, "Resolve"))
-        return find_in(mention, blockers).name or mention
-
-    def mentions_workspace(self, query: str) -> bool:
-        """Whether a search's words are the workspace's, not a book's.
-
-        A stored name's words, or an advisory or technique id ("T1190", "CVE-2023-4966").
-        """
-        if re.search(r"\b(?:books?|novels?|authors?|reading)\b", query, re.I):
-            return False
-        if re.search(r"\bT\d{4}(?:\.\d{3})?\b|\bCVE-\d{4}-\d{3,}\b", query, re.I):
-            return True
-        kinds = ("task", "project", "blocker", "document")
-        return any(find_in(query, self.names.of(kind)).name for kind in kinds)
-
-    def task_in(self, text: str) -> str | None:
-        """The one stored task a whole message names by its words, if any."""
-        return find_in(text, self.names.of("task")).name
-
-    def project_in(self, text: str) -> str | None:
-        """The one stored project a whole message names by its words ("which VPN tasks")."""
-        return find_in(text, self.names.of("project")).name
-
-    def with_it(self, task: object) -> _Refs:
-        """The same references, where "it" means this task (named earlier in the request)."""
-        if not isinstance(task, str):
-            return self
-        outer = self.task
-
-        def task_ref(value: str | None) -> str:
-            words = _task_words(value or "")
-            return task if not words or IT.match(words) else outer(value)
-
-        return _Refs(
-            task_ref,
-            self.project,
-            self.page_project,
-            self.on_workspace_page,
-            self.person,
-            self.names,
-        )
-
-
-# --- replies from tool results ----------------------------------------------------------

@@ -1,0 +1,255 @@
+"""The workspace rules' questions: what the reader asks to see, read by pattern.
+
+Attention, blockers, the team, tasks, a task's or a project's details, documents, projects
+and searches: each matcher returns the stages of a plan (the call, then the reply written
+from its result), or nothing when the message is not that question. `WorkspaceRules`
+(`workspace_rules.py`) tries them after the changes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from lectern.adapters.llm.workspace_refs import Refs, _Unclear
+from lectern.adapters.llm.workspace_replies import (
+    _as_dict,
+    _blockers_reply,
+    _document_reply,
+    _documents_reply,
+    _project_reply,
+    _projects_reply,
+    _search_reply,
+    _task_reply,
+    _tasks_reply,
+    _team_reply,
+    attention_reply,
+)
+from lectern.adapters.understanding.layer import which_of
+from lectern.adapters.understanding.mentions import find_in, resolve_person
+from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.slots import attention_sections_of
+from lectern.adapters.understanding.workspace_patterns import (
+    ASSIGNED,
+    ATTENTION,
+    BLOCKER_QUESTION,
+    BLOCKERS,
+    DOCUMENT_DETAILS,
+    DOCUMENTS,
+    IN_PROJECT,
+    IT,
+    PROJECT_DETAILS,
+    PROJECTS,
+    SAYS,
+    SEARCH,
+    STATUS_WORDS,
+    TASK_DETAILS,
+    TASKS,
+    TEAM,
+    WORKSPACE_SEARCH,
+)
+from lectern.domain.assistant import AIResponse, ToolCall
+
+MODEL_ID = "rules:assistant-v1"
+
+Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
+CallMaker = Callable[..., ToolCall]
+
+
+class WorkspaceQuestions:
+    """The question matchers, over the rules' call maker (`_call`)."""
+
+    _call: CallMaker
+
+    def _single(self, call: ToolCall, reply: Callable[[Any], str]) -> list[Stage]:
+        return [lambda _: [call], lambda done: AIResponse(reply(done), model=MODEL_ID)]
+
+    def _attention(self, text: str, refs: Refs) -> list[Stage]:
+        del refs
+        if not ATTENTION.search(text):
+            return []
+        told = attention_reply(attention_sections_of(text))
+        return self._single(self._call("get_attention_summary"), told)
+
+    def _blockers(self, text: str, refs: Refs) -> list[Stage]:
+        if not (
+            BLOCKER_QUESTION.search(text)
+            or re.search(r"\bholding up\b|^what(?:'?s| is) stopping\b", text, re.I)
+        ):
+            return []
+        match = BLOCKERS.search(text)
+        named = None
+        if match:
+            named = match.group("p1") or match.group("p2") or match.group("p3")
+        project = refs.project(named) if named else refs.page_project
+        arguments: dict[str, Any] = {"project_id": project} if project else {}
+        if re.search(r"\b(?:resolved|cleared|closed|lifted|past|old)\b", text, re.I):
+            arguments["status"] = "resolved"  # the ones that ended (the tool's default: open)
+        return self._single(self._call("get_blockers", **arguments), _blockers_reply)
+
+    def _team(self, text: str, refs: Refs) -> list[Stage]:
+        if not TEAM.search(text):
+            return []
+        named = IN_PROJECT.search(text)
+        project = refs.project(named.group("p")) if named else refs.page_project
+        arguments = {"project_id": project} if project else {}
+        return self._single(self._call("get_team_members", **arguments), _team_reply)
+
+    def _tasks(self, text: str, refs: Refs) -> list[Stage]:
+        if not TASKS.search(text) or (
+            re.search(r"\bprojects\b", text, re.I) and not re.search(r"\btasks?\b", text, re.I)
+        ):
+            return []
+        if not re.search(
+            r"\btasks\b|\b(?:every|all|each|any)\s+(?:\w+\s+)?tasks?\b", text, re.I
+        ) and not (IN_PROJECT.search(text)):
+            # "show the phishing drill task", "show me this task": one task, named or on the
+            # page, is that task's details.
+            deictic = re.search(r"\b(?:this|that)\s+task\b", text, re.I)
+            task = refs.task("this task") if deictic else refs.task_in(text)
+            if task is not None:
+                return self._single(self._call("get_task_details", task_id=task), _task_reply)
+        arguments: dict[str, Any] = {}
+        if re.search(
+            r"\b(?:waiting|awaiting|up|ready|needs?|pending)\s+(?:for\s+)?review", text, re.I
+        ):
+            arguments["status"] = "in_review"
+        for word, status in sorted(STATUS_WORDS.items(), key=lambda kv: -len(kv[0])):
+            if "status" in arguments:
+                break
+            if word in ("open", "review", "complete"):
+                continue
+            if re.search(rf"\b{re.escape(word)}\b", text, re.I):
+                arguments["status"] = status
+                break
+        assigned = ASSIGNED.search(text)
+        who = next((g for g in assigned.groups() if g), "") if assigned else ""
+        if who.casefold() in ("me", "my"):
+            readers = refs.names.of("reader")
+            arguments["assignee_id"] = readers[0] if readers else "me"
+        elif who and (
+            not refs.names.of("member") or resolve_person(who, refs.names).name is not None
+        ):
+            # "waiting for review" names no one: only a member is an assignee
+            arguments["assignee_id"] = who
+        named = IN_PROJECT.search(text)
+        project = (
+            refs.project(named.group("p")) if named else refs.project_in(text) or refs.page_project
+        )
+        if project is not None:
+            call = self._call("get_tasks", project_id=project, **arguments)
+            return self._single(call, _tasks_reply)
+        listing = self._call("get_projects")
+
+        def each_project(done: Any) -> list[ToolCall] | AIResponse:
+            listed = next(
+                (
+                    r
+                    for c, r in zip(done.calls, done.results, strict=False)
+                    if c.name == "get_projects"
+                ),
+                None,
+            )
+            projects = _as_dict(listed).get("projects")
+            if not isinstance(projects, list) or not projects:
+                return AIResponse("You have no projects yet.", model=MODEL_ID)
+            return [
+                self._call("get_tasks", project_id=_as_dict(p).get("project_id"), **arguments)
+                for p in projects
+            ]
+
+        return [
+            lambda _: [listing],
+            each_project,
+            lambda done: AIResponse(_tasks_reply(done), model=MODEL_ID),
+        ]
+
+    def _task_details(self, text: str, refs: Refs) -> list[Stage]:
+        match = TASK_DETAILS.match(text)
+        if not match:
+            return []
+        target = next(v for k, v in match.groupdict().items() if v and k.startswith("t"))
+        return self._single(self._call("get_task_details", task_id=refs.task(target)), _task_reply)
+
+    def _documents(self, text: str, refs: Refs) -> list[Stage]:
+        match = DOCUMENTS.match(text)
+        if not match:
+            return []
+        project = refs.project(match.group("p")) if match.group("p") else refs.page_project
+        if project is None:
+            return []
+        return self._single(self._call("get_documents", project_id=project), _documents_reply)
+
+    def _document_details(self, text: str, refs: Refs) -> list[Stage]:
+        match = DOCUMENT_DETAILS.match(text)
+        says = SAYS.match(text)
+        if match:
+            target = next(v for k, v in match.groupdict().items() if v)
+        elif says and not (
+            re.search(r"\b(?:task|project|blocker|list|book|catalog)s?\b", says.group("d"), re.I)
+            or refs.task_in(says.group("d"))
+            or refs.project_in(says.group("d"))
+        ):
+            target = says.group("d")
+        else:
+            return []
+        target = _clean(target)
+        documents = refs.names.of("document")
+        found = find_in(target, documents) if documents else None
+        if found is not None and found.name is not None:
+            target = found.name  # "the CVE-2023-4966 document": its stored title
+        elif found is not None and found.ambiguous:
+            raise _Unclear(which_of("document", found.candidates, "Open"))
+        call = self._call("get_document_details", document_id=target)
+        return self._single(call, _document_reply)
+
+    def _project_details(self, text: str, refs: Refs) -> list[Stage]:
+        match = PROJECT_DETAILS.match(text)
+        if not match:
+            return []
+        named = next((v for v in match.groupdict().values() if v), None)
+        if not refs.names.of("project") and not re.search(r"\bproject\b", text, re.I):
+            # The reader has no project to name: "details for The Goldfinch" is a book.
+            return []
+        task = refs.task_named(named)
+        if task is not None:
+            return self._single(self._call("get_task_details", task_id=task), _task_reply)
+        project = refs.project(named)
+        if project is None:
+            return []
+        return self._single(self._call("get_project_details", project_id=project), _project_reply)
+
+    def _projects(self, text: str, refs: Refs) -> list[Stage]:
+        del refs
+        if not PROJECTS.search(text):
+            return []
+        arguments: dict[str, Any] = {}
+        status = re.search(r"\b(active|on hold|completed|archived)\b", text, re.I)
+        if status:
+            arguments["status"] = status.group(1).lower().replace(" ", "_")
+        return self._single(self._call("get_projects", **arguments), _projects_reply)
+
+    def _search(self, text: str, refs: Refs) -> list[Stage]:
+        match = SEARCH.match(text)
+        if not match:
+            return []
+        query = _clean(match.group("q"))
+        query = re.sub(r"^(?:the|our|any)\s+", "", query, flags=re.I)
+        if (
+            not query
+            or IT.match(query)
+            or not (
+                refs.on_workspace_page
+                or WORKSPACE_SEARCH.search(text)
+                or refs.mentions_workspace(query)
+                or re.match(r"^(?:where|is|was)\b", text, re.I)
+            )
+        ):
+            return []
+        arguments: dict[str, Any] = {"query": query}
+        named = match.group("p") or match.group("p0")
+        project = refs.project(named) if named else None
+        if project:
+            arguments["project_id"] = project
+        return self._single(self._call("search_content", **arguments), _search_reply)

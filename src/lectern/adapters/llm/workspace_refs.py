@@ -1,0 +1,141 @@
+"""How the workspace rules turn a reader's words into references, and ask when one is open.
+
+A task, project, blocker or person is named by the reader's words; `Refs` resolves them
+against the stored names the reader may see (`mentions.py`), with the page's or the last
+reply's task as "it". A reference left open raises `_Unclear`, carrying the question to ask.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from lectern.adapters.understanding.layer import Clarification, which_of
+from lectern.adapters.understanding.mentions import Names, find_in, resolve
+from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.workspace_patterns import IT
+
+
+def task_words(value: str) -> str:
+    """A task reference without its leading article or the word task."""
+    text = _clean(value)
+    text = re.sub(r"^(?:the\s+)?task\s+(?:called\s+|named\s+)?", "", text, flags=re.I)
+    return re.sub(r"^the\s+", "", text, flags=re.I).strip()
+
+
+def project_words(value: str | None) -> str | None:
+    """A project reference without its article or the word project (None when empty)."""
+    text = _clean(value)
+    if not text:
+        return None
+    text = re.sub(r"\s+project$", "", text, flags=re.I)
+    return re.sub(r"^(?:the|my|our)\s+", "", text, flags=re.I).strip() or None
+
+
+class _Unclear(Exception):
+    """A reference the request leaves open: ask instead of guessing."""
+
+    def __init__(self, question: Clarification) -> None:
+        super().__init__(question.question)
+        self.question = question
+
+
+class Refs:
+    """How a plan turns the reader's words into references."""
+
+    def __init__(
+        self,
+        task: Callable[[str | None], str],
+        project: Callable[[str | None], str | None],
+        page_project: str | None,
+        on_workspace_page: bool,
+        person: Callable[[str | None], str] = _clean,
+        names: Names | None = None,
+    ) -> None:
+        self.task = task
+        self.project = project
+        self.page_project = page_project
+        self.on_workspace_page = on_workspace_page
+        self.person = person
+        self.names = names or Names()
+
+    def task_named(self, value: str | None) -> str | None:
+        """The stored task a project-shaped reference names, or None when it may be a project.
+
+        "status of the check point patching" names a task, not a project.
+        """
+        words = project_words(value)
+        if words is None:
+            return None
+        projects = self.names.of("project")
+        if not projects or resolve(words, projects).name is not None:
+            return None
+        return resolve(words, self.names.of("task")).name
+
+    def blocker(self, mention: str, *, by_task: bool = False) -> str:
+        """The stored blocker a mention means.
+
+        `by_task`: the mention names the task it holds up ("unblock the check point task");
+        two blockers on that task get a question.
+        """
+        blockers = self.names.of("blocker")
+        if not blockers:
+            return mention
+        if not re.sub(r"\b(?:the|that|this|it|one)\b", "", mention, flags=re.I).strip():
+            # "that blocker can be resolved": the one there is, or a question
+            if len(blockers) == 1:
+                return blockers[0]
+            raise _Unclear(which_of("blocker", tuple(blockers), "Resolve"))
+        found = resolve(mention, blockers)
+        if found.name is not None and not by_task:
+            return found.name
+        task = find_in(mention, self.names.of("task")).name
+        held = [b for b in blockers if task and self.names.display.get(b) == f"on {task}"]
+        if len(held) == 1:
+            return held[0]
+        if len(held) > 1:
+            raise _Unclear(which_of("blocker", tuple(held), "Resolve"))
+        if found.name is not None:
+            return found.name
+        if found.ambiguous:
+            raise _Unclear(which_of("blocker", found.candidates, "Resolve"))
+        return find_in(mention, blockers).name or mention
+
+    def mentions_workspace(self, query: str) -> bool:
+        """Whether a search's words are the workspace's, not a book's.
+
+        A stored name's words, or an advisory or technique id ("T1190", "CVE-2023-4966").
+        """
+        if re.search(r"\b(?:books?|novels?|authors?|reading)\b", query, re.I):
+            return False
+        if re.search(r"\bT\d{4}(?:\.\d{3})?\b|\bCVE-\d{4}-\d{3,}\b", query, re.I):
+            return True
+        kinds = ("task", "project", "blocker", "document")
+        return any(find_in(query, self.names.of(kind)).name for kind in kinds)
+
+    def task_in(self, text: str) -> str | None:
+        """The one stored task a whole message names by its words, if any."""
+        return find_in(text, self.names.of("task")).name
+
+    def project_in(self, text: str) -> str | None:
+        """The one stored project a whole message names by its words ("which VPN tasks")."""
+        return find_in(text, self.names.of("project")).name
+
+    def with_it(self, task: object) -> Refs:
+        """The same references, where "it" means this task (named earlier in the request)."""
+        if not isinstance(task, str):
+            return self
+        outer = self.task
+
+        def task_ref(value: str | None) -> str:
+            words = task_words(value or "")
+            return task if not words or IT.match(words) else outer(value)
+
+        return Refs(
+            task_ref,
+            self.project,
+            self.page_project,
+            self.on_workspace_page,
+            self.person,
+            self.names,
+        )
