@@ -1,0 +1,116 @@
+"""Intent by meaning: today's nearest-example layer against a classifier trained on the pools.
+
+The understanding sets hold four pools of requests (dev, dev2, dev3, dev4: the held-out
+test splits are never read here). Each single-intent request (its kind a tool or a
+conversational intent; compound, context and clarify requests left out) is a labelled
+utterance. For each pool in turn, a logistic regression over the packaged MiniLM's vectors
+is fitted on the intent examples plus the other three pools and scored on that pool, beside
+the layer as it is (`Understanding.read`: nearest examples plus cues) on the same requests.
+Accuracy is the share whose best intent is the labelled one, per surface; the ratio is the
+trained model's accuracy over the layer's, in the same run.
+
+    python bench/intent_models.py [--json FILE]
+
+Needs the `train` extra (scikit-learn). It measures the intent alone, not the plan filled
+from it: a right intent with wrong arguments still counts as right here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+from lectern.adapters.understanding.intent_examples import CONVERSATIONAL, EXAMPLES
+from lectern.adapters.understanding.intents import NearestExampleClassifier
+from lectern.adapters.understanding.layer import Understanding
+from lectern.application.evaluation.understanding import split_file
+
+POOLS = ("dev", "dev2", "dev3", "dev4")
+SURFACES = ("assistant", "workspace")
+
+
+def _requests(pool: str, surface: str) -> list[tuple[str, str]]:
+    found = split_file(pool, surface)
+    if found is None:
+        return []
+    cases = json.loads(Path(str(found)).read_text(encoding="utf-8"))["cases"]
+    out = []
+    for case in cases:
+        kind = str(case.get("kind", ""))
+        if kind in ("compound", "context", "clarify") or kind not in EXAMPLES:
+            continue
+        said = case.get("request") or case.get("turns")
+        last = said[-1] if isinstance(said, list) else said
+        text = last.get("say") if isinstance(last, dict) else last
+        if isinstance(text, str) and text.strip():
+            out.append((text, kind))
+    return out
+
+
+def main() -> None:
+    """Leave one pool out, per surface: the layer and the trained model on the same requests."""
+    from sklearn.linear_model import LogisticRegression
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", type=Path, help="write the figures here too")
+    args = parser.parse_args()
+    embedder = OnnxMiniLMEmbedder(threads=2)
+    layer = Understanding(NearestExampleClassifier(embedder, EXAMPLES, Path(tempfile.mkdtemp())))
+    data = {(p, s): _requests(p, s) for p in POOLS for s in SURFACES}
+    texts = sorted(
+        {t for rows in data.values() for t, _ in rows}
+        | {e for examples in EXAMPLES.values() for e in examples}
+    )
+    started = time.perf_counter()
+    vectors = dict(zip(texts, embedder.embed_array(texts), strict=True))
+    example_rows = [(e, intent) for intent, examples in EXAMPLES.items() for e in examples]
+    report: dict[str, Any] = {"embedded": len(texts), "seconds": 0.0, "rows": []}
+    for surface in SURFACES:
+        allowed = sorted({k for p in POOLS for _, k in data[(p, surface)]} | set(CONVERSATIONAL))
+        for held in POOLS:
+            test = data[(held, surface)]
+            if not test:
+                continue
+            train = example_rows + [r for p in POOLS if p != held for r in data[(p, surface)]]
+            train = [(t, k) for t, k in train if k in allowed]
+            model = LogisticRegression(C=4.0, max_iter=3000)
+            model.fit(np.stack([vectors[t] for t, _ in train]), [k for _, k in train])
+            classes = list(model.classes_)
+            probabilities = model.predict_proba(np.stack([vectors[t] for t, _ in test]))
+            trained = sum(
+                classes[int(np.argmax(row))] == kind
+                for row, (_, kind) in zip(probabilities, test, strict=True)
+            )
+            today = 0
+            for text, kind in test:
+                ranked = layer.read(text, allowed).ranked
+                today += bool(ranked) and ranked[0].intent == kind
+            row = {
+                "surface": surface,
+                "held_out_pool": held,
+                "requests": len(test),
+                "layer_today": round(today / len(test), 3),
+                "trained_on_other_pools": round(trained / len(test), 3),
+                "ratio": round(trained / today, 2) if today else None,
+                "training_rows": len(train),
+            }
+            report["rows"].append(row)
+            print(
+                f"{surface:9} held out {held:4}: {len(test):3} requests  layer "
+                f"{row['layer_today']:.3f}  trained {row['trained_on_other_pools']:.3f}  "
+                f"ratio {row['ratio']}  (trained on {len(train)})"
+            )
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
