@@ -7,11 +7,12 @@ alternately, so each half gets about half of every kind; the questions of one gu
 session are dealt as one. The first of the deal goes to the dev split. `--check` rebuilds the
 pool from the two splits and confirms the same deal comes out.
 
-The pools: pool-v2 (seed "pool-v2-2026-11-26", dev2 / test2, the default) and pool-v4 (seed
-"pool-v4-2026-11-27", dev4 / test3); `--seed` and `--splits` override a pool's.
+The pools: pool-v2 (seed "pool-v2-2026-11-26", dev2 / test2, the default), pool-v4 (seed
+"pool-v4-2026-11-27", dev4 / test3) and pool-v5 (seed "pool-v5-2026-11-27", dev5 / test4, the
+book assistant and the workspace only); `--seed` and `--splits` override a pool's.
 
-Usage: python tools/split_understanding_pool.py [--pool pool-v4] POOL_DIR
-       python tools/split_understanding_pool.py [--pool pool-v4] --check
+Usage: python tools/split_understanding_pool.py [--pool pool-v5] POOL_DIR
+       python tools/split_understanding_pool.py [--pool pool-v5] --check
 """
 
 from __future__ import annotations
@@ -61,6 +62,26 @@ WRITTEN_BY_V4 = (
     "pool (origin pool-v4), split per surface by tools/split_understanding_pool.py --pool "
     "pool-v4 (seed pool-v4-2026-11-27, dealt by kind). "
 )
+WRITTEN_BY_V5 = (
+    "Written for issue 26 by a helper engineer who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not the understanding section of docs/assistant.md, "
+    "not the requests of any earlier set; dev4's files opened only for the JSON shape of a few "
+    "cases and the titles of the linked documents): a fifth pool, of book assistant and workspace "
+    "requests only, as different people write them (a hurried manager, a non-native speaker, "
+    "someone chatty, someone terse; polite, indirect, questions that are really commands, typos "
+    "and lower case, British spellings, compound requests of two or three actions in the order "
+    "asked, context-dependent 'this' / 'it' with a book, task, project or document page or an "
+    "earlier turn) and requests whose right reply is a clarifying question (nothing named, a "
+    "description matching two books or lists, a person not in the workspace, a change without its "
+    "value, a vague date). Every expectation is what a careful reader judges right from the words "
+    "and the data: book titles checked in the catalog sources (corrections only where the "
+    "catalog's value differs from the one stated); the seeded demo workspace (alice owner, bob "
+    "member, vera viewer; user alice unless a turn says otherwise; cases with a 'today' key assume "
+    "2026-11-02, a Monday, and only those depend on the date). expect_clarify: one clarifying "
+    "question back, no action, nothing changed. expect_intent: greeting, thanks, capabilities or "
+    "off_topic, no tool. One pool (origin pool-v5), split per surface by "
+    "tools/split_understanding_pool.py --pool pool-v5 (seed pool-v5-2026-11-27, dealt by kind). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -70,6 +91,10 @@ ABOUT = {
     "once, at the end of the work on issue 26.",
     "test3": WRITTEN_BY_V4 + "This is TEST3, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of the work on issue 26, and report that run.",
+    "dev5": WRITTEN_BY_V5 + "This is DEV5: tune on it. TEST4 (../test4) is held out: run it "
+    "once, at the end of the next pass on issue 26.",
+    "test4": WRITTEN_BY_V5 + "This is TEST4, HELD OUT: do not read it while changing the rules; "
+    "run it once, at the end of the next pass on issue 26, and report that run.",
 }
 
 
@@ -80,11 +105,15 @@ class Pool:
     name: str
     seed: str
     splits: tuple[str, str]
+    surfaces: tuple[str, ...] = SURFACES
 
 
 POOLS = {
     "pool-v2": Pool("pool-v2", "pool-v2-2026-11-26", ("dev2", "test2")),
     "pool-v4": Pool("pool-v4", "pool-v4-2026-11-27", ("dev4", "test3")),
+    "pool-v5": Pool(
+        "pool-v5", "pool-v5-2026-11-27", ("dev5", "test4"), surfaces=("workspace", "assistant")
+    ),
 }
 SEED = POOLS["pool-v2"].seed
 
@@ -121,7 +150,7 @@ def document(surface: str, split: str, items: list[Any], pool: str = "pool-v2") 
 
 def write(folder: Path, pool: Pool = POOLS["pool-v2"]) -> None:
     """Deal every surface of the pool in `folder` into its dev and test splits."""
-    for surface in SURFACES:
+    for surface in pool.surfaces:
         items = json.loads((folder / f"{surface}.json").read_text(encoding="utf-8"))
         items = items[items_key(surface)] if isinstance(items, dict) else items
         for split, half in zip(pool.splits, deal(surface, items, pool.seed), strict=True):
@@ -138,7 +167,7 @@ def check(pool: Pool = POOLS["pool-v2"]) -> bool:
     """Whether the split files are the deal of their union."""
     same = True
     dev, test = pool.splits
-    for surface in SURFACES:
+    for surface in pool.surfaces:
         halves = []
         for split in pool.splits:
             data = json.loads((SETS / split / f"{surface}.json").read_text(encoding="utf-8"))
@@ -166,7 +195,7 @@ def main() -> int:
     args = parser.parse_args()
     chosen = POOLS[args.name]
     splits = (str(args.splits[0]), str(args.splits[1])) if args.splits else chosen.splits
-    pool = Pool(chosen.name, args.seed or chosen.seed, splits)
+    pool = Pool(chosen.name, args.seed or chosen.seed, splits, chosen.surfaces)
     if args.check:
         return 0 if check(pool) else 1
     if args.pool is None:
