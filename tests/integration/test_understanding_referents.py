@@ -270,3 +270,16 @@ def test_a_due_date_without_a_day_is_asked_for_and_a_resolution_without_a_reason
     assert vague.tool_calls == () and "When should it be due" in vague.text
     bare = workspace.assistant.chat("alice", "please clear the blocker")
     assert bare.tool_calls == () and bare.actions == ()
+
+
+def test_a_deadline_shifted_and_a_priority_bumped_are_both_proposed(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "change the drill deadline to the 28th and make it low")
+    assert [c.name for c in reply.tool_calls] == ["update_task", "update_task"]
+    assert {k for c in reply.tool_calls for k in c.arguments} >= {"due_date", "priority"}
+
+
+def test_blockers_of_a_project_named_without_the_word_project(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "anything blocking phishing awareness?")
+    assert _calls(reply) == [("get_blockers", {"project_id": "Phishing awareness"})]

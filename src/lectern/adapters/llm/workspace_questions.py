@@ -82,7 +82,7 @@ class WorkspaceQuestions:
         named = None
         if match:
             named = match.group("p1") or match.group("p2") or match.group("p3")
-        project = refs.project(named) if named else refs.page_project
+        project = refs.project(named) if named else refs.project_in(text) or refs.page_project
         arguments: dict[str, Any] = {"project_id": project} if project else {}
         if re.search(r"\b(?:resolved|cleared|closed|lifted|past|old)\b", text, re.I):
             arguments["status"] = "resolved"  # the ones that ended (the tool's default: open)
@@ -190,6 +190,8 @@ class WorkspaceQuestions:
             re.search(r"\b(?:task|project|blocker|list|book|catalog)s?\b", says.group("d"), re.I)
             or refs.task_in(says.group("d"))
             or refs.project_in(says.group("d"))
+            # "what did bob say about the gateways": a person says things in comments
+            or resolve_person(says.group("d"), refs.names).name is not None
         ):
             target = says.group("d")
         else:

@@ -189,7 +189,7 @@ DUE = re.compile(
     re.I,
 )
 DUE_WORDS = re.compile(
-    r"^(?:make|set|move|push)\s+(?P<t>(?:(?!\bto\b)[^,])+?)\s+(?:due|deadline)\b\s*(?P<when>.*?)\W*$",
+    r"^(?:make|set|move|push|shift|change)\s+(?P<t>(?:(?!\bto\b)[^,])+?)\s+(?:due|deadline)\b\s*(?P<when>.*?)\W*$",
     re.I,
 )
 """A due date in words ("set it due on the 20th of November", "make the drill due soonish")."""

@@ -268,7 +268,9 @@ def plan_workspace(
         if priority is None and status is None:
             return Clarification("What should I change: its status, priority or due date?", ())
         key, value = ("priority", priority) if priority else ("status", status)
-        return [call(intent, task_id=task, **{key: value})]
+        # "shift the deadline to monday and bump it to high": both fields, not the first read
+        dated = {"due_date": when} if when is not None else {}
+        return [call(intent, task_id=task, **{key: value}, **dated)]
     if intent == "add_comment":
         content = comment_of(text)
         if not content and _READING.search(text):
