@@ -39,6 +39,7 @@ from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER,
+    ANOTHER_REQUEST,
     ASSIGN,
     ASSIGN_CLAUSE,
     COMMENT,
@@ -56,11 +57,15 @@ from lectern.adapters.understanding.workspace_patterns import (
     PAGE_PROJECT,
     PRIORITY,
     PRIORITY_CLAUSE,
+    PROJECT_LEAD,
     PROJECT_REF,
+    PROJECT_TASK,
+    QUOTED_INTO,
     RENAME_TASK,
     RESOLVE,
     STATUS,
     STATUS_WORDS,
+    TASK_FOR,
     TASK_REF,
     THEN,
     THIS_PROJECT,
@@ -70,35 +75,6 @@ from lectern.domain.assistant import AIResponse, Message, ToolCall
 _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same)\b", re.I)
 """A bare quoted title repeats the last creation only with a word that says so."""
 
-
-_PROJECT_LEAD = re.compile(
-    r"^(?:in\s+|for\s+|on\s+)?(?:the\s+)?(?P<p>(?:[\w.&'-]+\s+){0,2}[\w.&'-]+)\s+project\s*:\s*"
-    r"(?P<rest>.+)$",
-    re.I,
-)
-"""A request led by the project it is about: "vpn project: new task ..."."""
-_TASK_FOR = re.compile(
-    r"^(?:an?\s+|new\s+)?(?:task|todo|to-do)\s+for\s+(?P<p>me|[a-z][\w.-]*)\s*:\s*(?P<t>.+)$", re.I
-)
-_ANOTHER_REQUEST = re.compile(
-    r"^(?:please\s+)?(?:assign|give|hand|mark|close|complete|finish|resolve|unblock|comment|ping|"
-    r"tell|notify|remind|message|bump|rename|delete|remove|reopen|leave\s+a|add\s+a\s+(?:comment|"
-    r"note)|let\s+\w+\s+know)\b",
-    re.I,
-)
-"""The start of a second request in a message ("... and then ping bob in a comment")."""
-_QUOTED_INTO = re.compile(
-    r"^(?P<v>add|put|create)\s+(?P<t>[\"“'‘][^\"”'’]+[\"”'’])\s+(?:to|in|into|under)\s+(?:the\s+)?"
-    r"(?P<where>.+?)(?P<tail>(?:\s*,|\s+and\b|\s+due\b|\s+by\b).*)?$",
-    re.I,
-)
-"""A quoted title put somewhere: a new task when the place is a project."""
-_PROJECT_TASK = re.compile(
-    r"^(?P<lead>(?:i\s+(?:want|need)|we\s+need|create|add|make|open|file|start)\s+(?:a\s+|an\s+)?"
-    r"(?:new\s+)?)(?P<where>[\w-]+(?:\s+[\w-]+)?)\s+(?:task|todo|to-do)\b(?P<rest>.*)$",
-    re.I,
-)
-"""A new task named by its project's word: "i want a new vpn task - ..."."""
 
 _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f-]{27,}", re.I)
 """A task's id, as replies write it (`[task:<id>]`): passed as it is."""
@@ -216,7 +192,7 @@ class WorkspaceRules(WorkspaceQuestions):
             return found.name or mention
 
         context = Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref, names)
-        lead = _PROJECT_LEAD.match(text)
+        lead = PROJECT_LEAD.match(text)
         led = resolve(lead.group("p"), names.of("project")).name if lead else None
         if lead and led is not None:
             # "vpn project: new task 'Update the firewall rules'": the project the rest is in,
@@ -356,7 +332,7 @@ class WorkspaceRules(WorkspaceQuestions):
         """
         for separator in THEN.finditer(text):
             first, second = text[: separator.start()].strip(" ,"), text[separator.end() :].strip()
-            if not _ANOTHER_REQUEST.match(second):
+            if not ANOTHER_REQUEST.match(second):
                 continue
             try:
                 left = self._create_task(first, context) or self._one_action(first, context)
@@ -431,7 +407,7 @@ class WorkspaceRules(WorkspaceQuestions):
         # project is a new task there.
         text = self._named_project(text, refs)
         # "task for bob: check the VPN client versions": whose it is, then what it is
-        text = _TASK_FOR.sub(r"create a task: \g<t>, assign it to \g<p>", text)
+        text = TASK_FOR.sub(r"create a task: \g<t>, assign it to \g<p>", text)
         match = CREATE_TASK.match(text)
         if not match:
             return []
@@ -527,7 +503,7 @@ class WorkspaceRules(WorkspaceQuestions):
         place or the word before "task" is a stored project's name (not a task's).
         """
         projects = refs.names.of("project")
-        quoted = _QUOTED_INTO.match(text)
+        quoted = QUOTED_INTO.match(text)
         if quoted and projects:
             said = re.search(r"\s+project$", quoted.group("where"), re.I) is not None
             where = re.sub(r"\s+project$", "", quoted.group("where"), flags=re.I)
@@ -538,7 +514,7 @@ class WorkspaceRules(WorkspaceQuestions):
                 return (
                     f"{quoted.group('v')} a task {quoted.group('t')} in the {project} project{tail}"
                 )
-        led = _PROJECT_TASK.match(text)
+        led = PROJECT_TASK.match(text)
         if (
             led
             and projects

@@ -257,3 +257,31 @@ ANOTHER = re.compile(
 """A follow-up naming only a new title ("and 'Train the sales team' too, same project")."""
 CREATED = re.compile(r"Create the task '(?P<t>[^']+)' in '(?P<p>[^']+)'")
 """How a proposed or done creation is told, for the follow-up that repeats it."""
+PROJECT_LEAD = re.compile(
+    r"^(?:in\s+|for\s+|on\s+)?(?:the\s+)?(?P<p>(?:[\w.&'-]+\s+){0,2}[\w.&'-]+)\s+project\s*:\s*"
+    r"(?P<rest>.+)$",
+    re.I,
+)
+"""A request led by the project it is about: "vpn project: new task ..."."""
+TASK_FOR = re.compile(
+    r"^(?:an?\s+|new\s+)?(?:task|todo|to-do)\s+for\s+(?P<p>me|[a-z][\w.-]*)\s*:\s*(?P<t>.+)$", re.I
+)
+ANOTHER_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:assign|give|hand|mark|close|complete|finish|resolve|unblock|comment|ping|"
+    r"tell|notify|remind|message|bump|rename|delete|remove|reopen|leave\s+a|add\s+a\s+(?:comment|"
+    r"note)|let\s+\w+\s+know)\b",
+    re.I,
+)
+"""The start of a second request in a message ("... and then ping bob in a comment")."""
+QUOTED_INTO = re.compile(
+    r"^(?P<v>add|put|create)\s+(?P<t>[\"“'‘][^\"”'’]+[\"”'’])\s+(?:to|in|into|under)\s+(?:the\s+)?"
+    r"(?P<where>.+?)(?P<tail>(?:\s*,|\s+and\b|\s+due\b|\s+by\b).*)?$",
+    re.I,
+)
+"""A quoted title put somewhere: a new task when the place is a project."""
+PROJECT_TASK = re.compile(
+    r"^(?P<lead>(?:i\s+(?:want|need)|we\s+need|create|add|make|open|file|start)\s+(?:a\s+|an\s+)?"
+    r"(?:new\s+)?)(?P<where>[\w-]+(?:\s+[\w-]+)?)\s+(?:task|todo|to-do)\b(?P<rest>.*)$",
+    re.I,
+)
+"""A new task named by its project's word: "i want a new vpn task - ..."."""
