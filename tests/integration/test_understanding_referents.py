@@ -275,7 +275,8 @@ def test_a_due_date_without_a_day_is_asked_for_and_a_resolution_without_a_reason
 def test_a_deadline_shifted_and_a_priority_bumped_are_both_proposed(
     workspace: WorkspaceWorld,
 ) -> None:
-    reply = workspace.assistant.chat("alice", "change the drill deadline to the 28th and make it low")
+    said = "change the drill deadline to the 28th and make it low"
+    reply = workspace.assistant.chat("alice", said)
     assert [c.name for c in reply.tool_calls] == ["update_task", "update_task"]
     assert {k for c in reply.tool_calls for k in c.arguments} >= {"due_date", "priority"}
 
