@@ -8,11 +8,12 @@ session are dealt as one. The first of the deal goes to the dev split. `--check`
 pool from the two splits and confirms the same deal comes out.
 
 The pools: pool-v2 (seed "pool-v2-2026-11-26", dev2 / test2, the default), pool-v4 (seed
-"pool-v4-2026-11-27", dev4 / test3) and pool-v5 (seed "pool-v5-2026-11-27", dev5 / test4, the
-book assistant and the workspace only); `--seed` and `--splits` override a pool's.
+"pool-v4-2026-11-27", dev4 / test3), pool-v5 (seed "pool-v5-2026-11-27", dev5 / test4, the
+book assistant and the workspace only) and pool-v6 (seed "pool-v6-2026-11-28", dev6 / test5,
+the guideline chat and the KB reply only); `--seed` and `--splits` override a pool's.
 
-Usage: python tools/split_understanding_pool.py [--pool pool-v5] POOL_DIR
-       python tools/split_understanding_pool.py [--pool pool-v5] --check
+Usage: python tools/split_understanding_pool.py [--pool pool-v6] POOL_DIR
+       python tools/split_understanding_pool.py [--pool pool-v6] --check
 """
 
 from __future__ import annotations
@@ -82,6 +83,25 @@ WRITTEN_BY_V5 = (
     "off_topic, no tool. One pool (origin pool-v5), split per surface by "
     "tools/split_understanding_pool.py --pool pool-v5 (seed pool-v5-2026-11-27, dealt by kind). "
 )
+WRITTEN_BY_V6 = (
+    "Written for issue 26 by a helper engineer who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not the understanding section of docs/assistant.md, "
+    "not the requests of any earlier set; dev4's files opened only for the JSON shape of their "
+    "first two cases, the distinct kinds and profiles and the expected labels): a sixth pool, of "
+    "guideline chat and KB reply questions only, as different people write them (terse, lower "
+    "case, typos, chatty preambles, British spellings, indirect 'our auditor says...' / 'is it ok "
+    "if we...', non-native English, everyday words rather than the documents' own), questions "
+    "the sources do not answer (to be refused), off-scope requests and prompt-injection attempts "
+    "(to be refused), and two-turn guideline sessions whose follow-up leans on the first turn. "
+    "Every expectation is what a careful reader judges right from the sources: guideline answers "
+    "read in NIST SP 800-63-3 (63A, 63B, 63C; label = the section whose text states the numbers) "
+    "and the RFCs (page = form-feed page; expect_numbers are literal in every cited section or "
+    "page), unanswerable ones checked by searching the sources; KB answers in the FastAPI docs "
+    "(sources are the pages that answer), unanswerable ones (other frameworks, or topics the docs "
+    "do not cover) checked by searching the docs. One pool (origin pool-v6), split per surface by "
+    "tools/split_understanding_pool.py --pool pool-v6 (seed pool-v6-2026-11-28, dealt by kind; a "
+    "session dealt whole). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -95,6 +115,10 @@ ABOUT = {
     "once, at the end of the next pass on issue 26.",
     "test4": WRITTEN_BY_V5 + "This is TEST4, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of the next pass on issue 26, and report that run.",
+    "dev6": WRITTEN_BY_V6 + "This is DEV6: tune on it. TEST5 (../test5) is held out: run it "
+    "once, at the end of issue 26.",
+    "test5": WRITTEN_BY_V6 + "This is TEST5, HELD OUT: do not read it while changing the rules; "
+    "run it once, at the end of issue 26, and report that run.",
 }
 
 
@@ -113,6 +137,9 @@ POOLS = {
     "pool-v4": Pool("pool-v4", "pool-v4-2026-11-27", ("dev4", "test3")),
     "pool-v5": Pool(
         "pool-v5", "pool-v5-2026-11-27", ("dev5", "test4"), surfaces=("workspace", "assistant")
+    ),
+    "pool-v6": Pool(
+        "pool-v6", "pool-v6-2026-11-28", ("dev6", "test5"), surfaces=("guideline", "kb")
     ),
 }
 SEED = POOLS["pool-v2"].seed

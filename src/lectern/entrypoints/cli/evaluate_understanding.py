@@ -33,7 +33,20 @@ if TYPE_CHECKING:
     from lectern.bootstrap import Services
     from lectern.settings import Settings
 
-SPLIT_CHOICES = ("dev", "test", "dev2", "test2", "dev3", "dev4", "test3", "dev5", "test4", "all")
+SPLIT_CHOICES = (
+    "dev",
+    "test",
+    "dev2",
+    "test2",
+    "dev3",
+    "dev4",
+    "test3",
+    "dev5",
+    "test4",
+    "dev6",
+    "test5",
+    "all",
+)
 MODEL_PROVIDERS = ("local", "hybrid")
 """The providers whose local model is loaded once and its calls checked."""
 
@@ -257,7 +270,8 @@ def evaluate_understanding(
         str,
         typer.Option(
             help="dev, test, dev2, test2 (held out: run once), dev3, dev4, test3 (held out: "
-            "run once), dev5, test4 (held out: run once) or all (dev and test)."
+            "run once), dev5, test4 (held out: run once), dev6, test5 (held out: run once) or "
+            "all (dev and test)."
         ),
     ] = "dev",
     surface: Annotated[
