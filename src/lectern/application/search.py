@@ -2,12 +2,12 @@
 
 `BookSearchService` adds what books need to `HybridRetriever` (`hybrid_retrieval.py`, any
 passages: books, BEIR abstracts, collection passages): the filters of `book_filters.py`, one
-edition per work, known fits first, MMR, similar books, readings and "nothing fits".
+edition per work, known fits first, MMR, similar books, the shelf tail (`shelf_tail.py`),
+readings and "nothing fits" (`readings.py`).
 """
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 import uuid
@@ -24,18 +24,12 @@ from lectern.application.ports import (
     BookCatalog,
     TitleMatcher,
 )
+from lectern.application.readings import Readings, nothing_fits
+from lectern.application.shelf_tail import ShelfTail, names_only_shelves
 from lectern.application.timing import elapsed_ms as _ms
 from lectern.application.understanding import key_of
-from lectern.domain.answering_words import STOP_WORDS
 from lectern.domain.books import Book
-from lectern.domain.exclusions import (
-    name_words,
-)
-from lectern.domain.fallback import FallbackReport, unresolved_like
-from lectern.domain.normalize import (
-    fold,
-    singular,
-)
+from lectern.domain.fallback import FallbackReport
 from lectern.domain.passages import book_passage
 from lectern.domain.retrieval import (
     DEFAULT_MMR_LAMBDA,
@@ -47,8 +41,7 @@ from lectern.domain.retrieval import (
 from lectern.domain.search import (
     DEFAULT_RESULTS,
     EXACT_TITLE_SIMILARITY,
-    MAX_READINGS,
-    NEAR_TITLE_SIMILARITY,
+    FILTER_KINDS,
     NothingFits,
     QueryPlan,
     Reading,
@@ -59,10 +52,9 @@ from lectern.domain.search import (
     clean_query_text,
     merge_filters,
     phrase_key,
-    reading_title,
-    reading_words,
     subtract_phrases,
     without_request_framing,
+    without_spans,
 )
 from lectern.errors import InvalidQueryError
 
@@ -70,12 +62,11 @@ MAX_RESULTS = 100
 """The most results one search returns; more is a request for the whole catalog."""
 BOOK_CACHE_SIZE = 4_096
 BOOK_CACHE_SECONDS = 60.0
-MIN_UNKNOWN_WORD = 4
-"""Shorter words are not checked against the catalog's vocabulary ("nothing fits")."""
-READING_CANDIDATES = 50
-"""Candidates an ambiguous request's readings are chosen from."""
 SIMILAR_QUERY_WORDS = 80
 """Without vectors, similar books are found by BM25 on the book's first 80 words."""
+
+_names_only_shelves = names_only_shelves
+"""Its name before `shelf_tail.py`: bench/shelf_misses.py and test_shelf_tail.py import it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,54 +93,18 @@ class SearchResponse:
     """Two or three books a short, ambiguous request may mean ("Dune", "the hunger one")."""
 
 
-FILTER_KINDS = frozenset({"language", "years", "pages", "audience", "exclude"})
-"""Recognised spans that became filters: not searched for."""
-
-
 def _without_filter_words(text: str, plan: QueryPlan) -> str | None:
     """The query minus the spans a plan turned into filters or exclusions, cleaned."""
     if plan.original_query != text:
         return None
-    spans = sorted((r.start, r.end) for r in plan.recognised if r.kind in FILTER_KINDS)
+    spans = [(r.start, r.end) for r in plan.recognised if r.kind in FILTER_KINDS]
     if not spans:
         return None
-    kept, position = [], 0
-    for start, end in spans:
-        kept.append(text[position:start])
-        position = max(position, end)
-    kept.append(text[position:])
-    rest = " ".join("".join(kept).split())
+    rest = without_spans(text, spans)
     try:
         return clean_query_text(rest) if rest.strip(" ,.;:!?") else ""
     except InvalidQueryError:
         return None
-
-
-_FRAME_WORDS = frozenset({"book", "books", "novel", "novels", "story", "stories", "read", "reads"})
-"""Words that name what every catalog item is, not a subject (left over from a frame)."""
-
-
-def _names_only_shelves(plan: QueryPlan) -> bool:
-    """True when the request's words, past a frame and stop words, all name its shelves.
-
-    "books about time travel", "epic fantasy with dragons": the reader asks for what is on
-    those shelves. "a cozy mystery in a small english village" asks for more than its shelf.
-    Words that became filters ("in Spanish", "under 300 pages") do not count.
-    """
-    if not plan.categories:
-        return False
-    kinds = FILTER_KINDS | {"category"}
-    text = plan.original_query
-    spans = sorted((r.start, r.end) for r in plan.recognised if r.kind in kinds and r.end)
-    kept, position = [], 0
-    for start, end in spans:
-        kept.append(text[position:start])
-        position = max(position, end)
-    kept.append(text[position:])
-    rest = " ".join("".join(kept).split())
-    rest = without_request_framing(rest) if rest else rest
-    words = re.findall(r"\w+", fold(rest))
-    return not [w for w in words if w not in STOP_WORDS and w not in _FRAME_WORDS]
 
 
 def _candidates(hits: Sequence[FusedHit]) -> dict[str, int]:
@@ -275,7 +230,7 @@ class BookSearchService:
             and bool(self.shelf_tail)
             and not filters.has_page_limit
             and wanted > page
-            and _names_only_shelves(plan)
+            and names_only_shelves(plan)
         )
         listed = hits
         if filters.has_page_limit:
@@ -284,7 +239,8 @@ class BookSearchService:
         elif plan is not None and shelf_first:
             # The first page is the one a ten-result search shows; the shelf orders the rest.
             chosen = self._diversify(hits, page, mmr_lambda)
-            listed = self._shelf_first_past_page(hits, chosen, wanted, plan, text, allowed)
+            shelves = ShelfTail(self.retriever.lexical, self.filters, self.shelf_tail)
+            listed = shelves.past_page(hits, chosen, wanted, plan, text, allowed)
             chosen = listed[:k]
         else:
             chosen = self._diversify(hits, k, mmr_lambda)
@@ -307,12 +263,14 @@ class BookSearchService:
         named = plan is not None and any(
             r.kind in ("title", "author", "like") for r in plan.recognised
         )
-        nothing_fits = None if named else self._nothing_fits(text, results)
+        unknown = None if named else nothing_fits(text, results, self.retriever.lexical)
         like_readings, missing = self.like_readings(plan) if plan is not None else ((), None)
         if missing is not None:
-            nothing_fits = NothingFits(nothing_fits.words if nothing_fits else (), missing)
+            unknown = NothingFits(unknown.words if unknown else (), missing)
         readings = like_readings or (
-            self._readings(query.text, hits, by_spelling=plan is not None)
+            Readings(self.filters, self.titles).of_request(
+                query.text, hits, by_spelling=plan is not None
+            )
             if not filters.has_page_limit
             else ()
         )
@@ -350,7 +308,7 @@ class BookSearchService:
             ranked,
             plan,
             candidates=_candidates(retrieval.hits),
-            nothing_fits=nothing_fits,
+            nothing_fits=unknown,
             readings=readings,
         )
 
@@ -390,63 +348,6 @@ class BookSearchService:
             variations = [subtract_phrases(original, names) or original]
         return text or variations[0], variations
 
-    def _shelf_first_past_page(
-        self,
-        hits: list[FusedHit],
-        chosen: list[FusedHit],
-        wanted: int,
-        plan: QueryPlan,
-        text: str,
-        allowed: frozenset[str] | None,
-    ) -> list[FusedHit]:
-        """The first page, then the named shelves' books, then the other candidates.
-
-        "books about time travel" asks for what is on the catalog's time-travel shelf, as a
-        catalog's subject facet lists it. Past the first page (`chosen`, unchanged): the
-        candidates on every named shelf in candidate order, then the shelves' other books
-        (`_shelf_holders`, at most `shelf_tail` in all), then the other candidates; `wanted`
-        places are filled, so no shelf book is looked up when the candidates on it fill them.
-        A broad shelf (more works than places: "dystopia", "young adult") gives its best
-        matched candidates half the places and its most read books the rest
-        (`_most_read`): its candidates alone are the books that say its name most often.
-        Places still left go the same way to a compound shelf read as its parts ("ya
-        paranormal": the books on both "young adult" and "paranormal"; `_shelf_tiers`).
-        """
-        group_of = self.retriever.lexical.group_of
-        listed = list(chosen)
-        taken = {group_of(h.id) for h in chosen}
-        shown = {h.id for h in chosen}
-        rest = [h for h in hits if h.id not in shown]
-        later: list[FusedHit] = []
-        budget = self.shelf_tail
-        floor = min((h.score for h in hits), default=0.0)
-        for shelf in self._shelf_tiers(plan.categories, allowed):
-            places = min(budget, wanted - len(listed))
-            works = {group_of(i) for i in shelf}
-            on = [h for h in rest if group_of(h.id) in works]
-            rest = [h for h in rest if group_of(h.id) not in works]
-            if len(works - taken) > places > 0:
-                matched = on[: places // 2]
-                taken |= {group_of(h.id) for h in matched}
-                read = self._most_read(shelf, taken, places - len(matched), floor)
-                found = {h.id for h in read}
-                listed += [*matched, *read]
-                later += [h for h in on[places // 2 :] if h.id not in found]
-                budget -= len(read)
-                continue
-            listed += on
-            taken |= {group_of(h.id) for h in on}
-            room = min(budget, wanted - len(listed))
-            if room <= 0:
-                continue
-            others = self._shelf_holders(
-                shelf, text, taken | {group_of(h.id) for h in hits}, room, floor
-            )
-            listed += others
-            taken |= {group_of(h.id) for h in others}
-            budget -= len(others)
-        return [*listed, *later, *rest]
-
     def _named_book(self, plan: QueryPlan, allowed: frozenset[str] | None) -> str | None:
         """The book a request that is a catalog title names: the most read of that title.
 
@@ -477,169 +378,15 @@ class BookSearchService:
         listed = [first, *(h for h in listed if group_of(h.id) != work)]
         return chosen, listed
 
-    def _shelf_tiers(
-        self, shelves: Sequence[str], allowed: frozenset[str] | None
-    ) -> list[frozenset[str]]:
-        """The books on the named shelves, then those on their parts when they are compounds.
-
-        A compound ("ya paranormal", "murder mystery") is read as the catalog shelves its
-        words name (`BookFilterIndex.parts_of`): a reader's compound shelf is often kept
-        by the catalog on few books, while its parts hold the rest.
-        """
-        tiers = [self.filters.holders_of(shelves)]
-        parts = [self.filters.parts_of(name) for name in shelves]
-        if parts and all(parts):
-            held = [self.filters.holders_of(p) for p in parts if p]
-            tiers.append(frozenset.intersection(*held) - tiers[0])
-        if allowed is not None:
-            tiers = [t & allowed for t in tiers]
-        return [t for t in tiers if t]
-
-    def _most_read(
-        self, holders: frozenset[str], taken: set[str], count: int, score: float
-    ) -> list[FusedHit]:
-        """Up to `count` works of these books outside `taken`, most ratings first."""
-        popularity = self.filters.popularity_of
-        ordered = sorted(holders, key=lambda i: (-popularity(i), i))
-        tail: list[FusedHit] = []
-        for book_id in ordered:
-            work = self.retriever.lexical.group_of(book_id)
-            if work in taken:
-                continue
-            taken.add(work)
-            tail.append(FusedHit(book_id, score, {"shelf": len(tail) + 1}, {}))
-            if len(tail) == count:
-                break
-        return tail
-
-    def _shelf_holders(
-        self, holders: frozenset[str], text: str, taken: set[str], count: int, score: float
-    ) -> list[FusedHit]:
-        """Up to `count` works of these books outside `taken`, best matched first.
-
-        Ordered by BM25 over the searched words among these books, then by ratings count
-        (what the books say, then how widely they are read; never an evaluation's grades).
-        """
-        if not holders:
-            return []
-        matched = self.retriever.lexical.search(text, len(holders), holders)
-        scores = {h.id: h.score for h in matched}
-        unmatched = sorted(
-            holders - scores.keys(), key=lambda i: (-self.filters.popularity_of(i), i)
-        )
-        tail: list[FusedHit] = []
-        for book_id in [*(h.id for h in matched), *unmatched]:
-            work = self.retriever.lexical.group_of(book_id)
-            if work in taken:
-                continue
-            taken.add(work)
-            ranks = {"shelf": len(tail) + 1}
-            tail.append(FusedHit(book_id, score, ranks, {"shelf": scores.get(book_id, 0.0)}))
-            if len(tail) == count:
-                break
-        return tail
-
-    def _nothing_fits(self, text: str, results: Sequence[SearchResult]) -> NothingFits | None:
-        """The request's words that no catalog book uses, when there are any.
-
-        A word is looked up in the lexical index only when no shown book has it, so a search
-        whose results carry every word costs nothing more. Words under four letters, stop
-        words and numbers are not looked for.
-        """
-        words = [
-            w
-            for w in dict.fromkeys(re.findall(r"\w+", fold(text)))
-            if len(w) >= MIN_UNKNOWN_WORD and w not in STOP_WORDS and not w.isdigit()
-        ]
-        if not words or not results:
-            return None
-        shown: set[str] = set()
-        for result in results:
-            book = result.book
-            fields = [book.title, *book.authors, *book.categories, book.description or ""]
-            for value in fields:
-                shown.update(singular(w) for w in re.findall(r"\w+", fold(value)))
-        unknown = tuple(
-            w for w in words if singular(w) not in shown and not self.retriever.lexical.search(w, 1)
-        )
-        return NothingFits(unknown) if unknown else None
-
-    def _readings(
-        self, text: str, hits: Sequence[FusedHit], *, by_spelling: bool
-    ) -> tuple[Reading, ...]:
-        """Two or three books a bare, short title may mean, by different first authors.
-
-        First the titles that are the request or start with it, most read first
-        (with a title matcher: "the hunger one" is The Hunger Games before its companions,
-        "Dune" Herbert's novel before his son's); then the candidates in fused order whose
-        title or series holds every word of the request. One per first author; fewer than
-        two authors: no question. Titles by spelling are read only for a planned search
-        (`by_spelling`): the matcher needs the catalog's vocabulary, which planning has
-        loaded and a plain search never waits for.
-        """
-        words = reading_words(text)
-        if not words:
-            return ()
-        by_title = (
-            self.titles.spelt_like(reading_title(text), EXACT_TITLE_SIMILARITY)
-            if self.titles is not None and by_spelling
-            else ()
-        )
-        holding: list[str] = []
-        for hit in hits[:READING_CANDIDATES]:
-            named = self.filters.title_of(hit.id)
-            if named is not None and set(words) <= {
-                *name_words(named[0]),
-                *name_words(named[1] or ""),
-            }:
-                holding.append(hit.id)
-        readings = self._by_authors([*by_title, *holding])
-        return readings if len(readings) >= 2 else ()
-
     def like_readings(
         self, plan: QueryPlan, titles: TitleMatcher | None = None
     ) -> tuple[tuple[Reading, ...], str | None]:
         """Which books the X of "books like X" may mean, and X when the catalog lacks it.
 
-        A found X whose exact title other authors' books share ("Hunger": Hamsun's, Gay's)
-        offers them, the planned one first. An X the planner did not find is read by
-        spelling: titles within two slips are offered ("did you mean"); when none is within
-        one slip, X is not in the catalog and the results are only the nearest it has.
-        `titles` stands in for the service's own matcher; with neither, nothing is said.
+        `Readings.of_like` (`readings.py`) with `titles` standing in for the service's own
+        matcher; with neither, nothing is said.
         """
-        matcher = titles or self.titles
-        if matcher is None:
-            return (), None
-        if plan.like_title is not None:
-            wanted = key_of(plan.like_title)
-            ids = [
-                i
-                for i in matcher.spelt_like(plan.like_title, EXACT_TITLE_SIMILARITY)
-                if (named := self.filters.title_of(i)) is not None and key_of(named[0]) == wanted
-            ]
-            first = [plan.like_book_id] if plan.like_book_id else []
-            readings = self._by_authors([*first, *ids])
-            return (readings if len(readings) >= 2 else ()), None
-        title = unresolved_like(plan.notes)
-        if title is None:
-            return (), None
-        readings = self._by_authors(matcher.spelt_like(title, NEAR_TITLE_SIMILARITY))
-        return readings, None if matcher.closest(title) is not None else title
-
-    def _by_authors(self, ids: Sequence[str]) -> tuple[Reading, ...]:
-        """The first book of each first author among `ids`, in order, at most three."""
-        readings: list[Reading] = []
-        authors: set[str] = set()
-        for book_id in ids:
-            named = self.filters.title_of(book_id)
-            author = self.filters.first_author_of(book_id)
-            if named is None or fold(author or "") in authors:
-                continue
-            authors.add(fold(author or ""))
-            readings.append(Reading(book_id, named[0], author))
-            if len(readings) == MAX_READINGS:
-                break
-        return tuple(readings)
+        return Readings(self.filters, titles or self.titles).of_like(plan)
 
     def _excluded_shelves(self, filters: SearchFilters) -> tuple[str, ...]:
         """Every catalog shelf the filters rule out (explanations must not cite them)."""

@@ -157,6 +157,8 @@ RecognitionKind = Literal[
     "audience",
     "pages",
 ]
+FILTER_KINDS = frozenset({"language", "years", "pages", "audience", "exclude"})
+"""Recognised spans that became filters: not searched for."""
 PlanField = Literal[
     "language", "years", "categories", "authors", "like", "pages", "audience", "exclusions"
 ]
@@ -340,6 +342,16 @@ def phrase_key(text: str) -> tuple[str, ...]:
         singular(fold_accents(m.group()).replace("'", "").replace("’", ""))
         for m in _TOKEN.finditer(text)
     )
+
+
+def without_spans(text: str, spans: Collection[tuple[int, int]]) -> str:
+    """The text without these (start, end) character spans, whitespace collapsed."""
+    kept, position = [], 0
+    for start, end in sorted(spans):
+        kept.append(text[position:start])
+        position = max(position, end)
+    kept.append(text[position:])
+    return " ".join("".join(kept).split())
 
 
 def subtract_phrases(text: str, phrases: Collection[tuple[str, ...]]) -> str:
