@@ -20,7 +20,7 @@ from pathlib import Path
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.intent_examples import CONVERSATIONAL, EXAMPLES
-from lectern.adapters.understanding.intents import NearestExampleClassifier
+from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.application.evaluation.metrics import percentile
@@ -87,7 +87,7 @@ def main() -> None:
     texts = messages()
     with tempfile.TemporaryDirectory() as cache:
         layer = Understanding(
-            NearestExampleClassifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, Path(cache))
+            packaged_classifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, Path(cache))
         )
         today = timed(RulePolicy(), texts, args.repeat)
         with_layer = timed(RulePolicy(layer=layer), texts, args.repeat)

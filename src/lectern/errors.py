@@ -171,6 +171,10 @@ class AnswerModelError(LecternError):
     """The answer check's model file is missing or not a model of these features."""
 
 
+class IntentModelError(LecternError):
+    """The trained intent model cannot be read or was fitted on another embedding."""
+
+
 class UploadQuotaError(LecternError):
     """A user already has as many upload jobs, or bytes, queued or running as allowed (429)."""
 

@@ -255,6 +255,9 @@ class Settings(BaseSettings):
     """The provider's model for the assistant; each provider has a default."""
     assistant_max_steps: int = Field(default=10, ge=1, le=50)
     """Model calls one chat turn may make."""
+    assistant_intent_model: Path | None = None
+    """The understanding layer's trained intent model (JSON weights); unset: the packaged
+    one, retrained by `python tools/train_intents.py`."""
     action_ttl_seconds: int = Field(default=3_600, ge=60, le=604_800)
     """How long a proposed action waits for approval before it expires."""
     action_lease_seconds: float = Field(default=60.0, gt=0, le=3_600)

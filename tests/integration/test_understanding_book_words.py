@@ -14,7 +14,7 @@ import pytest
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.intent_examples import EXAMPLES
-from lectern.adapters.understanding.intents import NearestExampleClassifier
+from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from tests.assistant_world import World, make_catalog, make_vocabulary, make_world
@@ -23,7 +23,7 @@ from tests.assistant_world import World, make_catalog, make_vocabulary, make_wor
 @pytest.fixture(scope="module")
 def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
     cache = tmp_path_factory.mktemp("understanding")
-    return Understanding(NearestExampleClassifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
+    return Understanding(packaged_classifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
 
 
 @pytest.fixture
@@ -78,3 +78,18 @@ def test_a_book_named_by_its_author_is_asked_back(world: World) -> None:
     reply = world.service.chat("reader", "put the Highsmith novel on my Crime list")
     assert reply.tool_calls == () and reply.actions == ()
     assert "Highsmith" in reply.text and "?" in reply.text
+
+
+def test_a_list_whose_name_holds_a_book_word_is_not_a_book_search(world: World) -> None:
+    now = world.clock()
+    world.library.create_list("reader", str(uuid.uuid4()), "Mystery books", now)
+    reply = world.service.chat("reader", "delete Mystery books")
+    assert [(c.name, dict(c.arguments)) for c in reply.tool_calls] == [
+        ("delete_list", {"list": "Mystery books"})
+    ]
+
+
+def test_titles_akin_to_a_book_are_similar_books(world: World) -> None:
+    reply = world.service.chat("reader", "any titles akin to The Hobbit?")
+    assert [c.name for c in reply.tool_calls][:1] == ["similar_books"]
+    assert reply.tool_calls[0].arguments["book"] == "The Hobbit"

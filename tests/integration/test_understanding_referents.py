@@ -14,7 +14,7 @@ import pytest
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.rule_policy import OFF_TOPIC, RulePolicy
 from lectern.adapters.understanding.intent_examples import EXAMPLES
-from lectern.adapters.understanding.intents import NearestExampleClassifier
+from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.ruled_out import ruled_out as _ruled_out
@@ -26,7 +26,7 @@ from tests.workspace_world import WorkspaceWorld, conversation_worlds
 @pytest.fixture(scope="module")
 def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
     cache = tmp_path_factory.mktemp("understanding")
-    return Understanding(NearestExampleClassifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
+    return Understanding(packaged_classifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
 
 
 @pytest.fixture
@@ -284,3 +284,56 @@ def test_a_deadline_shifted_and_a_priority_bumped_are_both_proposed(
 def test_blockers_of_a_project_named_without_the_word_project(workspace: WorkspaceWorld) -> None:
     reply = workspace.assistant.chat("alice", "anything blocking phishing awareness?")
     assert _calls(reply) == [("get_blockers", {"project_id": "Phishing awareness"})]
+
+
+def test_telling_the_people_on_a_task_something_is_a_comment(workspace: WorkspaceWorld) -> None:
+    said = "let the team on the runbook task know that the draft is up for review"
+    reply = workspace.assistant.chat("alice", said)
+    assert _calls(reply) == [
+        (
+            "add_comment",
+            {"task_id": "Write the incident runbook", "content": "The draft is up for review."},
+        )
+    ]
+
+
+def test_a_terse_report_of_a_task_done_then_a_word_to_the_team_is_two_changes(
+    workspace: WorkspaceWorld,
+) -> None:
+    said = "phishing drill done, tell everyone on it that the invites went out"
+    reply = workspace.assistant.chat("alice", said)
+    assert [c.name for c in reply.tool_calls] == ["complete_task", "add_comment"]
+    assert reply.tool_calls[0].arguments["task_id"] == "Schedule the phishing drill"
+    # A terse "done" of no stored task proposes nothing.
+    thanks = workspace.assistant.chat("alice", "cool, all done")
+    assert "complete_task" not in [c.name for c in thanks.tool_calls]
+
+
+def test_a_new_task_the_reader_says_they_will_own_is_theirs(workspace: WorkspaceWorld) -> None:
+    said = "we need a task to rotate the VPN certificates in the VPN project, urgent, I'll take it"
+    reply = workspace.assistant.chat("alice", said)
+    assert [c.name for c in reply.tool_calls] == ["create_task"]
+    arguments = reply.tool_calls[0].arguments
+    assert arguments["assignee_id"] == "alice"
+    assert "take" not in arguments["title"].casefold()
+
+
+def test_taking_a_task_over_from_someone_assigns_it_to_the_reader(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "I'm taking over the runbook from bob")
+    assert _calls(reply) == [
+        ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": "alice"})
+    ]
+
+
+def test_a_project_named_among_other_words_is_still_that_project(
+    workspace: WorkspaceWorld,
+) -> None:
+    said = "which blockers were lifted lately in the vpn project"
+    reply = workspace.assistant.chat("alice", said)
+    assert _calls(reply) == [
+        ("get_blockers", {"project_id": "VPN gateway hardening", "status": "resolved"})
+    ]
+    team = workspace.assistant.chat("alice", "who are the members of vpn gateway hardening")
+    assert _calls(team) == [("get_team_members", {"project_id": "VPN gateway hardening"})]

@@ -13,7 +13,7 @@ import pytest
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.intent_examples import EXAMPLES
-from lectern.adapters.understanding.intents import NearestExampleClassifier
+from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.application.ports import StoredEntry
@@ -25,7 +25,7 @@ from tests.workspace_world import Clock, WorkspaceWorld, conversation_worlds
 @pytest.fixture(scope="module")
 def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
     cache = tmp_path_factory.mktemp("understanding")
-    return Understanding(NearestExampleClassifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
+    return Understanding(packaged_classifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
 
 
 @pytest.fixture

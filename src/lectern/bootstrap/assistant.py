@@ -121,12 +121,13 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
 
     def _build_understanding_layer(self) -> Understanding:
         from lectern.adapters.understanding.intent_examples import EXAMPLES
-        from lectern.adapters.understanding.intents import NearestExampleClassifier
+        from lectern.adapters.understanding.intents import packaged_classifier
         from lectern.adapters.understanding.layer import Understanding
 
         embedder = self.overrides.embedder or make_embedder(self.settings)
         cache = self.settings.data_dir / "understanding"
-        return Understanding(NearestExampleClassifier(embedder, EXAMPLES, cache))
+        configured = self.settings.assistant_intent_model
+        return Understanding(packaged_classifier(embedder, EXAMPLES, cache, configured))
 
     def tool_registry(self) -> ToolRegistry:
         """Every assistant tool over this installation's catalog, search and library."""

@@ -143,6 +143,13 @@ def _names_a_list(text: str, lists: Sequence[str]) -> bool:
     )
 
 
+def _without_names(text: str, names: Sequence[str]) -> str:
+    """The message with the given names taken out (longest first, whole words only)."""
+    for name in sorted(names, key=len, reverse=True):
+        text = re.sub(rf"\b{re.escape(name)}\b", " ", text, flags=re.I)
+    return text
+
+
 @dataclass
 class _Plan:
     steps: list[Step] = field(default_factory=list)
@@ -367,9 +374,14 @@ class RulePolicy:
             meaning = masked(head, names) + colon + body
         reading = self.layer.read(meaning, tools, mentioned_kinds(text, names), said=text)
         reading = reading.without(ruled_out(text, names))
-        if not self.layer.confident(reading) and not on_workspace and _BOOK_WORDS.search(text):
+        if (
+            not self.layer.confident(reading)
+            and not on_workspace
+            and _BOOK_WORDS.search(_without_names(text, names.of("list")))
+        ):
             # Unsure, but it reads as a request for books: the search is that reading (before
             # a look-up read below the floor: "novels about dragons" is no catalog overview).
+            # A list's own name is no request for books ("delete Book club").
             return self.books.search(text)
         intent = self.layer.decided(reading)
         if intent is None:
@@ -471,7 +483,13 @@ class RulePolicy:
                     and not (c.name == "search_books" and _BOOK_WORDS.search(part))
                     for c in first
                 ):
-                    return []
+                    # A look-up read only by meaning is not trusted inside a compound; a
+                    # verdict so read ("I adored Gilead, now ...") still names the later "it".
+                    verdict = self._verdict_on(part) if index < len(parts) - 1 else None
+                    if verdict is None:
+                        return []
+                    referent = verdict
+                    continue
                 said = {(c.name, repr(sorted(c.arguments.items()))) for p, _ in planned for c in p}
                 first = [
                     c for c in first if (c.name, repr(sorted(c.arguments.items()))) not in said

@@ -92,7 +92,10 @@ class WorkspaceQuestions:
         if not TEAM.search(text):
             return []
         named = IN_PROJECT.search(text)
-        project = refs.project(named.group("p")) if named else refs.page_project
+        # "list members of phishing awareness": a stored project named without the word.
+        project = (
+            refs.project(named.group("p")) if named else refs.project_in(text) or refs.page_project
+        )
         arguments = {"project_id": project} if project else {}
         return self._single(self._call("get_team_members", **arguments), _team_reply)
 

@@ -176,7 +176,9 @@ class WorkspaceRules(WorkspaceQuestions):
                 return found.name
             if found.ambiguous:
                 raise _Unclear(which_of("project", found.candidates))
-            return words
+            # "which blockers got resolved already in the vpn project": the words caught
+            # around the name hold one stored project's rarer words.
+            return find_in(words, names.of("project")).name or words
 
         def person_ref(value: str | None) -> str:
             mention = _clean(value)
@@ -415,7 +417,7 @@ class WorkspaceRules(WorkspaceQuestions):
         arguments: dict[str, Any] = {}
         assign = ASSIGN_CLAUSE.search(rest)
         if assign:
-            arguments["assignee_id"] = refs.person(assign.group("a"))
+            arguments["assignee_id"] = refs.person(assign.group("a") or "me")
             rest = rest[: assign.start()] + rest[assign.end() :]
         due = DUE_CLAUSE.search(rest)
         relative = None if due else due_clause(rest, self.clock())
@@ -533,7 +535,10 @@ class WorkspaceRules(WorkspaceQuestions):
         match = COMPLETE.match(text)
         if not match:
             return []
-        target = match.group("t1") or match.group("t2") or match.group("t3")
+        terse = match.group("t5")
+        if terse and resolve(task_words(terse), refs.names.of("task")).name is None:
+            return []  # "thanks, all done": a terse report only of a task the reader has
+        target = match.group("t1") or match.group("t2") or match.group("t3") or terse
         if re.search(r"\bblocker\b", target, re.I):
             return []
         return [self._call("complete_task", task_id=refs.task(target))]
@@ -675,9 +680,9 @@ class WorkspaceRules(WorkspaceQuestions):
         if not match:
             return []
         target = next(
-            (match.group(g) for g in ("t", "t3", "t4", "t6", "t8") if match.group(g)), None
+            (match.group(g) for g in ("t", "t3", "t4", "t6", "t8", "t9") if match.group(g)), None
         )
-        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8")
+        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9")
         content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
         if not content:
             return []

@@ -143,7 +143,8 @@ CORRECT_CATEGORY = re.compile(
     re.I,
 )
 SIMILAR = re.compile(
-    r"(?:books?|novels?|ones|something|anything|more)\s+(?:like|similar to|comparable to)\s+"
+    r"(?:books?|novels?|titles?|reads|ones|something|anything|more)\s+"
+    r"(?:like|similar to|comparable to|akin to|in the vein of)\s+"
     r"(?P<title>.+?)\W*$"
     r"|^(?:what(?:'?s|\s+is)\s+)?(?:similar|comparable)\s+to\s+(?P<title2>.+?)\W*$"
     r"|\bread-?\s?alikes?\s+(?:for|to|of)\s+(?P<title3>.+?)\W*$"

@@ -21,7 +21,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from lectern.adapters.understanding.intent_model import IntentModel, load_intent_model
 from lectern.application.ports import Embedder
+from lectern.errors import IntentModelError
 
 MESSAGE_CACHE = 512
 """How many recent messages' vectors are kept: a conversation re-reads its last message after
@@ -29,6 +31,12 @@ each tool result, and the policy's stages read the same text; one embedding serv
 TEMPERATURE = 0.02
 """Softmax temperature over the intents' scores (cosines differ by hundredths)."""
 NEAREST = 2
+BLEND = 1.0
+"""How much of an intent's score the trained model gives (the rest: the nearest examples).
+
+Its logits are scaled by `TEMPERATURE`, so at 1.0 the confidence is the model's own softmax.
+Chosen on the dev pools, each read by a model trained without it (`tools/train_intents.py
+--without`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +92,18 @@ class NearestExampleClassifier:
         embedder: Embedder,
         examples: Mapping[str, Sequence[str]],
         cache_dir: Path | None = None,
+        *,
+        trained: IntentModel | None = None,
+        blend: float = BLEND,
     ) -> None:
-        """Embeds the examples now, or loads them from `cache_dir` when cached."""
+        """Embeds the examples now, or loads them from `cache_dir` when cached.
+
+        `trained`: the fitted intent model (`intent_model.py`); its scores are blended with
+        the nearest examples' by `blend`. Without it the nearest examples decide alone.
+        """
         self.embedder = embedder
+        self.trained = trained
+        self.blend = blend if trained is not None else 0.0
         self.labels: list[str] = []
         texts: list[str] = []
         for intent, utterances in examples.items():
@@ -176,11 +193,50 @@ class NearestExampleClassifier:
         grid = similarities[self._grid[[self._index[i] for i in chosen]]]
         top = np.sort(grid, axis=1)[:, -NEAREST:]
         means = top.mean(axis=1)
+        learned = self._learned(vector, chosen)
         scores = [
-            IntentScore(intent, float(mean) + extra.get(intent, 0.0))
+            IntentScore(
+                intent,
+                (1.0 - self.blend) * float(mean)
+                + learned.get(intent, 0.0)
+                + extra.get(intent, 0.0),
+            )
             for intent, mean in zip(chosen, means, strict=True)
         ]
         return reading_of(scores)
+
+    def _learned(self, vector: npt.NDArray[np.float32], chosen: list[str]) -> dict[str, float]:
+        """The trained model's share of each chosen intent's score (empty without one).
+
+        Logits scaled by the softmax temperature, so `reading_of` gives back the model's own
+        probabilities. An intent the model never saw scores as its least likely one.
+        """
+        if self.trained is None or not self.blend:
+            return {}
+        logits = self.trained.logits(vector)
+        floor = min(logits.values())
+        return {i: self.blend * TEMPERATURE * logits.get(i, floor) for i in chosen}
+
+
+def packaged_classifier(
+    embedder: Embedder,
+    examples: Mapping[str, Sequence[str]],
+    cache_dir: Path | None,
+    model_path: Path | None = None,
+) -> NearestExampleClassifier:
+    """The classifier with the trained intent model at `model_path`, or the packaged one.
+
+    The packaged weights fit the packaged MiniLM only: another embedder (a fake in tests,
+    sentence-transformers) reads by its nearest examples alone. A file asked for by path
+    that cannot serve is an error, never silently dropped.
+    """
+    try:
+        trained = load_intent_model(model_path, model_id=embedder.model_id)
+    except IntentModelError:
+        if model_path is not None:
+            raise
+        trained = None
+    return NearestExampleClassifier(embedder, examples, cache_dir, trained=trained)
 
 
 def reading_of(scores: Sequence[IntentScore]) -> IntentReading:

@@ -81,8 +81,9 @@ CUES: dict[str, re.Pattern[str]] = {
         r"\b(?:add|adding|put|putting)\s+[\"“'‘][^\"”'’]+[\"”'’]\s+(?:to|in|on|under)\s+.*\bproject\b",
         re.I,
     ),
+    # "tasks ... assigned to Bob?" filters by owner: "assigned" asks, "assign" changes.
     "assign_task": re.compile(
-        r"\b(?:assign|hand\b.*\bover|pick\s+up|responsible\s+for|own\b)|->", re.I
+        r"\b(?:assign(?!ed\b)|hand\b.*\bover|pick\s+up|responsible\s+for|own\b)|->", re.I
     ),
     "add_comment": re.compile(
         r"\b(?:comment|note\s+on|tell\s+(?:everyone|the\s+team)|write\s+on)\b|"

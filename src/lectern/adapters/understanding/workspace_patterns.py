@@ -145,7 +145,10 @@ CREATE_TASK = re.compile(
 )
 ASSIGN_CLAUSE = re.compile(
     r"\s*,?\s*(?i:and\s+)?(?i:assign(?:ed)?|give)\s+(?i:it\s+)?(?:(?i:to)\s+)?"
-    r"(?P<a>[A-Za-z][\w.-]*(?:\s+[A-Z][\w.-]*)?)",
+    r"(?P<a>[A-Za-z][\w.-]*(?:\s+[A-Z][\w.-]*)?)|"
+    # "..., I'll own it", "- I'll take it": the reader takes the new task (no `a`: "me")
+    r"\s*[,;–—-]?\s*(?i:and\s+)?(?i:i'?ll|i\s+will|i'?m\s+going\s+to)\s+"
+    r"(?i:own|take|do|handle|grab|pick\s+up)\s+(?i:it|this|that)\b(?:\s+(?i:myself))?",
 )
 """Names are one word (a user id) or a capitalized display name ("Bob Builder")."""
 DUE_CLAUSE = re.compile(rf"\s*,?\s*(?:and\s+)?(?:due|by)\s+(?:on\s+)?{_DATE}", re.I)
@@ -156,7 +159,10 @@ PRIORITY_CLAUSE = re.compile(
 COMPLETE = re.compile(
     r"^(?:mark|set)\s+(?P<t1>.+?)\s+(?:as\s+)?(?:done|complete|completed|finished)\W*$|"
     r"^(?:complete|finish|close(?:\s+out)?|wrap\s+up)\s+(?P<t2>.+?)\W*$|"
-    r"^(?P<t3>.+?)\s+is\s+(?:done|finished|complete)\W*$",
+    r"^(?P<t3>.+?)\s+is\s+(?:done|finished|complete)\W*$|"
+    # "patch task done", "runbook finished": a terse report, not a question about it
+    r"^(?!.*\?)(?!(?:what|which|who|whose|is|are|was|were|anything|nothing|not)\b)"
+    r"(?P<t5>(?:\S+\s+){0,5}?(?:task|\S+))\s+(?:now\s+|all\s+)?(?:done|finished|completed)\W*$",
     re.I,
 )
 STATUS = re.compile(
@@ -169,7 +175,9 @@ ASSIGN = re.compile(
     r"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*)\W*$|"
     r"^unassign\s+(?P<t3>.+?)\W*$|"
     r"^(?:i'?m|i\s+am|i'?ll|i\s+will)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
-    r"handling|handle|owning|own)\s+(?P<t4>.+?)(?:\s+(?:over|on))?\W*$",
+    # "I'll take over the check point patching from Bob": taken from its owner, by the reader
+    r"handling|handle|owning|own)(?:\s+over)?\s+(?P<t4>.+?)(?:\s+(?:over|on))?"
+    r"(?:\s+(?:from|off)\s+[A-Za-z][\w.-]*)?\W*$",
     re.I,
 )
 PRIORITY = re.compile(
@@ -238,14 +246,18 @@ COMMENT = re.compile(
     r"in|under)\s+(?P<t8>.+?)\s*(?::|\bthat\b|\bsaying\b)\s*(?P<c8>.+)$|"
     # "post 'hotfix applied' on the check point task": the words quoted, then where
     r"^(?:add|post|leave|write|put|drop)\s+[\"“'‘](?P<c6>[^\"”'’]+)[\"”'’]\s+(?:as\s+a\s+"
-    r"(?:comment|note)\s+)?(?:on|to|under)\s+(?P<t6>(?:(?!\bproject\b).)+?)\W*$",
+    r"(?:comment|note)\s+)?(?:on|to|under)\s+(?P<t6>(?:(?!\bproject\b).)+?)\W*$|"
+    # "tell everyone on the check point task that gateway 4 is done", "let the team on the
+    # runbook know: draft is up": what the people on a task are told is a comment on it.
+    r"^(?:tell|let|inform|update)\s+(?:everyone|everybody|the\s+team|the\s+others|folks|people)"
+    r"\s+(?:on|in|under|working\s+on)\s+(?P<t9>.+?)\s+(?:know\s+)?(?:that\b|:)\s*(?P<c9>.+)$",
     re.I,
 )
 THEN = re.compile(
     r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+|"
     # "I'm taking the hunt task, make it high priority too"; "...; also move its due date"
     r"\s*[,;]\s*(?:also\s+)?(?=(?:make|set|mark|move|push|bump|assign|give|hand|add|leave|put|"
-    r"close|complete|finish|resolve|rename|comment|note)\b)",
+    r"close|complete|finish|resolve|rename|comment|note|tell\s+(?:everyone|everybody|the\s+team))\b)",
     re.I,
 )
 ANOTHER = re.compile(
