@@ -55,6 +55,14 @@ def test_calls_are_compared_by_name_order_and_arguments() -> None:
     assert check_calls(expected, [ToolCall("1", "add_to_list", {})])
 
 
+def test_a_language_is_compared_as_the_tool_reads_it_by_name_or_code() -> None:
+    expected = [ExpectedCall("propose_correction", {"book": "Insomnia", "language": "en"})]
+    named = {"book": "Insomnia", "language": "English"}
+    assert check_calls(expected, [ToolCall("1", "propose_correction", named)]) == []
+    wrong = {"book": "Insomnia", "language": "Spanish"}
+    assert check_calls(expected, [ToolCall("1", "propose_correction", wrong)])
+
+
 def test_runner_scores_tools_and_end_state() -> None:
     runner, _ = _runner()
     good = _case(

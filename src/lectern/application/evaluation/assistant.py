@@ -24,6 +24,7 @@ from lectern.application.evaluation.packaged import packaged_text
 from lectern.application.ports import BookCatalog
 from lectern.domain.assistant import PageContext, ToolCall
 from lectern.domain.library import Rating
+from lectern.domain.normalize.languages import language_code
 from lectern.errors import DatasetError, LecternError
 
 CONVERSATIONS_FILE = "assistant_conversations.json"
@@ -139,7 +140,11 @@ def check_calls(expected: Sequence[ExpectedCall], got: Sequence[ToolCall]) -> li
         return [f"tools {[c.name for c in got]} instead of {[c.tool for c in expected]}"]
     for want, call in zip(expected, got, strict=True):
         for name, value in want.args.items():
-            if not _same(value, call.arguments.get(name)):
+            given = call.arguments.get(name)
+            if name == "language" and isinstance(given, str):
+                # The tool takes a name or a code ("English" and "en" correct alike).
+                given = language_code(given) or given
+            if not _same(value, given):
                 problems.append(f"{call.name}.{name} = {call.arguments.get(name)!r}, not {value!r}")
         for name, part in want.contains.items():
             if part.casefold() not in str(call.arguments.get(name, "")).casefold():
