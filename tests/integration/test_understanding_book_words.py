@@ -93,3 +93,11 @@ def test_titles_akin_to_a_book_are_similar_books(world: World) -> None:
     reply = world.service.chat("reader", "any titles akin to The Hobbit?")
     assert [c.name for c in reply.tool_calls][:1] == ["similar_books"]
     assert reply.tool_calls[0].arguments["book"] == "The Hobbit"
+
+
+def test_a_book_not_yet_chosen_is_asked_for_not_taken_as_a_title(world: World) -> None:
+    for name in ("Winter", "Attic"):
+        world.library.create_list("reader", str(uuid.uuid4()), name, world.clock())
+    reply = world.service.chat("reader", "move a novel from Winter to Attic")
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "?" in reply.text

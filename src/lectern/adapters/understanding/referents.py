@@ -20,6 +20,10 @@ _PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
 _IT = re.compile(r"^(?:it|this|this book|that|that book|that one|this one|the book)$", re.I)
 _THESE = re.compile(r"^(?:these|those|them|these books|those books|all of them|both)$", re.I)
 """Several books meant by pointing: which ones is asked, never one of them guessed."""
+_ANY = re.compile(
+    r"^(?:a|an|one|some|any|another)\s+(?:other\s+)?(?:book|novel|title|read)$|^something$", re.I
+)
+"""A book not yet chosen ("move a book from X to Y"): which one is asked, never a title."""
 _BY_AUTHOR = re.compile(
     r"^the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)\s+(?:one|book|novel)$"
 )
@@ -75,7 +79,7 @@ def book_resolver(
 
     def resolve(reference: str) -> str:
         reference = _clean(reference)
-        if _THESE.match(reference):
+        if _THESE.match(reference) or _ANY.match(reference):
             raise _NoReferent(reference)
         if _IT.match(reference):
             if referent:
