@@ -19,6 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lectern.adapters.understanding.quantity import (
+    BOUND,
+    DIMENSION_WORDS,
+    MEASURE_WORDS,
+    asks_unit,
+    wanted_dimensions,
+    wants_number,
+)
 from lectern.adapters.understanding.question import analyse
 from lectern.application.assistant.guideline import GUIDE_TOOL
 from lectern.application.assistant.prompts import REFUSAL_RULE
@@ -40,24 +48,6 @@ LENGTH_COST = 0.0002
 """Of two sentences that cover the question alike, the shorter (more direct) one wins."""
 """Two sentences quoted together must cover that much more to beat one."""
 _ACRONYM = re.compile(r"(?P<words>(?:[A-Za-z][\w-]*\s+){1,6})\((?P<acronym>[A-Z]{2,6})\)")
-_ASKS_FOR: tuple[tuple[re.Pattern[str], set[str | None]], ...] = (
-    (
-        re.compile(
-            r"\bhow (often|frequently|soon)\b|\bwithin how\b"
-            r"|\bhow long\b.*\b(valid|last|take|wait|session|expire|lifetime)"
-        ),
-        {"time"},
-    ),
-    (re.compile(r"\bhow long\b|\blength\b|\bmaximum size\b"), {"char", "size", "digit", "time"}),
-    (re.compile(r"\bhow short\b"), {"char", "size", "digit"}),
-    (re.compile(r"\b(minutes?|hours?|days?|seconds?|weeks?|months?|years?)\b"), {"time"}),
-    (re.compile(r"\b(time-?outs?|idle|inactivity|time limits?)\b"), {"time"}),
-    (re.compile(r"\b(characters?|chars?)\b"), {"char"}),
-    (re.compile(r"\b(bits?|bytes?|octets?|entropy|strength)\b"), {"size"}),
-    (re.compile(r"\b(in|what|which) units?\b|\bunits? (is|are)\b"), {"time", "size", "char"}),
-    (re.compile(r"\bdigits?\b"), {"digit"}),
-)
-"""Question words and the dimensions (domain/evidence.py) of the numbers they ask for."""
 _REFUSAL = re.compile(re.escape(REFUSAL_RULE) + r'"(?P<text>[^"]+)"')
 _WORD = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
 _BULLET = re.compile(r"^(?:[*\u2022o-]|\d{1,2}[.)])\s+\S")
@@ -66,7 +56,7 @@ _MARKER = re.compile(r"^(?:[*\u2022-]|o(?=\s))\s+")
 SHORT_LINE = 55
 """A line shorter than this ends its block (a table row, a list item, a paragraph's end);
 longer lines are hard-wrapped prose (plain-text RFCs) and join the next one."""
-_WANTS_NUMBER = re.compile(
+_NUMBER = re.compile(
     r"\b(how (many|long|much|often|old|large|big|short|soon|frequently)|minimum|maximum|"
     r"at (least|most)|length|limit|cap|strength|number of|timeout|duration|age|size|lifetime|"
     r"expire|"
@@ -88,23 +78,6 @@ _NORMATIVE = re.compile(r"\b(SHALL|MUST|REQUIRED|SHOULD)\b")
 SUBJECT_WEIGHT = 0.1
 """Bonus, times the question's weighted words the sentence's own text holds (not its section
 title's): "the minimum length of a memorized secret" is the sentence that says "memorized"."""
-MEASURE_WORDS = frozenset(["minimum", "maximum", "min", "max", "least", "most", "cap"])
-"""Words that ask for a bound (the question analysis's `measure`), not for a topic."""
-DIMENSION_WORDS: dict[str, frozenset[str | None]] = {
-    "length": frozenset({"char", "size", "digit"}),
-    "size": frozenset({"size"}),
-    "bits": frozenset({"size"}),
-    "bytes": frozenset({"size"}),
-    "characters": frozenset({"char"}),
-    "digits": frozenset({"digit"}),
-    "short": frozenset({"char", "size", "digit"}),
-    "strength": frozenset({"size"}),
-    "timeout": frozenset({"time"}),
-    "unit": frozenset({"time", "size", "char"}),
-}
-"""Words that name the kind of quantity asked for, not the thing it is about: "the minimum
-length for a look-up secret" is met by "at least 20 bits" though the sentence never says
-"length"; the word alone ("the salt ... in length") says nothing of the look-up secret."""
 HOLDER_COST = 0.15
 """Cost when a sentence's number belongs to something else: the words before its modal verb
 name none of the question's thing (its words that are neither a bound nor a dimension). The
@@ -132,17 +105,12 @@ MAX_VOCABULARY = 300
 KIND_FLOOR = 0.4
 """A sentence that states a number of the kind asked (a duration for "how long", bits for
 "what strength"), of the thing asked about, answers at this share of the question's words."""
-_ASKS_UNIT = re.compile(r"\b(in|what|which) units?\b|\bunits? (is|are)\b", re.I)
 _SECOND_QUESTION = re.compile(
     r",?\s+and\s+(?=(?:what|which|how|when|where|why|can|could|may|must|should|is|are|does|do)"
     r"\b)",
     re.I,
 )
 _MODAL = re.compile(r"\b(SHALL|MUST|SHOULD|MAY|REQUIRED|RECOMMENDED)\b")
-_BOUND = {
-    "minimum": re.compile(r"\b(at least|minimum|no (fewer|less) than)\b", re.I),
-    "maximum": re.compile(r"\b(at most|maximum|up to|no more than|permit|allow)\w*", re.I),
-}
 _STOP_WORDS = """
     a an the and or of to in on at for by with from as is are was were be been being it its
     this that these those there their they them what which who whom whose when where why how
@@ -317,8 +285,7 @@ class GuidelineRulePolicy:
             scored = self._scored(question, candidates, terms, said_as, synonyms)
         if scored[0][1] < self.min_coverage:
             # Still refused: meaning may find the sentence that says it otherwise.
-            wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted_dimensions(question))
-            scored = self._by_meaning(question, scored, wants_number)
+            scored = self._by_meaning(question, scored, wants_number(question))
         return scored
 
     def _scored(
@@ -346,8 +313,8 @@ class GuidelineRulePolicy:
         total = sum(weight.values()) or 1.0
         defining = bool(_ASKS_MEANING.search(question))
         wanted = wanted_dimensions(question)
-        wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted)
-        asks_unit = bool(_ASKS_UNIT.search(question))
+        number_wanted = wants_number(question)
+        unit_asked = asks_unit(question)
 
         dimensional = {t: DIMENSION_WORDS[t] & wanted for t in terms if t in DIMENSION_WORDS}
         dimensional = {t: kinds for t, kinds in dimensional.items() if kinds}
@@ -357,7 +324,7 @@ class GuidelineRulePolicy:
         for candidate in candidates:
             # Only a question that asks for a kind of quantity reads the sentence's numbers.
             measured = {m.dimension for m in numbers_in(candidate.text)} if wanted else set()
-            if asks_unit:
+            if unit_asked:
                 # "in what unit?": the unit named is the answer, with or without a number.
                 measured |= {unit_dimension(w) for w in _WORD.findall(candidate.text)} - {None}
             met = frozenset(t for t, kinds in dimensional.items() if kinds & measured)
@@ -367,7 +334,7 @@ class GuidelineRulePolicy:
             context = (context + sum(weight[t] for t in met)) / total
             share = SENTENCE_SHARE * own + (1 - SENTENCE_SHARE) * context
             bonus = 0.0
-            if wants_number and _NUMBER.search(candidate.text):
+            if number_wanted and _NUMBER.search(candidate.text):
                 bonus += 0.1
             if wanted and wanted & measured:
                 bonus += 0.15
@@ -381,7 +348,7 @@ class GuidelineRulePolicy:
                 bonus += 0.05
             if defining and _DEFINES.search(candidate.text):
                 bonus += 0.1
-            if asked.measure is not None and _BOUND[asked.measure].search(candidate.text):
+            if asked.measure is not None and BOUND[asked.measure].search(candidate.text):
                 bonus += 0.05
             # The subject named in the sentence itself, not only in its section's title.
             said = frozenset(_WORD.findall(candidate.text.casefold()))
@@ -436,7 +403,7 @@ class GuidelineRulePolicy:
         self,
         question: str,
         scored: list[_Scored],
-        wants_number: bool,
+        number_wanted: bool,
     ) -> list[_Scored]:
         """The word scores' head re-scored with each sentence's closeness in meaning.
 
@@ -449,7 +416,7 @@ class GuidelineRulePolicy:
         closeness = self._closeness(question, [item[4] for item in head])
         rescored = []
         for (score, share, own, matched, candidate), close in zip(head, closeness, strict=True):
-            if close >= MEANING_FLOOR and (not wants_number or _NUMBER.search(candidate.text)):
+            if close >= MEANING_FLOOR and (not number_wanted or _NUMBER.search(candidate.text)):
                 share = max(share, self.min_coverage)
             rescored.append((score + MEANING_WEIGHT * close, share, own, matched, candidate))
         rescored.sort(key=lambda item: -item[0])
@@ -494,16 +461,6 @@ def _held_elsewhere(text: str, thing: Sequence[str], said_as: SaidAs = ()) -> bo
     if not holder:
         return False
     return not any(_covers(holder, t) for t in thing)
-
-
-def wanted_dimensions(question: str) -> set[str | None]:
-    """The kinds of quantity a question asks for ("how long" a length or a duration)."""
-    folded = question.casefold()
-    wanted: set[str | None] = set()
-    for pattern, dimensions in _ASKS_FOR:
-        if pattern.search(folded):
-            wanted |= dimensions
-    return wanted
 
 
 def _refusal(system: str) -> str:
