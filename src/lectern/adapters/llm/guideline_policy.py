@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lectern.adapters.understanding.permission import asks_permission
 from lectern.adapters.understanding.quantity import (
     BOUND,
     DIMENSION_WORDS,
@@ -105,6 +106,25 @@ MAX_VOCABULARY = 300
 KIND_FLOOR = 0.4
 """A sentence that states a number of the kind asked (a duration for "how long", bits for
 "what strength"), of the thing asked about, answers at this share of the question's words."""
+NUMBERLESS_SHARE = 0.95
+"""A question that asks for a number caps a sentence stating none below the floor (at this
+share of it): it may rank, and be quoted beside a sentence that answers, but never alone."""
+_GENERIC = "value values data information item items number amount field setting option part"
+GENERIC_NOUNS = frozenset(_GENERIC.split())
+"""Words too general to say whose number it is: "The salt value SHALL be at least 32 bits"
+is not about "a session cookie value"; a clause's subject names the question's thing by
+its other words."""
+HELD_FLOOR = 0.25
+"""A sentence that states the kind of quantity asked in a clause whose subject names the
+question's thing ("The confirmation code SHALL consist of at least 6 ... characters") answers
+at this share: the rest of a long question is its circumstances ("when we rebind a forgotten
+password using two physical authenticators plus a confirmation code ..."). Without an
+embedder to read a word no passage uses as a passage's word, such words weighing more than
+those the sentence meets may be the thing itself ("AAL2: the idle limit?" is not answered by
+the 12 hours "regardless of user activity"), and the sentence does not answer."""
+RULE_FLOOR = 0.3
+"""A question that asks whether something is allowed or required (`asks_permission`) is
+answered at this share by a sentence that states a rule (a modal: SHALL, SHOULD, MAY, ...)."""
 _SECOND_QUESTION = re.compile(
     r",?\s+and\s+(?=(?:what|which|how|when|where|why|can|could|may|must|should|is|are|does|do)"
     r"\b)",
@@ -123,7 +143,16 @@ _STOP_WORDS = """
     supported kind type many much
     long often after before ever still exactly just only like regarding use used using have
     has had"""
-_STOP = frozenset(_STOP_WORDS.split())
+_CHAT_WORDS = """
+    ok okay hi hey hello thanks thx pls plz u ur ya whats hows thats
+    let lets want wants wanted wanting get gets got getting keep keeps kept
+    someone somebody anyone anybody everyone everybody guys folks stuff thing things
+    actually really basically even currently nowadays anyway"""
+CHAT_WORDS = frozenset(_CHAT_WORDS.split())
+"""Words people add to a question that name no thing the guidance could say ("is it ok if we
+let users ...", "the frontend team wants to keep ...", "how many tries can an applicant get"):
+they are not sought in the sentences, so they no longer count against every one alike."""
+_STOP = frozenset(_STOP_WORDS.split()) | CHAT_WORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,10 +340,19 @@ class GuidelineRulePolicy:
             for t in terms
         }
         total = sum(weight.values()) or 1.0
+        # Words no passage uses: circumstances, or the very thing asked ("the idle limit").
+        # With an embedder they were looked up among the best sentences' words (`_synonyms`),
+        # and those still unmet are circumstances; without one they cannot be told apart.
+        unknown = 0.0
+        if self.embedder is None:
+            unknown = sum(
+                weight[t] for t in terms if not any(covers(c.passage_words, t) for c in candidates)
+            )
         defining = bool(_ASKS_MEANING.search(question))
         wanted = wanted_dimensions(question)
         number_wanted = wants_number(question)
         unit_asked = asks_unit(question)
+        permission = asks_permission(question) and not number_wanted
 
         dimensional = {t: DIMENSION_WORDS[t] & wanted for t in terms if t in DIMENSION_WORDS}
         dimensional = {t: kinds for t, kinds in dimensional.items() if kinds}
@@ -336,16 +374,28 @@ class GuidelineRulePolicy:
             bonus = 0.0
             if number_wanted and _NUMBER.search(candidate.text):
                 bonus += 0.1
+            elif number_wanted:
+                # "how many wrong guesses ...?" is not answered by a sentence with no number,
+                # however many of the question's words it holds.
+                share = min(share, NUMBERLESS_SHARE * self.min_coverage)
             if wanted and wanted & measured:
                 bonus += 0.15
-                if _held_elsewhere(candidate.text, thing, said_as):
+                holder = _holder(candidate.text, said_as) - GENERIC_NOUNS
+                held_here = any(covers(holder, t) for t in thing if t not in GENERIC_NOUNS)
+                if holder and thing and not held_here:
                     bonus -= HOLDER_COST
-                elif share >= KIND_FLOOR and met:
+                elif (share >= KIND_FLOOR and met) or (
+                    held_here and share >= HELD_FLOOR and unknown <= own * total
+                ):
                     # It states the kind of quantity asked, of the thing asked about: it
                     # answers though the question's other words are not all its own.
                     share = max(share, self.min_coverage)
             if _NORMATIVE.search(candidate.text):
                 bonus += 0.05
+            if permission and _MODAL.search(candidate.text) and share >= RULE_FLOOR:
+                # "is it ok if we ...?" is answered by a rule (SHALL NOT, MAY, ...) on what the
+                # question does; the words around it are circumstances.
+                share = max(share, self.min_coverage)
             if defining and _DEFINES.search(candidate.text):
                 bonus += 0.1
             if asked.measure is not None and BOUND[asked.measure].search(candidate.text):
@@ -446,21 +496,26 @@ class GuidelineRulePolicy:
         ]
 
 
+def _holder(text: str, said_as: SaidAs = ()) -> frozenset[str]:
+    """The words before the modal of the sentence's first normative clause, else none.
+
+    They say what its number is about ("The salt value SHALL be ..."). A pair's first
+    sentence holds its number, so its clause is the one read.
+    """
+    modal = _MODAL.search(text)
+    if modal is None:
+        return frozenset()
+    start = max(text.rfind(". ", 0, modal.start()), text.rfind("; ", 0, modal.start())) + 1
+    return _said_as(_words_of(text[start : modal.start()], {}), said_as) - _STOP
+
+
 def _held_elsewhere(text: str, thing: Sequence[str], said_as: SaidAs = ()) -> bool:
     """Whether the sentence's number belongs to something other than the question's thing.
 
-    The words before the modal of its first normative clause ("The salt value SHALL be ...")
-    name none of the thing; False without a modal or a thing. A pair's first sentence holds
-    its number, so its clause is the one read.
+    Its holder (`_holder`) names none of the thing; False without a holder or a thing.
     """
-    modal = _MODAL.search(text)
-    if modal is None or not thing:
-        return False
-    start = max(text.rfind(". ", 0, modal.start()), text.rfind("; ", 0, modal.start())) + 1
-    holder = _said_as(_words_of(text[start : modal.start()], {}), said_as) - _STOP
-    if not holder:
-        return False
-    return not any(_covers(holder, t) for t in thing)
+    holder = _holder(text, said_as)
+    return bool(holder) and bool(thing) and not any(_covers(holder, t) for t in thing)
 
 
 def _refusal(system: str) -> str:

@@ -30,7 +30,10 @@ ASKS_FOR: tuple[tuple[re.Pattern[str], frozenset[str | None]], ...] = (
     ),
     (re.compile(r"\b(time-?outs?|idle|inactivity|time limits?)\b"), frozenset({"time"})),
     (re.compile(r"\b(characters?|chars?)\b"), frozenset({"char"})),
-    (re.compile(r"\b(bits?|bytes?|octets?|entropy|strength)\b"), frozenset({"size"})),
+    (
+        re.compile(r"\b(bits?|bytes?|octets?|entropy|strength|random(ness)?)\b"),
+        frozenset({"size"}),
+    ),
     (
         re.compile(r"\b(in|what|which) units?\b|\bunits? (is|are)\b"),
         frozenset({"time", "size", "char"}),
@@ -63,6 +66,9 @@ DIMENSION_WORDS: dict[str, frozenset[str | None]] = {
     "digits": frozenset({"digit"}),
     "short": frozenset({"char", "size", "digit"}),
     "strength": frozenset({"size"}),
+    "entropy": frozenset({"size"}),
+    "random": frozenset({"size"}),
+    "randomness": frozenset({"size"}),
     "timeout": frozenset({"time"}),
     "unit": frozenset({"time", "size", "char"}),
 }
@@ -77,9 +83,17 @@ BOUND = {
 """How a sentence states the bound asked for."""
 
 
+_STATED = re.compile(
+    r"\b\d+(?:\.\d+)?\s*-?\s*(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|bits?"
+    r"|bytes?|octets?|characters?|chars?|digits?)\b"
+)
+"""A number the question states with its unit ("every 90 days", "about 30 bits each"): a
+circumstance of the question, not the quantity it asks for."""
+
+
 def wanted_dimensions(question: str) -> set[str | None]:
     """The kinds of quantity a question asks for ("how long" a length or a duration)."""
-    folded = question.casefold()
+    folded = _STATED.sub(" ", question.casefold())
     wanted: set[str | None] = set()
     for pattern, dimensions in ASKS_FOR:
         if pattern.search(folded):
