@@ -137,3 +137,23 @@ def test_a_number_the_question_states_is_not_the_quantity_it_asks_for() -> None:
     assert asks_permission("do we have to force users to change passwords every 90 days?")
     assert asks_permission("the team keeps tokens in localStorage, is that acceptable?")
     assert not asks_permission("what's the minimum length of a look-up secret?")
+
+
+def test_what_the_question_sets_aside_does_not_answer_it() -> None:
+    rebinding = (
+        "[NIST SP 800-63B §6.1.2.3]",
+        _paragraph(NIST / "sp800-63b/sec6_lifecycle.md", "As an alternative to the above re-"),
+        "Replacement",
+    )
+    policy = GuidelineRulePolicy(embedder=FakeEmbedder(["email", "posting"]))
+    answer = policy.answer(
+        "if we email the confirmation code instead of posting it, how long does it stay valid?",
+        _results(rebinding, LOOKUP),
+        REFUSED,
+    )
+    assert "10 minutes" in answer and "postal" not in answer
+
+
+def test_how_long_it_stays_valid_asks_for_a_duration_only() -> None:
+    assert wanted_dimensions("how long can that code stay valid before it is rejected?") == {"time"}
+    assert "char" in wanted_dimensions("how long must a memorized secret be?")

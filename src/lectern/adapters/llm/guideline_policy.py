@@ -114,6 +114,12 @@ GENERIC_NOUNS = frozenset(_GENERIC.split())
 """Words too general to say whose number it is: "The salt value SHALL be at least 32 bits"
 is not about "a session cookie value"; a clause's subject names the question's thing by
 its other words."""
+_SET_ASIDE = re.compile(
+    r"\b(?:instead of|rather than|other than|except(?: for)?|not by)\s+([^,.;?!]+)", re.I
+)
+"""What a question sets aside ("if we email it instead of posting it"): a clause naming it is
+about something else."""
+_CLAUSE_END = re.compile(r"(?<=[.;])\s+")
 HELD_FLOOR = 0.25
 """A sentence that states the kind of quantity asked in a clause whose subject names the
 question's thing ("The confirmation code SHALL consist of at least 6 ... characters") answers
@@ -357,6 +363,9 @@ class GuidelineRulePolicy:
         dimensional = {t: DIMENSION_WORDS[t] & wanted for t in terms if t in DIMENSION_WORDS}
         dimensional = {t: kinds for t, kinds in dimensional.items() if kinds}
         thing = [t for t in terms if t not in dimensional]
+        set_aside = frozenset(
+            t for found in _SET_ASIDE.finditer(question) for t in question_terms(found.group(1))
+        )
 
         scored: list[_Scored] = []
         for candidate in candidates:
@@ -381,8 +390,16 @@ class GuidelineRulePolicy:
             if wanted and wanted & measured:
                 bonus += 0.15
                 holder = _holder(candidate.text, said_as) - GENERIC_NOUNS
-                held_here = any(covers(holder, t) for t in thing if t not in GENERIC_NOUNS)
-                if holder and thing and not held_here:
+                named = any(covers(holder, t) for t in thing if t not in GENERIC_NOUNS)
+                # The clause that states the kind asked must name the thing, and not what the
+                # question sets aside ("if we email it instead of posting it").
+                stating = _holder(_clause_stating(candidate.text, wanted), said_as)
+                # Named by its own words: a word read as a passage's (`synonyms`) may say
+                # what the question is like, not which thing it is.
+                held_here = any(
+                    _covers(stating, t) for t in thing if t not in GENERIC_NOUNS | set_aside
+                ) and not any(_covers(stating, t) for t in set_aside)
+                if holder and thing and not named:
                     bonus -= HOLDER_COST
                 elif (share >= KIND_FLOOR and met) or (
                     held_here and share >= HELD_FLOOR and unknown <= own * total
@@ -390,6 +407,14 @@ class GuidelineRulePolicy:
                     # It states the kind of quantity asked, of the thing asked about: it
                     # answers though the question's other words are not all its own.
                     share = max(share, self.min_coverage)
+            if set_aside and any(
+                _covers(_holder(clause, said_as), t)
+                for clause in _CLAUSE_END.split(candidate.text)
+                for t in set_aside
+            ):
+                # "if we email it instead of posting it": the rule on posted codes is not it.
+                share = min(share, NUMBERLESS_SHARE * self.min_coverage)
+                bonus -= HOLDER_COST
             if _NORMATIVE.search(candidate.text):
                 bonus += 0.05
             if permission and _MODAL.search(candidate.text) and share >= RULE_FLOOR:
@@ -507,6 +532,14 @@ def _holder(text: str, said_as: SaidAs = ()) -> frozenset[str]:
         return frozenset()
     start = max(text.rfind(". ", 0, modal.start()), text.rfind("; ", 0, modal.start())) + 1
     return _said_as(_words_of(text[start : modal.start()], {}), said_as) - _STOP
+
+
+def _clause_stating(text: str, wanted: set[str | None]) -> str:
+    """The first clause of `text` that states a number of a kind in `wanted`, else `text`."""
+    for clause in _CLAUSE_END.split(text):
+        if wanted & {m.dimension for m in numbers_in(clause)}:
+            return clause
+    return text
 
 
 def _held_elsewhere(text: str, thing: Sequence[str], said_as: SaidAs = ()) -> bool:

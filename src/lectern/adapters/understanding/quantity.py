@@ -20,7 +20,11 @@ ASKS_FOR: tuple[tuple[re.Pattern[str], frozenset[str | None]], ...] = (
         frozenset({"time"}),
     ),
     (
-        re.compile(r"\bhow long\b|\blength\b|\bmaximum size\b"),
+        # "how long can that code stay valid" asks for a duration only (above).
+        re.compile(
+            r"\bhow long\b(?!.*\b(valid|last|take|wait|session|expire|lifetime))"
+            r"|\blength\b|\bmaximum size\b"
+        ),
         frozenset({"char", "size", "digit", "time"}),
     ),
     (re.compile(r"\bhow short\b"), frozenset({"char", "size", "digit"})),
