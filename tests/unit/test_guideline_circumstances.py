@@ -157,3 +157,20 @@ def test_what_the_question_sets_aside_does_not_answer_it() -> None:
 def test_how_long_it_stays_valid_asks_for_a_duration_only() -> None:
     assert wanted_dimensions("how long can that code stay valid before it is rejected?") == {"time"}
     assert "char" in wanted_dimensions("how long must a memorized secret be?")
+
+
+def test_a_status_name_is_not_a_question_of_permission() -> None:
+    assert asks_permission("are password hints allowed?")
+    assert not asks_permission("my api returns method not allowed - which header goes with it?")
+
+
+def test_a_pronoun_one_is_not_the_number_asked_for() -> None:
+    scope = (
+        "[RFC 6749 p.23]",
+        "If the issued access token scope is different from the one requested by the client, "
+        "the authorization server MUST include the scope response parameter to inform the "
+        "client of the actual scope granted.",
+        "Access Token Scope",
+    )
+    answer = _ask("maximum number of scopes a client can request in one request?", scope)
+    assert answer == REFUSED

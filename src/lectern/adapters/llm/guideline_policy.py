@@ -152,8 +152,7 @@ _STOP_WORDS = """
 _CHAT_WORDS = """
     ok okay hi hey hello thanks thx pls plz u ur ya whats hows thats
     let lets want wants wanted wanting get gets got getting keep keeps kept
-    someone somebody anyone anybody everyone everybody guys folks stuff thing things
-    actually really basically even currently nowadays anyway"""
+    someone somebody anyone anybody everyone everybody guys folks stuff thing things"""
 CHAT_WORDS = frozenset(_CHAT_WORDS.split())
 """Words people add to a question that name no thing the guidance could say ("is it ok if we
 let users ...", "the frontend team wants to keep ...", "how many tries can an applicant get"):
@@ -383,7 +382,7 @@ class GuidelineRulePolicy:
             bonus = 0.0
             if number_wanted and _NUMBER.search(candidate.text):
                 bonus += 0.1
-            elif number_wanted:
+            if number_wanted and not _states_number(candidate.text):
                 # "how many wrong guesses ...?" is not answered by a sentence with no number,
                 # however many of the question's words it holds.
                 share = min(share, NUMBERLESS_SHARE * self.min_coverage)
@@ -532,6 +531,14 @@ def _holder(text: str, said_as: SaidAs = ()) -> frozenset[str]:
         return frozenset()
     start = max(text.rfind(". ", 0, modal.start()), text.rfind("; ", 0, modal.start())) + 1
     return _said_as(_words_of(text[start : modal.start()], {}), said_as) - _STOP
+
+
+def _states_number(text: str) -> bool:
+    """Whether the text states a quantity ("the one requested" does not).
+
+    `numbers_in` reads "one" as a number only where it counts ("once per 12 hours").
+    """
+    return any(not m.identifier for m in numbers_in(text))
 
 
 def _clause_stating(text: str, wanted: set[str | None]) -> str:

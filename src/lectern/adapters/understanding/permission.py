@@ -14,7 +14,8 @@ import re
 _PERMISSION = re.compile(
     r"\b(?:is|are|was|would)\s+(?:it|that|this|these|those|we|i|they)\s+(?:\w+\s+)?"
     r"(?:ok|okay|fine|acceptable|allowed|permitted|compliant|forbidden|prohibited|banned|legal)\b"
-    r"|\b(?:allowed|permitted|forbidden|prohibited|banned|acceptable)\b"
+    # At the question's end: "are password hints allowed?", not "405 Method Not Allowed".
+    r"|\b(?:allowed|permitted|forbidden|prohibited|banned|acceptable)\s*\?"
     r"|\b(?:can|could|may|must|should)\s+(?:we|i|you|they|users?|one|a|an|the)\b"
     r"|\b(?:do|does|did)\s+(?:we|i|you|they|it|one)\s+(?:\w+\s+)?(?:have|need)\s+to\b"
     r"|\b(?:are|is)\s+(?:we|i|you|they)\s+(?:required|obliged|supposed)\s+to\b",
