@@ -174,3 +174,17 @@ def test_a_pronoun_one_is_not_the_number_asked_for() -> None:
     )
     answer = _ask("maximum number of scopes a client can request in one request?", scope)
     assert answer == REFUSED
+
+
+def test_a_sentence_that_sets_aside_what_the_question_does_answers_it() -> None:
+    rebinding = (
+        "[NIST SP 800-63B §6.1.2.3]",
+        _paragraph(NIST / "sp800-63b/sec6_lifecycle.md", "As an alternative to the above re-"),
+        "Replacement",
+    )
+    answer = _ask(
+        "How long are confirmation codes sent by means other than physical mail valid?",
+        rebinding,
+        LOOKUP,
+    )
+    assert "10 minutes" in answer

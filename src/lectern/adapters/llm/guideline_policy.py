@@ -115,7 +115,9 @@ GENERIC_NOUNS = frozenset(_GENERIC.split())
 is not about "a session cookie value"; a clause's subject names the question's thing by
 its other words."""
 _SET_ASIDE = re.compile(
-    r"\b(?:instead of|rather than|other than|except(?: for)?|not by)\s+([^,.;?!]+)", re.I
+    r"\b(?:instead of|rather than|other than|except(?: for)?|not by)\s+"
+    r"([^,.;?!]+?)(?=\s+(?:shall|must|should|may|required|recommended)\b|[,.;?!]|$)",
+    re.I,
 )
 """What a question sets aside ("if we email it instead of posting it"): a clause naming it is
 about something else."""
@@ -392,7 +394,7 @@ class GuidelineRulePolicy:
                 named = any(covers(holder, t) for t in thing if t not in GENERIC_NOUNS)
                 # The clause that states the kind asked must name the thing, and not what the
                 # question sets aside ("if we email it instead of posting it").
-                stating = _holder(_clause_stating(candidate.text, wanted), said_as)
+                stating = _holder(_own_case(_clause_stating(candidate.text, wanted)), said_as)
                 # Named by its own words: a word read as a passage's (`synonyms`) may say
                 # what the question is like, not which thing it is.
                 held_here = any(
@@ -407,7 +409,7 @@ class GuidelineRulePolicy:
                     # answers though the question's other words are not all its own.
                     share = max(share, self.min_coverage)
             if set_aside and any(
-                _covers(_holder(clause, said_as), t)
+                _covers(_holder(_own_case(clause), said_as), t)
                 for clause in _CLAUSE_END.split(candidate.text)
                 for t in set_aside
             ):
@@ -539,6 +541,15 @@ def _states_number(text: str) -> bool:
     `numbers_in` reads "one" as a number only where it counts ("once per 12 hours").
     """
     return any(not m.identifier for m in numbers_in(text))
+
+
+def _own_case(clause: str) -> str:
+    """The clause without what it sets aside itself.
+
+    "Codes sent by means other than physical mail" are the codes not posted that a question
+    setting posting aside asks about.
+    """
+    return _SET_ASIDE.sub(" ", clause)
 
 
 def _clause_stating(text: str, wanted: set[str | None]) -> str:
