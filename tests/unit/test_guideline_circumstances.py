@@ -188,3 +188,25 @@ def test_a_sentence_that_sets_aside_what_the_question_does_answers_it() -> None:
         LOOKUP,
     )
     assert "10 minutes" in answer
+
+
+def test_an_identifier_is_named_whole() -> None:
+    settings = (
+        "[RFC 7540 p.39]",
+        "SETTINGS_INITIAL_WINDOW_SIZE (0x4): Indicates the sender's initial window size (in "
+        "octets) for stream-level flow control. The initial value is 2^16-1 (65,535) octets.",
+        "6.5.2. Defined SETTINGS Parameters",
+    )
+    answer = _ask("SETTINGS_MAX_FRAME_SIZE initial value in octets?", settings)
+    assert answer == REFUSED
+
+
+def test_a_reference_entry_answers_nothing() -> None:
+    references = (
+        "[RFC 5646 p.77]",
+        '[RFC3339]\n   Klyne, G., Ed. and C. Newman, "Date and Time on the Internet: '
+        'Timestamps", RFC 3339, July 2002.',
+        "References",
+    )
+    answer = _ask("date and time on the internet timestamps rfc 3339?", references)
+    assert answer == REFUSED

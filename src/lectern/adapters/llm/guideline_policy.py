@@ -74,6 +74,12 @@ _ASKS_MEANING = re.compile(
 )
 _DEFINES = re.compile(r"\b(indicates|means|is defined as|refers to|specifies|denotes)\b", re.I)
 _REFERENCE_ENTRY = re.compile(r"^\[[^\]]{1,40}\]\s+\S")
+_CITED_WORK = re.compile(r'",\s+(?:RFC|BCP|STD|FYI)\s?\d+,.*\b(?:19|20)\d{2}\b')
+"""An RFC's reference entry without its tag ('Newman, "Date and Time on the Internet:
+Timestamps", RFC 3339, July 2002.'): it names a document, it answers nothing."""
+_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b")
+"""A name written as an identifier (SETTINGS_MAX_FRAME_SIZE, code_verifier): one thing, named
+whole, not the words it is made of (SETTINGS_INITIAL_WINDOW_SIZE shares three of them)."""
 """A bibliography entry ("[FIPS 201] Federal Information ..."): never an answer."""
 _NORMATIVE = re.compile(r"\b(SHALL|MUST|REQUIRED|SHOULD)\b")
 SUBJECT_WEIGHT = 0.1
@@ -364,6 +370,7 @@ class GuidelineRulePolicy:
         dimensional = {t: DIMENSION_WORDS[t] & wanted for t in terms if t in DIMENSION_WORDS}
         dimensional = {t: kinds for t, kinds in dimensional.items() if kinds}
         thing = [t for t in terms if t not in dimensional]
+        identifiers = {found.casefold() for found in _IDENTIFIER.findall(question)}
         set_aside = frozenset(
             t for found in _SET_ASIDE.finditer(question) for t in question_terms(found.group(1))
         )
@@ -416,6 +423,8 @@ class GuidelineRulePolicy:
                 # "if we email it instead of posting it": the rule on posted codes is not it.
                 share = min(share, NUMBERLESS_SHARE * self.min_coverage)
                 bonus -= HOLDER_COST
+            if identifiers and not any(i in candidate.text.casefold() for i in identifiers):
+                share = min(share, NUMBERLESS_SHARE * self.min_coverage)
             if _NORMATIVE.search(candidate.text):
                 bonus += 0.05
             if permission and _MODAL.search(candidate.text) and share >= RULE_FLOOR:
@@ -682,7 +691,12 @@ def _sentences(results: Sequence[Message], said_as: SaidAs = ()) -> list[_Senten
                     position += 1
                     sentence = _MARKER.sub("", " ".join(piece.split())).strip(" *-|")
                     key = sentence.casefold()
-                    if len(sentence) < 20 or key in seen or _REFERENCE_ENTRY.match(sentence):
+                    if (
+                        len(sentence) < 20
+                        or key in seen
+                        or _REFERENCE_ENTRY.match(sentence)
+                        or _CITED_WORK.search(sentence)
+                    ):
                         continue
                     seen.add(key)
                     words = words_of(f"{sentence} {context}", expansions)
