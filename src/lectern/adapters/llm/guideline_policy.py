@@ -11,14 +11,23 @@ construction; the guardrails check them anyway.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
+from lectern.adapters.llm.guideline_sentences import (
+    WORD,
+    SaidAs,
+    Sentence,
+    quote,
+    said_as_of,
+    sentences_of,
+    with_everyday_names,
+    words_of,
+)
+from lectern.adapters.llm.guideline_sentences import candidates as pair_candidates
+from lectern.adapters.llm.guideline_sentences import covers as covers_term
 from lectern.adapters.understanding.permission import asks_permission
 from lectern.adapters.understanding.quantity import (
     BOUND,
@@ -34,36 +43,19 @@ from lectern.application.assistant.prompts import REFUSAL_RULE
 from lectern.application.ports.indexes import Embedder, Vector
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 from lectern.domain.evidence import numbers_in, unit_dimension
-from lectern.domain.sentences import GUIDELINE, sentences
 
 MODEL_ID = "guideline-rules-v1"
 MIN_COVERAGE = 0.55
 """A quoted sentence must cover this share of the question's weighted words."""
 SECOND_QUOTE = 0.85
 """A second sentence is quoted when it scores this share of the best and adds words."""
-MAX_QUOTE_CHARS = 400
 SENTENCE_SHARE = 0.75
 """Coverage counts the sentence's own words this much, its passage's the rest."""
 PAIR_COST = 0.03
 LENGTH_COST = 0.0002
 """Of two sentences that cover the question alike, the shorter (more direct) one wins."""
 """Two sentences quoted together must cover that much more to beat one."""
-_ACRONYM = re.compile(r"(?P<words>(?:[A-Za-z][\w-]*\s+){1,6})\((?P<acronym>[A-Z]{2,6})\)")
 _REFUSAL = re.compile(re.escape(REFUSAL_RULE) + r'"(?P<text>[^"]+)"')
-_WORD = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
-_BULLET = re.compile(r"^(?:[*\u2022o-]|\d{1,2}[.)])\s+\S")
-_MARKER = re.compile(r"^(?:[*\u2022-]|o(?=\s))\s+")
-"""A list item's marker (RFCs use "o"), left out of the quote."""
-SHORT_LINE = 55
-"""A line shorter than this ends its block (a table row, a list item, a paragraph's end);
-longer lines are hard-wrapped prose (plain-text RFCs) and join the next one."""
-_NUMBER = re.compile(
-    r"\b(how (many|long|much|often|old|large|big|short|soon|frequently)|minimum|maximum|"
-    r"at (least|most)|length|limit|cap|strength|number of|timeout|duration|age|size|lifetime|"
-    r"expire|"
-    r"version|rate|ratio|percent(age)?|count|which (code|status)|what (code|status|port|value))\b",
-    re.I,
-)
 _NUMBER = re.compile(
     r"\b\d+\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|"
     r"sixty|hundred|thousand)\b",
@@ -73,10 +65,6 @@ _ASKS_MEANING = re.compile(
     r"\bwhat (does|do|is|are)\b.*\b(mean|means|stand for)\b|^what is\b", re.I
 )
 _DEFINES = re.compile(r"\b(indicates|means|is defined as|refers to|specifies|denotes)\b", re.I)
-_REFERENCE_ENTRY = re.compile(r"^\[[^\]]{1,40}\]\s+\S")
-_CITED_WORK = re.compile(r'",\s+(?:RFC|BCP|STD|FYI)\s?\d+,.*\b(?:19|20)\d{2}\b')
-"""An RFC's reference entry without its tag ('Newman, "Date and Time on the Internet:
-Timestamps", RFC 3339, July 2002.'): it names a document, it answers nothing."""
 _IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b")
 """A name written as an identifier (SETTINGS_MAX_FRAME_SIZE, code_verifier): one thing, named
 whole, not the words it is made of (SETTINGS_INITIAL_WINDOW_SIZE shares three of them)."""
@@ -168,25 +156,7 @@ they are not sought in the sentences, so they no longer count against every one 
 _STOP = frozenset(_STOP_WORDS.split()) | CHAT_WORDS
 
 
-@dataclass(frozen=True, slots=True)
-class _Sentence:
-    text: str
-    label: str
-    rank: int
-    words: frozenset[str]
-    passage_words: frozenset[str]
-    """Every word of the passage the sentence is in (its context)."""
-    passage: int = 0
-    """Which passage (in the order returned) the sentence is from."""
-    position: int = 0
-    """Its place among all sentences, skipped ones counted: pairs must be adjacent."""
-    pair: bool = False
-    """Two consecutive sentences quoted together."""
-    halves: tuple[str, ...] = ()
-    """A pair's two sentences."""
-
-
-_Scored = tuple[float, float, float, frozenset[str], _Sentence]
+_Scored = tuple[float, float, float, frozenset[str], Sentence]
 """(score, share of the question covered, the sentence's own share, terms met, sentence)."""
 
 
@@ -213,22 +183,8 @@ def _subject_terms(question: str) -> list[str]:
 
 def question_terms(question: str) -> list[str]:
     """The question's content words, folded, in order, without repeats."""
-    words = _WORD.findall(question.casefold())
+    words = WORD.findall(question.casefold())
     return list(dict.fromkeys(w for w in words if w not in _STOP and (len(w) >= 3 or w.isdigit())))
-
-
-def _same_word(word: str, term: str) -> bool:
-    """Forms of one word share a head ("reauthenticate", "reauthentication")."""
-    if word == term:
-        return True
-    if len(word) < 4 or len(term) < 4 or any(c.isdigit() for c in term):
-        return False
-    head = max(4, min(len(term), len(word)) - 3)
-    return word[:head] == term[:head]
-
-
-def _covers(words: frozenset[str], term: str) -> bool:
-    return term in words or any(_same_word(w, term) for w in words)
 
 
 class GuidelineRulePolicy:
@@ -288,7 +244,7 @@ class GuidelineRulePolicy:
                 chosen = [first] if second.text in first.text else [first, second]
                 if first.text in second.text:
                     chosen = [second]
-                return "\n".join(f"{_quote(c.text)} {c.label}" for c in chosen)
+                return "\n".join(f"{quote(c.text)} {c.label}" for c in chosen)
         scored = self.ranked(question, results)
         if not scored:
             return refusal
@@ -306,12 +262,12 @@ class GuidelineRulePolicy:
             ):
                 chosen.append(candidate)
                 break
-        return "\n".join(f"{_quote(c.text)} {c.label}" for c in chosen)
+        return "\n".join(f"{quote(c.text)} {c.label}" for c in chosen)
 
     def ranked(self, question: str, results: Sequence[Message]) -> list[_Scored]:
         """The candidate sentences, best first: (score, share, own share, terms met, sentence)."""
         said_as = said_as_of(results)
-        candidates = _candidates(_sentences(results, said_as))
+        candidates = pair_candidates(sentences_of(results, said_as))
         asked = analyse(question)
         terms = question_terms(question)
         if asked.measure is not None:
@@ -333,7 +289,7 @@ class GuidelineRulePolicy:
     def _scored(
         self,
         question: str,
-        candidates: Sequence[_Sentence],
+        candidates: Sequence[Sentence],
         terms: Sequence[str],
         said_as: SaidAs,
         synonyms: dict[str, frozenset[str]],
@@ -344,7 +300,7 @@ class GuidelineRulePolicy:
         """
 
         def covers(words: frozenset[str], term: str) -> bool:
-            return _covers(words, term) or bool(synonyms.get(term, frozenset()) & words)
+            return covers_term(words, term) or bool(synonyms.get(term, frozenset()) & words)
 
         asked = analyse(question)
         count = len(candidates)
@@ -381,7 +337,7 @@ class GuidelineRulePolicy:
             measured = {m.dimension for m in numbers_in(candidate.text)} if wanted else set()
             if unit_asked:
                 # "in what unit?": the unit named is the answer, with or without a number.
-                measured |= {unit_dimension(w) for w in _WORD.findall(candidate.text)} - {None}
+                measured |= {unit_dimension(w) for w in WORD.findall(candidate.text)} - {None}
             met = frozenset(t for t, kinds in dimensional.items() if kinds & measured)
             matched = frozenset(t for t in thing if covers(candidate.words, t)) | met
             own = sum(weight[t] for t in matched) / total
@@ -405,8 +361,8 @@ class GuidelineRulePolicy:
                 # Named by its own words: a word read as a passage's (`synonyms`) may say
                 # what the question is like, not which thing it is.
                 held_here = any(
-                    _covers(stating, t) for t in thing if t not in GENERIC_NOUNS | set_aside
-                ) and not any(_covers(stating, t) for t in set_aside)
+                    covers_term(stating, t) for t in thing if t not in GENERIC_NOUNS | set_aside
+                ) and not any(covers_term(stating, t) for t in set_aside)
                 if holder and thing and not named:
                     bonus -= HOLDER_COST
                 elif (share >= KIND_FLOOR and met) or (
@@ -416,7 +372,7 @@ class GuidelineRulePolicy:
                     # answers though the question's other words are not all its own.
                     share = max(share, self.min_coverage)
             if set_aside and any(
-                _covers(_holder(_own_case(clause), said_as), t)
+                covers_term(_holder(_own_case(clause), said_as), t)
                 for clause in _CLAUSE_END.split(candidate.text)
                 for t in set_aside
             ):
@@ -436,7 +392,7 @@ class GuidelineRulePolicy:
             if asked.measure is not None and BOUND[asked.measure].search(candidate.text):
                 bonus += 0.05
             # The subject named in the sentence itself, not only in its section's title.
-            said = frozenset(_WORD.findall(candidate.text.casefold()))
+            said = frozenset(WORD.findall(candidate.text.casefold()))
             bonus += SUBJECT_WEIGHT * sum(weight[t] for t in terms if covers(said, t)) / total
             if candidate.pair:
                 bonus -= PAIR_COST
@@ -446,7 +402,7 @@ class GuidelineRulePolicy:
         return scored
 
     def _synonyms(
-        self, terms: Sequence[str], candidates: Sequence[_Sentence], head: Sequence[_Sentence]
+        self, terms: Sequence[str], candidates: Sequence[Sentence], head: Sequence[Sentence]
     ) -> dict[str, frozenset[str]]:
         """Question words no passage uses -> the `head` sentences' words closest in meaning.
 
@@ -456,13 +412,13 @@ class GuidelineRulePolicy:
         if self.embedder is None:
             return {}
         seen = frozenset().union(*(c.passage_words for c in candidates))
-        missing = [t for t in terms if t.isalpha() and not _covers(seen, t)]
+        missing = [t for t in terms if t.isalpha() and not covers_term(seen, t)]
         if not missing:
             return {}
         vocabulary = sorted(
             w
             for c in head
-            for w in _WORD.findall(c.text.casefold())
+            for w in WORD.findall(c.text.casefold())
             if len(w) >= 4 and w not in _STOP and not any(ch.isdigit() for ch in w)
         )
         vocabulary = list(dict.fromkeys(vocabulary))[:MAX_VOCABULARY]
@@ -507,7 +463,7 @@ class GuidelineRulePolicy:
         rescored.sort(key=lambda item: -item[0])
         return rescored + scored[MEANING_DEPTH:]
 
-    def _closeness(self, question: str, candidates: Sequence[_Sentence]) -> list[float]:
+    def _closeness(self, question: str, candidates: Sequence[Sentence]) -> list[float]:
         """Each candidate's cosine to the question (`_by_meaning` calls it with an embedder).
 
         A pair's is its two sentences' mean (a close second sentence must not carry a first
@@ -541,7 +497,7 @@ def _holder(text: str, said_as: SaidAs = ()) -> frozenset[str]:
     if modal is None:
         return frozenset()
     start = max(text.rfind(". ", 0, modal.start()), text.rfind("; ", 0, modal.start())) + 1
-    return _said_as(_words_of(text[start : modal.start()], {}), said_as) - _STOP
+    return with_everyday_names(words_of(text[start : modal.start()], {}), said_as) - _STOP
 
 
 def _states_number(text: str) -> bool:
@@ -575,162 +531,9 @@ def _held_elsewhere(text: str, thing: Sequence[str], said_as: SaidAs = ()) -> bo
     Its holder (`_holder`) names none of the thing; False without a holder or a thing.
     """
     holder = _holder(text, said_as)
-    return bool(holder) and bool(thing) and not any(_covers(holder, t) for t in thing)
+    return bool(holder) and bool(thing) and not any(covers_term(holder, t) for t in thing)
 
 
 def _refusal(system: str) -> str:
     found = _REFUSAL.search(system)
     return found.group("text") if found else "I cannot answer that from these documents."
-
-
-def _candidates(sentences: Sequence[_Sentence]) -> list[_Sentence]:
-    """Each sentence, and each two consecutive sentences of one passage quoted together."""
-    out = list(sentences)
-    for first, second in zip(sentences, sentences[1:], strict=False):
-        adjacent = second.position == first.position + 1 and first.passage == second.passage
-        if adjacent and len(first.text) + len(second.text) < 500:
-            out.append(
-                _Sentence(
-                    f"{first.text} {second.text}",
-                    first.label,
-                    first.rank,
-                    first.words | second.words,
-                    first.passage_words,
-                    first.passage,
-                    pair=True,
-                    halves=(first.text, second.text),
-                )
-            )
-    return out
-
-
-def _words_of(text: str, expansions: dict[str, frozenset[str]]) -> frozenset[str]:
-    """Folded words, hyphenated words also in parts, acronyms also as their expansion."""
-    words: set[str] = set()
-    for word in _WORD.findall(text.casefold()):
-        words.add(word)
-        if "-" in word:
-            words.update(part for part in word.split("-") if part)
-        words |= expansions.get(word, frozenset())
-    return frozenset(words)
-
-
-def _acronyms(text: str) -> dict[str, frozenset[str]]:
-    """Acronyms a passage defines ("False Match Rate (FMR)") with the words they stand for."""
-    found: dict[str, frozenset[str]] = {}
-    for match in _ACRONYM.finditer(text):
-        words, acronym = match.group("words").split(), match.group("acronym")
-        initials = "".join(w[0] for w in words[-len(acronym) :]).upper()
-        if len(words) >= len(acronym) and initials == acronym.upper():
-            found[acronym.casefold()] = frozenset(w.casefold() for w in words[-len(acronym) :])
-    return found
-
-
-SaidAs = Sequence[tuple[frozenset[str], Sequence[str]]]
-"""(everyday name's words, the guidance's term's words): "password" is met by "memorized
-secret" where the search tool said the guidance calls it so (its `terms`, from the
-collection's own "commonly referred to as")."""
-
-
-def said_as_of(results: Sequence[Message]) -> SaidAs:
-    """The search results' `terms`, as word sets."""
-    return [
-        (frozenset(name.split()), term.split())
-        for message in results
-        for name, term in (_loaded(message.content).get("terms") or {}).items()
-        if isinstance(name, str) and isinstance(term, str)
-    ]
-
-
-def _said_as(words: frozenset[str], said_as: SaidAs) -> frozenset[str]:
-    """`words` with the everyday names of the terms they hold."""
-    extra = [name for name, term in said_as if all(_covers(words, part) for part in term)]
-    return words.union(*extra) if extra else words
-
-
-def _loaded(content: str) -> dict[str, Any]:
-    """A tool result's JSON object, or an empty one."""
-    try:
-        data = json.loads(content)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _passages_of(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """A search result's passages (objects only)."""
-    passages = data.get("passages")
-    return [p for p in passages if isinstance(p, dict)] if isinstance(passages, list) else []
-
-
-def _sentences(results: Sequence[Message], said_as: SaidAs = ()) -> list[_Sentence]:
-    """Every sentence of every passage the searches returned, with its label and rank."""
-    found: list[_Sentence] = []
-    seen: set[str] = set()
-    rank = 0
-    position = 0
-    loaded = [_loaded(message.content) for message in results]
-
-    def words_of(text: str, expansions: dict[str, frozenset[str]]) -> frozenset[str]:
-        return _said_as(_words_of(text, expansions), said_as)
-
-    # An acronym one passage defines ("False Match Rate (FMR)") reads the same in the others.
-    expansions: dict[str, frozenset[str]] = {}
-    for data in loaded:
-        for passage in _passages_of(data):
-            expansions = {**_acronyms(str(passage.get("text") or "")), **expansions}
-    for data in loaded:
-        for passage in _passages_of(data):
-            label, text = passage.get("label"), passage.get("text")
-            if not isinstance(label, str) or not isinstance(text, str):
-                continue
-            context = " ".join(str(passage.get(k) or "") for k in ("section", "document"))
-            around = words_of(f"{text} {context}", expansions)
-            for block in blocks(text):
-                for piece in sentences(block, GUIDELINE):
-                    position += 1
-                    sentence = _MARKER.sub("", " ".join(piece.split())).strip(" *-|")
-                    key = sentence.casefold()
-                    if (
-                        len(sentence) < 20
-                        or key in seen
-                        or _REFERENCE_ENTRY.match(sentence)
-                        or _CITED_WORK.search(sentence)
-                    ):
-                        continue
-                    seen.add(key)
-                    words = words_of(f"{sentence} {context}", expansions)
-                    found.append(_Sentence(sentence, label, rank, words, around, rank, position))
-                position += 1  # no pair spans two blocks
-            rank += 1
-    return found
-
-
-def blocks(text: str) -> list[str]:
-    """A passage's text in blocks: paragraphs, list items, table rows, prose lines joined.
-
-    Plain-text RFCs wrap their prose at about 72 characters: such lines join the next.
-    """
-    out: list[str] = []
-    current: list[str] = []
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if current and (not stripped or _BULLET.match(stripped)):
-            out.append(" ".join(current))
-            current = []
-        if not stripped:
-            continue
-        current.append(stripped)
-        if len(stripped) < SHORT_LINE:
-            out.append(" ".join(current))
-            current = []
-    if current:
-        out.append(" ".join(current))
-    return out
-
-
-def _quote(sentence: str) -> str:
-    """The sentence in quotes, cut at a word boundary when long (a literal piece either way)."""
-    if len(sentence) <= MAX_QUOTE_CHARS:
-        return f'"{sentence}"'
-    return f'"{sentence[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0]}" (…)'
