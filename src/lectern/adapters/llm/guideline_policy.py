@@ -11,68 +11,51 @@ construction; the guardrails check them anyway.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
+from lectern.adapters.llm.guideline_sentences import (
+    WORD,
+    SaidAs,
+    Sentence,
+    quote,
+    said_as_of,
+    sentences_of,
+    with_everyday_names,
+    words_of,
+)
+from lectern.adapters.llm.guideline_sentences import candidates as pair_candidates
+from lectern.adapters.llm.guideline_sentences import covers as covers_term
+from lectern.adapters.understanding.permission import asks_permission
+from lectern.adapters.understanding.quantity import (
+    BOUND,
+    DIMENSION_WORDS,
+    MEASURE_WORDS,
+    asks_unit,
+    wanted_dimensions,
+    wants_number,
+)
 from lectern.adapters.understanding.question import analyse
 from lectern.application.assistant.guideline import GUIDE_TOOL
 from lectern.application.assistant.prompts import REFUSAL_RULE
 from lectern.application.ports.indexes import Embedder, Vector
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 from lectern.domain.evidence import numbers_in, unit_dimension
-from lectern.domain.sentences import GUIDELINE, sentences
 
 MODEL_ID = "guideline-rules-v1"
 MIN_COVERAGE = 0.55
 """A quoted sentence must cover this share of the question's weighted words."""
 SECOND_QUOTE = 0.85
 """A second sentence is quoted when it scores this share of the best and adds words."""
-MAX_QUOTE_CHARS = 400
 SENTENCE_SHARE = 0.75
 """Coverage counts the sentence's own words this much, its passage's the rest."""
 PAIR_COST = 0.03
 LENGTH_COST = 0.0002
 """Of two sentences that cover the question alike, the shorter (more direct) one wins."""
 """Two sentences quoted together must cover that much more to beat one."""
-_ACRONYM = re.compile(r"(?P<words>(?:[A-Za-z][\w-]*\s+){1,6})\((?P<acronym>[A-Z]{2,6})\)")
-_ASKS_FOR: tuple[tuple[re.Pattern[str], set[str | None]], ...] = (
-    (
-        re.compile(
-            r"\bhow (often|frequently|soon)\b|\bwithin how\b"
-            r"|\bhow long\b.*\b(valid|last|take|wait|session|expire|lifetime)"
-        ),
-        {"time"},
-    ),
-    (re.compile(r"\bhow long\b|\blength\b|\bmaximum size\b"), {"char", "size", "digit", "time"}),
-    (re.compile(r"\bhow short\b"), {"char", "size", "digit"}),
-    (re.compile(r"\b(minutes?|hours?|days?|seconds?|weeks?|months?|years?)\b"), {"time"}),
-    (re.compile(r"\b(time-?outs?|idle|inactivity|time limits?)\b"), {"time"}),
-    (re.compile(r"\b(characters?|chars?)\b"), {"char"}),
-    (re.compile(r"\b(bits?|bytes?|octets?|entropy|strength)\b"), {"size"}),
-    (re.compile(r"\b(in|what|which) units?\b|\bunits? (is|are)\b"), {"time", "size", "char"}),
-    (re.compile(r"\bdigits?\b"), {"digit"}),
-)
-"""Question words and the dimensions (domain/evidence.py) of the numbers they ask for."""
 _REFUSAL = re.compile(re.escape(REFUSAL_RULE) + r'"(?P<text>[^"]+)"')
-_WORD = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
-_BULLET = re.compile(r"^(?:[*\u2022o-]|\d{1,2}[.)])\s+\S")
-_MARKER = re.compile(r"^(?:[*\u2022-]|o(?=\s))\s+")
-"""A list item's marker (RFCs use "o"), left out of the quote."""
-SHORT_LINE = 55
-"""A line shorter than this ends its block (a table row, a list item, a paragraph's end);
-longer lines are hard-wrapped prose (plain-text RFCs) and join the next one."""
-_WANTS_NUMBER = re.compile(
-    r"\b(how (many|long|much|often|old|large|big|short|soon|frequently)|minimum|maximum|"
-    r"at (least|most)|length|limit|cap|strength|number of|timeout|duration|age|size|lifetime|"
-    r"expire|"
-    r"version|rate|ratio|percent(age)?|count|which (code|status)|what (code|status|port|value))\b",
-    re.I,
-)
 _NUMBER = re.compile(
     r"\b\d+\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|"
     r"sixty|hundred|thousand)\b",
@@ -82,29 +65,14 @@ _ASKS_MEANING = re.compile(
     r"\bwhat (does|do|is|are)\b.*\b(mean|means|stand for)\b|^what is\b", re.I
 )
 _DEFINES = re.compile(r"\b(indicates|means|is defined as|refers to|specifies|denotes)\b", re.I)
-_REFERENCE_ENTRY = re.compile(r"^\[[^\]]{1,40}\]\s+\S")
+_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b")
+"""A name written as an identifier (SETTINGS_MAX_FRAME_SIZE, code_verifier): one thing, named
+whole, not the words it is made of (SETTINGS_INITIAL_WINDOW_SIZE shares three of them)."""
 """A bibliography entry ("[FIPS 201] Federal Information ..."): never an answer."""
 _NORMATIVE = re.compile(r"\b(SHALL|MUST|REQUIRED|SHOULD)\b")
 SUBJECT_WEIGHT = 0.1
 """Bonus, times the question's weighted words the sentence's own text holds (not its section
 title's): "the minimum length of a memorized secret" is the sentence that says "memorized"."""
-MEASURE_WORDS = frozenset(["minimum", "maximum", "min", "max", "least", "most", "cap"])
-"""Words that ask for a bound (the question analysis's `measure`), not for a topic."""
-DIMENSION_WORDS: dict[str, frozenset[str | None]] = {
-    "length": frozenset({"char", "size", "digit"}),
-    "size": frozenset({"size"}),
-    "bits": frozenset({"size"}),
-    "bytes": frozenset({"size"}),
-    "characters": frozenset({"char"}),
-    "digits": frozenset({"digit"}),
-    "short": frozenset({"char", "size", "digit"}),
-    "strength": frozenset({"size"}),
-    "timeout": frozenset({"time"}),
-    "unit": frozenset({"time", "size", "char"}),
-}
-"""Words that name the kind of quantity asked for, not the thing it is about: "the minimum
-length for a look-up secret" is met by "at least 20 bits" though the sentence never says
-"length"; the word alone ("the salt ... in length") says nothing of the look-up secret."""
 HOLDER_COST = 0.15
 """Cost when a sentence's number belongs to something else: the words before its modal verb
 name none of the question's thing (its words that are neither a bound nor a dimension). The
@@ -132,17 +100,39 @@ MAX_VOCABULARY = 300
 KIND_FLOOR = 0.4
 """A sentence that states a number of the kind asked (a duration for "how long", bits for
 "what strength"), of the thing asked about, answers at this share of the question's words."""
-_ASKS_UNIT = re.compile(r"\b(in|what|which) units?\b|\bunits? (is|are)\b", re.I)
+NUMBERLESS_SHARE = 0.95
+"""A question that asks for a number caps a sentence stating none below the floor (at this
+share of it): it may rank, and be quoted beside a sentence that answers, but never alone."""
+_GENERIC = "value values data information item items number amount field setting option part"
+GENERIC_NOUNS = frozenset(_GENERIC.split())
+"""Words too general to say whose number it is: "The salt value SHALL be at least 32 bits"
+is not about "a session cookie value"; a clause's subject names the question's thing by
+its other words."""
+_SET_ASIDE = re.compile(
+    r"\b(?:instead of|rather than|other than|except(?: for)?|not by)\s+"
+    r"([^,.;?!]+?)(?=\s+(?:shall|must|should|may|required|recommended)\b|[,.;?!]|$)",
+    re.I,
+)
+"""What a question sets aside ("if we email it instead of posting it"): a clause naming it is
+about something else."""
+_CLAUSE_END = re.compile(r"(?<=[.;])\s+")
+HELD_FLOOR = 0.25
+"""A sentence that states the kind of quantity asked in a clause whose subject names the
+question's thing ("The confirmation code SHALL consist of at least 6 ... characters") answers
+at this share: the rest of a long question is its circumstances ("when we rebind a forgotten
+password using two physical authenticators plus a confirmation code ..."). Without an
+embedder to read a word no passage uses as a passage's word, such words weighing more than
+those the sentence meets may be the thing itself ("AAL2: the idle limit?" is not answered by
+the 12 hours "regardless of user activity"), and the sentence does not answer."""
+RULE_FLOOR = 0.3
+"""A question that asks whether something is allowed or required (`asks_permission`) is
+answered at this share by a sentence that states a rule (a modal: SHALL, SHOULD, MAY, ...)."""
 _SECOND_QUESTION = re.compile(
     r",?\s+and\s+(?=(?:what|which|how|when|where|why|can|could|may|must|should|is|are|does|do)"
     r"\b)",
     re.I,
 )
 _MODAL = re.compile(r"\b(SHALL|MUST|SHOULD|MAY|REQUIRED|RECOMMENDED)\b")
-_BOUND = {
-    "minimum": re.compile(r"\b(at least|minimum|no (fewer|less) than)\b", re.I),
-    "maximum": re.compile(r"\b(at most|maximum|up to|no more than|permit|allow)\w*", re.I),
-}
 _STOP_WORDS = """
     a an the and or of to in on at for by with from as is are was were be been being it its
     this that these those there their they them what which who whom whose when where why how
@@ -155,28 +145,18 @@ _STOP_WORDS = """
     supported kind type many much
     long often after before ever still exactly just only like regarding use used using have
     has had"""
-_STOP = frozenset(_STOP_WORDS.split())
+_CHAT_WORDS = """
+    ok okay hi hey hello thanks thx pls plz u ur ya whats hows thats
+    let lets want wants wanted wanting get gets got getting keep keeps kept
+    someone somebody anyone anybody everyone everybody guys folks stuff thing things"""
+CHAT_WORDS = frozenset(_CHAT_WORDS.split())
+"""Words people add to a question that name no thing the guidance could say ("is it ok if we
+let users ...", "the frontend team wants to keep ...", "how many tries can an applicant get"):
+they are not sought in the sentences, so they no longer count against every one alike."""
+_STOP = frozenset(_STOP_WORDS.split()) | CHAT_WORDS
 
 
-@dataclass(frozen=True, slots=True)
-class _Sentence:
-    text: str
-    label: str
-    rank: int
-    words: frozenset[str]
-    passage_words: frozenset[str]
-    """Every word of the passage the sentence is in (its context)."""
-    passage: int = 0
-    """Which passage (in the order returned) the sentence is from."""
-    position: int = 0
-    """Its place among all sentences, skipped ones counted: pairs must be adjacent."""
-    pair: bool = False
-    """Two consecutive sentences quoted together."""
-    halves: tuple[str, ...] = ()
-    """A pair's two sentences."""
-
-
-_Scored = tuple[float, float, float, frozenset[str], _Sentence]
+_Scored = tuple[float, float, float, frozenset[str], Sentence]
 """(score, share of the question covered, the sentence's own share, terms met, sentence)."""
 
 
@@ -203,22 +183,8 @@ def _subject_terms(question: str) -> list[str]:
 
 def question_terms(question: str) -> list[str]:
     """The question's content words, folded, in order, without repeats."""
-    words = _WORD.findall(question.casefold())
+    words = WORD.findall(question.casefold())
     return list(dict.fromkeys(w for w in words if w not in _STOP and (len(w) >= 3 or w.isdigit())))
-
-
-def _same_word(word: str, term: str) -> bool:
-    """Forms of one word share a head ("reauthenticate", "reauthentication")."""
-    if word == term:
-        return True
-    if len(word) < 4 or len(term) < 4 or any(c.isdigit() for c in term):
-        return False
-    head = max(4, min(len(term), len(word)) - 3)
-    return word[:head] == term[:head]
-
-
-def _covers(words: frozenset[str], term: str) -> bool:
-    return term in words or any(_same_word(w, term) for w in words)
 
 
 class GuidelineRulePolicy:
@@ -278,7 +244,7 @@ class GuidelineRulePolicy:
                 chosen = [first] if second.text in first.text else [first, second]
                 if first.text in second.text:
                     chosen = [second]
-                return "\n".join(f"{_quote(c.text)} {c.label}" for c in chosen)
+                return "\n".join(f"{quote(c.text)} {c.label}" for c in chosen)
         scored = self.ranked(question, results)
         if not scored:
             return refusal
@@ -296,12 +262,12 @@ class GuidelineRulePolicy:
             ):
                 chosen.append(candidate)
                 break
-        return "\n".join(f"{_quote(c.text)} {c.label}" for c in chosen)
+        return "\n".join(f"{quote(c.text)} {c.label}" for c in chosen)
 
     def ranked(self, question: str, results: Sequence[Message]) -> list[_Scored]:
         """The candidate sentences, best first: (score, share, own share, terms met, sentence)."""
         said_as = said_as_of(results)
-        candidates = _candidates(_sentences(results, said_as))
+        candidates = pair_candidates(sentences_of(results, said_as))
         asked = analyse(question)
         terms = question_terms(question)
         if asked.measure is not None:
@@ -317,14 +283,13 @@ class GuidelineRulePolicy:
             scored = self._scored(question, candidates, terms, said_as, synonyms)
         if scored[0][1] < self.min_coverage:
             # Still refused: meaning may find the sentence that says it otherwise.
-            wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted_dimensions(question))
-            scored = self._by_meaning(question, scored, wants_number)
+            scored = self._by_meaning(question, scored, wants_number(question))
         return scored
 
     def _scored(
         self,
         question: str,
-        candidates: Sequence[_Sentence],
+        candidates: Sequence[Sentence],
         terms: Sequence[str],
         said_as: SaidAs,
         synonyms: dict[str, frozenset[str]],
@@ -335,7 +300,7 @@ class GuidelineRulePolicy:
         """
 
         def covers(words: frozenset[str], term: str) -> bool:
-            return _covers(words, term) or bool(synonyms.get(term, frozenset()) & words)
+            return covers_term(words, term) or bool(synonyms.get(term, frozenset()) & words)
 
         asked = analyse(question)
         count = len(candidates)
@@ -344,22 +309,35 @@ class GuidelineRulePolicy:
             for t in terms
         }
         total = sum(weight.values()) or 1.0
+        # Words no passage uses: circumstances, or the very thing asked ("the idle limit").
+        # With an embedder they were looked up among the best sentences' words (`_synonyms`),
+        # and those still unmet are circumstances; without one they cannot be told apart.
+        unknown = 0.0
+        if self.embedder is None:
+            unknown = sum(
+                weight[t] for t in terms if not any(covers(c.passage_words, t) for c in candidates)
+            )
         defining = bool(_ASKS_MEANING.search(question))
         wanted = wanted_dimensions(question)
-        wants_number = bool(_WANTS_NUMBER.search(question)) or bool(wanted)
-        asks_unit = bool(_ASKS_UNIT.search(question))
+        number_wanted = wants_number(question)
+        unit_asked = asks_unit(question)
+        permission = asks_permission(question) and not number_wanted
 
         dimensional = {t: DIMENSION_WORDS[t] & wanted for t in terms if t in DIMENSION_WORDS}
         dimensional = {t: kinds for t, kinds in dimensional.items() if kinds}
         thing = [t for t in terms if t not in dimensional]
+        identifiers = {found.casefold() for found in _IDENTIFIER.findall(question)}
+        set_aside = frozenset(
+            t for found in _SET_ASIDE.finditer(question) for t in question_terms(found.group(1))
+        )
 
         scored: list[_Scored] = []
         for candidate in candidates:
             # Only a question that asks for a kind of quantity reads the sentence's numbers.
             measured = {m.dimension for m in numbers_in(candidate.text)} if wanted else set()
-            if asks_unit:
+            if unit_asked:
                 # "in what unit?": the unit named is the answer, with or without a number.
-                measured |= {unit_dimension(w) for w in _WORD.findall(candidate.text)} - {None}
+                measured |= {unit_dimension(w) for w in WORD.findall(candidate.text)} - {None}
             met = frozenset(t for t, kinds in dimensional.items() if kinds & measured)
             matched = frozenset(t for t in thing if covers(candidate.words, t)) | met
             own = sum(weight[t] for t in matched) / total
@@ -367,24 +345,54 @@ class GuidelineRulePolicy:
             context = (context + sum(weight[t] for t in met)) / total
             share = SENTENCE_SHARE * own + (1 - SENTENCE_SHARE) * context
             bonus = 0.0
-            if wants_number and _NUMBER.search(candidate.text):
+            if number_wanted and _NUMBER.search(candidate.text):
                 bonus += 0.1
+            if number_wanted and not _states_number(candidate.text):
+                # "how many wrong guesses ...?" is not answered by a sentence with no number,
+                # however many of the question's words it holds.
+                share = min(share, NUMBERLESS_SHARE * self.min_coverage)
             if wanted and wanted & measured:
                 bonus += 0.15
-                if _held_elsewhere(candidate.text, thing, said_as):
+                holder = _holder(candidate.text, said_as) - GENERIC_NOUNS
+                named = any(covers(holder, t) for t in thing if t not in GENERIC_NOUNS)
+                # The clause that states the kind asked must name the thing, and not what the
+                # question sets aside ("if we email it instead of posting it").
+                stating = _holder(_own_case(_clause_stating(candidate.text, wanted)), said_as)
+                # Named by its own words: a word read as a passage's (`synonyms`) may say
+                # what the question is like, not which thing it is.
+                held_here = any(
+                    covers_term(stating, t) for t in thing if t not in GENERIC_NOUNS | set_aside
+                ) and not any(covers_term(stating, t) for t in set_aside)
+                if holder and thing and not named:
                     bonus -= HOLDER_COST
-                elif share >= KIND_FLOOR and met:
+                elif (share >= KIND_FLOOR and met) or (
+                    held_here and share >= HELD_FLOOR and unknown <= own * total
+                ):
                     # It states the kind of quantity asked, of the thing asked about: it
                     # answers though the question's other words are not all its own.
                     share = max(share, self.min_coverage)
+            if set_aside and any(
+                covers_term(_holder(_own_case(clause), said_as), t)
+                for clause in _CLAUSE_END.split(candidate.text)
+                for t in set_aside
+            ):
+                # "if we email it instead of posting it": the rule on posted codes is not it.
+                share = min(share, NUMBERLESS_SHARE * self.min_coverage)
+                bonus -= HOLDER_COST
+            if identifiers and not any(i in candidate.text.casefold() for i in identifiers):
+                share = min(share, NUMBERLESS_SHARE * self.min_coverage)
             if _NORMATIVE.search(candidate.text):
                 bonus += 0.05
+            if permission and _MODAL.search(candidate.text) and share >= RULE_FLOOR:
+                # "is it ok if we ...?" is answered by a rule (SHALL NOT, MAY, ...) on what the
+                # question does; the words around it are circumstances.
+                share = max(share, self.min_coverage)
             if defining and _DEFINES.search(candidate.text):
                 bonus += 0.1
-            if asked.measure is not None and _BOUND[asked.measure].search(candidate.text):
+            if asked.measure is not None and BOUND[asked.measure].search(candidate.text):
                 bonus += 0.05
             # The subject named in the sentence itself, not only in its section's title.
-            said = frozenset(_WORD.findall(candidate.text.casefold()))
+            said = frozenset(WORD.findall(candidate.text.casefold()))
             bonus += SUBJECT_WEIGHT * sum(weight[t] for t in terms if covers(said, t)) / total
             if candidate.pair:
                 bonus -= PAIR_COST
@@ -394,7 +402,7 @@ class GuidelineRulePolicy:
         return scored
 
     def _synonyms(
-        self, terms: Sequence[str], candidates: Sequence[_Sentence], head: Sequence[_Sentence]
+        self, terms: Sequence[str], candidates: Sequence[Sentence], head: Sequence[Sentence]
     ) -> dict[str, frozenset[str]]:
         """Question words no passage uses -> the `head` sentences' words closest in meaning.
 
@@ -404,13 +412,13 @@ class GuidelineRulePolicy:
         if self.embedder is None:
             return {}
         seen = frozenset().union(*(c.passage_words for c in candidates))
-        missing = [t for t in terms if t.isalpha() and not _covers(seen, t)]
+        missing = [t for t in terms if t.isalpha() and not covers_term(seen, t)]
         if not missing:
             return {}
         vocabulary = sorted(
             w
             for c in head
-            for w in _WORD.findall(c.text.casefold())
+            for w in WORD.findall(c.text.casefold())
             if len(w) >= 4 and w not in _STOP and not any(ch.isdigit() for ch in w)
         )
         vocabulary = list(dict.fromkeys(vocabulary))[:MAX_VOCABULARY]
@@ -436,7 +444,7 @@ class GuidelineRulePolicy:
         self,
         question: str,
         scored: list[_Scored],
-        wants_number: bool,
+        number_wanted: bool,
     ) -> list[_Scored]:
         """The word scores' head re-scored with each sentence's closeness in meaning.
 
@@ -449,13 +457,13 @@ class GuidelineRulePolicy:
         closeness = self._closeness(question, [item[4] for item in head])
         rescored = []
         for (score, share, own, matched, candidate), close in zip(head, closeness, strict=True):
-            if close >= MEANING_FLOOR and (not wants_number or _NUMBER.search(candidate.text)):
+            if close >= MEANING_FLOOR and (not number_wanted or _NUMBER.search(candidate.text)):
                 share = max(share, self.min_coverage)
             rescored.append((score + MEANING_WEIGHT * close, share, own, matched, candidate))
         rescored.sort(key=lambda item: -item[0])
         return rescored + scored[MEANING_DEPTH:]
 
-    def _closeness(self, question: str, candidates: Sequence[_Sentence]) -> list[float]:
+    def _closeness(self, question: str, candidates: Sequence[Sentence]) -> list[float]:
         """Each candidate's cosine to the question (`_by_meaning` calls it with an embedder).
 
         A pair's is its two sentences' mean (a close second sentence must not carry a first
@@ -479,181 +487,53 @@ class GuidelineRulePolicy:
         ]
 
 
+def _holder(text: str, said_as: SaidAs = ()) -> frozenset[str]:
+    """The words before the modal of the sentence's first normative clause, else none.
+
+    They say what its number is about ("The salt value SHALL be ..."). A pair's first
+    sentence holds its number, so its clause is the one read.
+    """
+    modal = _MODAL.search(text)
+    if modal is None:
+        return frozenset()
+    start = max(text.rfind(". ", 0, modal.start()), text.rfind("; ", 0, modal.start())) + 1
+    return with_everyday_names(words_of(text[start : modal.start()], {}), said_as) - _STOP
+
+
+def _states_number(text: str) -> bool:
+    """Whether the text states a quantity ("the one requested" does not).
+
+    `numbers_in` reads "one" as a number only where it counts ("once per 12 hours").
+    """
+    return any(not m.identifier for m in numbers_in(text))
+
+
+def _own_case(clause: str) -> str:
+    """The clause without what it sets aside itself.
+
+    "Codes sent by means other than physical mail" are the codes not posted that a question
+    setting posting aside asks about.
+    """
+    return _SET_ASIDE.sub(" ", clause)
+
+
+def _clause_stating(text: str, wanted: set[str | None]) -> str:
+    """The first clause of `text` that states a number of a kind in `wanted`, else `text`."""
+    for clause in _CLAUSE_END.split(text):
+        if wanted & {m.dimension for m in numbers_in(clause)}:
+            return clause
+    return text
+
+
 def _held_elsewhere(text: str, thing: Sequence[str], said_as: SaidAs = ()) -> bool:
     """Whether the sentence's number belongs to something other than the question's thing.
 
-    The words before the modal of its first normative clause ("The salt value SHALL be ...")
-    name none of the thing; False without a modal or a thing. A pair's first sentence holds
-    its number, so its clause is the one read.
+    Its holder (`_holder`) names none of the thing; False without a holder or a thing.
     """
-    modal = _MODAL.search(text)
-    if modal is None or not thing:
-        return False
-    start = max(text.rfind(". ", 0, modal.start()), text.rfind("; ", 0, modal.start())) + 1
-    holder = _said_as(_words_of(text[start : modal.start()], {}), said_as) - _STOP
-    if not holder:
-        return False
-    return not any(_covers(holder, t) for t in thing)
-
-
-def wanted_dimensions(question: str) -> set[str | None]:
-    """The kinds of quantity a question asks for ("how long" a length or a duration)."""
-    folded = question.casefold()
-    wanted: set[str | None] = set()
-    for pattern, dimensions in _ASKS_FOR:
-        if pattern.search(folded):
-            wanted |= dimensions
-    return wanted
+    holder = _holder(text, said_as)
+    return bool(holder) and bool(thing) and not any(covers_term(holder, t) for t in thing)
 
 
 def _refusal(system: str) -> str:
     found = _REFUSAL.search(system)
     return found.group("text") if found else "I cannot answer that from these documents."
-
-
-def _candidates(sentences: Sequence[_Sentence]) -> list[_Sentence]:
-    """Each sentence, and each two consecutive sentences of one passage quoted together."""
-    out = list(sentences)
-    for first, second in zip(sentences, sentences[1:], strict=False):
-        adjacent = second.position == first.position + 1 and first.passage == second.passage
-        if adjacent and len(first.text) + len(second.text) < 500:
-            out.append(
-                _Sentence(
-                    f"{first.text} {second.text}",
-                    first.label,
-                    first.rank,
-                    first.words | second.words,
-                    first.passage_words,
-                    first.passage,
-                    pair=True,
-                    halves=(first.text, second.text),
-                )
-            )
-    return out
-
-
-def _words_of(text: str, expansions: dict[str, frozenset[str]]) -> frozenset[str]:
-    """Folded words, hyphenated words also in parts, acronyms also as their expansion."""
-    words: set[str] = set()
-    for word in _WORD.findall(text.casefold()):
-        words.add(word)
-        if "-" in word:
-            words.update(part for part in word.split("-") if part)
-        words |= expansions.get(word, frozenset())
-    return frozenset(words)
-
-
-def _acronyms(text: str) -> dict[str, frozenset[str]]:
-    """Acronyms a passage defines ("False Match Rate (FMR)") with the words they stand for."""
-    found: dict[str, frozenset[str]] = {}
-    for match in _ACRONYM.finditer(text):
-        words, acronym = match.group("words").split(), match.group("acronym")
-        initials = "".join(w[0] for w in words[-len(acronym) :]).upper()
-        if len(words) >= len(acronym) and initials == acronym.upper():
-            found[acronym.casefold()] = frozenset(w.casefold() for w in words[-len(acronym) :])
-    return found
-
-
-SaidAs = Sequence[tuple[frozenset[str], Sequence[str]]]
-"""(everyday name's words, the guidance's term's words): "password" is met by "memorized
-secret" where the search tool said the guidance calls it so (its `terms`, from the
-collection's own "commonly referred to as")."""
-
-
-def said_as_of(results: Sequence[Message]) -> SaidAs:
-    """The search results' `terms`, as word sets."""
-    return [
-        (frozenset(name.split()), term.split())
-        for message in results
-        for name, term in (_loaded(message.content).get("terms") or {}).items()
-        if isinstance(name, str) and isinstance(term, str)
-    ]
-
-
-def _said_as(words: frozenset[str], said_as: SaidAs) -> frozenset[str]:
-    """`words` with the everyday names of the terms they hold."""
-    extra = [name for name, term in said_as if all(_covers(words, part) for part in term)]
-    return words.union(*extra) if extra else words
-
-
-def _loaded(content: str) -> dict[str, Any]:
-    """A tool result's JSON object, or an empty one."""
-    try:
-        data = json.loads(content)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _passages_of(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """A search result's passages (objects only)."""
-    passages = data.get("passages")
-    return [p for p in passages if isinstance(p, dict)] if isinstance(passages, list) else []
-
-
-def _sentences(results: Sequence[Message], said_as: SaidAs = ()) -> list[_Sentence]:
-    """Every sentence of every passage the searches returned, with its label and rank."""
-    found: list[_Sentence] = []
-    seen: set[str] = set()
-    rank = 0
-    position = 0
-    loaded = [_loaded(message.content) for message in results]
-
-    def words_of(text: str, expansions: dict[str, frozenset[str]]) -> frozenset[str]:
-        return _said_as(_words_of(text, expansions), said_as)
-
-    # An acronym one passage defines ("False Match Rate (FMR)") reads the same in the others.
-    expansions: dict[str, frozenset[str]] = {}
-    for data in loaded:
-        for passage in _passages_of(data):
-            expansions = {**_acronyms(str(passage.get("text") or "")), **expansions}
-    for data in loaded:
-        for passage in _passages_of(data):
-            label, text = passage.get("label"), passage.get("text")
-            if not isinstance(label, str) or not isinstance(text, str):
-                continue
-            context = " ".join(str(passage.get(k) or "") for k in ("section", "document"))
-            around = words_of(f"{text} {context}", expansions)
-            for block in blocks(text):
-                for piece in sentences(block, GUIDELINE):
-                    position += 1
-                    sentence = _MARKER.sub("", " ".join(piece.split())).strip(" *-|")
-                    key = sentence.casefold()
-                    if len(sentence) < 20 or key in seen or _REFERENCE_ENTRY.match(sentence):
-                        continue
-                    seen.add(key)
-                    words = words_of(f"{sentence} {context}", expansions)
-                    found.append(_Sentence(sentence, label, rank, words, around, rank, position))
-                position += 1  # no pair spans two blocks
-            rank += 1
-    return found
-
-
-def blocks(text: str) -> list[str]:
-    """A passage's text in blocks: paragraphs, list items, table rows, prose lines joined.
-
-    Plain-text RFCs wrap their prose at about 72 characters: such lines join the next.
-    """
-    out: list[str] = []
-    current: list[str] = []
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if current and (not stripped or _BULLET.match(stripped)):
-            out.append(" ".join(current))
-            current = []
-        if not stripped:
-            continue
-        current.append(stripped)
-        if len(stripped) < SHORT_LINE:
-            out.append(" ".join(current))
-            current = []
-    if current:
-        out.append(" ".join(current))
-    return out
-
-
-def _quote(sentence: str) -> str:
-    """The sentence in quotes, cut at a word boundary when long (a literal piece either way)."""
-    if len(sentence) <= MAX_QUOTE_CHARS:
-        return f'"{sentence}"'
-    return f'"{sentence[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0]}" (…)'
