@@ -337,3 +337,29 @@ def test_a_project_named_among_other_words_is_still_that_project(
     ]
     team = workspace.assistant.chat("alice", "who are the members of vpn gateway hardening")
     assert _calls(team) == [("get_team_members", {"project_id": "VPN gateway hardening"})]
+
+
+def test_a_priority_word_alone_and_the_field_named_first_both_set_the_priority(
+    workspace: WorkspaceWorld,
+) -> None:
+    both = workspace.assistant.chat("alice", "hand the runbook to bob and set it urgent")
+    assert [c.name for c in both.tool_calls] == ["assign_task", "update_task"]
+    assert both.tool_calls[1].arguments["priority"] == "urgent"
+    field_first = workspace.assistant.chat("alice", "raise the priority on the runbook to urgent")
+    assert _calls(field_first) == [
+        ("update_task", {"task_id": "Write the incident runbook", "priority": "urgent"})
+    ]
+
+
+def test_blockers_asked_for_as_unresolved_are_the_open_ones(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "show me the unresolved blockers")
+    assert _calls(reply) == [("get_blockers", {"status": "open"})]
+
+
+def test_what_resolved_a_blocker_may_be_said_in_a_sentence_of_its_own(
+    workspace: WorkspaceWorld,
+) -> None:
+    said = "Please clear the vendor maintenance window blocker. The change board approved it."
+    reply = workspace.assistant.chat("alice", said)
+    assert [c.name for c in reply.tool_calls] == ["resolve_blocker"]
+    assert "change board" in reply.tool_calls[0].arguments["resolution"]

@@ -86,6 +86,8 @@ class WorkspaceQuestions:
         arguments: dict[str, Any] = {"project_id": project} if project else {}
         if re.search(r"\b(?:resolved|cleared|closed|lifted|past|old)\b", text, re.I):
             arguments["status"] = "resolved"  # the ones that ended (the tool's default: open)
+        elif re.search(r"\b(?:open|unresolved|active|outstanding|current)\b", text, re.I):
+            arguments["status"] = "open"  # said, so asked for, not left to the default
         return self._single(self._call("get_blockers", **arguments), _blockers_reply)
 
     def _team(self, text: str, refs: Refs) -> list[Stage]:

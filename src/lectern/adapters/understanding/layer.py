@@ -108,6 +108,7 @@ CUES: dict[str, re.Pattern[str]] = {
     # "the maintenance window blocker is cleared", "unblock the patch task": a blocker ended.
     "resolve_blocker": re.compile(
         r"\bunblock(?:ed)?\b|\bno\s+longer\s+blocked\b|"
+        r"\b(?:isn'?t|is\s+not|aren'?t|are\s+not|not)\s+(?:blocked|stuck)\s+any\s?more\b|"
         r"\bblocker\b.{0,40}\b(?:resolved|cleared|gone|lifted|sorted|fixed|over)\b|"
         r"\b(?:resolve|clear|close|lift)\s+(?:the\s+|that\s+|this\s+)?(?:[\w'-]+\s+){0,4}"
         r"blocker\b",

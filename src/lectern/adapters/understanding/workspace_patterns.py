@@ -181,8 +181,11 @@ ASSIGN = re.compile(
     re.I,
 )
 PRIORITY = re.compile(
-    rf"^(?:set|change)\s+(?:the\s+)?priority\s+of\s+(?P<t>.+?)\s+to\s+{_PRIORITY}\W*$|"
-    rf"^(?:make|mark)\s+(?P<t2>.+?)\s+{_PRIORITY2}(?:\s+priority)?\W*$|"
+    # "bump the priority of this one to high": the field named first, then the task
+    rf"^(?:set|change|bump|raise|lower|drop|move|put)\s+(?:the\s+)?priority\s+(?:of|on|for)\s+"
+    rf"(?P<t>.+?)\s+(?:up\s+|down\s+)?to\s+{_PRIORITY}\W*$|"
+    # "make it urgent", "set it high": a priority word alone after the task
+    rf"^(?:make|mark|set)\s+(?P<t2>.+?)\s+{_PRIORITY2}(?:\s+priority)?\W*$|"
     # "set the hunt task to urgent, due 2026-11-20": the priority, then what else changes
     rf"^(?:set|bump|raise|lower|drop|change|move)\s+(?P<t3>.+?)(?:['’]s\s+priority|\s+priority)?"
     rf"\s+(?:up\s+|down\s+)?to\s+"

@@ -147,14 +147,18 @@ def _title(text: str, names: Names | None = None) -> str | None:
 
 
 _REASON = re.compile(
-    r"(?:[,:;(—–-]|\b(?:because|since|as|now\s+that|after)\b)\s*(?P<after>[^,:;()]{3,}?)\)?\W*$|"
+    r"(?:[,:;(—–-]|[.?!]\s+(?=[A-Za-z])|\b(?:because|since|as|now\s+that|after)\b)\s*"
+    r"(?P<after>[^,:;()?]{3,}?)\)?\W*$|"
     r"^(?P<before>.{3,}?),?\s+so\b",
     re.I,
 )
 
 
 def _reason(text: str) -> str:
-    """What a resolution says happened: after a comma or "because", or before ", so"."""
+    """What a resolution says happened: after a comma, "because" or a sentence, or before ", so".
+
+    "close the window blocker? The vendor confirmed it.": the sentence after the request.
+    """
     found = _REASON.search(text)
     if not found:
         return ""
