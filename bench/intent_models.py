@@ -1,11 +1,14 @@
-"""Intent by meaning: today's nearest-example layer against a classifier trained on the pools.
+"""Intent by meaning: the nearest-example layer against a classifier trained on the pools.
 
-The understanding sets hold four pools of requests (dev, dev2, dev3, dev4: the held-out
-test splits are never read here). Each single-intent request (its kind a tool or a
+This is the measurement that led to the trained intent model (`intent_model.py`, wired in
+since session 12); the "layer" column is the layer read by its nearest examples alone, as
+it was before. The understanding sets hold five pools of requests (dev to dev5: the
+held-out test splits are never read here). Each single-intent request (its kind a tool or a
 conversational intent; compound, context and clarify requests left out) is a labelled
 utterance. For each pool in turn, a logistic regression over the packaged MiniLM's vectors
-is fitted on the intent examples plus the other three pools and scored on that pool, beside
-the layer as it is (`Understanding.read`: nearest examples plus cues) on the same requests.
+is fitted on the intent examples plus the other pools (C as the packaged model's) and
+scored on that pool, beside the nearest-example layer (`Understanding.read`: nearest
+examples plus cues) on the same requests.
 Accuracy is the share whose best intent is the labelled one, per surface; the ratio is the
 trained model's accuracy over the layer's, in the same run.
 
@@ -28,11 +31,12 @@ import numpy as np
 
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.understanding.intent_examples import CONVERSATIONAL, EXAMPLES
+from lectern.adapters.understanding.intent_training import DEV_POOLS, C
 from lectern.adapters.understanding.intents import NearestExampleClassifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.application.evaluation.understanding import split_file
 
-POOLS = ("dev", "dev2", "dev3", "dev4")
+POOLS = DEV_POOLS
 SURFACES = ("assistant", "workspace")
 
 
@@ -80,7 +84,7 @@ def main() -> None:
                 continue
             train = example_rows + [r for p in POOLS if p != held for r in data[(p, surface)]]
             train = [(t, k) for t, k in train if k in allowed]
-            model = LogisticRegression(C=4.0, max_iter=3000)
+            model = LogisticRegression(C=C, max_iter=5000)
             model.fit(np.stack([vectors[t] for t, _ in train]), [k for _, k in train])
             classes = list(model.classes_)
             probabilities = model.predict_proba(np.stack([vectors[t] for t, _ in test]))

@@ -363,3 +363,12 @@ def test_what_resolved_a_blocker_may_be_said_in_a_sentence_of_its_own(
     reply = workspace.assistant.chat("alice", said)
     assert [c.name for c in reply.tool_calls] == ["resolve_blocker"]
     assert "change board" in reply.tool_calls[0].arguments["resolution"]
+
+
+def test_a_project_no_one_has_is_asked_about_not_guessed(workspace: WorkspaceWorld) -> None:
+    said = "how is the work going on the Marketing Launch project?"
+    reply = workspace.assistant.chat("alice", said)
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "Marketing Launch" in reply.text and "?" in reply.text
+    known = workspace.assistant.chat("alice", "how is the work going on the VPN project?")
+    assert known.tool_calls != ()

@@ -25,7 +25,10 @@ _REQUEST_WORDS = re.compile(
     r"deserves|put|down|add|to|list|on|in|onto|into|from|off|remove|take|drop|pop|stick|"
     r"throw|save|it|this|book|one|a|an|and|by|similar|like|more|out of|delete|instead|too|"
     r"also|now|again|as well|ok|okay|so|then|just|nice|cool|great|perfect|awesome|lovely|"
-    r"sure|yes|yeah|yep|\d)\b|[?!.,:/<>]"
+    r"sure|yes|yeah|yep|"
+    # "hyperion shouldnt be in sci-fi, remove": where the book does not belong is no title
+    r"should(?:n'?t|\s+not)\s+be|does(?:n'?t|\s+not)\s+belong|is(?:n'?t|\s+not)|belongs?|"
+    r"\d)\b|[?!.,:/<>]"
     r"|(?<!\w)[-'\"“”‘’]+|[-'\"“”‘’]+(?!\w)",
     re.I,
 )

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
-from lectern.adapters.understanding.mentions import Names, find_in, resolve_person
+from lectern.adapters.understanding.mentions import Names, find_in, resolve, resolve_person
 from lectern.adapters.understanding.scaffold import clean
 from lectern.adapters.understanding.slots import (
     comment_of,
@@ -169,6 +169,32 @@ def _relative_due(text: str, now: datetime | None, *, moved: bool = False) -> st
     return None if now is None else due_date_of(text, now, moved=moved)
 
 
+_NAMED_PROJECT = re.compile(
+    r"\b(?:in|on|of|for|from|to|under|about)\s+the\s+(?P<p>[^,?.!]{2,40}?)\s+project\b", re.I
+)
+
+
+def unknown_project(text: str, names: Names) -> Clarification | None:
+    """A question when the request names a project by "the X project" that no stored one is.
+
+    "what's in the Red Team project?": no guess at another project, nor at the team.
+    """
+    projects = names.of("project")
+    named = _NAMED_PROJECT.search(text)
+    if not projects or named is None:
+        return None
+    words = named.group("p").strip()
+    if re.fullmatch(r"(?:this|that|same|other|whole|new)", words, re.I):
+        return None
+    found = resolve(words, projects)
+    if found.name is not None or found.ambiguous or find_in(words, projects).name is not None:
+        return None
+    return Clarification(
+        f"I can't find a project called {words!r}. Which project do you mean?",
+        tuple(projects[:3]),
+    )
+
+
 def plan_workspace(
     intent: str,
     text: str,
@@ -183,6 +209,8 @@ def plan_workspace(
     dates written as YYYY-MM-DD are read.
     """
     arguments: dict[str, Any] = {}
+    if intent != "create_task" and (asked := unknown_project(text, names)) is not None:
+        return asked
     if intent in ("get_attention_summary", "get_projects"):
         return [call(intent)]
     if intent in ("get_project_details", "get_tasks", "get_documents"):
