@@ -349,6 +349,10 @@ def test_a_priority_word_alone_and_the_field_named_first_both_set_the_priority(
     assert _calls(field_first) == [
         ("update_task", {"task_id": "Write the incident runbook", "priority": "urgent"})
     ]
+    owned = workspace.assistant.chat("alice", "set the runbook's priority to low")
+    assert _calls(owned) == [
+        ("update_task", {"task_id": "Write the incident runbook", "priority": "low"})
+    ]
 
 
 def test_blockers_asked_for_as_unresolved_are_the_open_ones(workspace: WorkspaceWorld) -> None:

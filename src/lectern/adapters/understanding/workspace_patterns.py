@@ -185,7 +185,8 @@ PRIORITY = re.compile(
     rf"^(?:set|change|bump|raise|lower|drop|move|put)\s+(?:the\s+)?priority\s+(?:of|on|for)\s+"
     rf"(?P<t>.+?)\s+(?:up\s+|down\s+)?to\s+{_PRIORITY}\W*$|"
     # "make it urgent", "set it high": a priority word alone after the task
-    rf"^(?:make|mark|set)\s+(?P<t2>.+?)\s+{_PRIORITY2}(?:\s+priority)?\W*$|"
+    rf"^(?:make|mark|set)\s+(?P<t2>(?:(?!\b(?:priority|to)\b).)+?)\s+{_PRIORITY2}"
+    rf"(?:\s+priority)?\W*$|"
     # "set the hunt task to urgent, due 2026-11-20": the priority, then what else changes
     rf"^(?:set|bump|raise|lower|drop|change|move)\s+(?P<t3>.+?)(?:['’]s\s+priority|\s+priority)?"
     rf"\s+(?:up\s+|down\s+)?to\s+"
