@@ -84,6 +84,12 @@ from lectern.domain.sentences import KB, sentence_spans
         ("I can't wait for the next release", "not_a_question"),
         ("it doesn't matter anymore", "not_a_question"),
         ("we won't deploy on fridays", "not_a_question"),
+        # A part of a web service named with what qualifies it asks for it; a statement does not.
+        ("custom exception handler for my own error class", "question"),
+        ("browser login popup with plain http basic", "question"),
+        ("the session handler crashed on startup", "not_a_question"),
+        ("my login popup is broken in safari", "not_a_question"),
+        ("difference between twisted pair wire and coaxial cable", "not_a_question"),
     ],
 )
 def test_the_gate_rules(text: str, decision: str) -> None:

@@ -69,6 +69,24 @@ NOT_A_FAILURE = frozenset(
 """Verbs after a negation that state a feeling or a stance, not a failure ("I can't wait",
 "it doesn't matter"). "won't" after "I", "we" or "you" is a promise, not a failure ("I won't
 back down")."""
+_FEATURE_TEXT = """
+auth authentication callback cookie dependency docs endpoint exception handler header login
+middleware pagination param parameter permission popup proxy redirect request response route
+router schema serializer session template token upload validator webhook websocket worker
+"""
+FEATURE_NOUNS = frozenset(_FEATURE_TEXT.split())
+"""Kinds of parts of a web service. A message that names one, qualified ("custom exception
+handler for my own error class", "browser login popup with http basic"), asks for it."""
+_QUALIFIER_TEXT = "with for in on from without via using behind per to into across between through"
+QUALIFIERS = frozenset(_QUALIFIER_TEXT.split())
+"""Prepositions that join a named feature to what qualifies it."""
+_STATEMENT_TEXT = """
+i we you he she it they there is are was were am be been has have had do does did will would
+can could should must may might isn't aren't wasn't weren't hasn't haven't don't doesn't didn't
+won't wouldn't can't cannot couldn't shouldn't
+"""
+STATEMENT_WORDS = frozenset(_STATEMENT_TEXT.split())
+"""A subject or a finite verb: a line holding one says something rather than names a thing."""
 _LATER_QUESTION_TEXT = "how what which where why when who can could should do does is are any"
 LATER_QUESTION_WORDS = frozenset(_LATER_QUESTION_TEXT.split())
 """A clause after a comma led by one of these asks ("my app gets blocked, how do I allow

@@ -10,15 +10,18 @@ from lectern.domain.answering.terms import WORD, content_terms
 from lectern.domain.answering_words import (
     ADVICE_LEADS,
     CHIT_CHAT,
+    FEATURE_NOUNS,
     GREETING_TAILS,
     LATER_QUESTION_WORDS,
     LEADING_ADVERBS,
     NEGATED_ABILITY,
     NOT_A_FAILURE,
+    QUALIFIERS,
     QUESTION_WORDS,
     REQUEST_PHRASES,
     REQUEST_VERBS,
     SOCIAL_VERBS,
+    STATEMENT_WORDS,
     TASK_VERBS,
     WISH_PHRASES,
 )
@@ -155,6 +158,29 @@ def _tasks_later(line: str) -> bool:
     return False
 
 
+MIN_FEATURE_WORDS = 4
+"""A named feature asks when it is qualified ("cookie with the httponly flag"), not bare."""
+MAX_FEATURE_HEAD = 4
+"""At most this many words before the preposition: a name, not a clause."""
+
+
+def _names_a_feature(words: list[str]) -> bool:
+    """Whether a line names a feature of a web service and what qualifies it, and says nothing.
+
+    "custom exception handler for my own error class": a few words ending in a kind of part
+    (`FEATURE_NOUNS`), then a preposition and its qualifier. A subject, a finite verb or a
+    past tense makes it a statement ("the session handler crashed on startup").
+    """
+    if len(words) < MIN_FEATURE_WORDS or any(w in STATEMENT_WORDS for w in words):
+        return False
+    if any(w.endswith("ed") and len(w) > 4 for w in words):
+        return False
+    joint = next((at for at, w in enumerate(words) if w in QUALIFIERS), None)
+    if joint is None or not 0 < joint <= MAX_FEATURE_HEAD or joint == len(words) - 1:
+        return False
+    return any(w in FEATURE_NOUNS or w.removesuffix("s") in FEATURE_NOUNS for w in words[:joint])
+
+
 _PROMISERS = frozenset({"i", "we", "you"})
 
 
@@ -204,6 +230,8 @@ def classify_turn(text: str) -> GateDecision:
             return GateDecision("question", "a question in a later clause", question)
         if _tasks_later(line):
             return GateDecision("question", "a task in a later clause (a how-to request)", question)
+        if _names_a_feature(words):
+            return GateDecision("question", "a feature named with its qualifier", question)
         if _states_a_failure(_plain(line.replace("\u2019", "'")).split()):
             return GateDecision("question", "a failure stated (a request for help)", question)
     if _THANKS.match(stripped):
