@@ -23,6 +23,7 @@ from lectern.domain.answering import (
     content_terms,
     coverage,
     document_frequency,
+    is_change_log,
     lead_summary,
     number_names,
     requested_subject,
@@ -103,8 +104,8 @@ class KnowledgeBase:
         found: list[Candidate] = []
         for hit in response.results:
             source = self._by_document.get(hit.document.id)
-            if source is None:
-                continue
+            if source is None or any(is_change_log(p.passage.text) for p in hit.passages):
+                continue  # a change log names tasks without saying how to do them
             best = hit.passages[0].passage.text
             if response.degraded:
                 relevance = max(coverage(terms, p.passage.text, self.index) for p in hit.passages)
