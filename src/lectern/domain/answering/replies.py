@@ -84,8 +84,9 @@ class Verdict:
     reason: str
 
 
-CHANGE_LOG_REFERENCES = 2
-"""A text crediting this many pull requests ("PR #11698 by @mwb-u") is a change log's."""
+CHANGE_LOG_REFERENCES = 10
+"""A text naming this many pull requests ("PR #11698 by @mwb-u") is a change log; an
+advisory naming the pull request of its fix ("merged in PR #103") is not."""
 _PULL_REQUEST = re.compile(r"\b(?:PR|pull request) \[?#\d+", re.I)
 
 
