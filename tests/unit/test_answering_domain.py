@@ -68,6 +68,28 @@ from lectern.domain.sentences import KB, sentence_spans
         # A wish for a task, wherever it stands, asks how; a wish to address people does not.
         ("for the integration tests we want to swap the database for sqlite", "question"),
         ("I want to thank everyone for the help", "not_a_question"),
+        # Verbs of everyday programming tasks lead how-to requests too.
+        ("compress the responses with gzip", "question"),
+        ("open a db session for every request", "question"),
+        ("mark an endpoint as deprecated", "question"),
+        ("just switch off the docs in production", "question"),
+        # A topic named first and the task after it asks how to do the task.
+        ("partial update: only change the fields the client sent", "question"),
+        ("basic auth, protect every route with a password", "question"),
+        ("the deploy went fine, restarted the worker", "not_a_question"),
+        # A failure stated asks for help; a feeling or a promise does not.
+        ("the /docs page can't find openapi.json behind the proxy", "question"),
+        ("uvicorn won't start", "question"),
+        ("my background task doesn't run after the response", "question"),
+        ("I can't wait for the next release", "not_a_question"),
+        ("it doesn't matter anymore", "not_a_question"),
+        ("we won't deploy on fridays", "not_a_question"),
+        # A part of a web service named with what qualifies it asks for it; a statement does not.
+        ("custom exception handler for my own error class", "question"),
+        ("browser login popup with plain http basic", "question"),
+        ("the session handler crashed on startup", "not_a_question"),
+        ("my login popup is broken in safari", "not_a_question"),
+        ("difference between twisted pair wire and coaxial cable", "not_a_question"),
     ],
 )
 def test_the_gate_rules(text: str, decision: str) -> None:

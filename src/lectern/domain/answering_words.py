@@ -40,13 +40,16 @@ REQUEST_VERBS = frozenset(_REQUEST_TEXT.split())
 """A message starting with one of these asks for information."""
 
 _TASK_TEXT = """
-add allow authenticate block build cache call catch change configure connect convert create
-customize customise declare define delete deploy disable download enable encode expose fetch
-generate get handle hide implement import include inject install integrate limit load log
-make migrate mount override paginate parse protect raise read receive redirect register
-reject remove rename render require reset restrict retry return run schedule secure send
-serialize serialise serve set share sort split start stop store stream submit test throttle
-trigger update upload validate verify write
+accept add allow attach authenticate bind block build cache call cancel catch change close
+combine compress configure connect convert create customize customise declare decompress define
+delete deploy deprecate disable download enable encode encrypt expose extend fetch filter
+forward generate get handle hash hide implement import include inject install integrate
+intercept invalidate limit load log make mark migrate mock mount move nest open override
+paginate parse persist protect proxy publish raise read receive redirect refresh register
+reject reload remove rename render replace require reset restrict retry return reuse revoke
+rotate route run save schedule secure send serialize serialise serve set share skip sort split
+start stop store stream submit subscribe swap switch sync test throttle toggle transform
+trigger turn update upgrade upload validate verify wire wrap write
 """
 TASK_VERBS = frozenset(_TASK_TEXT.split())
 """A support message led by one of these names a task the reader wants done ("serve static
@@ -55,6 +58,35 @@ reply would start with ("use", "try", "check", "see") are not here, nor are the 
 report ("restarted", "fixed"): the past tense is not the base form."""
 ADVICE_LEADS = ("make sure", "get rid", "set up your", "stop using")
 """Task-verb openings that give advice or vent rather than ask."""
+LEADING_ADVERBS = frozenset({"only", "just", "simply", "also", "then", "and", "but"})
+"""Words before a task verb that leave the task a task ("only change the fields sent")."""
+NEGATED_ABILITY = frozenset({"can't", "cannot", "couldn't", "doesn't", "won't", "fails"})
+"""A failure stated ("the /docs page can't find openapi.json", "uvicorn won't start"): in a
+support channel a report of what does not work asks how to make it work."""
+NOT_A_FAILURE = frozenset(
+    {"believe", "wait", "stand", "imagine", "mind", "care", "matter", "complain", "help"}
+)
+"""Verbs after a negation that state a feeling or a stance, not a failure ("I can't wait",
+"it doesn't matter"). "won't" after "I", "we" or "you" is a promise, not a failure ("I won't
+back down")."""
+_FEATURE_TEXT = """
+auth authentication callback cookie dependency docs endpoint exception handler header login
+middleware pagination param parameter permission popup proxy redirect request response route
+router schema serializer session template token upload validator webhook websocket worker
+"""
+FEATURE_NOUNS = frozenset(_FEATURE_TEXT.split())
+"""Kinds of parts of a web service. A message that names one, qualified ("custom exception
+handler for my own error class", "browser login popup with http basic"), asks for it."""
+_QUALIFIER_TEXT = "with for in on from without via using behind per to into across between through"
+QUALIFIERS = frozenset(_QUALIFIER_TEXT.split())
+"""Prepositions that join a named feature to what qualifies it."""
+_STATEMENT_TEXT = """
+i we you he she it they there is are was were am be been has have had do does did will would
+can could should must may might isn't aren't wasn't weren't hasn't haven't don't doesn't didn't
+won't wouldn't can't cannot couldn't shouldn't
+"""
+STATEMENT_WORDS = frozenset(_STATEMENT_TEXT.split())
+"""A subject or a finite verb: a line holding one says something rather than names a thing."""
 _LATER_QUESTION_TEXT = "how what which where why when who can could should do does is are any"
 LATER_QUESTION_WORDS = frozenset(_LATER_QUESTION_TEXT.split())
 """A clause after a comma led by one of these asks ("my app gets blocked, how do I allow

@@ -23,6 +23,7 @@ from lectern.domain.answering import (
     content_terms,
     coverage,
     document_frequency,
+    is_change_log,
     lead_summary,
     number_names,
     requested_subject,
@@ -78,6 +79,7 @@ class KnowledgeBase:
         self.config = config
         self._by_document = {s.document_id: s for s in index.sources}
         self._by_id = {s.source_id: s for s in index.sources}
+        self._change_logs: dict[str, bool] = {}
 
     @property
     def name(self) -> str:
@@ -103,8 +105,8 @@ class KnowledgeBase:
         found: list[Candidate] = []
         for hit in response.results:
             source = self._by_document.get(hit.document.id)
-            if source is None:
-                continue
+            if source is None or self._is_change_log(source.document_id):
+                continue  # a change log names tasks without saying how to do them
             best = hit.passages[0].passage.text
             if response.degraded:
                 relevance = max(coverage(terms, p.passage.text, self.index) for p in hit.passages)
@@ -124,6 +126,21 @@ class KnowledgeBase:
                 )
             )
         return found, response.degraded
+
+    def _is_change_log(self, document_id: str) -> bool:
+        """Whether a document is a change log (read once, then remembered)."""
+        known = self._change_logs.get(document_id)
+        if known is None:
+            try:
+                documents = self.collections.store.documents(
+                    self.name, [document_id], with_text=True
+                )
+            except LecternError:
+                return False  # unread: the load step names the failure if it is selected
+            document = documents.get(document_id)
+            known = document is not None and is_change_log(document.text)
+            self._change_logs[document_id] = known
+        return known
 
     def select(self, question: str, limit: int) -> tuple[SelectedSource, ...]:
         """At most `limit` sources above the relevance floor, in search order."""

@@ -10,12 +10,18 @@ from lectern.domain.answering.terms import WORD, content_terms
 from lectern.domain.answering_words import (
     ADVICE_LEADS,
     CHIT_CHAT,
+    FEATURE_NOUNS,
     GREETING_TAILS,
     LATER_QUESTION_WORDS,
+    LEADING_ADVERBS,
+    NEGATED_ABILITY,
+    NOT_A_FAILURE,
+    QUALIFIERS,
     QUESTION_WORDS,
     REQUEST_PHRASES,
     REQUEST_VERBS,
     SOCIAL_VERBS,
+    STATEMENT_WORDS,
     TASK_VERBS,
     WISH_PHRASES,
 )
@@ -100,8 +106,11 @@ MIN_TASK_WORDS = 3
 a bare word ("test", "log")."""
 
 
-def _task_request(words: list[str], joined: str) -> bool:
+def _task_request(words: list[str]) -> bool:
     """Whether a line is led by a task verb, or its -ing form ("serving css from a folder")."""
+    while words and words[0] in LEADING_ADVERBS:
+        words = words[1:]
+    joined = " ".join(words)
     if len(words) < MIN_TASK_WORDS or any(joined.startswith(lead) for lead in ADVICE_LEADS):
         return False
     first = words[0]
@@ -136,6 +145,60 @@ def _asks_later(line: str) -> bool:
     return False
 
 
+def _tasks_later(line: str) -> bool:
+    """Whether a clause after the first (after a comma, colon, semicolon or dash) is a task.
+
+    A topic named first and the task after it ("partial update: only change the fields the
+    client sent", "basic auth, protect every route with a password") asks how to do it.
+    """
+    for clause in re.split(r"[,:;]\s+|\s+-+\s+", line)[1:]:
+        words = _plain(clause).split()
+        if _task_request(words):
+            return True
+    return False
+
+
+MIN_FEATURE_WORDS = 4
+"""A named feature asks when it is qualified ("cookie with the httponly flag"), not bare."""
+MAX_FEATURE_HEAD = 4
+"""At most this many words before the preposition: a name, not a clause."""
+
+
+def _names_a_feature(words: list[str]) -> bool:
+    """Whether a line names a feature of a web service and what qualifies it, and says nothing.
+
+    "custom exception handler for my own error class": a few words ending in a kind of part
+    (`FEATURE_NOUNS`), then a preposition and its qualifier. A subject, a finite verb or a
+    past tense makes it a statement ("the session handler crashed on startup").
+    """
+    if len(words) < MIN_FEATURE_WORDS or any(w in STATEMENT_WORDS for w in words):
+        return False
+    if any(w.endswith("ed") and len(w) > 4 for w in words):
+        return False
+    joint = next((at for at, w in enumerate(words) if w in QUALIFIERS), None)
+    if joint is None or not 0 < joint <= MAX_FEATURE_HEAD or joint == len(words) - 1:
+        return False
+    return any(w in FEATURE_NOUNS or w.removesuffix("s") in FEATURE_NOUNS for w in words[:joint])
+
+
+_PROMISERS = frozenset({"i", "we", "you"})
+
+
+def _states_a_failure(words: list[str]) -> bool:
+    """Whether a line reports that something fails ("the /docs page can't find openapi.json").
+
+    A negated ability between what fails and the verb it fails at ("uvicorn won't start"); a
+    feeling ("I can't wait") or a promise ("I won't ...") is not a failure.
+    """
+    for at, word in enumerate(words[1:-1], start=1):
+        if word not in NEGATED_ABILITY or words[at + 1] in NOT_A_FAILURE:
+            continue
+        if word == "won't" and words[at - 1] in _PROMISERS:
+            continue
+        return True
+    return False
+
+
 def classify_turn(text: str) -> GateDecision:
     """The offline gate: empty, chit-chat, a question (or a request), or not a question."""
     stripped = " ".join(text.split())
@@ -159,12 +222,18 @@ def classify_turn(text: str) -> GateDecision:
         joined = " ".join(words)
         if any(joined.startswith(p) for p in REQUEST_PHRASES):
             return GateDecision("question", "a request for information", question)
-        if _task_request(words, joined):
+        if _task_request(words):
             return GateDecision("question", f"a how-to request ({words[0]!r})", question)
         if _wishes_a_task(joined):
             return GateDecision("question", "a wish for a task (a how-to request)", question)
         if _asks_later(line):
             return GateDecision("question", "a question in a later clause", question)
+        if _tasks_later(line):
+            return GateDecision("question", "a task in a later clause (a how-to request)", question)
+        if _names_a_feature(words):
+            return GateDecision("question", "a feature named with its qualifier", question)
+        if _states_a_failure(_plain(line.replace("\u2019", "'")).split()):
+            return GateDecision("question", "a failure stated (a request for help)", question)
     if _THANKS.match(stripped):
         return GateDecision("chit_chat", "thanks, and no question after them")
     return GateDecision("not_a_question", "no question or request in the message")

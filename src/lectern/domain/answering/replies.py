@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -83,6 +84,25 @@ class Verdict:
     reason: str
 
 
+CHANGE_LOG_REFERENCES = 10
+"""A text naming this many pull requests ("PR #11698 by @mwb-u") is a change log; an
+advisory naming the pull request of its fix ("merged in PR #103") is not."""
+_PULL_REQUEST = re.compile(r"\b(?:PR|pull request) \[?#\d+", re.I)
+
+
+def is_change_log(text: str) -> bool:
+    """Whether a text is a change log: its lines say what changed, not how to do anything.
+
+    "Add article to External Links: How to continuously deploy a FastAPI to AWS Lambda"
+    names a task without answering it; quoted, it reads as an answer to "how do I deploy
+    to AWS Lambda?", which the documentation does not give.
+    """
+    for found, _ in enumerate(_PULL_REQUEST.finditer(text), start=1):
+        if found >= CHANGE_LOG_REFERENCES:
+            return True
+    return False
+
+
 def quote_of(sentence: str, limit: int = MAX_SNIPPET_CHARS) -> str:
     """The sentence itself, or its first words up to `limit` characters (a literal prefix)."""
     text = " ".join(sentence.split())
@@ -110,6 +130,8 @@ def extractive_answer(
         return None
     candidates: list[tuple[float, float, int, int, str, str]] = []
     for rank, loaded in enumerate(sources):
+        if is_change_log(loaded.text):
+            continue
         weight = max(0.2, 1.0 - 0.2 * rank)
         title = frozenset(content_terms(loaded.source.title))
         for position, (start, end) in enumerate(sentence_spans(loaded.text, KB)):
