@@ -61,6 +61,8 @@ def test_a_language_is_compared_as_the_tool_reads_it_by_name_or_code() -> None:
     assert check_calls(expected, [ToolCall("1", "propose_correction", named)]) == []
     wrong = {"book": "Insomnia", "language": "Spanish"}
     assert check_calls(expected, [ToolCall("1", "propose_correction", wrong)])
+    by_name = [ExpectedCall("propose_correction", {"book": "Insomnia", "language": "English"})]
+    assert check_calls(by_name, [ToolCall("1", "propose_correction", named)]) == []
 
 
 def test_runner_scores_tools_and_end_state() -> None:
