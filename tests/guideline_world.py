@@ -18,6 +18,7 @@ from lectern.application.assistant.guideline import GuideConfig, GuidelineAgent
 from lectern.application.assistant.ports import ChatModel
 from lectern.application.collections import CollectionSearchResponse, DocumentHit, PassageHit
 from lectern.domain.aliases import aliases_in, merged
+from lectern.domain.books import JSONValue
 from lectern.domain.documents import Document, DocumentPassage, label_of
 from lectern.domain.metadata_filters import FilterField
 from lectern.domain.snippets import best_snippet
@@ -97,6 +98,7 @@ class FakeGuidelineSearch:
         title: str,
         cite_as: str,
         passages: list[tuple[str | None, str | None, str, int | None]],
+        metadata: dict[str, JSONValue] | None = None,
     ) -> None:
         text = "\n\n".join(p[2] for p in passages)
         document = Document(
@@ -104,7 +106,7 @@ class FakeGuidelineSearch:
             collection=name,
             title=title,
             uri=uri,
-            metadata={},
+            metadata=metadata or {},
             cite_as=cite_as,
             text=text,
         )

@@ -13,7 +13,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from lectern.adapters.llm.guideline_policy import GuidelineRulePolicy
 from lectern.adapters.llm.tool_calling import LangChainToolModel
-from lectern.application.assistant.guideline_search import GUIDE_TOOL
+from lectern.application.assistant.guideline_search import GUIDE_TOOL, SEARCH_DEPTH
 from lectern.domain.privacy import PiiFinding
 from lectern.errors import CollectionNotFoundError, InvalidQueryError, LLMError, NotFoundError
 from tests.fakes import ScriptedChatModel
@@ -164,7 +164,8 @@ def test_top_k_reaches_the_search_and_every_turn_searches_afresh() -> None:
     )
     first = world.agent.ask("alice", "How often must a subscriber reauthenticate at AAL2?", top_k=2)
     second = world.agent.ask("alice", "and for AAL3?", session_id=first.session_id, top_k=3)
-    assert [q[2] for q in world.search.queries] == [2, 3]
+    # Deeper by SEARCH_DEPTH documents, so those that give way leave top_k in force.
+    assert [q[2] for q in world.search.queries] == [2 * SEARCH_DEPTH, 3 * SEARCH_DEPTH]
     assert first.grounding_flags == () and second.grounding_flags == ()
     assert second.standalone_query == "How often must a subscriber reauthenticate at AAL3?"
     last_turn = chat.received[2]

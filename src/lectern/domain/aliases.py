@@ -25,7 +25,7 @@ _LEADING_WORDS = """a an the this that these those its their our your most many 
 any of or and to in for"""
 _LEADING = frozenset(_LEADING_WORDS.split())
 _PIECE = re.compile(r",?\s+or\b,?\s*|,\s*|/")
-_WORD = re.compile(r"[a-z][a-z0-9-]*")
+_WORD = re.compile(r"[a-z0-9][a-z0-9-]*")
 MAX_WORDS = 3
 """A term or a name of more words is a phrase, not a name (and a parsing slip)."""
 
@@ -81,14 +81,34 @@ def merged(tables: Iterable[Mapping[str, str]]) -> dict[str, str]:
     return out
 
 
+GAP = "…"
+"""In an everyday name, up to `GAP_WORDS` words of any kind: "text … code" is named in "we text
+people a one time code" (a verb and its object, whatever is said between them)."""
+GAP_WORDS = 4
+
+
 def named_in(question: str, aliases: Mapping[str, str]) -> dict[str, str]:
-    """The aliases whose everyday name the question uses (as whole words, any case)."""
+    """The aliases whose everyday name the question uses (as whole words, any case).
+
+    A name's last word may take a plural ending (-s, -es); a `GAP` in a name stands for up
+    to `GAP_WORDS` words. A question that already names the term gets nothing for it.
+    """
     words = " " + " ".join(_words(question)) + " "
     used: dict[str, str] = {}
     for name, term in aliases.items():
-        for form in (name, f"{name}s", f"{name}es"):
-            if f" {form} " in words:
-                if f" {term} " not in words:
-                    used[name] = term
-                break
+        if f" {term} " in words:
+            continue
+        if _names(words, name):
+            used[name] = term
     return used
+
+
+def _names(words: str, name: str) -> bool:
+    """Whether the folded, space-joined `words` use `name` (`named_in`)."""
+    if GAP not in name:
+        return any(f" {form} " in words for form in (name, f"{name}s", f"{name}es"))
+    pieces = [re.escape(piece.strip()) for piece in name.split(GAP)]
+    gap = rf"(?:\S+ ){{0,{GAP_WORDS}}}"
+    *before, last = pieces
+    pattern = " " + "".join(f"{piece} {gap}" for piece in before) + rf"{last}(?:s|es)? "
+    return re.search(pattern, words) is not None

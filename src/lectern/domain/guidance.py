@@ -55,6 +55,10 @@ class GuideProfile:
     """How documents are named in labels; documents matching none use their own key."""
     examples: tuple[str, ...] = ()
     """Questions the page offers as a start."""
+    vocabulary: tuple[tuple[str, str], ...] = ()
+    """(everyday name, the documents' own term): "backup code" -> "look-up secret", from the
+    profile's entry in `adapters/guidance/vocabulary.yaml`; a question using the name also
+    searches for the term."""
 
     def short_name(self, uri: str, cite_as: str, *, configured: bool = True) -> str:
         """The name a document is cited by.

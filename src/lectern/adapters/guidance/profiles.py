@@ -1,4 +1,8 @@
-"""Guideline profiles from YAML: the packaged file, or the one LECTERN_GUIDE_PROFILES names."""
+"""Guideline profiles from YAML: the packaged file, or the one LECTERN_GUIDE_PROFILES names.
+
+Each profile takes the everyday names of its documents' terms from `vocabulary.yaml` beside
+this module (by profile name; a profile it does not name has none).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from lectern.domain.guidance import GuideProfile, ShortName
 from lectern.errors import ConfigurationError
 
 PACKAGED = Path(__file__).with_name("profiles.yaml")
+VOCABULARY = Path(__file__).with_name("vocabulary.yaml")
 _SETTING = "LECTERN_GUIDE_PROFILES"
 
 
@@ -43,9 +48,49 @@ class _FileIn(BaseModel):
     profiles: list[_ProfileIn] = Field(min_length=1)
 
 
-def load_profiles(path: Path | None = None) -> tuple[GuideProfile, ...]:
-    """The profiles of a YAML file (the packaged one by default), checked."""
+class _EntryIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    term: str = Field(min_length=1, max_length=80)
+    names: list[str] = Field(min_length=1)
+    source: str = Field(min_length=10)
+    """Where the document makes the equivalence: an entry nobody can check does not load."""
+
+
+class _VocabularyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    vocabulary: dict[str, list[_EntryIn]]
+
+
+def load_vocabulary(path: Path | None = None) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Profile name -> (everyday name, the documents' term) pairs, from `vocabulary.yaml`."""
+    source = path or VOCABULARY
+    try:
+        parsed = _VocabularyIn.model_validate(yaml.safe_load(source.read_text(encoding="utf-8")))
+    except OSError as error:
+        raise ConfigurationError(f"guideline vocabulary: cannot read {source}: {error}") from None
+    except (yaml.YAMLError, ValidationError) as error:
+        raise ConfigurationError(f"guideline vocabulary: {source} is not valid: {error}") from None
+    return {
+        profile: tuple(
+            (" ".join(name.casefold().split()), " ".join(entry.term.casefold().split()))
+            for entry in entries
+            for name in entry.names
+        )
+        for profile, entries in parsed.vocabulary.items()
+    }
+
+
+def load_profiles(
+    path: Path | None = None, vocabulary: Path | None = None
+) -> tuple[GuideProfile, ...]:
+    """The profiles of a YAML file (the packaged one by default), checked, with their vocabulary.
+
+    `vocabulary`: the everyday names file (`vocabulary.yaml` beside this module by default).
+    """
     source = path or PACKAGED
+    names_of = load_vocabulary(vocabulary)
     try:
         data = yaml.safe_load(source.read_text(encoding="utf-8"))
         parsed = _FileIn.model_validate(data)
@@ -70,6 +115,7 @@ def load_profiles(path: Path | None = None) -> tuple[GuideProfile, ...]:
                 citation=item.citation,
                 short_names=tuple(ShortName(s.pattern, s.name) for s in item.short_names),
                 examples=tuple(item.examples),
+                vocabulary=names_of.get(item.name, ()),
             )
         )
     names = [p.name for p in profiles]

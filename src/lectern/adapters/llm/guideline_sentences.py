@@ -171,7 +171,9 @@ def sentences_of(results: Sequence[Message], said_as: SaidAs = ()) -> list[Sente
             label, text = passage.get("label"), passage.get("text")
             if not isinstance(label, str) or not isinstance(text, str):
                 continue
-            context = " ".join(str(passage.get(k) or "") for k in ("section", "document"))
+            # The label names the document ("RFC 3339"): a question naming it by number is
+            # met by each of its passages, as one naming its title is.
+            context = " ".join(str(passage.get(k) or "") for k in ("section", "document", "label"))
             around = named_words(f"{text} {context}", expansions)
             for block in blocks(text):
                 for piece in sentences(block, GUIDELINE):

@@ -7,6 +7,7 @@ has something on the question at all (an absolute cosine floor) and it scores ne
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -14,8 +15,8 @@ from typing import Protocol
 from pydantic import Field
 
 from lectern.application.assistant.tools import QueryOutput, QueryTool, ToolContext, ToolInput
-from lectern.application.collections import CollectionSearchResponse, PassageHit
-from lectern.domain.aliases import named_in
+from lectern.application.collections import CollectionSearchResponse, DocumentHit, PassageHit
+from lectern.domain.aliases import GAP, named_in
 from lectern.domain.books import JSONValue
 from lectern.domain.documents import UPLOAD_SOURCE, Document
 from lectern.domain.guidance import DEFAULT_MIN_SIMILARITY, DEFAULT_TOP_K, GuideProfile, guide_label
@@ -24,6 +25,15 @@ from lectern.domain.relevance import near_the_top
 from lectern.errors import InvalidQueryError, NotFoundError, ToolError
 
 GUIDE_TOOL = "search_guidelines"
+SEARCH_DEPTH = 2
+"""Documents asked of the search per document kept: room for those that give way (a superseded
+RFC, a document the question does not name when it names another). The search's MMR order is
+greedy, so the first documents are the same as a shallower search's."""
+_NAMED_RFC = re.compile(r"\brfc\s?-?(\d{1,5})\b", re.I)
+_CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*\d+\s*$", re.M)
+"""A table of contents' line: "2.3. URI Query Parameter ........ 6"."""
+_REFERENCE_START = re.compile(r"^[ \t]*\[[^\]\n]{1,40}\][ \t]+\S", re.M)
+"""A reference entry's first line: "[RFC3339]  Klyne, G. and C. Newman, ..."."""
 
 
 class GuidelineSearch(Protocol):
@@ -104,17 +114,26 @@ class SearchGuidelines(QueryTool):
         del context
         try:
             # "min password length": the guidance says "memorized secret", and says that
-            # people call it a password; its own term joins the search words.
-            used = named_in(args.query, self.search.aliases(self.profile.collection))
+            # people call it a password; its own term joins the search words. Names the
+            # documents give in other words ("recovery keys" for look-up secrets) come from
+            # the profile's vocabulary, which wins a name both give.
+            aliases = {
+                **self.search.aliases(self.profile.collection),
+                **dict(self.profile.vocabulary),
+            }
+            used = {
+                " ".join(name.replace(GAP, " ").split()): term
+                for name, term in named_in(args.query, aliases).items()
+            }
             query = " ".join([args.query, *dict.fromkeys(used.values())])
             response = self.search.search(
-                self.profile.collection, query, k=self.top_k, per_document=2
+                self.profile.collection, query, k=self.top_k * SEARCH_DEPTH, per_document=2
             )
         except InvalidQueryError as error:
             raise ToolError(str(error)) from None
         except NotFoundError as error:
             raise ToolError(f"the guidance collection is not available: {error}") from None
-        found = self._passages(response)
+        found = self._passages(response, args.query)
         kept, dropped = passage_relevance_gate(found, self.min_similarity, self.min_share)
         evidence: dict[str, str] = {}
         shown: list[JSONValue] = []
@@ -144,13 +163,22 @@ class SearchGuidelines(QueryTool):
         flagged = dropped if not kept else 0
         return QueryOutput(data, evidence, retrieval=True, dropped=flagged)
 
-    def _passages(self, response: CollectionSearchResponse) -> list[RetrievedPassage]:
-        """The response's passages in rank order, one of each text, at most top_k."""
+    def _passages(self, response: CollectionSearchResponse, query: str) -> list[RetrievedPassage]:
+        """The response's passages in rank order, one of each text, at most top_k.
+
+        Of the first top_k documents that remain once those that give way are left out
+        (`documents_in_force`); passages that state nothing (`states_nothing`) are skipped.
+        """
         seen: set[str] = set()
         out: list[RetrievedPassage] = []
-        for document_hit in response.results:
+        documents = 0
+        for document_hit in documents_in_force(response.results, query):
+            if documents == self.top_k:
+                break
             document = document_hit.document
-            for hit in document_hit.passages:
+            kept = [hit for hit in document_hit.passages if not states_nothing(hit.passage.text)]
+            documents += bool(kept)
+            for hit in kept:
                 key = " ".join(hit.passage.text.split())
                 if key in seen:
                     continue  # the same words in two files (NIST's combined volumes)
@@ -166,6 +194,65 @@ class SearchGuidelines(QueryTool):
                 out.append(RetrievedPassage(label, hit.label, document, hit))
         out.sort(key=lambda p: -p.hit.score)
         return out[: self.top_k]
+
+
+def _document_id(document: Document) -> str:
+    """The id the collection's index gives a document ("RFC7230"), folded; else ""."""
+    value = document.metadata.get("doc_id")
+    return value.casefold().replace(" ", "") if isinstance(value, str) else ""
+
+
+def _ids(value: JSONValue) -> set[str]:
+    if not isinstance(value, list):
+        return set()
+    return {v.casefold().replace(" ", "") for v in value if isinstance(v, str)}
+
+
+def documents_in_force(hits: Sequence[DocumentHit], query: str) -> list[DocumentHit]:
+    """The retrieved documents a question is answered from, in the search's order.
+
+    - **A question that names a document by number is about it** ("in an rfc 3339
+      timestamp ..."): when the search returned that document, the others go, so pages that
+      only cite it in their references ("[RFC3339] Klyne, G. ...") do not answer for it.
+    - **A superseded document gives way to its successor**: a document whose `obsoleted_by`
+      (the RFC index's metadata) names another retrieved document goes ("405 Method Not
+      Allowed" is answered from RFC 7231, not from RFC 2616 it obsoletes), unless the
+      question names it.
+    """
+    named = {f"rfc{int(n)}" for n in _NAMED_RFC.findall(query)}
+    present = {_document_id(h.document) for h in hits} - {""}
+    if named & present:
+        return [h for h in hits if _document_id(h.document) in named]
+    kept = [
+        h
+        for h in hits
+        if _document_id(h.document) in named
+        or not (_ids(h.document.metadata.get("obsoleted_by")) & present)
+    ]
+    if len(kept) < len(hits):
+        # The search's order diversified against what went: a successor ranked late for
+        # being like the document it replaces. Among those in force, the best passage leads.
+        kept.sort(key=lambda h: -max((p.score for p in h.passages), default=0.0))
+    return kept
+
+
+def states_nothing(text: str) -> bool:
+    """Whether a passage is a table of contents or a reference list: it names, it states nothing.
+
+    A heading alone, three or more dotted contents lines, or two or more reference entries
+    that hold most of the passage (a page of "[RFC3339] Klyne, G. ..." entries under
+    "Informative References").
+    """
+    if len(text.split()) < HEADING_WORDS or len(_CONTENTS_LINE.findall(text)) >= 3:
+        return True
+    starts = [m.start() for m in _REFERENCE_START.finditer(text)]
+    return len(starts) >= 2 and len(text) - starts[0] >= REFERENCE_SHARE * len(text)
+
+
+HEADING_WORDS = 4
+"""A passage of fewer words is a heading alone ("Table of Contents")."""
+REFERENCE_SHARE = 0.7
+"""A passage whose reference entries hold this share of its text is a reference list."""
 
 
 def passage_relevance_gate(
