@@ -25,11 +25,11 @@ from lectern.adapters.understanding.intent_examples import EXAMPLES
 from lectern.adapters.understanding.intent_training import (
     C,
     DEV_POOLS,
-    SURFACES,
     calibrated_scale,
+    example_rows,
     fit,
     held_out_logits,
-    labelled_requests,
+    pool_rows,
     training_rows,
     write,
 )
@@ -54,9 +54,10 @@ def main() -> None:
     by_text = {t: v for (t, _), v in zip(rows, vectors, strict=True)}
     # Calibration: each pool read by a model fitted without it; the scale that fits those
     # held-out readings best is the packaged model's.
-    examples = [(t, i) for i, ts in EXAMPLES.items() for t in ts]
-    by_pool = {p: [r for s in SURFACES for r in labelled_requests(p, s, EXAMPLES)] for p in pools}
-    logits, labels = held_out_logits(examples, by_pool, by_text, embedder.model_id, args.c)
+    by_pool = pool_rows(EXAMPLES, pools)
+    logits, labels = held_out_logits(
+        example_rows(EXAMPLES), by_pool, by_text, embedder.model_id, args.c
+    )
     scale = calibrated_scale(logits, labels)
     held_right = sum(
         max(row, key=row.__getitem__) == k for row, k in zip(logits, labels, strict=True)

@@ -58,14 +58,25 @@ def labelled_requests(pool: str, surface: str, intents: Iterable[str]) -> list[R
     return rows
 
 
+def example_rows(examples: Mapping[str, Sequence[str]]) -> list[Row]:
+    """Every intent's example utterances as labelled rows."""
+    return [(text, intent) for intent, texts in examples.items() for text in texts]
+
+
+def pool_rows(
+    examples: Mapping[str, Sequence[str]], pools: Iterable[str] = DEV_POOLS
+) -> dict[str, list[Row]]:
+    """Each pool's labelled requests over both surfaces (what a held-out fit leaves out)."""
+    return {p: [r for s in SURFACES for r in labelled_requests(p, s, examples)] for p in pools}
+
+
 def training_rows(
     examples: Mapping[str, Sequence[str]], pools: Iterable[str] = DEV_POOLS
 ) -> list[Row]:
     """The examples and the pools' labelled requests, without repeats."""
-    rows = [(text, intent) for intent, texts in examples.items() for text in texts]
-    for pool in pools:
-        for surface in SURFACES:
-            rows.extend(labelled_requests(pool, surface, examples))
+    rows = example_rows(examples)
+    for requests in pool_rows(examples, pools).values():
+        rows.extend(requests)
     return list(dict.fromkeys(rows))
 
 
