@@ -295,6 +295,10 @@ def test_telling_the_people_on_a_task_something_is_a_comment(workspace: Workspac
             {"task_id": "Write the incident runbook", "content": "The draft is up for review."},
         )
     ]
+    said = "let the folks on the runbook task know it slipped a week"
+    bare = workspace.assistant.chat("alice", said)
+    assert [c.name for c in bare.tool_calls] == ["add_comment"]
+    assert "slipped a week" in bare.tool_calls[0].arguments["content"]
 
 
 def test_a_terse_report_of_a_task_done_then_a_word_to_the_team_is_two_changes(

@@ -253,8 +253,9 @@ COMMENT = re.compile(
     r"(?:comment|note)\s+)?(?:on|to|under)\s+(?P<t6>(?:(?!\bproject\b).)+?)\W*$|"
     # "tell everyone on the check point task that gateway 4 is done", "let the team on the
     # runbook know: draft is up": what the people on a task are told is a comment on it.
-    r"^(?:tell|let|inform|update)\s+(?:everyone|everybody|the\s+team|the\s+others|folks|people)"
-    r"\s+(?:on|in|under|working\s+on)\s+(?P<t9>.+?)\s+(?:know\s+)?(?:that\b|:)\s*(?P<c9>.+)$",
+    r"^(?:tell|let|inform|update)\s+(?:everyone|everybody|(?:the\s+)?(?:team|others|folks|people))"
+    r"\s+(?:on|in|under|working\s+on)\s+(?P<t9>.+?)\s*(?:\s+know\b(?:\s+that\b|\s*:)?|\s+that\b|:)"
+    r"\s*(?P<c9>.+)$",
     re.I,
 )
 THEN = re.compile(
