@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lectern.adapters.llm.hybrid_policy import HybridPolicy
+from lectern.adapters.llm.hybrid_policy import HybridPolicy, grounded
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.intents import NearestExampleClassifier
 from lectern.adapters.understanding.layer import Understanding
@@ -68,7 +68,7 @@ def test_a_confident_message_never_reaches_the_model(rules: RulePolicy) -> None:
 
 
 def test_an_unsure_message_is_the_models_to_decide(rules: RulePolicy) -> None:
-    call = ToolCall("m-1", "search_books", {"query": "whales"})
+    call = ToolCall("m-1", "search_books", {"query": "quux"})
     model = ScriptedToolModel(AIResponse("", (call,), model="scripted:tools"))
     hybrid = HybridPolicy(rules, model)
     asked = rules.complete_with_tools([Message("user", "zork quux")], TOOLS, system=SYSTEM)
@@ -78,7 +78,8 @@ def test_an_unsure_message_is_the_models_to_decide(rules: RulePolicy) -> None:
     assert len(model.received) == 1
     sent, offered = model.received[0]
     assert sent[-1].content == "zork quux"
-    assert offered == [t.name for t in TOOLS]
+    # Only the tools behind the question's likeliest readings are offered.
+    assert offered and set(offered) <= set(asked.readings) & {t.name for t in TOOLS}
 
 
 def test_when_the_model_would_not_act_the_layers_question_stands(rules: RulePolicy) -> None:
@@ -101,6 +102,56 @@ def test_after_the_models_call_the_turn_stays_the_models(rules: RulePolicy) -> N
         Message("tool", '{"results": []}', tool_call_id="m-1", name="search_books"),
     )
     assert reply.text == "Moby-Dick is about a whale."
+
+
+def test_a_call_outside_the_readings_keeps_the_question(rules: RulePolicy) -> None:
+    asked = rules.complete_with_tools([Message("user", "zork quux")], TOOLS, system=SYSTEM)
+    outside = next(t.name for t in TOOLS if t.name not in asked.readings)
+    call = ToolCall("m-1", outside, {"book": "zork", "list": "quux", "query": "zork"})
+    model = ScriptedToolModel(AIResponse("", (call,), model="scripted:tools"))
+    hybrid = HybridPolicy(rules, model)
+    reply = _step(hybrid, Message("user", "zork quux"))
+    assert reply.tool_calls == ()
+    assert reply.text == asked.text
+    assert hybrid.refused == 1
+
+
+def test_a_made_up_argument_keeps_the_question(rules: RulePolicy) -> None:
+    made_up = ToolCall("m-1", "search_books", {"query": "Dune Messiah"})
+    said = ToolCall("m-2", "search_books", {"query": "Zork"})
+    for call, stands in ((made_up, False), (said, True)):
+        model = ScriptedToolModel(AIResponse("", (call,), model="scripted:tools"))
+        hybrid = HybridPolicy(rules, model)
+        reply = _step(hybrid, Message("user", "zork quux"))
+        assert (reply.tool_calls == (call,)) is stands
+        assert hybrid.refused == (0 if stands else 1)
+
+
+def test_grounding_skips_choices_dates_and_numbers() -> None:
+    spec = ToolSpec(
+        "update_task",
+        "Change a task.",
+        {
+            "type": "object",
+            "properties": {
+                "task_id": {"type": "string"},
+                "priority": {"type": "string", "enum": ["low", "high", "urgent"]},
+                "due_date": {"type": "string"},
+                "stars": {"type": "integer"},
+            },
+        },
+    )
+    said = [Message("user", "make the vpn hunt urgent, due friday, 4 stars")]
+    fine = ToolCall(
+        "m",
+        "update_task",
+        {"task_id": "VPN hunt", "priority": "urgent", "due_date": "2026-11-06", "stars": 4},
+    )
+    invented = ToolCall("m", "update_task", {"task_id": "Rotate the certificates"})
+    from_page = ToolCall("m", "update_task", {"task_id": "task-7f3a"})
+    assert grounded(fine, spec, said, "You help.")
+    assert not grounded(invented, spec, said, "You help.")
+    assert grounded(from_page, spec, said, "The reader is on the page of task task-7f3a.")
 
 
 def test_bootstrap_builds_hybrid_over_the_local_tool_model(tmp_path: Path) -> None:

@@ -93,6 +93,9 @@ class AIResponse:
     unsure: bool = False
     """A policy's question asked because its reading is below its confidence floor: a
     caller with a model may let the model decide instead (`hybrid`)."""
+    readings: tuple[str, ...] = ()
+    """With an unsure question: the tools behind its likeliest readings, the only ones a
+    model deciding instead may call (`hybrid`)."""
 
 
 @dataclass(frozen=True, slots=True)

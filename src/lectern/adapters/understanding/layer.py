@@ -276,10 +276,18 @@ class Clarification:
 
     question: str
     suggestions: tuple[str, ...]
+    readings: tuple[str, ...] = ()
+    """The intents behind the suggestions (tool names among them), likeliest first."""
 
     def response(self, model: str, *, unsure: bool = False) -> AIResponse:
         """As a final reply of a policy; `unsure`: asked because the reading is not confident."""
-        return AIResponse(self.question, model=model, suggestions=self.suggestions, unsure=unsure)
+        return AIResponse(
+            self.question,
+            model=model,
+            suggestions=self.suggestions,
+            unsure=unsure,
+            readings=self.readings if unsure else (),
+        )
 
 
 def which_of(what: str, candidates: Iterable[str], action: str = "") -> Clarification:
@@ -375,7 +383,7 @@ class Understanding:
             )
         else:
             question = "I'm not sure what you mean. Could you say it another way?"
-        return Clarification(question, labels)
+        return Clarification(question, labels, tuple(options))
 
 
 def conversational_reply(intent: str, off_topic_text: str) -> str:
