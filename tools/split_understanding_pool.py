@@ -9,11 +9,12 @@ pool from the two splits and confirms the same deal comes out.
 
 The pools: pool-v2 (seed "pool-v2-2026-11-26", dev2 / test2, the default), pool-v4 (seed
 "pool-v4-2026-11-27", dev4 / test3), pool-v5 (seed "pool-v5-2026-11-27", dev5 / test4, the
-book assistant and the workspace only) and pool-v6 (seed "pool-v6-2026-11-28", dev6 / test5,
-the guideline chat and the KB reply only); `--seed` and `--splits` override a pool's.
+book assistant and the workspace only), pool-v6 (seed "pool-v6-2026-11-28", dev6 / test5,
+the guideline chat and the KB reply only) and pool-v7 (seed "pool-v7-2026-11-29", dev7 /
+test6, the book assistant and the workspace only); `--seed` and `--splits` override a pool's.
 
-Usage: python tools/split_understanding_pool.py [--pool pool-v6] POOL_DIR
-       python tools/split_understanding_pool.py [--pool pool-v6] --check
+Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
+       python tools/split_understanding_pool.py [--pool pool-v7] --check
 """
 
 from __future__ import annotations
@@ -102,6 +103,28 @@ WRITTEN_BY_V6 = (
     "tools/split_understanding_pool.py --pool pool-v6 (seed pool-v6-2026-11-28, dealt by kind; a "
     "session dealt whole). "
 )
+WRITTEN_BY_V7 = (
+    "Written for issue 26 by a helper engineer who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not the understanding section of docs/assistant.md, "
+    "not the requests of any earlier set; dev5's files opened only for the JSON shape of their "
+    "first three cases and the kinds): a seventh pool, of book assistant and workspace requests "
+    "only, as different people write them (terse, polite, indirect, questions that are really "
+    "commands, slang and idiom, typos and lower case, British spellings, non-native English, "
+    "chatty preambles and long messages with the request in the middle, people by display name, "
+    "titles with 'and' or punctuation, compound requests of two or three actions in the order "
+    "asked, context-dependent 'this' / 'it' with a book, task, project or document page or an "
+    "earlier turn) and requests whose right reply is a clarifying question (nothing named, a "
+    "description matching two books, lists or tasks, a person, project or task not in the "
+    "workspace, a change without its value, a vague date, a 'this' with no page). Every "
+    "expectation is what a careful reader judges right from the words and the data: book titles "
+    "checked in the catalog sources (corrections only where the catalog's value differs from the "
+    "one stated); the seeded demo workspace (alice owner, bob member, vera viewer; user alice "
+    "unless a turn says otherwise; cases with a 'today' key assume 2026-11-02, a Monday, and only "
+    "those depend on the date). expect_clarify: one clarifying question back, no action, nothing "
+    "changed. expect_intent: greeting, thanks, capabilities or off_topic, no tool. One pool "
+    "(origin pool-v7), split per surface by tools/split_understanding_pool.py --pool pool-v7 "
+    "(seed pool-v7-2026-11-29, dealt by kind). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -119,6 +142,10 @@ ABOUT = {
     "once, at the end of issue 26.",
     "test5": WRITTEN_BY_V6 + "This is TEST5, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of issue 26, and report that run.",
+    "dev7": WRITTEN_BY_V7 + "This is DEV7: tune on it. TEST6 (../test6) is held out: run it "
+    "once, at the end of this pass on issue 26.",
+    "test6": WRITTEN_BY_V7 + "This is TEST6, HELD OUT: do not read it while changing the rules; "
+    "run it once, at the end of this pass on issue 26, and report that run.",
 }
 
 
@@ -140,6 +167,9 @@ POOLS = {
     ),
     "pool-v6": Pool(
         "pool-v6", "pool-v6-2026-11-28", ("dev6", "test5"), surfaces=("guideline", "kb")
+    ),
+    "pool-v7": Pool(
+        "pool-v7", "pool-v7-2026-11-29", ("dev7", "test6"), surfaces=("workspace", "assistant")
     ),
 }
 SEED = POOLS["pool-v2"].seed

@@ -1,6 +1,6 @@
-"""The understanding pools v2 to v6: loadable by the runners, and true to their data.
+"""The understanding pools v2 to v7: loadable by the runners, and true to their data.
 
-One set of checks, run over each pool's `Pool` below (v3 and v5: book assistant and
+One set of checks, run over each pool's `Pool` below (v3, v5 and v7: book assistant and
 workspace; v6: guideline chat and KB reply; v2 and v4: all four): every file loads with the
 loader its runner uses (and, from v3 on, holds every case's required fields); each pool is as
 large and as varied as it promised; every tool named is one the assistant offers; every task,
@@ -202,7 +202,22 @@ POOL_V6 = Pool(
     kb=Questions(questions=30, declined=10, id_prefix="p6-k-"),
     numbers_as_written=True,
 )
-POOLS = (POOL_V2, POOL_V3, POOL_V4, POOL_V5, POOL_V6)
+POOL_V7 = Pool(
+    "pool-v7",
+    ("dev7", "test6"),
+    ("assistant", "workspace"),
+    variety=Variety(cases=150, clarify=24, compound=17, context=15, per_intent=4, per_tool=6),
+    held_out=(
+        "This is TEST6, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v7-2026-11-29",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(55, 5),
+)
+POOLS = (POOL_V2, POOL_V3, POOL_V4, POOL_V5, POOL_V6, POOL_V7)
 
 
 def _pools(*, having: str | None = None, surface: str | None = None) -> list[Any]:

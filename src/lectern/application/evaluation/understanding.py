@@ -6,7 +6,8 @@ and `test2` halve a second pool written the same way, test2 held out until the e
 is a third pool of book assistant and workspace requests, for tuning; `dev4` and `test3`
 halve a fourth pool of all four surfaces, test3 held out until the end; `dev5` and `test4`
 halve a fifth pool of book assistant and workspace requests, test4 held out; `dev6` and
-`test5` halve a sixth pool of guideline chat and KB reply questions, test5 held out). The
+`test5` halve a sixth pool of guideline chat and KB reply questions, test5 held out; `dev7`
+and `test6` halve a seventh pool of book assistant and workspace requests, test6 held out). The
 book assistant and workspace sets use the schemas of the conversation sets and run through
 their runners (`evaluation/assistant.py`, `evaluation/workspace.py`); two keys are added:
 `expect_clarify` (the right reply is one clarifying question: no tool, nothing changed) and
@@ -37,12 +38,25 @@ from lectern.application.evaluation.workspace import WorkspaceCase, WorkspaceOut
 SURFACES = ("assistant", "workspace", "guideline", "kb")
 SPLITS = ("dev", "test")
 """The splits `--split all` runs."""
-MORE_SPLITS = ("dev2", "test2", "dev3", "dev4", "test3", "dev5", "test4", "dev6", "test5")
+MORE_SPLITS = (
+    "dev2",
+    "test2",
+    "dev3",
+    "dev4",
+    "test3",
+    "dev5",
+    "test4",
+    "dev6",
+    "test5",
+    "dev7",
+    "test6",
+)
 """Run only when named: the second pool's halves (pool-v2), the third pool (pool-v3, dev3:
 book assistant and workspace only, for tuning) and the fourth pool's halves (pool-v4, dev4 for
 tuning and test3 held out) and the fifth pool's halves (pool-v5, book assistant and workspace
-only: dev5 for tuning and test4 held out) and the sixth pool's halves (pool-v6, guideline chat
-and KB reply only: dev6 for tuning and test5 held out)."""
+only: dev5 for tuning and test4 held out), the sixth pool's halves (pool-v6, guideline chat
+and KB reply only: dev6 for tuning and test5 held out) and the seventh pool's halves (pool-v7,
+book assistant and workspace only: dev7 for tuning and test6 held out)."""
 
 
 def split_file(split: str, surface: str) -> Traversable | None:

@@ -45,6 +45,8 @@ SPLIT_CHOICES = (
     "test4",
     "dev6",
     "test5",
+    "dev7",
+    "test6",
     "all",
 )
 MODEL_PROVIDERS = ("local", "hybrid")
