@@ -380,3 +380,51 @@ def test_a_project_no_one_has_is_asked_about_not_guessed(workspace: WorkspaceWor
     assert "Marketing Launch" in reply.text and "?" in reply.text
     known = workspace.assistant.chat("alice", "how is the work going on the VPN project?")
     assert known.tool_calls != ()
+
+
+def _calls(reply: object) -> list[tuple[str, dict[str, object]]]:
+    return [(c.name, dict(c.arguments)) for c in reply.tool_calls]  # type: ignore[attr-defined]
+
+
+def test_a_part_no_pattern_knows_is_read_by_meaning_and_the_next_part_kept(
+    workspace: WorkspaceWorld,
+) -> None:
+    # "put bob on ..." is no assignment shape of the patterns; "make it urgent" was dropped.
+    reply = workspace.assistant.chat("alice", "stick bob on the vpn login hunt and make it urgent")
+    assert _calls(reply) == [
+        ("assign_task", {"task_id": "Hunt for unusual VPN logins", "assignee_id": "bob"}),
+        ("update_task", {"task_id": "Hunt for unusual VPN logins", "priority": "urgent"}),
+    ]
+    pushed = workspace.assistant.chat(
+        "alice", "hand the runbook over to bob, and push it back to friday"
+    )
+    assert [c[0] for c in _calls(pushed)] == ["assign_task", "update_task"]
+    assert {c[1]["task_id"] for c in _calls(pushed)} == {"Write the incident runbook"}
+    assert "due_date" in _calls(pushed)[1][1]
+
+
+def test_a_joint_inside_a_quoted_title_is_not_a_second_request(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "create a task 'Review and close the firewall tickets' in the vpn project"
+    )
+    assert _calls(reply) == [
+        (
+            "create_task",
+            {
+                "project_id": "VPN gateway hardening",
+                "title": "Review and close the firewall tickets",
+            },
+        )
+    ]
+
+
+def test_there_in_a_second_look_up_is_the_first_parts_project(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "list the blockers in the vpn project, then the tasks still todo there"
+    )
+    assert _calls(reply) == [
+        ("get_blockers", {"project_id": "VPN gateway hardening"}),
+        ("get_tasks", {"project_id": "VPN gateway hardening", "status": "todo"}),
+    ]

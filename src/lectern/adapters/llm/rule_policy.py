@@ -51,6 +51,7 @@ from lectern.adapters.understanding.layer import (
     conversational_reply,
 )
 from lectern.adapters.understanding.mentions import (
+    Names,
     masked,
     names_from_prompt,
     with_name,
@@ -69,6 +70,7 @@ from lectern.adapters.understanding.ruled_out import (
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
+from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
@@ -111,6 +113,19 @@ _ACTIONS = frozenset(
     }
 )
 """The book tools that change something: what the clauses of a compound request may do."""
+WORKSPACE_ACTIONS = frozenset(
+    {
+        "create_task",
+        "update_task",
+        "assign_task",
+        "complete_task",
+        "add_comment",
+        "create_blocker",
+        "resolve_blocker",
+    }
+)
+"""The workspace tools that change something: what the parts of a several-change message
+may do (a look-up read by meaning is not trusted inside one)."""
 _BOOK_ID = re.compile(r"^(?:book:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 RIVAL_SHARE = 0.25
 """A book sharing a title is asked about when it has at least this share of the most read
@@ -296,6 +311,10 @@ class RulePolicy:
             # Workspace requests first: a task may well mention a password or a translation.
             # Only for a reader who has projects to speak of: "give Rebecca 4 stars and add it
             # to Winter" from a reader with none is no task handed to a person called Winter.
+            several = self._workspace_parts(text, history, system, available) if not nested else []
+            if several:
+                plan.steps.extend(self.steps.single_calls(several))
+                return plan
             stages = self.workspace.plan(text, history, system)
             if stages:
                 plan.steps.extend(stages)
@@ -366,14 +385,7 @@ class RulePolicy:
         tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
         if not on_workspace:
             tools += [t for t in BOOK_TOOLS if t in available]
-        meaning = text
-        if on_workspace or names.of("project"):
-            # What follows a colon is what to write ("comment: vendor confirmed the window"),
-            # not a reference: only the request before it is masked.
-            head, colon, body = text.partition(":")
-            meaning = masked(head, names) + colon + body
-        reading = self.layer.read(meaning, tools, mentioned_kinds(text, names), said=text)
-        reading = reading.without(ruled_out(text, names))
+        reading = self._read(text, tools, names, on_workspace)
         if (
             not self.layer.confident(reading)
             and not on_workspace
@@ -393,11 +405,7 @@ class RulePolicy:
         if intent == "search_books":
             return self.books.search(text)
         if intent in WORKSPACE_TOOLS:
-            task, project = self.workspace.context(history, system)
-            reader = names.of("reader")
-            page = PAGE.search(system)
-            document = page.group("id") if page and page.group("type") == "document" else None
-            where = Where(task, project, reader[0] if reader else None, document)
+            where = self._where(history, system)
             planned = plan_workspace(intent, text, names, where, self._call, self.clock())
         else:
             planned = plan_books(intent, text, names, it, self._call)
@@ -416,6 +424,58 @@ class RulePolicy:
         }
         told = read_reply(intent, text) or book_replies.get(intent) or _summary
         return [lambda _: calls, lambda done: AIResponse(told(done), model=MODEL_ID)]
+
+    def _read(self, text: str, tools: list[str], names: Names, on_workspace: bool) -> Any:
+        """The layer's reading of `text` among `tools`, with stored names masked."""
+        assert self.layer is not None
+        meaning = text
+        if on_workspace or names.of("project"):
+            # What follows a colon is what to write ("comment: vendor confirmed the window"),
+            # not a reference: only the request before it is masked.
+            head, colon, body = text.partition(":")
+            meaning = masked(head, names) + colon + body
+        reading = self.layer.read(meaning, tools, mentioned_kinds(text, names), said=text)
+        return reading.without(ruled_out(text, names))
+
+    def _where(self, history: Sequence[Message], system: str, task: str | None = None) -> Where:
+        """What "it", "this project", "me" and "this document" mean for a workspace plan."""
+        in_view, project = self.workspace.context(history, system)
+        reader = names_from_prompt(system).of("reader")
+        page = PAGE.search(system)
+        document = page.group("id") if page and page.group("type") == "document" else None
+        return Where(task or in_view, project, reader[0] if reader else None, document)
+
+    def _workspace_parts(
+        self, text: str, history: Sequence[Message], system: str, available: set[str]
+    ) -> list[ToolCall]:
+        """The changes of a message of several workspace changes, each part read alone.
+
+        A part is read by the workspace patterns, else by meaning when the layer is sure
+        (among the tools the whole message would be read among); `workspace_parts.py` says
+        when the split stands.
+        """
+        layer = self.layer
+        if layer is None:
+            return []
+        names = names_from_prompt(system)
+        on_workspace = bool(_WORKSPACE_PAGE.search(system))
+        tools = [t for t in WORKSPACE_TOOLS if t in available]
+        if not on_workspace:
+            tools += [t for t in BOOK_TOOLS if t in available]
+
+        def read(part: str, task: str | None) -> list[ToolCall] | None:
+            stages = self.workspace.plan(part, history, system, it=task)
+            if stages:
+                first = stages[0](_Done([], []))
+                return first if isinstance(first, list) else None
+            intent = layer.decided(self._read(part, tools, names, on_workspace))
+            if intent not in WORKSPACE_ACTIONS:
+                return None
+            where = self._where(history, system, task)
+            planned = plan_workspace(intent, part, names, where, self._call, self.clock())
+            return planned if isinstance(planned, list) else None
+
+        return changes_in_parts(text, read, WORKSPACE_ACTIONS)
 
     def _verdict_on(self, part: str) -> str | None:
         """The catalog book a statement names ("I loved Dune"), or None (a question, no book)."""

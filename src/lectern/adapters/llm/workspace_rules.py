@@ -80,6 +80,38 @@ _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f-]{27,}", re.I)
 """A task's id, as replies write it (`[task:<id>]`): passed as it is."""
 
 
+_THERE = re.compile(
+    r"(?<!\bis\s)(?<!\bare\s)(?<!['’]s\s)\b(?:in\s+|over\s+)?there\b|"
+    r"\bin\s+(?:it|that\s+project|the\s+same\s+project)\b",
+    re.I,
+)
+"""A later part's "there" or "in that project": the project an earlier part was about ("are
+there" is no place)."""
+
+
+_LOOKUP_LEAD = re.compile(
+    r"^\s*(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?"
+    r"(?:show|list|give|get|find|pull\s+up|tell)(?:\s+(?:me|us))?\s+",
+    re.I,
+)
+_VERB_FIRST = re.compile(
+    r"^\s*(?:what|which|who|how|is|are|show|list|give|get|find|tell|pull|add|make|set|"
+    r"mark|move|assign|close|complete|resolve|create|comment|put|hand|push)\b",
+    re.I,
+)
+
+
+def _there(part: str, earlier: list[ToolCall]) -> str:
+    """A later part with its "there" named: the project of the earlier part's last call."""
+    project = next(
+        (c.arguments["project_id"] for c in reversed(earlier) if c.arguments.get("project_id")),
+        None,
+    )
+    if not isinstance(project, str):
+        return part
+    return _THERE.sub(f"in the {project} project", part)
+
+
 class WorkspaceRules(WorkspaceQuestions):
     """Plans for workspace requests, over the rule policy's call maker."""
 
@@ -116,9 +148,15 @@ class WorkspaceRules(WorkspaceQuestions):
                 project = shown[0]
         return task, project
 
-    def plan(self, text: str, history: Sequence[Message], system: str) -> list[Stage] | None:
-        """The stages for a workspace request, or None when it is not one."""
+    def plan(
+        self, text: str, history: Sequence[Message], system: str, it: str | None = None
+    ) -> list[Stage] | None:
+        """The stages for a workspace request, or None when it is not one.
+
+        `it`: the task "it" means when an earlier part of the same message named one.
+        """
         it_task, page_project = self.context(history, system)
+        it_task = it or it_task
         names = names_from_prompt(system)
         readers = names.of("reader")
         on_workspace_page = bool(PAGE.search(system))
@@ -298,7 +336,13 @@ class WorkspaceRules(WorkspaceQuestions):
                 if not isinstance(asked, list):
                     continue
                 task = next((c.arguments.get("task_id") for c in reversed(asked)), None)
-                second = self._part(text[separator.end() :].strip(), context.with_it(task))
+                later = _there(text[separator.end() :].strip(), asked)
+                second = self._part(later, context.with_it(task))
+                lead = _LOOKUP_LEAD.match(text)
+                if not second and lead and not _VERB_FIRST.match(later):
+                    # "show me the VPN blockers, then the tasks ...": the look-up's verb is
+                    # said once for both parts.
+                    second = self._part(f"{lead.group(0)}{later}", context.with_it(task))
             except _Unclear:
                 continue
             if not second:

@@ -1,0 +1,77 @@
+"""A workspace message of several changes, each part read by a pattern or by meaning.
+
+"put bob on the vpn hunt and make it urgent" is two changes. The workspace patterns split a
+message only where every part is one of their own shapes; a part they do not know ("put bob
+on ...") left the whole message to the meaning reader, which proposed the assignment and
+silently dropped "make it urgent". Here each part is read on its own, first by the patterns
+and then by meaning, with a later part's "it" meaning the task an earlier part changed. The
+split stands only when every part is a change planned without a question; otherwise the
+message is read whole, as before, so a joint inside a name ("Review and sign off") costs
+nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from lectern.domain.assistant import ToolCall
+
+CHANGE_VERB = (
+    r"(?:make|set|mark|move|push|bump|pull|assign|reassign|unassign|give|hand|put|add|create|"
+    r"open|close|complete|finish|resolve|rename|comment|note|tell|let|change|update|raise|"
+    r"lower|drop|flag|log|leave|reopen|start|wrap)"
+)
+"""The verbs a change starts with: where a joint may begin a second request."""
+_JOINT = re.compile(
+    r"\s*(?:[,;]\s*(?:and\s+)?(?:then\s+)?(?:also\s+)?|\s+(?:and\s+then|then|and\s+also|and|&)\s+)"
+    r"(?:(?:can|could|would)\s+you\s+)?(?:please\s+|pls\s+)?"
+    rf"(?={CHANGE_VERB}\b)",
+    re.I,
+)
+_TOO = re.compile(r"[\s,]+(?:too|as\s+well|also)\W*$", re.I)
+
+PartReader = Callable[[str, str | None], list[ToolCall] | None]
+"""Reads one part, with the task "it" means (or None): its calls, or None when it cannot."""
+
+
+_QUOTED = re.compile(r"(?<!\w)[\"“‘'][^\"“”‘’']+[\"”’'](?!\w)")
+"""A quoted span (a title or a comment): a joint inside it is part of what is quoted."""
+
+
+def parts(text: str) -> list[str]:
+    """The requests a message joins before a verb of a change, or [] when it is one."""
+    text = text.strip()
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
+    pieces: list[str] = []
+    start = 0
+    for joint in _JOINT.finditer(text):
+        if any(a < joint.start() < b for a, b in quoted):
+            continue
+        pieces.append(text[start : joint.start()])
+        start = joint.end()
+    pieces.append(text[start:])
+    pieces = [_TOO.sub("", p).strip(" ,;.") for p in pieces]
+    pieces = [p for p in pieces if p]
+    return pieces if 2 <= len(pieces) <= 3 else []
+
+
+def changes_in_parts(text: str, read: PartReader, actions: frozenset[str]) -> list[ToolCall]:
+    """Every part's changes in the order asked, or [] when any part is not one.
+
+    `read` is tried on each part with the task the previous parts named last as "it".
+    """
+    found: list[ToolCall] = []
+    task: str | None = None
+    for part in parts(text):
+        if any(c.name == "create_task" for c in found):
+            # "add a task X and give it to bob": the new task has no id for "it" to mean
+            # yet; the create-task reading takes the whole message.
+            return []
+        calls = read(part, task)
+        if not calls or any(c.name not in actions for c in calls):
+            return []
+        found += calls
+        named = [c.arguments.get("task_id") for c in calls if c.arguments.get("task_id")]
+        task = str(named[-1]) if named else task
+    return found
