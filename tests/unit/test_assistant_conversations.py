@@ -55,6 +55,23 @@ def test_calls_are_compared_by_name_order_and_arguments() -> None:
     assert check_calls(expected, [ToolCall("1", "add_to_list", {})])
 
 
+def test_a_book_given_by_its_id_is_the_expected_title() -> None:
+    ids = {
+        "Dune": "0b6c9a1e-2f4d-4c1a-9d3e-5a7b8c9d0e1f",
+        "Emma": "1c7d0b2f-3a5e-4d2b-8e4f-6b8c9d0e1f2a",
+    }
+
+    def book_id(book: str) -> str | None:
+        return book if book in ids.values() else ids.get(book)
+
+    expected = [ExpectedCall("add_to_list", {"book": "Dune", "list": "To read"})]
+    by_id = ToolCall("1", "add_to_list", {"book": ids["Dune"], "list": "To read"})
+    other = ToolCall("1", "add_to_list", {"book": ids["Emma"], "list": "To read"})
+    assert check_calls(expected, [by_id], book_id) == []
+    assert check_calls(expected, [other], book_id)
+    assert check_calls(expected, [by_id])  # without a resolver an id is not a title
+
+
 def test_a_language_is_compared_as_the_tool_reads_it_by_name_or_code() -> None:
     expected = [ExpectedCall("propose_correction", {"book": "Insomnia", "language": "en"})]
     named = {"book": "Insomnia", "language": "English"}

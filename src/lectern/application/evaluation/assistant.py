@@ -11,10 +11,12 @@ proposed action (in the order proposed) when the case says so, and compares:
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,7 @@ from lectern.domain.normalize.languages import language_code
 from lectern.errors import DatasetError, LecternError
 
 CONVERSATIONS_FILE = "assistant_conversations.json"
+_UUID = re.compile(r"(?:book:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +136,16 @@ def _same(expected: Any, got: Any) -> bool:
     return bool(expected == got)
 
 
-def check_calls(expected: Sequence[ExpectedCall], got: Sequence[ToolCall]) -> list[str]:
-    """What differs between the expected calls and the calls made (empty: they match)."""
+def check_calls(
+    expected: Sequence[ExpectedCall],
+    got: Sequence[ToolCall],
+    book_id: Callable[[str], str | None] | None = None,
+) -> list[str]:
+    """What differs between the expected calls and the calls made (empty: they match).
+
+    `book_id` maps a title (or an id) to its catalog id: a `book` given as the id of the
+    expected title (the book of the page the reader is on) names the same book.
+    """
     problems = []
     if [c.tool for c in expected] != [c.name for c in got]:
         return [f"tools {[c.name for c in got]} instead of {[c.tool for c in expected]}"]
@@ -144,6 +155,15 @@ def check_calls(expected: Sequence[ExpectedCall], got: Sequence[ToolCall]) -> li
             if name == "language" and isinstance(given, str) and isinstance(value, str):
                 # The tool takes a name or a code ("English" and "en" correct alike).
                 given, value = language_code(given) or given, language_code(value) or value
+            if (
+                name == "book"
+                and book_id is not None
+                and isinstance(given, str)
+                and isinstance(value, str)
+                and given != value
+                and book_id(given) == book_id(value) is not None
+            ):
+                given = value  # the same catalog book, by its id
             if not _same(value, given):
                 problems.append(f"{call.name}.{name} = {call.arguments.get(name)!r}, not {value!r}")
         for name, part in want.contains.items():
@@ -222,7 +242,7 @@ class ConversationRunner:
                         self.assistant.approve(user, action.id)
         except LecternError as error:
             problems.append(f"error: {error}")
-        call_problems = check_calls(case.calls, calls)
+        call_problems = check_calls(case.calls, calls, self._book_id)
         problems += call_problems
         state = self._state(user)
         state_problems = self._compare(case, state)
@@ -247,11 +267,21 @@ class ConversationRunner:
         for name, titles in case.setup_lists.items():
             list_id = str(uuid.uuid4())
             self.library.create_list(user, list_id, name, now)
-            for title in titles:
+            for order, title in enumerate(titles):
                 book = self._book(title)
-                self.library.add_entry(user, list_id, book, None, now)
+                # A list keeps the order its books were added in: one microsecond apart and
+                # before the conversation, so the setup's order is the list's and a book the
+                # conversation adds comes last (one shared instant left it to the book ids).
+                added = now - timedelta(microseconds=len(titles) - order)
+                self.library.add_entry(user, list_id, book, None, added)
         for title, stars in case.setup_ratings.items():
             self.library.put_rating(Rating(user, self._book(title), stars, None, now))
+
+    def _book_id(self, book: str) -> str | None:
+        """A book argument's catalog id: an id as it is, a title resolved."""
+        if _UUID.fullmatch(book):
+            return book
+        return self.resolve_title(book)
 
     def _book(self, title: str) -> str:
         found = self.resolve_title(title)
