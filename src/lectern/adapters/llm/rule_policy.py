@@ -345,7 +345,7 @@ class RulePolicy:
             lists.delete,
             functools.partial(lists.add, lists=names.of("list")),
             self.books.rate,
-            self.books.correction,
+            functools.partial(self.books.correction, lists=names.of("list")),
             self.books.similar,
             self.books.question,
             self.books.facets,

@@ -41,6 +41,7 @@ _TOP = re.compile(r"\btop\s+(?P<n>\d{1,2})\b", re.I)
 _NOTE = re.compile(
     r"\bwith\s+(?:a|the)\s+note\b\s*[:,-]?\s*(?P<note>.+)$|\bnote\s*:\s*(?P<after>.+)$", re.I
 )
+_THIS_BOOK = re.compile(r"\b(?:this|that)\s+(?:one|book|novel|title)\b", re.I)
 _DEICTIC = re.compile(r"\b(?:this|it|that)(?:\s+(?:one|book))?\b", re.I)
 _WORD = r"(?:[A-Z][\w'’-]*|\d+)"
 _TITLE = re.compile(
@@ -122,6 +123,10 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
         core = " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split())
     if core and _DEICTIC.search(text) and not _OF_THE_READER.sub(" ", core).strip():
         core = ""  # "i've read this, give it a 2": what is left tells of the reader, not a book
+    if core and core == core.casefold() and _THIS_BOOK.search(text):
+        # "ugh, i didn't like this one at all": "this one" is the book; the lower-case words
+        # left over are the reader's feelings, not a title.
+        core = ""
     if _PLURAL.fullmatch(core):
         return it(core)  # "add these to summer": which books is asked, never guessed
     if core:
@@ -132,12 +137,53 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
     return None
 
 
+_NOT_A_NAME = frozenset(
+    [
+        "to",
+        "on",
+        "in",
+        "into",
+        "onto",
+        "off",
+        "of",
+        "from",
+        "for",
+        "my",
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "it",
+        "this",
+        "that",
+        "these",
+        "me",
+        "i",
+        "you",
+        "list",
+        "lists",
+        "please",
+        "pls",
+        "add",
+        "put",
+        "take",
+        "remove",
+        "move",
+        "book",
+        "books",
+    ]
+)
+
+
 def _list(text: str, names: Names) -> str | Clarification | None:
     lists = names.of("list")
     for name in lists:
         if re.search(rf"\b{re.escape(name)}\b", text, re.I):
             return name
-    words = re.findall(r"[A-Za-z][\w'-]+", text)
+    # A list named by one of its words ("the scifi one"); the request's own small words
+    # ("to", "my", "list") name no list, though "to" is most of "To read".
+    words = [w for w in re.findall(r"[A-Za-z][\w'-]+", text) if w.casefold() not in _NOT_A_NAME]
     found = None
     for word in words:
         candidate = resolve(word, lists, cutoff=85)

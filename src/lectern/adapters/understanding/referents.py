@@ -58,6 +58,9 @@ def which_book(error: _NoReferent) -> Clarification:
     return Clarification(f"Which book by {who} do you mean? Name its title.", ())
 
 
+_ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now)$", re.I)
+
+
 def book_resolver(
     history: Sequence[Message], system: str, text: str = "", referent: str | None = None
 ) -> Callable[[str], str]:
@@ -78,7 +81,11 @@ def book_resolver(
                 break
 
     def resolve(reference: str) -> str:
+        quoted = reference.strip()[:1] in "\"'“‘"
         reference = _clean(reference)
+        if not quoted:
+            # "add Foundation instead", "and Emma too": the adverb is no part of the title.
+            reference = _ADVERB_AFTER.sub("", reference) or reference
         if _THESE.match(reference) or _ANY.match(reference):
             raise _NoReferent(reference)
         if _IT.match(reference):

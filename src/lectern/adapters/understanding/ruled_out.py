@@ -67,6 +67,11 @@ _RENAME_CUE = re.compile(
 )
 
 
+def _names_a_list(text: str, names: Names) -> bool:
+    """Whether the message says one of the reader's lists by its whole name."""
+    return any(re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in names.of("list"))
+
+
 def ruled_out(text: str, names: Names) -> set[str]:
     """Intents the message's words rule out, whatever its meaning scores.
 
@@ -102,7 +107,9 @@ def ruled_out(text: str, names: Names) -> set[str]:
         # "we need a task in the phishing project for ..., assign it to me": a task spoken
         # of as "a task" does not exist yet, so no change to a stored one is meant.
         gone.update(("assign_task", "complete_task", "update_task", "add_comment"))
-    if not _CORRECT_CUE.search(text):
+    if not _CORRECT_CUE.search(text) or _names_a_list(text, names):
+        # A message naming one of the reader's lists is about the list: in "The Road
+        # shouldn't be on Read in 2026" the year is the list's, not the book's.
         gone.add("propose_correction")
     if not _DISMISS_CUE.search(text):
         # "remove it" is close in meaning to "cancel that", but only a word of refusal
