@@ -173,3 +173,47 @@ def test_this_one_with_the_readers_feelings_is_the_book_in_view(world: World) ->
     page = PageContext("book", str(uuid.UUID(int=1)), "Dune")
     reply = world.service.chat("reader", "honestly this one bored me silly. two stars", page=page)
     assert _calls(reply) == [("rate_book", {"book": str(uuid.UUID(int=1)), "stars": 2})]
+
+
+def test_a_wish_and_a_reason_around_an_entry_are_not_the_title(world: World) -> None:
+    world.library.create_list("reader", str(uuid.uuid4()), "Fantasy", world.clock())
+    wanted = world.service.chat("reader", "i want gilead on the fantasy list")
+    assert [(n, a["list"], str(a["book"]).casefold()) for n, a in _calls(wanted)] == [
+        ("add_to_list", "Fantasy", "gilead")
+    ]
+    dropped = world.service.chat("reader", "pls delist dune from fantasy, i finished it")
+    assert [(n, a["list"], str(a["book"]).casefold()) for n, a in _calls(dropped)] == [
+        ("remove_from_list", "Fantasy", "dune")
+    ]
+
+
+def test_getting_a_list_with_its_name_quoted_creates_it(world: World) -> None:
+    reply = world.service.chat("reader", "could I get a list 'Night reads'")
+    assert _calls(reply) == [("create_list", {"name": "Night reads"})]
+
+
+def test_the_date_the_record_has_set_against_the_right_one_is_a_correction(world: World) -> None:
+    reply = world.service.chat("reader", "Gilead is from 2004 - the year you have is a reprint")
+    assert _calls(reply) == [("propose_correction", {"book": "Gilead", "published_year": 2004})]
+
+
+def test_a_question_naming_no_book_after_one_was_talked_of_means_it(world: World) -> None:
+    first = world.service.chat("reader", "tell me about The Hobbit")
+    assert _names(first) == ["get_book_details"]
+    reply = world.service.chat(
+        "reader", "hmm, and who's the author?", conversation=first.conversation
+    )
+    assert _names(reply) == ["get_book_details"]
+    assert reply.tool_calls[0].arguments["book"] in (str(uuid.UUID(int=2)), "The Hobbit")
+
+
+def test_the_other_one_is_asked_about_not_read_as_a_title(world: World) -> None:
+    reply = world.service.chat("reader", "ok and what about the other one?")
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "?" in reply.text
+
+
+def test_a_mistyped_request_verb_is_no_title(world: World) -> None:
+    reply = world.service.chat("reader", "Recomend me books close to The Hobbit please")
+    assert _names(reply)[:1] == ["similar_books"]
+    assert reply.tool_calls[0].arguments["book"] == "The Hobbit"

@@ -428,3 +428,28 @@ def test_there_in_a_second_look_up_is_the_first_parts_project(workspace: Workspa
         ("get_blockers", {"project_id": "VPN gateway hardening"}),
         ("get_tasks", {"project_id": "VPN gateway hardening", "status": "todo"}),
     ]
+
+
+def test_a_part_read_by_meaning_unsurely_never_adds_a_change(workspace: WorkspaceWorld) -> None:
+    # "take me off X" reads as completing X, unsurely (0.75): it must not become a change.
+    reply = workspace.assistant.chat("alice", "take me off the vpn hunt and put bob on it")
+    assert "complete_task" not in _names(reply)
+    assert ("assign_task", {"task_id": "Hunt for unusual VPN logins", "assignee_id": "bob"}) in (
+        _calls(reply)
+    )
+
+
+def test_one_change_said_twice_in_two_parts_is_proposed_once(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "I've kicked off the phishing drill, set it to in progress"
+    )
+    assert _calls(reply) == [
+        ("update_task", {"task_id": "Schedule the phishing drill", "status": "in_progress"})
+    ]
+
+
+def test_a_state_asked_of_a_project_lists_its_tasks_in_that_state(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "what's finished in phishing awareness so far?")
+    assert _calls(reply) == [("get_tasks", {"project_id": "Phishing awareness", "status": "done"})]

@@ -57,7 +57,9 @@ _AT_MOST = re.compile(
 """A limit said as a refusal ("nothing longer than 300 pages"): at most that many."""
 _CONTRAST = re.compile(
     r"\b(?:says|shows|wrong|incorrect|should\s+be|fix|correct)\b|,\s*not\s+(?-i:[A-Z]|\d{4})"
-    r"|\b(?:lists|has)\s+(?:it\s+as\s+)?\d{4}\b",
+    r"|\b(?:lists|has)\s+(?:it\s+as\s+)?\d{4}\b"
+    # "the date you have is a reprint": the record's value set against the one stated
+    r"|\b(?:you\s+have|you['’]ve\s+got|you\s+list|you\s+show|reprint|re-?issue)\b",
     re.I,
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
