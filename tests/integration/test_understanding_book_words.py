@@ -21,7 +21,7 @@ from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.ruled_out import ruled_out
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
-from lectern.application.book_lookup import books_titled, names_a_title
+from lectern.application.book_lookup import books_titled, names_a_title, names_an_author
 from lectern.domain.assistant import ToolCall
 from tests.assistant_world import World, make_catalog, make_vocabulary, make_world
 
@@ -43,6 +43,7 @@ def world(layer: Understanding, tmp_path: Path) -> World:
         layer,
         titles=lambda title: names_a_title(title, vocabulary),
         books=lambda title: books_titled(title, vocabulary, catalog),
+        authors=lambda name: names_an_author(name, vocabulary),
     )
     return make_world(policy, catalog=catalog)
 
@@ -217,3 +218,13 @@ def test_a_mistyped_request_verb_is_no_title(world: World) -> None:
     reply = world.service.chat("reader", "Recomend me books close to The Hobbit please")
     assert _names(reply)[:1] == ["similar_books"]
     assert reply.tool_calls[0].arguments["book"] == "The Hobbit"
+
+
+def test_a_book_said_by_its_writers_name_is_asked_about(world: World) -> None:
+    world.library.create_list("reader", str(uuid.uuid4()), "Shelf", world.clock())
+    for said in ("take the Herbert off my Shelf list", "pop the Robinson on Shelf"):
+        reply = world.service.chat("reader", said)
+        assert reply.tool_calls == () and reply.actions == (), said
+        assert "?" in reply.text
+    titled = world.service.chat("reader", "pop the Hobbit on Shelf")
+    assert _names(titled) == ["add_to_list"]

@@ -63,6 +63,20 @@ def names_a_title(title: str, vocabulary: Vocabulary) -> bool:
     return any(vocabulary.best_title(k) is not None for k in (key, bare, ("the", *bare)))
 
 
+def names_an_author(name: str, vocabulary: Vocabulary) -> bool:
+    """Whether `name` is a catalog author (in full, or a surname alone) and no title.
+
+    "the Hosseini" names a writer, not a book: which of their books is then asked.
+    """
+    key = key_of(name.strip(" \"'“”"))
+    if not key or names_a_title(name, vocabulary):
+        return False
+    bare = key[1:] if key[:1] == ("the",) else key
+    if not bare:
+        return False
+    return bare in vocabulary.authors or (len(bare) == 1 and bare[0] in vocabulary.last_names)
+
+
 def books_titled(
     title: str, vocabulary: Vocabulary, catalog: BookCatalog
 ) -> tuple[tuple[str, str, int], ...]:

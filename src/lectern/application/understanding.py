@@ -86,6 +86,9 @@ class Vocabulary:
     category_books: dict[str, int] = field(default_factory=dict)
     authors: dict[tuple[str, ...], str] = field(default_factory=dict)
     surnames: dict[str, str] = field(default_factory=dict)
+    """A surname that alone names one author, for search ("tolkien"); strict."""
+    last_names: frozenset[str] = frozenset()
+    """The last word of every author's name: a book said as "the Hosseini" is a writer's."""
     titles: dict[tuple[str, ...], list[TitleEntry]] = field(default_factory=dict)
     words: frozenset[str] = frozenset()
     """Every folded word of titles, authors and categories (what the catalog can match)."""
@@ -139,10 +142,12 @@ class Vocabulary:
             shelf_words.update(key)
             if count >= MIN_CATEGORY_BOOKS and key:
                 vocabulary.categories.setdefault(key, name)
+        last_names: set[str] = set()
         for author, count in author_books.items():
             key = author_key(author)
             if not key:
                 continue
+            last_names.add(key[-1])
             words.update(key)
             vocabulary.authors.setdefault(key, author)
             if count >= 3:  # "J.R.R. Tolkien" is keyed ("tolkien",): initials say nothing
@@ -157,6 +162,7 @@ class Vocabulary:
             author, books = owners.most_common(1)[0]
             if not common and books >= 0.6 * sum(owners.values()):
                 vocabulary.surnames[surname] = author
+        vocabulary.last_names = frozenset(last_names)
         vocabulary.words = frozenset(words)
         vocabulary.shelf_words = frozenset(shelf_words)
         vocabulary.youth_shelves = tuple(

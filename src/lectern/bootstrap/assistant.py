@@ -79,7 +79,11 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
         provider = settings.assistant_provider
         if provider in ("rules", "hybrid"):
             from lectern.adapters.llm.rule_policy import RulePolicy
-            from lectern.application.book_lookup import books_titled, names_a_title
+            from lectern.application.book_lookup import (
+                books_titled,
+                names_a_title,
+                names_an_author,
+            )
 
             rules = RulePolicy(
                 self.understanding(),
@@ -87,6 +91,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
                 self.clock,
                 titles=lambda title: names_a_title(title, self.vocabulary()),
                 books=lambda title: books_titled(title, self.vocabulary(), self.catalog),
+                authors=lambda name: names_an_author(name, self.vocabulary()),
             )
             if provider == "rules":
                 return rules

@@ -197,6 +197,7 @@ class RulePolicy:
         *,
         titles: Callable[[str], bool] | None = None,
         books: CatalogBooks | None = None,
+        authors: Callable[[str], bool] | None = None,
     ) -> None:
         """Query-understanding rules filter searches; `layer` reads what patterns miss.
 
@@ -205,8 +206,10 @@ class RulePolicy:
         words are a catalog title, so "Emma and Persuasion" is two books and "War and
         Peace" one; without it, a run of titles is never split. `books` reads a title as
         the catalog spells it ("the tigers wife" -> *The Tiger's Wife*), and tells apart books
-        that share one; without it, a book is passed on as written.
+        that share one; without it, a book is passed on as written. `authors` says whether
+        words name a catalog writer and no title ("the Hosseini": which book is asked).
         """
+        self.authors = authors
         self.understanding = understanding
         self.books_titled = books
         self.layer = layer
@@ -306,7 +309,7 @@ class RulePolicy:
         text = _PLEASE.sub("please", " ".join(request.split()))
         text = _ASKING.sub("", _LEAD_FILLER.sub("", text))
         plan = _Plan()
-        it = book_resolver(history, system, text, referent)
+        it = book_resolver(history, system, text, referent, self.authors)
         if APPROVE_REQUEST.search(text):
             plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))
             return plan

@@ -154,6 +154,10 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
     if text != text.casefold():
         title = title_in(text)
         if title is not None:
+            if re.search(rf"\bthe\s+{re.escape(title)}\b", text):
+                # "pop the Robinson on Shelf": the referent asks which book when the name is
+                # a writer's, not a title (it raises); a title comes back as it was.
+                it(f"the {title}")
             return title
     if _POINTED.search(text):
         # "give this one a 3 - bit slow": with no title written, the verb's object is the

@@ -67,11 +67,17 @@ def which_book(error: _NoReferent) -> Clarification:
     return Clarification(f"Which book by {who} do you mean? Name its title.", ())
 
 
+_THE_WRITER = re.compile(r"the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?)")
+"""A book said as "the" and a name ("the Hosseini"): a writer's, when the name is one."""
 _ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now)$", re.I)
 
 
 def book_resolver(
-    history: Sequence[Message], system: str, text: str = "", referent: str | None = None
+    history: Sequence[Message],
+    system: str,
+    text: str = "",
+    referent: str | None = None,
+    authors: Callable[[str], bool] | None = None,
 ) -> Callable[[str], str]:
     """'it' and 'this book' mean the page's book, else the last book the reply cited.
 
@@ -112,6 +118,10 @@ def book_resolver(
         if by_author:
             # "the Ishiguro one": an author, not a title; which of their books is open.
             raise _NoReferent(by_author.group("who"))
+        writer = _THE_WRITER.fullmatch(reference)
+        if writer and authors is not None and authors(writer.group("who")):
+            # "take the Brontë off my list": a writer the catalog knows, and no title.
+            raise _NoReferent(writer.group("who"))
         return reference
 
     return resolve
