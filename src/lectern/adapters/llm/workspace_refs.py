@@ -121,6 +121,10 @@ class Refs:
         """The one stored project a whole message names by its words ("which VPN tasks")."""
         return find_in(text, self.names.of("project")).name
 
+    def in_workspace(self) -> Refs:
+        """The same references, read as if asked from a workspace page."""
+        return Refs(self.task, self.project, self.page_project, True, self.person, self.names)
+
     def with_it(self, task: object) -> Refs:
         """The same references, where "it" means this task (named earlier in the request)."""
         if not isinstance(task, str):

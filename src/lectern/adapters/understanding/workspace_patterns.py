@@ -170,10 +170,29 @@ STATUS = re.compile(
     rf"{_STATUS}\W*$|^(?:start|begin)\s+(?:working\s+on\s+)?(?P<t2>.+?)\W*$",
     re.I,
 )
+_FOR_NOW = (
+    r"(?:\s+(?:instead|now|then|please|for\s+now|for\s+the\s+(?:moment|time\s+being)|"
+    r"anymore|any\s+more))*"
+)
+"""What may end an assignment without being its person or task ("give it to me instead")."""
 ASSIGN = re.compile(
-    r"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?)\W*$|"
-    r"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*)\W*$|"
-    r"^unassign\s+(?P<t3>.+?)\W*$|"
+    rf"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?){_FOR_NOW}\W*$|"
+    rf"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*){_FOR_NOW}\W*$|"
+    # "unassign the drill", "remove the assignee from it", "clear the owner of the runbook"
+    rf"^(?:unassign|de-?assign|un-assign)\s+(?P<t3>.+?){_FOR_NOW}\W*$|"
+    rf"^(?:remove|clear|drop|delete)\s+(?:the\s+)?(?:assignee|owner|assignment)\s+"
+    rf"(?:from|of|on|for)\s+(?P<t5>.+?){_FOR_NOW}\W*$|"
+    # "nobody should own the drill for now(, please unassign it)": no one is its assignee
+    rf"^(?:nobody|no\s+one|no-one)\s+(?:should|must|needs\s+to|is\s+to|will)\s+(?:own|have|"
+    rf"be\s+on)\s+(?P<t6>(?:(?!\b(?:for|anymore)\b)[^,;.])+?){_FOR_NOW}"
+    rf"(?:\s*[,;.]\s*(?:so\s+)?(?:please\s+)?(?:(?:remove|clear|drop)\s+(?:the\s+)?"
+    rf"(?:assignee|owner)\s+(?:from|of|on)\s+(?:it|that|this)|unassign\s+(?:it|that|this)))?"
+    rf"\W*$|"
+    # "take the drill off everyone", "take the drill off bob": its assignee removed
+    rf"^take\s+(?P<t7>.+?)\s+off\s+(?P<from>everyone|everybody|anyone|[A-Za-z][\w.-]*)"
+    rf"(?:['’]s\s+plate)?{_FOR_NOW}\W*$|"
+    # "take me off the netscaler review"
+    rf"^take\s+(?P<from2>me|him|her|[A-Za-z][\w.-]*)\s+off\s+(?P<t8>.+?){_FOR_NOW}\W*$|"
     r"^(?:i'?m|i\s+am|i'?ll|i\s+will)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
     # "I'll take over the check point patching from Bob": taken from its owner, by the reader
     r"handling|handle|owning|own)(?:\s+over)?\s+(?P<t4>.+?)(?:\s+(?:over|on))?"
@@ -213,10 +232,19 @@ RENAME_TASK = re.compile(
 DESCRIBE = re.compile(
     r"^(?:set|change|update)\s+the\s+description\s+of\s+(?P<t>.+?)\s+to\s*:?\s*(?P<d>.+)$", re.I
 )
+BLOCKER_VERB = r"(?:add|create|record|log|raise|flag|put|set|place|file|open|register|make|note)"
 CREATE_BLOCKER = re.compile(
-    r"^(?:(?:add|create|record|log|raise|flag)\s+(?:a\s+)?(?:new\s+)?|(?:an?\s+|new\s+)?)blocker\s+"
-    r"(?:to|on|for)\s+(?P<target>.+?)"
-    r"\s*(?::|-|saying|that)\s*(?P<d>.+)$|"
+    rf"^(?:{BLOCKER_VERB}\s+(?:a\s+)?(?:new\s+)?|(?:an?\s+|new\s+)?)blocker\s+"
+    r"(?:to|on|for|against)\s+(?P<target>[^(:]+?)"
+    # "log a blocker on the runbook (waiting for the template)": the reason in parentheses
+    r"\s*(?::|-|\(|\bsaying\b|\bthat\b|\bbecause(?:\s+of)?\b|\bsince\b|(?=\bwaiting\b))\s*"
+    r"(?P<d>.+)$|"
+    # "the drill can't go ahead because the allowlist isn't set up (, log it as a blocker)"
+    r"^(?!(?:why|what|how|when|who|can|could|is|does|do)\b)(?P<target3>.+?)\s+(?:can\s*not|"
+    r"can['’]?t|won['’]?t|could\s*n['’]?o?t|is\s+unable\s+to)\s+(?:go\s+on|go\s+ahead|"
+    r"proceed|continue|move\s+(?:on|forward|ahead)|start|happen|progress)\s+(?:because(?:\s+of)?|"
+    r"since|as|until|till|while)\s+(?P<d3>[^?]+?)(?:\s*[,;.]\s*(?:so\s+)?(?:please\s+)?"
+    rf"(?:{BLOCKER_VERB}|mark)\s+(?:this|it|that)\s+(?:down\s+)?as\s+(?:a\s+)?blocker)?\W*$|"
     r"^(?P<target2>.+?)(?:\s+is|\s+has\s+been|['’]s)\s+(?:blocked|stuck|held\s+up)\s*"
     r"(?:\s(?:by|on|because(?:\s+of)?|since|as)\s+|[:,;—–-]\s*)"
     # "the vpn thing is stuck, whats blocking it" asks; it records nothing
@@ -255,7 +283,12 @@ COMMENT = re.compile(
     # runbook know: draft is up": what the people on a task are told is a comment on it.
     r"^(?:tell|let|inform|update)\s+(?:everyone|everybody|(?:the\s+)?(?:team|others|folks|people))"
     r"\s+(?:on|in|under|working\s+on)\s+(?P<t9>.+?)\s*(?:\s+know\b(?:\s+that\b|\s*:)?|\s+that\b|:)"
-    r"\s*(?P<c9>.+)$",
+    r"\s*(?P<c9>.+)$|"
+    # "tell bob on the runbook that the draft is up", "let him know on the task that ...": one
+    # person told on a task is a comment on it too
+    r"^(?:(?:tell|inform|update|ping|notify)\s+(?P<w10>him|her|them|[a-z][\w.-]*)|let\s+"
+    r"(?P<w11>him|her|them|[a-z][\w.-]*)\s+know)\s+(?:on|in|under|via)\s+(?P<t10>.+?)"
+    r"\s*(?:\s+that\b|:)\s*(?P<c10>.+)$",
     re.I,
 )
 THEN = re.compile(
