@@ -51,6 +51,7 @@ class Refs:
         on_workspace_page: bool,
         person: Callable[[str | None], str] = _clean,
         names: Names | None = None,
+        page_document: str | None = None,
     ) -> None:
         self.task = task
         self.project = project
@@ -58,6 +59,8 @@ class Refs:
         self.on_workspace_page = on_workspace_page
         self.person = person
         self.names = names or Names()
+        self.page_document = page_document
+        """The document whose page the reader is on ("what does this one say")."""
 
     def task_named(self, value: str | None) -> str | None:
         """The stored task a project-shaped reference names, or None when it may be a project.
@@ -142,4 +145,5 @@ class Refs:
             self.on_workspace_page,
             self.person,
             self.names,
+            self.page_document,
         )

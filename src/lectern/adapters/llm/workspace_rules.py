@@ -26,7 +26,7 @@ from lectern.adapters.llm.workspace_refs import Refs, _Unclear, project_words, t
 from lectern.adapters.llm.workspace_replies import (
     _summary,
 )
-from lectern.adapters.understanding.layer import Clarification, name_it, which_of
+from lectern.adapters.understanding.layer import REPLIES, Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import (
     covered,
     find_in,
@@ -44,6 +44,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     ASSIGN,
     ASSIGN_CLAUSE,
     BLOCKER_VERB,
+    CAPABILITIES,
     COMMENT,
     COMPLETE,
     CREATE_BLOCKER,
@@ -53,6 +54,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     DUE,
     DUE_CLAUSE,
     DUE_WORDS,
+    FIELD_ONLY,
     IN_PROJECT,
     IT,
     PAGE,
@@ -179,6 +181,9 @@ class WorkspaceRules(WorkspaceQuestions):
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
+        if CAPABILITIES.match(text):
+            told = REPLIES["capabilities"]
+            return [lambda _: AIResponse(told, model=MODEL_ID)]
         it_task, page_project = self.context(history, system)
         it_task = it or it_task
         names = names_from_prompt(system)
@@ -255,14 +260,18 @@ class WorkspaceRules(WorkspaceQuestions):
                 )
             return found.name or mention
 
-        context = Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref, names)
+        page = PAGE.search(system)
+        document = page.group("id") if page and page.group("type") == "document" else None
+        context = Refs(
+            task_ref, project_ref, page_project, on_workspace_page, person_ref, names, document
+        )
         lead = PROJECT_LEAD.match(text)
         led = resolve(lead.group("p"), names.of("project")).name if lead else None
         if lead and led is not None:
             # "vpn project: new task 'Update the firewall rules'": the project the rest is in,
             # as if asked from its page.
             text = lead.group("rest")
-            context = Refs(task_ref, project_ref, led, True, person_ref, names)
+            context = Refs(task_ref, project_ref, led, True, person_ref, names, document)
         again = self._again(text, history)
         if again:
             return self._act(again)
@@ -619,6 +628,26 @@ class WorkspaceRules(WorkspaceQuestions):
 
     def _status(self, text: str, refs: Refs) -> list[ToolCall]:
         match = STATUS.match(text)
+        bare = None if match else FIELD_ONLY.match(text)
+        if bare:
+            # "change the status of the drill": which task is said, to what is not; ask
+            task = refs.task(bare.group("t") or bare.group("t2"))
+            field = (bare.group("field") or bare.group("field2")).casefold()
+            shown = task if not _ID.fullmatch(task) else "it"
+            options = {
+                "priority": ("Make it high priority", "Make it low priority"),
+                "status": ("Mark it in progress", "Mark it done"),
+                "state": ("Mark it in progress", "Mark it done"),
+            }.get(field, ("Due next Friday", "Due end of the month"))
+            asked = {
+                "priority": "low, medium, high or urgent",
+                "status": "to do, in progress, in review or done",
+                "state": "to do, in progress, in review or done",
+            }.get(field, "which date")
+            what = "due date" if field == "deadline" else field.replace("state", "status")
+            raise _Unclear(
+                Clarification(f"What should the {what} of {shown!r} be: {asked}?", options)
+            )
         if not match:
             return []
         if match.group("t2"):
@@ -769,10 +798,12 @@ class WorkspaceRules(WorkspaceQuestions):
         if not match:
             return []
         said = next((match.group(g) for g in ("b", "b2", "b3", "b5") if match.group(g)), None)
-        blocker = _clean(said or match.group("b4") or "")
+        blocker = _clean(said or match.group("b4") or match.group("b6") or "")
         blocker = re.sub(r"^(?:about|on|the)\s+", "", blocker, flags=re.I)
         resolution = _clean(
-            next((match.group(g) for g in ("r", "r2", "r3", "r4", "r5") if match.group(g)), "")
+            next(
+                (match.group(g) for g in ("r", "r2", "r3", "r4", "r5", "r6") if match.group(g)), ""
+            )
         )
         resolution = resolution[0].upper() + resolution[1:] if resolution else resolution
         blocker = refs.blocker(blocker, by_task=said is None)
