@@ -673,8 +673,8 @@ class WorkspaceRules(WorkspaceQuestions):
             # "take the drill off bob" / "take me off the drill": only of a person and a task
             # ("take Dune off Winter" is a reading list's).
             whom = match.group("from") or match.group("from2")
-            person = whom.casefold() in ("me", "him", "her", "everyone", "everybody", "anyone")
-            if not person and resolve_person(whom, refs.names).name is None:
+            anyone = whom.casefold() in ("me", "him", "her", "everyone", "everybody", "anyone")
+            if not anyone and resolve_person(whom, refs.names).name is None:
                 return []
             tasks = refs.names.of("task")
             words = task_words(taken)
