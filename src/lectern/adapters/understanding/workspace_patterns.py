@@ -41,6 +41,9 @@ ATTENTION = re.compile(
     r"overdue\b|\bmy dashboard\b|\bwhat(?:'s| is) on my plate\b|"
     r"^(?:which|what|any|are there(?: any)?)\s+(?:tasks?\s+)?(?:are\s+|is\s+)?(?:overdue|late|"
     r"past due)\b(?!.*\b(?:in|on|for)\s+(?:the|this)\b)|\beverything assigned to me\b|"
+    # "are any tasks stuck?": the summary's blocked tasks (not a project's blocker list)
+    r"^(?:which|what|any|are(?:\s+there)?\s+any)\s+tasks?\s+(?:are\s+|is\s+)?(?:currently\s+|"
+    r"still\s+)?(?:stuck|blocked)\W*$|"
     # "what's waiting on me", "anything pending for me?": what the reader has to act on
     r"^(?:what(?:['’]?s|\s+is|\s+are)?|anything|is\s+anything|is\s+there\s+anything)\s+"
     r"(?:still\s+)?(?:waiting|pending|sitting)\s+(?:on|for)\s+(?:me|my\s+(?:input|action|"
