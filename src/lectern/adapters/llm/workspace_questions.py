@@ -27,7 +27,7 @@ from lectern.adapters.llm.workspace_replies import (
     attention_reply,
 )
 from lectern.adapters.understanding.layer import which_of
-from lectern.adapters.understanding.mentions import find_in, resolve, resolve_person
+from lectern.adapters.understanding.mentions import covered, find_in, resolve, resolve_person
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of, blocker_status_of
 from lectern.adapters.understanding.workspace_patterns import (
@@ -182,8 +182,12 @@ class WorkspaceQuestions:
             return []
         target = next(v for k, v in match.groupdict().items() if v and k.startswith("t"))
         whose = match.group("t7") or match.group("t8")
-        if whose and resolve(task_words(whose), refs.names.of("task")).name is None:
-            return []  # "who's on phishing awareness": whose a task is, only of a task
+        if whose:
+            # "who's on phishing awareness", "who has access to the logs": whose a task is,
+            # only of a task named by (most of) its words
+            found = resolve(task_words(whose), refs.names.of("task")).name
+            if found is None or covered(task_words(whose), found) < 0.6:
+                return []
         return self._single(self._call("get_task_details", task_id=refs.task(target)), _task_reply)
 
     def _documents(self, text: str, refs: Refs) -> list[Stage]:

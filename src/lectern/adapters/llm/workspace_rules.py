@@ -629,7 +629,13 @@ class WorkspaceRules(WorkspaceQuestions):
     def _status(self, text: str, refs: Refs) -> list[ToolCall]:
         match = STATUS.match(text)
         bare = None if match else FIELD_ONLY.match(text)
-        if bare:
+        valued = re.search(
+            r"\b(?:low|medium|high|urgent|critical|done|todo|to\s*-?do|in\s+progress|review|"
+            r"finished|complete)\b|\d",
+            text,
+            re.I,
+        )
+        if bare and not valued:
             # "change the status of the drill": which task is said, to what is not; ask
             task = refs.task(bare.group("t") or bare.group("t2"))
             field = (bare.group("field") or bare.group("field2")).casefold()
@@ -765,8 +771,15 @@ class WorkspaceRules(WorkspaceQuestions):
                 # "add a blocker": on what, and blocked by what, are both missing
                 raise _Unclear(Clarification("What is blocked, and by what?", ()))
             return []
-        target = _clean(match.group("target") or match.group("target2") or match.group("target3"))
+        said = match.group("target3")
+        tasks = refs.names.of("task")
+        words = task_words(said or "")
+        if said and tasks and not IT.match(words) and resolve(words, tasks).name is None:
+            return []  # "I can't go on because I'm tired": only a task is held up
+        target = _clean(match.group("target") or match.group("target2") or said)
         description = _clean(match.group("d") or match.group("d2") or match.group("d3"))
+        if match.group("until"):
+            description = f"waiting until {description}"  # "can't start until we get access"
         if description.endswith(")") and "(" not in description:
             description = description[:-1].rstrip()  # the reason was said in parentheses
         description = description[0].upper() + description[1:] if description else description

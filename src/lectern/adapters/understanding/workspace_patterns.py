@@ -278,7 +278,7 @@ CREATE_BLOCKER = re.compile(
     r"^(?!(?:why|what|how|when|who|can|could|is|does|do)\b)(?P<target3>.+?)\s+(?:can\s*not|"
     r"can['’]?t|won['’]?t|could\s*n['’]?o?t|is\s+unable\s+to)\s+(?:go\s+on|go\s+ahead|"
     r"proceed|continue|move\s+(?:on|forward|ahead)|start|happen|progress)\s+(?:because(?:\s+of)?|"
-    r"since|as|until|till|while)\s+(?P<d3>[^?]+?)(?:\s*[,;.]\s*(?:so\s+)?(?:please\s+)?"
+    r"since|as|while|(?P<until>until|till))\s+(?P<d3>[^?]+?)(?:\s*[,;.]\s*(?:so\s+)?(?:please\s+)?"
     rf"(?:{BLOCKER_VERB}|mark)\s+(?:this|it|that)\s+(?:down\s+)?as\s+(?:a\s+)?blocker)?\W*$|"
     r"^(?P<target2>.+?)(?:\s+is|\s+has\s+been|['’]s)\s+(?:blocked|stuck|held\s+up)\s*"
     r"(?:\s(?:by|on|because(?:\s+of)?|since|as)\s+|[:,;—–-]\s*)"
