@@ -559,6 +559,20 @@ def test_a_blockers_reason_in_parentheses_or_after_because_is_its_description(
     ]
     bare = workspace.assistant.chat("alice", "make a blocker")
     assert bare.tool_calls == () and "?" in bare.text
+    until = workspace.assistant.chat(
+        "alice", "the netscaler review can't continue till the vendor replies"
+    )
+    assert _calls(until) == [
+        (
+            "create_blocker",
+            {
+                "task_id": "Review NetScaler session tokens",
+                "description": "Waiting until the vendor replies",
+            },
+        )
+    ]
+    mood = workspace.assistant.chat("alice", "I can't go on because the coffee ran out")
+    assert "create_blocker" not in _names(mood)
 
 
 def test_a_blocker_on_a_project_named_without_the_word_project(
