@@ -12,11 +12,17 @@ from pathlib import Path
 import pytest
 
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+from lectern.adapters.llm.book_rules import BookRules
 from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.llm.rule_steps import BookSteps
 from lectern.adapters.understanding.intent_examples import EXAMPLES
 from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
+from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.ruled_out import ruled_out
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
+from lectern.application.book_lookup import books_titled, names_a_title
+from lectern.domain.assistant import ToolCall
 from tests.assistant_world import World, make_catalog, make_vocabulary, make_world
 
 
@@ -30,7 +36,15 @@ def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
 def world(layer: Understanding, tmp_path: Path) -> World:
     del tmp_path
     catalog = make_catalog()
-    return make_world(RulePolicy(RuleBasedUnderstanding(make_vocabulary(catalog)), layer))
+    vocabulary = make_vocabulary(catalog)
+    # As bootstrap wires it: titles are known, so "X and Y" may be two books.
+    policy = RulePolicy(
+        RuleBasedUnderstanding(vocabulary),
+        layer,
+        titles=lambda title: names_a_title(title, vocabulary),
+        books=lambda title: books_titled(title, vocabulary, catalog),
+    )
+    return make_world(policy, catalog=catalog)
 
 
 def _names(reply: object) -> list[str]:
@@ -101,3 +115,105 @@ def test_a_book_not_yet_chosen_is_asked_for_not_taken_as_a_title(world: World) -
     reply = world.service.chat("reader", "move a novel from Winter to Attic")
     assert reply.tool_calls == () and reply.actions == ()
     assert "?" in reply.text
+
+
+def _calls(reply: object) -> list[tuple[str, dict[str, object]]]:
+    return [(c.name, dict(c.arguments)) for c in reply.tool_calls]  # type: ignore[attr-defined]
+
+
+def test_several_ratings_said_with_one_verb_are_each_proposed(world: World) -> None:
+    reply = world.service.chat("reader", "four stars for Gilead, 2 for The Hobbit")
+    assert _calls(reply) == [
+        ("rate_book", {"book": "Gilead", "stars": 4}),
+        ("rate_book", {"book": "The Hobbit", "stars": 2}),
+    ]
+    three = world.service.chat("reader", "rate Dune 5 stars, The Silmarillion 3 and Gilead 4")
+    assert [c[1]["stars"] for c in _calls(three)] == [5, 3, 4]
+
+
+def test_books_put_on_a_new_list_named_after_them_fill_it(world: World) -> None:
+    reply = world.service.chat(
+        "reader", "pop The Hobbit and The Silmarillion onto a new list called Middle-earth"
+    )
+    assert _calls(reply) == [
+        ("create_list", {"name": "Middle-earth"}),
+        ("add_to_list", {"list": "Middle-earth", "book": "The Hobbit"}),
+        ("add_to_list", {"list": "Middle-earth", "book": "The Silmarillion"}),
+    ]
+
+
+def test_a_year_in_a_list_name_is_no_correction() -> None:
+    names = Names({"list": ["Finished 2025"]})
+    said = "Gilead shouldn't be on Finished 2025, I read it in 2024 actually"
+    assert "propose_correction" in ruled_out(said, names)
+    assert "propose_correction" not in ruled_out(said, Names({"list": ["Winter"]}))
+    rules = BookRules(
+        BookSteps(lambda name, **arguments: ToolCall("c", name, arguments), None), None
+    )
+    assert rules.correction(said, lambda book: book, ["Finished 2025"]) == []
+
+
+def test_my_list_among_several_is_asked_which(world: World) -> None:
+    for name in ("To read", "Gifts"):
+        world.library.create_list("reader", str(uuid.uuid4()), name, world.clock())
+    reply = world.service.chat("reader", "add Gilead to my list")
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "?" in reply.text
+
+
+def test_a_trailing_instead_is_no_part_of_the_title(world: World) -> None:
+    world.library.create_list("reader", str(uuid.uuid4()), "Fantasy", world.clock())
+    reply = world.service.chat("reader", "remove Dune from Fantasy, and add The Hobbit instead")
+    assert ("add_to_list", {"list": "Fantasy", "book": "The Hobbit"}) in _calls(reply)
+
+
+def test_this_one_with_the_readers_feelings_is_the_book_in_view(world: World) -> None:
+    from lectern.domain.assistant import PageContext
+
+    page = PageContext("book", str(uuid.UUID(int=1)), "Dune")
+    reply = world.service.chat("reader", "honestly this one bored me silly. two stars", page=page)
+    assert _calls(reply) == [("rate_book", {"book": str(uuid.UUID(int=1)), "stars": 2})]
+
+
+def test_a_wish_and_a_reason_around_an_entry_are_not_the_title(world: World) -> None:
+    world.library.create_list("reader", str(uuid.uuid4()), "Fantasy", world.clock())
+    wanted = world.service.chat("reader", "i want gilead on the fantasy list")
+    assert [(n, a["list"], str(a["book"]).casefold()) for n, a in _calls(wanted)] == [
+        ("add_to_list", "Fantasy", "gilead")
+    ]
+    dropped = world.service.chat("reader", "pls delist dune from fantasy, i finished it")
+    assert [(n, a["list"], str(a["book"]).casefold()) for n, a in _calls(dropped)] == [
+        ("remove_from_list", "Fantasy", "dune")
+    ]
+
+
+def test_getting_a_list_with_its_name_quoted_creates_it(world: World) -> None:
+    reply = world.service.chat("reader", "could I get a list 'Night reads'")
+    assert _calls(reply) == [("create_list", {"name": "Night reads"})]
+
+
+def test_the_date_the_record_has_set_against_the_right_one_is_a_correction(world: World) -> None:
+    reply = world.service.chat("reader", "Gilead is from 2004 - the year you have is a reprint")
+    assert _calls(reply) == [("propose_correction", {"book": "Gilead", "published_year": 2004})]
+
+
+def test_a_question_naming_no_book_after_one_was_talked_of_means_it(world: World) -> None:
+    first = world.service.chat("reader", "tell me about The Hobbit")
+    assert _names(first) == ["get_book_details"]
+    reply = world.service.chat(
+        "reader", "hmm, and who's the author?", conversation=first.conversation
+    )
+    assert _names(reply) == ["get_book_details"]
+    assert reply.tool_calls[0].arguments["book"] in (str(uuid.UUID(int=2)), "The Hobbit")
+
+
+def test_the_other_one_is_asked_about_not_read_as_a_title(world: World) -> None:
+    reply = world.service.chat("reader", "ok and what about the other one?")
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "?" in reply.text
+
+
+def test_a_mistyped_request_verb_is_no_title(world: World) -> None:
+    reply = world.service.chat("reader", "Recomend me books close to The Hobbit please")
+    assert _names(reply)[:1] == ["similar_books"]
+    assert reply.tool_calls[0].arguments["book"] == "The Hobbit"

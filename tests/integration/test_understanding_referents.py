@@ -685,3 +685,28 @@ def test_asking_which_tasks_are_stuck_is_the_summarys_blocked_part(
     reply = workspace.assistant.chat("alice", "which tasks are currently stuck")
     assert _names(reply) == ["get_attention_summary"]
     assert reply.text.startswith("Blocked")
+
+
+def test_a_part_read_by_meaning_unsurely_never_adds_a_change(workspace: WorkspaceWorld) -> None:
+    # "take me off X" reads as completing X, unsurely (0.75): it must not become a change.
+    reply = workspace.assistant.chat("alice", "take me off the vpn hunt and put bob on it")
+    assert "complete_task" not in _names(reply)
+    assert ("assign_task", {"task_id": "Hunt for unusual VPN logins", "assignee_id": "bob"}) in (
+        _calls(reply)
+    )
+
+
+def test_one_change_said_twice_in_two_parts_is_proposed_once(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "I've kicked off the phishing drill, set it to in progress"
+    )
+    assert _calls(reply) == [
+        ("update_task", {"task_id": "Schedule the phishing drill", "status": "in_progress"})
+    ]
+
+
+def test_a_state_asked_of_a_project_lists_its_tasks_in_that_state(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "what's finished in phishing awareness so far?")
+    assert _calls(reply) == [("get_tasks", {"project_id": "Phishing awareness", "status": "done"})]

@@ -59,7 +59,17 @@ def test_a_second_request_starts_where_a_verb_follows_and_or_then() -> None:
         "give it four stars",
     ]
     assert clauses("war and peace and kindred") == []  # no verb after "and": one request
-    assert clauses("rate Stoner 4 and Kindred 5") == ["rate Stoner 4", "rate Kindred 5"]
+    # A verb said once for several ratings: each piece becomes a rating of its own.
+    assert clauses("rate Stoner 4 and Kindred 5") == ["rate Stoner 4 stars", "rate Kindred 5 stars"]
+    assert clauses("3 stars for Kindred, 5 for Stoner and 2 for War and Peace") == [
+        "rate Kindred 3 stars",
+        "rate Stoner 5 stars",
+        "rate War and Peace 2 stars",
+    ]
+    assert clauses("give Stoner 5 stars and add it to Gifts") == [
+        "give Stoner 5 stars",
+        "add it to Gifts",
+    ]
 
 
 def test_each_clause_is_planned_alone_and_it_is_the_earlier_clauses_book() -> None:

@@ -10,7 +10,7 @@ rules for languages, years and lengths.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from lectern.adapters.llm.rule_replies import _as_dict, _books_reply, _facets_reply
@@ -57,7 +57,9 @@ _AT_MOST = re.compile(
 """A limit said as a refusal ("nothing longer than 300 pages"): at most that many."""
 _CONTRAST = re.compile(
     r"\b(?:says|shows|wrong|incorrect|should\s+be|fix|correct)\b|,\s*not\s+(?-i:[A-Z]|\d{4})"
-    r"|\b(?:lists|has)\s+(?:it\s+as\s+)?\d{4}\b",
+    r"|\b(?:lists|has)\s+(?:it\s+as\s+)?\d{4}\b"
+    # "the date you have is a reprint": the record's value set against the one stated
+    r"|\b(?:you\s+have|you['’]ve\s+got|you\s+list|you\s+show|reprint|re-?issue)\b",
     re.I,
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
@@ -141,8 +143,16 @@ class BookRules:
             arguments["review"] = _clean(review)
         return self.steps.single(self.steps.call("rate_book", **arguments))
 
-    def correction(self, text: str, it: Callable[[str], str]) -> list[Step]:
-        """A correction of a book's year, language, authors or category."""
+    def correction(
+        self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()
+    ) -> list[Step]:
+        """A correction of a book's year, language, authors or category.
+
+        A message naming one of the reader's lists is about the list, not the record: "The
+        Road shouldn't be on Read in 2026" takes it off that list; 2026 is no year of the book.
+        """
+        if any(re.search(rf"\b{re.escape(name)}\b", text, re.I) for name in lists):
+            return []
         year = CORRECT_YEAR.search(text)
         if year:
             book = year.group("book") or year.group("book2")

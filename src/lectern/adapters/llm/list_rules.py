@@ -22,6 +22,7 @@ from lectern.adapters.llm.rule_replies import (
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.understanding.book_patterns import (
     ADD,
+    ADD_VERB,
     ARROW,
     COUNT_ONTO_LIST,
     CREATE,
@@ -66,6 +67,13 @@ _LIST_WITH_TITLES = re.compile(
     re.I,
 )
 """A new list with the books it should hold, named rather than counted."""
+_TITLES_ONTO_NEW_LIST = re.compile(
+    rf"^(?:please\s+)?{ADD_VERB}\s+(?P<books>.+?)\s+(?:on|onto|to|in|into)\s+a\s+(?:new|fresh)\s+"
+    r"(?:reading\s+)?list\s*(?:,\s*)?(?:called|named|titled)\s+(?P<name>.+?)\W*$",
+    re.I,
+)
+"""The books first, then the new list they go on ("put Dracula and Frankenstein on a new list
+called Spooky season")."""
 _MOVE = re.compile(
     r"^(?:please\s+)?(?:move|shift|transfer|switch)\s+(?P<book>.+?)\s+(?:from|off)\s+"
     r"(?:my\s+|the\s+)?(?P<src>.+?)(?:\s+list)?\s+(?:to|onto|into|over\s+to)\s+"
@@ -85,7 +93,7 @@ class ListRules:
 
     def _list_with_titles(self, text: str) -> list[Step]:
         """A new list and the books named for it ("a list X with Emma and Persuasion on it")."""
-        match = _LIST_WITH_TITLES.match(text)
+        match = _LIST_WITH_TITLES.match(text) or _TITLES_ONTO_NEW_LIST.match(text)
         if not match:
             return []
         name = _clean(list_name_of(text) or match.group("name"))
@@ -95,7 +103,7 @@ class ListRules:
             books = titles_in(run, titles)
             if not all(titles(b) for b in books):
                 return []
-        elif match.group("on_it"):
+        elif match.re is _LIST_WITH_TITLES and match.group("on_it"):
             books = [run]
         else:
             return []
@@ -117,9 +125,10 @@ class ListRules:
         counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", added or "", re.I)
         if added and not counted:
             book = it(added)
+            # "and add Middlemarch and Wuthering Heights to it": one entry per catalog title.
             calls = [
                 self.steps.call("create_list", name=name),
-                self.steps.call("add_to_list", list=name, book=book),
+                *self.steps.each_book([self.steps.call("add_to_list", list=name, book=book)]),
             ]
             return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
         # "with two dystopian novels", or "and put two cozy mysteries on it": a count and a

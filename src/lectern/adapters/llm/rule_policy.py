@@ -79,7 +79,9 @@ from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 
 _BOOK_WORDS = re.compile(
     r"\b(?:books?|novels?|reads|stories|story|fiction|poetry|poems|biograph\w*|memoirs?|"
-    r"thrillers?|myster(?:y|ies)|romances?|sci-?fi|fantasy|horror)\b",
+    r"thrillers?|myster(?:y|ies)|romances?|sci-?fi|fantasy|horror|space\s+operas?|"
+    r"cyberpunk|steampunk|dystopi\w*|westerns|whodunn?its?|crime\s+fiction|noir|manga|"
+    r"graphic\s+novels?|short\s+stories|essays|literature)\b",
     re.I,
 )
 _WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
@@ -126,6 +128,10 @@ WORKSPACE_ACTIONS = frozenset(
 )
 """The workspace tools that change something: what the parts of a several-change message
 may do (a look-up read by meaning is not trusted inside one)."""
+PART_FLOOR = 0.9
+"""The least confidence a part of a several-change message needs to be read by meaning:
+parts are short, and one misread part ("take me off X" read as completing X) would add a
+change nobody asked for, where the whole message read alone proposes one right change."""
 _BOOK_ID = re.compile(r"^(?:book:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 RIVAL_SHARE = 0.25
 """A book sharing a title is asked about when it has at least this share of the most read
@@ -345,7 +351,7 @@ class RulePolicy:
             lists.delete,
             functools.partial(lists.add, lists=names.of("list")),
             self.books.rate,
-            self.books.correction,
+            functools.partial(self.books.correction, lists=names.of("list")),
             self.books.similar,
             self.books.question,
             self.books.facets,
@@ -468,7 +474,10 @@ class RulePolicy:
             if stages:
                 first = stages[0](_Done([], []))
                 return first if isinstance(first, list) else None
-            intent = layer.decided(self._read(part, tools, names, on_workspace))
+            reading = self._read(part, tools, names, on_workspace)
+            if reading.confidence < PART_FLOOR:
+                return None
+            intent = layer.decided(reading)
             if intent not in WORKSPACE_ACTIONS:
                 return None
             where = self._where(history, system, task)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rapidfuzz import fuzz
+
 from lectern.adapters.understanding.corrections import correction_of
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
@@ -25,7 +27,7 @@ _REQUEST_WORDS = re.compile(
     r"deserves|put|down|add|to|list|on|in|onto|into|from|off|remove|take|drop|pop|stick|"
     r"throw|save|it|this|book|one|a|an|and|by|similar|like|more|out of|delete|instead|too|"
     r"also|now|again|as well|ok|okay|so|then|just|nice|cool|great|perfect|awesome|lovely|"
-    r"sure|yes|yeah|yep|"
+    r"sure|yes|yeah|yep|want|wanna|unlist|delist|"
     # "hyperion shouldnt be in sci-fi, remove": where the book does not belong is no title
     r"should(?:n'?t|\s+not)\s+be|does(?:n'?t|\s+not)\s+belong|is(?:n'?t|\s+not)|belongs?|"
     r"\d)\b|[?!.,:/<>]"
@@ -41,6 +43,12 @@ _TOP = re.compile(r"\btop\s+(?P<n>\d{1,2})\b", re.I)
 _NOTE = re.compile(
     r"\bwith\s+(?:a|the)\s+note\b\s*[:,-]?\s*(?P<note>.+)$|\bnote\s*:\s*(?P<after>.+)$", re.I
 )
+_OTHER_ONE = re.compile(r"\b(?:the\s+)?other\s+(?:one|book|novel|title)\b|\banother\s+one\b", re.I)
+_REASON_AFTER = re.compile(
+    r"[,;]\s*(?:(?:we|i|she|he|they|it)(?:['’]\w+)?|because|since|as|cause|cos|coz|bc)\b.*$",
+    re.I,
+)
+_THIS_BOOK = re.compile(r"\b(?:this|that)\s+(?:one|book|novel|title)\b", re.I)
 _DEICTIC = re.compile(r"\b(?:this|it|that)(?:\s+(?:one|book))?\b", re.I)
 _WORD = r"(?:[A-Z][\w'’-]*|\d+)"
 _TITLE = re.compile(
@@ -57,6 +65,32 @@ _NOT_A_TITLE = re.compile(
 _PRONOUN_END = re.compile(r"(?:I|Me|My|It|This|Please)")
 
 
+_REQUEST_VERBS = (
+    "recommend",
+    "suggest",
+    "find",
+    "show",
+    "search",
+    "look",
+    "give",
+    "add",
+    "remove",
+    "delete",
+    "rename",
+    "rate",
+    "tell",
+    "list",
+)
+
+
+def _misspelt_request_verb(word: str) -> bool:
+    """Whether a capitalised first word is a request verb as typed in a hurry ("Recomend")."""
+    lowered = word.casefold()
+    return len(lowered) >= 5 and any(
+        fuzz.ratio(lowered, verb) >= 85 for verb in _REQUEST_VERBS if verb[0] == lowered[0]
+    )
+
+
 def title_in(text: str) -> str | None:
     """The first capitalised run that is not the request's own words.
 
@@ -65,6 +99,11 @@ def title_in(text: str) -> str | None:
     """
     for found in _TITLE.finditer(text):
         words = found.group(0).split()
+        if found.start() == 0 and _misspelt_request_verb(words[0]):
+            # "Recomend me books close to X": a request verb mistyped is no title.
+            words = words[1:]
+            if not words:
+                continue
         if all(_NOT_A_TITLE.fullmatch(w) or _REQUEST_WORDS.fullmatch(w) for w in words):
             continue  # "If I enjoyed ...", "I've finished ...": the sentence's own opening
         if len(words) > 1 and words[0] in _ARTICLES:
@@ -101,6 +140,11 @@ _BY_AUTHOR = re.compile(r"\bthe\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*\s+(?:
 
 
 def _book(text: str, it: Callable[[str], str]) -> str | None:
+    other = _OTHER_ONE.search(text)
+    if other and title_in(text) is None:
+        # "what about the other one?": which other is asked (the referent raises), not a
+        # title made of its words.
+        return it(other.group(0))
     if _TITLED_IT.search(text):
         # "drop It from halloween": a capital It inside a sentence is the novel's title.
         return it("It")
@@ -122,6 +166,10 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
         core = " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split())
     if core and _DEICTIC.search(text) and not _OF_THE_READER.sub(" ", core).strip():
         core = ""  # "i've read this, give it a 2": what is left tells of the reader, not a book
+    if core and core == core.casefold() and _THIS_BOOK.search(text):
+        # "ugh, i didn't like this one at all": "this one" is the book; the lower-case words
+        # left over are the reader's feelings, not a title.
+        core = ""
     if _PLURAL.fullmatch(core):
         return it(core)  # "add these to summer": which books is asked, never guessed
     if core:
@@ -132,12 +180,53 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
     return None
 
 
+_NOT_A_NAME = frozenset(
+    [
+        "to",
+        "on",
+        "in",
+        "into",
+        "onto",
+        "off",
+        "of",
+        "from",
+        "for",
+        "my",
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "it",
+        "this",
+        "that",
+        "these",
+        "me",
+        "i",
+        "you",
+        "list",
+        "lists",
+        "please",
+        "pls",
+        "add",
+        "put",
+        "take",
+        "remove",
+        "move",
+        "book",
+        "books",
+    ]
+)
+
+
 def _list(text: str, names: Names) -> str | Clarification | None:
     lists = names.of("list")
     for name in lists:
         if re.search(rf"\b{re.escape(name)}\b", text, re.I):
             return name
-    words = re.findall(r"[A-Za-z][\w'-]+", text)
+    # A list named by one of its words ("the scifi one"); the request's own small words
+    # ("to", "my", "list") name no list, though "to" is most of "To read".
+    words = [w for w in re.findall(r"[A-Za-z][\w'-]+", text) if w.casefold() not in _NOT_A_NAME]
     found = None
     for word in words:
         candidate = resolve(word, lists, cutoff=85)
@@ -243,7 +332,11 @@ def plan_books(
     if intent in ("get_book_details", "similar_books"):
         book = _book(text, it)
         if book is None:
-            return name_it("book", "look up")
+            # "who's the author?" just after a book was talked of, or on its page: a look-up
+            # names none because it means that one (none in view: the reader is asked).
+            book = it("it")
+            if book == "it":
+                return name_it("book", "look up")
         return [call(intent, book=book)]
     if intent == "rate_book":
         stars = stars_of(text)
@@ -267,6 +360,8 @@ def plan_books(
         if note is not None:
             # "... with a note: from Sam": the note is not part of the title.
             rest = rest[: note.start()]
+        # "..., we swapped it for something else": a reason after a comma is no part of it.
+        rest = _REASON_AFTER.sub("", rest)
         book = _book(rest, it)
         if book is None and intent == "remove_from_list" and _DELETE_WORDS.search(text):
             # "delete 'Book club'" names a list and no book: the list itself goes.

@@ -38,12 +38,71 @@ _GAPPED = re.compile(
 """A rating whose verb is said once for two books ("rate Emma 4 and Persuasion 5")."""
 
 
+_COUNT = r"(?P<n>[1-5]|one|two|three|four|five)"
+_OF_FIVE = r"(?:\s*(?:/\s*5|stars?|out\s+of\s+(?:5|five)))?"
+_BOOK_THEN_STARS = re.compile(rf"^(?P<book>.+?)\s+(?:a\s+)?{_COUNT}{_OF_FIVE}$", re.I)
+_STARS_FOR_BOOK = re.compile(rf"^{_COUNT}{_OF_FIVE}\s+(?:for|to|on)\s+(?P<book>.+)$", re.I)
+_RATING_LEAD = re.compile(
+    r"^(?:please\s+)?(?:(?:rate|give|i['’]?d\s+give|i\s+would\s+give|i\s+give)\s+|"
+    r"ratings?\s*:\s*)",
+    re.I,
+)
+_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", re.I)
+_NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _rated(segment: str) -> tuple[str, int] | None:
+    """A book and its stars said in one piece ("Lolita 3 stars", "3 for The Road")."""
+    segment = segment.strip(" .!")
+    found = _BOOK_THEN_STARS.match(segment) or _STARS_FOR_BOOK.match(segment)
+    if found is None or re.fullmatch(r"(?:it|this|that)", found.group("book"), re.I):
+        return None
+    count = found.group("n").casefold()
+    return found.group("book").strip(), _NUMBER.get(count) or int(count)
+
+
+def ratings_run(text: str) -> list[tuple[str, int]]:
+    """Several books rated in one breath, the verb said once, or [].
+
+    "Give The Great Gatsby 4 stars, Lolita 3 stars and Little Women 5 stars", "5 stars for
+    Beloved, 3 for The Road". Every piece must be a book with its stars: "War and Peace 5"
+    stays one piece (its "and" is split only where both sides are ratings), and a run with
+    another request in it ("..., and add it to Classics") is no run.
+    """
+    lead = _RATING_LEAD.match(text.strip())
+    body = text.strip()[lead.end() :] if lead else text.strip()
+    pieces = _SEPARATOR.split(body)
+    joints = _SEPARATOR.findall(body)
+    said: list[str] = []  # the text of each rating read so far
+    pending = ""
+    for index, piece in enumerate(pieces):
+        joint = joints[index - 1] if index else ""
+        if _rated(f"{pending}{piece}") is not None:
+            said.append(f"{pending}{piece}")
+            pending = ""
+        elif said and not pending and _rated(f"{said[-1]}{joint}{piece}") is not None:
+            said[-1] = f"{said[-1]}{joint}{piece}"  # "2 for War" + "Peace": one title
+        elif index < len(joints):
+            pending = f"{pending}{piece}{joints[index]}"  # "War" of "War and Peace 5"
+        else:
+            return []
+    rated = [found for found in map(_rated, said) if found is not None]
+    if pending or len(rated) < 2:
+        return []
+    if lead is None and not re.search(r"\bstars?\b", text, re.I):
+        return []  # without "rate" or "give", only the word "stars" says these are ratings
+    return rated
+
+
 def clauses(text: str) -> list[str]:
     """The requests a message joins with ",", ";", "and", "then", "also", or [] when it is one.
 
     A joint counts only where the words after it start with a request verb, so "War and
     Peace" and "find books and add them ..." (no verb of their own) are not split here.
     """
+    run = ratings_run(text)
+    if run:
+        return [f"rate {book} {stars} stars" for book, stars in run]
     gapped = _GAPPED.match(text.strip())
     if gapped:
         verb = gapped.group("verb")

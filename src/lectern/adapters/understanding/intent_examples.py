@@ -340,6 +340,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "give me a summary of what matters now",
         "whats due",
         "which of my tasks are blocked or in review",
+        "anything on fire?",
+        "what's burning right now",
+        "where are the fires today",
+        "what's slipping",
     ),
     "get_projects": (
         "my projects",

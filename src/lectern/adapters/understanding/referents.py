@@ -17,11 +17,20 @@ from lectern.domain.assistant import Message
 
 _BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})#")
 _PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
-_IT = re.compile(r"^(?:it|this|this book|that|that book|that one|this one|the book)$", re.I)
+_IT = re.compile(
+    r"^(?:it|this|this book|that|that book|that one|this one|the book)$"
+    # "that one you mentioned", "the book you suggested": the one the talk so far named
+    r"|^(?:that|this|the)\s+(?:one|book|novel|title)\s+(?:you|u)\s+(?:just\s+)?"
+    r"(?:mentioned|said|suggested|recommended|showed|listed|named|found|gave)\b.*$",
+    re.I,
+)
 _THESE = re.compile(r"^(?:these|those|them|these books|those books|all of them|both)$", re.I)
 """Several books meant by pointing: which ones is asked, never one of them guessed."""
 _ANY = re.compile(
-    r"^(?:a|an|one|some|any|another)\s+(?:other\s+)?(?:book|novel|title|read)$|^something$", re.I
+    r"^(?:a|an|one|some|any|another)\s+(?:other\s+)?(?:book|novel|title|read)$|^something$"
+    # "the other one": which other is never guessed
+    r"|^(?:the\s+)?other\s+(?:one|book|novel|title)$|^another\s+one$",
+    re.I,
 )
 """A book not yet chosen ("move a book from X to Y"): which one is asked, never a title."""
 _BY_AUTHOR = re.compile(
@@ -58,6 +67,9 @@ def which_book(error: _NoReferent) -> Clarification:
     return Clarification(f"Which book by {who} do you mean? Name its title.", ())
 
 
+_ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now)$", re.I)
+
+
 def book_resolver(
     history: Sequence[Message], system: str, text: str = "", referent: str | None = None
 ) -> Callable[[str], str]:
@@ -78,7 +90,11 @@ def book_resolver(
                 break
 
     def resolve(reference: str) -> str:
+        quoted = reference.strip()[:1] in "\"'“‘"
         reference = _clean(reference)
+        if not quoted:
+            # "add Foundation instead", "and Emma too": the adverb is no part of the title.
+            reference = _ADVERB_AFTER.sub("", reference) or reference
         if _THESE.match(reference) or _ANY.match(reference):
             raise _NoReferent(reference)
         if _IT.match(reference):

@@ -39,7 +39,7 @@ _LIST_INTENTS = (
 )
 _CREATE_CUE = re.compile(
     r"\b(?:new|create|make|start|set\s+up|fresh|another|open\s+a|begin)\b|"
-    r"\b(?:have|want|need)\s+a\s+(?:\w+\s+)?list\b",
+    r"\b(?:have|want|need|get|like)\s+a\s+(?:\w+\s+)?list\b",
     re.I,
 )
 _DISMISS_CUE = re.compile(
@@ -49,10 +49,16 @@ _DISMISS_CUE = re.compile(
 )
 _CORRECT_CUE = re.compile(
     r"\b(?:wrong|incorrect|should\s+(?:be|say|read)|isn'?t|is\s+not|wasn'?t|not|actually|"
-    r"mistake|error|typo|fix|correct\w*|really|says|listed\s+as|your\s+(?:page|record|entry))\b",
+    r"mistake|error|typo|fix|correct\w*|really|says|listed\s+as|your\s+(?:page|record|entry)|"
+    r"you\s+have|you['’]ve\s+got|reprint|re-?issue)\b",
     re.I,
 )
 """A correction says something is wrong; "published after 2010" says nothing is."""
+_ASKS_FOR_A_STATUS = re.compile(
+    r"^(?:what(?:['’]s|\s+is|\s+are)?|whats|which|anything|show|list)\b.{0,20}?"
+    r"\b(?:in[\s-]progress|to[\s-]?do|in[\s-]review|done|finished|still\s+open)\b",
+    re.I,
+)
 _NEW_TASK = re.compile(r"\b(?:a|an)\s+(?:new\s+|\w+\s+)?(?:task|todo|to-do)\b", re.I)
 _ENTRY_VERB = re.compile(
     r"^(?:please\s+)?(?:add|put|pop|stick|throw|toss|remove|take\s+out|drop)\s+(?!(?:a|an)\b)",
@@ -65,6 +71,11 @@ _RENAME_CUE = re.compile(
     r"change\s+(?:the|its|my)?\s*(?:\w+\s+)?(?:name|title))\b|->",
     re.I,
 )
+
+
+def _names_a_list(text: str, names: Names) -> bool:
+    """Whether the message says one of the reader's lists by its whole name."""
+    return any(re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in names.of("list"))
 
 
 def ruled_out(text: str, names: Names) -> set[str]:
@@ -102,7 +113,13 @@ def ruled_out(text: str, names: Names) -> set[str]:
         # "we need a task in the phishing project for ..., assign it to me": a task spoken
         # of as "a task" does not exist yet, so no change to a stored one is meant.
         gone.update(("assign_task", "complete_task", "update_task", "add_comment"))
-    if not _CORRECT_CUE.search(text):
+    if _ASKS_FOR_A_STATUS.search(text):
+        # "what's in progress on the VPN project?" asks for the tasks in that state; a
+        # project's overview filters nothing.
+        gone.add("get_project_details")
+    if not _CORRECT_CUE.search(text) or _names_a_list(text, names):
+        # A message naming one of the reader's lists is about the list: in "The Road
+        # shouldn't be on Read in 2026" the year is the list's, not the book's.
         gone.add("propose_correction")
     if not _DISMISS_CUE.search(text):
         # "remove it" is close in meaning to "cancel that", but only a word of refusal

@@ -76,7 +76,9 @@ def changes_in_parts(text: str, read: PartReader, actions: frozenset[str]) -> li
         calls = read(part, task)
         if not calls or any(c.name not in actions for c in calls):
             return []
-        found += calls
+        said = {(c.name, repr(sorted(c.arguments.items()))) for c in found}
+        # "I've started on the hunt, set it to in progress": one change said twice.
+        found += [c for c in calls if (c.name, repr(sorted(c.arguments.items()))) not in said]
         named = [c.arguments.get("task_id") for c in calls if c.arguments.get("task_id")]
         task = str(named[-1]) if named else task
     return once_each(found)
