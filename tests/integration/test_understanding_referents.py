@@ -20,6 +20,7 @@ from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.ruled_out import ruled_out as _ruled_out
 from lectern.adapters.understanding.workspace_patterns import CREATE_TASK
 from lectern.adapters.understanding.workspace_plan import _title
+from lectern.domain.assistant import PageContext
 from tests.workspace_world import WorkspaceWorld, conversation_worlds
 
 
@@ -428,6 +429,262 @@ def test_there_in_a_second_look_up_is_the_first_parts_project(workspace: Workspa
         ("get_blockers", {"project_id": "VPN gateway hardening"}),
         ("get_tasks", {"project_id": "VPN gateway hardening", "status": "todo"}),
     ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remove the owner from the runbook",
+        "take the runbook off everybody",
+        "no one should have the runbook for the time being",
+        "unassign the runbook for now",
+    ],
+)
+def test_clearing_a_tasks_assignee_may_be_said_many_ways(
+    workspace: WorkspaceWorld, said: str
+) -> None:
+    reply = workspace.assistant.chat("alice", said)
+    assert _calls(reply) == [
+        ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": None})
+    ]
+
+
+def test_taking_a_task_off_one_person_and_handing_it_on_is_one_assignment(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "take bob off the check point patching, hand it to vera"
+    )
+    assert _calls(reply) == [
+        ("assign_task", {"task_id": "Patch the Check Point gateways", "assignee_id": "vera"})
+    ]
+
+
+def test_one_change_said_twice_in_a_message_is_proposed_once(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "the runbook is finished, complete it")
+    assert _calls(reply) == [("complete_task", {"task_id": "Write the incident runbook"})]
+
+
+def test_an_assignment_to_the_reader_may_end_in_for_now(workspace: WorkspaceWorld) -> None:
+    shown = workspace.assistant.chat("alice", "show me the hunt task")
+    reply = workspace.assistant.chat(
+        "alice", "hand it to me for now", conversation=shown.conversation
+    )
+    assert [(c.name, c.arguments["assignee_id"]) for c in reply.tool_calls] == [
+        ("assign_task", "alice")
+    ]
+
+
+def test_one_person_told_something_on_a_task_is_a_comment_on_it(
+    workspace: WorkspaceWorld,
+) -> None:
+    both = workspace.assistant.chat(
+        "alice", "hand the runbook to bob and let him know on it that the wiki is back up"
+    )
+    assert _calls(both) == [
+        ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": "bob"}),
+        (
+            "add_comment",
+            {"task_id": "Write the incident runbook", "content": "The wiki is back up."},
+        ),
+    ]
+    told = workspace.assistant.chat("alice", "tell vera on the phishing drill that HR signed off")
+    assert _calls(told) == [
+        ("add_comment", {"task_id": "Schedule the phishing drill", "content": "HR signed off."})
+    ]
+
+
+def test_a_resolution_labelled_in_parentheses_after_too_is_the_resolution(
+    workspace: WorkspaceWorld,
+) -> None:
+    said = "clear the vendor window blocker too (resolution: slot booked for Sunday)"
+    reply = workspace.assistant.chat("alice", said)
+    assert _calls(reply) == [
+        (
+            "resolve_blocker",
+            {
+                "blocker_id": "Waiting for the vendor maintenance window",
+                "resolution": "Slot booked for Sunday",
+            },
+        )
+    ]
+
+
+def test_its_in_a_later_look_up_is_the_first_parts_project_and_one_its_kind(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "list the phishing awareness tasks and its blockers")
+    assert _calls(reply) == [
+        ("get_tasks", {"project_id": "Phishing awareness"}),
+        ("get_blockers", {"project_id": "Phishing awareness"}),
+    ]
+    one = workspace.assistant.chat(
+        "alice", "show the documents of the vpn project, then open the citrix one"
+    )
+    assert [c[0] for c in _calls(one)] == ["get_documents", "get_document_details"]
+    assert "NetScaler" in str(_calls(one)[1][1]["document_id"])
+
+
+def test_a_search_beside_a_workspace_look_up_is_the_workspaces(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "search for mimikatz and then open the runbook task")
+    assert _calls(reply) == [
+        ("search_content", {"query": "mimikatz"}),
+        ("get_task_details", {"task_id": "Write the incident runbook"}),
+    ]
+
+
+def test_a_blockers_reason_in_parentheses_or_after_because_is_its_description(
+    workspace: WorkspaceWorld,
+) -> None:
+    bracketed = workspace.assistant.chat(
+        "alice", "flag a blocker on the phishing drill (no sign-off from legal) and make it low"
+    )
+    assert _calls(bracketed) == [
+        (
+            "create_blocker",
+            {"task_id": "Schedule the phishing drill", "description": "No sign-off from legal"},
+        ),
+        ("update_task", {"task_id": "Schedule the phishing drill", "priority": "low"}),
+    ]
+    because = workspace.assistant.chat(
+        "alice", "the runbook can't proceed because the wiki is down, log that as a blocker"
+    )
+    assert _calls(because) == [
+        (
+            "create_blocker",
+            {"task_id": "Write the incident runbook", "description": "The wiki is down"},
+        )
+    ]
+    bare = workspace.assistant.chat("alice", "make a blocker")
+    assert bare.tool_calls == () and "?" in bare.text
+    until = workspace.assistant.chat(
+        "alice", "the netscaler review can't continue till the vendor replies"
+    )
+    assert _calls(until) == [
+        (
+            "create_blocker",
+            {
+                "task_id": "Review NetScaler session tokens",
+                "description": "Waiting until the vendor replies",
+            },
+        )
+    ]
+    mood = workspace.assistant.chat("alice", "I can't go on because the coffee ran out")
+    assert "create_blocker" not in _names(mood)
+
+
+def test_a_blocker_on_a_project_named_without_the_word_project(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "blocker on vpn gateway hardening: budget frozen")
+    assert _calls(reply) == [
+        ("create_blocker", {"project_id": "VPN gateway hardening", "description": "Budget frozen"})
+    ]
+
+
+def test_a_new_task_then_a_change_on_another_named_task_are_both_proposed(
+    workspace: WorkspaceWorld,
+) -> None:
+    said = (
+        "add a task 'Book the auditorium' to phishing awareness, and put a blocker on the "
+        "runbook saying legal review pending"
+    )
+    reply = workspace.assistant.chat("alice", said)
+    assert _calls(reply) == [
+        ("create_task", {"project_id": "Phishing awareness", "title": "Book the auditorium"}),
+        (
+            "create_blocker",
+            {"task_id": "Write the incident runbook", "description": "Legal review pending"},
+        ),
+    ]
+
+
+def test_blockers_asked_for_of_both_kinds_have_no_status(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "show all blockers including the closed ones")
+    assert _calls(reply) == [("get_blockers", {})]
+
+
+def test_what_is_waiting_on_the_reader_is_the_attention_summary(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("bob", "what's still waiting on me?")
+    assert _names(reply) == ["get_attention_summary"]
+
+
+def test_a_field_to_change_named_without_its_value_is_asked(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "update the status of the hunt task")
+    assert reply.tool_calls == () and reply.actions == ()
+    assert "?" in reply.text and "in progress" in reply.text
+
+
+def test_asking_whether_the_assistant_can_change_things_is_told_what_it_can_do(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "are you allowed to edit projects, or just read only?"
+    )
+    assert reply.tool_calls == () and not reply.suggestions
+    assert "propose changes" in reply.text
+
+
+def test_what_the_reader_is_on_in_a_project_lists_their_tasks_there(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("bob", "what am i responsible for in vpn gateway hardening")
+    assert _calls(reply) == [
+        ("get_tasks", {"project_id": "VPN gateway hardening", "assignee_id": "bob"})
+    ]
+
+
+def test_who_is_doing_a_task_opens_the_task(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat("alice", "who is handling the netscaler review right now?")
+    assert _calls(reply) == [("get_task_details", {"task_id": "Review NetScaler session tokens"})]
+    team = workspace.assistant.chat("alice", "which people could I give tasks to?")
+    assert _names(team) == ["get_team_members"]
+
+
+def test_a_projects_numbers_are_its_details(workspace: WorkspaceWorld) -> None:
+    said = "give me the numbers for phishing awareness: how many are open?"
+    reply = workspace.assistant.chat("alice", said)
+    assert _calls(reply) == [("get_project_details", {"project_id": "Phishing awareness"})]
+
+
+def test_a_document_read_and_asked_about_or_pointed_at_on_its_page_is_opened(
+    workspace: WorkspaceWorld,
+) -> None:
+    read = workspace.assistant.chat(
+        "alice", "read the T1133 document and tell me how attackers get in"
+    )
+    assert _names(read) == ["get_document_details"]
+    document = next(iter(workspace.demo.documents.values()))
+    title = next(iter(workspace.demo.documents))
+    page = PageContext("document", document, title, project_id=workspace.demo.vpn.id)
+    pointed = workspace.assistant.chat("alice", "what does this one advise?", page=page)
+    assert _calls(pointed) == [("get_document_details", {"document_id": document})]
+
+
+def test_a_task_no_longer_blocked_resolves_its_blocker(workspace: WorkspaceWorld) -> None:
+    said = "the check point gateways are no longer stuck, the vendor picked Sunday"
+    reply = workspace.assistant.chat("alice", said)
+    assert _calls(reply) == [
+        (
+            "resolve_blocker",
+            {
+                "blocker_id": "Waiting for the vendor maintenance window",
+                "resolution": "The vendor picked Sunday",
+            },
+        )
+    ]
+
+
+def test_asking_which_tasks_are_stuck_is_the_summarys_blocked_part(
+    workspace: WorkspaceWorld,
+) -> None:
+    reply = workspace.assistant.chat("alice", "which tasks are currently stuck")
+    assert _names(reply) == ["get_attention_summary"]
+    assert reply.text.startswith("Blocked")
 
 
 def test_a_part_read_by_meaning_unsurely_never_adds_a_change(workspace: WorkspaceWorld) -> None:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from lectern.adapters.llm.workspace_refs import Refs, _Unclear
+from lectern.adapters.llm.workspace_refs import Refs, _Unclear, task_words
 from lectern.adapters.llm.workspace_replies import (
     _as_dict,
     _blockers_reply,
@@ -27,9 +27,9 @@ from lectern.adapters.llm.workspace_replies import (
     attention_reply,
 )
 from lectern.adapters.understanding.layer import which_of
-from lectern.adapters.understanding.mentions import find_in, resolve_person
+from lectern.adapters.understanding.mentions import covered, find_in, resolve, resolve_person
 from lectern.adapters.understanding.scaffold import clean as _clean
-from lectern.adapters.understanding.slots import attention_sections_of
+from lectern.adapters.understanding.slots import attention_sections_of, blocker_status_of
 from lectern.adapters.understanding.workspace_patterns import (
     ASSIGNED,
     ATTENTION,
@@ -84,10 +84,9 @@ class WorkspaceQuestions:
             named = match.group("p1") or match.group("p2") or match.group("p3")
         project = refs.project(named) if named else refs.project_in(text) or refs.page_project
         arguments: dict[str, Any] = {"project_id": project} if project else {}
-        if re.search(r"\b(?:resolved|cleared|closed|lifted|past|old)\b", text, re.I):
-            arguments["status"] = "resolved"  # the ones that ended (the tool's default: open)
-        elif re.search(r"\b(?:open|unresolved|active|outstanding|current)\b", text, re.I):
-            arguments["status"] = "open"  # said, so asked for, not left to the default
+        status = blocker_status_of(text)  # said, so asked for, not left to the default
+        if status is not None:
+            arguments["status"] = status
         return self._single(self._call("get_blockers", **arguments), _blockers_reply)
 
     def _team(self, text: str, refs: Refs) -> list[Stage]:
@@ -102,13 +101,21 @@ class WorkspaceQuestions:
         return self._single(self._call("get_team_members", **arguments), _team_reply)
 
     def _tasks(self, text: str, refs: Refs) -> list[Stage]:
+        if PROJECT_DETAILS.match(text) and re.search(
+            r"\b(?:numbers|stats|statistics|figures|counts|breakdown|tally|metrics)\b", text, re.I
+        ):
+            return []  # "the numbers on VPN hardening: how many tasks done?": its counts
         if not TASKS.search(text) or (
             re.search(r"\bprojects\b", text, re.I) and not re.search(r"\btasks?\b", text, re.I)
         ):
             return []
-        if not re.search(
-            r"\btasks\b|\b(?:every|all|each|any)\s+(?:\w+\s+)?tasks?\b", text, re.I
-        ) and not (IN_PROJECT.search(text)):
+        assigned = ASSIGNED.search(text)
+        someones = assigned is not None and any(assigned.group(g) for g in ("c", "e", "f"))
+        if (
+            not re.search(r"\btasks\b|\b(?:every|all|each|any)\s+(?:\w+\s+)?tasks?\b", text, re.I)
+            and not IN_PROJECT.search(text)
+            and not someones  # "what am I working on in vpn hardening": the reader's tasks
+        ):
             # "show the phishing drill task", "show me this task": one task, named or on the
             # page, is that task's details.
             deictic = re.search(r"\b(?:this|that)\s+task\b", text, re.I)
@@ -128,9 +135,8 @@ class WorkspaceQuestions:
             if re.search(rf"\b{re.escape(word)}\b", text, re.I):
                 arguments["status"] = status
                 break
-        assigned = ASSIGNED.search(text)
         who = next((g for g in assigned.groups() if g), "") if assigned else ""
-        if who.casefold() in ("me", "my"):
+        if who.casefold() in ("me", "my", "i"):
             readers = refs.names.of("reader")
             arguments["assignee_id"] = readers[0] if readers else "me"
         elif who and (
@@ -175,6 +181,13 @@ class WorkspaceQuestions:
         if not match:
             return []
         target = next(v for k, v in match.groupdict().items() if v and k.startswith("t"))
+        whose = match.group("t7") or match.group("t8")
+        if whose:
+            # "who's on phishing awareness", "who has access to the logs": whose a task is,
+            # only of a task named by (most of) its words
+            found = resolve(task_words(whose), refs.names.of("task")).name
+            if found is None or covered(task_words(whose), found) < 0.6:
+                return []
         return self._single(self._call("get_task_details", task_id=refs.task(target)), _task_reply)
 
     def _documents(self, text: str, refs: Refs) -> list[Stage]:
@@ -202,6 +215,14 @@ class WorkspaceQuestions:
         else:
             return []
         target = _clean(target)
+        if refs.page_document is not None and re.fullmatch(
+            r"(?:it|this|that|this\s+one|that\s+one|this\s+(?:document|doc|advisory|page))",
+            target,
+            re.I,
+        ):
+            # "what does this one recommend?" on a document's page: that document
+            call = self._call("get_document_details", document_id=refs.page_document)
+            return self._single(call, _document_reply)
         documents = refs.names.of("document")
         found = find_in(target, documents) if documents else None
         if found is not None and found.name is not None:

@@ -51,6 +51,7 @@ class Refs:
         on_workspace_page: bool,
         person: Callable[[str | None], str] = _clean,
         names: Names | None = None,
+        page_document: str | None = None,
     ) -> None:
         self.task = task
         self.project = project
@@ -58,6 +59,8 @@ class Refs:
         self.on_workspace_page = on_workspace_page
         self.person = person
         self.names = names or Names()
+        self.page_document = page_document
+        """The document whose page the reader is on ("what does this one say")."""
 
     def task_named(self, value: str | None) -> str | None:
         """The stored task a project-shaped reference names, or None when it may be a project.
@@ -121,6 +124,10 @@ class Refs:
         """The one stored project a whole message names by its words ("which VPN tasks")."""
         return find_in(text, self.names.of("project")).name
 
+    def in_workspace(self) -> Refs:
+        """The same references, read as if asked from a workspace page."""
+        return Refs(self.task, self.project, self.page_project, True, self.person, self.names)
+
     def with_it(self, task: object) -> Refs:
         """The same references, where "it" means this task (named earlier in the request)."""
         if not isinstance(task, str):
@@ -138,4 +145,5 @@ class Refs:
             self.on_workspace_page,
             self.person,
             self.names,
+            self.page_document,
         )

@@ -26,7 +26,7 @@ from lectern.adapters.llm.workspace_refs import Refs, _Unclear, project_words, t
 from lectern.adapters.llm.workspace_replies import (
     _summary,
 )
-from lectern.adapters.understanding.layer import Clarification, name_it, which_of
+from lectern.adapters.understanding.layer import REPLIES, Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import (
     covered,
     find_in,
@@ -37,11 +37,14 @@ from lectern.adapters.understanding.mentions import (
 from lectern.adapters.understanding.scaffold import Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.workspace_parts import once_each
 from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER,
     ANOTHER_REQUEST,
     ASSIGN,
     ASSIGN_CLAUSE,
+    BLOCKER_VERB,
+    CAPABILITIES,
     COMMENT,
     COMPLETE,
     CREATE_BLOCKER,
@@ -51,6 +54,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     DUE,
     DUE_CLAUSE,
     DUE_WORDS,
+    FIELD_ONLY,
     IN_PROJECT,
     IT,
     PAGE,
@@ -63,6 +67,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     QUOTED_INTO,
     RENAME_TASK,
     RESOLVE,
+    SEARCH,
     STATUS,
     STATUS_WORDS,
     TASK_FOR,
@@ -101,14 +106,35 @@ _VERB_FIRST = re.compile(
 )
 
 
+_ITS = re.compile(
+    r"\b(?:its|their)\s+(?P<what>(?:[\w-]+\s+){0,2}?(?:tasks?|blockers?|documents?|docs|team|"
+    r"members|people|status|progress|details|overview))\b",
+    re.I,
+)
+"""A later look-up's "its open blockers": the earlier part's project's."""
+
+_ONE = re.compile(r"\b(?P<the>the|that)\s+(?P<which>[^,]+?)\s+one\b", re.I)
+"""A later part's "the T1133 one": one of the kind the earlier part listed."""
+
+_LISTED = {"get_documents": "document", "get_tasks": "task"}
+
+
 def _there(part: str, earlier: list[ToolCall]) -> str:
-    """A later part with its "there" named: the project of the earlier part's last call."""
+    """A later part with its "there" named: the project of the earlier part's last call.
+
+    "its open blockers" is that project's too, and "the T1133 one" after a list of documents
+    is the T1133 document.
+    """
+    kind = next((_LISTED[c.name] for c in reversed(earlier) if c.name in _LISTED), None)
+    if kind is not None:
+        part = _ONE.sub(rf"\g<the> \g<which> {kind}", part)
     project = next(
         (c.arguments["project_id"] for c in reversed(earlier) if c.arguments.get("project_id")),
         None,
     )
     if not isinstance(project, str):
         return part
+    part = _ITS.sub(rf"the \g<what> in the {project} project", part)
     return _THERE.sub(f"in the {project} project", part)
 
 
@@ -155,6 +181,9 @@ class WorkspaceRules(WorkspaceQuestions):
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
+        if CAPABILITIES.match(text):
+            told = REPLIES["capabilities"]
+            return [lambda _: AIResponse(told, model=MODEL_ID)]
         it_task, page_project = self.context(history, system)
         it_task = it or it_task
         names = names_from_prompt(system)
@@ -231,14 +260,18 @@ class WorkspaceRules(WorkspaceQuestions):
                 )
             return found.name or mention
 
-        context = Refs(task_ref, project_ref, page_project, on_workspace_page, person_ref, names)
+        page = PAGE.search(system)
+        document = page.group("id") if page and page.group("type") == "document" else None
+        context = Refs(
+            task_ref, project_ref, page_project, on_workspace_page, person_ref, names, document
+        )
         lead = PROJECT_LEAD.match(text)
         led = resolve(lead.group("p"), names.of("project")).name if lead else None
         if lead and led is not None:
             # "vpn project: new task 'Update the firewall rules'": the project the rest is in,
             # as if asked from its page.
             text = lead.group("rest")
-            context = Refs(task_ref, project_ref, led, True, person_ref, names)
+            context = Refs(task_ref, project_ref, led, True, person_ref, names, document)
         again = self._again(text, history)
         if again:
             return self._act(again)
@@ -279,7 +312,7 @@ class WorkspaceRules(WorkspaceQuestions):
         except _Unclear:
             several = []  # a part asks a question of its own: the message is read whole
         if several:
-            return self._act(several)
+            return self._act(once_each(several))
         unread = self._unread_part(text, context)
         if unread is not None:
             return [lambda _: unread.response(MODEL_ID)]
@@ -329,7 +362,13 @@ class WorkspaceRules(WorkspaceQuestions):
         """
         for separator in THEN.finditer(text):
             try:
-                first = self._part(text[: separator.start()].strip(" ,"), context)
+                said = text[: separator.start()].strip(" ,")
+                first = self._part(said, context)
+                if not first and SEARCH.match(said):
+                    # "search for Tor exit nodes, then pull up the hunt task": a search beside
+                    # a workspace request is the workspace's, in words of its own or not (the
+                    # pair stands only when the later part reads too).
+                    first = self._part(said, context.in_workspace())
                 if not first:
                     continue
                 asked = first[0](None)
@@ -494,7 +533,7 @@ class WorkspaceRules(WorkspaceQuestions):
             for name in refs.names.of("project"):
                 # "create a task in phishing awareness to ...": a stored project's name.
                 found = re.search(
-                    rf"\s(?:in|for|under|on)\s+(?:the\s+)?{re.escape(name)}\b", rest, re.I
+                    rf"\s(?:in|into|to|for|under|on)\s+(?:the\s+)?{re.escape(name)}\b", rest, re.I
                 )
                 if found:
                     reference = name
@@ -589,6 +628,32 @@ class WorkspaceRules(WorkspaceQuestions):
 
     def _status(self, text: str, refs: Refs) -> list[ToolCall]:
         match = STATUS.match(text)
+        bare = None if match else FIELD_ONLY.match(text)
+        valued = re.search(
+            r"\b(?:low|medium|high|urgent|critical|done|todo|to\s*-?do|in\s+progress|review|"
+            r"finished|complete)\b|\d",
+            text,
+            re.I,
+        )
+        if bare and not valued:
+            # "change the status of the drill": which task is said, to what is not; ask
+            task = refs.task(bare.group("t") or bare.group("t2"))
+            field = (bare.group("field") or bare.group("field2")).casefold()
+            shown = task if not _ID.fullmatch(task) else "it"
+            options = {
+                "priority": ("Make it high priority", "Make it low priority"),
+                "status": ("Mark it in progress", "Mark it done"),
+                "state": ("Mark it in progress", "Mark it done"),
+            }.get(field, ("Due next Friday", "Due end of the month"))
+            asked = {
+                "priority": "low, medium, high or urgent",
+                "status": "to do, in progress, in review or done",
+                "state": "to do, in progress, in review or done",
+            }.get(field, "which date")
+            what = "due date" if field == "deadline" else field.replace("state", "status")
+            raise _Unclear(
+                Clarification(f"What should the {what} of {shown!r} be: {asked}?", options)
+            )
         if not match:
             return []
         if match.group("t2"):
@@ -609,10 +674,21 @@ class WorkspaceRules(WorkspaceQuestions):
         match = ASSIGN.match(text)
         if not match:
             return []
-        if match.group("t3"):
-            return [
-                self._call("assign_task", task_id=refs.task(match.group("t3")), assignee_id=None)
-            ]
+        taken = match.group("t7") or match.group("t8")
+        if taken:
+            # "take the drill off bob" / "take me off the drill": only of a person and a task
+            # ("take Dune off Winter" is a reading list's).
+            whom = match.group("from") or match.group("from2")
+            anyone = whom.casefold() in ("me", "him", "her", "everyone", "everybody", "anyone")
+            if not anyone and resolve_person(whom, refs.names).name is None:
+                return []
+            tasks = refs.names.of("task")
+            words = task_words(taken)
+            if tasks and not IT.match(words) and resolve(words, tasks).name is None:
+                return []
+        cleared = match.group("t3") or match.group("t5") or match.group("t6") or taken
+        if cleared:
+            return [self._call("assign_task", task_id=refs.task(cleared), assignee_id=None)]
         if match.group("t4"):  # "I'm taking the hunt task"
             task = refs.task(match.group("t4"))
             return [self._call("assign_task", task_id=task, assignee_id=refs.person("me"))]
@@ -688,16 +764,32 @@ class WorkspaceRules(WorkspaceQuestions):
         match = CREATE_BLOCKER.match(text)
         if not match:
             if re.fullmatch(
-                r"(?:add|create|record|log|raise|flag|new)\s+(?:a\s+)?(?:new\s+)?blocker\W*",
+                rf"(?:{BLOCKER_VERB}|new)\s+(?:a\s+)?(?:new\s+)?blocker\W*",
                 text,
                 re.I,
             ):
                 # "add a blocker": on what, and blocked by what, are both missing
                 raise _Unclear(Clarification("What is blocked, and by what?", ()))
             return []
-        target = _clean(match.group("target") or match.group("target2"))
-        description = _clean(match.group("d") or match.group("d2"))
+        said = match.group("target3")
+        tasks = refs.names.of("task")
+        words = task_words(said or "")
+        if said and tasks and not IT.match(words) and resolve(words, tasks).name is None:
+            return []  # "I can't go on because I'm tired": only a task is held up
+        target = _clean(match.group("target") or match.group("target2") or said)
+        description = _clean(match.group("d") or match.group("d2") or match.group("d3"))
+        if match.group("until"):
+            description = f"waiting until {description}"  # "can't start until we get access"
+        if description.endswith(")") and "(" not in description:
+            description = description[:-1].rstrip()  # the reason was said in parentheses
         description = description[0].upper() + description[1:] if description else description
+        named = resolve(project_words(target) or "", refs.names.of("project")).name
+        on_task = resolve(task_words(target), refs.names.of("task")).name
+        if named is not None and (
+            on_task is None or covered(task_words(target), named) > covered(target, on_task)
+        ):
+            # "blocker for phishing awareness: ...": a stored project named without the word
+            target = f"{named} project"
         if re.search(r"\bproject$", target, re.I) or target.casefold() in ("we", "this project"):
             project = refs.project(target)
             if project is None:
@@ -706,14 +798,25 @@ class WorkspaceRules(WorkspaceQuestions):
         return [self._call("create_blocker", task_id=refs.task(target), description=description)]
 
     def _resolve(self, text: str, refs: Refs) -> list[ToolCall]:
+        # "close the vendor blocker too (resolution: window approved)": "too" before what
+        # resolved it, and the resolution labelled as one, are neither blocker nor reason.
+        text = re.sub(r"\s+(?:too|as\s+well|also)(?=\s*[(:;,—–-])", "", text, flags=re.I)
+        text = re.sub(
+            r"([(:;,—–-]\s*)(?:resolution|reason|resolved\s+by|fix)\s*[:=—–-]\s*",
+            r"\1",
+            text,
+            flags=re.I,
+        )
         match = RESOLVE.match(text)
         if not match:
             return []
         said = next((match.group(g) for g in ("b", "b2", "b3", "b5") if match.group(g)), None)
-        blocker = _clean(said or match.group("b4") or "")
+        blocker = _clean(said or match.group("b4") or match.group("b6") or "")
         blocker = re.sub(r"^(?:about|on|the)\s+", "", blocker, flags=re.I)
         resolution = _clean(
-            next((match.group(g) for g in ("r", "r2", "r3", "r4", "r5") if match.group(g)), "")
+            next(
+                (match.group(g) for g in ("r", "r2", "r3", "r4", "r5", "r6") if match.group(g)), ""
+            )
         )
         resolution = resolution[0].upper() + resolution[1:] if resolution else resolution
         blocker = refs.blocker(blocker, by_task=said is None)
@@ -723,10 +826,18 @@ class WorkspaceRules(WorkspaceQuestions):
         match = COMMENT.match(text)
         if not match:
             return []
+        told = match.group("w10") or match.group("w11")
+        if (
+            told
+            and told.casefold() not in ("him", "her", "them")
+            and resolve_person(told, refs.names).name is None
+        ):
+            return []  # "update the drill on ...": only a person is told
         target = next(
-            (match.group(g) for g in ("t", "t3", "t4", "t6", "t8", "t9") if match.group(g)), None
+            (match.group(g) for g in ("t", "t3", "t4", "t6", "t8", "t9", "t10") if match.group(g)),
+            None,
         )
-        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9")
+        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10")
         content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
         if not content:
             return []

@@ -115,6 +115,33 @@ def attention_sections_of(text: str) -> tuple[str, ...]:
     return named
 
 
+_BOTH_KINDS = re.compile(
+    r"\b(?:resolved|closed|cleared|lifted|old|past)(?:\s+ones)?\s+(?:too|as\s+well|also|included)\b|"
+    r"\b(?:including|incl\.?|plus|with|and\s+also|and\s+even)\s+(?:the\s+)?(?:resolved|closed|"
+    r"cleared|lifted|old|past)\b|\b(?:open|unresolved|active|current)\s+(?:and|or|&|as\s+well\s+as)"
+    r"\s+(?:resolved|closed|cleared|lifted|old|past)\b|\b(?:resolved|closed|cleared|lifted|old|past)"
+    r"\s+(?:and|or|&|as\s+well\s+as)\s+(?:open|unresolved|active|current)\b|"
+    r"\b(?:whether|no\s+matter\s+if)\s+(?:they(?:['’]re|\s+are)\s+)?(?:open|resolved)\b",
+    re.I,
+)
+"""Blockers asked for of both kinds ("resolved ones too"): no status, not the resolved ones."""
+
+
+def blocker_status_of(text: str) -> str | None:
+    """The blockers a question asks for: "resolved", "open", or None for every one.
+
+    "show the resolved blockers": the ones that ended (the tool's default is open); "list every
+    blocker, resolved ones too": both kinds, so no status at all.
+    """
+    if _BOTH_KINDS.search(text):
+        return None
+    if re.search(r"\b(?:resolved|cleared|closed|lifted|past|old)\b", text, re.I):
+        return "resolved"
+    if re.search(r"\b(?:open|unresolved|active|outstanding|current)\b", text, re.I):
+        return "open"
+    return None
+
+
 def priority_of(text: str) -> str | None:
     """The priority a message names (low, medium, high, urgent)."""
     found = _PRIORITY.search(text)

@@ -56,6 +56,10 @@ def parts(text: str) -> list[str]:
     return pieces if 2 <= len(pieces) <= 3 else []
 
 
+_POINTS = re.compile(r"\b(?:it|its|it['’]s|this|that\s+one|that\s+task)\b", re.I)
+"""A part that points back ("give it to bob"): after a new task, at a task with no id yet."""
+
+
 def changes_in_parts(text: str, read: PartReader, actions: frozenset[str]) -> list[ToolCall]:
     """Every part's changes in the order asked, or [] when any part is not one.
 
@@ -64,9 +68,10 @@ def changes_in_parts(text: str, read: PartReader, actions: frozenset[str]) -> li
     found: list[ToolCall] = []
     task: str | None = None
     for part in parts(text):
-        if any(c.name == "create_task" for c in found):
+        if any(c.name == "create_task" for c in found) and _POINTS.search(part):
             # "add a task X and give it to bob": the new task has no id for "it" to mean
-            # yet; the create-task reading takes the whole message.
+            # yet; the create-task reading takes the whole message. A part that names its
+            # own task ("..., and put a blocker on the drill") stands.
             return []
         calls = read(part, task)
         if not calls or any(c.name not in actions for c in calls):
@@ -76,4 +81,25 @@ def changes_in_parts(text: str, read: PartReader, actions: frozenset[str]) -> li
         found += [c for c in calls if (c.name, repr(sorted(c.arguments.items()))) not in said]
         named = [c.arguments.get("task_id") for c in calls if c.arguments.get("task_id")]
         task = str(named[-1]) if named else task
-    return found
+    return once_each(found)
+
+
+def once_each(calls: list[ToolCall]) -> list[ToolCall]:
+    """The changes with one said twice proposed once, and a task's assignments as the last.
+
+    "we wrapped up the drill, close it" is one completion; "take the drill off bob and give
+    it to me" is one assignment (to the reader), not a removal and then an assignment.
+    """
+    kept: list[ToolCall] = []
+    for call in calls:
+        if any(c.name == call.name and dict(c.arguments) == dict(call.arguments) for c in kept):
+            continue
+        if call.name == "assign_task":
+            task = call.arguments.get("task_id")
+            kept = [
+                c
+                for c in kept
+                if not (c.name == "assign_task" and c.arguments.get("task_id") == task)
+            ]
+        kept.append(call)
+    return kept

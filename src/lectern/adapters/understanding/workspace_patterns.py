@@ -40,12 +40,23 @@ ATTENTION = re.compile(
     r"\bneeds?\b.*\battention\b|\bwhat should i (?:work on|do|look at)\b|\bwhat(?:'s| is) "
     r"overdue\b|\bmy dashboard\b|\bwhat(?:'s| is) on my plate\b|"
     r"^(?:which|what|any|are there(?: any)?)\s+(?:tasks?\s+)?(?:are\s+|is\s+)?(?:overdue|late|"
-    r"past due)\b(?!.*\b(?:in|on|for)\s+(?:the|this)\b)|\beverything assigned to me\b",
+    r"past due)\b(?!.*\b(?:in|on|for)\s+(?:the|this)\b)|\beverything assigned to me\b|"
+    # "are any tasks stuck?": the summary's blocked tasks (not a project's blocker list)
+    r"^(?:which|what|any|are(?:\s+there)?\s+any)\s+tasks?\s+(?:are\s+|is\s+)?(?:currently\s+|"
+    r"still\s+)?(?:stuck|blocked)\W*$|"
+    # "what's waiting on me", "anything pending for me?": what the reader has to act on
+    r"^(?:what(?:['’]?s|\s+is|\s+are)?|anything|is\s+anything|is\s+there\s+anything)\s+"
+    r"(?:still\s+)?(?:waiting|pending|sitting)\s+(?:on|for)\s+(?:me|my\s+(?:input|action|"
+    r"sign-?off))\W*$",
     re.I,
 )
 TEAM = re.compile(
     r"^(?:who(?:'s| is| are)\b.*\b(?:team|members?|organi[sz]ation|org)\b|(?:list|show)(?: me)?"
     r" (?:the |my )?(?:team|members|people)\b|who can i assign\b|who works on\b|"
+    # "which people can I hand tasks to?": whom the reader may assign, not a request to
+    r"(?:what|which)\s+(?:people|persons|members|users|folks|colleagues)\s+(?:(?:can|could)\s+)?"
+    r"(?:i|we)\s+(?:(?:can|could)\s+)?(?:assign|give|hand)\b(?:\s+(?:tasks?|work|things))?"
+    r"(?:\s+to)?\W*$|"
     r"who(?:'s| is| are)\s+(?:on|in|working on)\s+(?:the\s+)?.+?\s+project\b)",
     re.I,
 )
@@ -68,12 +79,19 @@ PROJECT_DETAILS = re.compile(
     r"summary|progress|latest|news|updates?|history) (?:of|on|for|with) "
     r"(?:the\s+)?(?P<p1>.+?)(?:\s+project)?|how(?:'s| is) (?:the\s+)?(?P<p2>.+?) project "
     r"(?:going|doing)|tell me about (?:the\s+)?(?P<p3>.+?) project|(?:show|open) (?:me )?"
-    r"(?:the\s+)?(?P<p4>.+?) project)\W*$",
+    r"(?:the\s+)?(?P<p4>.+?) project|"
+    # "give me the numbers on VPN hardening: how many done vs open?": a project's counts
+    r"(?:give|show|get)(?: me)? (?:the |some )?(?:numbers|stats|statistics|figures|counts|"
+    r"breakdown|tally|metrics) (?:on|of|for) (?:the\s+)?(?P<p5>[^:?,;]+?)(?:\s+project)?"
+    r"(?:\s*[:;,—–-]\s*how\s+many\b[^?]*)?)\W*$",
     re.I,
 )
 TASKS = re.compile(
     r"^(?:what|which|show|list|give me|any)\b.*\btasks?\b|\b(?:my|\w+'s) tasks\b|"
-    r"\b(?:is \w+|am i|are you) working on\b",
+    r"\b(?:is \w+|am i|are you) working on\b|"
+    # "what am I assigned in the phishing project", "what is bob on in VPN hardening"
+    r"^what\s+(?:am\s+i|is\s+\w+|are\s+you)\s+(?:assigned(?:\s+to)?|on|down\s+for|"
+    r"responsible\s+for|handling|doing|owning)\s+(?:in|on|for)\b",
     re.I,
 )
 IN_PROJECT = re.compile(
@@ -83,7 +101,9 @@ IN_PROJECT = re.compile(
 """The last "in the X project" of a request (greedy lead: "tasks in review in the X project")."""
 ASSIGNED = re.compile(
     r"\b(?:assigned to|for|owned by)\s+(?P<a>me|[A-Za-z][\w.-]*)\b|\b(?P<b>my|[A-Za-z][\w.-]*)'s "
-    r"tasks\b|\bis (?P<c>[A-Za-z][\w.-]*) working on\b|\b(?P<d>my) tasks\b",
+    r"tasks\b|\bis (?P<c>[A-Za-z][\w.-]*) working on\b|\b(?P<d>my) tasks\b|"
+    r"^what\s+(?:am\s+(?P<e>i)|is\s+(?P<f>[A-Za-z][\w.-]*))\s+(?:assigned|on|down\s+for|"
+    r"responsible\s+for|handling|doing|owning|working\s+on)\b",
     re.I,
 )
 TASK_DETAILS = re.compile(
@@ -92,7 +112,11 @@ TASK_DETAILS = re.compile(
     r"tell me about (?:the )?task\s+(?P<t3>.+?)|what(?:'s| is) (?:the )?task\s+(?P<t4>.+?) about|"
     r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this)|"
     # "open the check point task", "pull up the runbook task"
-    r"(?:show|open|get|pull\s+up)(?: me)?(?: the)? (?P<t6>[^,]+?)\s+task)\W*$",
+    r"(?:show|open|get|pull\s+up)(?: me)?(?: the)? (?P<t6>[^,]+?)\s+task|"
+    # "who's doing the phishing drill?", "who has the runbook": whose a task is, in its details
+    r"who(?:['’]s|\s+is)\s+(?:doing|handling|on|got|owning|running|working\s+on|assigned\s+to|"
+    r"responsible\s+for)\s+(?P<t7>[^,]+?)|who\s+(?:has|owns|got|does|is\s+doing)\s+(?P<t8>[^,]+?))"
+    r"(?:\s+(?:for\s+me|please|quickly|real\s+quick|right\s+now|now|at\s+the\s+moment))*\W*$",
     re.I,
 )
 DOCUMENTS = re.compile(
@@ -107,11 +131,14 @@ DOCUMENT_DETAILS = re.compile(
     r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?)|"
     # "open the Check Point advisory document", "what's in the T1133 doc?"
     r"(?:(?:show|open|read|get|summari[sz]e)(?: me)?|what(?:'s| is) in) (?:the )?(?P<d4>.+?)\s+"
-    r"(?:advisory\s+)?(?:document|doc|advisory|write-?up))\W*$",
+    r"(?:advisory\s+)?(?:document|doc|advisory|write-?up))"
+    # "read the Check Point document and tell me what it asks us to do": answered from it
+    r"(?:,?\s+and\s+(?:then\s+)?(?:tell|show|explain|let)\b[^.]*)?\W*$",
     re.I,
 )
 SAYS = re.compile(
-    r"^what\s+(?:does|did)\s+(?:the\s+|our\s+|that\s+)?(?P<d>.+?)\s+say"
+    r"^what\s+(?:does|did)\s+(?:the\s+|our\s+|that\s+)?(?P<d>.+?)\s+(?:say|recommend|advise|"
+    r"suggest|propose|require|tell\s+us|want\s+us\s+to\s+do)(?:\s+(?:we|us)\s+(?:do|to\s+do))?"
     r"(?:\s+(?:about|on|regarding)\s+(?P<about>.+?))?\W*$",
     re.I,
 )
@@ -170,10 +197,29 @@ STATUS = re.compile(
     rf"{_STATUS}\W*$|^(?:start|begin)\s+(?:working\s+on\s+)?(?P<t2>.+?)\W*$",
     re.I,
 )
+_FOR_NOW = (
+    r"(?:\s+(?:instead|now|then|please|for\s+now|for\s+the\s+(?:moment|time\s+being)|"
+    r"anymore|any\s+more))*"
+)
+"""What may end an assignment without being its person or task ("give it to me instead")."""
 ASSIGN = re.compile(
-    r"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?)\W*$|"
-    r"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*)\W*$|"
-    r"^unassign\s+(?P<t3>.+?)\W*$|"
+    rf"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?){_FOR_NOW}\W*$|"
+    rf"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*){_FOR_NOW}\W*$|"
+    # "unassign the drill", "remove the assignee from it", "clear the owner of the runbook"
+    rf"^(?:unassign|de-?assign|un-assign)\s+(?P<t3>.+?){_FOR_NOW}\W*$|"
+    rf"^(?:remove|clear|drop|delete)\s+(?:the\s+)?(?:assignee|owner|assignment)\s+"
+    rf"(?:from|of|on|for)\s+(?P<t5>.+?){_FOR_NOW}\W*$|"
+    # "nobody should own the drill for now(, please unassign it)": no one is its assignee
+    rf"^(?:nobody|no\s+one|no-one)\s+(?:should|must|needs\s+to|is\s+to|will)\s+(?:own|have|"
+    rf"be\s+on)\s+(?P<t6>(?:(?!\b(?:for|anymore)\b)[^,;.])+?){_FOR_NOW}"
+    rf"(?:\s*[,;.]\s*(?:so\s+)?(?:please\s+)?(?:(?:remove|clear|drop)\s+(?:the\s+)?"
+    rf"(?:assignee|owner)\s+(?:from|of|on)\s+(?:it|that|this)|unassign\s+(?:it|that|this)))?"
+    rf"\W*$|"
+    # "take the drill off everyone", "take the drill off bob": its assignee removed
+    rf"^take\s+(?P<t7>.+?)\s+off\s+(?P<from>everyone|everybody|anyone|[A-Za-z][\w.-]*)"
+    rf"(?:['’]s\s+plate)?{_FOR_NOW}\W*$|"
+    # "take me off the netscaler review"
+    rf"^take\s+(?P<from2>me|him|her|[A-Za-z][\w.-]*)\s+off\s+(?P<t8>.+?){_FOR_NOW}\W*$|"
     r"^(?:i'?m|i\s+am|i'?ll|i\s+will)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
     # "I'll take over the check point patching from Bob": taken from its owner, by the reader
     r"handling|handle|owning|own)(?:\s+over)?\s+(?P<t4>.+?)(?:\s+(?:over|on))?"
@@ -200,6 +246,14 @@ DUE = re.compile(
     rf"{_DATE.replace('due>', 'due3>')}\W*$",
     re.I,
 )
+FIELD_ONLY = re.compile(
+    r"^(?:change|update|set|edit|adjust|modify|move|bump)\s+(?:the\s+)?(?P<field>status|priority|"
+    r"due\s+date|deadline|state)\s+(?:of|on|for)\s+(?P<t>(?:(?!\b(?:to|into|as)\b).)+?)\W*$|"
+    r"^(?:change|update|edit|adjust|modify)\s+(?P<t2>(?:(?!\b(?:to|into|as)\b).)+?)['’]s\s+"
+    r"(?P<field2>status|priority|due\s+date|deadline|state)\W*$",
+    re.I,
+)
+"""A field to change named without its value ("change the status of the drill"): asked."""
 DUE_WORDS = re.compile(
     r"^(?:make|set|move|push|shift|change)\s+(?P<t>(?:(?!\bto\b)[^,])+?)\s+(?:due|deadline)\b\s*(?P<when>.*?)\W*$",
     re.I,
@@ -213,10 +267,19 @@ RENAME_TASK = re.compile(
 DESCRIBE = re.compile(
     r"^(?:set|change|update)\s+the\s+description\s+of\s+(?P<t>.+?)\s+to\s*:?\s*(?P<d>.+)$", re.I
 )
+BLOCKER_VERB = r"(?:add|create|record|log|raise|flag|put|set|place|file|open|register|make|note)"
 CREATE_BLOCKER = re.compile(
-    r"^(?:(?:add|create|record|log|raise|flag)\s+(?:a\s+)?(?:new\s+)?|(?:an?\s+|new\s+)?)blocker\s+"
-    r"(?:to|on|for)\s+(?P<target>.+?)"
-    r"\s*(?::|-|saying|that)\s*(?P<d>.+)$|"
+    rf"^(?:{BLOCKER_VERB}\s+(?:a\s+)?(?:new\s+)?|(?:an?\s+|new\s+)?)blocker\s+"
+    r"(?:to|on|for|against)\s+(?P<target>[^(:]+?)"
+    # "log a blocker on the runbook (waiting for the template)": the reason in parentheses
+    r"\s*(?::|-|\(|\bsaying\b|\bthat\b|\bbecause(?:\s+of)?\b|\bsince\b|(?=\bwaiting\b))\s*"
+    r"(?P<d>.+)$|"
+    # "the drill can't go ahead because the allowlist isn't set up (, log it as a blocker)"
+    r"^(?!(?:why|what|how|when|who|can|could|is|does|do)\b)(?P<target3>.+?)\s+(?:can\s*not|"
+    r"can['’]?t|won['’]?t|could\s*n['’]?o?t|is\s+unable\s+to)\s+(?:go\s+on|go\s+ahead|"
+    r"proceed|continue|move\s+(?:on|forward|ahead)|start|happen|progress)\s+(?:because(?:\s+of)?|"
+    r"since|as|while|(?P<until>until|till))\s+(?P<d3>[^?]+?)(?:\s*[,;.]\s*(?:so\s+)?(?:please\s+)?"
+    rf"(?:{BLOCKER_VERB}|mark)\s+(?:this|it|that)\s+(?:down\s+)?as\s+(?:a\s+)?blocker)?\W*$|"
     r"^(?P<target2>.+?)(?:\s+is|\s+has\s+been|['’]s)\s+(?:blocked|stuck|held\s+up)\s*"
     r"(?:\s(?:by|on|because(?:\s+of)?|since|as)\s+|[:,;—–-]\s*)"
     # "the vpn thing is stuck, whats blocking it" asks; it records nothing
@@ -233,7 +296,11 @@ RESOLVE = re.compile(
     r"^(?P<r5>.+?),?\s+so\s+(?:the\s+|that\s+|this\s+)?(?P<b5>.*?)\s*blocker\s+(?:can|could|"
     r"should|may)\s+(?:now\s+)?be\s+(?:resolved|closed|cleared|lifted)\W*$|"
     r"^unblock\s+(?P<b4>.+?)\s*(?:[(:;,—–-]\s*|\s+(?:because|since|as|now\s+that)\s+)"
-    r"(?P<r4>.+?)\)?\W*$",
+    r"(?P<r4>.+?)\)?\W*$|"
+    # "the check point patching isn't blocked anymore, we got a slot": its blocker resolved
+    r"^(?!(?:why|what|how|is|isn['’]t|which)\b)(?P<b6>.+?)\s+(?:(?:is|are)\s+(?:not|no\s+longer)\s+|"
+    r"isn['’]?t\s+|aren['’]?t\s+|(?:is|are)\s+(?:now\s+)?un-?)(?:blocked|stuck|held\s+up)(?:\s+(?:anymore|any\s+more|now))?"
+    r"\s*(?:[(:;,—–-]\s*|[.]\s+|\s+(?:because|since|as|now\s+that)\s+)(?P<r6>[^?]+?)\)?\W*$",
     re.I,
 )
 COMMENT = re.compile(
@@ -255,7 +322,12 @@ COMMENT = re.compile(
     # runbook know: draft is up": what the people on a task are told is a comment on it.
     r"^(?:tell|let|inform|update)\s+(?:everyone|everybody|(?:the\s+)?(?:team|others|folks|people))"
     r"\s+(?:on|in|under|working\s+on)\s+(?P<t9>.+?)\s*(?:\s+know\b(?:\s+that\b|\s*:)?|\s+that\b|:)"
-    r"\s*(?P<c9>.+)$",
+    r"\s*(?P<c9>.+)$|"
+    # "tell bob on the runbook that the draft is up", "let him know on the task that ...": one
+    # person told on a task is a comment on it too
+    r"^(?:(?:tell|inform|update|ping|notify)\s+(?P<w10>him|her|them|[a-z][\w.-]*)|let\s+"
+    r"(?P<w11>him|her|them|[a-z][\w.-]*)\s+know)\s+(?:on|in|under|via)\s+(?P<t10>.+?)"
+    r"\s*(?:\s+that\b|:)\s*(?P<c10>.+)$",
     re.I,
 )
 THEN = re.compile(
@@ -302,3 +374,25 @@ PROJECT_TASK = re.compile(
     re.I,
 )
 """A new task named by its project's word: "i want a new vpn task - ..."."""
+_CAN_DO = (
+    r"(?:manage|edit|change|modify|create|make|update|write|delete|touch|handle|assign|close|"
+    r"complete)\s+(?:any\s+|the\s+)?(?:tasks|projects|blockers|comments|things|stuff|anything|"
+    r"the\s+workspace|changes)(?:\s+(?:for\s+me|here|at\s+all))?"
+)
+_READ_ONLY = (
+    r"(?:just\s+|only\s+)?(?:read[-\s]?only|view[-\s]?only|only\s+(?:reading|looking|read|view)|"
+    r"just\s+(?:reading|looking|read|view))(?:\s+access)?"
+)
+CAPABILITIES = re.compile(
+    # "(can you) manage tasks, or are you read-only?": the policy has taken "can you" off
+    rf"^(?:(?:can|could|do|will|are)\s+you\s+(?:(?:be\s+)?(?:able|allowed|permitted)\s+to\s+|"
+    rf"even\s+|actually\s+|also\s+)?)?{_CAN_DO}\s*,?\s*or\s+(?:are\s+you\s+|is\s+it\s+)?"
+    rf"{_READ_ONLY}\W*$|"
+    rf"^(?:(?:can|could|do|will|are)\s+you\s+)?(?:(?:be\s+)?(?:able|allowed|permitted)\s+to\s+|"
+    rf"even\s+|actually\s+|also\s+)?{_CAN_DO}\s*\?\s*$|"
+    rf"^are\s+you\s+{_READ_ONLY}\W*$|"
+    r"^do\s+you\s+have\s+(?:write|edit|read[-\s]?only)\s+(?:access|rights|permissions?)\W*$",
+    re.I,
+)
+"""A question about what the assistant may do ("can you manage tasks, or are you read-only?"):
+told what it can do, no look-up and no question back."""

@@ -18,6 +18,7 @@ from lectern.adapters.understanding.layer import Clarification, name_it, which_o
 from lectern.adapters.understanding.mentions import Names, find_in, resolve, resolve_person
 from lectern.adapters.understanding.scaffold import clean
 from lectern.adapters.understanding.slots import (
+    blocker_status_of,
     comment_of,
     due_date_of,
     priority_of,
@@ -238,9 +239,7 @@ def plan_workspace(
         if project is not None:
             arguments["project_id"] = project
         # "show the resolved blockers": the ones that ended (the tool's default is open).
-        if intent == "get_blockers" and re.search(
-            r"\b(?:resolved|cleared|closed|past)\b", text, re.I
-        ):
+        if intent == "get_blockers" and blocker_status_of(text) == "resolved":
             arguments["status"] = "resolved"
         return [call(intent, **arguments)]
     if intent == "search_content":
