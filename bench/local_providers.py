@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lectern.bootstrap import Services, bootstrap
-from lectern.entrypoints.cli.evaluate_understanding import run_understanding
+from lectern.entrypoints.cli.evaluate_understanding import SPLIT_CHOICES, run_understanding
 from lectern.settings import Settings, load_settings
 
 COLUMNS = (
@@ -45,7 +45,7 @@ def _cell(value: Any) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=12)
-    parser.add_argument("--split", default="dev", choices=("dev", "dev2"))
+    parser.add_argument("--split", default="dev", choices=[s for s in SPLIT_CHOICES if s != "all"])
     parser.add_argument("--provider", action="append", choices=("rules", "local", "hybrid"))
     parser.add_argument("--surface", action="append", choices=("assistant", "workspace"))
     parser.add_argument("--free-every", type=int, help="Also the model without grammar.")

@@ -86,8 +86,9 @@ _REQUEST_VERBS = (
 def _misspelt_request_verb(word: str) -> bool:
     """Whether a capitalised first word is a request verb as typed in a hurry ("Recomend")."""
     lowered = word.casefold()
+    # Only a typo: a verb spelt right is read by the request's own patterns and the layer.
     return len(lowered) >= 5 and any(
-        fuzz.ratio(lowered, verb) >= 85 for verb in _REQUEST_VERBS if verb[0] == lowered[0]
+        85 <= fuzz.ratio(lowered, verb) < 100 for verb in _REQUEST_VERBS if verb[0] == lowered[0]
     )
 
 
