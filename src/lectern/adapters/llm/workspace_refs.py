@@ -2,7 +2,8 @@
 
 A task, project, blocker or person is named by the reader's words; `Refs` resolves them
 against the stored names the reader may see (`mentions.py`), with the page's or the last
-reply's task as "it". A reference left open raises `_Unclear`, carrying the question to ask.
+reply's task as "it": `task_ref`, `project_ref` and `person_ref` are what a plan's `Refs`
+holds. A reference left open raises `_Unclear`, carrying the question to ask.
 """
 
 from __future__ import annotations
@@ -10,10 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from lectern.adapters.understanding.layer import Clarification, which_of
-from lectern.adapters.understanding.mentions import Names, find_in, resolve
+from lectern.adapters.understanding.layer import Clarification, name_it, which_of
+from lectern.adapters.understanding.mentions import (
+    Names,
+    covered,
+    find_in,
+    resolve,
+    resolve_person,
+)
 from lectern.adapters.understanding.scaffold import clean as _clean
-from lectern.adapters.understanding.workspace_patterns import IT
+from lectern.adapters.understanding.workspace_patterns import IT, THIS_PROJECT
+
+_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f-]{27,}", re.I)
+"""A task's id, as replies write it (`[task:<id>]`): passed as it is."""
 
 
 def task_words(value: str) -> str:
@@ -38,6 +48,86 @@ class _Unclear(Exception):
     def __init__(self, question: Clarification) -> None:
         super().__init__(question.question)
         self.question = question
+
+
+def task_ref(value: str | None, names: Names, it_task: str | None) -> str:
+    """The task the reader's words name: a stored task's title, "it"'s task, or the words.
+
+    `it_task`: the task "it" means. A task the words leave open is asked (`_Unclear`).
+    """
+    words = task_words(value or "")
+    head = words.split(",", 1)[0].strip()
+    if head != words and names.of("task") and resolve(head, names.of("task")).name:
+        words = head  # "the netscaler task, nobody should own it for now"
+    if (not words or IT.match(words)) and it_task is not None:
+        return it_task
+    tasks = names.of("task")
+    if (not words or IT.match(words)) and tasks:
+        raise _Unclear(name_it("task", "use", [f"{t}" for t in tasks]))
+    owner = re.fullmatch(r"(?P<who>[a-z][\w.-]*)['’]s(?:\s+task)?", words, re.I)
+    if owner and resolve_person(owner.group("who"), names).name is not None:
+        # "close bob's task": a person's tasks, not one of them.
+        raise _Unclear(name_it("task", "use", tasks))
+    # A mention of a stored task ("the runbook") stands for its full title.
+    found = resolve(words, tasks) if words else None
+    project = find_in(words, names.of("project")).name if words and tasks else None
+    if found is not None and found.name is not None:
+        if project is None or covered(words, found.name) >= covered(words, project):
+            return found.name
+    elif found is not None and found.ambiguous:
+        raise _Unclear(which_of("task", found.candidates))
+    if project is not None:
+        # "complete the VPN task": a project named where one of its tasks is meant.
+        raise _Unclear(
+            Clarification(
+                f"{project!r} is a project. Which of its tasks do you mean?",
+                tuple(tasks[:3]),
+            )
+        )
+    if tasks and words and not _ID.fullmatch(words):
+        # "the firewall audit task" when no task is called anything like it: ask,
+        # rather than propose a change the tool can only refuse.
+        asked = re.sub(r"\s+task$", "", words)
+        raise _Unclear(
+            Clarification(
+                f"I can't find a task called {asked!r}. Which task do you mean?",
+                tuple(tasks[:3]),
+            )
+        )
+    return words or _clean(value)
+
+
+def project_ref(value: str | None, names: Names, page_project: str | None) -> str | None:
+    """The project the reader's words name: a stored project's name, the page's, or the words."""
+    words = project_words(value)
+    if words is None or THIS_PROJECT.match(f"{words} project") or words in ("this", "it"):
+        return page_project
+    # "the VPN project" stands for "VPN gateway hardening", as a task's mention does
+    # for its title; two close projects get a question, none keeps the words.
+    found = resolve(words, names.of("project"))
+    if found.name is not None:
+        return found.name
+    if found.ambiguous:
+        raise _Unclear(which_of("project", found.candidates))
+    # "which blockers got resolved already in the vpn project": the words caught
+    # around the name hold one stored project's rarer words.
+    return find_in(words, names.of("project")).name or words
+
+
+def person_ref(value: str | None, names: Names) -> str:
+    """The team member the reader's words name ("me": the reader); anyone else is asked."""
+    readers = names.of("reader")
+    mention = _clean(value)
+    found = resolve_person(mention, names, readers[0] if readers else None)
+    members = names.of("member")
+    if found.name is None and members and mention.casefold() not in ("me", "myself"):
+        raise _Unclear(
+            Clarification(
+                f"{mention!r} is not on the team. Who should it go to?",
+                tuple(f"Assign it to {m}" for m in members[:3]),
+            )
+        )
+    return found.name or mention
 
 
 class Refs:

@@ -5,7 +5,9 @@ stages of a plan in `RulePolicy`'s form: each stage looks at the tool results so
 asks for the next tool calls or writes the reply. Names stay names: the tools resolve a
 project's name or a task's title to its id (and refuse ambiguity). "It" and "this task"
 mean the page's task, else the last task a reply named (`[task:<id>]`); "this project" the
-page's project.
+page's project. The blocker changes are in `workspace_blockers.py`, the questions in
+`workspace_questions.py`; a message of several requests is read part by part
+(`workspace_several.py`), each part by the rules here.
 """
 
 from __future__ import annotations
@@ -16,38 +18,36 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from lectern.adapters.llm.workspace_blockers import WorkspaceBlockers
 from lectern.adapters.llm.workspace_questions import (
     MODEL_ID,
     CallMaker,
     Stage,
     WorkspaceQuestions,
 )
-from lectern.adapters.llm.workspace_refs import Refs, _Unclear, project_words, task_words
-from lectern.adapters.llm.workspace_replies import (
-    _summary,
+from lectern.adapters.llm.workspace_refs import (
+    _ID,
+    Refs,
+    _Unclear,
+    person_ref,
+    project_ref,
+    task_ref,
+    task_words,
 )
-from lectern.adapters.understanding.layer import REPLIES, Clarification, name_it, which_of
-from lectern.adapters.understanding.mentions import (
-    covered,
-    find_in,
-    names_from_prompt,
-    resolve,
-    resolve_person,
-)
-from lectern.adapters.understanding.scaffold import Done
+from lectern.adapters.llm.workspace_replies import _summary
+from lectern.adapters.llm.workspace_several import WorkspaceSeveral
+from lectern.adapters.understanding.layer import REPLIES, Clarification
+from lectern.adapters.understanding.mentions import names_from_prompt, resolve, resolve_person
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.workspace_parts import once_each
 from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER,
-    ANOTHER_REQUEST,
     ASSIGN,
     ASSIGN_CLAUSE,
-    BLOCKER_VERB,
     CAPABILITIES,
     COMMENT,
     COMPLETE,
-    CREATE_BLOCKER,
     CREATE_TASK,
     CREATED,
     DESCRIBE,
@@ -66,14 +66,10 @@ from lectern.adapters.understanding.workspace_patterns import (
     PROJECT_TASK,
     QUOTED_INTO,
     RENAME_TASK,
-    RESOLVE,
-    SEARCH,
     STATUS,
     STATUS_WORDS,
     TASK_FOR,
     TASK_REF,
-    THEN,
-    THIS_PROJECT,
 )
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
@@ -81,64 +77,7 @@ _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same
 """A bare quoted title repeats the last creation only with a word that says so."""
 
 
-_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f-]{27,}", re.I)
-"""A task's id, as replies write it (`[task:<id>]`): passed as it is."""
-
-
-_THERE = re.compile(
-    r"(?<!\bis\s)(?<!\bare\s)(?<!['’]s\s)\b(?:in\s+|over\s+)?there\b|"
-    r"\bin\s+(?:it|that\s+project|the\s+same\s+project)\b",
-    re.I,
-)
-"""A later part's "there" or "in that project": the project an earlier part was about ("are
-there" is no place)."""
-
-
-_LOOKUP_LEAD = re.compile(
-    r"^\s*(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?"
-    r"(?:show|list|give|get|find|pull\s+up|tell)(?:\s+(?:me|us))?\s+",
-    re.I,
-)
-_VERB_FIRST = re.compile(
-    r"^\s*(?:what|which|who|how|is|are|show|list|give|get|find|tell|pull|add|make|set|"
-    r"mark|move|assign|close|complete|resolve|create|comment|put|hand|push)\b",
-    re.I,
-)
-
-
-_ITS = re.compile(
-    r"\b(?:its|their)\s+(?P<what>(?:[\w-]+\s+){0,2}?(?:tasks?|blockers?|documents?|docs|team|"
-    r"members|people|status|progress|details|overview))\b",
-    re.I,
-)
-"""A later look-up's "its open blockers": the earlier part's project's."""
-
-_ONE = re.compile(r"\b(?P<the>the|that)\s+(?P<which>[^,]+?)\s+one\b", re.I)
-"""A later part's "the T1133 one": one of the kind the earlier part listed."""
-
-_LISTED = {"get_documents": "document", "get_tasks": "task"}
-
-
-def _there(part: str, earlier: list[ToolCall]) -> str:
-    """A later part with its "there" named: the project of the earlier part's last call.
-
-    "its open blockers" is that project's too, and "the T1133 one" after a list of documents
-    is the T1133 document.
-    """
-    kind = next((_LISTED[c.name] for c in reversed(earlier) if c.name in _LISTED), None)
-    if kind is not None:
-        part = _ONE.sub(rf"\g<the> \g<which> {kind}", part)
-    project = next(
-        (c.arguments["project_id"] for c in reversed(earlier) if c.arguments.get("project_id")),
-        None,
-    )
-    if not isinstance(project, str):
-        return part
-    part = _ITS.sub(rf"the \g<what> in the {project} project", part)
-    return _THERE.sub(f"in the {project} project", part)
-
-
-class WorkspaceRules(WorkspaceQuestions):
+class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
     """Plans for workspace requests, over the rule policy's call maker."""
 
     def __init__(
@@ -187,91 +126,20 @@ class WorkspaceRules(WorkspaceQuestions):
         it_task, page_project = self.context(history, system)
         it_task = it or it_task
         names = names_from_prompt(system)
-        readers = names.of("reader")
         on_workspace_page = bool(PAGE.search(system))
-
-        def task_ref(value: str | None) -> str:
-            words = task_words(value or "")
-            head = words.split(",", 1)[0].strip()
-            if head != words and names.of("task") and resolve(head, names.of("task")).name:
-                words = head  # "the netscaler task, nobody should own it for now"
-            if (not words or IT.match(words)) and it_task is not None:
-                return it_task
-            tasks = names.of("task")
-            if (not words or IT.match(words)) and tasks:
-                raise _Unclear(name_it("task", "use", [f"{t}" for t in tasks]))
-            owner = re.fullmatch(r"(?P<who>[a-z][\w.-]*)['’]s(?:\s+task)?", words, re.I)
-            if owner and resolve_person(owner.group("who"), names).name is not None:
-                # "close bob's task": a person's tasks, not one of them.
-                raise _Unclear(name_it("task", "use", tasks))
-            # A mention of a stored task ("the runbook") stands for its full title.
-            found = resolve(words, tasks) if words else None
-            project = find_in(words, names.of("project")).name if words and tasks else None
-            if found is not None and found.name is not None:
-                if project is None or covered(words, found.name) >= covered(words, project):
-                    return found.name
-            elif found is not None and found.ambiguous:
-                raise _Unclear(which_of("task", found.candidates))
-            if project is not None:
-                # "complete the VPN task": a project named where one of its tasks is meant.
-                raise _Unclear(
-                    Clarification(
-                        f"{project!r} is a project. Which of its tasks do you mean?",
-                        tuple(tasks[:3]),
-                    )
-                )
-            if tasks and words and not _ID.fullmatch(words):
-                # "the firewall audit task" when no task is called anything like it: ask,
-                # rather than propose a change the tool can only refuse.
-                asked = re.sub(r"\s+task$", "", words)
-                raise _Unclear(
-                    Clarification(
-                        f"I can't find a task called {asked!r}. Which task do you mean?",
-                        tuple(tasks[:3]),
-                    )
-                )
-            return words or _clean(value)
-
-        def project_ref(value: str | None) -> str | None:
-            words = project_words(value)
-            if words is None or THIS_PROJECT.match(f"{words} project") or words in ("this", "it"):
-                return page_project
-            # "the VPN project" stands for "VPN gateway hardening", as a task's mention does
-            # for its title; two close projects get a question, none keeps the words.
-            found = resolve(words, names.of("project"))
-            if found.name is not None:
-                return found.name
-            if found.ambiguous:
-                raise _Unclear(which_of("project", found.candidates))
-            # "which blockers got resolved already in the vpn project": the words caught
-            # around the name hold one stored project's rarer words.
-            return find_in(words, names.of("project")).name or words
-
-        def person_ref(value: str | None) -> str:
-            mention = _clean(value)
-            found = resolve_person(mention, names, readers[0] if readers else None)
-            members = names.of("member")
-            if found.name is None and members and mention.casefold() not in ("me", "myself"):
-                raise _Unclear(
-                    Clarification(
-                        f"{mention!r} is not on the team. Who should it go to?",
-                        tuple(f"Assign it to {m}" for m in members[:3]),
-                    )
-                )
-            return found.name or mention
-
+        task = functools.partial(task_ref, names=names, it_task=it_task)
+        project = functools.partial(project_ref, names=names, page_project=page_project)
+        person = functools.partial(person_ref, names=names)
         page = PAGE.search(system)
         document = page.group("id") if page and page.group("type") == "document" else None
-        context = Refs(
-            task_ref, project_ref, page_project, on_workspace_page, person_ref, names, document
-        )
+        context = Refs(task, project, page_project, on_workspace_page, person, names, document)
         lead = PROJECT_LEAD.match(text)
         led = resolve(lead.group("p"), names.of("project")).name if lead else None
         if lead and led is not None:
             # "vpn project: new task 'Update the firewall rules'": the project the rest is in,
             # as if asked from its page.
             text = lead.group("rest")
-            context = Refs(task_ref, project_ref, led, True, person_ref, names, document)
+            context = Refs(task, project, led, True, person, names, document)
         again = self._again(text, history)
         if again:
             return self._act(again)
@@ -353,115 +221,6 @@ class WorkspaceRules(WorkspaceQuestions):
             if stages:
                 return stages
         return None
-
-    def _two_questions(self, text: str, context: Refs) -> list[Stage] | None:
-        """Two requests in one message, one or both a question, answered in order.
-
-        "what's overdue, and who's on the team?", "show me the netscaler task, then hand it
-        to bob" (the second part's "it" is the first's task).
-        """
-        for separator in THEN.finditer(text):
-            try:
-                said = text[: separator.start()].strip(" ,")
-                first = self._part(said, context)
-                if not first and SEARCH.match(said):
-                    # "search for Tor exit nodes, then pull up the hunt task": a search beside
-                    # a workspace request is the workspace's, in words of its own or not (the
-                    # pair stands only when the later part reads too).
-                    first = self._part(said, context.in_workspace())
-                if not first:
-                    continue
-                asked = first[0](None)
-                if not isinstance(asked, list):
-                    continue
-                task = next((c.arguments.get("task_id") for c in reversed(asked)), None)
-                later = _there(text[separator.end() :].strip(), asked)
-                second = self._part(later, context.with_it(task))
-                lead = _LOOKUP_LEAD.match(text)
-                if not second and lead and not _VERB_FIRST.match(later):
-                    # "show me the VPN blockers, then the tasks ...": the look-up's verb is
-                    # said once for both parts.
-                    second = self._part(f"{lead.group(0)}{later}", context.with_it(task))
-            except _Unclear:
-                continue
-            if not second:
-                continue
-            then = second[0](None)
-            if not isinstance(then, list):
-                continue
-            told, told_then = first[1], second[1]
-
-            def reply(done: Any, n: int = len(asked), a: Stage = told, b: Stage = told_then) -> Any:
-                one = a(Done(done.calls[:n], done.results[:n]))
-                two = b(Done(done.calls[n:], done.results[n:]))
-                texts = [r.text if isinstance(r, AIResponse) else "" for r in (one, two)]
-                return AIResponse("\n\n".join(t for t in texts if t), model=MODEL_ID)
-
-            calls = asked + then
-            return [functools.partial(_given, calls), reply]
-        return None
-
-    def _part(self, text: str, context: Refs) -> list[Stage] | None:
-        """One part of a two-part message as a plan of two stages (a change or a question)."""
-        calls = self._create_task(text, context) or self._one_action(text, context)
-        if calls:
-            return self._act(calls)
-        stages = self._question(text, context)
-        return stages if stages and len(stages) == 2 else None
-
-    def _unread_part(self, text: str, context: Refs) -> Clarification | None:
-        """A question when a request's second part is a request no rule reads.
-
-        "resolve the blocker and then ping bob in a comment": the first part reads as a
-        change, the second does not; doing the first alone would drop the second unsaid.
-        """
-        for separator in THEN.finditer(text):
-            first, second = text[: separator.start()].strip(" ,"), text[separator.end() :].strip()
-            if not ANOTHER_REQUEST.match(second):
-                continue
-            try:
-                left = self._create_task(first, context) or self._one_action(first, context)
-                if not left:
-                    continue
-                after = context.with_it(left[-1].arguments.get("task_id"))
-                if self._create_task(second, after) or self._one_action(second, after):
-                    continue
-            except _Unclear:
-                continue
-            return Clarification(
-                f"I can do the first part ({first!r}), but I don't follow {second!r}. "
-                "Should I do just the first part, or could you put the second another way?",
-                (first,),
-            )
-        return None
-
-    def _changes(self, text: str, context: Refs, *, depth: int) -> list[ToolCall]:
-        """The changes of a message of two or three requests joined by "and"/"then", or [].
-
-        Each part must read as a change on its own (a new task or one task change); a part
-        that does not keeps the message whole.
-        """
-        if depth > 2:
-            return []
-        for separator in THEN.finditer(text):
-            first, second = text[: separator.start()], text[separator.end() :]
-            # "..., make it high priority too": the part without its "too"
-            second = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
-            left = self._create_task(first, context) or self._one_action(first, context)
-            if not left:
-                continue
-            after = context.with_it(left[-1].arguments.get("task_id"))
-            more = self._changes(second, after, depth=depth + 1) if THEN.search(second) else []
-            right = more or self._create_task(second, after) or self._one_action(second, after)
-            verb = re.match(r"\s*(?P<v>[a-z]+)\s", first, re.I)
-            if not right and verb:
-                # "give the netscaler review to bob and the runbook to bob too": the second
-                # part's verb is the first's.
-                gapped = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
-                right = self._one_action(f"{verb.group('v')} {gapped}", after)
-            if right:
-                return left + right
-        return []
 
     def _one_action(self, text: str, context: Refs) -> list[ToolCall]:
         for matcher in (
@@ -760,68 +519,6 @@ class WorkspaceRules(WorkspaceQuestions):
             )
         ]
 
-    def _create_blocker(self, text: str, refs: Refs) -> list[ToolCall]:
-        match = CREATE_BLOCKER.match(text)
-        if not match:
-            if re.fullmatch(
-                rf"(?:{BLOCKER_VERB}|new)\s+(?:a\s+)?(?:new\s+)?blocker\W*",
-                text,
-                re.I,
-            ):
-                # "add a blocker": on what, and blocked by what, are both missing
-                raise _Unclear(Clarification("What is blocked, and by what?", ()))
-            return []
-        said = match.group("target3")
-        tasks = refs.names.of("task")
-        words = task_words(said or "")
-        if said and tasks and not IT.match(words) and resolve(words, tasks).name is None:
-            return []  # "I can't go on because I'm tired": only a task is held up
-        target = _clean(match.group("target") or match.group("target2") or said)
-        description = _clean(match.group("d") or match.group("d2") or match.group("d3"))
-        if match.group("until"):
-            description = f"waiting until {description}"  # "can't start until we get access"
-        if description.endswith(")") and "(" not in description:
-            description = description[:-1].rstrip()  # the reason was said in parentheses
-        description = description[0].upper() + description[1:] if description else description
-        named = resolve(project_words(target) or "", refs.names.of("project")).name
-        on_task = resolve(task_words(target), refs.names.of("task")).name
-        if named is not None and (
-            on_task is None or covered(task_words(target), named) > covered(target, on_task)
-        ):
-            # "blocker for phishing awareness: ...": a stored project named without the word
-            target = f"{named} project"
-        if re.search(r"\bproject$", target, re.I) or target.casefold() in ("we", "this project"):
-            project = refs.project(target)
-            if project is None:
-                return []
-            return [self._call("create_blocker", project_id=project, description=description)]
-        return [self._call("create_blocker", task_id=refs.task(target), description=description)]
-
-    def _resolve(self, text: str, refs: Refs) -> list[ToolCall]:
-        # "close the vendor blocker too (resolution: window approved)": "too" before what
-        # resolved it, and the resolution labelled as one, are neither blocker nor reason.
-        text = re.sub(r"\s+(?:too|as\s+well|also)(?=\s*[(:;,—–-])", "", text, flags=re.I)
-        text = re.sub(
-            r"([(:;,—–-]\s*)(?:resolution|reason|resolved\s+by|fix)\s*[:=—–-]\s*",
-            r"\1",
-            text,
-            flags=re.I,
-        )
-        match = RESOLVE.match(text)
-        if not match:
-            return []
-        said = next((match.group(g) for g in ("b", "b2", "b3", "b5") if match.group(g)), None)
-        blocker = _clean(said or match.group("b4") or match.group("b6") or "")
-        blocker = re.sub(r"^(?:about|on|the)\s+", "", blocker, flags=re.I)
-        resolution = _clean(
-            next(
-                (match.group(g) for g in ("r", "r2", "r3", "r4", "r5", "r6") if match.group(g)), ""
-            )
-        )
-        resolution = resolution[0].upper() + resolution[1:] if resolution else resolution
-        blocker = refs.blocker(blocker, by_task=said is None)
-        return [self._call("resolve_blocker", blocker_id=blocker, resolution=resolution)]
-
     def _comment(self, text: str, refs: Refs) -> list[ToolCall]:
         match = COMMENT.match(text)
         if not match:
@@ -845,7 +542,3 @@ class WorkspaceRules(WorkspaceQuestions):
         if not content.endswith((".", "!", "?")):
             content += "."
         return [self._call("add_comment", task_id=refs.task(target), content=content)]
-
-
-def _given(calls: list[ToolCall], _: Any) -> list[ToolCall]:
-    return calls

@@ -1,0 +1,90 @@
+"""The workspace rules' blocker changes: logging a blocker, and resolving one.
+
+Each matcher returns the call for the reader's own message, or nothing when the message is
+not that change; `WorkspaceRules` (`workspace_rules.py`) tries them among its changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lectern.adapters.llm.workspace_questions import CallMaker
+from lectern.adapters.llm.workspace_refs import Refs, _Unclear, project_words, task_words
+from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.mentions import covered, resolve
+from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.workspace_patterns import (
+    BLOCKER_VERB,
+    CREATE_BLOCKER,
+    IT,
+    RESOLVE,
+)
+from lectern.domain.assistant import ToolCall
+
+
+class WorkspaceBlockers:
+    """The blocker matchers, over the rules' call maker (`_call`)."""
+
+    _call: CallMaker
+
+    def _create_blocker(self, text: str, refs: Refs) -> list[ToolCall]:
+        match = CREATE_BLOCKER.match(text)
+        if not match:
+            if re.fullmatch(
+                rf"(?:{BLOCKER_VERB}|new)\s+(?:a\s+)?(?:new\s+)?blocker\W*",
+                text,
+                re.I,
+            ):
+                # "add a blocker": on what, and blocked by what, are both missing
+                raise _Unclear(Clarification("What is blocked, and by what?", ()))
+            return []
+        said = match.group("target3")
+        tasks = refs.names.of("task")
+        words = task_words(said or "")
+        if said and tasks and not IT.match(words) and resolve(words, tasks).name is None:
+            return []  # "I can't go on because I'm tired": only a task is held up
+        target = _clean(match.group("target") or match.group("target2") or said)
+        description = _clean(match.group("d") or match.group("d2") or match.group("d3"))
+        if match.group("until"):
+            description = f"waiting until {description}"  # "can't start until we get access"
+        if description.endswith(")") and "(" not in description:
+            description = description[:-1].rstrip()  # the reason was said in parentheses
+        description = description[0].upper() + description[1:] if description else description
+        named = resolve(project_words(target) or "", refs.names.of("project")).name
+        on_task = resolve(task_words(target), refs.names.of("task")).name
+        if named is not None and (
+            on_task is None or covered(task_words(target), named) > covered(target, on_task)
+        ):
+            # "blocker for phishing awareness: ...": a stored project named without the word
+            target = f"{named} project"
+        if re.search(r"\bproject$", target, re.I) or target.casefold() in ("we", "this project"):
+            project = refs.project(target)
+            if project is None:
+                return []
+            return [self._call("create_blocker", project_id=project, description=description)]
+        return [self._call("create_blocker", task_id=refs.task(target), description=description)]
+
+    def _resolve(self, text: str, refs: Refs) -> list[ToolCall]:
+        # "close the vendor blocker too (resolution: window approved)": "too" before what
+        # resolved it, and the resolution labelled as one, are neither blocker nor reason.
+        text = re.sub(r"\s+(?:too|as\s+well|also)(?=\s*[(:;,—–-])", "", text, flags=re.I)
+        text = re.sub(
+            r"([(:;,—–-]\s*)(?:resolution|reason|resolved\s+by|fix)\s*[:=—–-]\s*",
+            r"\1",
+            text,
+            flags=re.I,
+        )
+        match = RESOLVE.match(text)
+        if not match:
+            return []
+        said = next((match.group(g) for g in ("b", "b2", "b3", "b5") if match.group(g)), None)
+        blocker = _clean(said or match.group("b4") or match.group("b6") or "")
+        blocker = re.sub(r"^(?:about|on|the)\s+", "", blocker, flags=re.I)
+        resolution = _clean(
+            next(
+                (match.group(g) for g in ("r", "r2", "r3", "r4", "r5", "r6") if match.group(g)), ""
+            )
+        )
+        resolution = resolution[0].upper() + resolution[1:] if resolution else resolution
+        blocker = refs.blocker(blocker, by_task=said is None)
+        return [self._call("resolve_blocker", blocker_id=blocker, resolution=resolution)]

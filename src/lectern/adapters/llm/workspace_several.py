@@ -1,0 +1,198 @@
+"""The workspace rules' messages of several requests, read part by part.
+
+Two or three changes joined by "and"/"then" are planned as one set of calls; two requests
+of which one or both are questions are answered in order; a message whose second part no
+rule reads asks before doing the first alone. A later part's "it" is the earlier part's
+task and its "there" the earlier part's project. Each part is read by the single-request
+rules (`WorkspaceRules`, `workspace_rules.py`), which this mixin is part of.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from typing import Any
+
+from lectern.adapters.llm.workspace_questions import MODEL_ID, Stage
+from lectern.adapters.llm.workspace_refs import Refs, _Unclear
+from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.scaffold import Done
+from lectern.adapters.understanding.workspace_patterns import ANOTHER_REQUEST, SEARCH, THEN
+from lectern.domain.assistant import AIResponse, ToolCall
+
+_THERE = re.compile(
+    r"(?<!\bis\s)(?<!\bare\s)(?<!['’]s\s)\b(?:in\s+|over\s+)?there\b|"
+    r"\bin\s+(?:it|that\s+project|the\s+same\s+project)\b",
+    re.I,
+)
+"""A later part's "there" or "in that project": the project an earlier part was about ("are
+there" is no place)."""
+
+
+_LOOKUP_LEAD = re.compile(
+    r"^\s*(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?"
+    r"(?:show|list|give|get|find|pull\s+up|tell)(?:\s+(?:me|us))?\s+",
+    re.I,
+)
+_VERB_FIRST = re.compile(
+    r"^\s*(?:what|which|who|how|is|are|show|list|give|get|find|tell|pull|add|make|set|"
+    r"mark|move|assign|close|complete|resolve|create|comment|put|hand|push)\b",
+    re.I,
+)
+
+
+_ITS = re.compile(
+    r"\b(?:its|their)\s+(?P<what>(?:[\w-]+\s+){0,2}?(?:tasks?|blockers?|documents?|docs|team|"
+    r"members|people|status|progress|details|overview))\b",
+    re.I,
+)
+"""A later look-up's "its open blockers": the earlier part's project's."""
+
+_ONE = re.compile(r"\b(?P<the>the|that)\s+(?P<which>[^,]+?)\s+one\b", re.I)
+"""A later part's "the T1133 one": one of the kind the earlier part listed."""
+
+_LISTED = {"get_documents": "document", "get_tasks": "task"}
+
+
+def _there(part: str, earlier: list[ToolCall]) -> str:
+    """A later part with its "there" named: the project of the earlier part's last call.
+
+    "its open blockers" is that project's too, and "the T1133 one" after a list of documents
+    is the T1133 document.
+    """
+    kind = next((_LISTED[c.name] for c in reversed(earlier) if c.name in _LISTED), None)
+    if kind is not None:
+        part = _ONE.sub(rf"\g<the> \g<which> {kind}", part)
+    project = next(
+        (c.arguments["project_id"] for c in reversed(earlier) if c.arguments.get("project_id")),
+        None,
+    )
+    if not isinstance(project, str):
+        return part
+    part = _ITS.sub(rf"the \g<what> in the {project} project", part)
+    return _THERE.sub(f"in the {project} project", part)
+
+
+class WorkspaceSeveral:
+    """Several requests in one message, each part read by the single-request rules."""
+
+    # What `WorkspaceRules` reads one part with: a new task, one task change, the plan of
+    # the changes' calls, and a question.
+    _create_task: Callable[[str, Refs], list[ToolCall]]
+    _one_action: Callable[[str, Refs], list[ToolCall]]
+    _act: Callable[[list[ToolCall]], list[Stage]]
+    _question: Callable[[str, Refs], list[Stage] | None]
+
+    def _two_questions(self, text: str, context: Refs) -> list[Stage] | None:
+        """Two requests in one message, one or both a question, answered in order.
+
+        "what's overdue, and who's on the team?", "show me the netscaler task, then hand it
+        to bob" (the second part's "it" is the first's task).
+        """
+        for separator in THEN.finditer(text):
+            try:
+                said = text[: separator.start()].strip(" ,")
+                first = self._part(said, context)
+                if not first and SEARCH.match(said):
+                    # "search for Tor exit nodes, then pull up the hunt task": a search beside
+                    # a workspace request is the workspace's, in words of its own or not (the
+                    # pair stands only when the later part reads too).
+                    first = self._part(said, context.in_workspace())
+                if not first:
+                    continue
+                asked = first[0](None)
+                if not isinstance(asked, list):
+                    continue
+                task = next((c.arguments.get("task_id") for c in reversed(asked)), None)
+                later = _there(text[separator.end() :].strip(), asked)
+                second = self._part(later, context.with_it(task))
+                lead = _LOOKUP_LEAD.match(text)
+                if not second and lead and not _VERB_FIRST.match(later):
+                    # "show me the VPN blockers, then the tasks ...": the look-up's verb is
+                    # said once for both parts.
+                    second = self._part(f"{lead.group(0)}{later}", context.with_it(task))
+            except _Unclear:
+                continue
+            if not second:
+                continue
+            then = second[0](None)
+            if not isinstance(then, list):
+                continue
+            told, told_then = first[1], second[1]
+
+            def reply(done: Any, n: int = len(asked), a: Stage = told, b: Stage = told_then) -> Any:
+                one = a(Done(done.calls[:n], done.results[:n]))
+                two = b(Done(done.calls[n:], done.results[n:]))
+                texts = [r.text if isinstance(r, AIResponse) else "" for r in (one, two)]
+                return AIResponse("\n\n".join(t for t in texts if t), model=MODEL_ID)
+
+            calls = asked + then
+            return [functools.partial(_given, calls), reply]
+        return None
+
+    def _part(self, text: str, context: Refs) -> list[Stage] | None:
+        """One part of a two-part message as a plan of two stages (a change or a question)."""
+        calls = self._create_task(text, context) or self._one_action(text, context)
+        if calls:
+            return self._act(calls)
+        stages = self._question(text, context)
+        return stages if stages and len(stages) == 2 else None
+
+    def _unread_part(self, text: str, context: Refs) -> Clarification | None:
+        """A question when a request's second part is a request no rule reads.
+
+        "resolve the blocker and then ping bob in a comment": the first part reads as a
+        change, the second does not; doing the first alone would drop the second unsaid.
+        """
+        for separator in THEN.finditer(text):
+            first, second = text[: separator.start()].strip(" ,"), text[separator.end() :].strip()
+            if not ANOTHER_REQUEST.match(second):
+                continue
+            try:
+                left = self._create_task(first, context) or self._one_action(first, context)
+                if not left:
+                    continue
+                after = context.with_it(left[-1].arguments.get("task_id"))
+                if self._create_task(second, after) or self._one_action(second, after):
+                    continue
+            except _Unclear:
+                continue
+            return Clarification(
+                f"I can do the first part ({first!r}), but I don't follow {second!r}. "
+                "Should I do just the first part, or could you put the second another way?",
+                (first,),
+            )
+        return None
+
+    def _changes(self, text: str, context: Refs, *, depth: int) -> list[ToolCall]:
+        """The changes of a message of two or three requests joined by "and"/"then", or [].
+
+        Each part must read as a change on its own (a new task or one task change); a part
+        that does not keeps the message whole.
+        """
+        if depth > 2:
+            return []
+        for separator in THEN.finditer(text):
+            first, second = text[: separator.start()], text[separator.end() :]
+            # "..., make it high priority too": the part without its "too"
+            second = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
+            left = self._create_task(first, context) or self._one_action(first, context)
+            if not left:
+                continue
+            after = context.with_it(left[-1].arguments.get("task_id"))
+            more = self._changes(second, after, depth=depth + 1) if THEN.search(second) else []
+            right = more or self._create_task(second, after) or self._one_action(second, after)
+            verb = re.match(r"\s*(?P<v>[a-z]+)\s", first, re.I)
+            if not right and verb:
+                # "give the netscaler review to bob and the runbook to bob too": the second
+                # part's verb is the first's.
+                gapped = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
+                right = self._one_action(f"{verb.group('v')} {gapped}", after)
+            if right:
+                return left + right
+        return []
+
+
+def _given(calls: list[ToolCall], _: Any) -> list[ToolCall]:
+    return calls
