@@ -33,30 +33,10 @@ from typing import Any
 
 from lectern.application.evaluation.assistant import CaseOutcome, ConversationCase
 from lectern.application.evaluation.metrics import percentile
+from lectern.application.evaluation.understanding_splits import MORE_SPLITS, SPLITS, SURFACES
 from lectern.application.evaluation.workspace import WorkspaceCase, WorkspaceOutcome
 
-SURFACES = ("assistant", "workspace", "guideline", "kb")
-SPLITS = ("dev", "test")
-"""The splits `--split all` runs."""
-MORE_SPLITS = (
-    "dev2",
-    "test2",
-    "dev3",
-    "dev4",
-    "test3",
-    "dev5",
-    "test4",
-    "dev6",
-    "test5",
-    "dev7",
-    "test6",
-)
-"""Run only when named: the second pool's halves (pool-v2), the third pool (pool-v3, dev3:
-book assistant and workspace only, for tuning) and the fourth pool's halves (pool-v4, dev4 for
-tuning and test3 held out) and the fifth pool's halves (pool-v5, book assistant and workspace
-only: dev5 for tuning and test4 held out), the sixth pool's halves (pool-v6, guideline chat
-and KB reply only: dev6 for tuning and test5 held out) and the seventh pool's halves (pool-v7,
-book assistant and workspace only: dev7 for tuning and test6 held out)."""
+__all__ = ["MORE_SPLITS", "SPLITS", "SURFACES"]
 
 
 def split_file(split: str, surface: str) -> Traversable | None:

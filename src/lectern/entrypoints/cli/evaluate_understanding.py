@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from lectern.application.evaluation.understanding_splits import SPLIT_CHOICES
 from lectern.entrypoints.cli.common import _guarded, _services, out
 from lectern.errors import LecternError
 
@@ -33,22 +34,6 @@ if TYPE_CHECKING:
     from lectern.bootstrap import Services
     from lectern.settings import Settings
 
-SPLIT_CHOICES = (
-    "dev",
-    "test",
-    "dev2",
-    "test2",
-    "dev3",
-    "dev4",
-    "test3",
-    "dev5",
-    "test4",
-    "dev6",
-    "test5",
-    "dev7",
-    "test6",
-    "all",
-)
 MODEL_PROVIDERS = ("local", "hybrid")
 """The providers whose local model is loaded once and its calls checked."""
 
