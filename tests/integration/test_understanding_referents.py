@@ -710,3 +710,10 @@ def test_a_state_asked_of_a_project_lists_its_tasks_in_that_state(
 ) -> None:
     reply = workspace.assistant.chat("alice", "what's finished in phishing awareness so far?")
     assert _calls(reply) == [("get_tasks", {"project_id": "Phishing awareness", "status": "done"})]
+
+
+def test_over_as_a_place_is_no_state(workspace: WorkspaceWorld) -> None:
+    reply = workspace.assistant.chat(
+        "alice", "any idea what's still open over in phishing awareness?"
+    )
+    assert _calls(reply) == [("get_tasks", {"project_id": "Phishing awareness", "status": "todo"})]

@@ -22,10 +22,14 @@ _STATUS_WORDS: tuple[tuple[str, str], ...] = (
         r"\b(?:in\s+progress|underway|started|start(?:ing)?\s+(?:working|on)|working\s+on)\b",
         "in_progress",
     ),
-    (r"\b(?:to\s*-?\s*do|back\s+to\s+todo|not\s+started|reopen(?:ed)?)\b", "todo"),
     (
+        r"\b(?:to\s*-?\s*do|back\s+to\s+todo|not\s+started|reopen(?:ed)?|still\s+open)\b",
+        "todo",
+    ),
+    (
+        # "over" only as a state ("it's over"), not a place ("over in phishing awareness")
         r"\b(?:done|finished|complete[d]?|close[d]?\s*(?:out)?|wrap(?:ped)?\s+up|tick(?:ed)?\s+off|"
-        r"sorted|over)\b",
+        r"sorted|(?:is|it['’]?s|was|are)\s+over)\b",
         "done",
     ),
 )
