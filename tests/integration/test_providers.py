@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -152,7 +151,6 @@ def _json(status: int, body: object) -> Answer:
 class Server:
     url: str
     requests: list[tuple[str, dict[str, list[str]]]] = field(default_factory=list)
-    times: list[float] = field(default_factory=list)
     flaky: int = 0
     """Answer 503 to this many requests first."""
 
@@ -196,7 +194,6 @@ def server() -> Iterator[Server]:
             parts = urlsplit(self.path)
             query = parse_qs(parts.query)
             state.requests.append((parts.path, query))
-            state.times.append(time.monotonic())
             status, content_type, body = _route(state, parts.path, query)
             self.send_response(status)
             self.send_header("Content-Type", content_type)
@@ -286,13 +283,45 @@ def test_other_errors_fail_at_once_with_what_the_provider_said(server: Server) -
         OpenLibraryProvider(_client(server, "/ol")).search("html", 5)
 
 
+class _FakeTime:
+    """A clock that moves only when the client sleeps or the test says so.
+
+    The server's arrival times wobble by scheduling on a loaded machine (CI saw a 0.188 s
+    gap for a 0.2 s interval), so the spacing is read from the client's own clock.
+    """
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
 def test_requests_are_spaced_by_the_polite_interval(server: Server) -> None:
-    client = PoliteJsonClient(server.url + "/ol", name="openlibrary", min_interval=0.2)
+    fake = _FakeTime()
+    client = PoliteJsonClient(
+        server.url + "/ol",
+        name="openlibrary",
+        min_interval=0.2,
+        sleep=fake.sleep,
+        clock=fake.clock,
+    )
     provider = OpenLibraryProvider(client)
     for _ in range(3):
         provider.by_isbn("9780439023481")
-    gaps = [b - a for a, b in zip(server.times, server.times[1:], strict=False)]
-    assert len(gaps) == 2 and all(gap >= 0.19 for gap in gaps)
+    assert len(server.requests) == 3
+    assert fake.sleeps == [pytest.approx(0.2), pytest.approx(0.2)]
+    fake.now += 0.15  # part of the interval already passed: only the rest is waited
+    provider.by_isbn("9780439023481")
+    assert fake.sleeps[-1] == pytest.approx(0.05)
+    fake.now += 5.0  # a request long after the last one does not wait at all
+    provider.by_isbn("9780439023481")
+    assert len(fake.sleeps) == 3 and len(server.requests) == 5
 
 
 def _services(server: Server, tiny_mirror: Path, tmp_path: Path) -> Services:
