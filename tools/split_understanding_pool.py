@@ -10,8 +10,9 @@ pool from the two splits and confirms the same deal comes out.
 The pools: pool-v2 (seed "pool-v2-2026-11-26", dev2 / test2, the default), pool-v4 (seed
 "pool-v4-2026-11-27", dev4 / test3), pool-v5 (seed "pool-v5-2026-11-27", dev5 / test4, the
 book assistant and the workspace only), pool-v6 (seed "pool-v6-2026-11-28", dev6 / test5,
-the guideline chat and the KB reply only) and pool-v7 (seed "pool-v7-2026-11-29", dev7 /
-test6, the book assistant and the workspace only); `--seed` and `--splits` override a pool's.
+the guideline chat and the KB reply only) pool-v7 (seed "pool-v7-2026-11-29", dev7 /
+test6, the book assistant and the workspace only) and pool-v8 (seed "pool-v8-2026-11-30", dev8 /
+test7, all four surfaces); `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
        python tools/split_understanding_pool.py [--pool pool-v7] --check
@@ -125,6 +126,28 @@ WRITTEN_BY_V7 = (
     "(origin pool-v7), split per surface by tools/split_understanding_pool.py --pool pool-v7 "
     "(seed pool-v7-2026-11-29, dealt by kind). "
 )
+WRITTEN_BY_V8 = (
+    "Written for issue 26 by two helper engineers who had not read the rules (nothing under "
+    "adapters/understanding, adapters/llm or application/assistant beyond the tools' names and "
+    "arguments, not the understanding section of docs/assistant.md, not the requests of any "
+    "earlier set; dev6's and dev7's files opened only for the JSON shape of their first cases "
+    "and the kinds): an eighth pool over all four surfaces, as a dozen different people write "
+    "(terse, polite, indirect, questions that are really commands, slang, typos and lower case, "
+    "British spellings, non-native English, chatty preambles with the request in the middle, "
+    "everyday words rather than the documents' own, people by display name, misspelt titles, "
+    "compound requests in the order asked, context-dependent 'this' / 'it' with a page or an "
+    "earlier turn), requests whose right reply is a clarifying question, guideline and KB "
+    "questions the sources do not answer, off-scope requests and prompt-injection attempts (to "
+    "be refused), and two-turn guideline sessions. Every expectation is what a careful reader "
+    "judges right from the words and the data: book titles checked in the catalog sources, the "
+    "seeded demo workspace (alice owner, bob member, vera viewer; cases with a 'today' key "
+    "assume 2026-11-02, a Monday, and only those depend on the date), guideline answers read in "
+    "NIST SP 800-63-3 and the RFCs (page = form-feed page; expect_numbers literal in every cited "
+    "section or page), KB answers in the FastAPI docs, unanswerable ones checked by searching "
+    "the sources. One pool (origin pool-v8), split per surface by "
+    "tools/split_understanding_pool.py --pool pool-v8 (seed pool-v8-2026-11-30, dealt by kind; "
+    "a session dealt whole). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -145,6 +168,10 @@ ABOUT = {
     "dev7": WRITTEN_BY_V7 + "This is DEV7: tune on it. TEST6 (../test6) is held out: run it "
     "once, at the end of this pass on issue 26.",
     "test6": WRITTEN_BY_V7 + "This is TEST6, HELD OUT: do not read it while changing the rules; "
+    "run it once, at the end of this pass on issue 26, and report that run.",
+    "dev8": WRITTEN_BY_V8 + "This is DEV8: tune on it. TEST7 (../test7) is held out: run it "
+    "once, at the end of this pass on issue 26.",
+    "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
 }
 
@@ -171,6 +198,7 @@ POOLS = {
     "pool-v7": Pool(
         "pool-v7", "pool-v7-2026-11-29", ("dev7", "test6"), surfaces=("workspace", "assistant")
     ),
+    "pool-v8": Pool("pool-v8", "pool-v8-2026-11-30", ("dev8", "test7")),
 }
 SEED = POOLS["pool-v2"].seed
 

@@ -1,7 +1,7 @@
-"""The understanding pools v2 to v7: loadable by the runners, and true to their data.
+"""The understanding pools v2 to v8: loadable by the runners, and true to their data.
 
 One set of checks, run over each pool's `Pool` below (v3, v5 and v7: book assistant and
-workspace; v6: guideline chat and KB reply; v2 and v4: all four): every file loads with the
+workspace; v6: guideline chat and KB reply; v2, v4 and v8: all four): every file loads with the
 loader its runner uses (and, from v3 on, holds every case's required fields); each pool is as
 large and as varied as it promised; every tool named is one the assistant offers; every task,
 project, blocker, document and person a workspace case names is in the seeded demo world;
@@ -217,7 +217,25 @@ POOL_V7 = Pool(
     dated_only_when_due=True,
     titles_vary=(55, 5),
 )
-POOLS = (POOL_V2, POOL_V3, POOL_V4, POOL_V5, POOL_V6, POOL_V7)
+POOL_V8 = Pool(
+    "pool-v8",
+    ("dev8", "test7"),
+    SURFACES,
+    variety=Variety(cases=160, clarify=25, compound=17, context=15, per_intent=4, per_tool=6),
+    held_out=(
+        "This is TEST7, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v8-2026-11-30",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(60, 5),
+    guideline=Questions(questions=70, declined=16, id_prefix="p8-g-"),
+    kb=Questions(questions=50, declined=15, id_prefix="p8-k-"),
+    numbers_as_written=True,
+)
+POOLS = (POOL_V2, POOL_V3, POOL_V4, POOL_V5, POOL_V6, POOL_V7, POOL_V8)
 
 
 def _pools(*, having: str | None = None, surface: str | None = None) -> list[Any]:
@@ -329,6 +347,11 @@ def _split_tool() -> ModuleType:
     return sys.modules[spec.name]
 
 
+def _units(items: list[dict[str, Any]]) -> set[str]:
+    """The deal's units: a guideline session, else a case."""
+    return {str(item.get("session") or item["id"]) for item in items}
+
+
 @pytest.mark.parametrize(("pool", "seed"), _with("seed"))
 def test_the_splits_are_the_seeded_deal_of_the_pool(pool: Pool, seed: str) -> None:
     tool = _split_tool()
@@ -343,7 +366,9 @@ def test_the_splits_are_the_seeded_deal_of_the_pool(pool: Pool, seed: str) -> No
         if pool.deal_is_the_files:
             assert {i["id"] for i in first} == {i["id"] for i in _items(pool, tuning, surface)}
             assert {i["id"] for i in second} == {i["id"] for i in _items(pool, held, surface)}
-            assert len(first) >= len(second)
+            # Dealt alternately by unit (a guideline session is one): the tuning half gets
+            # the first, so at least as many units; its questions may be fewer.
+            assert len(_units(first)) >= len(_units(second))
         else:
             assert [i["id"] for i in first] != [] and len(first) >= len(second)
 
@@ -614,7 +639,9 @@ def test_the_v6_guideline_pool_has_every_kind_and_whole_sessions() -> None:
 
 
 def _nist_section(volume: str, number: str) -> str:
-    folder = GUIDANCE / "nist-sp800-63-3" / f"sp800-63{volume[-1].lower()}"
+    # SP 800-63A/B/C have their letter; the base volume (SP 800-63-3) is in sp800-63-3/.
+    suffix = volume[-1].lower() if volume[-1].isalpha() else "-3"
+    folder = GUIDANCE / "nist-sp800-63-3" / f"sp800-63{suffix}"
     for path in sorted(folder.glob("*.md")):
         lines = path.read_text(encoding="utf-8").splitlines()
         for start, line in enumerate(lines):
