@@ -10,6 +10,7 @@ from lectern.application.evaluation.understanding import (
     Judged,
     figures,
     judge_assistant,
+    judge_guideline,
     splits_present,
 )
 
@@ -124,3 +125,15 @@ def test_a_workspace_case_is_read_on_its_own_day(tmp_path: Path) -> None:
     dated, undated = load_workspace_conversations(path)
     assert (dated.today, undated.today) == (date(2026, 11, 2), None)
     assert _fixed_clock(date(2026, 11, 2))() == datetime(2026, 11, 2, 9, tzinfo=UTC)
+
+
+def test_a_guideline_answer_citing_the_base_volume_by_its_revision_is_right() -> None:
+    """The collection labels SP 800-63-3's own sections "[NIST SP 800-63-3 §6]"; a question
+    written against "SP 800-63" (its common name) accepts them. The lettered volumes stay apart."""
+    question = {"expect_labels": ["[NIST SP 800-63 §6]"], "expect_numbers": []}
+    cited = {"answer": '"..." [NIST SP 800-63-3 §6]', "labels": ["[NIST SP 800-63-3 §6]"]}
+    assert judge_guideline(question, cited).tools_ok
+    other = {"answer": '"..." [NIST SP 800-63A §6]', "labels": ["[NIST SP 800-63A §6]"]}
+    assert not judge_guideline(question, other).tools_ok
+    elsewhere = {"answer": '"..." [NIST SP 800-63-3 §7]', "labels": ["[NIST SP 800-63-3 §7]"]}
+    assert not judge_guideline(question, elsewhere).tools_ok

@@ -25,6 +25,7 @@ split:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -136,12 +137,25 @@ def figures(judged: Sequence[Judged]) -> dict[str, Any]:
     }
 
 
+_BASE_VOLUME = re.compile(r"^\[NIST SP 800-63 §")
+
+
+def canonical_label(label: str) -> str:
+    """A label as the NIST collection writes it: the base volume is "SP 800-63-3".
+
+    People (and pool-v8's writers) call it "SP 800-63"; the collection labels it with its
+    revision, as its file names do. The volumes A, B and C keep their letters.
+    """
+    return _BASE_VOLUME.sub("[NIST SP 800-63-3 §", label)
+
+
 def judge_guideline(question: Mapping[str, Any], answer: Mapping[str, Any]) -> Judged:
     """A guideline question: the expected page cited and numbers stated, or a refusal."""
-    labels = list(question.get("expect_labels", []))
+    labels = [canonical_label(str(label)) for label in question.get("expect_labels", [])]
     text = str(answer.get("answer", ""))
     if labels:
-        right = bool(set(labels) & set(answer.get("labels", []))) and all(
+        cited = {canonical_label(str(label)) for label in answer.get("labels", [])}
+        right = bool(set(labels) & cited) and all(
             str(n) in text for n in question.get("expect_numbers", [])
         )
     else:
