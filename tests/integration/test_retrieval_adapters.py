@@ -133,6 +133,22 @@ def test_onnx_minilm_gives_unit_vectors_with_sensible_neighbours(
     )
 
 
+def test_embedders_of_one_model_share_its_session_and_agree() -> None:
+    """Each `Services` builds an embedder; they share one onnxruntime session per model file
+    and thread count (a session per embedder grew a long run's memory), and give the same
+    vectors from threads at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    first, second = OnnxMiniLMEmbedder(threads=1), OnnxMiniLMEmbedder(threads=1)
+    assert first._session is second._session
+    assert OnnxMiniLMEmbedder(threads=2)._session is not first._session
+    texts = ["the salt SHALL be at least 32 bits", "a man is riding a horse"] * 4
+    alone = first.embed_array(texts)
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda e: e.embed_array(texts), [first, second] * 2))
+    assert all(np.allclose(vectors, alone, atol=1e-6) for vectors in together)
+
+
 class CountingEmbedder:
     """Deterministic random unit vectors per text; counts what it embeds."""
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,26 @@ MAX_TOKENS = 256
 TOKEN_BUDGET = 2_048
 """Padded tokens per batch. Measured on 2 cores: 8 x 256-token texts per batch run faster
 than 32 and peak at 0.5 GB instead of 1.4 GB (attention buffers grow with the batch)."""
+
+
+@lru_cache(maxsize=4)
+def _inference_session(model: str, threads: int) -> Any:
+    """One onnxruntime session per model file and thread count, shared in the process.
+
+    A session holds the weights and its own memory arena; every `Services` built (a server's,
+    a command's, each test's) made its own, and a long test run grew by hundreds of MB per
+    worker. Sessions are safe to run from several threads at once (onnxruntime's contract).
+    """
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    # Idle worker threads would spin for a while after each run, taking the cores that
+    # BM25 and FAISS need next in the same search (measured: FAISS 1 ms -> 7 ms).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
 def _missing(package: str, install: str) -> ConfigurationError:
@@ -68,7 +89,6 @@ class OnnxMiniLMEmbedder(ArrayEmbedderBase):
         With `int8_arithmetic` the packaged model runs rewritten for integer matrix
         products (`dynamic_int8.py`): about 1.8x faster, its own vectors and model id.
         """
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         if batch_size <= 0:
@@ -77,19 +97,10 @@ class OnnxMiniLMEmbedder(ArrayEmbedderBase):
         self._tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
         self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
         self._tokenizer.no_padding()
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or os.cpu_count() or 1
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        # Idle worker threads would spin for a while after each run, taking the cores that
-        # BM25 and FAISS need next in the same search (measured: FAISS 1 ms -> 7 ms).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         model = dynamic_int8_model(_model_path()) if int8_arithmetic else _model_path()
         if int8_arithmetic:
             self.model_id = INT8_MODEL_ID
-        self._session: Any = ort.InferenceSession(
-            str(model), options, providers=["CPUExecutionProvider"]
-        )
+        self._session: Any = _inference_session(str(model), threads or os.cpu_count() or 1)
 
     def embed_array(
         self, texts: Sequence[str], progress: ProgressReporter | None = None
