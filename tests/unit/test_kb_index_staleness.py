@@ -39,3 +39,16 @@ def test_an_index_of_a_removed_collection_is_not_reused_for_its_successor(
     again = knowledge_bases(service, tmp_path / "kb").get("kb")
     assert {s.title for s in again.index.sources} == {"Runbook"}
     assert not {s.source_id for s in again.index.sources} & old_ids
+
+
+def test_a_collection_of_pages_is_read_as_pages_and_one_with_records_is_not(
+    tmp_path: Path,
+) -> None:
+    """The answer check reads documentation at its pages threshold: a knowledge base is
+    pages until records come in through a mapping (then the stricter threshold holds)."""
+    service = collection_service(tmp_path / "data")
+    docs, faq, mapping = kb_sources(tmp_path / "sources")
+    service.add("kb", docs)
+    assert knowledge_bases(service, tmp_path / "kb").get("kb").pages
+    service.add("kb", faq, mapping=str(mapping))
+    assert not knowledge_bases(service, tmp_path / "kb").get("kb").pages

@@ -110,11 +110,30 @@ def test_the_check_takes_the_best_candidate_and_its_threshold() -> None:
     assert not check.judge("how many keys does a piano have", [], _idf).answers
 
 
+def test_a_knowledge_base_of_pages_is_read_at_its_own_threshold() -> None:
+    """How-to questions over documentation are answered by sentences that score lower than
+    ClapNQ's factoid answers: a model may carry a lower threshold for pages."""
+    coefficients = tuple(4.0 if f == "subject_in_sentence" else 0.0 for f in FEATURES)
+    half = Evidence("Pianos are big .", "Pianos have 88 keys .", "Piano", 0.7)
+    model = AnswerModel(coefficients, -2.5, threshold=0.5, version="t", pages_threshold=0.1)
+    check = AnswerCheck(model)
+    question = "how many keys does a piano have"
+    probability = check.judge(question, [half], _idf).probability
+    assert 0.1 <= probability < 0.5
+    assert not check.judge(question, [half], _idf).answers
+    assert check.judge(question, [half], _idf, pages=True).answers
+    # An explicit threshold overrides both; a model without one reads pages at its own.
+    assert not AnswerCheck(model, threshold=0.6).judge(question, [half], _idf, pages=True).answers
+    plain = AnswerModel(coefficients, -2.5, threshold=0.5, version="t")
+    assert not AnswerCheck(plain).judge(question, [half], _idf, pages=True).answers
+
+
 def test_the_packaged_model_is_read_without_scikit_learn(tmp_path: Path) -> None:
     model = load_model()
     assert len(model.coefficients) == len(FEATURES)
     assert 0.0 < model.threshold < 1.0
-    assert model.report["test"]
+    assert model.pages_threshold is not None and 0.0 < model.pages_threshold <= model.threshold
+    assert model.report["test"] and model.report["pages_threshold"]
     copy = tmp_path / "model.json"
     copy.write_text(json.dumps(model.to_json()), encoding="utf-8")
     assert load_model(copy) == model

@@ -196,6 +196,10 @@ class AnswerModel:
     means: tuple[float, ...] = ()
     scales: tuple[float, ...] = ()
     report: Mapping[str, object] = field(default_factory=dict)
+    pages_threshold: float | None = None
+    """The threshold for a knowledge base of pages (documentation read whole, no records
+    mapping), fitted on the KB reply's dev questions by `tools/fit_pages_threshold.py`; None:
+    `threshold` (fitted on ClapNQ's passages) for every knowledge base."""
 
     def probability(self, features: Mapping[str, float]) -> float:
         """P(the sentence answers the question)."""
@@ -215,6 +219,7 @@ class AnswerModel:
             "means": list(self.means),
             "scales": list(self.scales),
             "threshold": self.threshold,
+            **({} if self.pages_threshold is None else {"pages_threshold": self.pages_threshold}),
             "report": dict(self.report),
         }
 
@@ -240,6 +245,9 @@ def load_model(path: Path | None = None) -> AnswerModel:
             means=tuple(float(m) for m in data.get("means") or ()),
             scales=tuple(float(s) for s in data.get("scales") or ()),
             report=dict(data.get("report") or {}),
+            pages_threshold=(
+                None if data.get("pages_threshold") is None else float(data["pages_threshold"])
+            ),
         )
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise AnswerModelError(
@@ -268,9 +276,14 @@ class AnswerCheck:
     """
 
     def __init__(self, model: AnswerModel, *, threshold: float | None = None) -> None:
-        """`threshold` overrides the model file's."""
+        """`threshold` overrides the model file's (both of them)."""
         self.model = model
         self.threshold = model.threshold if threshold is None else threshold
+        self.pages_threshold = (
+            model.pages_threshold
+            if threshold is None and model.pages_threshold is not None
+            else self.threshold
+        )
 
     @property
     def version(self) -> str:
@@ -282,8 +295,15 @@ class AnswerCheck:
         question: str | QuestionAnalysis,
         candidates: Sequence[Evidence],
         idf: Callable[[str], float],
+        *,
+        pages: bool = False,
     ) -> AnswerJudgement:
-        """The best candidate's probability and whether it reaches the threshold."""
+        """The best candidate's probability and whether it reaches the threshold.
+
+        `pages`: the knowledge base is documentation pages (`pages_threshold` applies): how-to
+        questions over docs are answered by sentences that score lower than ClapNQ's
+        factoid answers do in their passages.
+        """
         analysis = analyse(question) if isinstance(question, str) else question
         if not candidates:
             return AnswerJudgement(False, 0.0, -1, "no candidate sentence")
@@ -294,10 +314,11 @@ class AnswerCheck:
             probabilities.append(0.0 if hard else self.model.probability(features))
         best = max(range(len(candidates)), key=lambda i: probabilities[i])
         probability = probabilities[best]
-        answers = probability >= self.threshold
+        threshold = self.pages_threshold if pages else self.threshold
+        answers = probability >= threshold
         reason = (
             f"a sentence answers it (p={probability:.2f})"
             if answers
-            else f"no sentence answers it (best p={probability:.2f} < {self.threshold:.2f})"
+            else f"no sentence answers it (best p={probability:.2f} < {threshold:.2f})"
         )
         return AnswerJudgement(answers, round(probability, 4), best, reason, tuple(probabilities))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from lectern.application.answering.ports import KnowledgeIndexStore, SourceSummarizer
 from lectern.application.collections import CollectionService
 from lectern.application.ports import ProgressReporter
+from lectern.application.ports.collections import CollectionRecord
 from lectern.domain.answering import (
     KnowledgeIndex,
     KnowledgeSource,
@@ -71,12 +72,23 @@ class KnowledgeBase:
     """One collection's index, search and texts, as the reply graph uses them."""
 
     def __init__(
-        self, collections: CollectionService, index: KnowledgeIndex, config: SelectionConfig
+        self,
+        collections: CollectionService,
+        index: KnowledgeIndex,
+        config: SelectionConfig,
+        *,
+        pages: bool = False,
     ) -> None:
-        """A knowledge base over a built index."""
+        """A knowledge base over a built index.
+
+        `pages`: its documents are pages read whole (documentation, a synced site), not
+        records through a mapping (ClapNQ's passages); the answer check reads them at its
+        pages threshold.
+        """
         self.collections = collections
         self.index = index
         self.config = config
+        self.pages = pages
         self._by_document = {s.document_id: s for s in index.sources}
         self._by_id = {s.source_id: s for s in index.sources}
         self._change_logs: dict[str, bool] = {}
@@ -215,14 +227,22 @@ class KnowledgeBases:
         self._cache: dict[str, KnowledgeBase] = {}
         self._lock = threading.Lock()
 
-    def _generation(self, name: str) -> tuple[int, str]:
-        """The collection's index generation and creation stamp (what an index is for)."""
+    def _record(self, name: str) -> CollectionRecord:
         record = self.collections.store.get(name)
         if record is None:
             raise CollectionNotFoundError(
                 f"no collection named {name!r}: `lectern collections list` shows them"
             )
+        return record
+
+    def _generation(self, name: str) -> tuple[int, str]:
+        """The collection's index generation and creation stamp (what an index is for)."""
+        record = self._record(name)
         return record.generation, record.created_at.isoformat()
+
+    def _knowledge_base(self, name: str, index: KnowledgeIndex) -> KnowledgeBase:
+        pages = self._record(name).mapping_text is None
+        return KnowledgeBase(self.collections, index, self.config, pages=pages)
 
     def get(self, name: str) -> KnowledgeBase:
         """The collection's knowledge base (its index built or refreshed when stale)."""
@@ -236,7 +256,7 @@ class KnowledgeBases:
                 # Built on demand, a model never runs: summaries it wrote before are reused,
                 # the rest are lead sentences until `lectern kb index` writes them.
                 index = self._build(name, generation, None, self.on_demand)
-            kb = KnowledgeBase(self.collections, index, self.config)
+            kb = self._knowledge_base(name, index)
             self._cache[name] = kb
             return kb
 
@@ -245,7 +265,7 @@ class KnowledgeBases:
         generation = self._generation(name)
         with self._lock:
             index = self._build(name, generation, progress, self.summarizer)
-            self._cache[name] = KnowledgeBase(self.collections, index, self.config)
+            self._cache[name] = self._knowledge_base(name, index)
             return index
 
     def _documents(self, name: str) -> list[Document]:

@@ -59,6 +59,11 @@ class KnowledgeBaseView(Protocol):
         """The collection's `source_id: summary` index and its term statistics."""
         ...
 
+    @property
+    def pages(self) -> bool:
+        """Its documents are pages read whole, not records through a mapping."""
+        ...
+
     def source(self, source_id: str) -> KnowledgeSource | None:
         """The source with this id, or None."""
         ...

@@ -219,7 +219,7 @@ class KnowledgeBaseReplyGraph:
         question = state["gate"].question or state["turn"]
         kb = state["kb"]
         judgement = self.answer_check.judge(
-            question, draft_evidence(draft, state.get("loaded", [])), kb.index.idf
+            question, draft_evidence(draft, state.get("loaded", [])), kb.index.idf, pages=kb.pages
         )
         state["journal"].path.append(
             f"check:{'answers' if judgement.answers else 'no_answer'}:{judgement.probability:.2f}"
