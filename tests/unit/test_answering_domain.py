@@ -65,6 +65,9 @@ from lectern.domain.sentences import KB, sentence_spans
         # A question after a comma asks; an exclamation does not.
         ("the upload hangs at 99%, how can I see what it waits for", "question"),
         ("I fixed it, what a relief", "not_a_question"),
+        # ... contracted too, after a dash ("what's", "how's").
+        ("coming over from rails - what's the usual folder layout here", "question"),
+        ("new to async, how's the event loop shared between requests", "question"),
         # A wish for a task, wherever it stands, asks how; a wish to address people does not.
         ("for the integration tests we want to swap the database for sqlite", "question"),
         ("I want to thank everyone for the help", "not_a_question"),

@@ -87,10 +87,14 @@ won't wouldn't can't cannot couldn't shouldn't
 """
 STATEMENT_WORDS = frozenset(_STATEMENT_TEXT.split())
 """A subject or a finite verb: a line holding one says something rather than names a thing."""
-_LATER_QUESTION_TEXT = "how what which where why when who can could should do does is are any"
+_LATER_QUESTION_TEXT = """
+how what which where why when who can could should do does is are any
+how's what's whats where's who's when's why's
+"""
 LATER_QUESTION_WORDS = frozenset(_LATER_QUESTION_TEXT.split())
-"""A clause after a comma led by one of these asks ("my app gets blocked, how do I allow
-it"); "what a ..." is an exclamation, not a question."""
+"""A clause after a comma or a dash led by one of these asks ("my app gets blocked, how do I
+allow it", "coming from rails - what's the way to ..."), contracted or not; "what a ..." is
+an exclamation, not a question."""
 
 REQUEST_PHRASES = (
     "i need",
