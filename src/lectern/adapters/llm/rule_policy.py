@@ -84,6 +84,12 @@ _BOOK_WORDS = re.compile(
     r"graphic\s+novels?|short\s+stories|essays|literature)\b",
     re.I,
 )
+_CHANGE_WISH = re.compile(
+    r"\b(?:want|wanna|like|need|going|trying)\s+to\s+(?:rate|score|review|add|put|remove|take|"
+    r"delete|rename|create|make|start|fix|correct|change)\b",
+    re.I,
+)
+"""A wish to change something ("I want to rate a book"): never a request for books."""
 _WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
 NOT_SURE_TEXT = (
     "I'm not sure what you mean here. Ask about this project's tasks, blockers or "
@@ -154,6 +160,30 @@ OFF_TOPIC = re.compile(
     r"|(?<![\w-])\d+(?!\s*/\s*5\b)\s*(?:[-+*/x]|times|plus|minus|divided\s+by)\s*\d+\s*(?:=|\?|$)",
     re.I,
 )
+
+
+_TOPICS = re.compile(
+    r"weather|forecast|stock price|stocks?|bitcoin|crypto|joke|football|lottery|horoscope", re.I
+)
+"""Off-topic words that may also be what a book is about ("a novel about football")."""
+_BOOKS_ON = re.compile(
+    r"\b(?:books?|novels?|stories|fiction|memoirs?|biograph\w*|poems|poetry|reads|anything|"
+    r"something)\s+(?:about|on|set\s+(?:in|around)|featuring|involving|around)\b",
+    re.I,
+)
+"""Books asked for on a subject ("anything about football")."""
+
+
+def _off_topic(text: str) -> bool:
+    """Whether a message asks for something outside books and lists.
+
+    "Anything about football, nothing for kids" asks for books on a subject that is off
+    topic on its own; a request to ignore the rules or write a letter is off topic always.
+    """
+    found = [m.group(0) for m in OFF_TOPIC.finditer(text)]
+    if not found:
+        return False
+    return not _BOOKS_ON.search(text) or any(not _TOPICS.fullmatch(f) for f in found)
 
 
 def _names_a_list(text: str, lists: Sequence[str]) -> bool:
@@ -328,7 +358,7 @@ class RulePolicy:
             if stages:
                 plan.steps.extend(stages)
                 return plan
-        if OFF_TOPIC.search(text):
+        if _off_topic(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
         # "scrap my Winter list please": thanks and please at the end are not the request.
@@ -399,6 +429,7 @@ class RulePolicy:
             not self.layer.confident(reading)
             and not on_workspace
             and _BOOK_WORDS.search(_without_names(text, names.of("list")))
+            and not _CHANGE_WISH.search(text)
         ):
             # Unsure, but it reads as a request for books: the search is that reading (before
             # a look-up read below the floor: "novels about dragons" is no catalog overview).

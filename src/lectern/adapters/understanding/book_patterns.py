@@ -113,7 +113,8 @@ ARROW = re.compile(
 """A book pointed at a list ("X -> Kids list"): an entry, when the right side is a list."""
 RATE = re.compile(
     rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+(?:a\s+)?"
-    rf"{_STARS}(?:\s*/\s*5|(?:\s+out of (?:5|five))?\s+stars?)"
+    # "4 out of 5" is a rating whether or not "stars" follows it.
+    rf"{_STARS}(?:\s*/\s*5|\s+out\s+of\s+(?:5|five)(?:\s+stars?)?|\s+stars?)"
     r"(?:\s*(?:[:,.-]|and say|saying|with the review|review:?)\s*(?P<review>.+?))?\W*$",
     re.I,
 )
@@ -151,6 +152,9 @@ SIMILAR = re.compile(
     r"|\b(?:(?:in\s+the\s+)?same\s+(?:vein|spirit|mould|mold|style|kind\s+of\s+thing)\s+as|"
     r"in\s+the\s+(?:vein|spirit|style)\s+of|along\s+the\s+lines\s+of|reminiscent\s+of)\s+"
     r"(?P<title4>.+?)\W*$"
+    # "suggestions based on X", "recs for fans of X": what to read next, drawn from X.
+    r"|\b(?:recs|recommendations|suggestions|picks)\s+(?:based\s+(?:on|off)|for\s+(?:fans|"
+    r"readers|lovers)\s+of|if\s+i\s+(?:liked|loved|enjoyed))\s+(?P<title5>.+?)\W*$"
     # "sounds fun - anything similar?": the book in view, no title said.
     r"|\b(?P<bare>anything|something|any\s+more|more|others?|ones|books?)\s+(?:similar|alike|"
     r"like\s+(?:it|this|that)(?:\s+one)?)\W*$",
@@ -208,9 +212,12 @@ ABOUT_ME = re.compile(
 """What a searcher says of themselves after the request ("..., I've got a long holiday")."""
 SEARCH_LEAD = re.compile(
     r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
-    r"suggest|show me|i want|(?:i'm\s+|i\s+am\s+)?(?:looking|hunting)\s+for|give me)\s+(?:me\s+)?",
+    r"suggest|show me|i want(?!\s+to\s+(?:rate|score|review|add|put|remove|take|drop|delete|"
+    r"rename|create|make|start|fix|correct|change|update)\b)|"
+    r"(?:i'm\s+|i\s+am\s+)?(?:looking|hunting)\s+for|give me)\s+(?:me\s+)?",
     re.I,
 )
+"""A request for books ("find me ...", "I want a ..."); "I want to rate a book" wishes a change."""
 
 
 _SECOND_QUESTION = re.compile(

@@ -27,10 +27,11 @@ _REQUEST_WORDS = re.compile(
     r"deserves|put|down|add|to|list|on|in|onto|into|from|off|remove|take|drop|pop|stick|"
     r"throw|save|it|this|book|one|a|an|and|by|similar|like|more|out of|delete|instead|too|"
     r"also|now|again|as well|ok|okay|so|then|just|nice|cool|great|perfect|awesome|lovely|"
-    r"sure|yes|yeah|yep|want|wanna|unlist|delist|"
+    r"sure|yes|yeah|yep|want|wanna|unlist|delist|books|novels?|"
     # "hyperion shouldnt be in sci-fi, remove": where the book does not belong is no title
     r"should(?:n'?t|\s+not)\s+be|does(?:n'?t|\s+not)\s+belong|is(?:n'?t|\s+not)|belongs?|"
-    r"\d)\b|[?!.,:/<>]"
+    # "beloved = ★★★★★": the marks that point at or grade a book are no part of its title
+    r"\d)\b|[?!.,:/<>=★☆⭐\ufe0f]"
     r"|(?<!\w)[-'\"“”‘’]+|[-'\"“”‘’]+(?!\w)",
     re.I,
 )

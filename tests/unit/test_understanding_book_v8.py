@@ -1,0 +1,129 @@
+"""Mechanisms the eighth pool's book requests lacked, each phrased fresh (no sentence of it).
+
+Ratings said "out of 5", graded in a verdict or with star marks; a wish to change something
+that is no search; read-alikes asked as recommendations and counted; books about an off-topic
+subject; corrections that name translators and editors, set the right author down as a field
+or ask for the fix as a question; a sentence's capital before a title; sentences as joints;
+"it" as the list a part just used; a list made from a quoted name; several lists deleted at
+once; list names as the reader spells them; a request taken back mid-message; a writer's book
+in lower case; the list just shown and its numbered books.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from lectern.adapters.llm.book_rules import BookRules
+from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.llm.rule_steps import BookSteps
+from lectern.adapters.understanding.book_plan import plan_books
+from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
+from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.referents import _NoReferent
+from lectern.adapters.understanding.slots import stars_of
+from lectern.application.assistant.guardrails import OFF_TOPIC_TEXT
+from lectern.application.assistant.names import NAMES_HEADER
+from lectern.domain.assistant import Message, ToolCall, ToolSpec
+from tests.unit.test_query_understanding_rules import RULES
+
+CATALOG = {"stoner", "kindred", "middlesex", "war and peace", "the remains of the day"}
+LISTS = ("Gifts", "Oldies", "Sci-fi")
+SYSTEM = "\n".join([NAMES_HEADER, "- reader: ana", *(f"- list: {name}" for name in LISTS)])
+PAGE = "The reader is on a book page: Stoner (id 11111111-2222-3333-4444-555555555555)."
+TOOLS = [ToolSpec(name, "", {}) for name in BOOK_TOOLS]
+
+
+def _is_title(words: str) -> bool:
+    return words.strip().casefold() in CATALOG
+
+
+def _books(title: str) -> Sequence[tuple[str, str, int]]:
+    return [(title.strip().title(), "Someone", 10)] if _is_title(title) else []
+
+
+def _calls(
+    text: str, system: str = SYSTEM, history: Sequence[Message] = ()
+) -> list[tuple[str, dict[str, Any]]] | str:
+    policy = RulePolicy(titles=_is_title, books=_books)
+    messages = [*history, Message("user", text)]
+    reply = policy.complete_with_tools(messages, TOOLS, system=system)
+    if not reply.tool_calls:
+        return reply.text
+    return [(c.name, dict(c.arguments)) for c in reply.tool_calls]
+
+
+def _call(tool: str, **arguments: Any) -> ToolCall:
+    return ToolCall("t", tool, dict(arguments))
+
+
+def _nobody(reference: str) -> str:
+    if reference in ("it", "this"):
+        raise _NoReferent(reference)
+    return reference
+
+
+# --- ratings ----------------------------------------------------------------------------
+
+
+def test_out_of_five_is_a_rating_without_the_word_stars() -> None:
+    assert _calls("rate Kindred 2 out of 5") == [("rate_book", {"book": "Kindred", "stars": 2})]
+
+
+def test_a_verdict_that_grades_the_book_is_its_stars() -> None:
+    assert stars_of("Stoner is a strong 5, put that down for me") == 5
+    assert stars_of("it is a 2 hour train ride") is None
+
+
+def test_star_marks_and_an_equals_sign_are_no_part_of_the_title() -> None:
+    planned = plan_books("rate_book", "middlesex = ★★★", Names(), _nobody, _call)
+    assert isinstance(planned, list)
+    assert [(c.name, c.arguments) for c in planned] == [
+        ("rate_book", {"book": "middlesex", "stars": 3})
+    ]
+
+
+def test_a_wish_to_change_something_is_no_request_for_books() -> None:
+    assert not RulePolicy._asks_for_books("I want to review a novel", "")
+    assert RulePolicy._asks_for_books("I want a novel about whales", "")
+
+
+# --- read-alikes and searches -------------------------------------------------------------
+
+
+def test_recommendations_drawn_from_a_book_are_read_alikes() -> None:
+    assert _calls("suggestions for fans of Kindred") == [
+        ("similar_books", {"book": "Kindred", "limit": 5})
+    ]
+
+
+def test_a_count_before_a_read_alike_is_its_limit() -> None:
+    assert _calls("find me two novels like Stoner") == [
+        ("similar_books", {"book": "Stoner", "limit": 2})
+    ]
+
+
+def test_books_about_an_off_topic_subject_are_a_search() -> None:
+    planned = _calls("any novels about the stock market? nothing for kids")
+    assert isinstance(planned, list)
+    assert planned[0][0] == "search_books"
+    assert planned[0][1]["exclude_youth"] is True
+    assert _calls("what's the weather like in Leeds") == OFF_TOPIC_TEXT
+
+
+# --- years refused -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "bounds"),
+    [
+        ("sea stories, nothing written before 1990", (1990, None)),
+        ("ghost stories but nothing after 1950", (None, 1950)),
+        ("ghost stories from before 1950", (None, 1949)),
+    ],
+)
+def test_a_refused_year_bound_turns_around(said: str, bounds: tuple[int | None, int]) -> None:
+    search = BookRules(BookSteps(_call, None), RULES).search_call(said)
+    assert (search.arguments.get("min_year"), search.arguments.get("max_year")) == bounds
