@@ -19,10 +19,11 @@ import pytest
 from lectern.adapters.llm.book_rules import BookRules
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.llm.rule_steps import BookSteps
-from lectern.adapters.understanding.book_plan import plan_books
+from lectern.adapters.understanding.book_plan import plan_books, title_in
+from lectern.adapters.understanding.corrections import authors_of, without_shown_people
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.mentions import Names
-from lectern.adapters.understanding.referents import _NoReferent
+from lectern.adapters.understanding.referents import _NoReferent, book_resolver
 from lectern.adapters.understanding.slots import stars_of
 from lectern.application.assistant.guardrails import OFF_TOPIC_TEXT
 from lectern.application.assistant.names import NAMES_HEADER
@@ -113,6 +114,94 @@ def test_books_about_an_off_topic_subject_are_a_search() -> None:
     assert _calls("what's the weather like in Leeds") == OFF_TOPIC_TEXT
 
 
+# --- corrections ----------------------------------------------------------------------------
+
+
+def test_people_credited_wrongly_are_neither_title_nor_author() -> None:
+    said = "Ann Lee is just the translator and Bo Sun edited it"
+    assert "Ann Lee" not in without_shown_people(said)
+    assert "Bo Sun" not in without_shown_people(said)
+    assert authors_of("Kindred is by Anna van der Berg, not Butler") == ["Anna van der Berg"]
+    assert authors_of("it is by Kazuo Ishiguro alone.") == ["Kazuo Ishiguro"]
+
+
+def test_a_correction_asked_as_a_question_names_the_book_not_the_translator() -> None:
+    said = (
+        "Middlesex lists Pat Smith as an author, he only wrote the foreword. "
+        "Author: Jeffrey Eugenides. Can you correct that?"
+    )
+    assert _calls(said) == [
+        ("propose_correction", {"book": "Middlesex", "authors": ["Jeffrey Eugenides"]})
+    ]
+
+
+def test_a_book_in_lower_case_is_the_subject_of_what_its_record_shows() -> None:
+    said = "stoner shows Ann Lee as co-author - she was the editor. author = John Williams"
+    assert _calls(said) == [
+        ("propose_correction", {"book": "Stoner", "authors": ["John Williams"]})
+    ]
+
+
+def test_a_label_before_a_colon_is_no_title() -> None:
+    said = "Quick fix: The Remains of the Day is by Kazuo Ishiguro alone."
+    assert _calls(said) == [
+        ("propose_correction", {"book": "The Remains Of The Day", "authors": ["Kazuo Ishiguro"]})
+    ]
+
+
+def test_a_translator_named_on_a_books_page_is_not_the_book() -> None:
+    said = (
+        "the authors shown here are wrong, Ann Lee is the translator. "
+        "it should be John Williams only"
+    )
+    planned = _calls(said, f"{PAGE}\n{SYSTEM}")
+    assert planned == [
+        (
+            "propose_correction",
+            {"book": "11111111-2222-3333-4444-555555555555", "authors": ["John Williams"]},
+        )
+    ]
+
+
+# --- titles ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "title"),
+    [
+        ("Grandma wants A Wizard of Earthsea for the train", "A Wizard of Earthsea"),
+        ("Honestly Stoner is great", "Stoner"),
+        ("We Were Liars is on my mind", "We Were Liars"),
+    ],
+)
+def test_a_sentences_capital_is_not_the_title_after_it(said: str, title: str) -> None:
+    assert title_in(said) == title
+
+
+def test_the_word_books_in_a_request_is_no_title() -> None:
+    planned = plan_books("similar_books", "more similar novels please", Names(), str, _call)
+    assert not isinstance(planned, list)  # which book is asked
+
+
+def test_how_far_the_reader_has_got_is_no_title() -> None:
+    def page(reference: str) -> str:
+        return "page-book" if reference in ("it", "this", "this one") else reference
+
+    said = "i'm midway through this. 2 stars for now"
+    planned = plan_books("rate_book", said, Names(), page, _call)
+    assert isinstance(planned, list)
+    assert [(c.name, c.arguments) for c in planned] == [
+        ("rate_book", {"book": "page-book", "stars": 2})
+    ]
+
+
+def test_a_book_named_by_its_writer_in_lower_case_is_asked_about() -> None:
+    resolve = book_resolver([], "", authors=lambda name: name.casefold() == "ishiguro")
+    with pytest.raises(_NoReferent):
+        resolve("the ishiguro novel")
+    assert resolve("the remains of the day") == "the remains of the day"
+
+
 # --- years refused -------------------------------------------------------------------------
 
 
@@ -127,3 +216,12 @@ def test_books_about_an_off_topic_subject_are_a_search() -> None:
 def test_a_refused_year_bound_turns_around(said: str, bounds: tuple[int | None, int]) -> None:
     search = BookRules(BookSteps(_call, None), RULES).search_call(said)
     assert (search.arguments.get("min_year"), search.arguments.get("max_year")) == bounds
+
+
+# --- titles as the catalog spells them ----------------------------------------------------
+
+
+def test_an_ampersand_is_the_titles_and() -> None:
+    assert _calls("take War & Peace off the Oldies list") == [
+        ("remove_from_list", {"list": "Oldies", "book": "War And Peace"})
+    ]

@@ -222,7 +222,8 @@ class BookRules:
 
     def _stated_correction(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A right value set against the record's ("X says 2006 but it came out in 1851")."""
-        if not _CONTRAST.search(text) or _QUESTION.search(text) or SEARCH_LEAD.match(text):
+        asks = _QUESTION.search(text) and not _ASKS_A_FIX.search(text)
+        if not _CONTRAST.search(text) or asks or SEARCH_LEAD.match(text):
             return []
         planned = plan_books("propose_correction", text, Names(), it, self.steps.call)
         if not isinstance(planned, list) or not planned:

@@ -315,6 +315,10 @@ class RulePolicy:
             return bool(books_titled(words))
 
         found = books_titled(book)
+        if not found and "&" in book:
+            # "Crime & Punishment": an ampersand written for the title's "and".
+            book = re.sub(r"\s*&\s*", " and ", book)
+            found = books_titled(book)
         if not found and len(titles_in(book, is_title)) == 1:
             # Not a run of several titles ("The Shining and Carrie"): one title and more words.
             inside = title_within(book, is_title)

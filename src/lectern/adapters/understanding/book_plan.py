@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from rapidfuzz import fuzz
 
-from lectern.adapters.understanding.corrections import correction_of
+from lectern.adapters.understanding.corrections import correction_of, without_shown_people
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
 from lectern.adapters.understanding.scaffold import clean
@@ -64,6 +64,14 @@ _NOT_A_TITLE = re.compile(
 )
 """Capitalised words that open a sentence, not a title ("I've finished Persuasion")."""
 _PRONOUN_END = re.compile(r"(?:I|Me|My|It|This|Please)")
+_OPENER = re.compile(
+    r"(?:Honestly|Actually|Also|Ok|Okay|Hey|Hi|Hello|So|Well|Maybe|Please|Pls|Yes|Yeah|Thanks|"
+    r"Kindly|Anyway|Basically|Btw|Right|Sure|Cool|Nice|Great|Oh|Um|Hmm|Frankly|Personally|"
+    r"Seriously|Tbh|Ugh|Wow)"
+)
+"""Words that open a sentence before a title and never start one ("Honestly East of Eden")."""
+_OPENS_SENTENCE = re.compile(r"(?:^|[.!?:;—–]\s*|\s-\s*)$")
+"""What stands before a sentence's first word: nothing, or the end of a sentence."""
 
 
 _REQUEST_VERBS = (
@@ -99,8 +107,10 @@ def title_in(text: str) -> str | None:
     "I loved The Shining, what next?" -> "The Shining": a title keeps its article and its
     inner small words.
     """
-    for found in _TITLE.finditer(text):
+    runs = list(_TITLE.finditer(text))
+    for index, found in enumerate(runs):
         words = found.group(0).split()
+        opens = _OPENS_SENTENCE.search(text[: found.start()]) is not None
         if found.start() == 0 and _misspelt_request_verb(words[0]):
             # "Recomend me books close to X": a request verb mistyped is no title.
             words = words[1:]
@@ -108,6 +118,15 @@ def title_in(text: str) -> str | None:
                 continue
         if all(_NOT_A_TITLE.fullmatch(w) or _REQUEST_WORDS.fullmatch(w) for w in words):
             continue  # "If I enjoyed ...", "I've finished ...": the sentence's own opening
+        if (
+            opens
+            and len(words) == 1
+            and words[0] not in _ARTICLES
+            and any(later.group(0).split()[0] in _ARTICLES for later in runs[index + 1 :])
+        ):
+            continue  # "Little one wants The Hobbit": a sentence's capital, then a title
+        while opens and len(words) > 1 and _OPENER.fullmatch(words[0]):
+            words.pop(0)  # "Honestly East of Eden is a 4": the sentence's opener, then a title
         if len(words) > 1 and words[0] in _ARTICLES:
             # "The Book Thief": an article with capitalised words after it starts a title,
             # even where the words are the request's own ("book").
@@ -133,7 +152,9 @@ _POINTED = re.compile(
 """A change whose object is a pointer ("give this one a 3", "add it to ...")."""
 _OF_THE_READER = re.compile(
     r"(?:^|(?<=\s))['’](?:ve|m|re|ll|d)\b|\b(?:just|already|finally|read|reading|finished|"
-    r"enjoyed|liked|hated|done|with|really|quite|honestly)\b",
+    r"enjoyed|liked|hated|done|with|really|quite|honestly|"
+    # "i'm halfway through this, 3 stars so far": how far the reader has got
+    r"halfway|partway|midway|through|far|almost|nearly|started|starting|middle)\b",
     re.I,
 )
 """What a message says of the reader around a pointed-at book ("'ve read", "just finished")."""
@@ -269,6 +290,18 @@ _WRONG_VALUE = re.compile(r",?\s*\bnot\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)
 """The wrong value a correction names ("..., not Jan Needle"): no part of the title."""
 
 
+_PREAMBLE = re.compile(
+    r"^(?:(?:a|one)\s+)?(?:(?:small|quick|little|tiny|minor|slight)\s+)?(?:error|mistake|typo|fix|"
+    r"correction|thing|one|note|issue|problem|fyi|heads[\s-]up)\s*[:—–-]\s*",
+    re.I,
+)
+"""A label before the request ("Small error: X is by Y"): no part of a title."""
+_CLAIMED = re.compile(
+    r"^(?P<book>[^,.;:!?]+?)\s+(?:lists|shows|says|has|credits|gives|names)\b", re.I
+)
+"""The book as the subject of what its record claims ("siddhartha lists X as an author")."""
+
+
 def _named_after_list(text: str) -> str | None:
     """A new list's name written straight after "list" ("new list: Book Club")."""
     found = _AFTER_LIST.search(text)
@@ -310,11 +343,14 @@ def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[To
         return None
     fields, span = found
     rest = text if span is None else text[: span[0]] + " " + text[span[1] :]
-    rest = _WRONG_VALUE.sub(" ", rest)
+    rest = without_shown_people(_WRONG_VALUE.sub(" ", _PREAMBLE.sub("", rest)))
     title = title_in(rest)
     core = " ".join(_REQUEST_WORDS.sub(" ", _FIELD_WORDS.sub(" ", rest)).split())
+    claimed = _CLAIMED.match(rest)
     if title is not None:
         book: str | None = re.sub(r"['’]s$", "", title)
+    elif claimed and not _DEICTIC.search(claimed.group("book")):
+        book = claimed.group("book")  # "siddhartha lists X as an author": what lists it
     elif _DEICTIC.search(rest):
         book = it("it")
     elif rest == rest.casefold() and core:

@@ -67,6 +67,9 @@ def which_book(error: _NoReferent) -> Clarification:
     return Clarification(f"Which book by {who} do you mean? Name its title.", ())
 
 
+_BY_WRITER = re.compile(r"^the\s+(?P<who>[\w.'’-]+(?:\s+[\w.'’-]+)?)\s+(?:one|book|novel)$", re.I)
+"""A book named by a writer in any case ("the murakami book"): asked about when the catalog
+knows the writer."""
 _THE_WRITER = re.compile(r"the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?)")
 """A book said as "the" and a name ("the Hosseini"): a writer's, when the name is one."""
 _ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now)$", re.I)
@@ -118,6 +121,10 @@ def book_resolver(
         if by_author:
             # "the Ishiguro one": an author, not a title; which of their books is open.
             raise _NoReferent(by_author.group("who"))
+        by_writer = _BY_WRITER.match(reference)
+        if by_writer and authors is not None and authors(by_writer.group("who")):
+            # "the murakami book", written in lower case: a writer the catalog knows.
+            raise _NoReferent(by_writer.group("who"))
         writer = _THE_WRITER.fullmatch(reference)
         if writer and authors is not None and authors(writer.group("who")):
             # "take the Brontë off my list": a writer the catalog knows, and no title.
