@@ -20,6 +20,7 @@ from lectern.adapters.llm.book_rules import BookRules
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.llm.rule_steps import BookSteps
 from lectern.adapters.understanding.book_plan import plan_books, title_in
+from lectern.adapters.understanding.compound import clauses, retracted
 from lectern.adapters.understanding.corrections import authors_of, without_shown_people
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.mentions import Names
@@ -200,6 +201,97 @@ def test_a_book_named_by_its_writer_in_lower_case_is_asked_about() -> None:
     with pytest.raises(_NoReferent):
         resolve("the ishiguro novel")
     assert resolve("the remains of the day") == "the remains of the day"
+
+
+# --- several requests ---------------------------------------------------------------------
+
+
+def test_a_sentences_end_is_a_joint_before_another_request() -> None:
+    assert clauses("The year of Stoner should be 1965. Also give it 5 stars") == [
+        "The year of Stoner should be 1965.",
+        "give it 5 stars",
+    ]
+    assert clauses("loved kindred!! gimme two more like it") == [
+        "loved kindred",
+        "gimme two more like it",
+    ]
+    assert clauses("rate it 4. Loved it") == []
+
+
+def test_it_after_a_lists_own_verb_is_the_list_just_used() -> None:
+    assert _calls("show me what's in the Oldies list, then rename it to Presents") == [
+        ("get_list_details", {"list": "Oldies"}),
+        ("rename_list", {"list": "Oldies", "new_name": "Presents"}),
+    ]
+
+
+def test_a_quoted_name_after_create_is_a_new_list() -> None:
+    assert _calls("make 'Summer reads' and add Stoner and Kindred") == [
+        ("create_list", {"name": "Summer reads"}),
+        ("add_to_list", {"list": "Summer reads", "book": "Stoner"}),
+        ("add_to_list", {"list": "Summer reads", "book": "Kindred"}),
+    ]
+
+
+def test_several_of_the_readers_lists_deleted_at_once() -> None:
+    assert _calls("bin 'Gifts' and 'Oldies', we're done with them") == [
+        ("delete_list", {"list": "Gifts"}),
+        ("delete_list", {"list": "Oldies"}),
+    ]
+    # Books, not lists of the reader's: no list is deleted.
+    planned = _calls("delete War and Peace and Kindred")
+    assert isinstance(planned, str) or all(name != "delete_list" for name, _ in planned)
+
+
+def test_a_list_is_named_as_the_reader_spells_it() -> None:
+    assert _calls("remove Kindred from the sci fi list") == [
+        ("remove_from_list", {"list": "Sci-fi", "book": "Kindred"})
+    ]
+
+
+def test_a_request_taken_back_leaves_the_one_settled_on() -> None:
+    said = "put Kindred on Gifts... no wait, it's there. ok then put Stoner on the Gifts list"
+    assert retracted(said) == "put Stoner on the Gifts list"
+    assert _calls(said) == [("add_to_list", {"list": "Gifts", "book": "Stoner"})]
+    # Pointing back at what was taken back: read whole, not cut.
+    assert retracted("rate Stoner 4, wait, make that 5") == "rate Stoner 4, wait, make that 5"
+
+
+def test_a_verdict_in_lower_case_names_the_book_later_parts_mean() -> None:
+    assert _calls("i finished kindred - put it on the Gifts list and give it 5 stars") == [
+        ("add_to_list", {"list": "Gifts", "book": "Kindred"}),
+        ("rate_book", {"book": "Kindred", "stars": 5}),
+    ]
+
+
+def test_looking_a_book_up_is_a_details_request() -> None:
+    assert _calls("could you look up Kindred and then add it to the Gifts list") == [
+        ("get_book_details", {"book": "Kindred"}),
+        ("add_to_list", {"list": "Gifts", "book": "Kindred"}),
+    ]
+
+
+# --- the list just shown --------------------------------------------------------------------
+
+SHOWN = [
+    Message("user", "what's on Oldies?"),
+    Message("assistant", "Your list 'Oldies':\n1. Stoner\n2. Kindred (from Jo)"),
+]
+
+
+def test_the_list_just_shown_is_what_from_it_means() -> None:
+    assert _calls("get rid of Stoner from it", history=SHOWN) == [
+        ("remove_from_list", {"list": "Oldies", "book": "Stoner"})
+    ]
+
+
+def test_a_place_in_the_list_just_shown_names_its_book() -> None:
+    assert _calls("drop the first one", history=SHOWN) == [
+        ("remove_from_list", {"list": "Oldies", "book": "Stoner"})
+    ]
+    asked = _calls("drop the third one", history=SHOWN)
+    assert isinstance(asked, str)
+    assert "?" in asked
 
 
 # --- years refused -------------------------------------------------------------------------

@@ -39,7 +39,12 @@ from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.book_patterns import SEARCH_LEAD, TOPIC_LEAD
 from lectern.adapters.understanding.book_plan import plan_books, title_in
-from lectern.adapters.understanding.compound import clauses, title_within, titles_in
+from lectern.adapters.understanding.compound import (
+    clauses,
+    retracted,
+    title_within,
+    titles_in,
+)
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
     CONVERSATIONAL,
@@ -60,6 +65,7 @@ from lectern.adapters.understanding.referents import (
     SameTitle,
     _NoReferent,
     book_resolver,
+    shown_list,
     which_book,
 )
 from lectern.adapters.understanding.ruled_out import (
@@ -192,6 +198,11 @@ def _names_a_list(text: str, lists: Sequence[str]) -> bool:
         re.search(rf"\b(?:in|on|from|off)\s+(?:my\s+|the\s+)?{re.escape(name)}\b", text, re.I)
         for name in lists
     )
+
+
+def _names_any(text: str, lists: Sequence[str]) -> bool:
+    """Whether the message says the name of one of the reader's lists."""
+    return any(re.search(rf"\b{re.escape(name)}\b", text, re.I) for name in lists)
 
 
 def _without_names(text: str, names: Sequence[str]) -> str:
@@ -367,7 +378,13 @@ class RulePolicy:
             return plan
         # "scrap my Winter list please": thanks and please at the end are not the request.
         text = POLITE.sub("", _WISH.sub("", text)) or text
+        # "add X... wait, it's there. ok then add Y": only the request settled on.
+        text = retracted(text)
         names = names_from_prompt(system)
+        shown = shown_list(history)
+        if shown and not nested and not _names_any(text, names.of("list")):
+            # Just after a list was shown, "take Emma off it" (or off no list said) means it.
+            text = _on_the_list(text, shown[0])
         if self.layer is not None and names_workspace_thing(text, system):
             # "tell me about the runbook task" names a task: not a book question.
             plan.steps.extend(self._missed(text, system, available, it, history))
@@ -379,13 +396,13 @@ class RulePolicy:
             lists.find_and_add,
             self._compound(history, system, available, nested=nested),
             lists.overview,
-            lists.details,
+            functools.partial(lists.details, lists=names.of("list")),
             functools.partial(lists.named_contents, lists=names.of("list")),
             functools.partial(lists.rename, lists=names.of("list")),
             lists.create,
             functools.partial(lists.move, lists=names.of("list")),
-            lists.remove,
-            lists.delete,
+            functools.partial(lists.remove, lists=names.of("list")),
+            functools.partial(lists.delete, lists=names.of("list")),
             functools.partial(lists.add, lists=names.of("list")),
             self.books.rate,
             functools.partial(self.books.correction, lists=names.of("list")),
@@ -525,11 +542,21 @@ class RulePolicy:
         return changes_in_parts(text, read, WORKSPACE_ACTIONS)
 
     def _verdict_on(self, part: str) -> str | None:
-        """The catalog book a statement names ("I loved Dune"), or None (a question, no book)."""
-        if self.books_titled is None or "?" in part:
+        """The catalog book a statement names ("I loved Dune"), or None (a question, no book).
+
+        Written in lower case, the book is what the reader's verb takes ("i finished
+        persuasion") or a run of words that is a catalog title ("loved the martian").
+        """
+        books_titled = self.books_titled
+        if books_titled is None or "?" in part:
             return None
         title = title_in(part)
-        found = self.books_titled(title) if title else ()
+        if title is None and part == part.casefold():
+            said = _READ_IT.search(part)
+            title = said.group("book").strip(" !.,;") if said else None
+            if title is None or not books_titled(title):
+                title = title_within(part, lambda words: bool(books_titled(words)))
+        found = books_titled(title) if title else ()
         return found[0][0] if found else None
 
     @staticmethod
@@ -623,11 +650,21 @@ class RulePolicy:
         return matcher
 
 
+_LIST_VERB_IT = re.compile(
+    r"^(?P<verb>rename|delete|bin|scrap|trash|ditch|nuke|axe)\s+it\b(?!\s+(?:from|off|out)\b)",
+    re.I,
+)
 _TO_IT = re.compile(r"\b(to|onto|into|on|in|from|off|out\s+of)\s+it\b", re.I)
 _ENTRY = re.compile(r"^(?:add|put|pop|stick|chuck|throw|toss|save|include)\b", re.I)
 _DESTINATION = re.compile(r"\b(?:to|onto|into|on|in)\s+\S", re.I)
 _TAKING = re.compile(r"^(?:remove|take|drop|pull|get|yank)\b", re.I)
 _SOURCE = re.compile(r"\b(?:from|off|out\s+of)\s+\S", re.I)
+_READ_IT = re.compile(
+    r"\b(?:finished|loved|read|enjoyed|liked|hated|devoured|adored|disliked|started|"
+    r"reading|reread|re-read)\s+(?P<book>.+)$",
+    re.I,
+)
+"""What a reader says they read ("i finished persuasion"): the verb's object is the book."""
 _A_LIST = re.compile(r"\blists?\b", re.I)
 
 
@@ -636,6 +673,8 @@ def _on_the_list(part: str, listed: str | None) -> str:
     # Only a part that goes on to name no list of its own: "take it off To read" keeps its.
     if not listed:
         return part
+    # "show me Summer and then rename it to Beach": a list's own verb makes "it" the list.
+    part = _LIST_VERB_IT.sub(lambda m: f"{m.group('verb')} the {listed} list", part)
     part = _TO_IT.sub(lambda m: f"{m.group(1)} the {listed} list", part)
     if _ENTRY.match(part) and not _DESTINATION.search(part):
         part = f"{part} to the {listed} list"

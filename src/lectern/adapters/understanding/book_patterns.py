@@ -14,7 +14,7 @@ _NUMBER = NUMBER
 _STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
 ADD_VERB = r"(?:add|put|save|pop|stick|chuck|throw|toss|bung|shove|slap|stash|slot|file|include)"
 """Verbs people put a book on a list with ("chuck X on my to read list")."""
-REMOVE_VERB = r"(?:remove|take|delete|drop|get|pull|strike|cross|knock|scratch|yank)"
+REMOVE_VERB = r"(?:remove|take|delete|drop|get\s+rid\s+of|get|pull|strike|cross|knock|scratch|yank)"
 """Verbs people take a book off a list with ("get X off the Work list")."""
 DELETE_VERB = (
     r"(?:delete|remove|drop|get rid of|bin|trash|nuke|scrap|ditch|axe|kill|wipe|erase|dump|"
@@ -59,7 +59,9 @@ LISTS = re.compile(
     re.I,
 )
 LIST_DETAILS = re.compile(
-    r"^(?:what(?:'s| is| are)(?: left| still| now)?|show(?: me)?|list|which books are|"
+    # "show me what's on the X list": the showing and the question ask for one thing
+    r"^(?:(?:show|tell)(?:\s+me)?\s+(?=what|which))?"
+    r"(?:what(?:'s| is| are)(?: left| still| now)?|show(?: me)?|list|which books are|"
     r"how many(?: books)? (?:are|do i have|have i got))\s+(?:the\s+)?(?:books\s+)?"
     r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list\W*$",
     re.I,
@@ -69,6 +71,13 @@ CREATE = re.compile(
     r"(?:reading\s+)?list\s+(?:called|named|titled)?\s*(?P<name>.+?)\W*$",
     re.I,
 )
+CREATE_QUOTED = re.compile(
+    r"^(?:please\s+)?(?:create|make|start|set up|begin)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    r"(?P<name>[\"“'‘][^\"”'’]{1,40}[\"”'’])\W*$",
+    re.I,
+)
+"""A new list named in quotes without the word list ("create 'Hosseini'"): nothing else on
+the book surface is made with a name alone."""
 RENAME = re.compile(
     r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<old1>.+?)|"
     r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)\W*$",
@@ -175,7 +184,10 @@ ABOUT = re.compile(
     # "I want to know more about X", "info on X": asking after one book.
     r"(?:i\s+(?:want|wanna|need|would\s+like|'?d\s+like)\s+to\s+)?know\s+(?:more\s+|a\s+bit\s+)?"
     r"about\s+(?P<title5>.+?)|"
-    r"(?:some\s+|more\s+|any\s+)?info(?:rmation)?\s+(?:on|about|for)\s+(?P<title6>.+?))\W*$",
+    r"(?:some\s+|more\s+|any\s+)?info(?:rmation)?\s+(?:on|about|for)\s+(?P<title6>.+?)|"
+    # "look up Oryx and Crake": one book's record, never "look up books on X" (a search)
+    r"look\s+up\s+(?!(?:some|any|a\s+few|good)?\s*(?:books?|novels?|titles?|something|anything|"
+    r"stuff)\b)(?P<title7>.+?))\W*$",
     re.I,
 )
 HOW_LONG = re.compile(
