@@ -31,7 +31,7 @@ from lectern.application.assistant.names import NAMES_HEADER
 from lectern.domain.assistant import Message, ToolCall, ToolSpec
 from tests.unit.test_query_understanding_rules import RULES
 
-CATALOG = {"stoner", "kindred", "middlesex", "war and peace", "the remains of the day"}
+CATALOG = {"stoner", "kindred", "middlesex", "war and peace", "the remains of the day", "make me"}
 LISTS = ("Gifts", "Oldies", "Sci-fi")
 SYSTEM = "\n".join([NAMES_HEADER, "- reader: ana", *(f"- list: {name}" for name in LISTS)])
 PAGE = "The reader is on a book page: Stoner (id 11111111-2222-3333-4444-555555555555)."
@@ -173,6 +173,7 @@ def test_a_translator_named_on_a_books_page_is_not_the_book() -> None:
         ("Grandma wants A Wizard of Earthsea for the train", "A Wizard of Earthsea"),
         ("Honestly Stoner is great", "Stoner"),
         ("We Were Liars is on my mind", "We Were Liars"),
+        ("Hey, Aspects of the Novel is from 1927", "Aspects of the Novel"),
     ],
 )
 def test_a_sentences_capital_is_not_the_title_after_it(said: str, title: str) -> None:
@@ -264,6 +265,13 @@ def test_a_verdict_in_lower_case_names_the_book_later_parts_mean() -> None:
     ]
 
 
+def test_a_lower_case_verdict_needs_the_readers_verb() -> None:
+    policy = RulePolicy(titles=_is_title, books=_books)
+    assert policy._verdict_on("i adored kindred!!") == "Kindred"
+    # "make me a list" holds a title ("Make Me") but says nothing of having read it.
+    assert policy._verdict_on("make me a list") is None
+
+
 def test_looking_a_book_up_is_a_details_request() -> None:
     assert _calls("could you look up Kindred and then add it to the Gifts list") == [
         ("get_book_details", {"book": "Kindred"}),
@@ -288,6 +296,10 @@ def test_the_list_just_shown_is_what_from_it_means() -> None:
 def test_a_place_in_the_list_just_shown_names_its_book() -> None:
     assert _calls("drop the first one", history=SHOWN) == [
         ("remove_from_list", {"list": "Oldies", "book": "Stoner"})
+    ]
+    # Named as well, and why after it: the name is the book.
+    assert _calls("drop the second one, Kindred, I've finished it", history=SHOWN) == [
+        ("remove_from_list", {"list": "Oldies", "book": "Kindred"})
     ]
     asked = _calls("drop the third one", history=SHOWN)
     assert isinstance(asked, str)

@@ -101,6 +101,12 @@ _REASON_AFTER = re.compile(
 """Why, said after the request ("..., I'm starting over"): no part of a name."""
 
 
+_BOOK_REASON = re.compile(
+    r"\s*[,;]\s*(?:i(?:['’]m|['’]ve|\s+am|\s+have)?|we|because|since|cos|as)\b.*$", re.I
+)
+"""Why a book goes, said after it ("Gilead, I've read it"): no part of the title."""
+
+
 class ListRules:
     """The reading-list requests by rules: each matcher returns a plan's stages, or `[]`."""
 
@@ -352,6 +358,6 @@ class ListRules:
             self.steps.call(
                 "remove_from_list",
                 list=_as_stored(_clean(match.group("list1") or match.group("list2")), lists),
-                book=it(match.group("book")),
+                book=it(_BOOK_REASON.sub("", match.group("book"))),
             )
         )

@@ -545,17 +545,18 @@ class RulePolicy:
         """The catalog book a statement names ("I loved Dune"), or None (a question, no book).
 
         Written in lower case, the book is what the reader's verb takes ("i finished
-        persuasion") or a run of words that is a catalog title ("loved the martian").
+        persuasion", "loved the martian!!"), or a catalog title inside it.
         """
         books_titled = self.books_titled
         if books_titled is None or "?" in part:
             return None
         title = title_in(part)
-        if title is None and part == part.casefold():
-            said = _READ_IT.search(part)
-            title = said.group("book").strip(" !.,;") if said else None
-            if title is None or not books_titled(title):
-                title = title_within(part, lambda words: bool(books_titled(words)))
+        said = _READ_IT.search(part) if title is None and part == part.casefold() else None
+        if said is not None:
+            # Only what the verb takes: "make me a list" holds a title ("Make Me"), no verdict.
+            title = said.group("book").strip(" !.,;")
+            if not books_titled(title):
+                title = title_within(title, lambda words: bool(books_titled(words)))
         found = books_titled(title) if title else ()
         return found[0][0] if found else None
 

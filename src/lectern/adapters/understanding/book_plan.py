@@ -27,7 +27,7 @@ _REQUEST_WORDS = re.compile(
     r"deserves|put|down|add|to|list|on|in|onto|into|from|off|remove|take|drop|pop|stick|"
     r"throw|save|it|this|book|one|a|an|and|by|similar|like|more|out of|delete|instead|too|"
     r"also|now|again|as well|ok|okay|so|then|just|nice|cool|great|perfect|awesome|lovely|"
-    r"sure|yes|yeah|yep|want|wanna|unlist|delist|books|novels?|"
+    r"sure|yes|yeah|yep|want|wanna|unlist|delist|books|novels|"
     # "hyperion shouldnt be in sci-fi, remove": where the book does not belong is no title
     r"should(?:n'?t|\s+not)\s+be|does(?:n'?t|\s+not)\s+belong|is(?:n'?t|\s+not)|belongs?|"
     # "beloved = ★★★★★": the marks that point at or grade a book are no part of its title

@@ -43,7 +43,9 @@ _SHOWN_LIST = re.compile(r"^Your list (?P<q>['\"])(?P<name>.+?)(?P=q):\s*$", re.
 _ROW = re.compile(r"^\d+\.\s+(?P<title>.+?)\s*$", re.M)
 _ORDINAL = re.compile(
     r"^(?:the\s+)?(?P<nth>first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th)"
-    r"(?:\s+(?:one|book|novel|title|entry|on\s+(?:the|that|my)\s+list))?$"
+    r"(?:\s+(?:one|book|novel|title|entry|on\s+(?:the|that|my)\s+list))?"
+    # "the first one, Gilead": the reader named it as well
+    r"(?:\s*[,(:–—-]\s*(?P<named>[^,()]+?)\)?)?$"
     r"|^(?:number|no\.?|#)\s*(?P<n>[1-9])$",
     re.I,
 )
@@ -148,6 +150,8 @@ def book_resolver(
         quoted = reference.strip()[:1] in "\"'“‘"
         reference = _clean(reference)
         place = _ORDINAL.match(reference)
+        if place and place.group("named"):
+            return place.group("named").strip()
         if place and not quoted:
             # "remove the second one": the book at that place in what the last reply showed.
             rows = shown[1] if shown else list(dict.fromkeys(cited))
