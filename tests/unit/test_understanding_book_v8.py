@@ -150,6 +150,12 @@ def test_a_label_before_a_colon_is_no_title() -> None:
     ]
 
 
+def test_a_label_before_any_book_request_is_no_part_of_it() -> None:
+    assert _calls("Quick question: who wrote Kindred?") == [
+        ("get_book_details", {"book": "Kindred"})
+    ]
+
+
 def test_a_translator_named_on_a_books_page_is_not_the_book() -> None:
     said = (
         "the authors shown here are wrong, Ann Lee is the translator. "

@@ -37,7 +37,7 @@ from lectern.adapters.llm.rule_replies import (
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
-from lectern.adapters.understanding.book_patterns import SEARCH_LEAD, TOPIC_LEAD
+from lectern.adapters.understanding.book_patterns import LABEL, SEARCH_LEAD, TOPIC_LEAD
 from lectern.adapters.understanding.book_plan import plan_books, title_in
 from lectern.adapters.understanding.compound import (
     clauses,
@@ -377,7 +377,7 @@ class RulePolicy:
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
         # "scrap my Winter list please": thanks and please at the end are not the request.
-        text = POLITE.sub("", _WISH.sub("", text)) or text
+        text = POLITE.sub("", _WISH.sub("", LABEL.sub("", text))) or text
         # "add X... wait, it's there. ok then add Y": only the request settled on.
         text = retracted(text)
         names = names_from_prompt(system)

@@ -222,6 +222,19 @@ ABOUT_ME = re.compile(
     r"\s*[,;.]\s*(?:i(?:'ve|’ve|\s+have|'m|’m|\s+am)|i\s+(?:already|just))\b.*$", re.I
 )
 """What a searcher says of themselves after the request ("..., I've got a long holiday")."""
+LABEL = re.compile(
+    r"^(?:(?:a|one)\s+)?(?:(?:small|quick|little|tiny|minor|slight|simple|random)\s+)?"
+    r"(?:question|q|thing|one|note|request|fyi|heads[\s-]up)\s*[:—–-]\s*(?=\S)",
+    re.I,
+)
+"""A label before the request that says nothing of it ("Quick question: who wrote X?"):
+never a title. A label that does ("Small error: ...") stays for the correction to read."""
+CORRECTION_LABEL = re.compile(
+    r"^(?:(?:a|one)\s+)?(?:(?:small|quick|little|tiny|minor|slight)\s+)?(?:error|mistake|typo|"
+    r"fix|correction|issue|problem)\s*[:—–-]\s*(?=\S)",
+    re.I,
+)
+"""A correction's own label ("Small error: X is by Y alone"): no part of the title."""
 SEARCH_LEAD = re.compile(
     r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
     r"suggest|show me|i want(?!\s+to\s+(?:rate|score|review|add|put|remove|take|drop|delete|"

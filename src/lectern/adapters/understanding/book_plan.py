@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from rapidfuzz import fuzz
 
+from lectern.adapters.understanding.book_patterns import CORRECTION_LABEL, LABEL
 from lectern.adapters.understanding.corrections import correction_of, without_shown_people
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
@@ -290,12 +291,6 @@ _WRONG_VALUE = re.compile(r",?\s*\bnot\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)
 """The wrong value a correction names ("..., not Jan Needle"): no part of the title."""
 
 
-_PREAMBLE = re.compile(
-    r"^(?:(?:a|one)\s+)?(?:(?:small|quick|little|tiny|minor|slight)\s+)?(?:error|mistake|typo|fix|"
-    r"correction|thing|one|note|issue|problem|fyi|heads[\s-]up)\s*[:—–-]\s*",
-    re.I,
-)
-"""A label before the request ("Small error: X is by Y"): no part of a title."""
 _CLAIMED = re.compile(
     r"^(?P<book>[^,.;:!?]+?)\s+(?:lists|shows|says|has|credits|gives|names)\b", re.I
 )
@@ -343,7 +338,9 @@ def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[To
         return None
     fields, span = found
     rest = text if span is None else text[: span[0]] + " " + text[span[1] :]
-    rest = without_shown_people(_WRONG_VALUE.sub(" ", _PREAMBLE.sub("", rest)))
+    rest = without_shown_people(
+        _WRONG_VALUE.sub(" ", CORRECTION_LABEL.sub("", LABEL.sub("", rest)))
+    )
     title = title_in(rest)
     core = " ".join(_REQUEST_WORDS.sub(" ", _FIELD_WORDS.sub(" ", rest)).split())
     claimed = _CLAIMED.match(rest)
