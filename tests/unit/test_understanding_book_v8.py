@@ -335,3 +335,49 @@ def test_an_ampersand_is_the_titles_and() -> None:
     assert _calls("take War & Peace off the Oldies list") == [
         ("remove_from_list", {"list": "Oldies", "book": "War And Peace"})
     ]
+
+
+# --- found trying fresh phrasings after dev8 ------------------------------------------------
+
+
+def test_you_written_u_does_not_open_the_title() -> None:
+    planned = plan_books(
+        "add_to_list", "chuck stoner onto gifts", Names({"list": list(LISTS)}), str, _call
+    )
+    assert isinstance(planned, list)
+    assert [(c.name, c.arguments) for c in planned] == [
+        ("add_to_list", {"list": "Gifts", "book": "stoner"})
+    ]
+    assert _calls("would u put Kindred on the Gifts list") == [
+        ("add_to_list", {"list": "Gifts", "book": "Kindred"})
+    ]
+
+
+def test_a_lower_case_opener_is_no_part_of_the_title() -> None:
+    planned = plan_books("rate_book", "frankly stoner is a clear 5", Names(), str, _call)
+    assert isinstance(planned, list)
+    assert [(c.name, c.arguments) for c in planned] == [
+        ("rate_book", {"book": "stoner", "stars": 5})
+    ]
+
+
+def test_a_writers_book_in_lower_case_is_asked_about_by_meaning_too() -> None:
+    def resolve(reference: str) -> str:
+        if "butler" in reference:
+            raise _NoReferent("butler")
+        return reference
+
+    with pytest.raises(_NoReferent):
+        plan_books(
+            "remove_from_list",
+            "pull the butler novel off gifts",
+            Names({"list": list(LISTS)}),
+            resolve,
+            _call,
+        )
+
+
+def test_one_right_author_said_alone_is_a_correction() -> None:
+    assert _calls("the author of Kindred is Octavia Butler alone, not the editor") == [
+        ("propose_correction", {"book": "Kindred", "authors": ["Octavia Butler"]})
+    ]

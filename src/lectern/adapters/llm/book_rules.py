@@ -72,6 +72,8 @@ _NOT_AFTER = re.compile(
 _CONTRAST = re.compile(
     r"\b(?:says|shows|wrong|incorrect|should\s+be|fix|correct(?:ion)?|error|mistake|typo)\b"
     r"|,\s*not\s+(?-i:[A-Z]|\d{4})"
+    # "the author of Emma is Jane Austen only": one right author set against the others
+    r"|\b(?:is|are)\s+(?:by\s+)?(?-i:[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)\s+(?:only|alone)\b"
     r"|\b(?:lists|has)\s+(?:it\s+as\s+)?\d{4}\b"
     # "the date you have is a reprint": the record's value set against the one stated
     r"|\b(?:you\s+have|you['’]ve\s+got|you\s+list|you\s+show|reprint|re-?issue)\b",

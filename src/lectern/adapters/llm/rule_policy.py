@@ -115,6 +115,10 @@ _WISH = re.compile(
 )
 """A wish that leads a book request ("I'd like to begin a new list ..."): not the request."""
 _PLEASE = re.compile(r"\b(?:pls|plz|pleas)\b", re.I)
+_ASKING_U = re.compile(
+    r"^(?:please\s+)?(?:can|could|would|will)\s+(?:u|ya|yu)\s+(?:please\s+)?(?=\S)", re.I
+)
+"""A request asked with "u" for "you" ("could u chuck X onto Y"): not the request's words."""
 _ACTIONS = frozenset(
     {
         "add_to_list",
@@ -377,7 +381,7 @@ class RulePolicy:
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
         # "scrap my Winter list please": thanks and please at the end are not the request.
-        text = POLITE.sub("", _WISH.sub("", LABEL.sub("", text))) or text
+        text = POLITE.sub("", _WISH.sub("", _ASKING_U.sub("", LABEL.sub("", text)))) or text
         # "add X... wait, it's there. ok then add Y": only the request settled on.
         text = retracted(text)
         names = names_from_prompt(system)

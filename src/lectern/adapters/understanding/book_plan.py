@@ -29,6 +29,8 @@ _REQUEST_WORDS = re.compile(
     r"throw|save|it|this|book|one|a|an|and|by|similar|like|more|out of|delete|instead|too|"
     r"also|now|again|as well|ok|okay|so|then|just|nice|cool|great|perfect|awesome|lovely|"
     r"sure|yes|yeah|yep|want|wanna|unlist|delist|books|novels|"
+    # the list verbs people say in a hurry ("could u chuck the road onto summer")
+    r"chuck|toss|bung|shove|stash|yank|ditch|"
     # "hyperion shouldnt be in sci-fi, remove": where the book does not belong is no title
     r"should(?:n'?t|\s+not)\s+be|does(?:n'?t|\s+not)\s+belong|is(?:n'?t|\s+not)|belongs?|"
     # "beloved = ★★★★★": the marks that point at or grade a book are no part of its title
@@ -71,6 +73,9 @@ _OPENER = re.compile(
     r"Seriously|Tbh|Ugh|Wow)"
 )
 """Words that open a sentence before a title and never start one ("Honestly East of Eden")."""
+_LOWER_OPENER = re.compile(rf"^(?:{_OPENER.pattern})\b[\s,]*", re.I)
+"""The same openers in lower case at the start ("honestly middlemarch is a solid 3")."""
+_BY_WRITER_LOWER = re.compile(r"\bthe\s+[\w.'’-]+(?:\s+[\w.'’-]+)?\s+(?:one|book|novel)\b", re.I)
 _OPENS_SENTENCE = re.compile(r"(?:^|[.!?:;—–]\s*|\s-\s*)$")
 """What stands before a sentence's first word: nothing, or the end of a sentence."""
 
@@ -187,6 +192,12 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
         # "give this one a 3 - bit slow": with no title written, the verb's object is the
         # book in view, and the remark after it is no title.
         return it("it")
+    by_writer = _BY_WRITER_LOWER.search(text)
+    if by_writer:
+        # "take the tolstoy book off classics": the referent asks which book when the name is
+        # a writer's (it raises); otherwise the words are read as below.
+        it(by_writer.group(0))
+    text = _LOWER_OPENER.sub("", text)
     core = " ".join(_REQUEST_WORDS.sub(" ", text).split())
     judged = _JUDGED.match(text)
     if judged and " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split()):
