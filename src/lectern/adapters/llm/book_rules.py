@@ -55,8 +55,25 @@ _AT_MOST = re.compile(
     re.I,
 )
 """A limit said as a refusal ("nothing longer than 300 pages"): at most that many."""
+_REFUSED = (
+    r"\b(?:nothing|none|not\s+anything|no\s+books?|no\s+novels?|not)\s+(?:that\s+was\s+|from\s+)?"
+    r"(?:published\s+|written\s+|released\s+|that\s+came\s+out\s+)?"
+)
+_NOT_BEFORE = re.compile(
+    rf"{_REFUSED}(?:before|earlier\s+than|older\s+than|prior\s+to)\s+(?P<year>1\d{{3}}|20\d{{2}})\b",
+    re.I,
+)
+"""A year refused as a lower bound ("nothing published before 2000"): from that year on."""
+_NOT_AFTER = re.compile(
+    rf"{_REFUSED}(?:after|later\s+than|newer\s+than|since)\s+(?P<year>1\d{{3}}|20\d{{2}})\b",
+    re.I,
+)
+"""A year refused as an upper bound ("nothing after 1950"): up to that year."""
 _CONTRAST = re.compile(
-    r"\b(?:says|shows|wrong|incorrect|should\s+be|fix|correct)\b|,\s*not\s+(?-i:[A-Z]|\d{4})"
+    r"\b(?:says|shows|wrong|incorrect|should\s+be|fix|correct(?:ion)?|error|mistake|typo)\b"
+    r"|,\s*not\s+(?-i:[A-Z]|\d{4})"
+    # "the author of Emma is Jane Austen only": one right author set against the others
+    r"|\b(?:is|are)\s+(?:by\s+)?(?-i:[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)\s+(?:only|alone)\b"
     r"|\b(?:lists|has)\s+(?:it\s+as\s+)?\d{4}\b"
     # "the date you have is a reprint": the record's value set against the one stated
     r"|\b(?:you\s+have|you['’]ve\s+got|you\s+list|you\s+show|reprint|re-?issue)\b",
@@ -65,7 +82,18 @@ _CONTRAST = re.compile(
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
 _PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
 _THE_BOOK = re.compile(r"^(?:the|this|that)\s+(?:book|novel)\s+(?=\S)", re.I)
+_SIMILAR_COUNT = re.compile(
+    rf"\b{_NUMBER}\s+(?:more|others?|similar|(?:\w+\s+)?(?:books?|novels?|titles?|reads|ones))\b",
+    re.I,
+)
+"""How many books like one a request asks for ("three more like it", "2 novels like X")."""
 _QUESTION = re.compile(r"\?\s*$|^(?:is|was|does|did|who|what|when|which|why|how)\b", re.I)
+_ASKS_A_FIX = re.compile(
+    r"\b(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?(?:fix|correct|change|update|"
+    r"amend|submit|file|log|send|make)\b",
+    re.I,
+)
+"""A question that asks for the change ("Can you fix the authors?"): a request, not a question."""
 
 
 class BookRules:
@@ -79,6 +107,8 @@ class BookRules:
     def search_call(self, query: str, limit: int = 5) -> ToolCall:
         """A `search_books` call with the filters and exclusions the query states."""
         query = _AT_MOST.sub("at most ", ABOUT_ME.sub("", _clean(query)))
+        query = _NOT_BEFORE.sub(lambda m: f"since {m.group('year')}", query)
+        query = _NOT_AFTER.sub(lambda m: f"until {m.group('year')}", query)
         query = " ".join(_PLEASE.sub(" ", query).split())
         arguments: dict[str, Any] = {}
         # Authors the query rules find refused against the catalog ("no Le Carré", "no
@@ -194,7 +224,8 @@ class BookRules:
 
     def _stated_correction(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A right value set against the record's ("X says 2006 but it came out in 1851")."""
-        if not _CONTRAST.search(text) or _QUESTION.search(text) or SEARCH_LEAD.match(text):
+        asks = _QUESTION.search(text) and not _ASKS_A_FIX.search(text)
+        if not _CONTRAST.search(text) or asks or SEARCH_LEAD.match(text):
             return []
         planned = plan_books("propose_correction", text, Names(), it, self.steps.call)
         if not isinstance(planned, list) or not planned:
@@ -206,10 +237,16 @@ class BookRules:
         match = SIMILAR.search(text)
         if not match:
             return []
-        said = "it" if match.group("bare") else next(v for v in match.groups() if v)
+        group = next(name for name, value in match.groupdict().items() if value)
+        said = "it" if group == "bare" else match.group(group)
         named, adults, tail = like_but(said)
         title = it(named)
-        arguments: dict[str, object] = {"book": title, "limit": 5}
+        # "gimme 3 more like it", "two novels like X": as many as asked for, said before X.
+        counted = _SIMILAR_COUNT.search(text if group == "bare" else text[: match.start(group)])
+        arguments: dict[str, object] = {
+            "book": title,
+            "limit": _number(counted.group("n"), 5) if counted else 5,
+        }
         if adults:
             arguments["exclude_youth"] = True
         similar = self.steps.call("similar_books", **arguments)

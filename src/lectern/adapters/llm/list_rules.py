@@ -26,7 +26,9 @@ from lectern.adapters.understanding.book_patterns import (
     ARROW,
     COUNT_ONTO_LIST,
     CREATE,
+    CREATE_QUOTED,
     DELETE,
+    DELETE_VERB,
     FIND_AND_ADD,
     LIST_DETAILS,
     LIST_WITH,
@@ -81,6 +83,28 @@ _MOVE = re.compile(
     re.I,
 )
 """A book moved from one list to another: both named, both the reader's."""
+
+
+def _as_stored(said: str, lists: Sequence[str]) -> str:
+    """A list's name as the reader's list is spelt ("sci fi" -> "Sci-fi"), else as said."""
+    return resolve(said, lists, cutoff=90).name or said if lists else said
+
+
+_SEVERAL_DELETED = re.compile(
+    rf"^(?:please\s+)?{DELETE_VERB}\s+(?:both\s+)?(?:my\s+|the\s+)?(?:both\s+)?(?P<run>.+?)"
+    r"(?:\s+(?:reading\s+)?lists)?\W*$",
+    re.I,
+)
+_REASON_AFTER = re.compile(
+    r"\s*[,;.!-]+\s*(?:i(?:['’]m|['’]ve|\s+am|\s+have)?|we|as|because|since|cos|they)\b.*$", re.I
+)
+"""Why, said after the request ("..., I'm starting over"): no part of a name."""
+
+
+_BOOK_REASON = re.compile(
+    r"\s*[,;]\s*(?:i(?:['’]m|['’]ve|\s+am|\s+have)?|we|because|since|cos|as)\b.*$", re.I
+)
+"""Why a book goes, said after it ("Gilead, I've read it"): no part of the title."""
 
 
 class ListRules:
@@ -179,13 +203,14 @@ class ListRules:
         call = self.steps.call("get_reading_lists")
         return [lambda _: [call], lambda done: AIResponse(_lists_reply(done), model=MODEL_ID)]
 
-    def details(self, text: str, it: Callable[[str], str]) -> list[Step]:
+    def details(self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()) -> list[Step]:
         """One list's books, asked for with the word "list"."""
         del it
         match = LIST_DETAILS.match(text)
         if not match:
             return []
-        call = self.steps.call("get_list_details", list=_clean(match.group("name")))
+        name = _as_stored(_clean(match.group("name")), lists)
+        call = self.steps.call("get_list_details", list=name)
         return [lambda _: [call], lambda done: AIResponse(_list_reply(done), model=MODEL_ID)]
 
     def move(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
@@ -222,7 +247,7 @@ class ListRules:
     def create(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A new, empty list."""
         del it
-        match = CREATE.match(text)
+        match = CREATE.match(text) or CREATE_QUOTED.match(text)
         if not match:
             return []
         # "called Travel and leave it empty": the name ends where the request goes on.
@@ -236,6 +261,8 @@ class ListRules:
         if not match:
             return self._misnamed(text, lists)
         old = _clean(match.group("old1") or match.group("old2"))
+        if not _NO_NAME.match(old):
+            old = _as_stored(old, lists)
         if _NO_NAME.match(old):
             # "rename my list to X" names no list: which one is asked.
             return [lambda _: name_it("list", "rename").response(MODEL_ID)]
@@ -254,17 +281,36 @@ class ListRules:
             return []
         return self.steps.single(self.steps.call("rename_list", list=old, new_name=new))
 
-    def delete(self, text: str, it: Callable[[str], str]) -> list[Step]:
+    def delete(self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()) -> list[Step]:
         """A list deleted; which list is asked when the message names none."""
         del it
         match = DELETE.match(text)
         if not match:
-            return []
+            return self._several_deleted(text, lists)
         name = _UTTERLY.sub("", _clean(match.group("name1") or match.group("name2")))
         if _NO_NAME.match(name):
             # "delete the list" names none: deleting cannot be undone, so ask which.
             return [lambda _: name_it("list", "delete").response(MODEL_ID)]
-        return self.steps.single(self.steps.call("delete_list", list=name))
+        return self.steps.single(self.steps.call("delete_list", list=_as_stored(name, lists)))
+
+    def _several_deleted(self, text: str, lists: Sequence[str]) -> list[Step]:
+        """Several of the reader's lists deleted in one breath ("bin 'Old' and 'Kids'").
+
+        Every name must be one of the reader's lists, so "delete War and Peace" (no list of
+        theirs) is never read as two deletions.
+        """
+        match = _SEVERAL_DELETED.match(_REASON_AFTER.sub("", text))
+        if not match or not lists:
+            return []
+        said = [
+            _clean(name) for name in re.split(r"\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+", match["run"])
+        ]
+        named = [resolve(name, lists, cutoff=90).name for name in said]
+        if len(named) < 2 or None in named or len(set(named)) < len(named):
+            return []
+        return self.steps.single_calls(
+            [self.steps.call("delete_list", list=name) for name in named if name]
+        )
 
     def add(self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()) -> list[Step]:
         """A book put on a list, with its note; a list the reader lacks is asked about."""
@@ -280,7 +326,10 @@ class ListRules:
                 (f"create a list called {named}", *list(lists)[:2]),
             )
             return [lambda _: asked.response(MODEL_ID)]
-        arguments: dict[str, Any] = {"list": named, "book": it(match.group("book"))}
+        arguments: dict[str, Any] = {
+            "list": _as_stored(named, lists),
+            "book": it(match.group("book")),
+        }
         if match.group("note"):
             arguments["note"] = _clean(match.group("note"))
         return self.steps.single(self.steps.call("add_to_list", **arguments))
@@ -300,7 +349,7 @@ class ListRules:
             return []
         return self.steps.single(self.steps.call("add_to_list", list=target, book=it(book)))
 
-    def remove(self, text: str, it: Callable[[str], str]) -> list[Step]:
+    def remove(self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()) -> list[Step]:
         """A book taken off a list."""
         match = REMOVE.match(text)
         if not match:
@@ -308,7 +357,7 @@ class ListRules:
         return self.steps.single(
             self.steps.call(
                 "remove_from_list",
-                list=_clean(match.group("list1") or match.group("list2")),
-                book=it(match.group("book")),
+                list=_as_stored(_clean(match.group("list1") or match.group("list2")), lists),
+                book=it(_BOOK_REASON.sub("", match.group("book"))),
             )
         )

@@ -37,9 +37,14 @@ from lectern.adapters.llm.rule_replies import (
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
-from lectern.adapters.understanding.book_patterns import SEARCH_LEAD, TOPIC_LEAD
+from lectern.adapters.understanding.book_patterns import LABEL, SEARCH_LEAD, TOPIC_LEAD
 from lectern.adapters.understanding.book_plan import plan_books, title_in
-from lectern.adapters.understanding.compound import clauses, title_within, titles_in
+from lectern.adapters.understanding.compound import (
+    clauses,
+    retracted,
+    title_within,
+    titles_in,
+)
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
     CONVERSATIONAL,
@@ -60,6 +65,7 @@ from lectern.adapters.understanding.referents import (
     SameTitle,
     _NoReferent,
     book_resolver,
+    shown_list,
     which_book,
 )
 from lectern.adapters.understanding.ruled_out import (
@@ -84,6 +90,12 @@ _BOOK_WORDS = re.compile(
     r"graphic\s+novels?|short\s+stories|essays|literature)\b",
     re.I,
 )
+_CHANGE_WISH = re.compile(
+    r"\b(?:want|wanna|like|need|going|trying)\s+to\s+(?:rate|score|review|add|put|remove|take|"
+    r"delete|rename|create|make|start|fix|correct|change)\b",
+    re.I,
+)
+"""A wish to change something ("I want to rate a book"): never a request for books."""
 _WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
 NOT_SURE_TEXT = (
     "I'm not sure what you mean here. Ask about this project's tasks, blockers or "
@@ -103,6 +115,10 @@ _WISH = re.compile(
 )
 """A wish that leads a book request ("I'd like to begin a new list ..."): not the request."""
 _PLEASE = re.compile(r"\b(?:pls|plz|pleas)\b", re.I)
+_ASKING_U = re.compile(
+    r"^(?:please\s+)?(?:can|could|would|will)\s+(?:u|ya|yu)\s+(?:please\s+)?(?=\S)", re.I
+)
+"""A request asked with "u" for "you" ("could u chuck X onto Y"): not the request's words."""
 _ACTIONS = frozenset(
     {
         "add_to_list",
@@ -156,12 +172,41 @@ OFF_TOPIC = re.compile(
 )
 
 
+_TOPICS = re.compile(
+    r"weather|forecast|stock price|stocks?|bitcoin|crypto|joke|football|lottery|horoscope", re.I
+)
+"""Off-topic words that may also be what a book is about ("a novel about football")."""
+_BOOKS_ON = re.compile(
+    r"\b(?:books?|novels?|stories|fiction|memoirs?|biograph\w*|poems|poetry|reads|anything|"
+    r"something)\s+(?:about|on|set\s+(?:in|around)|featuring|involving|around)\b",
+    re.I,
+)
+"""Books asked for on a subject ("anything about football")."""
+
+
+def _off_topic(text: str) -> bool:
+    """Whether a message asks for something outside books and lists.
+
+    "Anything about football, nothing for kids" asks for books on a subject that is off
+    topic on its own; a request to ignore the rules or write a letter is off topic always.
+    """
+    found = [m.group(0) for m in OFF_TOPIC.finditer(text)]
+    if not found:
+        return False
+    return not _BOOKS_ON.search(text) or any(not _TOPICS.fullmatch(f) for f in found)
+
+
 def _names_a_list(text: str, lists: Sequence[str]) -> bool:
     """Whether the message speaks of one of the reader's lists ("the books in Summer")."""
     return any(
         re.search(rf"\b(?:in|on|from|off)\s+(?:my\s+|the\s+)?{re.escape(name)}\b", text, re.I)
         for name in lists
     )
+
+
+def _names_any(text: str, lists: Sequence[str]) -> bool:
+    """Whether the message says the name of one of the reader's lists."""
+    return any(re.search(rf"\b{re.escape(name)}\b", text, re.I) for name in lists)
 
 
 def _without_names(text: str, names: Sequence[str]) -> str:
@@ -285,6 +330,10 @@ class RulePolicy:
             return bool(books_titled(words))
 
         found = books_titled(book)
+        if not found and "&" in book:
+            # "Crime & Punishment": an ampersand written for the title's "and".
+            book = re.sub(r"\s*&\s*", " and ", book)
+            found = books_titled(book)
         if not found and len(titles_in(book, is_title)) == 1:
             # Not a run of several titles ("The Shining and Carrie"): one title and more words.
             inside = title_within(book, is_title)
@@ -328,12 +377,18 @@ class RulePolicy:
             if stages:
                 plan.steps.extend(stages)
                 return plan
-        if OFF_TOPIC.search(text):
+        if _off_topic(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
         # "scrap my Winter list please": thanks and please at the end are not the request.
-        text = POLITE.sub("", _WISH.sub("", text)) or text
+        text = POLITE.sub("", _WISH.sub("", _ASKING_U.sub("", LABEL.sub("", text)))) or text
+        # "add X... wait, it's there. ok then add Y": only the request settled on.
+        text = retracted(text)
         names = names_from_prompt(system)
+        shown = shown_list(history)
+        if shown and not nested and not _names_any(text, names.of("list")):
+            # Just after a list was shown, "take Emma off it" (or off no list said) means it.
+            text = _on_the_list(text, shown[0])
         if self.layer is not None and names_workspace_thing(text, system):
             # "tell me about the runbook task" names a task: not a book question.
             plan.steps.extend(self._missed(text, system, available, it, history))
@@ -345,13 +400,13 @@ class RulePolicy:
             lists.find_and_add,
             self._compound(history, system, available, nested=nested),
             lists.overview,
-            lists.details,
+            functools.partial(lists.details, lists=names.of("list")),
             functools.partial(lists.named_contents, lists=names.of("list")),
             functools.partial(lists.rename, lists=names.of("list")),
             lists.create,
             functools.partial(lists.move, lists=names.of("list")),
-            lists.remove,
-            lists.delete,
+            functools.partial(lists.remove, lists=names.of("list")),
+            functools.partial(lists.delete, lists=names.of("list")),
             functools.partial(lists.add, lists=names.of("list")),
             self.books.rate,
             functools.partial(self.books.correction, lists=names.of("list")),
@@ -399,6 +454,7 @@ class RulePolicy:
             not self.layer.confident(reading)
             and not on_workspace
             and _BOOK_WORDS.search(_without_names(text, names.of("list")))
+            and not _CHANGE_WISH.search(text)
         ):
             # Unsure, but it reads as a request for books: the search is that reading (before
             # a look-up read below the floor: "novels about dragons" is no catalog overview).
@@ -490,11 +546,22 @@ class RulePolicy:
         return changes_in_parts(text, read, WORKSPACE_ACTIONS)
 
     def _verdict_on(self, part: str) -> str | None:
-        """The catalog book a statement names ("I loved Dune"), or None (a question, no book)."""
-        if self.books_titled is None or "?" in part:
+        """The catalog book a statement names ("I loved Dune"), or None (a question, no book).
+
+        Written in lower case, the book is what the reader's verb takes ("i finished
+        persuasion", "loved the martian!!"), or a catalog title inside it.
+        """
+        books_titled = self.books_titled
+        if books_titled is None or "?" in part:
             return None
         title = title_in(part)
-        found = self.books_titled(title) if title else ()
+        said = _READ_IT.search(part) if title is None and part == part.casefold() else None
+        if said is not None:
+            # Only what the verb takes: "make me a list" holds a title ("Make Me"), no verdict.
+            title = said.group("book").strip(" !.,;")
+            if not books_titled(title):
+                title = title_within(title, lambda words: bool(books_titled(words)))
+        found = books_titled(title) if title else ()
         return found[0][0] if found else None
 
     @staticmethod
@@ -588,11 +655,21 @@ class RulePolicy:
         return matcher
 
 
+_LIST_VERB_IT = re.compile(
+    r"^(?P<verb>rename|delete|bin|scrap|trash|ditch|nuke|axe)\s+it\b(?!\s+(?:from|off|out)\b)",
+    re.I,
+)
 _TO_IT = re.compile(r"\b(to|onto|into|on|in|from|off|out\s+of)\s+it\b", re.I)
 _ENTRY = re.compile(r"^(?:add|put|pop|stick|chuck|throw|toss|save|include)\b", re.I)
 _DESTINATION = re.compile(r"\b(?:to|onto|into|on|in)\s+\S", re.I)
 _TAKING = re.compile(r"^(?:remove|take|drop|pull|get|yank)\b", re.I)
 _SOURCE = re.compile(r"\b(?:from|off|out\s+of)\s+\S", re.I)
+_READ_IT = re.compile(
+    r"\b(?:finished|loved|read|enjoyed|liked|hated|devoured|adored|disliked|started|"
+    r"reading|reread|re-read)\s+(?P<book>.+)$",
+    re.I,
+)
+"""What a reader says they read ("i finished persuasion"): the verb's object is the book."""
 _A_LIST = re.compile(r"\blists?\b", re.I)
 
 
@@ -601,6 +678,8 @@ def _on_the_list(part: str, listed: str | None) -> str:
     # Only a part that goes on to name no list of its own: "take it off To read" keeps its.
     if not listed:
         return part
+    # "show me Summer and then rename it to Beach": a list's own verb makes "it" the list.
+    part = _LIST_VERB_IT.sub(lambda m: f"{m.group('verb')} the {listed} list", part)
     part = _TO_IT.sub(lambda m: f"{m.group(1)} the {listed} list", part)
     if _ENTRY.match(part) and not _DESTINATION.search(part):
         part = f"{part} to the {listed} list"

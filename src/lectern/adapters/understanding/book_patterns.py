@@ -14,7 +14,7 @@ _NUMBER = NUMBER
 _STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
 ADD_VERB = r"(?:add|put|save|pop|stick|chuck|throw|toss|bung|shove|slap|stash|slot|file|include)"
 """Verbs people put a book on a list with ("chuck X on my to read list")."""
-REMOVE_VERB = r"(?:remove|take|delete|drop|get|pull|strike|cross|knock|scratch|yank)"
+REMOVE_VERB = r"(?:remove|take|delete|drop|get\s+rid\s+of|get|pull|strike|cross|knock|scratch|yank)"
 """Verbs people take a book off a list with ("get X off the Work list")."""
 DELETE_VERB = (
     r"(?:delete|remove|drop|get rid of|bin|trash|nuke|scrap|ditch|axe|kill|wipe|erase|dump|"
@@ -59,7 +59,9 @@ LISTS = re.compile(
     re.I,
 )
 LIST_DETAILS = re.compile(
-    r"^(?:what(?:'s| is| are)(?: left| still| now)?|show(?: me)?|list|which books are|"
+    # "show me what's on the X list": the showing and the question ask for one thing
+    r"^(?:(?:show|tell)(?:\s+me)?\s+(?=what|which))?"
+    r"(?:what(?:'s| is| are)(?: left| still| now)?|show(?: me)?|list|which books are|"
     r"how many(?: books)? (?:are|do i have|have i got))\s+(?:the\s+)?(?:books\s+)?"
     r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list\W*$",
     re.I,
@@ -69,6 +71,13 @@ CREATE = re.compile(
     r"(?:reading\s+)?list\s+(?:called|named|titled)?\s*(?P<name>.+?)\W*$",
     re.I,
 )
+CREATE_QUOTED = re.compile(
+    r"^(?:please\s+)?(?:create|make|start|set up|begin)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    r"(?P<name>[\"“'‘][^\"”'’]{1,40}[\"”'’])\W*$",
+    re.I,
+)
+"""A new list named in quotes without the word list ("create 'Hosseini'"): nothing else on
+the book surface is made with a name alone."""
 RENAME = re.compile(
     r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<old1>.+?)|"
     r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)\W*$",
@@ -113,7 +122,8 @@ ARROW = re.compile(
 """A book pointed at a list ("X -> Kids list"): an entry, when the right side is a list."""
 RATE = re.compile(
     rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+(?:a\s+)?"
-    rf"{_STARS}(?:\s*/\s*5|(?:\s+out of (?:5|five))?\s+stars?)"
+    # "4 out of 5" is a rating whether or not "stars" follows it.
+    rf"{_STARS}(?:\s*/\s*5|\s+out\s+of\s+(?:5|five)(?:\s+stars?)?|\s+stars?)"
     r"(?:\s*(?:[:,.-]|and say|saying|with the review|review:?)\s*(?P<review>.+?))?\W*$",
     re.I,
 )
@@ -151,6 +161,9 @@ SIMILAR = re.compile(
     r"|\b(?:(?:in\s+the\s+)?same\s+(?:vein|spirit|mould|mold|style|kind\s+of\s+thing)\s+as|"
     r"in\s+the\s+(?:vein|spirit|style)\s+of|along\s+the\s+lines\s+of|reminiscent\s+of)\s+"
     r"(?P<title4>.+?)\W*$"
+    # "suggestions based on X", "recs for fans of X": what to read next, drawn from X.
+    r"|\b(?:recs|recommendations|suggestions|picks)\s+(?:based\s+(?:on|off)|for\s+(?:fans|"
+    r"readers|lovers)\s+of|if\s+i\s+(?:liked|loved|enjoyed))\s+(?P<title5>.+?)\W*$"
     # "sounds fun - anything similar?": the book in view, no title said.
     r"|\b(?P<bare>anything|something|any\s+more|more|others?|ones|books?)\s+(?:similar|alike|"
     r"like\s+(?:it|this|that)(?:\s+one)?)\W*$",
@@ -171,7 +184,10 @@ ABOUT = re.compile(
     # "I want to know more about X", "info on X": asking after one book.
     r"(?:i\s+(?:want|wanna|need|would\s+like|'?d\s+like)\s+to\s+)?know\s+(?:more\s+|a\s+bit\s+)?"
     r"about\s+(?P<title5>.+?)|"
-    r"(?:some\s+|more\s+|any\s+)?info(?:rmation)?\s+(?:on|about|for)\s+(?P<title6>.+?))\W*$",
+    r"(?:some\s+|more\s+|any\s+)?info(?:rmation)?\s+(?:on|about|for)\s+(?P<title6>.+?)|"
+    # "look up Oryx and Crake": one book's record, never "look up books on X" (a search)
+    r"look\s+up\s+(?!(?:some|any|a\s+few|good)?\s*(?:books?|novels?|titles?|something|anything|"
+    r"stuff)\b)(?P<title7>.+?))\W*$",
     re.I,
 )
 HOW_LONG = re.compile(
@@ -206,11 +222,27 @@ ABOUT_ME = re.compile(
     r"\s*[,;.]\s*(?:i(?:'ve|’ve|\s+have|'m|’m|\s+am)|i\s+(?:already|just))\b.*$", re.I
 )
 """What a searcher says of themselves after the request ("..., I've got a long holiday")."""
-SEARCH_LEAD = re.compile(
-    r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
-    r"suggest|show me|i want|(?:i'm\s+|i\s+am\s+)?(?:looking|hunting)\s+for|give me)\s+(?:me\s+)?",
+LABEL = re.compile(
+    r"^(?:(?:a|one)\s+)?(?:(?:small|quick|little|tiny|minor|slight|simple|random)\s+)?"
+    r"(?:question|q|thing|one|note|request|fyi|heads[\s-]up)\s*[:—–-]\s*(?=\S)",
     re.I,
 )
+"""A label before the request that says nothing of it ("Quick question: who wrote X?"):
+never a title. A label that does ("Small error: ...") stays for the correction to read."""
+CORRECTION_LABEL = re.compile(
+    r"^(?:(?:a|one)\s+)?(?:(?:small|quick|little|tiny|minor|slight)\s+)?(?:error|mistake|typo|"
+    r"fix|correction|issue|problem)\s*[:—–-]\s*(?=\S)",
+    re.I,
+)
+"""A correction's own label ("Small error: X is by Y alone"): no part of the title."""
+SEARCH_LEAD = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could) you\s+)?(?:find|search(?: for)?|look for|recommend|"
+    r"suggest|show me|i want(?!\s+to\s+(?:rate|score|review|add|put|remove|take|drop|delete|"
+    r"rename|create|make|start|fix|correct|change|update)\b)|"
+    r"(?:i'm\s+|i\s+am\s+)?(?:looking|hunting)\s+for|give me)\s+(?:me\s+)?",
+    re.I,
+)
+"""A request for books ("find me ...", "I want a ..."); "I want to rate a book" wishes a change."""
 
 
 _SECOND_QUESTION = re.compile(

@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 from rapidfuzz import fuzz
 
-from lectern.adapters.understanding.corrections import correction_of
+from lectern.adapters.understanding.book_patterns import CORRECTION_LABEL, LABEL
+from lectern.adapters.understanding.corrections import correction_of, without_shown_people
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
 from lectern.adapters.understanding.scaffold import clean
@@ -27,10 +28,13 @@ _REQUEST_WORDS = re.compile(
     r"deserves|put|down|add|to|list|on|in|onto|into|from|off|remove|take|drop|pop|stick|"
     r"throw|save|it|this|book|one|a|an|and|by|similar|like|more|out of|delete|instead|too|"
     r"also|now|again|as well|ok|okay|so|then|just|nice|cool|great|perfect|awesome|lovely|"
-    r"sure|yes|yeah|yep|want|wanna|unlist|delist|"
+    r"sure|yes|yeah|yep|want|wanna|unlist|delist|books|novels|"
+    # the list verbs people say in a hurry ("could u chuck the road onto summer")
+    r"chuck|toss|bung|shove|stash|yank|ditch|"
     # "hyperion shouldnt be in sci-fi, remove": where the book does not belong is no title
     r"should(?:n'?t|\s+not)\s+be|does(?:n'?t|\s+not)\s+belong|is(?:n'?t|\s+not)|belongs?|"
-    r"\d)\b|[?!.,:/<>]"
+    # "beloved = ★★★★★": the marks that point at or grade a book are no part of its title
+    r"\d)\b|[?!.,:/<>=★☆⭐\ufe0f]"
     r"|(?<!\w)[-'\"“”‘’]+|[-'\"“”‘’]+(?!\w)",
     re.I,
 )
@@ -63,6 +67,17 @@ _NOT_A_TITLE = re.compile(
 )
 """Capitalised words that open a sentence, not a title ("I've finished Persuasion")."""
 _PRONOUN_END = re.compile(r"(?:I|Me|My|It|This|Please)")
+_OPENER = re.compile(
+    r"(?:Honestly|Actually|Also|Ok|Okay|Hey|Hi|Hello|So|Well|Maybe|Please|Pls|Yes|Yeah|Thanks|"
+    r"Kindly|Anyway|Basically|Btw|Right|Sure|Cool|Nice|Great|Oh|Um|Hmm|Frankly|Personally|"
+    r"Seriously|Tbh|Ugh|Wow)"
+)
+"""Words that open a sentence before a title and never start one ("Honestly East of Eden")."""
+_LOWER_OPENER = re.compile(rf"^(?:{_OPENER.pattern})\b[\s,]*", re.I)
+"""The same openers in lower case at the start ("honestly middlemarch is a solid 3")."""
+_BY_WRITER_LOWER = re.compile(r"\bthe\s+[\w.'’-]+(?:\s+[\w.'’-]+)?\s+(?:one|book|novel)\b", re.I)
+_OPENS_SENTENCE = re.compile(r"(?:^|[.!?:;—–]\s*|\s-\s*)$")
+"""What stands before a sentence's first word: nothing, or the end of a sentence."""
 
 
 _REQUEST_VERBS = (
@@ -98,8 +113,10 @@ def title_in(text: str) -> str | None:
     "I loved The Shining, what next?" -> "The Shining": a title keeps its article and its
     inner small words.
     """
-    for found in _TITLE.finditer(text):
+    runs = list(_TITLE.finditer(text))
+    for index, found in enumerate(runs):
         words = found.group(0).split()
+        opens = _OPENS_SENTENCE.search(text[: found.start()]) is not None
         if found.start() == 0 and _misspelt_request_verb(words[0]):
             # "Recomend me books close to X": a request verb mistyped is no title.
             words = words[1:]
@@ -107,6 +124,15 @@ def title_in(text: str) -> str | None:
                 continue
         if all(_NOT_A_TITLE.fullmatch(w) or _REQUEST_WORDS.fullmatch(w) for w in words):
             continue  # "If I enjoyed ...", "I've finished ...": the sentence's own opening
+        if (
+            opens
+            and len(words) == 1
+            and words[0] not in _ARTICLES
+            and any(later.group(0).split()[0] in _ARTICLES for later in runs[index + 1 :])
+        ):
+            continue  # "Little one wants The Hobbit": a sentence's capital, then a title
+        while opens and len(words) > 1 and _OPENER.fullmatch(words[0]):
+            words.pop(0)  # "Honestly East of Eden is a 4": the sentence's opener, then a title
         if len(words) > 1 and words[0] in _ARTICLES:
             # "The Book Thief": an article with capitalised words after it starts a title,
             # even where the words are the request's own ("book").
@@ -132,7 +158,9 @@ _POINTED = re.compile(
 """A change whose object is a pointer ("give this one a 3", "add it to ...")."""
 _OF_THE_READER = re.compile(
     r"(?:^|(?<=\s))['’](?:ve|m|re|ll|d)\b|\b(?:just|already|finally|read|reading|finished|"
-    r"enjoyed|liked|hated|done|with|really|quite|honestly)\b",
+    r"enjoyed|liked|hated|done|with|really|quite|honestly|"
+    # "i'm halfway through this, 3 stars so far": how far the reader has got
+    r"halfway|partway|midway|through|far|almost|nearly|started|starting|middle)\b",
     re.I,
 )
 """What a message says of the reader around a pointed-at book ("'ve read", "just finished")."""
@@ -164,6 +192,12 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
         # "give this one a 3 - bit slow": with no title written, the verb's object is the
         # book in view, and the remark after it is no title.
         return it("it")
+    by_writer = _BY_WRITER_LOWER.search(text)
+    if by_writer:
+        # "take the tolstoy book off classics": the referent asks which book when the name is
+        # a writer's (it raises); otherwise the words are read as below.
+        it(by_writer.group(0))
+    text = _LOWER_OPENER.sub("", text)
     core = " ".join(_REQUEST_WORDS.sub(" ", text).split())
     judged = _JUDGED.match(text)
     if judged and " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split()):
@@ -268,6 +302,12 @@ _WRONG_VALUE = re.compile(r",?\s*\bnot\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)
 """The wrong value a correction names ("..., not Jan Needle"): no part of the title."""
 
 
+_CLAIMED = re.compile(
+    r"^(?P<book>[^,.;:!?]+?)\s+(?:lists|shows|says|has|credits|gives|names)\b", re.I
+)
+"""The book as the subject of what its record claims ("siddhartha lists X as an author")."""
+
+
 def _named_after_list(text: str) -> str | None:
     """A new list's name written straight after "list" ("new list: Book Club")."""
     found = _AFTER_LIST.search(text)
@@ -309,11 +349,16 @@ def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[To
         return None
     fields, span = found
     rest = text if span is None else text[: span[0]] + " " + text[span[1] :]
-    rest = _WRONG_VALUE.sub(" ", rest)
+    rest = without_shown_people(
+        _WRONG_VALUE.sub(" ", CORRECTION_LABEL.sub("", LABEL.sub("", rest)))
+    )
     title = title_in(rest)
     core = " ".join(_REQUEST_WORDS.sub(" ", _FIELD_WORDS.sub(" ", rest)).split())
+    claimed = _CLAIMED.match(rest)
     if title is not None:
         book: str | None = re.sub(r"['’]s$", "", title)
+    elif claimed and not _DEICTIC.search(claimed.group("book")):
+        book = claimed.group("book")  # "siddhartha lists X as an author": what lists it
     elif _DEICTIC.search(rest):
         book = it("it")
     elif rest == rest.casefold() and core:

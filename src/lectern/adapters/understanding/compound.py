@@ -19,16 +19,21 @@ ACTION_VERB = (
     rf"{REMOVE_VERB}|{DELETE_VERB})"
 )
 """The verbs of a change (the lexicon's verbs for lists among them)."""
-LOOKUP_VERB = r"(?:show|find|search|look|tell|recommend|suggest|list|what|which|who|pull\s+up)"
+LOOKUP_VERB = (
+    r"(?:show|find|search|look|tell|recommend|suggest|list|what|which|who|pull\s+up|gimme|"
+    r"give\s+me)"
+)
 """Verbs that start a look-up: a later part may ask for one ("..., then show me my lists")."""
 _BREAK = re.compile(
-    r"(?:\s*[,;]\s*(?:(?:and|then|&|also|now|next)\s+)*|\s+-\s+|\s+(?:(?:and|then|&)\s+)+)"
+    r"(?:\s*[,;]\s*(?:(?:and|then|&|also|now|next)\s+)*|\s+-\s+|\s+(?:(?:and|then|&)\s+)+|"
+    # "... (Skal edited it). Also rate it 4": a sentence's end, then a new request
+    r"(?<=[\w)][.!?])\s+(?:(?:and|then|also|now|next|ok(?:ay)?|so)\s+)*|[.!?]{2,}\s*)"
     r"(?:also\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+)?"
     rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b)",
     re.I,
 )
-"""A joint before another request: a comma, semicolon, "and", "then", "also" or "now", and
-the next words start with a verb of a change or a look-up."""
+"""A joint before another request: a comma, semicolon, "and", "then", "also", "now" or a
+sentence's end, and the next words start with a verb of a change or a look-up."""
 _STARS = r"(?:[1-5]|one|two|three|four|five)(?:\s*(?:/\s*5|stars?|out of (?:5|five)))?"
 _GAPPED = re.compile(
     rf"^(?P<verb>rate|give)\s+(?P<first>.+?\s{_STARS})\s*(?:,\s*|\s+)(?:and|&)\s+"
@@ -110,6 +115,41 @@ def clauses(text: str) -> list[str]:
     parts = [p.strip(" ,;-") for p in _BREAK.split(text)]
     parts = [p for p in parts if p]
     return parts if len(parts) > 1 else []
+
+
+_RETRACTION = re.compile(
+    r"\b(?:wait|actually|scratch\s+that|on\s+second\s+thoughts?|hang\s+on|hold\s+on|"
+    r"never\s*mind(?:\s+that)?|no\s+no)\b",
+    re.I,
+)
+_RESTART = re.compile(
+    r"(?:^|[.!?]+\s+|[,;:]\s*|\s-+\s)(?:(?:ok(?:ay)?|so|then|and|right|instead|just|fine|"
+    r"please)\b[\s,]*)*"
+    rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b)",
+    re.I,
+)
+_POINTS_BACK = re.compile(r"\b(?:it|that|this|them|those|these)\b", re.I)
+_OPENS_REQUEST = re.compile(rf"^(?:please\s+)?(?:{ACTION_VERB}|{LOOKUP_VERB})\b", re.I)
+
+
+def retracted(text: str) -> str:
+    """The request a message settles on when it takes back what it began ("add X... wait").
+
+    "stick Dune on Summer... wait, it's there already. ok then add Emma to Summer" asks for
+    Emma alone: a request begun, a word that takes it back, and a new request after it.
+    Only where what came before was itself a request; otherwise the message as it is.
+    """
+    for taken_back in _RETRACTION.finditer(text):
+        before = text[: taken_back.start()].strip(" ,.…-")
+        if not before or not _OPENS_REQUEST.match(before):
+            continue
+        after = text[taken_back.end() :]
+        restart = _RESTART.search(after)
+        settled = after[restart.end() :].strip() if restart is not None else ""
+        if settled and not _POINTS_BACK.search(settled):
+            # "..., wait, make that 5" points back at what it takes back: read whole.
+            return settled
+    return text
 
 
 _JOINT = re.compile(r"(\s*,\s*(?:and\s+)?|\s+and\s+|\s+&\s+)", re.I)

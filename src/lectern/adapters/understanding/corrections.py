@@ -27,10 +27,14 @@ _LANGUAGE_WORDS = re.compile(
     r"originally\s+in|translated\s+from)\b",
     re.I,
 )
+_PARTICLE = r"(?:de|du|da|di|del|della|der|den|van|von|le|la|ten|ter)"
+"""Lower-case words inside a writer's name ("Daphne du Maurier", "Vincent van Gogh")."""
 _AUTHOR = re.compile(
-    r"\b(?:author\b.*?\b(?:is|should\s+be|was|it'?s|it\s+is)|written\s+by|wrote\s+it\s+was|by)\s+"
-    r"(?P<who>[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|de|van|von|le|la))*)"
-    r"(?=\s*(?:,|\.|$|\s+not\b|\s+and\s+not\b|\s+instead\b))"
+    r"\b(?:author\b.*?\b(?:is|should\s+be|was|it'?s|it\s+is)|written\s+by|wrote\s+it\s+was|by|"
+    # "author = Hermann Hesse", "author: X": the right value set down as a field's
+    r"(?i:authors?)\s*[=:])\s+"
+    rf"(?P<who>[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|{_PARTICLE}))*)"
+    r"(?=\s*(?:,|\.|;|$|\s+not\b|\s+and\s+not\b|\s+instead\b|\s+(?:alone|only)\b))"
 )
 
 
@@ -55,7 +59,7 @@ def language_of(text: str) -> str | None:
     return named[0].group(0).capitalize() if len(named) == 1 else None
 
 
-_NAME = r"[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|de|van|von|le|la))*"
+_NAME = rf"[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|{_PARTICLE}))*"
 _ONLY_AUTHOR = re.compile(
     rf"\bauthors?\b.*?(?:\b(?:only|just|solely)\s+(?:be\s+|by\s+)?(?P<who>{_NAME})"
     rf"|(?P<alone>{_NAME})\s+(?:only|alone)\b"
@@ -76,6 +80,41 @@ def authors_of(text: str) -> list[str] | None:
         return None
     who = (only.group("who") or only.group("alone") or only.group("said")).rstrip(".")
     return [who if who != who.casefold() else who.title()]
+
+
+_ROLE = (
+    r"(?:translators?|editors?|illustrators?|introducers?|narrators?|co-?translators?|"
+    r"compilers?)"
+)
+_SHOWN_NAMES = (
+    # "siddhartha lists Hilda Rosner as an author", "shows X as co-author"
+    re.compile(
+        rf"\b(?:lists|listed|shows|has|credits|names|gives|includes)\s+(?P<who>{_NAME})\s+as\b"
+    ),
+    # "Philip Gabriel is the translator", "(Auerbach and Skal are editors)"
+    re.compile(
+        rf"(?P<who>{_NAME}(?:\s+(?:and|&)\s+{_NAME})?)\s+(?:is|was|are|were)\s+(?:just\s+|only\s+)?"
+        rf"(?:the\s+|an?\s+)?(?:\w+\s+)?{_ROLE}\b"
+    ),
+    # "Richard J. Dunn edited an edition", "Sally Beauman only wrote an introduction"
+    re.compile(
+        rf"(?P<who>{_NAME})\s+(?:only\s+|just\s+|merely\s+)?(?:translated|edited|illustrated|"
+        r"compiled|narrated|wrote\s+(?:an?|the)\s+(?:introduction|intro|foreword|preface|afterword|"
+        r"notes))\b"
+    ),
+)
+"""People a message says the record credits wrongly: they are no title and no right author."""
+
+
+def without_shown_people(text: str) -> str:
+    """The message without the people it says are credited wrongly (translators, editors).
+
+    "Philip Gabriel is the translator, it should say Haruki Murakami": Philip Gabriel is
+    neither the book nor its author.
+    """
+    for pattern in _SHOWN_NAMES:
+        text = pattern.sub(lambda m: m.group(0).replace(m.group("who"), " "), text)
+    return text
 
 
 def correction_of(text: str) -> tuple[dict[str, object], tuple[int, int] | None] | None:

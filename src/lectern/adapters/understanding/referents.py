@@ -39,6 +39,51 @@ _BY_AUTHOR = re.compile(
 """A book named by its author's name ("the Christie novel"), not by a title."""
 
 
+_SHOWN_LIST = re.compile(r"^Your list (?P<q>['\"])(?P<name>.+?)(?P=q):\s*$", re.M)
+_ROW = re.compile(r"^\d+\.\s+(?P<title>.+?)\s*$", re.M)
+_ORDINAL = re.compile(
+    r"^(?:the\s+)?(?P<nth>first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th)"
+    r"(?:\s+(?:one|book|novel|title|entry|on\s+(?:the|that|my)\s+list))?"
+    # "the first one, Gilead": the reader named it as well
+    r"(?:\s*[,(:–—-]\s*(?P<named>[^,()]+?)\)?)?$"
+    r"|^(?:number|no\.?|#)\s*(?P<n>[1-9])$",
+    re.I,
+)
+"""A book pointed at by its place in what was just shown ("the second one", "number 3")."""
+_PLACES = {
+    "first": 1,
+    "1st": 1,
+    "second": 2,
+    "2nd": 2,
+    "third": 3,
+    "3rd": 3,
+    "fourth": 4,
+    "4th": 4,
+    "fifth": 5,
+    "5th": 5,
+    "sixth": 6,
+    "6th": 6,
+}
+
+
+def _last_reply(history: Sequence[Message]) -> str | None:
+    return next((m.content for m in reversed(history) if m.role == "assistant"), None)
+
+
+def shown_list(history: Sequence[Message]) -> tuple[str, list[str]] | None:
+    """The list the last reply showed, with its books in order, or None.
+
+    After "what's on my Austen list?", "take Emma off it" and "remove the second one" mean
+    that list and its second book.
+    """
+    reply = _last_reply(history)
+    found = _SHOWN_LIST.search(reply or "")
+    if reply is None or found is None:
+        return None
+    rows = [row.group("title") for row in _ROW.finditer(reply[found.end() :])]
+    return found.group("name"), rows
+
+
 class _NoReferent(Exception):
     """'it' or 'this book' with nothing it can mean, or 'the Ishiguro one': ask, never guess."""
 
@@ -67,6 +112,9 @@ def which_book(error: _NoReferent) -> Clarification:
     return Clarification(f"Which book by {who} do you mean? Name its title.", ())
 
 
+_BY_WRITER = re.compile(r"^the\s+(?P<who>[\w.'’-]+(?:\s+[\w.'’-]+)?)\s+(?:one|book|novel)$", re.I)
+"""A book named by a writer in any case ("the murakami book"): asked about when the catalog
+knows the writer."""
 _THE_WRITER = re.compile(r"the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?)")
 """A book said as "the" and a name ("the Hosseini"): a writer's, when the name is one."""
 _ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now)$", re.I)
@@ -95,9 +143,23 @@ def book_resolver(
                 last = found[0]
                 break
 
+    shown = shown_list(history)
+    cited = _BOOK_ID.findall(_last_reply(history) or "")
+
     def resolve(reference: str) -> str:
         quoted = reference.strip()[:1] in "\"'“‘"
         reference = _clean(reference)
+        place = _ORDINAL.match(reference)
+        if place and place.group("named"):
+            return place.group("named").strip()
+        if place and not quoted:
+            # "remove the second one": the book at that place in what the last reply showed.
+            rows = shown[1] if shown else list(dict.fromkeys(cited))
+            nth = place.group("nth")
+            at = int(place.group("n") or 0) or _PLACES.get((nth or "").casefold(), len(rows))
+            if not rows or at > len(rows):
+                raise _NoReferent("it")
+            return rows[at - 1]
         if not quoted:
             # "add Foundation instead", "and Emma too": the adverb is no part of the title.
             reference = _ADVERB_AFTER.sub("", reference) or reference
@@ -118,6 +180,10 @@ def book_resolver(
         if by_author:
             # "the Ishiguro one": an author, not a title; which of their books is open.
             raise _NoReferent(by_author.group("who"))
+        by_writer = _BY_WRITER.match(reference)
+        if by_writer and authors is not None and authors(by_writer.group("who")):
+            # "the murakami book", written in lower case: a writer the catalog knows.
+            raise _NoReferent(by_writer.group("who"))
         writer = _THE_WRITER.fullmatch(reference)
         if writer and authors is not None and authors(writer.group("who")):
             # "take the Brontë off my list": a writer the catalog knows, and no title.

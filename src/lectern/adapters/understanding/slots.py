@@ -42,7 +42,10 @@ _REMARK = r"(?:\W*$|\s*[,;.!-]\s+[^\d]*$)"
 """The end of a rating: nothing, or a remark with no number in it ("rate it 4, loved it")."""
 _STARS_BARE = re.compile(
     rf"(?:rating|rate|score)\b.*?\b(?P<n>[1-5])\b{_REMARK}|"
-    rf"\bgive\b.+\b(?:a|an)\s+(?P<given>[1-5])\b{_REMARK}",
+    rf"\bgive\b.+\b(?:a|an)\s+(?P<given>[1-5])\b{_REMARK}|"
+    # "X is a solid 4": a verdict that grades the book is its rating.
+    r"\b(?:is|was|it['’]?s|that['’]?s)\s+(?:a|an)\s+(?:(?:solid|strong|easy|firm|clear|fair|"
+    rf"generous|harsh|weak|low|high|definite|good|decent)\s+)?(?P<graded>[1-5])\b{_REMARK}",
     re.I,
 )
 _STAR_SYMBOLS = re.compile(r"[⭐★]{1,5}")
@@ -159,7 +162,8 @@ def stars_of(text: str) -> int | None:
     """A star rating (1-5) the message gives."""
     found = _STARS.search(text) or _STARS_BARE.search(text)
     if found:
-        return number(found.group("n") or found.group("given"), 0) or None
+        said = found.groupdict()
+        return number(said["n"] or said.get("given") or said.get("graded"), 0) or None
     symbols = _STAR_SYMBOLS.search(text)
     return len(symbols.group(0)) if symbols else None
 
