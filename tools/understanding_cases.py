@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-TUNABLE = ("dev", "dev2", "dev3", "dev4", "dev5", "dev7")
+TUNABLE = ("dev", "dev2", "dev3", "dev4", "dev5", "dev7", "dev8")
 
 
 def main() -> None:
