@@ -37,7 +37,12 @@ from lectern.adapters.llm.workspace_refs import (
 from lectern.adapters.llm.workspace_replies import _summary
 from lectern.adapters.llm.workspace_several import WorkspaceSeveral
 from lectern.adapters.understanding.layer import REPLIES, Clarification
-from lectern.adapters.understanding.mentions import names_from_prompt, resolve, resolve_person
+from lectern.adapters.understanding.mentions import (
+    covered,
+    names_from_prompt,
+    resolve,
+    resolve_person,
+)
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.workspace_parts import once_each
@@ -72,6 +77,53 @@ from lectern.adapters.understanding.workspace_patterns import (
     TASK_REF,
 )
 from lectern.domain.assistant import AIResponse, Message, ToolCall
+
+_UNAPOSTROPHED = re.compile(r"\b(what|who|how|where|there|that)s\b", re.I)
+"""A contraction typed without its apostrophe ("whats overdue", "whos on it")."""
+
+_DUE_ALONE = re.compile(
+    r"^(?:(?:make\s+it|set\s+it|have\s+it|it(?:['’]s|\s+is|\s+should\s+be)(?:\s+now)?)\s+)?"
+    r"(?:due|deadline)\s*:?\s+(?P<when>(?:(?!\b(?:please|pls|thanks)\b)[^,.;?!])+?)"
+    r"(?:\s*,?\s*(?:please|pls|thanks|thank\s+you))?[\s.!]*$",
+    re.I,
+)
+"""A due date and nothing else ("due next friday please", "it's due the 20th")."""
+
+_LOOKUP_AFTER = re.compile(
+    r"\s*[,;]?\s*(?:and\s+then|then|and\s+also|and|also)\s+(?:please\s+)?(?:show|open|list|"
+    r"tell|what|which|who|pull\s+up|give\s+me|get\s+me|read)\b",
+    re.I,
+)
+"""A look-up asked after a new task's quoted title: a request of its own."""
+
+_QUOTED_TITLE = re.compile(r"[\"“'‘][^\"”'’]+[\"”'’]")
+_PLACE = re.compile(
+    r"\s(?:in|into|under|to|for|on)\s+(?:the\s+)?(?P<p>[^,.;:'\"“”‘’]+?)(?=\s*(?:[,.;:]|$))"
+)
+
+
+def _part_of_project(rest: str, projects: list[str]) -> tuple[str, int, int] | None:
+    """A project a new task goes in, named by some of its words ("in vpn hardening").
+
+    Only beside a quoted title (the words outside the quotes are not the title), and every
+    word said must be one of the project's: "in the vpn logs" is no place.
+    """
+    if not _QUOTED_TITLE.search(rest):
+        return None
+    for found in _PLACE.finditer(rest):
+        words = found.group("p")
+        project = resolve(words, projects).name
+        if project is not None and covered(words, project) == 1.0:
+            return project, found.start(), found.end()
+    return None
+
+
+_CHANGE_THEN_STATEMENT = re.compile(
+    r"^(?P<lead>[^.?!]+[.?!]+)\s+(?P<rest>(?:i|i['’](?:ve|m|d|ll)|we|we['’](?:ve|re|ll)|it|"
+    r"it['’]s|its|that|that['’]s|this|they|they['’]re|he|she|the|my|our)\b.*)$",
+    re.I | re.S,
+)
+"""A first sentence, then a statement with its own subject ("I've finished the draft.")."""
 
 _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same)\b", re.I)
 """A bare quoted title repeats the last creation only with a word that says so."""
@@ -120,6 +172,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
+        text = _UNAPOSTROPHED.sub(r"\1's", text)
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]

@@ -15,7 +15,13 @@ from datetime import datetime
 from typing import Any
 
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
-from lectern.adapters.understanding.mentions import Names, find_in, resolve, resolve_person
+from lectern.adapters.understanding.mentions import (
+    Names,
+    covered,
+    find_in,
+    resolve,
+    resolve_person,
+)
 from lectern.adapters.understanding.scaffold import clean
 from lectern.adapters.understanding.slots import (
     blocker_status_of,
@@ -175,6 +181,28 @@ _NAMED_PROJECT = re.compile(
 )
 
 
+_IN_PROJECT = re.compile(
+    r"(?=\b(?:in|on|for|under|within)\s+(?:the\s+)?(?P<p>[^,?.!]{2,40}?)"
+    r"(?:\s+project\b|\s*[,?.!]|$))",
+    re.I,
+)
+"""Every "in X" of a message, overlapping ("on my plate in the VPN project")."""
+
+
+def _scoped_project(text: str, names: Names) -> str | None:
+    """The project a question is confined to ("in the VPN project", "in phishing awareness").
+
+    Its words must all be the project's, so "in my queue" confines nothing.
+    """
+    projects = names.of("project")
+    for found in _IN_PROJECT.finditer(text):
+        words = found.group("p")
+        project = resolve(words, projects).name
+        if project is not None and covered(words, project) == 1.0:
+            return project
+    return None
+
+
 def unknown_project(text: str, names: Names) -> Clarification | None:
     """A question when the request names a project by "the X project" that no stored one is.
 
@@ -212,6 +240,12 @@ def plan_workspace(
     arguments: dict[str, Any] = {}
     if intent != "create_task" and (asked := unknown_project(text, names)) is not None:
         return asked
+    if intent == "get_attention_summary" and where.reader is not None:
+        scope = _scoped_project(text, names)
+        if scope is not None and re.search(r"\b(?:my|me|i|mine)\b", text, re.I):
+            # "what have I got on in phishing awareness": the summary spans every project,
+            # so the reader's tasks in the one named answer it
+            return [call("get_tasks", project_id=scope, assignee_id=where.reader)]
     if intent in ("get_attention_summary", "get_projects"):
         return [call(intent)]
     if intent in ("get_project_details", "get_tasks", "get_documents"):

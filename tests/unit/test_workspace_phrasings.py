@@ -1,0 +1,113 @@
+"""Workspace phrasings the rules missed, one mechanism per test (none a sentence of the sets).
+
+A contraction typed without its apostrophe; the reader's own work in one named project; a
+task's comments asked after; an object after "or only read"; a due date said alone about the
+task in view; a new task's quoted title after a comma, its project named by part of its name,
+and a look-up asked after it; a title that ends with its sentence; a blocker's reason after a
+dash and the task named before it; what resolved a blocker beside the request to close it; a
+change followed by a sentence that only says why; a document opened by its id or from its
+page; a task known by the document it is about.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from lectern.adapters.llm.workspace_rules import WorkspaceRules
+from lectern.adapters.understanding.mentions import names_from_prompt
+from lectern.adapters.understanding.workspace_patterns import CAPABILITIES
+from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
+from lectern.application.assistant.names import NAMES_HEADER
+from lectern.domain.assistant import ToolCall
+
+SYSTEM = "\n".join(
+    [
+        NAMES_HEADER,
+        "- project: VPN gateway hardening",
+        "- project: Phishing awareness",
+        "- task: Patch the Check Point gateways",
+        "- task: Review NetScaler session tokens",
+        "- task: Hunt for unusual VPN logins",
+        "- task: Write the incident runbook",
+        "- task: Schedule the phishing drill",
+        "- blocker: Waiting for the vendor maintenance window (on Patch the Check Point gateways)",
+        "- document: CVE-2024-24919: Check Point Quantum Gateway information disclosure",
+        "- document: CVE-2023-4966: Citrix NetScaler session hijacking",
+        "- document: T1133: External Remote Services",
+        "- document: T1190: Exploit Public-Facing Application",
+        "- member: alice (Alice Analyst)",
+        "- member: bob (Bob Builder)",
+        "- reader: alice",
+    ]
+)
+NAMES = names_from_prompt(SYSTEM)
+NOWHERE = Where(None, None, "alice")
+MONDAY = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+
+
+def _call(tool: str, **arguments: Any) -> ToolCall:
+    return ToolCall("t", tool, dict(arguments))
+
+
+def _rules() -> WorkspaceRules:
+    return WorkspaceRules(_call, clock=lambda: MONDAY)
+
+
+def _on_page(kind: str, ident: str, name: str) -> str:
+    return f"The reader is on a {kind} page {name!r} (id {ident}).\n{SYSTEM}"
+
+
+def _calls(text: str, system: str = SYSTEM) -> list[tuple[str, dict[str, Any]]]:
+    stages = _rules().plan(text, [], system)
+    assert stages is not None, text
+    calls = stages[0](None)
+    assert isinstance(calls, list), (text, calls)
+    return [(c.name, dict(c.arguments)) for c in calls]
+
+
+def _planned(intent: str, text: str) -> list[tuple[str, dict[str, Any]]]:
+    planned = plan_workspace(intent, text, NAMES, NOWHERE, _call, MONDAY)
+    assert isinstance(planned, list), planned
+    return [(c.name, dict(c.arguments)) for c in planned]
+
+
+def test_a_contraction_typed_without_its_apostrophe_reads_as_with_it() -> None:
+    assert _calls("whats overdue right now") == [("get_attention_summary", {})]
+
+
+def test_the_readers_own_work_in_one_named_project_lists_their_tasks_there() -> None:
+    mine = ("get_tasks", {"project_id": "Phishing awareness", "assignee_id": "alice"})
+    assert _calls("what's on my plate in the phishing awareness project") == [mine]
+    assert _planned(
+        "get_attention_summary", "anything for me to do within phishing awareness?"
+    ) == [mine]
+    # Without a project it stays the summary across every project.
+    assert _planned("get_attention_summary", "anything for me to do today?") == [
+        ("get_attention_summary", {})
+    ]
+
+
+def test_whether_a_task_named_whole_has_comments_opens_the_task() -> None:
+    assert _calls("are there any notes on Hunt for unusual VPN logins") == [
+        ("get_task_details", {"task_id": "Hunt for unusual VPN logins"})
+    ]
+    # Words that are only partly a task's stay a search.
+    [(tool, _)] = _calls("any comments about gateway outages in our projects?")
+    assert tool == "search_content"
+
+
+def test_what_is_only_read_may_be_said_again_after_or_only_read() -> None:
+    assert CAPABILITIES.match("edit projects or just look at them?") is not None
+    assert CAPABILITIES.match("update tasks, or only see them") is not None
+
+
+def test_a_document_is_opened_by_its_id_or_from_its_page() -> None:
+    assert _calls("pull up T1190, and show me the runbook task as well") == [
+        ("get_document_details", {"document_id": "T1190: Exploit Public-Facing Application"}),
+        ("get_task_details", {"task_id": "Write the incident runbook"}),
+    ]
+    page = _on_page("document", "doc-3", "T1133: External Remote Services")
+    assert _calls("tell me a bit more about this", page) == [
+        ("get_document_details", {"document_id": "doc-3"})
+    ]
