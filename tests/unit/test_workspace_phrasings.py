@@ -102,6 +102,47 @@ def test_what_is_only_read_may_be_said_again_after_or_only_read() -> None:
     assert CAPABILITIES.match("update tasks, or only see them") is not None
 
 
+def test_a_quoted_title_after_a_comma_is_the_title() -> None:
+    [(tool, arguments)] = _calls(
+        "make a low priority task in Phishing awareness, 'Order the posters'? It is for the drill."
+    )
+    assert (tool, arguments["title"], arguments["priority"]) == (
+        "create_task",
+        "Order the posters",
+        "low",
+    )
+
+
+def test_a_new_task_goes_in_a_project_named_by_part_of_its_name() -> None:
+    assert _calls("add task 'Rotate the gateway keys' under vpn hardening by 2026-12-01") == [
+        (
+            "create_task",
+            {
+                "project_id": "VPN gateway hardening",
+                "title": "Rotate the gateway keys",
+                "due_date": "2026-12-01",
+            },
+        )
+    ]
+
+
+def test_a_look_up_asked_after_a_new_quoted_task_is_a_second_request() -> None:
+    assert _calls("put 'Rotate the gateway keys' in vpn hardening, then show me the T1133 doc") == [
+        (
+            "create_task",
+            {"project_id": "VPN gateway hardening", "title": "Rotate the gateway keys"},
+        ),
+        ("get_document_details", {"document_id": "T1133: External Remote Services"}),
+    ]
+
+
+def test_a_title_after_a_colon_ends_with_its_sentence() -> None:
+    [(tool, arguments)] = _planned(
+        "create_task", "Put under Phishing awareness: Print the flyers. Bob should own it."
+    )
+    assert (tool, arguments["title"]) == ("create_task", "Print the flyers")
+
+
 def test_a_document_is_opened_by_its_id_or_from_its_page() -> None:
     assert _calls("pull up T1190, and show me the runbook task as well") == [
         ("get_document_details", {"document_id": "T1190: Exploit Public-Facing Application"}),

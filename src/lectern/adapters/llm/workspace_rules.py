@@ -351,7 +351,14 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
                     reference = name
                     rest = rest[: found.start()] + rest[found.end() :]
                     break
-        title = " ".join(rest.split()).lstrip(" :-").strip()
+            else:
+                # With the title quoted, the words outside the quotes may name the project
+                # by part of its name ("'Rotate keys' in vpn hardening").
+                found_part = _part_of_project(rest, refs.names.of("project"))
+                if found_part is not None:
+                    reference, start, end = found_part
+                    rest = rest[:start] + rest[end:]
+        title = " ".join(rest.split()).lstrip(" :,-").strip()
         # What is left around the title once the project, date and priority are out: "here:",
         # "called", "new task", quotes around it, "for me" (its assignee).
         title = re.sub(
@@ -364,6 +371,8 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
         quoted = re.fullmatch(r"[\"“'‘](?P<t>[^\"”'’]+)[\"”'’](?P<after>.*)", title)
         if quoted:
             title, after = quoted.group("t"), quoted.group("after")
+            if _LOOKUP_AFTER.match(after):
+                return []  # "... and then show me the T1133 doc": two requests, read as such
             owner = re.fullmatch(
                 r"\s*(?:,\s*)?for\s+(?P<p>me|[a-z][\w.-]*)\s*[,.]?\s*", after, re.I
             )
@@ -406,11 +415,16 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
             where = re.sub(r"\s+project$", "", quoted.group("where"), flags=re.I)
             project = resolve(where, projects).name
             task = None if said else resolve(where, refs.names.of("task")).name
+            if (
+                task is not None
+                and project is not None
+                and covered(where, project) > covered(where, task)
+            ):
+                task = None  # "vpn hardening" is all the project's words, half a task's
             if project is not None and task is None:
                 tail = quoted.group("tail") or ""
-                return (
-                    f"{quoted.group('v')} a task {quoted.group('t')} in the {project} project{tail}"
-                )
+                # "put 'X' in ..." is a creation too, said with a verb the pattern knows
+                return f"create a task {quoted.group('t')} in the {project} project{tail}"
         led = PROJECT_TASK.match(text)
         if (
             led

@@ -49,7 +49,7 @@ _TITLES = tuple(
         # "we need someone to update the MFA policy": the work that needs doing
         r"\b(?:need|needs|want|wants)\s+(?:someone|somebody|one\s+of\s+us|a\s+person)\s+to\s+"
         r"(?P<n>.+?)(?=\s*(?:,|\band\b|\bcan you\b|$))",
-        r":\s*(?P<a>[^,]+?)(?=,|\s+and\s+assign|$)",
+        r":\s*(?P<a>[^,]+?)(?=,|[.!]\s|\s+and\s+assign|$)",
         r"\b(?:called|named)\s+(?P<c>.+?)(?=\s+(?:in|for|and|due)\b|$)",
         r"\b(?:task|todo|to-do)\s+(?:to|for)\s+(?P<t>.+?)(?=\s+(?:in the|and|,|-)\b|\s+in\s+\w+\s+"
         r"(?:project|awareness|hardening)|$)",
