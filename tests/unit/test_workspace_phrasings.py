@@ -143,6 +143,35 @@ def test_a_title_after_a_colon_ends_with_its_sentence() -> None:
     assert (tool, arguments["title"]) == ("create_task", "Print the flyers")
 
 
+def test_a_blockers_reason_may_follow_any_dash_and_its_task_comes_before() -> None:
+    assert _calls("flag a blocker on the hunt task – the log export is broken") == [
+        (
+            "create_blocker",
+            {"task_id": "Hunt for unusual VPN logins", "description": "The log export is broken"},
+        )
+    ]
+    assert _planned("create_blocker", "hold the runbook task — the printer is out of toner") == [
+        (
+            "create_blocker",
+            {"task_id": "Write the incident runbook", "description": "The printer is out of toner"},
+        )
+    ]
+
+
+def test_what_resolved_a_blocker_is_not_the_request_to_close_it() -> None:
+    assert _planned(
+        "resolve_blocker", "The vendor confirmed a slot for Sunday; please clear the blocker"
+    ) == [
+        (
+            "resolve_blocker",
+            {
+                "blocker_id": "Waiting for the vendor maintenance window",
+                "resolution": "The vendor confirmed a slot for Sunday",
+            },
+        )
+    ]
+
+
 def test_a_document_is_opened_by_its_id_or_from_its_page() -> None:
     assert _calls("pull up T1190, and show me the runbook task as well") == [
         ("get_document_details", {"document_id": "T1190: Exploit Public-Facing Application"}),

@@ -276,7 +276,7 @@ CREATE_BLOCKER = re.compile(
     rf"^(?:{BLOCKER_VERB}\s+(?:a\s+)?(?:new\s+)?|(?:an?\s+|new\s+)?)blocker\s+"
     r"(?:to|on|for|against)\s+(?P<target>[^(:]+?)"
     # "log a blocker on the runbook (waiting for the template)": the reason in parentheses
-    r"\s*(?::|-|\(|\bsaying\b|\bthat\b|\bbecause(?:\s+of)?\b|\bsince\b|(?=\bwaiting\b))\s*"
+    r"\s*(?::|[-–—]|\(|\bsaying\b|\bthat\b|\bbecause(?:\s+of)?\b|\bsince\b|(?=\bwaiting\b))\s*"
     r"(?P<d>.+)$|"
     # "the drill can't go ahead because the allowlist isn't set up (, log it as a blocker)"
     r"^(?!(?:why|what|how|when|who|can|could|is|does|do)\b)(?P<target3>.+?)\s+(?:can\s*not|"

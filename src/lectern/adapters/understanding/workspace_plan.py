@@ -172,6 +172,26 @@ def _reason(text: str) -> str:
     return clean(found.group("after") or found.group("before"))
 
 
+_ASKS_TO_RESOLVE = re.compile(
+    r"^(?:(?:so|and|then)\s+)?(?:please\s+|pls\s+|(?:can|could|would)\s+you\s+)?(?:resolve|close|"
+    r"clear|lift|remove|unblock|mark)\b",
+    re.I,
+)
+"""A clause that asks for the resolution rather than saying what resolved it."""
+
+
+def _told_beside_request(text: str) -> str:
+    """The clause of a message that says what happened, beside the one asking to resolve.
+
+    "the vendor shipped the part - please lift the blocker": what happened is before.
+    """
+    clauses = re.split(r"\s+[-–—]\s+|\s*[;:]\s*|(?<=[.!?])\s+|,\s+(?=so\b)", text)
+    told = [
+        clean(c) for c in clauses if not _ASKS_TO_RESOLVE.search(clean(c)) and len(clean(c)) >= 3
+    ]
+    return told[-1] if told else ""
+
+
 def _relative_due(text: str, now: datetime | None, *, moved: bool = False) -> str | None:
     return None if now is None else due_date_of(text, now, moved=moved)
 
@@ -376,13 +396,19 @@ def plan_workspace(
         return [call(intent, **arguments)]
     if intent == "create_blocker":
         found = re.search(
-            r"(?::|\bby\b|\buntil\b|\bwaiting for\b|\bon\b.*?:)\s*(?P<d>.+)$", text, re.I
+            r"(?::|\s[-–—]\s|\bby\b|\buntil\b|\bwaiting for\b|\bon\b.*?:)\s*(?P<d>.+)$",
+            text,
+            re.I,
         )
         description = clean(found.group("d")) if found else ""
         if not description:
             return Clarification("What is it blocked by?", ())
+        # "hold up the drill task - the venue fell through": the task named before the reason
+        held = find_in(text[: found.start()] if found else text, names.of("task")).name
         if where.task is not None and _DEICTIC.search(text):
             arguments["task_id"] = where.task
+        elif held is not None:
+            arguments["task_id"] = held
         project = _project(text, names, where)
         if project is not None and "task_id" not in arguments:
             arguments["project_id"] = project
@@ -396,6 +422,9 @@ def plan_workspace(
             else:
                 return name_it("blocker", "resolve", [f"Resolve {b}" for b in blockers])
         resolution = comment_of(text) or _reason(text)
+        if resolution and _ASKS_TO_RESOLVE.search(resolution):
+            # "the part arrived - please lift the blocker": the request is not what happened
+            resolution = _told_beside_request(text)
         if not resolution:
             # "resolve the blocker": what resolved it is the record's point; ask for it
             return Clarification(
