@@ -102,6 +102,17 @@ def test_what_is_only_read_may_be_said_again_after_or_only_read() -> None:
     assert CAPABILITIES.match("update tasks, or only see them") is not None
 
 
+def test_a_due_date_said_alone_is_the_task_in_views() -> None:
+    page = _on_page("task", "task-7", "Write the incident runbook")
+    assert _calls("it's due the 20th please", page) == [
+        ("update_task", {"task_id": "task-7", "due_date": "2026-11-20"})
+    ]
+    # With no task in view, which one is asked.
+    stages = _rules().plan("due friday", [], SYSTEM)
+    assert stages is not None
+    assert not isinstance(stages[0](None), list)
+
+
 def test_a_quoted_title_after_a_comma_is_the_title() -> None:
     [(tool, arguments)] = _calls(
         "make a low priority task in Phishing awareness, 'Order the posters'? It is for the drill."
@@ -169,6 +180,15 @@ def test_what_resolved_a_blocker_is_not_the_request_to_close_it() -> None:
                 "resolution": "The vendor confirmed a slot for Sunday",
             },
         )
+    ]
+
+
+def test_a_change_followed_by_a_sentence_that_only_says_why_is_the_change() -> None:
+    assert _calls("Set the hunt task to in progress. I started on it this morning.") == [
+        ("update_task", {"task_id": "Hunt for unusual VPN logins", "status": "in_progress"})
+    ]
+    assert _calls("Mark the runbook done. It went through legal already.") == [
+        ("complete_task", {"task_id": "Write the incident runbook"})
     ]
 
 

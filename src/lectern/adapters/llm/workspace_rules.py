@@ -244,6 +244,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
             self._rename,
             self._describe,
             self._due,
+            self._due_alone,
             self._priority,
             self._assign,
             self._complete,
@@ -252,6 +253,9 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
             calls = matcher(text, context)
             if calls:
                 return self._act(calls)
+        told = self._change_then_context(text, context)
+        if told:
+            return self._act(told)
         both = self._two_questions(text, context)
         if both:
             return both
@@ -275,6 +279,26 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
                 return stages
         return None
 
+    def _change_then_context(self, text: str, context: Refs) -> list[ToolCall]:
+        """A field change followed by a sentence that only says why ("... I've done it.").
+
+        The later sentence tells, it asks nothing: the change is the first sentence's alone.
+        Only changes that carry no text of their own (status, priority, due date, owner,
+        done); a comment's or a blocker's words may well be in the later sentence.
+        """
+        said = _CHANGE_THEN_STATEMENT.match(text)
+        if not said or said.group("rest").rstrip().endswith("?"):
+            return []
+        lead = said.group("lead")
+        for matcher in (self._due, self._priority, self._assign, self._complete, self._status):
+            try:
+                calls = matcher(lead, context)
+            except _Unclear:
+                return []  # read whole, as before
+            if calls:
+                return calls
+        return []
+
     def _one_action(self, text: str, context: Refs) -> list[ToolCall]:
         for matcher in (
             self._comment,
@@ -283,6 +307,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
             self._rename,
             self._describe,
             self._due,
+            self._due_alone,
             self._priority,
             self._assign,
             self._complete,
@@ -564,6 +589,16 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
         target = match.group("t") or match.group("t2") or match.group("t3")
         when = match.group("due") or match.group("due2") or match.group("due3")
         return [self._call("update_task", task_id=refs.task(target), due_date=when)]
+
+    def _due_alone(self, text: str, refs: Refs) -> list[ToolCall]:
+        """A due date said on its own ("due next friday please"): the task in view's."""
+        match = _DUE_ALONE.match(text)
+        if not match:
+            return []
+        day = due_clause(f"due {match.group('when')}", self.clock(), moved=True)
+        if day is None:
+            return []
+        return [self._call("update_task", task_id=refs.task(None), due_date=day[0])]
 
     def _rename(self, text: str, refs: Refs) -> list[ToolCall]:
         match = RENAME_TASK.match(text)
