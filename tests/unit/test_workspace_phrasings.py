@@ -201,3 +201,12 @@ def test_a_document_is_opened_by_its_id_or_from_its_page() -> None:
     assert _calls("tell me a bit more about this", page) == [
         ("get_document_details", {"document_id": "doc-3"})
     ]
+
+
+def test_a_task_may_be_known_by_the_document_it_is_about() -> None:
+    quantum = ("assign_task", {"task_id": "Patch the Check Point gateways", "assignee_id": "bob"})
+    assert _planned("assign_task", "could bob handle the quantum one") == [quantum]
+    assert _calls("assign the quantum one to bob") == [quantum]
+    # A document no task's title points at names no task: asked.
+    asked = plan_workspace("assign_task", "give bob the remote services one", NAMES, NOWHERE, _call)
+    assert not isinstance(asked, list)  # a question, no call

@@ -95,9 +95,27 @@ def _task(text: str, names: Names, where: Where, action: str) -> str | Clarifica
         return found.name
     if found.ambiguous:
         return which_of("task", found.candidates, action)
+    linked = task_about_document(mention, names)
+    if linked is not None:
+        return linked
     if where.task is not None:
         return where.task
     return name_it("task", action.lower() or "use", [f"{action} {t}" for t in tasks])
+
+
+def task_about_document(mention: str, names: Names) -> str | None:
+    """The one task whose title points at the document a mention names, if any.
+
+    "give bob the citrix one": "citrix" is in no task's title but in one linked document's,
+    and one task's title ("Review NetScaler session tokens") points at that document by
+    its rarer words. Two such tasks, or none, name nothing.
+    """
+    documents = names.of("document")
+    document = find_in(mention, documents).name if documents else None
+    if document is None:
+        return None
+    about = [t for t in names.of("task") if find_in(t, documents).name == document]
+    return about[0] if len(about) == 1 else None
 
 
 def _project(text: str, names: Names, where: Where) -> str | None:
