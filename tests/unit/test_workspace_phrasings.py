@@ -74,6 +74,9 @@ def _planned(intent: str, text: str) -> list[tuple[str, dict[str, Any]]]:
 
 def test_a_contraction_typed_without_its_apostrophe_reads_as_with_it() -> None:
     assert _calls("whats overdue right now") == [("get_attention_summary", {})]
+    # Quoted words are the reader's own: a title keeps them as typed.
+    [(tool, arguments)] = _calls("add 'Find out whats leaking' to the phishing awareness project")
+    assert (tool, arguments["title"]) == ("create_task", "Find out whats leaking")
 
 
 def test_the_readers_own_work_in_one_named_project_lists_their_tasks_there() -> None:

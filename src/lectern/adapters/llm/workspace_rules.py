@@ -81,6 +81,16 @@ from lectern.domain.assistant import AIResponse, Message, ToolCall
 _UNAPOSTROPHED = re.compile(r"\b(what|who|how|where|there|that)s\b", re.I)
 """A contraction typed without its apostrophe ("whats overdue", "whos on it")."""
 
+
+def _apostrophes_restored(text: str) -> str:
+    """The request with "whats" read as "what's"; quoted words (a title, a comment) as said."""
+    pieces = re.split(r"([\"“'‘][^\"”'’]+[\"”'’])", text)
+    return "".join(
+        piece if index % 2 else _UNAPOSTROPHED.sub(r"\1's", piece)
+        for index, piece in enumerate(pieces)
+    )
+
+
 _DUE_ALONE = re.compile(
     r"^(?:(?:make\s+it|set\s+it|have\s+it|it(?:['’]s|\s+is|\s+should\s+be)(?:\s+now)?)\s+)?"
     r"(?:due|deadline)\s*:?\s+(?P<when>(?:(?!\b(?:please|pls|thanks)\b)[^,.;?!])+?)"
@@ -172,7 +182,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
-        text = _UNAPOSTROPHED.sub(r"\1's", text)
+        text = _apostrophes_restored(text)
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]
