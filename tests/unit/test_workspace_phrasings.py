@@ -95,7 +95,9 @@ def test_whether_a_task_named_whole_has_comments_opens_the_task() -> None:
     assert _calls("are there any notes on Hunt for unusual VPN logins") == [
         ("get_task_details", {"task_id": "Hunt for unusual VPN logins"})
     ]
-    # Words that are only partly a task's stay a search.
+    # Words that are only partly a task's, or a project's as much, stay a search.
+    [(tool, _)] = _calls("any comments on the vpn project?")
+    assert tool == "search_content"
     [(tool, _)] = _calls("any comments about gateway outages in our projects?")
     assert tool == "search_content"
 

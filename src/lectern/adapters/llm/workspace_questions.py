@@ -289,8 +289,14 @@ class WorkspaceQuestions:
 
     def _search(self, text: str, refs: Refs) -> list[Stage]:
         asked = _COMMENTS_ON.match(text)
-        task = refs.task_in(asked.group("q")) if asked else None
-        if asked and task is not None and covered(task_words(asked.group("q")), task) >= 0.75:
+        said = task_words(asked.group("q")) if asked else ""
+        task = refs.task_in(said) if said else None
+        project = refs.project_in(said) if said else None
+        if (
+            task is not None
+            and covered(said, task) >= 0.75
+            and (project is None or covered(said, task) > covered(said, project))
+        ):
             # "any notes on the drill task?": a task's comments are in its details
             return self._single(self._call("get_task_details", task_id=task), _task_reply)
         match = SEARCH.match(text)
