@@ -195,6 +195,14 @@ def test_a_change_followed_by_a_sentence_that_only_says_why_is_the_change() -> N
     assert _calls("Mark the runbook done. It went through legal already.") == [
         ("complete_task", {"task_id": "Write the incident runbook"})
     ]
+    # A later sentence about another task, or said short with "too", may be a second request.
+    for text in (
+        "Mark the runbook done. The phishing drill is next.",
+        "Give the hunt to bob. The runbook too.",
+    ):
+        stages = _rules().plan(text, [], SYSTEM)
+        made = stages[0](None) if stages else None
+        assert not (isinstance(made, list) and len(made) == 1), text
 
 
 def test_a_document_is_opened_by_its_id_or_from_its_page() -> None:

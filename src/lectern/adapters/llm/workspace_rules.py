@@ -297,15 +297,18 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
         done); a comment's or a blocker's words may well be in the later sentence.
         """
         said = _CHANGE_THEN_STATEMENT.match(text)
-        if not said or said.group("rest").rstrip().endswith("?"):
-            return []
-        lead = said.group("lead")
+        if not said or re.search(r"(?:\?|\b(?:too|as\s+well|also))\W*$", said.group("rest")):
+            return []  # a question, or a second request said short ("The runbook too.")
+        lead, rest = said.group("lead"), said.group("rest")
         for matcher in (self._due, self._priority, self._assign, self._complete, self._status):
             try:
                 calls = matcher(lead, context)
             except _Unclear:
                 return []  # read whole, as before
             if calls:
+                other = context.task_in(rest)
+                if other is not None and other != calls[0].arguments.get("task_id"):
+                    return []  # the later sentence is about another task: read whole
                 return calls
         return []
 
