@@ -96,6 +96,8 @@ def test_whether_a_task_named_whole_has_comments_opens_the_task() -> None:
         ("get_task_details", {"task_id": "Hunt for unusual VPN logins"})
     ]
     # Words that are only partly a task's, or a project's as much, stay a search.
+    [(tool, _)] = _calls("any notes on odd hours for vpn logins")
+    assert tool == "search_content"
     [(tool, _)] = _calls("any comments on the vpn project?")
     assert tool == "search_content"
     [(tool, _)] = _calls("any comments about gateway outages in our projects?")
@@ -172,6 +174,17 @@ def test_a_blockers_reason_may_follow_any_dash_and_its_task_comes_before() -> No
             {"task_id": "Write the incident runbook", "description": "The printer is out of toner"},
         )
     ]
+
+
+def test_a_blocker_in_a_named_project_or_on_a_task_said_as_it_is_no_other_tasks() -> None:
+    [(_, in_project)] = _planned(
+        "create_blocker", "log a blocker in phishing awareness: the print shop closed"
+    )
+    assert "task_id" not in in_project and in_project["project_id"] == "Phishing awareness"
+    [(_, on_it)] = _planned(
+        "create_blocker", "new VPN task 'Check the tokens', blocked on it: no access"
+    )
+    assert "task_id" not in on_it
 
 
 def test_what_resolved_a_blocker_is_not_the_request_to_close_it() -> None:

@@ -294,7 +294,7 @@ class WorkspaceQuestions:
         project = refs.project_in(said) if said else None
         if (
             task is not None
-            and covered(said, task) >= 0.75
+            and covered(said, task) == 1.0
             and (project is None or covered(said, task) > covered(said, project))
         ):
             # "any notes on the drill task?": a task's comments are in its details

@@ -422,10 +422,15 @@ def plan_workspace(
         if not description:
             return Clarification("What is it blocked by?", ())
         # "hold up the drill task - the venue fell through": the task named before the reason
-        held = find_in(text[: found.start()] if found else text, names.of("task")).name
+        # (not a project named there, nor a task "it" means that the message has just made)
+        head = text[: found.start()] if found else text
+        held = find_in(head, names.of("task")).name
+        place = find_in(head, names.of("project")).name
+        if held is not None and place is not None and covered(head, place) >= covered(head, held):
+            held = None
         if where.task is not None and _DEICTIC.search(text):
             arguments["task_id"] = where.task
-        elif held is not None:
+        elif held is not None and not _DEICTIC.search(text):
             arguments["task_id"] = held
         project = _project(text, names, where)
         if project is not None and "task_id" not in arguments:
