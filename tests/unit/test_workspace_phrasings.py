@@ -82,6 +82,7 @@ def test_a_contraction_typed_without_its_apostrophe_reads_as_with_it() -> None:
 def test_the_readers_own_work_in_one_named_project_lists_their_tasks_there() -> None:
     mine = ("get_tasks", {"project_id": "Phishing awareness", "assignee_id": "alice"})
     assert _calls("what's on my plate in the phishing awareness project") == [mine]
+    assert _calls("what's on my plate for phishing awareness") == [mine]
     assert _planned(
         "get_attention_summary", "anything for me to do within phishing awareness?"
     ) == [mine]
@@ -199,6 +200,10 @@ def test_what_resolved_a_blocker_is_not_the_request_to_close_it() -> None:
             },
         )
     ]
+    [(_, arguments)] = _planned(
+        "resolve_blocker", "Legal signed the contract, so lift that blocker please"
+    )
+    assert arguments["resolution"] == "Legal signed the contract"
 
 
 def test_a_change_followed_by_a_sentence_that_only_says_why_is_the_change() -> None:

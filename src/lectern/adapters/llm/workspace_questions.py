@@ -49,6 +49,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     TEAM,
     WORKSPACE_SEARCH,
 )
+from lectern.adapters.understanding.workspace_plan import scoped_project
 from lectern.domain.assistant import AIResponse, ToolCall
 
 MODEL_ID = "rules:assistant-v1"
@@ -86,7 +87,7 @@ class WorkspaceQuestions:
         if not ATTENTION.search(text):
             return []
         named = IN_PROJECT.search(text)
-        project = refs.project(named.group("p")) if named else None
+        project = refs.project(named.group("p")) if named else scoped_project(text, refs.names)
         if project is not None and re.search(r"\b(?:my|me|i|mine)\b", text, re.I):
             # "what's on my plate in the phishing project": the summary spans every project,
             # so the reader's tasks in the one named answer it

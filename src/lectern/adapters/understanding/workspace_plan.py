@@ -198,6 +198,12 @@ _ASKS_TO_RESOLVE = re.compile(
 """A clause that asks for the resolution rather than saying what resolved it."""
 
 
+def _says_something(said: str) -> bool:
+    """Whether a resolution holds words beyond pointing at the blocker ("that blocker please")."""
+    pointing = r"\b(?:the|that|this|it|blocker|one|please|pls|now|too)\b|\W"
+    return bool(re.sub(pointing, "", said, flags=re.I))
+
+
 def _told_beside_request(text: str) -> str:
     """The clause of a message that says what happened, beside the one asking to resolve.
 
@@ -227,7 +233,7 @@ _IN_PROJECT = re.compile(
 """Every "in X" of a message, overlapping ("on my plate in the VPN project")."""
 
 
-def _scoped_project(text: str, names: Names) -> str | None:
+def scoped_project(text: str, names: Names) -> str | None:
     """The project a question is confined to ("in the VPN project", "in phishing awareness").
 
     Its words must all be the project's, so "in my queue" confines nothing.
@@ -279,7 +285,7 @@ def plan_workspace(
     if intent != "create_task" and (asked := unknown_project(text, names)) is not None:
         return asked
     if intent == "get_attention_summary" and where.reader is not None:
-        scope = _scoped_project(text, names)
+        scope = scoped_project(text, names)
         if scope is not None and re.search(r"\b(?:my|me|i|mine)\b", text, re.I):
             # "what have I got on in phishing awareness": the summary spans every project,
             # so the reader's tasks in the one named answer it
@@ -445,8 +451,9 @@ def plan_workspace(
             else:
                 return name_it("blocker", "resolve", [f"Resolve {b}" for b in blockers])
         resolution = comment_of(text) or _reason(text)
-        if resolution and _ASKS_TO_RESOLVE.search(resolution):
-            # "the part arrived - please lift the blocker": the request is not what happened
+        if resolution and (_ASKS_TO_RESOLVE.search(resolution) or not _says_something(resolution)):
+            # "the part arrived - please lift the blocker": the request is not what happened,
+            # nor is "blocker" after the "that" of "close that blocker"
             resolution = _told_beside_request(text)
         if not resolution:
             # "resolve the blocker": what resolved it is the record's point; ask for it
