@@ -115,6 +115,10 @@ def test_a_due_date_said_alone_is_the_task_in_views() -> None:
     assert _calls("it's due the 20th please", page) == [
         ("update_task", {"task_id": "task-7", "due_date": "2026-11-20"})
     ]
+    # A date followed by more words is not said alone.
+    stages = _rules().plan("deadline tomorrow for the hunt", [], page)
+    made = stages[0](None) if stages else []
+    assert not (isinstance(made, list) and made and made[0].arguments.get("task_id") == "task-7")
     # With no task in view, which one is asked.
     stages = _rules().plan("due friday", [], SYSTEM)
     assert stages is not None

@@ -608,9 +608,10 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
         match = _DUE_ALONE.match(text)
         if not match:
             return []
-        day = due_clause(f"due {match.group('when')}", self.clock(), moved=True)
-        if day is None:
-            return []
+        said = f"due {match.group('when').strip()}"
+        day = due_clause(said, self.clock(), moved=True)
+        if day is None or said[day[2] :].strip():
+            return []  # "due friday for the runbook" names its task: not the one in view
         return [self._call("update_task", task_id=refs.task(None), due_date=day[0])]
 
     def _rename(self, text: str, refs: Refs) -> list[ToolCall]:
