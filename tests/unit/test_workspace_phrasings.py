@@ -242,6 +242,14 @@ def test_a_task_may_be_known_by_the_document_it_is_about() -> None:
     quantum = ("assign_task", {"task_id": "Patch the Check Point gateways", "assignee_id": "bob"})
     assert _planned("assign_task", "could bob handle the quantum one") == [quantum]
     assert _calls("assign the quantum one to bob") == [quantum]
+    # A word that only begins like a document's names nothing; "it" is the task in view.
+    about = "- document: CVE-2099-0001: Incident Runbook Overflow"
+    with_printer = names_from_prompt(f"{SYSTEM}\n{about}")
+    asked = plan_workspace("assign_task", "let bob take over", with_printer, NOWHERE, _call)
+    assert not isinstance(asked, list)
+    in_view = Where("Hunt for unusual VPN logins", None, "alice")
+    [it] = plan_workspace("assign_task", "fine, bob can take it over", with_printer, in_view, _call)
+    assert it.arguments["task_id"] == "Hunt for unusual VPN logins"
     # A document no task's title points at names no task: asked.
     asked = plan_workspace("assign_task", "give bob the remote services one", NAMES, NOWHERE, _call)
     assert not isinstance(asked, list)  # a question, no call

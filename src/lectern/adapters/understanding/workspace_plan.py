@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import (
     Names,
@@ -95,12 +97,26 @@ def _task(text: str, names: Names, where: Where, action: str) -> str | Clarifica
         return found.name
     if found.ambiguous:
         return which_of("task", found.candidates, action)
+    if where.task is not None and _DEICTIC.search(mention):
+        return where.task  # "let bob take it over": the task in view, whatever else is said
     linked = task_about_document(mention, names)
     if linked is not None:
         return linked
     if where.task is not None:
         return where.task
     return name_it("task", action.lower() or "use", [f"{action} {t}" for t in tasks])
+
+
+def _says_a_word_of(mention: str, name: str) -> bool:
+    """Whether the mention holds a whole word of the name, spelt (nearly) alike.
+
+    A matched prefix is not enough here: "take it over" does not name "Buffer Overflow".
+    """
+    said = re.findall(r"[a-z][a-z0-9-]{3,}", mention.casefold())
+    words = re.findall(r"[a-z][a-z0-9-]{3,}", name.casefold())
+    return any(
+        a == b or (min(len(a), len(b)) >= 5 and fuzz.ratio(a, b) >= 85) for a in said for b in words
+    )
 
 
 def task_about_document(mention: str, names: Names) -> str | None:
@@ -112,7 +128,7 @@ def task_about_document(mention: str, names: Names) -> str | None:
     """
     documents = names.of("document")
     document = find_in(mention, documents).name if documents else None
-    if document is None:
+    if document is None or not _says_a_word_of(mention, document):
         return None
     about = [t for t in names.of("task") if find_in(t, documents).name == document]
     return about[0] if len(about) == 1 else None
