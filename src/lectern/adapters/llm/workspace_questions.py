@@ -49,9 +49,27 @@ from lectern.adapters.understanding.workspace_patterns import (
     TEAM,
     WORKSPACE_SEARCH,
 )
+from lectern.adapters.understanding.workspace_plan import scoped_project
 from lectern.domain.assistant import AIResponse, ToolCall
 
 MODEL_ID = "rules:assistant-v1"
+
+_COMMENTS_ON = re.compile(
+    r"^(?:(?:is|are|were|was)\s+there\s+)?any\s+(?:new\s+)?(?:comments?|notes?)\s+"
+    r"(?:on|about|for|under|in)\s+(?P<q>.+?)\W*$",
+    re.I,
+)
+"""Whether a thing has comments: of a task named whole, its details; else a search."""
+
+_ABOUT_THIS = re.compile(
+    r"^(?:tell\s+me\s+(?:more\s+|a\s+bit\s+(?:more\s+)?)?about|more\s+(?:on|about)|"
+    r"what(?:'s|\s+is)\s+in|summari[sz]e|explain|open|show(?:\s+me)?|read|go\s+over)\s+"
+    r"(?:this|it|this\s+one|this\s+(?:document|doc|page|advisory))"
+    r"(?:\s+(?:please|for\s+me))?\W*$",
+    re.I,
+)
+"""A detail request pointing at the page ("tell me more about this one"): on a document's
+page, that document."""
 
 Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
 CallMaker = Callable[..., ToolCall]
@@ -66,9 +84,17 @@ class WorkspaceQuestions:
         return [lambda _: [call], lambda done: AIResponse(reply(done), model=MODEL_ID)]
 
     def _attention(self, text: str, refs: Refs) -> list[Stage]:
-        del refs
         if not ATTENTION.search(text):
             return []
+        named = IN_PROJECT.search(text)
+        project = refs.project(named.group("p")) if named else scoped_project(text, refs.names)
+        if project is not None and re.search(r"\b(?:my|me|i|mine)\b", text, re.I):
+            # "what's on my plate in the phishing project": the summary spans every project,
+            # so the reader's tasks in the one named answer it
+            readers = refs.names.of("reader")
+            mine = readers[0] if readers else "me"
+            call = self._call("get_tasks", project_id=project, assignee_id=mine)
+            return self._single(call, _tasks_reply)
         told = attention_reply(attention_sections_of(text))
         return self._single(self._call("get_attention_summary"), told)
 
@@ -200,6 +226,10 @@ class WorkspaceQuestions:
         return self._single(self._call("get_documents", project_id=project), _documents_reply)
 
     def _document_details(self, text: str, refs: Refs) -> list[Stage]:
+        if refs.page_document is not None and _ABOUT_THIS.match(text):
+            # "tell me more about this one" on a document's page: that document
+            call = self._call("get_document_details", document_id=refs.page_document)
+            return self._single(call, _document_reply)
         match = DOCUMENT_DETAILS.match(text)
         says = SAYS.match(text)
         if match:
@@ -259,6 +289,17 @@ class WorkspaceQuestions:
         return self._single(self._call("get_projects", **arguments), _projects_reply)
 
     def _search(self, text: str, refs: Refs) -> list[Stage]:
+        asked = _COMMENTS_ON.match(text)
+        said = task_words(asked.group("q")) if asked else ""
+        task = refs.task_in(said) if said else None
+        project = refs.project_in(said) if said else None
+        if (
+            task is not None
+            and covered(said, task) == 1.0
+            and (project is None or covered(said, task) > covered(said, project))
+        ):
+            # "any notes on the drill task?": a task's comments are in its details
+            return self._single(self._call("get_task_details", task_id=task), _task_reply)
         match = SEARCH.match(text)
         if not match:
             return []

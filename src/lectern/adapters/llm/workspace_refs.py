@@ -21,6 +21,7 @@ from lectern.adapters.understanding.mentions import (
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.workspace_patterns import IT, THIS_PROJECT
+from lectern.adapters.understanding.workspace_plan import task_about_document
 
 _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f-]{27,}", re.I)
 """A task's id, as replies write it (`[task:<id>]`): passed as it is."""
@@ -84,6 +85,9 @@ def task_ref(value: str | None, names: Names, it_task: str | None) -> str:
                 tuple(tasks[:3]),
             )
         )
+    linked = task_about_document(words, names) if tasks and words else None
+    if linked is not None:
+        return linked  # "the citrix one": the task about the document the words name
     if tasks and words and not _ID.fullmatch(words):
         # "the firewall audit task" when no task is called anything like it: ask,
         # rather than propose a change the tool can only refuse.

@@ -37,7 +37,12 @@ from lectern.adapters.llm.workspace_refs import (
 from lectern.adapters.llm.workspace_replies import _summary
 from lectern.adapters.llm.workspace_several import WorkspaceSeveral
 from lectern.adapters.understanding.layer import REPLIES, Clarification
-from lectern.adapters.understanding.mentions import names_from_prompt, resolve, resolve_person
+from lectern.adapters.understanding.mentions import (
+    covered,
+    names_from_prompt,
+    resolve,
+    resolve_person,
+)
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.workspace_parts import once_each
@@ -72,6 +77,63 @@ from lectern.adapters.understanding.workspace_patterns import (
     TASK_REF,
 )
 from lectern.domain.assistant import AIResponse, Message, ToolCall
+
+_UNAPOSTROPHED = re.compile(r"\b(what|who|how|where|there|that)s\b", re.I)
+"""A contraction typed without its apostrophe ("whats overdue", "whos on it")."""
+
+
+def _apostrophes_restored(text: str) -> str:
+    """The request with "whats" read as "what's"; quoted words (a title, a comment) as said."""
+    pieces = re.split(r"([\"“'‘][^\"”'’]+[\"”'’])", text)
+    return "".join(
+        piece if index % 2 else _UNAPOSTROPHED.sub(r"\1's", piece)
+        for index, piece in enumerate(pieces)
+    )
+
+
+_DUE_ALONE = re.compile(
+    r"^(?:(?:make\s+it|set\s+it|have\s+it|it(?:['’]s|\s+is|\s+should\s+be)(?:\s+now)?)\s+)?"
+    r"(?:due|deadline)\s*:?\s+(?P<when>(?:(?!\b(?:please|pls|thanks)\b)[^,.;?!])+?)"
+    r"(?:\s*,?\s*(?:please|pls|thanks|thank\s+you))?[\s.!]*$",
+    re.I,
+)
+"""A due date and nothing else ("due next friday please", "it's due the 20th")."""
+
+_LOOKUP_AFTER = re.compile(
+    r"\s*[,;]?\s*(?:and\s+then|then|and\s+also|and|also)\s+(?:please\s+)?(?:show|open|list|"
+    r"tell|what|which|who|pull\s+up|give\s+me|get\s+me|read)\b",
+    re.I,
+)
+"""A look-up asked after a new task's quoted title: a request of its own."""
+
+_QUOTED_TITLE = re.compile(r"[\"“'‘][^\"”'’]+[\"”'’]")
+_PLACE = re.compile(
+    r"\s(?:in|into|under|to|for|on)\s+(?:the\s+)?(?P<p>[^,.;:'\"“”‘’]+?)(?=\s*(?:[,.;:]|$))"
+)
+
+
+def _part_of_project(rest: str, projects: list[str]) -> tuple[str, int, int] | None:
+    """A project a new task goes in, named by some of its words ("in vpn hardening").
+
+    Only beside a quoted title (the words outside the quotes are not the title), and every
+    word said must be one of the project's: "in the vpn logs" is no place.
+    """
+    if not _QUOTED_TITLE.search(rest):
+        return None
+    for found in _PLACE.finditer(rest):
+        words = found.group("p")
+        project = resolve(words, projects).name
+        if project is not None and covered(words, project) == 1.0:
+            return project, found.start(), found.end()
+    return None
+
+
+_CHANGE_THEN_STATEMENT = re.compile(
+    r"^(?P<lead>[^.?!]+[.?!]+)\s+(?P<rest>(?:i|i['’](?:ve|m|d|ll)|we|we['’](?:ve|re|ll)|it|"
+    r"it['’]s|its|that|that['’]s|this|they|they['’]re|he|she|the|my|our)\b.*)$",
+    re.I | re.S,
+)
+"""A first sentence, then a statement with its own subject ("I've finished the draft.")."""
 
 _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same)\b", re.I)
 """A bare quoted title repeats the last creation only with a word that says so."""
@@ -120,6 +182,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
+        text = _apostrophes_restored(text)
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]
@@ -191,6 +254,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
             self._rename,
             self._describe,
             self._due,
+            self._due_alone,
             self._priority,
             self._assign,
             self._complete,
@@ -199,6 +263,9 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
             calls = matcher(text, context)
             if calls:
                 return self._act(calls)
+        told = self._change_then_context(text, context)
+        if told:
+            return self._act(told)
         both = self._two_questions(text, context)
         if both:
             return both
@@ -222,6 +289,29 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
                 return stages
         return None
 
+    def _change_then_context(self, text: str, context: Refs) -> list[ToolCall]:
+        """A field change followed by a sentence that only says why ("... I've done it.").
+
+        The later sentence tells, it asks nothing: the change is the first sentence's alone.
+        Only changes that carry no text of their own (status, priority, due date, owner,
+        done); a comment's or a blocker's words may well be in the later sentence.
+        """
+        said = _CHANGE_THEN_STATEMENT.match(text)
+        if not said or re.search(r"(?:\?|\b(?:too|as\s+well|also))\W*$", said.group("rest")):
+            return []  # a question, or a second request said short ("The runbook too.")
+        lead, rest = said.group("lead"), said.group("rest")
+        for matcher in (self._due, self._priority, self._assign, self._complete, self._status):
+            try:
+                calls = matcher(lead, context)
+            except _Unclear:
+                return []  # read whole, as before
+            if calls:
+                other = context.task_in(rest)
+                if other is not None and other != calls[0].arguments.get("task_id"):
+                    return []  # the later sentence is about another task: read whole
+                return calls
+        return []
+
     def _one_action(self, text: str, context: Refs) -> list[ToolCall]:
         for matcher in (
             self._comment,
@@ -230,6 +320,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
             self._rename,
             self._describe,
             self._due,
+            self._due_alone,
             self._priority,
             self._assign,
             self._complete,
@@ -298,7 +389,14 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
                     reference = name
                     rest = rest[: found.start()] + rest[found.end() :]
                     break
-        title = " ".join(rest.split()).lstrip(" :-").strip()
+            else:
+                # With the title quoted, the words outside the quotes may name the project
+                # by part of its name ("'Rotate keys' in vpn hardening").
+                found_part = _part_of_project(rest, refs.names.of("project"))
+                if found_part is not None:
+                    reference, start, end = found_part
+                    rest = rest[:start] + rest[end:]
+        title = " ".join(rest.split()).lstrip(" :,-").strip()
         # What is left around the title once the project, date and priority are out: "here:",
         # "called", "new task", quotes around it, "for me" (its assignee).
         title = re.sub(
@@ -311,6 +409,8 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
         quoted = re.fullmatch(r"[\"“'‘](?P<t>[^\"”'’]+)[\"”'’](?P<after>.*)", title)
         if quoted:
             title, after = quoted.group("t"), quoted.group("after")
+            if _LOOKUP_AFTER.match(after):
+                return []  # "... and then show me the T1133 doc": two requests, read as such
             owner = re.fullmatch(
                 r"\s*(?:,\s*)?for\s+(?P<p>me|[a-z][\w.-]*)\s*[,.]?\s*", after, re.I
             )
@@ -353,11 +453,16 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
             where = re.sub(r"\s+project$", "", quoted.group("where"), flags=re.I)
             project = resolve(where, projects).name
             task = None if said else resolve(where, refs.names.of("task")).name
+            if (
+                task is not None
+                and project is not None
+                and covered(where, project) > covered(where, task)
+            ):
+                task = None  # "vpn hardening" is all the project's words, half a task's
             if project is not None and task is None:
                 tail = quoted.group("tail") or ""
-                return (
-                    f"{quoted.group('v')} a task {quoted.group('t')} in the {project} project{tail}"
-                )
+                # "put 'X' in ..." is a creation too, said with a verb the pattern knows
+                return f"create a task {quoted.group('t')} in the {project} project{tail}"
         led = PROJECT_TASK.match(text)
         if (
             led
@@ -497,6 +602,17 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
         target = match.group("t") or match.group("t2") or match.group("t3")
         when = match.group("due") or match.group("due2") or match.group("due3")
         return [self._call("update_task", task_id=refs.task(target), due_date=when)]
+
+    def _due_alone(self, text: str, refs: Refs) -> list[ToolCall]:
+        """A due date said on its own ("due next friday please"): the task in view's."""
+        match = _DUE_ALONE.match(text)
+        if not match:
+            return []
+        said = f"due {match.group('when').strip()}"
+        day = due_clause(said, self.clock(), moved=True)
+        if day is None or said[day[2] :].strip():
+            return []  # "due friday for the runbook" names its task: not the one in view
+        return [self._call("update_task", task_id=refs.task(None), due_date=day[0])]
 
     def _rename(self, text: str, refs: Refs) -> list[ToolCall]:
         match = RENAME_TASK.match(text)

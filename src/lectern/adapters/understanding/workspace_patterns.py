@@ -116,7 +116,8 @@ TASK_DETAILS = re.compile(
     # "who's doing the phishing drill?", "who has the runbook": whose a task is, in its details
     r"who(?:['’]s|\s+is)\s+(?:doing|handling|on|got|owning|running|working\s+on|assigned\s+to|"
     r"responsible\s+for)\s+(?P<t7>[^,]+?)|who\s+(?:has|owns|got|does|is\s+doing)\s+(?P<t8>[^,]+?))"
-    r"(?:\s+(?:for\s+me|please|quickly|real\s+quick|right\s+now|now|at\s+the\s+moment))*\W*$",
+    r"(?:\s+(?:for\s+me|please|quickly|real\s+quick|right\s+now|now|at\s+the\s+moment|too|"
+    r"as\s+well|also))*\W*$",
     re.I,
 )
 DOCUMENTS = re.compile(
@@ -130,8 +131,11 @@ DOCUMENT_DETAILS = re.compile(
     r"^(?:(?:show|open|read|get)(?: me)? (?:the )?document\s+(?P<d1>.+?)|what does (?:the )?"
     r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?)|"
     # "open the Check Point advisory document", "what's in the T1133 doc?"
-    r"(?:(?:show|open|read|get|summari[sz]e)(?: me)?|what(?:'s| is) in) (?:the )?(?P<d4>.+?)\s+"
-    r"(?:advisory\s+)?(?:document|doc|advisory|write-?up))"
+    r"(?:(?:show|open|read|get|pull\s+up|bring\s+up|summari[sz]e)(?: me)?|what(?:'s| is) in) "
+    r"(?:the )?(?P<d4>.+?)\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up)|"
+    # "open CVE-2024-24919", "pull up T1133": an advisory's or a technique's id is a document
+    r"(?:show|open|read|get|pull\s+up|bring\s+up)(?: me)? (?:the )?"
+    r"(?P<d5>CVE-\d{4}-\d{3,}|T\d{4}(?:\.\d{3})?))"
     # "read the Check Point document and tell me what it asks us to do": answered from it
     r"(?:,?\s+and\s+(?:then\s+)?(?:tell|show|explain|let)\b[^.]*)?\W*$",
     re.I,
@@ -272,7 +276,7 @@ CREATE_BLOCKER = re.compile(
     rf"^(?:{BLOCKER_VERB}\s+(?:a\s+)?(?:new\s+)?|(?:an?\s+|new\s+)?)blocker\s+"
     r"(?:to|on|for|against)\s+(?P<target>[^(:]+?)"
     # "log a blocker on the runbook (waiting for the template)": the reason in parentheses
-    r"\s*(?::|-|\(|\bsaying\b|\bthat\b|\bbecause(?:\s+of)?\b|\bsince\b|(?=\bwaiting\b))\s*"
+    r"\s*(?::|[-–—]|\(|\bsaying\b|\bthat\b|\bbecause(?:\s+of)?\b|\bsince\b|(?=\bwaiting\b))\s*"
     r"(?P<d>.+)$|"
     # "the drill can't go ahead because the allowlist isn't set up (, log it as a blocker)"
     r"^(?!(?:why|what|how|when|who|can|could|is|does|do)\b)(?P<target3>.+?)\s+(?:can\s*not|"
@@ -380,8 +384,10 @@ _CAN_DO = (
     r"the\s+workspace|changes)(?:\s+(?:for\s+me|here|at\s+all))?"
 )
 _READ_ONLY = (
-    r"(?:just\s+|only\s+)?(?:read[-\s]?only|view[-\s]?only|only\s+(?:reading|looking|read|view)|"
-    r"just\s+(?:reading|looking|read|view))(?:\s+access)?"
+    r"(?:just\s+|only\s+)?(?:read[-\s]?only|view[-\s]?only|only\s+(?:reading|looking|read|view|"
+    r"see|look)|just\s+(?:reading|looking|read|view|see|look))(?:\s+access)?"
+    # "... or only read them?": what is only read, said again
+    r"(?:\s+(?:at\s+)?(?:them|it|things|stuff|tasks|projects))?"
 )
 CAPABILITIES = re.compile(
     # "(can you) manage tasks, or are you read-only?": the policy has taken "can you" off

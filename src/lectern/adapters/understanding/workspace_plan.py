@@ -14,8 +14,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
-from lectern.adapters.understanding.mentions import Names, find_in, resolve, resolve_person
+from lectern.adapters.understanding.mentions import (
+    Names,
+    covered,
+    find_in,
+    resolve,
+    resolve_person,
+)
 from lectern.adapters.understanding.scaffold import clean
 from lectern.adapters.understanding.slots import (
     blocker_status_of,
@@ -43,7 +51,7 @@ _TITLES = tuple(
         # "we need someone to update the MFA policy": the work that needs doing
         r"\b(?:need|needs|want|wants)\s+(?:someone|somebody|one\s+of\s+us|a\s+person)\s+to\s+"
         r"(?P<n>.+?)(?=\s*(?:,|\band\b|\bcan you\b|$))",
-        r":\s*(?P<a>[^,]+?)(?=,|\s+and\s+assign|$)",
+        r":\s*(?P<a>[^,]+?)(?=,|[.!]\s|\s+and\s+assign|$)",
         r"\b(?:called|named)\s+(?P<c>.+?)(?=\s+(?:in|for|and|due)\b|$)",
         r"\b(?:task|todo|to-do)\s+(?:to|for)\s+(?P<t>.+?)(?=\s+(?:in the|and|,|-)\b|\s+in\s+\w+\s+"
         r"(?:project|awareness|hardening)|$)",
@@ -89,9 +97,41 @@ def _task(text: str, names: Names, where: Where, action: str) -> str | Clarifica
         return found.name
     if found.ambiguous:
         return which_of("task", found.candidates, action)
+    if where.task is not None and _DEICTIC.search(mention):
+        return where.task  # "let bob take it over": the task in view, whatever else is said
+    linked = task_about_document(mention, names)
+    if linked is not None:
+        return linked
     if where.task is not None:
         return where.task
     return name_it("task", action.lower() or "use", [f"{action} {t}" for t in tasks])
+
+
+def _says_a_word_of(mention: str, name: str) -> bool:
+    """Whether the mention holds a whole word of the name, spelt (nearly) alike.
+
+    A matched prefix is not enough here: "take it over" does not name "Buffer Overflow".
+    """
+    said = re.findall(r"[a-z][a-z0-9-]{3,}", mention.casefold())
+    words = re.findall(r"[a-z][a-z0-9-]{3,}", name.casefold())
+    return any(
+        a == b or (min(len(a), len(b)) >= 5 and fuzz.ratio(a, b) >= 85) for a in said for b in words
+    )
+
+
+def task_about_document(mention: str, names: Names) -> str | None:
+    """The one task whose title points at the document a mention names, if any.
+
+    "give bob the citrix one": "citrix" is in no task's title but in one linked document's,
+    and one task's title ("Review NetScaler session tokens") points at that document by
+    its rarer words. Two such tasks, or none, name nothing.
+    """
+    documents = names.of("document")
+    document = find_in(mention, documents).name if documents else None
+    if document is None or not _says_a_word_of(mention, document):
+        return None
+    about = [t for t in names.of("task") if find_in(t, documents).name == document]
+    return about[0] if len(about) == 1 else None
 
 
 def _project(text: str, names: Names, where: Where) -> str | None:
@@ -166,6 +206,32 @@ def _reason(text: str) -> str:
     return clean(found.group("after") or found.group("before"))
 
 
+_ASKS_TO_RESOLVE = re.compile(
+    r"^(?:(?:so|and|then)\s+)?(?:please\s+|pls\s+|(?:can|could|would)\s+you\s+)?(?:resolve|close|"
+    r"clear|lift|remove|unblock|mark)\b",
+    re.I,
+)
+"""A clause that asks for the resolution rather than saying what resolved it."""
+
+
+def _says_something(said: str) -> bool:
+    """Whether a resolution holds words beyond pointing at the blocker ("that blocker please")."""
+    pointing = r"\b(?:the|that|this|it|blocker|one|please|pls|now|too)\b|\W"
+    return bool(re.sub(pointing, "", said, flags=re.I))
+
+
+def _told_beside_request(text: str) -> str:
+    """The clause of a message that says what happened, beside the one asking to resolve.
+
+    "the vendor shipped the part - please lift the blocker": what happened is before.
+    """
+    clauses = re.split(r"\s+[-–—]\s+|\s*[;:]\s*|(?<=[.!?])\s+|,\s+(?=so\b)", text)
+    told = [
+        clean(c) for c in clauses if not _ASKS_TO_RESOLVE.search(clean(c)) and len(clean(c)) >= 3
+    ]
+    return told[-1] if told else ""
+
+
 def _relative_due(text: str, now: datetime | None, *, moved: bool = False) -> str | None:
     return None if now is None else due_date_of(text, now, moved=moved)
 
@@ -173,6 +239,28 @@ def _relative_due(text: str, now: datetime | None, *, moved: bool = False) -> st
 _NAMED_PROJECT = re.compile(
     r"\b(?:in|on|of|for|from|to|under|about)\s+the\s+(?P<p>[^,?.!]{2,40}?)\s+project\b", re.I
 )
+
+
+_IN_PROJECT = re.compile(
+    r"(?=\b(?:in|on|for|under|within)\s+(?:the\s+)?(?P<p>[^,?.!]{2,40}?)"
+    r"(?:\s+project\b|\s*[,?.!]|$))",
+    re.I,
+)
+"""Every "in X" of a message, overlapping ("on my plate in the VPN project")."""
+
+
+def scoped_project(text: str, names: Names) -> str | None:
+    """The project a question is confined to ("in the VPN project", "in phishing awareness").
+
+    Its words must all be the project's, so "in my queue" confines nothing.
+    """
+    projects = names.of("project")
+    for found in _IN_PROJECT.finditer(text):
+        words = found.group("p")
+        project = resolve(words, projects).name
+        if project is not None and covered(words, project) == 1.0:
+            return project
+    return None
 
 
 def unknown_project(text: str, names: Names) -> Clarification | None:
@@ -212,6 +300,12 @@ def plan_workspace(
     arguments: dict[str, Any] = {}
     if intent != "create_task" and (asked := unknown_project(text, names)) is not None:
         return asked
+    if intent == "get_attention_summary" and where.reader is not None:
+        scope = scoped_project(text, names)
+        if scope is not None and re.search(r"\b(?:my|me|i|mine)\b", text, re.I):
+            # "what have I got on in phishing awareness": the summary spans every project,
+            # so the reader's tasks in the one named answer it
+            return [call("get_tasks", project_id=scope, assignee_id=where.reader)]
     if intent in ("get_attention_summary", "get_projects"):
         return [call(intent)]
     if intent in ("get_project_details", "get_tasks", "get_documents"):
@@ -342,13 +436,24 @@ def plan_workspace(
         return [call(intent, **arguments)]
     if intent == "create_blocker":
         found = re.search(
-            r"(?::|\bby\b|\buntil\b|\bwaiting for\b|\bon\b.*?:)\s*(?P<d>.+)$", text, re.I
+            r"(?::|\s[-–—]\s|\bby\b|\buntil\b|\bwaiting for\b|\bon\b.*?:)\s*(?P<d>.+)$",
+            text,
+            re.I,
         )
         description = clean(found.group("d")) if found else ""
         if not description:
             return Clarification("What is it blocked by?", ())
+        # "hold up the drill task - the venue fell through": the task named before the reason
+        # (not a project named there, nor a task "it" means that the message has just made)
+        head = text[: found.start()] if found else text
+        held = find_in(head, names.of("task")).name
+        place = find_in(head, names.of("project")).name
+        if held is not None and place is not None and covered(head, place) >= covered(head, held):
+            held = None
         if where.task is not None and _DEICTIC.search(text):
             arguments["task_id"] = where.task
+        elif held is not None and not _DEICTIC.search(text):
+            arguments["task_id"] = held
         project = _project(text, names, where)
         if project is not None and "task_id" not in arguments:
             arguments["project_id"] = project
@@ -362,6 +467,10 @@ def plan_workspace(
             else:
                 return name_it("blocker", "resolve", [f"Resolve {b}" for b in blockers])
         resolution = comment_of(text) or _reason(text)
+        if resolution and (_ASKS_TO_RESOLVE.search(resolution) or not _says_something(resolution)):
+            # "the part arrived - please lift the blocker": the request is not what happened,
+            # nor is "blocker" after the "that" of "close that blocker"
+            resolution = _told_beside_request(text)
         if not resolution:
             # "resolve the blocker": what resolved it is the record's point; ask for it
             return Clarification(

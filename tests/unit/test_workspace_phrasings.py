@@ -1,0 +1,255 @@
+"""Workspace phrasings the rules missed, one mechanism per test (none a sentence of the sets).
+
+A contraction typed without its apostrophe; the reader's own work in one named project; a
+task's comments asked after; an object after "or only read"; a due date said alone about the
+task in view; a new task's quoted title after a comma, its project named by part of its name,
+and a look-up asked after it; a title that ends with its sentence; a blocker's reason after a
+dash and the task named before it; what resolved a blocker beside the request to close it; a
+change followed by a sentence that only says why; a document opened by its id or from its
+page; a task known by the document it is about.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from lectern.adapters.llm.workspace_rules import WorkspaceRules
+from lectern.adapters.understanding.mentions import names_from_prompt
+from lectern.adapters.understanding.workspace_patterns import CAPABILITIES
+from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
+from lectern.application.assistant.names import NAMES_HEADER
+from lectern.domain.assistant import ToolCall
+
+SYSTEM = "\n".join(
+    [
+        NAMES_HEADER,
+        "- project: VPN gateway hardening",
+        "- project: Phishing awareness",
+        "- task: Patch the Check Point gateways",
+        "- task: Review NetScaler session tokens",
+        "- task: Hunt for unusual VPN logins",
+        "- task: Write the incident runbook",
+        "- task: Schedule the phishing drill",
+        "- blocker: Waiting for the vendor maintenance window (on Patch the Check Point gateways)",
+        "- document: CVE-2024-24919: Check Point Quantum Gateway information disclosure",
+        "- document: CVE-2023-4966: Citrix NetScaler session hijacking",
+        "- document: T1133: External Remote Services",
+        "- document: T1190: Exploit Public-Facing Application",
+        "- member: alice (Alice Analyst)",
+        "- member: bob (Bob Builder)",
+        "- reader: alice",
+    ]
+)
+NAMES = names_from_prompt(SYSTEM)
+NOWHERE = Where(None, None, "alice")
+MONDAY = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+
+
+def _call(tool: str, **arguments: Any) -> ToolCall:
+    return ToolCall("t", tool, dict(arguments))
+
+
+def _rules() -> WorkspaceRules:
+    return WorkspaceRules(_call, clock=lambda: MONDAY)
+
+
+def _on_page(kind: str, ident: str, name: str) -> str:
+    return f"The reader is on a {kind} page {name!r} (id {ident}).\n{SYSTEM}"
+
+
+def _calls(text: str, system: str = SYSTEM) -> list[tuple[str, dict[str, Any]]]:
+    stages = _rules().plan(text, [], system)
+    assert stages is not None, text
+    calls = stages[0](None)
+    assert isinstance(calls, list), (text, calls)
+    return [(c.name, dict(c.arguments)) for c in calls]
+
+
+def _planned(intent: str, text: str) -> list[tuple[str, dict[str, Any]]]:
+    planned = plan_workspace(intent, text, NAMES, NOWHERE, _call, MONDAY)
+    assert isinstance(planned, list), planned
+    return [(c.name, dict(c.arguments)) for c in planned]
+
+
+def test_a_contraction_typed_without_its_apostrophe_reads_as_with_it() -> None:
+    assert _calls("whats overdue right now") == [("get_attention_summary", {})]
+    # Quoted words are the reader's own: a title keeps them as typed.
+    [(tool, arguments)] = _calls("add 'Find out whats leaking' to the phishing awareness project")
+    assert (tool, arguments["title"]) == ("create_task", "Find out whats leaking")
+
+
+def test_the_readers_own_work_in_one_named_project_lists_their_tasks_there() -> None:
+    mine = ("get_tasks", {"project_id": "Phishing awareness", "assignee_id": "alice"})
+    assert _calls("what's on my plate in the phishing awareness project") == [mine]
+    assert _calls("what's on my plate for phishing awareness") == [mine]
+    assert _planned(
+        "get_attention_summary", "anything for me to do within phishing awareness?"
+    ) == [mine]
+    # Without a project it stays the summary across every project.
+    assert _planned("get_attention_summary", "anything for me to do today?") == [
+        ("get_attention_summary", {})
+    ]
+
+
+def test_whether_a_task_named_whole_has_comments_opens_the_task() -> None:
+    assert _calls("are there any notes on Hunt for unusual VPN logins") == [
+        ("get_task_details", {"task_id": "Hunt for unusual VPN logins"})
+    ]
+    # Words that are only partly a task's, or a project's as much, stay a search.
+    [(tool, _)] = _calls("any notes on odd hours for vpn logins")
+    assert tool == "search_content"
+    [(tool, _)] = _calls("any comments on the vpn project?")
+    assert tool == "search_content"
+    [(tool, _)] = _calls("any comments about gateway outages in our projects?")
+    assert tool == "search_content"
+
+
+def test_what_is_only_read_may_be_said_again_after_or_only_read() -> None:
+    assert CAPABILITIES.match("edit projects or just look at them?") is not None
+    assert CAPABILITIES.match("update tasks, or only see them") is not None
+
+
+def test_a_due_date_said_alone_is_the_task_in_views() -> None:
+    page = _on_page("task", "task-7", "Write the incident runbook")
+    assert _calls("it's due the 20th please", page) == [
+        ("update_task", {"task_id": "task-7", "due_date": "2026-11-20"})
+    ]
+    # A date followed by more words is not said alone.
+    stages = _rules().plan("deadline tomorrow for the hunt", [], page)
+    made = stages[0](None) if stages else []
+    assert not (isinstance(made, list) and made and made[0].arguments.get("task_id") == "task-7")
+    # With no task in view, which one is asked.
+    stages = _rules().plan("due friday", [], SYSTEM)
+    assert stages is not None
+    assert not isinstance(stages[0](None), list)
+
+
+def test_a_quoted_title_after_a_comma_is_the_title() -> None:
+    [(tool, arguments)] = _calls(
+        "make a low priority task in Phishing awareness, 'Order the posters'? It is for the drill."
+    )
+    assert (tool, arguments["title"], arguments["priority"]) == (
+        "create_task",
+        "Order the posters",
+        "low",
+    )
+
+
+def test_a_new_task_goes_in_a_project_named_by_part_of_its_name() -> None:
+    assert _calls("add task 'Rotate the gateway keys' under vpn hardening by 2026-12-01") == [
+        (
+            "create_task",
+            {
+                "project_id": "VPN gateway hardening",
+                "title": "Rotate the gateway keys",
+                "due_date": "2026-12-01",
+            },
+        )
+    ]
+
+
+def test_a_look_up_asked_after_a_new_quoted_task_is_a_second_request() -> None:
+    assert _calls("put 'Rotate the gateway keys' in vpn hardening, then show me the T1133 doc") == [
+        (
+            "create_task",
+            {"project_id": "VPN gateway hardening", "title": "Rotate the gateway keys"},
+        ),
+        ("get_document_details", {"document_id": "T1133: External Remote Services"}),
+    ]
+
+
+def test_a_title_after_a_colon_ends_with_its_sentence() -> None:
+    [(tool, arguments)] = _planned(
+        "create_task", "Put under Phishing awareness: Print the flyers. Bob should own it."
+    )
+    assert (tool, arguments["title"]) == ("create_task", "Print the flyers")
+
+
+def test_a_blockers_reason_may_follow_any_dash_and_its_task_comes_before() -> None:
+    assert _calls("flag a blocker on the hunt task – the log export is broken") == [
+        (
+            "create_blocker",
+            {"task_id": "Hunt for unusual VPN logins", "description": "The log export is broken"},
+        )
+    ]
+    assert _planned("create_blocker", "hold the runbook task — the printer is out of toner") == [
+        (
+            "create_blocker",
+            {"task_id": "Write the incident runbook", "description": "The printer is out of toner"},
+        )
+    ]
+
+
+def test_a_blocker_in_a_named_project_or_on_a_task_said_as_it_is_no_other_tasks() -> None:
+    [(_, in_project)] = _planned(
+        "create_blocker", "log a blocker in phishing awareness: the print shop closed"
+    )
+    assert "task_id" not in in_project and in_project["project_id"] == "Phishing awareness"
+    [(_, on_it)] = _planned(
+        "create_blocker", "new VPN task 'Check the tokens', blocked on it: no access"
+    )
+    assert "task_id" not in on_it
+
+
+def test_what_resolved_a_blocker_is_not_the_request_to_close_it() -> None:
+    assert _planned(
+        "resolve_blocker", "The vendor confirmed a slot for Sunday; please clear the blocker"
+    ) == [
+        (
+            "resolve_blocker",
+            {
+                "blocker_id": "Waiting for the vendor maintenance window",
+                "resolution": "The vendor confirmed a slot for Sunday",
+            },
+        )
+    ]
+    [(_, arguments)] = _planned(
+        "resolve_blocker", "Legal signed the contract, so lift that blocker please"
+    )
+    assert arguments["resolution"] == "Legal signed the contract"
+
+
+def test_a_change_followed_by_a_sentence_that_only_says_why_is_the_change() -> None:
+    assert _calls("Set the hunt task to in progress. I started on it this morning.") == [
+        ("update_task", {"task_id": "Hunt for unusual VPN logins", "status": "in_progress"})
+    ]
+    assert _calls("Mark the runbook done. It went through legal already.") == [
+        ("complete_task", {"task_id": "Write the incident runbook"})
+    ]
+    # A later sentence about another task, or said short with "too", may be a second request.
+    for text in (
+        "Mark the runbook done. The phishing drill is next.",
+        "Give the hunt to bob. The runbook too.",
+    ):
+        stages = _rules().plan(text, [], SYSTEM)
+        made = stages[0](None) if stages else None
+        assert not (isinstance(made, list) and len(made) == 1), text
+
+
+def test_a_document_is_opened_by_its_id_or_from_its_page() -> None:
+    assert _calls("pull up T1190, and show me the runbook task as well") == [
+        ("get_document_details", {"document_id": "T1190: Exploit Public-Facing Application"}),
+        ("get_task_details", {"task_id": "Write the incident runbook"}),
+    ]
+    page = _on_page("document", "doc-3", "T1133: External Remote Services")
+    assert _calls("tell me a bit more about this", page) == [
+        ("get_document_details", {"document_id": "doc-3"})
+    ]
+
+
+def test_a_task_may_be_known_by_the_document_it_is_about() -> None:
+    quantum = ("assign_task", {"task_id": "Patch the Check Point gateways", "assignee_id": "bob"})
+    assert _planned("assign_task", "could bob handle the quantum one") == [quantum]
+    assert _calls("assign the quantum one to bob") == [quantum]
+    # A word that only begins like a document's names nothing; "it" is the task in view.
+    about = "- document: CVE-2099-0001: Incident Runbook Overflow"
+    with_printer = names_from_prompt(f"{SYSTEM}\n{about}")
+    asked = plan_workspace("assign_task", "let bob take over", with_printer, NOWHERE, _call)
+    assert not isinstance(asked, list)
+    in_view = Where("Hunt for unusual VPN logins", None, "alice")
+    [it] = plan_workspace("assign_task", "fine, bob can take it over", with_printer, in_view, _call)
+    assert it.arguments["task_id"] == "Hunt for unusual VPN logins"
+    # A document no task's title points at names no task: asked.
+    asked = plan_workspace("assign_task", "give bob the remote services one", NAMES, NOWHERE, _call)
+    assert not isinstance(asked, list)  # a question, no call
