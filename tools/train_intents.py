@@ -23,8 +23,8 @@ from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.understanding import intent_model
 from lectern.adapters.understanding.intent_examples import EXAMPLES
 from lectern.adapters.understanding.intent_training import (
-    C,
     DEV_POOLS,
+    C,
     calibrated_scale,
     example_rows,
     fit,
