@@ -35,6 +35,8 @@ from lectern.adapters.understanding.book_patterns import (
     LISTS,
     NAME_SHOULD_BE,
     NOT_YOUTH,
+    REASON_AFTER,
+    REASON_WORDS,
     REMOVE,
     RENAME,
 )
@@ -95,16 +97,9 @@ _SEVERAL_DELETED = re.compile(
     r"(?:\s+(?:reading\s+)?lists)?\W*$",
     re.I,
 )
-_REASON_AFTER = re.compile(
-    r"\s*[,;.!-]+\s*(?:i(?:['’]m|['’]ve|\s+am|\s+have)?|we|as|because|since|cos|they)\b.*$", re.I
-)
-"""Why, said after the request ("..., I'm starting over"): no part of a name."""
-
-
-_BOOK_REASON = re.compile(
-    r"\s*[,;]\s*(?:i(?:['’]m|['’]ve|\s+am|\s+have)?|we|because|since|cos|as)\b.*$", re.I
-)
-"""Why a book goes, said after it ("Gilead, I've read it"): no part of the title."""
+_REASON_AFTER = re.compile(rf"\s*[,;.!-]+\s*{REASON_WORDS}\b.*$", re.I)
+"""Why, said after the request, after any punctuation ("... - I'm starting over"): no part of
+a list's name."""
 
 
 class ListRules:
@@ -358,6 +353,6 @@ class ListRules:
             self.steps.call(
                 "remove_from_list",
                 list=_as_stored(_clean(match.group("list1") or match.group("list2")), lists),
-                book=it(_BOOK_REASON.sub("", match.group("book"))),
+                book=it(REASON_AFTER.sub("", match.group("book")).strip()),
             )
         )

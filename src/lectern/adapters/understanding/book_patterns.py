@@ -169,6 +169,12 @@ SIMILAR = re.compile(
     r"like\s+(?:it|this|that)(?:\s+one)?)\W*$",
     re.I,
 )
+REASON_WORDS = (
+    r"(?:(?:we|i|she|he|they|it)(?:['’]\w+|\s+am|\s+have)?|because|since|as|cause|cos|coz|bc)"
+)
+"""How a reason opens ("I've read it", "because", "we swapped it")."""
+REASON_AFTER = re.compile(rf"[,;]\s*{REASON_WORDS}\b.*$", re.I)
+"""Why, said after a title or a request ("Gilead, I've read it"): no part of the title."""
 WHO_WROTE = re.compile(
     r"^(?:who\s+(?:wrote|is the author of)|author of)\s+(?P<title>.+?)\W*$", re.I
 )

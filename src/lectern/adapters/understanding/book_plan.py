@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from rapidfuzz import fuzz
 
-from lectern.adapters.understanding.book_patterns import CORRECTION_LABEL, LABEL
+from lectern.adapters.understanding.book_patterns import CORRECTION_LABEL, LABEL, REASON_AFTER
 from lectern.adapters.understanding.corrections import correction_of, without_shown_people
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
@@ -48,10 +48,6 @@ _NOTE = re.compile(
     r"\bwith\s+(?:a|the)\s+note\b\s*[:,-]?\s*(?P<note>.+)$|\bnote\s*:\s*(?P<after>.+)$", re.I
 )
 _OTHER_ONE = re.compile(r"\b(?:the\s+)?other\s+(?:one|book|novel|title)\b|\banother\s+one\b", re.I)
-_REASON_AFTER = re.compile(
-    r"[,;]\s*(?:(?:we|i|she|he|they|it)(?:['’]\w+)?|because|since|as|cause|cos|coz|bc)\b.*$",
-    re.I,
-)
 _THIS_BOOK = re.compile(r"\b(?:this|that)\s+(?:one|book|novel|title)\b", re.I)
 _DEICTIC = re.compile(r"\b(?:this|it|that)(?:\s+(?:one|book))?\b", re.I)
 _WORD = r"(?:[A-Z][\w'’-]*|\d+)"
@@ -411,7 +407,7 @@ def plan_books(
             # "... with a note: from Sam": the note is not part of the title.
             rest = rest[: note.start()]
         # "..., we swapped it for something else": a reason after a comma is no part of it.
-        rest = _REASON_AFTER.sub("", rest)
+        rest = REASON_AFTER.sub("", rest)
         book = _book(rest, it)
         if book is None and intent == "remove_from_list" and _DELETE_WORDS.search(text):
             # "delete 'Book club'" names a list and no book: the list itself goes.
