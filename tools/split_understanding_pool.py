@@ -11,8 +11,9 @@ The pools: pool-v2 (seed "pool-v2-2026-11-26", dev2 / test2, the default), pool-
 "pool-v4-2026-11-27", dev4 / test3), pool-v5 (seed "pool-v5-2026-11-27", dev5 / test4, the
 book assistant and the workspace only), pool-v6 (seed "pool-v6-2026-11-28", dev6 / test5,
 the guideline chat and the KB reply only) pool-v7 (seed "pool-v7-2026-11-29", dev7 /
-test6, the book assistant and the workspace only) and pool-v8 (seed "pool-v8-2026-11-30", dev8 /
-test7, all four surfaces); `--seed` and `--splits` override a pool's.
+test6, the book assistant and the workspace only), pool-v8 (seed "pool-v8-2026-11-30", dev8 /
+test7, all four surfaces) and pool-v9 (seed "pool-v9-2026-12-01", dev9 / test8, the book
+assistant and the workspace only); `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
        python tools/split_understanding_pool.py [--pool pool-v7] --check
@@ -148,6 +149,28 @@ WRITTEN_BY_V8 = (
     "tools/split_understanding_pool.py --pool pool-v8 (seed pool-v8-2026-11-30, dealt by kind; "
     "a session dealt whole). "
 )
+WRITTEN_BY_V9 = (
+    "Written for issue 26 by two helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not the understanding section of docs/assistant.md, "
+    "not the requests of any earlier set; dev8's files opened only for the JSON shape of their "
+    "first cases and the kinds; the tools' names and arguments, the scorer and the seeded demo "
+    "workspace read for the shape and the names): a ninth pool, of book assistant and workspace "
+    "requests only, as a dozen different people write (terse, polite, indirect, questions that "
+    "are really commands, slang and idiom, typos and lower case, British spellings, non-native "
+    "English, chatty preambles with the request in the middle, misspelt titles and authors, "
+    "titles with 'and', '&' and subtitles, numbers as words, people by display or first name, "
+    "tasks named by part of their title or what they are about, statuses and dates in everyday "
+    "words, compound requests of two or three actions in the order asked, context-dependent "
+    "'this' / 'it' with a page or an earlier turn) and requests whose right reply is a "
+    "clarifying question. Every expectation is what a careful reader judges right from the words "
+    "and the data: book titles checked in the catalog sources and spelt as they spell them "
+    "(corrections only where the stored value differs from the one stated), the seeded demo "
+    "workspace (alice owner, bob member, vera viewer; cases with a 'today' key assume "
+    "2026-11-02, a Monday, and only those depend on the date). expect_clarify: one clarifying "
+    "question back, no action, nothing changed. expect_intent: greeting, thanks, capabilities or "
+    "off_topic, no tool. One pool (origin pool-v9), split per surface by "
+    "tools/split_understanding_pool.py --pool pool-v9 (seed pool-v9-2026-12-01, dealt by kind). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -171,6 +194,10 @@ ABOUT = {
     "run it once, at the end of this pass on issue 26, and report that run.",
     "dev8": WRITTEN_BY_V8 + "This is DEV8: tune on it. TEST7 (../test7) is held out: run it "
     "once, at the end of this pass on issue 26.",
+    "dev9": WRITTEN_BY_V9 + "This is DEV9: tune on it. TEST8 (../test8) is held out: run it "
+    "once, at the end of this pass on issue 26.",
+    "test8": WRITTEN_BY_V9 + "This is TEST8, HELD OUT: do not read it while changing the rules; "
+    "run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
 }
@@ -199,6 +226,9 @@ POOLS = {
         "pool-v7", "pool-v7-2026-11-29", ("dev7", "test6"), surfaces=("workspace", "assistant")
     ),
     "pool-v8": Pool("pool-v8", "pool-v8-2026-11-30", ("dev8", "test7")),
+    "pool-v9": Pool(
+        "pool-v9", "pool-v9-2026-12-01", ("dev9", "test8"), surfaces=("workspace", "assistant")
+    ),
 }
 SEED = POOLS["pool-v2"].seed
 

@@ -235,7 +235,22 @@ POOL_V8 = Pool(
     kb=Questions(questions=50, declined=15, id_prefix="p8-k-"),
     numbers_as_written=True,
 )
-POOLS = (POOL_V2, POOL_V3, POOL_V4, POOL_V5, POOL_V6, POOL_V7, POOL_V8)
+POOL_V9 = Pool(
+    "pool-v9",
+    ("dev9", "test8"),
+    ("assistant", "workspace"),
+    variety=Variety(cases=200, clarify=28, compound=20, context=16, per_intent=5, per_tool=8),
+    held_out=(
+        "This is TEST8, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v9-2026-12-01",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(70, 5),
+)
+POOLS = (POOL_V2, POOL_V3, POOL_V4, POOL_V5, POOL_V6, POOL_V7, POOL_V8, POOL_V9)
 
 
 def _pools(*, having: str | None = None, surface: str | None = None) -> list[Any]:

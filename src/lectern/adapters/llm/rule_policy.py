@@ -395,10 +395,11 @@ class RulePolicy:
             plan.by_meaning = True
             return plan
         lists = self.lists
+        compound = self._compound(history, system, available, nested=nested)
         for matcher in (
             lists.list_with_books,
             lists.find_and_add,
-            self._compound(history, system, available, nested=nested),
+            compound,
             lists.overview,
             functools.partial(lists.details, lists=names.of("list")),
             functools.partial(lists.named_contents, lists=names.of("list")),
@@ -418,6 +419,11 @@ class RulePolicy:
                 steps = matcher(text, it)
             except _NoReferent as error:
                 return _asking_which_book(plan, error)
+            if steps and matcher in (lists.list_with_books, lists.find_and_add):
+                # "pop Rebecca on a new list Gothic, then give it 4 stars": a list made with
+                # its books may be only the first of the requests; the reading that leaves no
+                # request behind wins.
+                steps = _fuller(steps, compound(text, it))
             if steps:
                 plan.steps.extend(steps)
                 return plan
@@ -687,6 +693,18 @@ def _on_the_list(part: str, listed: str | None) -> str:
         # "add X to Summer, take Emma off": off the list just named.
         part = re.sub(r"\s+(?:off|out)\W*$", "", part) + f" off the {listed} list"
     return part
+
+
+def _fuller(steps: list[Step], parts: list[Step]) -> list[Step]:
+    """`parts` (the message read part by part) when it asks for more changes than `steps`."""
+    if not parts:
+        return steps
+
+    def changes(plan: list[Step]) -> int:
+        first = plan[0](_Done([], []))
+        return sum(c.name in _ACTIONS for c in first) if isinstance(first, list) else 0
+
+    return parts if changes(parts) > changes(steps) else steps
 
 
 def _in_turn(planned: list[tuple[list[ToolCall], Step]]) -> list[Step]:

@@ -6,8 +6,8 @@ asks for the next tool calls or writes the reply. Names stay names: the tools re
 project's name or a task's title to its id (and refuse ambiguity). "It" and "this task"
 mean the page's task, else the last task a reply named (`[task:<id>]`); "this project" the
 page's project. The blocker changes are in `workspace_blockers.py`, the questions in
-`workspace_questions.py`; a message of several requests is read part by part
-(`workspace_several.py`), each part by the rules here.
+`workspace_questions.py`, new tasks in `workspace_creation.py`; a message of several
+requests is read part by part (`workspace_several.py`), each part by the rules here.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from lectern.adapters.llm.workspace_blockers import WorkspaceBlockers
+from lectern.adapters.llm.workspace_creation import WorkspaceCreation
 from lectern.adapters.llm.workspace_questions import (
     MODEL_ID,
     CallMaker,
@@ -38,7 +39,6 @@ from lectern.adapters.llm.workspace_replies import _summary
 from lectern.adapters.llm.workspace_several import WorkspaceSeveral
 from lectern.adapters.understanding.layer import REPLIES, Clarification
 from lectern.adapters.understanding.mentions import (
-    covered,
     names_from_prompt,
     resolve,
     resolve_person,
@@ -49,31 +49,24 @@ from lectern.adapters.understanding.workspace_parts import once_each
 from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER,
     ASSIGN,
-    ASSIGN_CLAUSE,
     CAPABILITIES,
     COMMENT,
     COMPLETE,
-    CREATE_TASK,
     CREATED,
     DESCRIBE,
     DUE,
     DUE_CLAUSE,
     DUE_WORDS,
     FIELD_ONLY,
-    IN_PROJECT,
     IT,
     PAGE,
     PAGE_PROJECT,
     PRIORITY,
-    PRIORITY_CLAUSE,
     PROJECT_LEAD,
     PROJECT_REF,
-    PROJECT_TASK,
-    QUOTED_INTO,
     RENAME_TASK,
     STATUS,
     STATUS_WORDS,
-    TASK_FOR,
     TASK_REF,
 )
 from lectern.domain.assistant import AIResponse, Message, ToolCall
@@ -99,35 +92,6 @@ _DUE_ALONE = re.compile(
 )
 """A due date and nothing else ("due next friday please", "it's due the 20th")."""
 
-_LOOKUP_AFTER = re.compile(
-    r"\s*[,;]?\s*(?:and\s+then|then|and\s+also|and|also)\s+(?:please\s+)?(?:show|open|list|"
-    r"tell|what|which|who|pull\s+up|give\s+me|get\s+me|read)\b",
-    re.I,
-)
-"""A look-up asked after a new task's quoted title: a request of its own."""
-
-_QUOTED_TITLE = re.compile(r"[\"“'‘][^\"”'’]+[\"”'’]")
-_PLACE = re.compile(
-    r"\s(?:in|into|under|to|for|on)\s+(?:the\s+)?(?P<p>[^,.;:'\"“”‘’]+?)(?=\s*(?:[,.;:]|$))"
-)
-
-
-def _part_of_project(rest: str, projects: list[str]) -> tuple[str, int, int] | None:
-    """A project a new task goes in, named by some of its words ("in vpn hardening").
-
-    Only beside a quoted title (the words outside the quotes are not the title), and every
-    word said must be one of the project's: "in the vpn logs" is no place.
-    """
-    if not _QUOTED_TITLE.search(rest):
-        return None
-    for found in _PLACE.finditer(rest):
-        words = found.group("p")
-        project = resolve(words, projects).name
-        if project is not None and covered(words, project) == 1.0:
-            return project, found.start(), found.end()
-    return None
-
-
 _CHANGE_THEN_STATEMENT = re.compile(
     r"^(?P<lead>[^.?!]+[.?!]+)\s+(?P<rest>(?:i|i['’](?:ve|m|d|ll)|we|we['’](?:ve|re|ll)|it|"
     r"it['’]s|its|that|that['’]s|this|they|they['’]re|he|she|the|my|our)\b.*)$",
@@ -139,7 +103,7 @@ _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same
 """A bare quoted title repeats the last creation only with a word that says so."""
 
 
-class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
+class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, WorkspaceCreation):
     """Plans for workspace requests, over the rule policy's call maker."""
 
     def __init__(
@@ -336,147 +300,6 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral):
         return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
 
     # --- actions --------------------------------------------------------------------------
-
-    def _create_task(self, text: str, refs: Refs) -> list[ToolCall]:
-        # "add 'Book the training room' to the phishing project": a quoted title put in a
-        # project is a new task there.
-        text = self._named_project(text, refs)
-        # "task for bob: check the VPN client versions": whose it is, then what it is
-        text = TASK_FOR.sub(r"create a task: \g<t>, assign it to \g<p>", text)
-        match = CREATE_TASK.match(text)
-        if not match:
-            return []
-        rest = match.group("rest")
-        arguments: dict[str, Any] = {}
-        assign = ASSIGN_CLAUSE.search(rest)
-        if assign:
-            arguments["assignee_id"] = refs.person(assign.group("a") or "me")
-            rest = rest[: assign.start()] + rest[assign.end() :]
-        due = DUE_CLAUSE.search(rest)
-        relative = None if due else due_clause(rest, self.clock())
-        if due:
-            arguments["due_date"] = due.group("due")
-            rest = rest[: due.start()] + rest[due.end() :]
-        elif relative is not None:  # "due next week", "by Friday"
-            arguments["due_date"], start, end = relative
-            rest = rest[:start].rstrip(" ,") + rest[end:]
-        priority = PRIORITY_CLAUSE.search(rest)
-        if priority:
-            arguments["priority"] = (priority.group("priority") or priority.group("p2")).lower()
-            rest = rest[: priority.start()] + rest[priority.end() :]
-        if match.group("lead_priority") and "priority" not in arguments:
-            arguments["priority"] = match.group("lead_priority").lower()
-        to_it = re.match(
-            r"\s*(?:(?:to|in|into|on)\s+)?(?:it|this(?:\s+one)?|that(?:\s+one)?)\b\s*"
-            r"(?=called\b|named\b|titled\b|:|$)",
-            rest,
-        )
-        if to_it and refs.page_project is not None:
-            # "add a task to it called X": the project in view
-            rest = rest[to_it.end() :]
-        rest = f" {rest}"
-        project = IN_PROJECT.search(rest)
-        reference = refs.project(project.group("p")) if project else refs.page_project
-        if project:
-            rest = project.group("before") + rest[project.end() :]
-        else:
-            for name in refs.names.of("project"):
-                # "create a task in phishing awareness to ...": a stored project's name.
-                found = re.search(
-                    rf"\s(?:in|into|to|for|under|on)\s+(?:the\s+)?{re.escape(name)}\b", rest, re.I
-                )
-                if found:
-                    reference = name
-                    rest = rest[: found.start()] + rest[found.end() :]
-                    break
-            else:
-                # With the title quoted, the words outside the quotes may name the project
-                # by part of its name ("'Rotate keys' in vpn hardening").
-                found_part = _part_of_project(rest, refs.names.of("project"))
-                if found_part is not None:
-                    reference, start, end = found_part
-                    rest = rest[:start] + rest[end:]
-        title = " ".join(rest.split()).lstrip(" :,-").strip()
-        # What is left around the title once the project, date and priority are out: "here:",
-        # "called", "new task", quotes around it, "for me" (its assignee).
-        title = re.sub(
-            r"^(?:(?:here|there)\s*:|(?:new\s+)?task\b|called\b|named\b|titled\b|to\b|for\b)"
-            r"[\s:,-]*",
-            "",
-            title,
-            flags=re.I,
-        )
-        quoted = re.fullmatch(r"[\"“'‘](?P<t>[^\"”'’]+)[\"”'’](?P<after>.*)", title)
-        if quoted:
-            title, after = quoted.group("t"), quoted.group("after")
-            if _LOOKUP_AFTER.match(after):
-                return []  # "... and then show me the T1133 doc": two requests, read as such
-            owner = re.fullmatch(
-                r"\s*(?:,\s*)?for\s+(?P<p>me|[a-z][\w.-]*)\s*[,.]?\s*", after, re.I
-            )
-            if owner and "assignee_id" not in arguments:
-                arguments["assignee_id"] = refs.person(owner.group("p"))
-        else:
-            title = _clean(title)
-        title = title.strip(" ,.-–—")
-        if not title:
-            return []
-        if resolve_person(title, refs.names).name is not None:
-            # "create a task for bob": who it is for, but not what it is.
-            raise _Unclear(Clarification("What should the new task be called?", ()))
-        projects = refs.names.of("project")
-        if reference is None and len(projects) > 1:
-            # No project named and no project page: ask, never pick one.
-            raise _Unclear(
-                Clarification(
-                    f"Which project should {title!r} go in?",
-                    tuple(f"In {p}" for p in projects[:3]),
-                )
-            )
-        title = title[0].upper() + title[1:]
-        call_arguments: dict[str, Any] = {"title": title, **arguments}
-        if reference is not None:
-            call_arguments = {"project_id": reference, **call_arguments}
-        return [self._call("create_task", **call_arguments)]
-
-    @staticmethod
-    def _named_project(text: str, refs: Refs) -> str:
-        """A creation whose project is named without the word "project", said with it.
-
-        "add 'Inventory the gateways' to VPN gateway hardening", "a new vpn task - ...": the
-        place or the word before "task" is a stored project's name (not a task's).
-        """
-        projects = refs.names.of("project")
-        quoted = QUOTED_INTO.match(text)
-        if quoted and projects:
-            said = re.search(r"\s+project$", quoted.group("where"), re.I) is not None
-            where = re.sub(r"\s+project$", "", quoted.group("where"), flags=re.I)
-            project = resolve(where, projects).name
-            task = None if said else resolve(where, refs.names.of("task")).name
-            if (
-                task is not None
-                and project is not None
-                and covered(where, project) > covered(where, task)
-            ):
-                task = None  # "vpn hardening" is all the project's words, half a task's
-            if project is not None and task is None:
-                tail = quoted.group("tail") or ""
-                # "put 'X' in ..." is a creation too, said with a verb the pattern knows
-                return f"create a task {quoted.group('t')} in the {project} project{tail}"
-        led = PROJECT_TASK.match(text)
-        if (
-            led
-            and projects
-            and not re.fullmatch(
-                r"(?:low|medium|high|urgent)(?:[\s-]+priority)?|quick|small|big|separate|another|follow-up",
-                led.group("where"),
-                re.I,
-            )
-        ):
-            project = resolve(led.group("where"), projects).name
-            if project is not None:
-                return f"create a new task{led.group('rest')} in the {project} project"
-        return text
 
     def _complete(self, text: str, refs: Refs) -> list[ToolCall]:
         match = COMPLETE.match(text)

@@ -1,0 +1,208 @@
+"""The rule policy's new tasks: the title, and the project, assignee, due date and priority.
+
+"create a task in the VPN project: rotate certificates, assign it to bob" is one creation;
+what is said around the title (the project, by its name or part of it beside a quoted title;
+the person; the date, said or relative to the clock; the priority) is taken out, and what
+is left is the title. No project named and none in view, with several stored: ask which.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from lectern.adapters.llm.workspace_questions import CallMaker
+from lectern.adapters.llm.workspace_refs import Refs, _Unclear
+from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.mentions import covered, resolve, resolve_person
+from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.workspace_patterns import (
+    ASSIGN_CLAUSE,
+    CREATE_TASK,
+    DUE_CLAUSE,
+    IN_PROJECT,
+    PRIORITY_CLAUSE,
+    PROJECT_TASK,
+    QUOTED_INTO,
+    TASK_FOR,
+)
+from lectern.domain.assistant import ToolCall
+
+_LOOKUP_AFTER = re.compile(
+    r"\s*[,;]?\s*(?:and\s+then|then|and\s+also|and|also)\s+(?:please\s+)?(?:show|open|list|"
+    r"tell|what|which|who|pull\s+up|give\s+me|get\s+me|read)\b",
+    re.I,
+)
+"""A look-up asked after a new task's quoted title: a request of its own."""
+
+_QUOTED_TITLE = re.compile(r"[\"“'‘][^\"”'’]+[\"”'’]")
+_PLACE = re.compile(
+    r"\s(?:in|into|under|to|for|on)\s+(?:the\s+)?(?P<p>[^,.;:'\"“”‘’]+?)(?=\s*(?:[,.;:]|$))"
+)
+
+
+def _part_of_project(rest: str, projects: list[str]) -> tuple[str, int, int] | None:
+    """A project a new task goes in, named by some of its words ("in vpn hardening").
+
+    Only beside a quoted title (the words outside the quotes are not the title), and every
+    word said must be one of the project's: "in the vpn logs" is no place.
+    """
+    if not _QUOTED_TITLE.search(rest):
+        return None
+    for found in _PLACE.finditer(rest):
+        words = found.group("p")
+        project = resolve(words, projects).name
+        if project is not None and covered(words, project) == 1.0:
+            return project, found.start(), found.end()
+    return None
+
+
+class WorkspaceCreation:
+    """New tasks: a title, and the project, person, date and priority said around it."""
+
+    _call: CallMaker
+    clock: Callable[[], datetime]
+
+    def _create_task(self, text: str, refs: Refs) -> list[ToolCall]:
+        # "add 'Book the training room' to the phishing project": a quoted title put in a
+        # project is a new task there.
+        text = self._named_project(text, refs)
+        # "task for bob: check the VPN client versions": whose it is, then what it is
+        text = TASK_FOR.sub(r"create a task: \g<t>, assign it to \g<p>", text)
+        match = CREATE_TASK.match(text)
+        if not match:
+            return []
+        rest = match.group("rest")
+        arguments: dict[str, Any] = {}
+        assign = ASSIGN_CLAUSE.search(rest)
+        if assign:
+            arguments["assignee_id"] = refs.person(assign.group("a") or "me")
+            rest = rest[: assign.start()] + rest[assign.end() :]
+        due = DUE_CLAUSE.search(rest)
+        relative = None if due else due_clause(rest, self.clock())
+        if due:
+            arguments["due_date"] = due.group("due")
+            rest = rest[: due.start()] + rest[due.end() :]
+        elif relative is not None:  # "due next week", "by Friday"
+            arguments["due_date"], start, end = relative
+            rest = rest[:start].rstrip(" ,") + rest[end:]
+        priority = PRIORITY_CLAUSE.search(rest)
+        if priority:
+            arguments["priority"] = (priority.group("priority") or priority.group("p2")).lower()
+            rest = rest[: priority.start()] + rest[priority.end() :]
+        if match.group("lead_priority") and "priority" not in arguments:
+            arguments["priority"] = match.group("lead_priority").lower()
+        to_it = re.match(
+            r"\s*(?:(?:to|in|into|on)\s+)?(?:it|this(?:\s+one)?|that(?:\s+one)?)\b\s*"
+            r"(?=called\b|named\b|titled\b|:|$)",
+            rest,
+        )
+        if to_it and refs.page_project is not None:
+            # "add a task to it called X": the project in view
+            rest = rest[to_it.end() :]
+        rest = f" {rest}"
+        project = IN_PROJECT.search(rest)
+        reference = refs.project(project.group("p")) if project else refs.page_project
+        if project:
+            rest = project.group("before") + rest[project.end() :]
+        else:
+            for name in refs.names.of("project"):
+                # "create a task in phishing awareness to ...": a stored project's name.
+                found = re.search(
+                    rf"\s(?:in|into|to|for|under|on)\s+(?:the\s+)?{re.escape(name)}\b", rest, re.I
+                )
+                if found:
+                    reference = name
+                    rest = rest[: found.start()] + rest[found.end() :]
+                    break
+            else:
+                # With the title quoted, the words outside the quotes may name the project
+                # by part of its name ("'Rotate keys' in vpn hardening").
+                found_part = _part_of_project(rest, refs.names.of("project"))
+                if found_part is not None:
+                    reference, start, end = found_part
+                    rest = rest[:start] + rest[end:]
+        title = " ".join(rest.split()).lstrip(" :,-").strip()
+        # What is left around the title once the project, date and priority are out: "here:",
+        # "called", "new task", quotes around it, "for me" (its assignee).
+        title = re.sub(
+            r"^(?:(?:here|there)\s*:|(?:new\s+)?task\b|called\b|named\b|titled\b|to\b|for\b)"
+            r"[\s:,-]*",
+            "",
+            title,
+            flags=re.I,
+        )
+        quoted = re.fullmatch(r"[\"“'‘](?P<t>[^\"”'’]+)[\"”'’](?P<after>.*)", title)
+        if quoted:
+            title, after = quoted.group("t"), quoted.group("after")
+            if _LOOKUP_AFTER.match(after):
+                return []  # "... and then show me the T1133 doc": two requests, read as such
+            owner = re.fullmatch(
+                r"\s*(?:,\s*)?for\s+(?P<p>me|[a-z][\w.-]*)\s*[,.]?\s*", after, re.I
+            )
+            if owner and "assignee_id" not in arguments:
+                arguments["assignee_id"] = refs.person(owner.group("p"))
+        else:
+            title = _clean(title)
+        title = title.strip(" ,.-–—")
+        if not title:
+            return []
+        if resolve_person(title, refs.names).name is not None:
+            # "create a task for bob": who it is for, but not what it is.
+            raise _Unclear(Clarification("What should the new task be called?", ()))
+        projects = refs.names.of("project")
+        if reference is None and len(projects) > 1:
+            # No project named and no project page: ask, never pick one.
+            raise _Unclear(
+                Clarification(
+                    f"Which project should {title!r} go in?",
+                    tuple(f"In {p}" for p in projects[:3]),
+                )
+            )
+        title = title[0].upper() + title[1:]
+        call_arguments: dict[str, Any] = {"title": title, **arguments}
+        if reference is not None:
+            call_arguments = {"project_id": reference, **call_arguments}
+        return [self._call("create_task", **call_arguments)]
+
+    @staticmethod
+    def _named_project(text: str, refs: Refs) -> str:
+        """A creation whose project is named without the word "project", said with it.
+
+        "add 'Inventory the gateways' to VPN gateway hardening", "a new vpn task - ...": the
+        place or the word before "task" is a stored project's name (not a task's).
+        """
+        projects = refs.names.of("project")
+        quoted = QUOTED_INTO.match(text)
+        if quoted and projects:
+            said = re.search(r"\s+project$", quoted.group("where"), re.I) is not None
+            where = re.sub(r"\s+project$", "", quoted.group("where"), flags=re.I)
+            project = resolve(where, projects).name
+            task = None if said else resolve(where, refs.names.of("task")).name
+            if (
+                task is not None
+                and project is not None
+                and covered(where, project) > covered(where, task)
+            ):
+                task = None  # "vpn hardening" is all the project's words, half a task's
+            if project is not None and task is None:
+                tail = quoted.group("tail") or ""
+                # "put 'X' in ..." is a creation too, said with a verb the pattern knows
+                return f"create a task {quoted.group('t')} in the {project} project{tail}"
+        led = PROJECT_TASK.match(text)
+        if (
+            led
+            and projects
+            and not re.fullmatch(
+                r"(?:low|medium|high|urgent)(?:[\s-]+priority)?|quick|small|big|separate|another|follow-up",
+                led.group("where"),
+                re.I,
+            )
+        ):
+            project = resolve(led.group("where"), projects).name
+            if project is not None:
+                return f"create a new task{led.group('rest')} in the {project} project"
+        return text

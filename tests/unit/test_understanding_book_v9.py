@@ -1,0 +1,55 @@
+"""Mechanisms the ninth pass's book requests lacked, each phrased fresh (no sentence of it).
+
+A list made with its books may be only the first of the message's requests: the reading that
+leaves no request behind wins over the one that stops at the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
+from lectern.application.assistant.names import NAMES_HEADER
+from lectern.domain.assistant import Message, ToolSpec
+
+CATALOG = {"stoner", "kindred", "middlesex", "war and peace", "the remains of the day"}
+LISTS = ("Gifts", "Oldies")
+SYSTEM = "\n".join([NAMES_HEADER, "- reader: ana", *(f"- list: {name}" for name in LISTS)])
+TOOLS = [ToolSpec(name, "", {}) for name in BOOK_TOOLS]
+
+
+def _is_title(words: str) -> bool:
+    return words.strip().casefold() in CATALOG
+
+
+def _books(title: str) -> Sequence[tuple[str, str, int]]:
+    return [(title.strip().title(), "Someone", 10)] if _is_title(title) else []
+
+
+def _calls(
+    text: str, system: str = SYSTEM, history: Sequence[Message] = ()
+) -> list[tuple[str, dict[str, Any]]] | str:
+    policy = RulePolicy(titles=_is_title, books=_books)
+    messages = [*history, Message("user", text)]
+    reply = policy.complete_with_tools(messages, TOOLS, system=system)
+    if not reply.tool_calls:
+        return reply.text
+    return [(c.name, dict(c.arguments)) for c in reply.tool_calls]
+
+
+def test_a_request_after_a_list_made_with_its_book_is_kept() -> None:
+    assert _calls("throw Kindred on a fresh list named Winter nights and then rate it five") == [
+        ("create_list", {"name": "Winter nights"}),
+        ("add_to_list", {"list": "Winter nights", "book": "Kindred"}),
+        ("rate_book", {"book": "Kindred", "stars": 5}),
+    ]
+
+
+def test_a_list_made_with_its_books_alone_is_still_one_reading() -> None:
+    assert _calls("start a new list Porch with Stoner and Middlesex") == [
+        ("create_list", {"name": "Porch"}),
+        ("add_to_list", {"list": "Porch", "book": "Stoner"}),
+        ("add_to_list", {"list": "Porch", "book": "Middlesex"}),
+    ]
