@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.application.assistant.names import NAMES_HEADER
@@ -53,3 +55,28 @@ def test_a_list_made_with_its_books_alone_is_still_one_reading() -> None:
         ("add_to_list", {"list": "Porch", "book": "Stoner"}),
         ("add_to_list", {"list": "Porch", "book": "Middlesex"}),
     ]
+
+
+def test_a_part_that_asks_nothing_alone_is_read_with_the_next() -> None:
+    said = "we'd like a list for the holidays, name it Fireside, then add Stoner and Kindred to it"
+    assert _calls(said) == [
+        ("create_list", {"name": "Fireside"}),
+        ("add_to_list", {"list": "Fireside", "book": "Stoner"}),
+        ("add_to_list", {"list": "Fireside", "book": "Kindred"}),
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["who illustrated Kindred?", "who's the editor of Kindred", "translator of Kindred"],
+)
+def test_everyone_a_book_credits_is_asked_after_in_its_record(said: str) -> None:
+    assert _calls(said) == [("get_book_details", {"book": "Kindred"})]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["the page count of Stoner please", "what is the length of Stoner", "page count for Stoner?"],
+)
+def test_a_page_count_asked_as_a_noun_is_the_books_length(said: str) -> None:
+    assert _calls(said) == [("get_book_details", {"book": "Stoner"})]

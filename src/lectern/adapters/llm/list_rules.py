@@ -27,6 +27,7 @@ from lectern.adapters.understanding.book_patterns import (
     COUNT_ONTO_LIST,
     CREATE,
     CREATE_QUOTED,
+    CREATE_WISH,
     DELETE,
     DELETE_VERB,
     FIND_AND_ADD,
@@ -242,7 +243,7 @@ class ListRules:
     def create(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A new, empty list."""
         del it
-        match = CREATE.match(text) or CREATE_QUOTED.match(text)
+        match = CREATE.match(text) or CREATE_QUOTED.match(text) or CREATE_WISH.match(text)
         if not match:
             return []
         # "called Travel and leave it empty": the name ends where the request goes on.

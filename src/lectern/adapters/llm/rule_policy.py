@@ -608,32 +608,41 @@ class RulePolicy:
             referent: str | None = None
             listed: str | None = None
             seen = system
-            for index, said_part in enumerate(parts):
-                part = _on_the_list(said_part, listed)
+            index = -1
+            joined = False
+            while index < len(parts) - 1:
+                index += 1
+                part = _on_the_list(parts[index], listed)
                 try:
                     sub = self._plan(part, history, seen, available, referent, nested=True)
                 except _NoReferent:
                     return []
-                first = sub.steps[0](_Done([], [])) if len(sub.steps) >= 2 else None
-                if not isinstance(first, list) or not first:
-                    verdict = self._verdict_on(part) if index < len(parts) - 1 else None
-                    if verdict is None:
-                        return []
-                    # "I loved Dune, show me more like it": a verdict that asks for nothing
-                    # names the book a later "it" means.
-                    referent = verdict
-                    continue
-                if sub.by_meaning and any(
-                    c.name not in _ACTIONS
-                    and not (c.name == "search_books" and _BOOK_WORDS.search(part))
-                    for c in first
+                stage = sub.steps[0](_Done([], [])) if len(sub.steps) >= 2 else None
+                first = stage if isinstance(stage, list) else []
+                if not first or (
+                    # A look-up read only by meaning is not trusted inside a compound.
+                    sub.by_meaning
+                    and any(
+                        c.name not in _ACTIONS
+                        and not (c.name == "search_books" and _BOOK_WORDS.search(part))
+                        for c in first
+                    )
                 ):
-                    # A look-up read only by meaning is not trusted inside a compound; a
-                    # verdict so read ("I adored Gilead, now ...") still names the later "it".
-                    verdict = self._verdict_on(part) if index < len(parts) - 1 else None
-                    if verdict is None:
+                    last = index == len(parts) - 1
+                    # "I loved Dune, show me more like it" (or "I adored Gilead, now ..."): a
+                    # verdict that asks for nothing names the book a later "it" means.
+                    verdict = None if last else self._verdict_on(part)
+                    if verdict is not None:
+                        referent = verdict
+                        continue
+                    if joined or last:
                         return []
-                    referent = verdict
+                    # "we need a list for the club, call it Picks, and put X on it": a part
+                    # that asks for nothing alone may be half of one request; read it with
+                    # the next (once).
+                    parts[index : index + 2] = [f"{parts[index]}, {parts[index + 1]}"]
+                    joined = True
+                    index -= 1
                     continue
                 said = {(c.name, repr(sorted(c.arguments.items()))) for p, _ in planned for c in p}
                 first = [

@@ -78,6 +78,14 @@ CREATE_QUOTED = re.compile(
 )
 """A new list named in quotes without the word list ("create 'Hosseini'"): nothing else on
 the book surface is made with a name alone."""
+CREATE_WISH = re.compile(
+    r"^(?:i|we)\s*(?:need|want|wanna|['’]d\s+like|would\s+like)\s+(?:a|another|one\s+more)\s+"
+    r"(?:new\s+|fresh\s+|separate\s+)?(?:reading\s+)?list\b[^,.;:]*[,.;:]?\s*(?:and\s+|so\s+)?"
+    r"(?:(?:please\s+)?(?:call|name|title)\s+it|(?:it\s+)?(?:called|named|titled))\s+"
+    r"(?P<name>.+?)\W*$",
+    re.I,
+)
+"""A new list wished for, then named ("we need a list for the club, call it Picks")."""
 RENAME = re.compile(
     r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<old1>.+?)|"
     r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)\W*$",
@@ -176,8 +184,13 @@ REASON_WORDS = (
 REASON_AFTER = re.compile(rf"[,;]\s*{REASON_WORDS}\b.*$", re.I)
 """Why, said after a title or a request ("Gilead, I've read it"): no part of the title."""
 WHO_WROTE = re.compile(
-    r"^(?:who\s+(?:wrote|is the author of)|author of)\s+(?P<title>.+?)\W*$", re.I
+    r"^(?:who(?:\s+(?:wrote|translated|illustrated|edited)|(?:['’]s|\s+is)\s+the\s+"
+    r"(?:author|translator|illustrator|editor)\s+of)|"
+    r"(?:author|translator|illustrator|editor)\s+of)\s+(?P<title>.+?)\W*$",
+    re.I,
 )
+"""Who a book is by; the catalog credits translators, illustrators and editors beside the
+author, so "who translated X" is answered from the same record."""
 WHEN = re.compile(
     r"^when\s+(?:was|did)\s+(?P<title>.+?)\s+(?:first\s+)?(?:published|written|come out|"
     r"released|appear)\W*$",
@@ -197,7 +210,9 @@ ABOUT = re.compile(
     re.I,
 )
 HOW_LONG = re.compile(
-    r"^how\s+(?:long|big|many\s+pages)\s+(?:is|does)\s+(?P<title>.+?)(?:\s+(?:have|run))?\W*$",
+    r"^(?:how\s+(?:long|big|many\s+pages)\s+(?:is|does)\s+(?P<title>.+?)(?:\s+(?:have|run))?|"
+    r"(?:what(?:['’]?s|\s+is)\s+)?(?:the\s+)?(?:page\s+count|length|number\s+of\s+pages)\s+"
+    r"(?:of|for|in)\s+(?P<title2>.+?))\W*$",
     re.I,
 )
 """A book's length asked ("how long is it?")."""
