@@ -6,7 +6,12 @@ task in view; a new task's quoted title after a comma, its project named by part
 and a look-up asked after it; a title that ends with its sentence; a blocker's reason after a
 dash and the task named before it; what resolved a blocker beside the request to close it; a
 change followed by a sentence that only says why; a document opened by its id or from its
-page; a task known by the document it is about.
+page; a task known by the document it is about. From dev9: a project no stored one is
+called; a new task put "here" or in a project named whole before its title; a weekday with
+the day's number; a priority or due date said as a fact; a look-up then two changes, and the
+reader taking a task; a named task's blockers; a field asked though the task's name holds a
+value word; searches by anyone and of quoted words; a quoted blocker; "that task" after a
+search; projects by state; attention in one project; a task planned for a day.
 """
 
 from __future__ import annotations
@@ -297,6 +302,12 @@ def test_a_new_task_put_here_or_in_a_project_named_whole_before_its_title() -> N
             },
         )
     ]
+    # Another project's words in the title leave the place as it was named.
+    [(_, arguments)] = _calls("new task to Phishing awareness: compare notes with the vpn project")
+    assert (arguments["project_id"], arguments["title"]) == (
+        "Phishing awareness",
+        "Compare notes with the vpn project",
+    )
 
 
 def test_a_weekday_said_with_the_days_number_is_that_day() -> None:

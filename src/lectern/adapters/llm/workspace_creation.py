@@ -113,11 +113,14 @@ class WorkspaceCreation:
             rest = rest[to_it.end() :]
         rest = f" {rest}"
         reference = refs.page_project
-        stored = self._stored_project_in(rest, refs)
-        project = None if stored else IN_PROJECT.search(rest)
+        project = IN_PROJECT.search(rest)
+        said = project.group("p") if project else ""
+        named = resolve(said, refs.names.of("project")).name if said else None
+        whole = named is not None and covered(said, named) == 1.0  # every word the project's
+        stored = None if whole else self._stored_project_in(rest, refs)
         if stored is not None:
             # "a task to Phishing awareness called 'X'": a stored project's whole name is
-            # the place, whatever follows it (the pattern would run on into the title).
+            # the place, whatever follows it ("in the X project" would run into the title).
             reference, start, end = stored
             rest = rest[:start] + rest[end:]
         elif project:

@@ -459,7 +459,11 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
     def _due(self, text: str, refs: Refs) -> list[ToolCall]:
         match = DUE.match(text)
         planned = None if match else _PLANNED_FOR.match(text)
-        if planned and resolve(task_words(planned.group("t")), refs.names.of("task")).name:
+        if (
+            planned
+            and resolve(task_words(planned.group("t")), refs.names.of("task")).name
+            and resolve_person(planned.group("when"), refs.names).name is None
+        ):
             # "plan the hunt for next week": a stored task given a day (else asked which)
             text = f"set {planned.group('t')} due {planned.group('when')}"
         if not match:
