@@ -6,7 +6,12 @@ task in view; a new task's quoted title after a comma, its project named by part
 and a look-up asked after it; a title that ends with its sentence; a blocker's reason after a
 dash and the task named before it; what resolved a blocker beside the request to close it; a
 change followed by a sentence that only says why; a document opened by its id or from its
-page; a task known by the document it is about.
+page; a task known by the document it is about. From dev9: a project no stored one is
+called; a new task put "here" or in a project named whole before its title; a weekday with
+the day's number; a priority or due date said as a fact; a look-up then two changes, and the
+reader taking a task; a named task's blockers; a field asked though the task's name holds a
+value word; searches by anyone and of quoted words; a quoted blocker; "that task" after a
+search; projects by state; attention in one project; a task planned for a day.
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ from typing import Any
 
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.mentions import names_from_prompt
+from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.workspace_patterns import CAPABILITIES
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.names import NAMES_HEADER
-from lectern.domain.assistant import ToolCall
+from lectern.domain.assistant import AIResponse, Message, ToolCall
 
 SYSTEM = "\n".join(
     [
@@ -253,3 +259,166 @@ def test_a_task_may_be_known_by_the_document_it_is_about() -> None:
     # A document no task's title points at names no task: asked.
     asked = plan_workspace("assign_task", "give bob the remote services one", NAMES, NOWHERE, _call)
     assert not isinstance(asked, list)  # a question, no call
+
+
+# --- dev9 (pool-v9): classes of phrasing, each in words of its own ---------------------------
+
+
+def _asked(text: str, system: str = SYSTEM, history: list[Message] | None = None) -> str:
+    """The question a request is answered with (it must make no call)."""
+    stages = _rules().plan(text, history or [], system)
+    assert stages is not None, text
+    told = stages[0](None)
+    assert isinstance(told, AIResponse), (text, told)
+    return told.text
+
+
+def test_a_project_no_stored_one_is_called_is_asked_about() -> None:
+    for text in (
+        "open a task in the cloud migration project: inventory the buckets",
+        "show me the tasks in the red team project",
+    ):
+        assert "can't find a project called" in _asked(text)
+    # Part of a stored project's name still names it.
+    [(tool, arguments)] = _calls("show me the tasks in the phishing project")
+    assert (tool, arguments["project_id"]) == ("get_tasks", "Phishing awareness")
+
+
+def test_a_new_task_put_here_or_in_a_project_named_whole_before_its_title() -> None:
+    page = _on_page("project", "p-9", "VPN gateway hardening")
+    assert _calls('stick "Renew the VPN certificates" in here', page) == [
+        ("create_task", {"project_id": "p-9", "title": "Renew the VPN certificates"})
+    ]
+    assert _calls("create a task here named 'Audit the firewall logs'", page) == [
+        ("create_task", {"project_id": "p-9", "title": "Audit the firewall logs"})
+    ]
+    assert _calls('new task to Phishing awareness titled "Book the auditorium", due friday') == [
+        (
+            "create_task",
+            {
+                "project_id": "Phishing awareness",
+                "title": "Book the auditorium",
+                "due_date": "2026-11-06",
+            },
+        )
+    ]
+    # Another project's words in the title leave the place as it was named.
+    [(_, arguments)] = _calls("new task to Phishing awareness: compare notes with the vpn project")
+    assert (arguments["project_id"], arguments["title"]) == (
+        "Phishing awareness",
+        "Compare notes with the vpn project",
+    )
+
+
+def test_a_weekday_said_with_the_days_number_is_that_day() -> None:
+    assert due_clause("due Thursday the 19th", MONDAY) == ("2026-11-19", 0, 21)
+    assert _calls("shift the hunt deadline to Thursday the 19th") == [
+        ("update_task", {"task_id": "Hunt for unusual VPN logins", "due_date": "2026-11-19"})
+    ]
+
+
+def test_a_priority_or_due_date_said_as_a_fact_is_the_change() -> None:
+    assert _calls("the phishing drill is high priority now; the CEO keeps asking") == [
+        ("update_task", {"task_id": "Schedule the phishing drill", "priority": "high"})
+    ]
+    assert _calls("runbook: new deadline is the 27th") == [
+        ("update_task", {"task_id": "Write the incident runbook", "due_date": "2026-11-27"})
+    ]
+    # What follows the dash asks for more: not the priority alone.
+    stages = _rules().plan("the hunt is urgent - hand it to bob", [], SYSTEM)
+    made = stages[0](None) if stages else None
+    assert not (isinstance(made, list) and len(made) == 1)
+    # A date that names no day is asked.
+    assert "When should it be due" in _asked("new deadline for the hunt is whenever works")
+
+
+def test_changes_joined_to_a_look_up_or_to_the_reader_taking_a_task() -> None:
+    assert _calls("grab the runbook for me, then put it in review") == [
+        ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": "alice"}),
+        ("update_task", {"task_id": "Write the incident runbook", "status": "in_review"}),
+    ]
+    assert _calls("clear the owner of the drill and set it back to to do") == [
+        ("assign_task", {"task_id": "Schedule the phishing drill", "assignee_id": None}),
+        ("update_task", {"task_id": "Schedule the phishing drill", "status": "todo"}),
+    ]
+    assert _calls(
+        "open the hunt details, then mark it in progress and leave a comment 'logs pulled'"
+    ) == [
+        ("get_task_details", {"task_id": "Hunt for unusual VPN logins"}),
+        ("update_task", {"task_id": "Hunt for unusual VPN logins", "status": "in_progress"}),
+        ("add_comment", {"task_id": "Hunt for unusual VPN logins", "content": "Logs pulled."}),
+    ]
+
+
+def test_what_blocks_a_named_task_is_in_its_details() -> None:
+    assert _calls("what's blocking the hunt?") == [
+        ("get_task_details", {"task_id": "Hunt for unusual VPN logins"})
+    ]
+    # A word the project has as much as a task is the project's blockers.
+    [(tool, arguments)] = _calls("what's blocking vpn?")
+    assert (tool, arguments["project_id"]) == ("get_blockers", "VPN gateway hardening")
+
+
+def test_a_field_named_without_a_value_is_asked_though_the_task_has_a_value_word() -> None:
+    assert "What should the priority" in _asked("set the priority for the token review")
+
+
+def test_a_search_by_anyone_or_of_quoted_words_everywhere() -> None:
+    assert _calls("where did the team talk about hotfixes?") == [
+        ("search_content", {"query": "hotfixes"})
+    ]
+    assert _calls("search for 'session tokens' everywhere") == [
+        ("search_content", {"query": "session tokens"})
+    ]
+
+
+def test_a_blocker_named_by_its_quoted_words_is_resolved_with_the_reason() -> None:
+    assert _calls("lift 'Waiting for the vendor maintenance window' - the vendor said yes") == [
+        (
+            "resolve_blocker",
+            {
+                "blocker_id": "Waiting for the vendor maintenance window",
+                "resolution": "The vendor said yes",
+            },
+        )
+    ]
+
+
+def test_that_task_after_a_search_is_the_one_task_it_found() -> None:
+    found = (
+        "I found 2 results:\n1. comment 'comment by bob': x [passage:comment:"
+        "11111111-2222-3333-4444-555555555555]\n2. task 'Hunt for unusual VPN logins': y "
+        "[passage:task:aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee]"
+    )
+    history = [Message(role="user", content="search vpn"), Message(role="assistant", content=found)]
+    stages = _rules().plan("note on that task: exports checked", history, SYSTEM)
+    assert stages is not None
+    [call] = stages[0](None)
+    assert call.arguments["task_id"] == "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"
+
+
+def test_projects_listed_by_their_state() -> None:
+    assert _planned("get_projects", "which projects are finished?") == [
+        ("get_projects", {"status": "completed"})
+    ]
+    assert _planned("get_projects", "any paused projects") == [
+        ("get_projects", {"status": "on_hold"})
+    ]
+
+
+def test_what_needs_attention_in_one_named_project_is_its_details() -> None:
+    assert _calls("what's overdue in the vpn project") == [
+        ("get_project_details", {"project_id": "VPN gateway hardening"})
+    ]
+    assert _planned("get_attention_summary", "anything late within phishing awareness?") == [
+        ("get_project_details", {"project_id": "Phishing awareness"})
+    ]
+    # Tasks in review with no project named: across every project, as the summary has them.
+    assert _planned("get_tasks", "anything waiting for review?") == [("get_attention_summary", {})]
+
+
+def test_a_task_planned_for_a_day_is_due_then_and_a_vague_day_is_asked() -> None:
+    assert _calls("pencil in the hunt for the 18th") == [
+        ("update_task", {"task_id": "Hunt for unusual VPN logins", "due_date": "2026-11-18"})
+    ]
+    assert "When should it be due" in _asked("plan the runbook for once things calm down")

@@ -77,14 +77,14 @@ class WorkspaceBlockers:
         match = RESOLVE.match(text)
         if not match:
             return []
-        said = next((match.group(g) for g in ("b", "b2", "b3", "b5") if match.group(g)), None)
+        quoted = match.group("b7")
+        if quoted and resolve(quoted, refs.names.of("blocker")).name is None:
+            return []  # "close 'Patch the gateways': done": quoted words no blocker's
+        said = next((match.group(g) for g in ("b", "b2", "b3", "b5", "b7") if match.group(g)), None)
         blocker = _clean(said or match.group("b4") or match.group("b6") or "")
         blocker = re.sub(r"^(?:about|on|the)\s+", "", blocker, flags=re.I)
-        resolution = _clean(
-            next(
-                (match.group(g) for g in ("r", "r2", "r3", "r4", "r5", "r6") if match.group(g)), ""
-            )
-        )
+        reasons = ("r", "r2", "r3", "r4", "r5", "r6", "r7")
+        resolution = _clean(next((match.group(g) for g in reasons if match.group(g)), ""))
         resolution = resolution[0].upper() + resolution[1:] if resolution else resolution
         blocker = refs.blocker(blocker, by_task=said is None)
         return [self._call("resolve_blocker", blocker_id=blocker, resolution=resolution)]

@@ -38,6 +38,12 @@ _LOOKUP_AFTER = re.compile(
 )
 """A look-up asked after a new task's quoted title: a request of its own."""
 
+_QUOTED_HERE = re.compile(
+    r"^(?:add|put|create|drop|stick)\s+(?P<t>[\"“'‘][^\"”'’]+[\"”'’])\s+(?:(?:in|to|into|under)\s+)?"
+    r"(?:here|this\s+project|this\s+one)\b(?P<tail>(?:\s*,|\s+and\b|\s+due\b|\s+by\b).*)?\W*$",
+    re.I,
+)
+"""A quoted title put "here": a new task in the project in view."""
 _QUOTED_TITLE = re.compile(r"[\"“'‘][^\"”'’]+[\"”'’]")
 _PLACE = re.compile(
     r"\s(?:in|into|under|to|for|on)\s+(?:the\s+)?(?P<p>[^,.;:'\"“”‘’]+?)(?=\s*(?:[,.;:]|$))"
@@ -76,6 +82,8 @@ class WorkspaceCreation:
         if not match:
             return []
         rest = match.group("rest")
+        if re.search(r"\bto\s+$", text[: match.start("rest")], re.I):
+            rest = f"to {rest}"  # "a task to Phishing awareness called X": maybe a place
         arguments: dict[str, Any] = {}
         assign = ASSIGN_CLAUSE.search(rest)
         if assign:
@@ -104,37 +112,38 @@ class WorkspaceCreation:
             # "add a task to it called X": the project in view
             rest = rest[to_it.end() :]
         rest = f" {rest}"
+        reference = refs.page_project
         project = IN_PROJECT.search(rest)
-        reference = refs.project(project.group("p")) if project else refs.page_project
-        if project:
+        said = project.group("p") if project else ""
+        named = resolve(said, refs.names.of("project")).name if said else None
+        whole = named is not None and covered(said, named) == 1.0  # every word the project's
+        stored = None if whole else self._stored_project_in(rest, refs)
+        if stored is not None:
+            # "a task to Phishing awareness called 'X'": a stored project's whole name is
+            # the place, whatever follows it ("in the X project" would run into the title).
+            reference, start, end = stored
+            rest = rest[:start] + rest[end:]
+        elif project:
+            reference = refs.project(project.group("p"))
             rest = project.group("before") + rest[project.end() :]
         else:
-            for name in refs.names.of("project"):
-                # "create a task in phishing awareness to ...": a stored project's name.
-                found = re.search(
-                    rf"\s(?:in|into|to|for|under|on)\s+(?:the\s+)?{re.escape(name)}\b", rest, re.I
-                )
-                if found:
-                    reference = name
-                    rest = rest[: found.start()] + rest[found.end() :]
-                    break
-            else:
-                # With the title quoted, the words outside the quotes may name the project
-                # by part of its name ("'Rotate keys' in vpn hardening").
-                found_part = _part_of_project(rest, refs.names.of("project"))
-                if found_part is not None:
-                    reference, start, end = found_part
-                    rest = rest[:start] + rest[end:]
+            # With the title quoted, the words outside the quotes may name the project
+            # by part of its name ("'Rotate keys' in vpn hardening").
+            found_part = _part_of_project(rest, refs.names.of("project"))
+            if found_part is not None:
+                reference, start, end = found_part
+                rest = rest[:start] + rest[end:]
         title = " ".join(rest.split()).lstrip(" :,-").strip()
         # What is left around the title once the project, date and priority are out: "here:",
         # "called", "new task", quotes around it, "for me" (its assignee).
-        title = re.sub(
-            r"^(?:(?:here|there)\s*:|(?:new\s+)?task\b|called\b|named\b|titled\b|to\b|for\b)"
-            r"[\s:,-]*",
-            "",
-            title,
-            flags=re.I,
-        )
+        for _ in range(2):  # "here called 'X'": the place said as "here", then its name
+            title = re.sub(
+                r"^(?:(?:here|there)\s*(?::|(?=\s+(?:called|named|titled)\b))|(?:new\s+)?task\b|"
+                r"called\b|named\b|titled\b|to\b|for\b)[\s:,-]*",
+                "",
+                title,
+                flags=re.I,
+            )
         quoted = re.fullmatch(r"[\"“'‘](?P<t>[^\"”'’]+)[\"”'’](?P<after>.*)", title)
         if quoted:
             title, after = quoted.group("t"), quoted.group("after")
@@ -169,6 +178,20 @@ class WorkspaceCreation:
         return [self._call("create_task", **call_arguments)]
 
     @staticmethod
+    def _stored_project_in(rest: str, refs: Refs) -> tuple[str, int, int] | None:
+        """A stored project named whole as the place ("in phishing awareness (project)")."""
+        for name in refs.names.of("project"):
+            found = re.search(
+                rf"\s(?:in|into|to|for|under|on)\s+(?:the\s+)?{re.escape(name)}\b"
+                r"(?:\s+project\b)?",
+                rest,
+                re.I,
+            )
+            if found:
+                return name, found.start(), found.end()
+        return None
+
+    @staticmethod
     def _named_project(text: str, refs: Refs) -> str:
         """A creation whose project is named without the word "project", said with it.
 
@@ -176,6 +199,10 @@ class WorkspaceCreation:
         place or the word before "task" is a stored project's name (not a task's).
         """
         projects = refs.names.of("project")
+        here = _QUOTED_HERE.match(text)
+        if here and refs.page_project is not None:
+            # "put 'X' in here": a new task in the project in view
+            return f"create a task {here.group('t')}{here.group('tail') or ''}"
         quoted = QUOTED_INTO.match(text)
         if quoted and projects:
             said = re.search(r"\s+project$", quoted.group("where"), re.I) is not None

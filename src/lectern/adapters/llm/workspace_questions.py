@@ -27,7 +27,12 @@ from lectern.adapters.llm.workspace_replies import (
     attention_reply,
 )
 from lectern.adapters.understanding.layer import which_of
-from lectern.adapters.understanding.mentions import covered, find_in, resolve, resolve_person
+from lectern.adapters.understanding.mentions import (
+    covered,
+    find_in,
+    resolve,
+    resolve_person,
+)
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of, blocker_status_of
 from lectern.adapters.understanding.workspace_patterns import (
@@ -49,7 +54,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     TEAM,
     WORKSPACE_SEARCH,
 )
-from lectern.adapters.understanding.workspace_plan import scoped_project
+from lectern.adapters.understanding.workspace_plan import project_status_of, scoped_project
 from lectern.domain.assistant import AIResponse, ToolCall
 
 MODEL_ID = "rules:assistant-v1"
@@ -75,6 +80,18 @@ Stage = Callable[[Any], "AIResponse | list[ToolCall]"]
 CallMaker = Callable[..., ToolCall]
 
 
+_ANYWHERE = re.compile(
+    r"\s*(?:(?:across|through|in|over)\s+(?:everything|all(?:\s+of\s+it)?|the\s+whole\s+"
+    r"workspace)|everywhere|anywhere)?\W*",
+    re.I,
+)
+"""Where a search looks when it says it looks everywhere: no narrower place."""
+_ANYWHERE_AFTER = re.compile(
+    r"\s+(?:(?:across|through)\s+(?:everything|all(?:\s+of\s+it)?)|everywhere|anywhere)\W*$",
+    re.I,
+)
+
+
 class WorkspaceQuestions:
     """The question matchers, over the rules' call maker (`_call`)."""
 
@@ -95,6 +112,11 @@ class WorkspaceQuestions:
             mine = readers[0] if readers else "me"
             call = self._call("get_tasks", project_id=project, assignee_id=mine)
             return self._single(call, _tasks_reply)
+        if project is not None:
+            # "what's overdue in the vpn project": the summary spans every project; the one
+            # named has its own counts and tasks in its details
+            call = self._call("get_project_details", project_id=project)
+            return self._single(call, _project_reply)
         told = attention_reply(attention_sections_of(text))
         return self._single(self._call("get_attention_summary"), told)
 
@@ -108,6 +130,21 @@ class WorkspaceQuestions:
         named = None
         if match:
             named = match.group("p1") or match.group("p2") or match.group("p3")
+        # "what's holding up the phishing drill": a task's blockers are on its own page (the
+        # blocker list is a project's); its name wins where a project's shares words.
+        said_project = re.search(r"\bprojects?\b", text, re.I) is not None
+        task = refs.task_named(named) if named and not said_project else None
+        if named and task is not None:
+            rival = refs.project_in(named)
+            if rival is not None and covered(named, rival) >= covered(named, task):
+                task = None  # "what's blocking vpn": the project's word as much as the task's
+        if not named and not said_project:
+            task = refs.task_in(text)
+            rival = refs.project_in(text)
+            if task and rival and covered(text, rival) >= covered(text, task):
+                task = None  # "what's blocking vpn": the project's word as much as the task's
+        if task is not None:
+            return self._single(self._call("get_task_details", task_id=task), _task_reply)
         project = refs.project(named) if named else refs.project_in(text) or refs.page_project
         arguments: dict[str, Any] = {"project_id": project} if project else {}
         status = blocker_status_of(text)  # said, so asked for, not left to the default
@@ -207,10 +244,11 @@ class WorkspaceQuestions:
         if not match:
             return []
         target = next(v for k, v in match.groupdict().items() if v and k.startswith("t"))
-        whose = match.group("t7") or match.group("t8")
+        whose = match.group("t7") or match.group("t8") or match.group("t11")
         if whose:
-            # "who's on phishing awareness", "who has access to the logs": whose a task is,
-            # only of a task named by (most of) its words
+            # "who's on phishing awareness", "who has access to the logs", "show me the
+            # project details": whose a task is or its page, only of a task named by (most
+            # of) its words
             found = resolve(task_words(whose), refs.names.of("task")).name
             if found is None or covered(task_words(whose), found) < 0.6:
                 return []
@@ -284,8 +322,9 @@ class WorkspaceQuestions:
             return []
         arguments: dict[str, Any] = {}
         status = re.search(r"\b(active|on hold|completed|archived)\b", text, re.I)
-        if status:
-            arguments["status"] = status.group(1).lower().replace(" ", "_")
+        state = status.group(1).lower().replace(" ", "_") if status else project_status_of(text)
+        if state:
+            arguments["status"] = state
         return self._single(self._call("get_projects", **arguments), _projects_reply)
 
     def _search(self, text: str, refs: Refs) -> list[Stage]:
@@ -304,6 +343,10 @@ class WorkspaceQuestions:
         if not match:
             return []
         query = _clean(match.group("q"))
+        quoted = re.fullmatch(r"\s*[\"“'‘](?P<q>[^\"”'’]+)[\"”'’](?P<where>.*)", match.group("q"))
+        if quoted and _ANYWHERE.fullmatch(quoted.group("where")):
+            query = quoted.group("q")  # "look up 'remote access' everywhere": the quoted words
+        query = _ANYWHERE_AFTER.sub("", query)
         query = re.sub(r"^(?:the|our|any)\s+", "", query, flags=re.I)
         if (
             not query

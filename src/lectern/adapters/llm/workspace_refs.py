@@ -115,7 +115,18 @@ def project_ref(value: str | None, names: Names, page_project: str | None) -> st
         raise _Unclear(which_of("project", found.candidates))
     # "which blockers got resolved already in the vpn project": the words caught
     # around the name hold one stored project's rarer words.
-    return find_in(words, names.of("project")).name or words
+    projects = names.of("project")
+    caught = find_in(words, projects).name
+    if caught is None and projects and not _ID.fullmatch(words):
+        # "the data retention project" when none is called anything like it: ask, as for
+        # a task, rather than act on a project the tools can only refuse.
+        raise _Unclear(
+            Clarification(
+                f"I can't find a project called {words!r}. Which project do you mean?",
+                tuple(f"In {p}" for p in projects[:3]),
+            )
+        )
+    return caught or words
 
 
 def person_ref(value: str | None, names: Names) -> str:

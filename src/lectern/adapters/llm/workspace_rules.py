@@ -48,6 +48,7 @@ from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.workspace_parts import once_each
 from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER,
+    ANOTHER_REQUEST,
     ASSIGN,
     CAPABILITIES,
     COMMENT,
@@ -84,6 +85,16 @@ def _apostrophes_restored(text: str) -> str:
     )
 
 
+_PLANNED_FOR = re.compile(
+    r"^(?:schedule|plan|pencil\s+in|slot|book)\s+(?P<t>(?:(?!\bfor\b)[^,])+?)\s+for\s+"
+    r"(?P<when>[^,;]+?)\W*$",
+    re.I,
+)
+"""A task given a day with a planning verb ("plan the drill for next week")."""
+
+_PASSAGE_TASK = re.compile(r"\[passage:task:([0-9a-f]{8}-[0-9a-f-]{27,})\]", re.I)
+"""A task a search reply cites."""
+
 _DUE_ALONE = re.compile(
     r"^(?:(?:make\s+it|set\s+it|have\s+it|it(?:['’]s|\s+is|\s+should\s+be)(?:\s+now)?)\s+)?"
     r"(?:due|deadline)\s*:?\s+(?P<when>(?:(?!\b(?:please|pls|thanks)\b)[^,.;?!])+?)"
@@ -98,6 +109,30 @@ _CHANGE_THEN_STATEMENT = re.compile(
     re.I | re.S,
 )
 """A first sentence, then a statement with its own subject ("I've finished the draft.")."""
+
+_PRIORITY_SAID = re.compile(
+    r"^(?P<t>[^,;:!?–—]+?)(?:['’]s\s+priority)?\s+(?:is|['’]s|has\s+become|became)\s+"
+    r"(?:now\s+|really\s+|suddenly\s+)?(?P<level>low|medium|high|urgent)(?:\s+priority)?"
+    r"(?:\s+(?:now|again|from\s+now\s+on))?\s*(?:[.!]*$|[-–—,;:]\s*(?P<why>\S.*)$|"
+    r"\s+(?:because|since|as)\b)",
+    re.I,
+)
+"""A task's priority said as a fact ("the hunt is urgent now - they found more logins")."""
+
+_ASKS_MORE = re.compile(
+    r"^(?:please\s+)?(?:can|could|would|will)\s+you\b|^(?:please\s+)?(?:make|set|move|push|put|"
+    r"add|give|hand|assign|close|complete|mark|change|update|create|open|show|list|tell)\b",
+    re.I,
+)
+"""What follows a said priority when it is a request of its own, not the reason."""
+
+_DUE_SAID = re.compile(
+    r"^(?:(?P<t>[^,:;–—]+?)(?:\s*[,:;–—-]|['’]s)\s*)?(?:the\s+|its\s+)?new\s+(?:due\s+date|deadline)"
+    r"(?:\s+(?:for|of|on)\s+(?P<t2>[^,:;]+?))?\s*(?:is|will\s+be|:|=)\s*(?P<when>[^,.;!?]+?)"
+    r"\s*(?:[,.;!]\s*(?:please|pls|thanks|thank\s+you)?)?[\s.!]*$",
+    re.I,
+)
+"""A new due date said as a fact ("hunt task: new deadline is the 20th")."""
 
 _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same)\b", re.I)
 """A bare quoted title repeats the last creation only with a word that says so."""
@@ -127,9 +162,13 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
             for message in reversed(history):
                 if message.role == "assistant":
                     found = TASK_REF.findall(message.content)
-                    if found:
-                        task = found[-1]
+                    # a search that found one task ("[passage:task:<id>]"): "that task" is it
+                    cited = set(_PASSAGE_TASK.findall(message.content))
+                    if found or len(cited) == 1:
+                        task = found[-1] if found else cited.pop()
                         break
+                    if cited:
+                        break  # several tasks found: "that task" is none of them for sure
         if project is None:
             # "tell me about the phishing project" ... "add a task to it": the project the
             # last reply was about (its first reference), when it was about one
@@ -219,6 +258,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
             self._describe,
             self._due,
             self._due_alone,
+            self._field_said,
             self._priority,
             self._assign,
             self._complete,
@@ -264,7 +304,14 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         if not said or re.search(r"(?:\?|\b(?:too|as\s+well|also))\W*$", said.group("rest")):
             return []  # a question, or a second request said short ("The runbook too.")
         lead, rest = said.group("lead"), said.group("rest")
-        for matcher in (self._due, self._priority, self._assign, self._complete, self._status):
+        for matcher in (
+            self._due,
+            self._priority,
+            self._field_said,
+            self._assign,
+            self._complete,
+            self._status,
+        ):
             try:
                 calls = matcher(lead, context)
             except _Unclear:
@@ -285,6 +332,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
             self._describe,
             self._due,
             self._due_alone,
+            self._field_said,
             self._priority,
             self._assign,
             self._complete,
@@ -316,10 +364,13 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
     def _status(self, text: str, refs: Refs) -> list[ToolCall]:
         match = STATUS.match(text)
         bare = None if match else FIELD_ONLY.match(text)
+        named = (bare.group("t") or bare.group("t2")) if bare else None
+        # a value word inside the task's name ("the token review") is no value
+        unnamed = text.replace(named, " ") if named else text
         valued = re.search(
             r"\b(?:low|medium|high|urgent|critical|done|todo|to\s*-?do|in\s+progress|review|"
             r"finished|complete)\b|\d",
-            text,
+            unnamed,
             re.I,
         )
         if bare and not valued:
@@ -376,8 +427,9 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         cleared = match.group("t3") or match.group("t5") or match.group("t6") or taken
         if cleared:
             return [self._call("assign_task", task_id=refs.task(cleared), assignee_id=None)]
-        if match.group("t4"):  # "I'm taking the hunt task"
-            task = refs.task(match.group("t4"))
+        mine = match.group("t4") or match.group("t9") or match.group("t10")
+        if mine:  # "I'm taking the hunt task", "grab the drill for me"
+            task = refs.task(mine)
             return [self._call("assign_task", task_id=task, assignee_id=refs.person("me"))]
         target = match.group("t") or match.group("t2")
         person = match.group("a") or match.group("a2")
@@ -406,6 +458,14 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
 
     def _due(self, text: str, refs: Refs) -> list[ToolCall]:
         match = DUE.match(text)
+        planned = None if match else _PLANNED_FOR.match(text)
+        if (
+            planned
+            and resolve(task_words(planned.group("t")), refs.names.of("task")).name
+            and resolve_person(planned.group("when"), refs.names).name is None
+        ):
+            # "plan the hunt for next week": a stored task given a day (else asked which)
+            text = f"set {planned.group('t')} due {planned.group('when')}"
         if not match:
             worded = DUE_WORDS.match(text)
             if not worded:
@@ -425,6 +485,36 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         target = match.group("t") or match.group("t2") or match.group("t3")
         when = match.group("due") or match.group("due2") or match.group("due3")
         return [self._call("update_task", task_id=refs.task(target), due_date=when)]
+
+    def _field_said(self, text: str, refs: Refs) -> list[ToolCall]:
+        """A task's new priority or due date said as a fact, not asked as a change.
+
+        Only of a stored task named by its words (or "it"); what follows the priority is why.
+        """
+        said = _PRIORITY_SAID.match(text)
+        if said:
+            words = task_words(said.group("t"))
+            if not IT.match(words) and resolve(words, refs.names.of("task")).name is None:
+                return []  # "the weather is high": no task of the reader's
+            why = said.group("why") or ""
+            if ANOTHER_REQUEST.match(why) or _ASKS_MORE.match(why):
+                return []  # "... - assign it to bob": a second request, not a reason
+            level = said.group("level").lower()
+            return [self._call("update_task", task_id=refs.task(said.group("t")), priority=level)]
+        due = _DUE_SAID.match(text)
+        if not due:
+            return []
+        when = f"due {due.group('when').strip()}"
+        day = due_clause(when, self.clock(), moved=True)
+        if day is None or when[day[2] :].strip():
+            raise _Unclear(
+                Clarification(
+                    "When should it be due? Give a date, or say 'next Friday'.",
+                    ("Due next Friday", "Due end of the month"),
+                )
+            )
+        target = due.group("t") or due.group("t2")
+        return [self._call("update_task", task_id=refs.task(target), due_date=day[0])]
 
     def _due_alone(self, text: str, refs: Refs) -> list[ToolCall]:
         """A due date said on its own ("due next friday please"): the task in view's."""
@@ -473,7 +563,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
             (match.group(g) for g in ("t", "t3", "t4", "t6", "t8", "t9", "t10") if match.group(g)),
             None,
         )
-        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10")
+        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11")
         content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
         if not content:
             return []

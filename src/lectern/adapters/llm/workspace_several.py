@@ -134,6 +134,9 @@ class WorkspaceSeveral:
     def _part(self, text: str, context: Refs) -> list[Stage] | None:
         """One part of a two-part message as a plan of two stages (a change or a question)."""
         calls = self._create_task(text, context) or self._one_action(text, context)
+        # "show me the runbook, then set it to in review and comment 'X'": a later part of
+        # two changes of its own
+        calls = calls or (self._changes(text, context, depth=1) if THEN.search(text) else [])
         if calls:
             return self._act(calls)
         stages = self._question(text, context)

@@ -64,7 +64,10 @@ _COUNT = re.compile(rf"\b{NUMBER}\b", re.I)
 _WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*\.?"
 _DATE = re.compile(
-    r"\b(?P<lead>by|before|due|on|until|to|for)\s+(?P<when>(?:(?:next|this|coming)\s+)?"
+    r"\b(?P<lead>by|before|due|on|until|to|for)\s+(?P<when>"
+    # "Friday the 20th": the day's number decides, the weekday only names it
+    rf"{_WEEKDAY},?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)(?:\s+(?:of\s+)?{_MONTH})?|"
+    r"(?:(?:next|this|coming)\s+)?"
     rf"(?:{_WEEKDAY}|week|month)|tomorrow|today|tonight|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+|"
     r"next\s+)?(?:week|month)|\d{4}-\d{2}-\d{2}|in\s+(?:\d+|a|one|two|three|four)\s+(?:days?|weeks?)|"
     # "the 20th of November" before "the 20th": the month decides
@@ -232,6 +235,7 @@ def _day_of(when: str, today: date) -> date | None:
     here: "end of the month" (it returns None), "this friday" (the coming one, today
     included), "the 20th" (this month's, else next month's), "end of the week" (Friday).
     """
+    when = re.sub(rf"^{_WEEKDAY},?\s+(?:the\s+)?(?=\d)", "the ", when)
     when = re.sub(r"^the\s+(?=end\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z])", "", when)
     month_end = re.fullmatch(r"end of (?:the |this |next )?(week|month)", when)
     if month_end:

@@ -113,6 +113,9 @@ TASK_DETAILS = re.compile(
     r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this)|"
     # "open the check point task", "pull up the runbook task"
     r"(?:show|open|get|pull\s+up)(?: me)?(?: the)? (?P<t6>[^,]+?)\s+task|"
+    # "show me the runbook details": a task's name, then the word for its page
+    r"(?:show|open|get|pull\s+up|give)(?: me)?(?: the)? (?P<t11>[^,]+?)(?:['’]s)?\s+"
+    r"(?:details|info|information)|"
     # "who's doing the phishing drill?", "who has the runbook": whose a task is, in its details
     r"who(?:['’]s|\s+is)\s+(?:doing|handling|on|got|owning|running|working\s+on|assigned\s+to|"
     r"responsible\s+for)\s+(?P<t7>[^,]+?)|who\s+(?:has|owns|got|does|is\s+doing)\s+(?P<t8>[^,]+?))"
@@ -148,7 +151,7 @@ SAYS = re.compile(
 )
 """Only a document says things: "what does the merger memo say about Zephyrine?"."""
 SEARCH = re.compile(
-    r"^(?:search|find|look for|look up|where\s+(?:did|do|have)\s+(?:we|i|you|they|people)\s+"
+    r"^(?:search|find|look for|look up|where\s+(?:did|do|does|has|have)\s+(?:the\s+)?[\w.-]+\s+"
     r"(?:talk(?:ed)?|discuss(?:ed)?|mention(?:ed)?|write|wr[io]te|note[d]?)|(?:(?:is|was)\s+there\s+)?"
     r"any(?:thing|\s+notes?|\s+comments?|\s+mentions?)(?:\s+in\s+(?:our|the|my)\s+(?:workspace|"
     r"notes|projects?))?(?:\s+(?:written|noted|recorded)(?:\s+down)?)?"
@@ -162,7 +165,7 @@ SEARCH = re.compile(
 )
 WORKSPACE_SEARCH = re.compile(
     r"\b(?:projects?|workspace|tasks|comments|documents|notes)\b|^(?:search|find|look for)\s+"
-    r"(?:anything|everything)\b",
+    r"(?:anything|everything)\b|\b(?:across|through)\s+(?:everything|all)\b|\beverywhere\b",
     re.I,
 )
 CREATE_TASK = re.compile(
@@ -197,7 +200,9 @@ COMPLETE = re.compile(
     re.I,
 )
 STATUS = re.compile(
-    rf"^(?:move|set|put|change|mark)\s+(?:the\s+status\s+of\s+)?(?P<t>.+?)\s+(?:to|into|as|in)\s+"
+    rf"^(?:move|set|put|change|mark)\s+(?:the\s+status\s+of\s+)?(?P<t>.+?)\s+(?:back\s+)?"
+    # "put it in progress": the status's own "in" says where it goes
+    rf"(?:(?:to|into|as|in)\s+|(?=in[ -](?:progress|review)\b))"
     rf"{_STATUS}\W*$|^(?:start|begin)\s+(?:working\s+on\s+)?(?P<t2>.+?)\W*$",
     re.I,
 )
@@ -227,7 +232,10 @@ ASSIGN = re.compile(
     r"^(?:i'?m|i\s+am|i'?ll|i\s+will)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
     # "I'll take over the check point patching from Bob": taken from its owner, by the reader
     r"handling|handle|owning|own)(?:\s+over)?\s+(?P<t4>.+?)(?:\s+(?:over|on))?"
-    r"(?:\s+(?:from|off)\s+[A-Za-z][\w.-]*)?\W*$",
+    r"(?:\s+(?:from|off)\s+[A-Za-z][\w.-]*)?\W*$|"
+    # "grab the drill for me", "put me down for the runbook", "sign me up for it": the reader's
+    r"^(?:take|grab|claim|pick\s+up)\s+(?P<t9>.+?)\s+for\s+(?:me|myself)\W*$|"
+    r"^(?:put|sign|mark|add)\s+me\s+(?:up\s+|down\s+)?(?:on|for|as\s+owner\s+of)\s+(?P<t10>.+?)\W*$",
     re.I,
 )
 PRIORITY = re.compile(
@@ -299,6 +307,10 @@ RESOLVE = re.compile(
     r"(?:with|saying|because|since|as|now\s+that)\s+)(?P<r3>.+?)\)?\W*$|"
     r"^(?P<r5>.+?),?\s+so\s+(?:the\s+|that\s+|this\s+)?(?P<b5>.*?)\s*blocker\s+(?:can|could|"
     r"should|may)\s+(?:now\s+)?be\s+(?:resolved|closed|cleared|lifted)\W*$|"
+    # "clear 'Waiting on the vendor': they replied": a blocker said by its quoted words
+    r"^(?:resolve|close|clear|lift)\s+(?:the\s+)?(?:blocker\s+)?[\"“'‘](?P<b7>[^\"”'’]+)[\"”'’]"
+    r"(?:\s+blocker)?\s*(?:[(:;,—–-]\s*|\s+(?:with|saying|because|since|as|now\s+that)\s+)"
+    r"(?P<r7>.+?)\)?\W*$|"
     r"^unblock\s+(?P<b4>.+?)\s*(?:[(:;,—–-]\s*|\s+(?:because|since|as|now\s+that)\s+)"
     r"(?P<r4>.+?)\)?\W*$|"
     # "the check point patching isn't blocked anymore, we got a slot": its blocker resolved
@@ -311,6 +323,9 @@ COMMENT = re.compile(
     r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s+(?:to|on)\s+(?P<t>.+?)\s*"
     r"(?::|saying|that)\s*(?P<c>.+)$|"
     r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s*(?::|saying|that)\s*(?P<c2>.+)$|"
+    # "add a comment 'draft is up'": quoted, on the task in view (or named earlier)
+    r"^(?:add|post|leave|write|put|drop)\s+(?:a\s+)?(?:comment|note)\s+[\"“'‘](?P<c11>[^\"”'’]+)"
+    r"[\"”'’]\W*$|"
     r"^comment\s+on\s+(?P<t3>.+?)\s*:\s*(?P<c3>.+)$|"
     # "add a comment on the netscaler task 'tokens revoked'", "comment on it asking bob to ..."
     r"^(?:(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)|comment)\s+(?:to|on)\s+"

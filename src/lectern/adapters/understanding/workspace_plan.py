@@ -284,6 +284,39 @@ def unknown_project(text: str, names: Names) -> Clarification | None:
     )
 
 
+_PROJECT_STATES = {
+    "active": "active",
+    "ongoing": "active",
+    "running": "active",
+    "current": "active",
+    "open": "active",
+    "on hold": "on_hold",
+    "on-hold": "on_hold",
+    "paused": "on_hold",
+    "completed": "completed",
+    "complete": "completed",
+    "finished": "completed",
+    "done": "completed",
+    "closed": "completed",
+    "archived": "archived",
+}
+_PROJECT_STATE = re.compile(
+    r"\b(?P<s>active|ongoing|running|current|open|on[ -]hold|paused|completed?|finished|done|"
+    r"closed|archived)\s+(?:projects|ones)\b|\bprojects\s+(?:that\s+(?:are|were)\s+|which\s+"
+    r"(?:are|were)\s+|(?:are|were)\s+)?(?:still\s+|already\s+)?(?P<s2>active|ongoing|running|"
+    r"on[ -]hold|paused|completed?|finished|done|closed|archived)\b",
+    re.I,
+)
+
+
+def project_status_of(text: str) -> str | None:
+    """The state of the projects a request lists ("any finished projects?"), or None."""
+    found = _PROJECT_STATE.search(text)
+    if found is None:
+        return None
+    return _PROJECT_STATES[(found.group("s") or found.group("s2")).casefold().replace("-", " ")]
+
+
 def plan_workspace(
     intent: str,
     text: str,
@@ -306,6 +339,11 @@ def plan_workspace(
             # "what have I got on in phishing awareness": the summary spans every project,
             # so the reader's tasks in the one named answer it
             return [call("get_tasks", project_id=scope, assignee_id=where.reader)]
+        if scope is not None:
+            # "anything late in phishing awareness?": the project named, in its details
+            return [call("get_project_details", project_id=scope)]
+    if intent == "get_projects" and (state := project_status_of(text)) is not None:
+        return [call(intent, status=state)]
     if intent in ("get_attention_summary", "get_projects"):
         return [call(intent)]
     if intent in ("get_project_details", "get_tasks", "get_documents"):
@@ -314,6 +352,9 @@ def plan_workspace(
             # "who has worked on the phishing drill task?": one task named, its details
             return [call("get_task_details", task_id=one)]
         project = _project(text, names, where)
+        if project is None and intent == "get_tasks" and status_of(text) == "in_review":
+            # "what's waiting in review": across every project, as the summary tells it
+            return [call("get_attention_summary")]
         if project is None:
             return name_it("project", "look at")
         arguments["project_id"] = project
