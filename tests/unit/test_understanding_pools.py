@@ -526,8 +526,13 @@ def test_workspace_cases_name_offered_tools_and_seeded_things(
             for reference in _references([turn.page, list(turn.expect_calls or ())]):
                 kind, _, name = reference[1:].partition(":")
                 if kind == "document" and kind in pool.named:
-                    # A linked KEV or ATT&CK record, titled "<label>: <name>".
-                    assert name.split(": ", 1)[0] in labels, f"{case.id}: {reference}"
+                    # A linked KEV or ATT&CK record, titled "<label>: <name>", as the
+                    # evaluation's world titles it (not the unit tests' small world).
+                    label, _, title = name.partition(": ")
+                    assert label in labels, f"{case.id}: {reference}"
+                    linked = _linked_titles()
+                    if linked is not None:
+                        assert linked.get(label) == title, f"{case.id}: {reference}"
                 else:
                     assert name in nameable[kind], f"{case.id}: {reference}"
             for call in turn.expect_calls or ():
@@ -550,6 +555,26 @@ def test_workspace_cases_name_offered_tools_and_seeded_things(
             for blocker in case.expect.get("blockers", []):
                 task = blocker.get("task", next(iter(seeded_names["task"])))
                 assert task in seeded_names["task"]
+
+
+@cache
+def _linked_titles() -> dict[str, str] | None:
+    """The demo's linked records' titles in the shared KEV and ATT&CK data, by label."""
+    kev = SHARED_DATA / "threat/cisa-kev/known_exploited_vulnerabilities.json"
+    attack = SHARED_DATA / "threat/mitre-attack/enterprise-attack-pattern.jsonl"
+    if not (kev.is_file() and attack.is_file()):
+        return None
+    titles = {
+        row["cveID"]: row["vulnerabilityName"]
+        for row in json.loads(kev.read_text(encoding="utf-8"))["vulnerabilities"]
+        if row["cveID"] in DEMO_KEV
+    }
+    for line in attack.read_text(encoding="utf-8").splitlines():
+        pattern = json.loads(line)
+        for ref in pattern.get("external_references", ()):
+            if ref.get("source_name") == "mitre-attack" and ref.get("external_id") in DEMO_ATTACK:
+                titles[ref["external_id"]] = pattern["name"]
+    return titles
 
 
 # --- book assistant --------------------------------------------------------------------
