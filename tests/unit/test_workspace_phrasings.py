@@ -22,7 +22,7 @@ from typing import Any
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.slots import due_clause
-from lectern.adapters.understanding.workspace_patterns import CAPABILITIES
+from lectern.adapters.understanding.workspace_patterns import ASSIGNED, CAPABILITIES
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.domain.assistant import AIResponse, Message, ToolCall
@@ -422,3 +422,30 @@ def test_a_task_planned_for_a_day_is_due_then_and_a_vague_day_is_asked() -> None
         ("update_task", {"task_id": "Hunt for unusual VPN logins", "due_date": "2026-11-18"})
     ]
     assert "When should it be due" in _asked("plan the runbook for once things calm down")
+
+
+def test_a_reason_after_a_comma_is_no_part_of_the_task_named() -> None:
+    assert _calls("mark the token review thing as done, it's wrapped up") == [
+        ("complete_task", {"task_id": "Review NetScaler session tokens"})
+    ]
+    # A later clause that changes a field of its own is not a reason: read whole, as before.
+    assert _rules().plan("assign the runbook to bob, it's urgent", [], SYSTEM) is None
+
+
+def test_a_place_before_a_colon_is_where_a_new_task_goes() -> None:
+    assert _calls("new task for the vpn project: inventory the gateways") == [
+        ("create_task", {"project_id": "VPN gateway hardening", "title": "Inventory the gateways"})
+    ]
+    assert _calls("add a task under phishing awareness: print the posters") == [
+        ("create_task", {"project_id": "Phishing awareness", "title": "Print the posters"})
+    ]
+
+
+def test_what_someone_has_on_is_their_tasks() -> None:
+    for said in ("what has bob got on this week", "what's on bob's plate right now"):
+        stages = _rules().plan(said, [], SYSTEM)
+        assert stages is not None, said
+        [projects] = stages[0](None)
+        assert projects.name == "get_projects"
+        found = ASSIGNED.search(said)
+        assert found is not None and "bob" in found.groups()

@@ -66,6 +66,14 @@ def _part_of_project(rest: str, projects: list[str]) -> tuple[str, int, int] | N
     return None
 
 
+_PLACE_FIRST = re.compile(
+    r"\s*(?:(?:in|into|for|to|under|on)\s+)?(?:the\s+)?(?P<p>[^,:;\"“'‘]+?)"
+    r"(?P<said>\s+project)?\s*:\s*(?=\S)",
+    re.I,
+)
+"""A place said before a colon and the title after it ("for the phishing project: ...")."""
+
+
 class WorkspaceCreation:
     """New tasks: a title, and the project, person, date and priority said around it."""
 
@@ -111,6 +119,14 @@ class WorkspaceCreation:
         if to_it and refs.page_project is not None:
             # "add a task to it called X": the project in view
             rest = rest[to_it.end() :]
+        placed = _PLACE_FIRST.match(rest)
+        if placed:
+            # "new task for the phishing project: draft the quiz": the place, then the title.
+            named = resolve(placed.group("p"), refs.names.of("project")).name
+            if named is not None and (
+                placed.group("said") or covered(placed.group("p"), named) == 1.0
+            ):
+                rest = f" {rest[placed.end() :]} in the {named} project"
         rest = f" {rest}"
         reference = refs.page_project
         project = IN_PROJECT.search(rest)

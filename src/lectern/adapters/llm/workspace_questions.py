@@ -173,7 +173,9 @@ class WorkspaceQuestions:
         ):
             return []
         assigned = ASSIGNED.search(text)
-        someones = assigned is not None and any(assigned.group(g) for g in ("c", "e", "f"))
+        someones = assigned is not None and any(
+            assigned.group(g) for g in ("c", "e", "f", "g", "h")
+        )
         if (
             not re.search(r"\btasks\b|\b(?:every|all|each|any)\s+(?:\w+\s+)?tasks?\b", text, re.I)
             and not IN_PROJECT.search(text)

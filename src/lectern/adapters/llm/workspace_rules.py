@@ -104,11 +104,16 @@ _DUE_ALONE = re.compile(
 """A due date and nothing else ("due next friday please", "it's due the 20th")."""
 
 _CHANGE_THEN_STATEMENT = re.compile(
-    r"^(?P<lead>[^.?!]+[.?!]+)\s+(?P<rest>(?:i|i['’](?:ve|m|d|ll)|we|we['’](?:ve|re|ll)|it|"
+    r"^(?P<lead>[^.?!]+?(?:[.?!]+|[,;]|\s[-–—]))\s+(?P<rest>(?:i|i['’](?:ve|m|d|ll)|we|"
+    r"we['’](?:ve|re|ll)|it|"
     r"it['’]s|its|that|that['’]s|this|they|they['’]re|he|she|the|my|our)\b.*)$",
     re.I | re.S,
 )
-"""A first sentence, then a statement with its own subject ("I've finished the draft.")."""
+"""A first sentence (or clause), then a statement with its own subject ("I've finished the
+draft.", "..., it's finished")."""
+
+_FIELD_WORDS = re.compile(r"\b(?:low|medium|high|urgent|due|deadline|priority)\b", re.I)
+"""A field's words: a later clause with them may be a change of its own."""
 
 _PRIORITY_SAID = re.compile(
     r"^(?P<t>[^,;:!?–—]+?)(?:['’]s\s+priority)?\s+(?:is|['’]s|has\s+become|became)\s+"
@@ -250,6 +255,11 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         unread = self._unread_part(text, context)
         if unread is not None:
             return [lambda _: unread.response(MODEL_ID)]
+        # "mark the runbook thing done, it's finished": the clause after says why; read first,
+        # as the whole would take the reason for part of the task's name.
+        told = self._change_then_context(text, context)
+        if told:
+            return self._act(told)
         for matcher in (
             self._comment,
             self._resolve,
@@ -267,9 +277,6 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
             calls = matcher(text, context)
             if calls:
                 return self._act(calls)
-        told = self._change_then_context(text, context)
-        if told:
-            return self._act(told)
         both = self._two_questions(text, context)
         if both:
             return both
@@ -320,6 +327,10 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
                 other = context.task_in(rest)
                 if other is not None and other != calls[0].arguments.get("task_id"):
                     return []  # the later sentence is about another task: read whole
+                if _FIELD_WORDS.search(rest) and not {"priority", "due_date"} & set(
+                    calls[0].arguments
+                ):
+                    return []  # "assign it to bob, it's urgent": the later one changes too
                 return calls
         return []
 

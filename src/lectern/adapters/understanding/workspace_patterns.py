@@ -91,7 +91,9 @@ TASKS = re.compile(
     r"\b(?:is \w+|am i|are you) working on\b|"
     # "what am I assigned in the phishing project", "what is bob on in VPN hardening"
     r"^what\s+(?:am\s+i|is\s+\w+|are\s+you)\s+(?:assigned(?:\s+to)?|on|down\s+for|"
-    r"responsible\s+for|handling|doing|owning)\s+(?:in|on|for)\b",
+    r"responsible\s+for|handling|doing|owning)\s+(?:in|on|for)\b|"
+    # "what does bob have on at the moment", "what's on bob's plate"
+    r"^what\s+(?:does|has)\s+\w+\s+(?:have|got)(?:\s+going)?\s+on\b|\bon\s+\w+['’]s\s+plate\b",
     re.I,
 )
 IN_PROJECT = re.compile(
@@ -103,7 +105,9 @@ ASSIGNED = re.compile(
     r"\b(?:assigned to|for|owned by)\s+(?P<a>me|[A-Za-z][\w.-]*)\b|\b(?P<b>my|[A-Za-z][\w.-]*)'s "
     r"tasks\b|\bis (?P<c>[A-Za-z][\w.-]*) working on\b|\b(?P<d>my) tasks\b|"
     r"^what\s+(?:am\s+(?P<e>i)|is\s+(?P<f>[A-Za-z][\w.-]*))\s+(?:assigned|on|down\s+for|"
-    r"responsible\s+for|handling|doing|owning|working\s+on)\b",
+    r"responsible\s+for|handling|doing|owning|working\s+on)\b|"
+    r"^what\s+(?:does|has)\s+(?P<g>[A-Za-z][\w.-]*)\s+(?:have|got)(?:\s+going)?\s+on\b|"
+    r"\bon\s+(?P<h>[A-Za-z][\w.-]*)['’]s\s+plate\b",
     re.I,
 )
 TASK_DETAILS = re.compile(
