@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.application.assistant.names import NAMES_HEADER
@@ -53,3 +55,118 @@ def test_a_list_made_with_its_books_alone_is_still_one_reading() -> None:
         ("add_to_list", {"list": "Porch", "book": "Stoner"}),
         ("add_to_list", {"list": "Porch", "book": "Middlesex"}),
     ]
+
+
+# --- books that share a title ---------------------------------------------------------------
+
+SHARED = {
+    "the orchard": [("The Orchard", "Ann Pike", 1000), ("The Orchard", "Bo Kerr", 50)],
+    "kindred": [("Kindred", "Octavia E. Butler", 1000), ("Kindred", "Cy Dunn", 5)],
+}
+
+
+def _shared(title: str) -> Sequence[tuple[str, str, int]]:
+    return SHARED.get(title.strip().casefold(), [])
+
+
+def test_a_title_a_lesser_read_book_shares_is_asked_about() -> None:
+    policy = RulePolicy(titles=lambda w: w.strip().casefold() in SHARED, books=_shared)
+    said = [Message("user", "put The Orchard on my Gifts list")]
+    reply = policy.complete_with_tools(said, TOOLS, system=SYSTEM)
+    assert not reply.tool_calls
+    assert "Which 'The Orchard'" in reply.text
+    said = [Message("user", "put Kindred on my Gifts list")]  # a rival with 0.5% of readers
+    reply = policy.complete_with_tools(said, TOOLS, system=SYSTEM)
+    assert [(c.name, dict(c.arguments)) for c in reply.tool_calls] == [
+        ("add_to_list", {"list": "Gifts", "book": "Kindred"})
+    ]
+
+
+# --- the reader's lists, named as they are or not at all -------------------------------------
+
+
+def test_a_list_the_reader_lacks_is_asked_about_before_taking_a_book_off() -> None:
+    assert isinstance(_calls("pull Kindred off my Westerns list"), str)
+
+
+def test_a_list_name_two_of_theirs_fit_alike_is_asked_about() -> None:
+    system = "\n".join([NAMES_HEADER, "- list: Winter 2023", "- list: Winter 2024"])
+    asked = _calls("scrap the winter list", system)
+    assert isinstance(asked, str)
+    assert "Winter 2023" in asked and "Winter 2024" in asked
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        (
+            "pop Middlesex into the Oldies.",
+            [("add_to_list", {"list": "Oldies", "book": "Middlesex"})],
+        ),
+        ("yank Stoner out of Gifts", [("remove_from_list", {"list": "Gifts", "book": "Stoner"})]),
+        ("axe oldies", [("delete_list", {"list": "Oldies"})]),
+    ],
+)
+def test_a_list_of_theirs_said_without_the_word_list(
+    said: str, expected: list[tuple[str, dict[str, Any]]]
+) -> None:
+    assert _calls(said) == expected
+
+
+def test_a_list_just_made_is_where_there_points() -> None:
+    assert _calls("make a list called Porch and put Stoner on there") == [
+        ("create_list", {"name": "Porch"}),
+        ("add_to_list", {"list": "Porch", "book": "Stoner"}),
+    ]
+
+
+# --- corrections said as what the record holds --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "fields"),
+    [
+        (
+            "Middlesex credits Tom Reed as a co-author; he did the translation. "
+            "The sole author is Jeffrey Eugenides.",
+            {"authors": ["Jeffrey Eugenides"]},
+        ),
+        (
+            "Stoner has Ann Lee as an author - she edited it. John Williams is the author.",
+            {"authors": ["John Williams"]},
+        ),
+        (
+            "Kindred is down as Spanish in the catalogue; it is an English novel.",
+            {"language": "English"},
+        ),
+    ],
+)
+def test_what_the_record_holds_set_against_the_right_value(
+    said: str, fields: dict[str, Any]
+) -> None:
+    planned = _calls(said)
+    assert isinstance(planned, list)
+    assert [name for name, _ in planned] == ["propose_correction"]
+    assert {k: v for k, v in planned[0][1].items() if k != "book"} == fields
+
+
+# --- what "it" and "both of them" point at ------------------------------------------------------
+
+
+def test_it_is_the_book_the_readers_last_message_named_when_no_reply_cited_one() -> None:
+    history = [Message("user", "just wrapped up Kindred last night"), Message("assistant", "Done.")]
+    assert _calls("give it five stars", history=history) == [
+        ("rate_book", {"book": "Kindred", "stars": 5})
+    ]
+
+
+def test_both_of_them_after_a_list_was_shown_is_each_of_its_books() -> None:
+    history = [
+        Message("user", "show me Oldies"),
+        Message("assistant", "Your list 'Oldies':\n1. Stoner\n2. Kindred"),
+    ]
+    assert _calls("give both of them 2 stars", history=history) == [
+        ("rate_book", {"book": "Stoner", "stars": 2}),
+        ("rate_book", {"book": "Kindred", "stars": 2}),
+    ]
+    assert isinstance(_calls("give all three of them 2 stars", history=history), str)

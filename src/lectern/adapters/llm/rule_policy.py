@@ -149,10 +149,12 @@ PART_FLOOR = 0.9
 parts are short, and one misread part ("take me off X" read as completing X) would add a
 change nobody asked for, where the whole message read alone proposes one right change."""
 _BOOK_ID = re.compile(r"^(?:book:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-RIVAL_SHARE = 0.25
+RIVAL_SHARE = 0.03
 """A book sharing a title is asked about when it has at least this share of the most read
-one's readers: Lukyanenko's *Night Watch* (a third of Pratchett's) is, Charlotte Brontë's
-*Emma* fragment (1% of Austen's) is not."""
+one's readers: Lukyanenko's *Night Watch* (a third of Pratchett's) is, and so are Erin
+Hunter's *Into the Wild* (7% of Krakauer's) and Coben's *The Stranger* (8% of Camus's): a
+list given the wrong one is a wrong change. Charlotte Brontë's *Emma* fragment (1% of
+Austen's) is not. (No book the dev splits expect acted on has a rival between 1% and 25%.)"""
 CatalogBooks = Callable[[str], Sequence[tuple[str, str, int]]]
 """(title, first author, readers) of each catalog book a title names word for word."""
 APPROVE_REQUEST = re.compile(
@@ -665,7 +667,13 @@ _LIST_VERB_IT = re.compile(
     r"^(?P<verb>rename|delete|bin|scrap|trash|ditch|nuke|axe)\s+it\b(?!\s+(?:from|off|out)\b)",
     re.I,
 )
-_TO_IT = re.compile(r"\b(to|onto|into|on|in|from|off|out\s+of)\s+it\b", re.I)
+_TO_IT = re.compile(
+    r"\b(to|onto|into|on|in|from|off|out\s+of)\s+(?:it|there|that\s+(?:one|list))\b"
+    # "put it there": the place a list is, said without its preposition
+    r"|\b(?<!from\s)(?<!off\s)(?P<there>there)\b",
+    re.I,
+)
+"""A later part's list said by pointing ("add X to it", "put it on there", "put it there")."""
 _ENTRY = re.compile(r"^(?:add|put|pop|stick|chuck|throw|toss|save|include)\b", re.I)
 _DESTINATION = re.compile(r"\b(?:to|onto|into|on|in)\s+\S", re.I)
 _TAKING = re.compile(r"^(?:remove|take|drop|pull|get|yank)\b", re.I)
@@ -686,7 +694,7 @@ def _on_the_list(part: str, listed: str | None) -> str:
         return part
     # "show me Summer and then rename it to Beach": a list's own verb makes "it" the list.
     part = _LIST_VERB_IT.sub(lambda m: f"{m.group('verb')} the {listed} list", part)
-    part = _TO_IT.sub(lambda m: f"{m.group(1)} the {listed} list", part)
+    part = _TO_IT.sub(lambda m: f"{m.group(1) or 'on'} the {listed} list", part)
     if _ENTRY.match(part) and not _DESTINATION.search(part):
         part = f"{part} to the {listed} list"
     elif _TAKING.match(part) and not _SOURCE.search(part) and not _A_LIST.search(part):

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from lectern.adapters.understanding.book_plan import title_in
 from lectern.adapters.understanding.layer import Clarification, name_it
+from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.domain.assistant import Message
 
@@ -24,8 +26,16 @@ _IT = re.compile(
     r"(?:mentioned|said|suggested|recommended|showed|listed|named|found|gave)\b.*$",
     re.I,
 )
-_THESE = re.compile(r"^(?:these|those|them|these books|those books|all of them|both)$", re.I)
-"""Several books meant by pointing: which ones is asked, never one of them guessed."""
+_THESE = re.compile(
+    r"^(?:these|those|them|these books|those books|all of them|them all|both|both of them|"
+    r"them both|the two of them|both books|the two|all (?P<count>two|three|four|five|six)"
+    r"(?: of them)?)$",
+    re.I,
+)
+"""Several books meant by pointing: the books of the list just shown, else asked."""
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
 _ANY = re.compile(
     r"^(?:a|an|one|some|any|another)\s+(?:other\s+)?(?:book|novel|title|read)$|^something$"
     # "the other one": which other is never guessed
@@ -100,6 +110,25 @@ class SameTitle(_NoReferent):
         )
 
 
+class Several(_NoReferent):  # noqa: N818 - a referent that is several books, not an error
+    """Books meant together ("both of them") right after a list was shown: each of them."""
+
+    def __init__(self, reference: str, books: Sequence[str]) -> None:
+        """`books`: the shown list's titles, in order."""
+        super().__init__(reference)
+        self.books = tuple(books)
+
+
+def _how_many(reference: str) -> int | None:
+    """How many books "both" or "all three" points at; None for "them" or "these"."""
+    found = _THESE.match(reference)
+    if found is None:
+        return None
+    if found["count"]:
+        return _COUNTS[found["count"].casefold()]
+    return 2 if re.search(r"\b(?:both|two)\b", reference, re.I) else None
+
+
 def which_book(error: _NoReferent) -> Clarification:
     """The question for a book the reader pointed at but did not name."""
     if isinstance(error, SameTitle):
@@ -127,7 +156,10 @@ def book_resolver(
     referent: str | None = None,
     authors: Callable[[str], bool] | None = None,
 ) -> Callable[[str], str]:
-    """'it' and 'this book' mean the page's book, else the last book the reply cited.
+    """'it' and 'this book' mean the page's book, else the book the talk last named.
+
+    The book the talk last named: the last one a reply cited, else the title the reader's
+    last message named (never one of their lists).
 
     In a later clause of a compound request, `referent` (the book an earlier clause
     named) comes first. "It" written with a capital inside a sentence with nothing to
@@ -143,6 +175,13 @@ def book_resolver(
                 last = found[0]
                 break
 
+    if last is None:
+        # "I've just finished Life After Life" answered with no citation, then "rate it":
+        # the book the reader's own last message named.
+        said = next((m.content for m in reversed(history) if m.role == "user"), "")
+        named = title_in(said) if said else None
+        lists = {n.casefold() for n in names_from_prompt(system).of("list")}
+        last = named if named and named.casefold() not in lists else None
     shown = shown_list(history)
     cited = _BOOK_ID.findall(_last_reply(history) or "")
 
@@ -163,6 +202,11 @@ def book_resolver(
         if not quoted:
             # "add Foundation instead", "and Emma too": the adverb is no part of the title.
             reference = _ADVERB_AFTER.sub("", reference) or reference
+        if _THESE.match(reference) and shown and shown[1]:
+            count = _how_many(reference)
+            if count is None or count == len(shown[1]):
+                # "rate both of them 5" after a list was shown: each of its books.
+                raise Several(reference, shown[1])
         if _THESE.match(reference) or _ANY.match(reference):
             raise _NoReferent(reference)
         if _IT.match(reference):
