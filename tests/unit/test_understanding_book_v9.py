@@ -12,9 +12,12 @@ from typing import Any
 import pytest
 
 from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.understanding.book_plan import plan_books, title_in
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
+from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.slots import stars_of
 from lectern.application.assistant.names import NAMES_HEADER
-from lectern.domain.assistant import Message, ToolSpec
+from lectern.domain.assistant import Message, ToolCall, ToolSpec
 
 CATALOG = {"stoner", "kindred", "middlesex", "war and peace", "the remains of the day"}
 LISTS = ("Gifts", "Oldies")
@@ -28,6 +31,10 @@ def _is_title(words: str) -> bool:
 
 def _books(title: str) -> Sequence[tuple[str, str, int]]:
     return [(title.strip().title(), "Someone", 10)] if _is_title(title) else []
+
+
+def _call(tool: str, **arguments: Any) -> ToolCall:
+    return ToolCall("t", tool, dict(arguments))
 
 
 def _calls(
@@ -170,3 +177,77 @@ def test_both_of_them_after_a_list_was_shown_is_each_of_its_books() -> None:
         ("rate_book", {"book": "Kindred", "stars": 2}),
     ]
     assert isinstance(_calls("give all three of them 2 stars", history=history), str)
+
+
+# --- titles shortened, misspelt or run on --------------------------------------------------------
+
+
+def test_a_later_shortening_of_a_title_just_named_is_that_book() -> None:
+    assert _calls("put The Remains of the Day on my Gifts list and rate the Remains 3 stars") == [
+        ("add_to_list", {"list": "Gifts", "book": "The Remains Of The Day"}),
+        ("rate_book", {"book": "The Remains Of The Day", "stars": 3}),
+    ]
+
+
+def test_a_misspelt_title_is_read_for_a_look_up_and_never_for_a_change() -> None:
+    def spelt(title: str) -> str | None:
+        return "Middlesex" if title.casefold().strip() in ("middlesx", "the middlesx") else None
+
+    policy = RulePolicy(titles=_is_title, books=_books, spelt=spelt)
+
+    def calls(text: str) -> list[tuple[str, dict[str, Any]]]:
+        reply = policy.complete_with_tools([Message("user", text)], TOOLS, system=SYSTEM)
+        return [(c.name, dict(c.arguments)) for c in reply.tool_calls]
+
+    assert calls("who is the author of middlesx") == [("get_book_details", {"book": "Middlesex"})]
+    assert calls("put middlesx on my Gifts list") == [
+        ("add_to_list", {"list": "Gifts", "book": "middlesx"})
+    ]
+
+
+def test_the_reader_saying_im_does_not_run_on_a_title() -> None:
+    assert title_in("just read Middlesex and I'm in pieces") == "Middlesex"
+
+
+# --- ratings, read-alikes, lists ------------------------------------------------------------------
+
+
+def test_a_grade_of_five_without_out_is_the_stars() -> None:
+    assert stars_of("Kindred gets a three of five from me") == 3
+    assert stars_of("one of five friends liked it") is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "anything you'd recommend for a teen who devoured Kindred?",
+        "if i enjoyed kindred, what else should i pick up",
+    ],
+)
+def test_what_someone_liked_asks_for_read_alikes(said: str) -> None:
+    planned = _calls(said)
+    assert isinstance(planned, list)
+    assert [(name, args["book"]) for name, args in planned] == [("similar_books", "Kindred")]
+
+
+def test_a_count_of_things_is_the_read_alikes_limit() -> None:
+    planned = plan_books(
+        "similar_books", "loved Kindred, send six things like that", Names(), str, _call
+    )
+    assert isinstance(planned, list)
+    assert planned[0].arguments["limit"] == 6
+
+
+def test_a_book_said_to_leave_or_join_a_list_of_theirs() -> None:
+    assert _calls("Stoner should come out of Gifts") == [
+        ("remove_from_list", {"list": "Gifts", "book": "Stoner"})
+    ]
+    assert _calls("Kindred can go on the Oldies list too") == [
+        ("add_to_list", {"list": "Oldies", "book": "Kindred"})
+    ]
+
+
+def test_a_list_of_theirs_renamed_as_another_name() -> None:
+    assert _calls("rename 'Oldies' as 'Golden'") == [
+        ("rename_list", {"list": "Oldies", "new_name": "Golden"})
+    ]

@@ -138,6 +138,23 @@ _BY_WRITER = re.compile(r"\s+by\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*$")
 """The writer said after a title ("The Sea by Banville"): no part of the title."""
 
 
+_RENAME_THEIRS = re.compile(
+    r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?P<old>.+?)\s+(?:to|as|into)\s+(?P<new>.+?)\W*$",
+    re.I,
+)
+"""A list renamed by its name alone: only one of the reader's, word for word."""
+
+
+_BOOK_MOVES = re.compile(
+    r"^(?P<book>.+?)\s+(?:can|could|should|must|needs?\s+to|has\s+to|is\s+to|will)\s+"
+    r"(?:(?P<off>come|go|be\s+(?:taken|removed|dropped))\s+(?:off|out\s+of|from)|"
+    r"(?P<on>go|be\s+(?:added|put))\s+(?:on|onto|in|into|to))\s+(?:my\s+|the\s+)?"
+    r"(?P<list>.+?)(?:\s+(?:reading\s+)?list)?(?:\s+(?:now|please|too))?\W*$",
+    re.I,
+)
+"""A book said to leave or join a list ("Kindred can come off Gifts now"): one of theirs."""
+
+
 def _theirs_exactly(said: str, lists: Sequence[str]) -> str | None:
     """The reader's list `said` spells, word for word (case and punctuation aside)."""
     key = utils.default_process(said)
@@ -306,7 +323,7 @@ class ListRules:
         del it
         match = RENAME.match(text)
         if not match:
-            return self._misnamed(text, lists)
+            return self._misnamed(text, lists) or self._renamed_theirs(text, lists)
         old = _clean(match.group("old1") or match.group("old2"))
         if not _NO_NAME.match(old):
             old = _as_stored(old, lists)
@@ -316,6 +333,15 @@ class ListRules:
         return self.steps.single(
             self.steps.call("rename_list", list=old, new_name=_clean(match.group("new")))
         )
+
+    def _renamed_theirs(self, text: str, lists: Sequence[str]) -> list[Step]:
+        """A list of theirs renamed without the word "list" ("rename 'Gifts' as 'Xmas'")."""
+        match = _RENAME_THEIRS.match(text)
+        old = _theirs_exactly(_clean(match["old"]), lists) if match else None
+        new = _clean(match["new"]) if match else ""
+        if old is None or not new or _NO_NAME.match(new):
+            return []
+        return self.steps.single(self.steps.call("rename_list", list=old, new_name=new))
 
     def _misnamed(self, text: str, lists: Sequence[str]) -> list[Step]:
         """A list of the reader's said to have the wrong name ("the list 'Horor' should be ...")."""
@@ -415,7 +441,7 @@ class ListRules:
         """A book taken off a list."""
         match = REMOVE.match(text)
         if not match:
-            return self._off_theirs(text, it, lists)
+            return self._off_theirs(text, it, lists) or self._book_moves(text, it, lists)
         named = _clean(match.group("list1") or match.group("list2"))
         return _not_theirs(named, lists) or self.steps.single(
             self.steps.call(
@@ -433,3 +459,13 @@ class ListRules:
             return []
         book = it(_BY_WRITER.sub("", REASON_AFTER.sub("", match["book"]).strip()))
         return self.steps.single(self.steps.call("remove_from_list", list=target, book=book))
+
+    def _book_moves(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
+        """A book as the subject of leaving or joining one of the reader's lists."""
+        match = _BOOK_MOVES.match(text)
+        target = resolve(_clean(match["list"]), lists, cutoff=90).name if match else None
+        if match is None or target is None:
+            return []
+        tool = "remove_from_list" if match["off"] else "add_to_list"
+        book = it(_BY_WRITER.sub("", _clean(match["book"])))
+        return self.steps.single(self.steps.call(tool, list=target, book=book))

@@ -149,6 +149,8 @@ PART_FLOOR = 0.9
 parts are short, and one misread part ("take me off X" read as completing X) would add a
 change nobody asked for, where the whole message read alone proposes one right change."""
 _BOOK_ID = re.compile(r"^(?:book:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_LOOKUPS = frozenset({"get_book_details", "similar_books"})
+"""Book tools that change nothing: the only ones a title read by its spelling may reach."""
 RIVAL_SHARE = 0.03
 """A book sharing a title is asked about when it has at least this share of the most read
 one's readers: Lukyanenko's *Night Watch* (a third of Pratchett's) is, and so are Erin
@@ -245,6 +247,7 @@ class RulePolicy:
         titles: Callable[[str], bool] | None = None,
         books: CatalogBooks | None = None,
         authors: Callable[[str], bool] | None = None,
+        spelt: Callable[[str], str | None] | None = None,
     ) -> None:
         """Query-understanding rules filter searches; `layer` reads what patterns miss.
 
@@ -255,8 +258,10 @@ class RulePolicy:
         the catalog spells it ("the tigers wife" -> *The Tiger's Wife*), and tells apart books
         that share one; without it, a book is passed on as written. `authors` says whether
         words name a catalog writer and no title ("the Hosseini": which book is asked).
+        `spelt` reads a misspelt title ("the dispossesed") for look-ups, never for changes.
         """
         self.authors = authors
+        self.spelt = spelt
         self.understanding = understanding
         self.books_titled = books
         self.layer = layer
@@ -314,7 +319,10 @@ class RulePolicy:
     def _call(self, tool: str, **arguments: Any) -> ToolCall:
         book = arguments.get("book")
         if tool in BOOK_TOOLS and isinstance(book, str):
-            arguments["book"] = self._as_catalog_spells(book)
+            spelt = self._as_catalog_spells(book)
+            if spelt == book and tool in _LOOKUPS and self.spelt is not None:
+                spelt = self.spelt(book) or book  # a look-up may read a misspelt title
+            arguments["book"] = spelt
         self._counter += 1
         return ToolCall(f"rp-{self._counter}", tool, dict(arguments))
 

@@ -164,6 +164,13 @@ SIMILAR = re.compile(
     # "suggestions based on X", "recs for fans of X": what to read next, drawn from X.
     r"|\b(?:recs|recommendations|suggestions|picks)\s+(?:based\s+(?:on|off)|for\s+(?:fans|"
     r"readers|lovers)\s+of|if\s+i\s+(?:liked|loved|enjoyed))\s+(?P<title5>.+?)\W*$"
+    # "what would you get for a friend who loved X?": suggestions drawn from what they liked
+    r"|\b(?:suggest|recommend|get|pick|give)\b.{0,40}?\bfor\s+(?:someone|somebody|a\s+"
+    r"(?:reader|person|fan|kid|child|teen|friend)|people|readers|fans)\s+who\s+(?:really\s+)?"
+    r"(?:loved|liked|adored|enjoyed|devoured)\s+(?P<title6>[^?!.]+?)\s*(?:[?!.]|$)"
+    # "if i enjoyed X, what else would i like": what else, drawn from X
+    r"|^if\s+(?:i|you)\s+(?:liked|loved|enjoyed|adored)\s+(?P<title7>.+?),?\s+what\s+"
+    r"(?:else|next|other\s+books?)\b"
     # "sounds fun - anything similar?": the book in view, no title said.
     r"|\b(?P<bare>anything|something|any\s+more|more|others?|ones|books?)\s+(?:similar|alike|"
     r"like\s+(?:it|this|that)(?:\s+one)?)\W*$",

@@ -16,7 +16,7 @@ from lectern.adapters.understanding.book_patterns import CORRECTION_LABEL, LABEL
 from lectern.adapters.understanding.corrections import correction_of, without_shown_people
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
-from lectern.adapters.understanding.scaffold import clean
+from lectern.adapters.understanding.scaffold import NUMBER, clean, number
 from lectern.adapters.understanding.slots import list_name_of, stars_of
 from lectern.domain.assistant import ToolCall
 
@@ -50,7 +50,14 @@ _NOTE = re.compile(
 _OTHER_ONE = re.compile(r"\b(?:the\s+)?other\s+(?:one|book|novel|title)\b|\banother\s+one\b", re.I)
 _THIS_BOOK = re.compile(r"\b(?:this|that)\s+(?:one|book|novel|title)\b", re.I)
 _DEICTIC = re.compile(r"\b(?:this|it|that)(?:\s+(?:one|book))?\b", re.I)
-_WORD = r"(?:[A-Z][\w'’-]*|\d+)"
+_HOW_MANY = re.compile(
+    rf"\b{NUMBER}\s+(?:more\s+|other\s+|similar\s+)?(?:books?|novels?|titles?|reads|ones|"
+    r"things|picks|recs|recommendations|suggestions|options|others)\b",
+    re.I,
+)
+"""How many read-alikes are asked for ("ten things in the same vein")."""
+_WORD = r"(?:(?!I['’](?:m|ve|d|ll)\b)[A-Z][\w'’-]*|\d+)"
+"""A title's word: capitalised or a number; "I'm" is the reader speaking, never a title's."""
 _TITLE = re.compile(
     rf"{_WORD}(?:\s+(?:(?:of|the|and|in|a|an|to|on|for|at|with|from|upon|&)\s+)*{_WORD})*"
 )
@@ -383,6 +390,9 @@ def plan_books(
             book = it("it")
             if book == "it":
                 return name_it("book", "look up")
+        counted = _HOW_MANY.search(text) if intent == "similar_books" else None
+        if counted is not None:
+            return [call(intent, book=book, limit=number(counted.group("n"), 5))]
         return [call(intent, book=book)]
     if intent == "rate_book":
         stars = stars_of(text)

@@ -149,6 +149,14 @@ _THE_WRITER = re.compile(r"the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)
 _ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now)$", re.I)
 
 
+def _part_of(reference: str, title: str) -> bool:
+    """Whether `reference` is a shortening of `title` ("the Falcon" of The Maltese Falcon)."""
+    said = re.findall(r"[\w'’]+", reference.casefold())
+    said = said[1:] if said[:1] == ["the"] else said
+    words = re.findall(r"[\w'’]+", title.casefold())
+    return bool(said) and len(said) < len(words) and all(w in words for w in said)
+
+
 def book_resolver(
     history: Sequence[Message],
     system: str,
@@ -220,6 +228,9 @@ def book_resolver(
                 return last
             # "rate it 4 stars" with no book on the page or in the talk so far.
             raise _NoReferent(reference)
+        if referent and _part_of(reference, referent):
+            # "add The Maltese Falcon to it and rate the Falcon 4": the title just named.
+            return referent
         by_author = _BY_AUTHOR.match(reference)
         if by_author:
             # "the Ishiguro one": an author, not a title; which of their books is open.
