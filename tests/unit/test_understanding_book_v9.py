@@ -191,7 +191,8 @@ def test_a_later_shortening_of_a_title_just_named_is_that_book() -> None:
 
 def test_a_misspelt_title_is_read_for_a_look_up_and_never_for_a_change() -> None:
     def spelt(title: str) -> str | None:
-        return "Middlesex" if title.casefold().strip() in ("middlesx", "the middlesx") else None
+        # Like the catalog's matcher, it reads a held title's first words as a longer one.
+        return "Middlesex" if "middles" in title.casefold() else "Stoner Revisited"
 
     policy = RulePolicy(titles=_is_title, books=_books, spelt=spelt)
 
@@ -200,6 +201,7 @@ def test_a_misspelt_title_is_read_for_a_look_up_and_never_for_a_change() -> None
         return [(c.name, dict(c.arguments)) for c in reply.tool_calls]
 
     assert calls("who is the author of middlesx") == [("get_book_details", {"book": "Middlesex"})]
+    assert calls("who wrote Stoner") == [("get_book_details", {"book": "Stoner"})]
     assert calls("put middlesx on my Gifts list") == [
         ("add_to_list", {"list": "Gifts", "book": "middlesx"})
     ]
@@ -250,4 +252,10 @@ def test_a_book_said_to_leave_or_join_a_list_of_theirs() -> None:
 def test_a_list_of_theirs_renamed_as_another_name() -> None:
     assert _calls("rename 'Oldies' as 'Golden'") == [
         ("rename_list", {"list": "Oldies", "new_name": "Golden"})
+    ]
+
+
+def test_a_record_brought_up_by_title_and_writer_is_a_look_up_of_the_title() -> None:
+    assert _calls("can you bring up the details for Kindred by Octavia Butler") == [
+        ("get_book_details", {"book": "Kindred"})
     ]

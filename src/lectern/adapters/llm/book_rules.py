@@ -18,6 +18,7 @@ from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.understanding.book_patterns import (
     ABOUT,
     ABOUT_ME,
+    BY_WRITER_AFTER,
     CORRECT_AUTHOR,
     CORRECT_CATEGORY,
     CORRECT_LANGUAGE,
@@ -291,6 +292,8 @@ class BookRules:
                 title = next(v for k, v in match.groupdict().items() if v and k.startswith("title"))
                 # "about the book How We Decide": the book is named after the word "book".
                 title = _THE_BOOK.sub("", title) or title
+                # "the info for X by Jared Diamond": the writer is no part of the title.
+                title = BY_WRITER_AFTER.sub("", title) or title
                 title, more = second_question(title)
                 fields = tuple(dict.fromkeys((*fields, *more)))
                 return self.steps.details(

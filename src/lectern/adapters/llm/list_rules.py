@@ -26,6 +26,7 @@ from lectern.adapters.understanding.book_patterns import (
     ADD,
     ADD_VERB,
     ARROW,
+    BY_WRITER_AFTER,
     COUNT_ONTO_LIST,
     CREATE,
     CREATE_QUOTED,
@@ -132,10 +133,6 @@ _OFF_THEIRS = re.compile(
     re.I,
 )
 """A book taken off a list said by its name alone: only one of the reader's, word for word."""
-
-
-_BY_WRITER = re.compile(r"\s+by\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*$")
-"""The writer said after a title ("The Sea by Banville"): no part of the title."""
 
 
 _RENAME_THEIRS = re.compile(
@@ -419,7 +416,7 @@ class ListRules:
         target = _theirs_exactly(match["list"], lists) if match else None
         if match is None or target is None or _theirs_exactly(match["book"], lists):
             return []
-        book = it(_BY_WRITER.sub("", _clean(match["book"])))
+        book = it(BY_WRITER_AFTER.sub("", _clean(match["book"])))
         return self.steps.single(self.steps.call("add_to_list", list=target, book=book))
 
     def _pointed(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
@@ -457,7 +454,7 @@ class ListRules:
         target = _theirs_exactly(match["list"], lists) if match else None
         if match is None or target is None or _theirs_exactly(match["book"], lists):
             return []
-        book = it(_BY_WRITER.sub("", REASON_AFTER.sub("", match["book"]).strip()))
+        book = it(BY_WRITER_AFTER.sub("", REASON_AFTER.sub("", match["book"]).strip()))
         return self.steps.single(self.steps.call("remove_from_list", list=target, book=book))
 
     def _book_moves(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
@@ -467,5 +464,5 @@ class ListRules:
         if match is None or target is None:
             return []
         tool = "remove_from_list" if match["off"] else "add_to_list"
-        book = it(_BY_WRITER.sub("", _clean(match["book"])))
+        book = it(BY_WRITER_AFTER.sub("", _clean(match["book"])))
         return self.steps.single(self.steps.call(tool, list=target, book=book))

@@ -320,11 +320,15 @@ class RulePolicy:
         book = arguments.get("book")
         if tool in BOOK_TOOLS and isinstance(book, str):
             spelt = self._as_catalog_spells(book)
-            if spelt == book and tool in _LOOKUPS and self.spelt is not None:
-                spelt = self.spelt(book) or book  # a look-up may read a misspelt title
+            if tool in _LOOKUPS and self.spelt is not None and not self._holds(spelt):
+                spelt = self.spelt(spelt) or spelt  # a look-up may read a misspelt title
             arguments["book"] = spelt
         self._counter += 1
         return ToolCall(f"rp-{self._counter}", tool, dict(arguments))
+
+    def _holds(self, book: str) -> bool:
+        """Whether the catalog holds `book` as written (or it is an id): no spelling to read."""
+        return bool(_BOOK_ID.match(book)) or bool(self.books_titled and self.books_titled(book))
 
     def _as_catalog_spells(self, book: str) -> str:
         """The title as the catalog spells it, found inside what was said about it if need be.

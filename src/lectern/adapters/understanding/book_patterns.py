@@ -200,9 +200,14 @@ ABOUT = re.compile(
     r"(?:some\s+|more\s+|any\s+)?info(?:rmation)?\s+(?:on|about|for)\s+(?P<title6>.+?)|"
     # "look up Oryx and Crake": one book's record, never "look up books on X" (a search)
     r"look\s+up\s+(?!(?:some|any|a\s+few|good)?\s*(?:books?|novels?|titles?|something|anything|"
-    r"stuff)\b)(?P<title7>.+?))\W*$",
+    r"stuff)\b)(?P<title7>.+?)|"
+    # "bring up the record for X": the same, said as a page to open
+    r"(?:pull|bring|call|look)\s+up\s+(?:the\s+|its\s+)?(?:info(?:rmation)?|details|record|"
+    r"entry|page)\s+(?:on|about|for|of)\s+(?P<title8>.+?))\W*$",
     re.I,
 )
+BY_WRITER_AFTER = re.compile(r"\s+by\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*$")
+"""The writer said after a title ("The Sea by Banville"): no part of the title."""
 HOW_LONG = re.compile(
     r"^how\s+(?:long|big|many\s+pages)\s+(?:is|does)\s+(?P<title>.+?)(?:\s+(?:have|run))?\W*$",
     re.I,
