@@ -15,6 +15,7 @@ from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.book_plan import plan_books, title_in
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.referents import book_resolver
 from lectern.adapters.understanding.slots import stars_of
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.domain.assistant import Message, ToolCall, ToolSpec
@@ -258,4 +259,16 @@ def test_a_list_of_theirs_renamed_as_another_name() -> None:
 def test_a_record_brought_up_by_title_and_writer_is_a_look_up_of_the_title() -> None:
     assert _calls("can you bring up the details for Kindred by Octavia Butler") == [
         ("get_book_details", {"book": "Kindred"})
+    ]
+
+
+def test_a_writer_named_beside_a_change_that_points_is_no_title() -> None:
+    said = "oh right, Hardy. give it 3 stars then"
+    cited = "Tess was written by Thomas Hardy [book:11111111-2222-3333-4444-555555555555#authors]."
+    history = [Message("user", "who wrote Tess"), Message("assistant", cited)]
+    it = book_resolver(history, SYSTEM, said, None, lambda name: name.casefold() == "hardy")
+    planned = plan_books("rate_book", said, Names(), it, _call)
+    assert isinstance(planned, list)
+    assert [(c.name, c.arguments) for c in planned] == [
+        ("rate_book", {"book": "11111111-2222-3333-4444-555555555555", "stars": 3})
     ]

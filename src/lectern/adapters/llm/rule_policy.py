@@ -372,7 +372,7 @@ class RulePolicy:
         text = _PLEASE.sub("please", " ".join(request.split()))
         text = _ASKING.sub("", _LEAD_FILLER.sub("", text))
         plan = _Plan()
-        it = book_resolver(history, system, text, referent, self.authors)
+        it = book_resolver(history, system, text, referent, self.authors, title_in)
         if APPROVE_REQUEST.search(text):
             plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))
             return plan

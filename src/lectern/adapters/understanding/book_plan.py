@@ -16,6 +16,7 @@ from lectern.adapters.understanding.book_patterns import CORRECTION_LABEL, LABEL
 from lectern.adapters.understanding.corrections import correction_of, without_shown_people
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
+from lectern.adapters.understanding.referents import _NoReferent
 from lectern.adapters.understanding.scaffold import NUMBER, clean, number
 from lectern.adapters.understanding.slots import list_name_of, stars_of
 from lectern.domain.assistant import ToolCall
@@ -190,6 +191,13 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
                 # "pop the Robinson on Shelf": the referent asks which book when the name is
                 # a writer's, not a title (it raises); a title comes back as it was.
                 it(f"the {title}")
+            elif _POINTED.search(text) and " " not in title:
+                try:
+                    it(f"the {title}")
+                except _NoReferent:
+                    # "oh, Hardy. give it a 3": a writer named beside a change that points
+                    # at its book is no title; "it" is the book the talk named.
+                    return it("it")
             return title
     if _POINTED.search(text):
         # "give this one a 3 - bit slow": with no title written, the verb's object is the

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from lectern.adapters.understanding.book_plan import title_in
 from lectern.adapters.understanding.layer import Clarification, name_it
 from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.scaffold import clean as _clean
@@ -163,11 +162,12 @@ def book_resolver(
     text: str = "",
     referent: str | None = None,
     authors: Callable[[str], bool] | None = None,
+    title_in: Callable[[str], str | None] = lambda _: None,
 ) -> Callable[[str], str]:
     """'it' and 'this book' mean the page's book, else the book the talk last named.
 
     The book the talk last named: the last one a reply cited, else the title the reader's
-    last message named (never one of their lists).
+    last message named (never one of their lists), as `title_in` reads titles.
 
     In a later clause of a compound request, `referent` (the book an earlier clause
     named) comes first. "It" written with a capital inside a sentence with nothing to
