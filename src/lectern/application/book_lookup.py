@@ -136,3 +136,13 @@ def _by_title(
         if key_of(result.book.title)[: len(bare)] == bare:
             return result.book
     return None
+
+
+def spelt_title(title: str, titles: TitleMatcher, catalog: BookCatalog) -> str | None:
+    """The catalog title `title` misspells ("the dispossesed"), or None when none is close.
+
+    For look-ups only: a guess read by spelling is never acted on (see the module's note).
+    """
+    closest = titles.closest(title.strip(" \"'“”"))
+    book = catalog.get(uuid.UUID(closest)) if closest is not None else None
+    return book.title if book is not None else None

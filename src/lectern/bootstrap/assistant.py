@@ -83,6 +83,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
                 books_titled,
                 names_a_title,
                 names_an_author,
+                spelt_title,
             )
 
             rules = RulePolicy(
@@ -92,6 +93,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
                 titles=lambda title: names_a_title(title, self.vocabulary()),
                 books=lambda title: books_titled(title, self.vocabulary(), self.catalog),
                 authors=lambda name: names_an_author(name, self.vocabulary()),
+                spelt=lambda title: spelt_title(title, self.title_matcher(), self.catalog),
             )
             if provider == "rules":
                 return rules

@@ -18,6 +18,7 @@ from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.understanding.book_patterns import (
     ABOUT,
     ABOUT_ME,
+    BY_WRITER_AFTER,
     CORRECT_AUTHOR,
     CORRECT_CATEGORY,
     CORRECT_LANGUAGE,
@@ -41,6 +42,7 @@ from lectern.adapters.understanding.book_patterns import (
 from lectern.adapters.understanding.book_plan import plan_books
 from lectern.adapters.understanding.lexicon_data import LANGUAGE_NAMES
 from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.referents import Several
 from lectern.adapters.understanding.scaffold import NUMBER, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
@@ -76,7 +78,14 @@ _CONTRAST = re.compile(
     r"|\b(?:is|are)\s+(?:by\s+)?(?-i:[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)\s+(?:only|alone)\b"
     r"|\b(?:lists|has)\s+(?:it\s+as\s+)?\d{4}\b"
     # "the date you have is a reprint": the record's value set against the one stated
-    r"|\b(?:you\s+have|you['’]ve\s+got|you\s+list|you\s+show|reprint|re-?issue)\b",
+    r"|\b(?:you\s+have|you['’]ve\s+got|you\s+list|you\s+show|reprint|re-?issue)\b"
+    # what the record holds, said as a fact about it ("X credits Y as co-author", "X is down
+    # as Welsh"), set against the right value ("the only author is Z", "it's only Z")
+    r"|\b(?:lists|has|credits|shows|names)\s+.{1,60}?\s+as\s+(?:an?\s+|the\s+)?(?:co-?)?"
+    r"(?:authors?|writers?)\b"
+    r"|\b(?:is|are)\s+(?:down|listed|marked|filed|catalogued|cataloged|tagged|shown)\s+as\b"
+    r"|\b(?:only|sole|real|actual)\s+(?:author|writer)\s+is\b"
+    r"|\b(?:it['’]s|is)\s+only\s+(?-i:[A-Z])",
     re.I,
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
@@ -164,14 +173,16 @@ class BookRules:
         match = RATE.match(text) or RATE_ALT.match(text)
         if not match:
             return []
-        arguments: dict[str, Any] = {
-            "book": it(match.group("book")),
-            "stars": _number(match.group("stars"), 3),
-        }
+        stars = _number(match.group("stars"), 3)
+        try:
+            books = [it(match.group("book"))]
+        except Several as several:
+            # "rate both of them 4" after a list was shown: each of its books, alike.
+            books = list(several.books)
         review = match.groupdict().get("review")
-        if review:
-            arguments["review"] = _clean(review)
-        return self.steps.single(self.steps.call("rate_book", **arguments))
+        extra = {"review": _clean(review)} if review else {}
+        calls = [self.steps.call("rate_book", book=book, stars=stars, **extra) for book in books]
+        return self.steps.single(calls[0]) if len(calls) == 1 else self.steps.single_calls(calls)
 
     def correction(
         self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()
@@ -281,6 +292,8 @@ class BookRules:
                 title = next(v for k, v in match.groupdict().items() if v and k.startswith("title"))
                 # "about the book How We Decide": the book is named after the word "book".
                 title = _THE_BOOK.sub("", title) or title
+                # "the info for X by Jared Diamond": the writer is no part of the title.
+                title = BY_WRITER_AFTER.sub("", title) or title
                 title, more = second_question(title)
                 fields = tuple(dict.fromkeys((*fields, *more)))
                 return self.steps.details(

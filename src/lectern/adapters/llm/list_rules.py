@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rapidfuzz import utils
+
 from lectern.adapters.llm.rule_replies import (
     _books,
     _books_reply,
@@ -24,6 +26,7 @@ from lectern.adapters.understanding.book_patterns import (
     ADD,
     ADD_VERB,
     ARROW,
+    BY_WRITER_AFTER,
     COUNT_ONTO_LIST,
     CREATE,
     CREATE_QUOTED,
@@ -39,6 +42,7 @@ from lectern.adapters.understanding.book_patterns import (
     REASON_AFTER,
     REASON_WORDS,
     REMOVE,
+    REMOVE_VERB,
     RENAME,
 )
 from lectern.adapters.understanding.compound import titles_in
@@ -91,6 +95,68 @@ _MOVE = re.compile(
 def _as_stored(said: str, lists: Sequence[str]) -> str:
     """A list's name as the reader's list is spelt ("sci fi" -> "Sci-fi"), else as said."""
     return resolve(said, lists, cutoff=90).name or said if lists else said
+
+
+def _not_theirs(said: str, lists: Sequence[str]) -> list[Step]:
+    """A question when `said` is none of the reader's lists, or fits two of them alike.
+
+    "the winter list" for a reader with "Winter 2023" and "Winter 2024" is either; a list
+    they lack is no list to change. `[]` when it names one of theirs (or none are known).
+    """
+    if not lists or _NO_NAME.match(said):
+        return []
+    found = resolve(said, lists, cutoff=85)
+    if found.name is not None:
+        return []
+    if found.ambiguous:
+        asked = Clarification(
+            "Which list do you mean: " + " or ".join(found.candidates) + "?",
+            found.candidates,
+        )
+    else:
+        asked = Clarification(
+            f"You have no list called {said!r}. Which of your lists do you mean?",
+            tuple(lists)[:3],
+        )
+    return [lambda _: asked.response(MODEL_ID)]
+
+
+_ONTO_THEIRS = re.compile(
+    rf"^(?:please\s+)?{ADD_VERB}\s+(?P<book>.+?)\s+(?:to|onto|into|on)\s+(?:my\s+|the\s+)?"
+    r"(?P<list>[^,:]+?)(?:\s+too|\s+as\s+well)?\W*$",
+    re.I,
+)
+"""A book put on a list said by its name alone ("pop Kindred into the Gifts"): only when the
+name is one of the reader's lists, word for word."""
+_OFF_THEIRS = re.compile(
+    rf"^(?:please\s+)?{REMOVE_VERB}\s+(?P<book>.+?)\s+(?:from|off|out\s+of)\s+(?:of\s+)?"
+    r"(?:my\s+|the\s+)?(?P<list>[^,:]+?)\W*$",
+    re.I,
+)
+"""A book taken off a list said by its name alone: only one of the reader's, word for word."""
+
+
+_RENAME_THEIRS = re.compile(
+    r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?P<old>.+?)\s+(?:to|as|into)\s+(?P<new>.+?)\W*$",
+    re.I,
+)
+"""A list renamed by its name alone: only one of the reader's, word for word."""
+
+
+_BOOK_MOVES = re.compile(
+    r"^(?P<book>.+?)\s+(?:can|could|should|must|needs?\s+to|has\s+to|is\s+to|will)\s+"
+    r"(?:(?P<off>come|go|be\s+(?:taken|removed|dropped))\s+(?:off|out\s+of|from)|"
+    r"(?P<on>go|be\s+(?:added|put))\s+(?:on|onto|in|into|to))\s+(?:my\s+|the\s+)?"
+    r"(?P<list>.+?)(?:\s+(?:reading\s+)?list)?(?:\s+(?:now|please|too))?\W*$",
+    re.I,
+)
+"""A book said to leave or join a list ("Kindred can come off Gifts now"): one of theirs."""
+
+
+def _theirs_exactly(said: str, lists: Sequence[str]) -> str | None:
+    """The reader's list `said` spells, word for word (case and punctuation aside)."""
+    key = utils.default_process(said)
+    return next((name for name in lists if utils.default_process(name) == key), None)
 
 
 _SEVERAL_DELETED = re.compile(
@@ -255,7 +321,7 @@ class ListRules:
         del it
         match = RENAME.match(text)
         if not match:
-            return self._misnamed(text, lists)
+            return self._misnamed(text, lists) or self._renamed_theirs(text, lists)
         old = _clean(match.group("old1") or match.group("old2"))
         if not _NO_NAME.match(old):
             old = _as_stored(old, lists)
@@ -265,6 +331,15 @@ class ListRules:
         return self.steps.single(
             self.steps.call("rename_list", list=old, new_name=_clean(match.group("new")))
         )
+
+    def _renamed_theirs(self, text: str, lists: Sequence[str]) -> list[Step]:
+        """A list of theirs renamed without the word "list" ("rename 'Gifts' as 'Xmas'")."""
+        match = _RENAME_THEIRS.match(text)
+        old = _theirs_exactly(_clean(match["old"]), lists) if match else None
+        new = _clean(match["new"]) if match else ""
+        if old is None or not new or _NO_NAME.match(new):
+            return []
+        return self.steps.single(self.steps.call("rename_list", list=old, new_name=new))
 
     def _misnamed(self, text: str, lists: Sequence[str]) -> list[Step]:
         """A list of the reader's said to have the wrong name ("the list 'Horor' should be ...")."""
@@ -287,7 +362,9 @@ class ListRules:
         if _NO_NAME.match(name):
             # "delete the list" names none: deleting cannot be undone, so ask which.
             return [lambda _: name_it("list", "delete").response(MODEL_ID)]
-        return self.steps.single(self.steps.call("delete_list", list=_as_stored(name, lists)))
+        return _not_theirs(name, lists) or self.steps.single(
+            self.steps.call("delete_list", list=_as_stored(name, lists))
+        )
 
     def _several_deleted(self, text: str, lists: Sequence[str]) -> list[Step]:
         """Several of the reader's lists deleted in one breath ("bin 'Old' and 'Kids'").
@@ -301,8 +378,12 @@ class ListRules:
         said = [
             _clean(name) for name in re.split(r"\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+", match["run"])
         ]
-        named = [resolve(name, lists, cutoff=90).name for name in said]
-        if len(named) < 2 or None in named or len(set(named)) < len(named):
+        if len(said) == 1:
+            # "zap Porch" alone: only a list of theirs spelt word for word, never a guess.
+            named = [_theirs_exactly(said[0], lists)]
+        else:
+            named = [resolve(name, lists, cutoff=90).name for name in said]
+        if None in named or len(set(named)) < len(named):
             return []
         return self.steps.single_calls(
             [self.steps.call("delete_list", list=name) for name in named if name]
@@ -312,7 +393,7 @@ class ListRules:
         """A book put on a list, with its note; a list the reader lacks is asked about."""
         match = ADD.match(text)
         if not match:
-            return self._pointed(text, it, lists)
+            return self._pointed(text, it, lists) or self._onto_theirs(text, it, lists)
         named = _clean(match.group("list1") or match.group("list2"))
         if lists and resolve(named, lists, cutoff=85).name is None:
             # "my horror list" when the reader has none: make it, or which of theirs?
@@ -329,6 +410,15 @@ class ListRules:
         if match.group("note"):
             arguments["note"] = _clean(match.group("note"))
         return self.steps.single(self.steps.call("add_to_list", **arguments))
+
+    def _onto_theirs(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
+        """A book put on one of the reader's lists named without the word "list"."""
+        match = _ONTO_THEIRS.match(text)
+        target = _theirs_exactly(match["list"], lists) if match else None
+        if match is None or target is None or _theirs_exactly(match["book"], lists):
+            return []
+        book = it(BY_WRITER_AFTER.sub("", _clean(match["book"])))
+        return self.steps.single(self.steps.call("add_to_list", list=target, book=book))
 
     def _pointed(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
         """A book pointed at one of the reader's lists ("X -> Kids list"): put on it.
@@ -349,11 +439,31 @@ class ListRules:
         """A book taken off a list."""
         match = REMOVE.match(text)
         if not match:
-            return []
-        return self.steps.single(
+            return self._off_theirs(text, it, lists) or self._book_moves(text, it, lists)
+        named = _clean(match.group("list1") or match.group("list2"))
+        return _not_theirs(named, lists) or self.steps.single(
             self.steps.call(
                 "remove_from_list",
-                list=_as_stored(_clean(match.group("list1") or match.group("list2")), lists),
+                list=_as_stored(named, lists),
                 book=it(REASON_AFTER.sub("", match.group("book")).strip()),
             )
         )
+
+    def _off_theirs(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
+        """A book taken off one of the reader's lists named without the word "list"."""
+        match = _OFF_THEIRS.match(text)
+        target = _theirs_exactly(match["list"], lists) if match else None
+        if match is None or target is None or _theirs_exactly(match["book"], lists):
+            return []
+        book = it(BY_WRITER_AFTER.sub("", REASON_AFTER.sub("", match["book"]).strip()))
+        return self.steps.single(self.steps.call("remove_from_list", list=target, book=book))
+
+    def _book_moves(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
+        """A book as the subject of leaving or joining one of the reader's lists."""
+        match = _BOOK_MOVES.match(text)
+        target = resolve(_clean(match["list"]), lists, cutoff=90).name if match else None
+        if match is None or target is None:
+            return []
+        tool = "remove_from_list" if match["off"] else "add_to_list"
+        book = it(BY_WRITER_AFTER.sub("", _clean(match["book"])))
+        return self.steps.single(self.steps.call(tool, list=target, book=book))

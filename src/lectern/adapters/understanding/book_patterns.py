@@ -172,6 +172,13 @@ SIMILAR = re.compile(
     # "suggestions based on X", "recs for fans of X": what to read next, drawn from X.
     r"|\b(?:recs|recommendations|suggestions|picks)\s+(?:based\s+(?:on|off)|for\s+(?:fans|"
     r"readers|lovers)\s+of|if\s+i\s+(?:liked|loved|enjoyed))\s+(?P<title5>.+?)\W*$"
+    # "what would you get for a friend who loved X?": suggestions drawn from what they liked
+    r"|\b(?:suggest|recommend|get|pick|give)\b.{0,40}?\bfor\s+(?:someone|somebody|a\s+"
+    r"(?:reader|person|fan|kid|child|teen|friend)|people|readers|fans)\s+who\s+(?:really\s+)?"
+    r"(?:loved|liked|adored|enjoyed|devoured)\s+(?P<title6>[^?!.]+?)\s*(?:[?!.]|$)"
+    # "if i enjoyed X, what else would i like": what else, drawn from X
+    r"|^if\s+(?:i|you)\s+(?:liked|loved|enjoyed|adored)\s+(?P<title7>.+?),?\s+what\s+"
+    r"(?:else|next|other\s+books?)\b"
     # "sounds fun - anything similar?": the book in view, no title said.
     r"|\b(?P<bare>anything|something|any\s+more|more|others?|ones|books?)\s+(?:similar|alike|"
     r"like\s+(?:it|this|that)(?:\s+one)?)\W*$",
@@ -206,9 +213,14 @@ ABOUT = re.compile(
     r"(?:some\s+|more\s+|any\s+)?info(?:rmation)?\s+(?:on|about|for)\s+(?P<title6>.+?)|"
     # "look up Oryx and Crake": one book's record, never "look up books on X" (a search)
     r"look\s+up\s+(?!(?:some|any|a\s+few|good)?\s*(?:books?|novels?|titles?|something|anything|"
-    r"stuff)\b)(?P<title7>.+?))\W*$",
+    r"stuff)\b)(?P<title7>.+?)|"
+    # "bring up the record for X": the same, said as a page to open
+    r"(?:pull|bring|call|look)\s+up\s+(?:the\s+|its\s+)?(?:info(?:rmation)?|details|record|"
+    r"entry|page)\s+(?:on|about|for|of)\s+(?P<title8>.+?))\W*$",
     re.I,
 )
+BY_WRITER_AFTER = re.compile(r"\s+by\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*$")
+"""The writer said after a title ("The Sea by Banville"): no part of the title."""
 HOW_LONG = re.compile(
     r"^(?:how\s+(?:long|big|many\s+pages)\s+(?:is|does)\s+(?P<title>.+?)(?:\s+(?:have|run))?|"
     r"(?:what(?:['’]?s|\s+is)\s+)?(?:the\s+)?(?:page\s+count|length|number\s+of\s+pages)\s+"

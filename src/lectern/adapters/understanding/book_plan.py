@@ -16,7 +16,8 @@ from lectern.adapters.understanding.book_patterns import CORRECTION_LABEL, LABEL
 from lectern.adapters.understanding.corrections import correction_of, without_shown_people
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
-from lectern.adapters.understanding.scaffold import clean
+from lectern.adapters.understanding.referents import _NoReferent
+from lectern.adapters.understanding.scaffold import NUMBER, clean, number
 from lectern.adapters.understanding.slots import list_name_of, stars_of
 from lectern.domain.assistant import ToolCall
 
@@ -50,7 +51,14 @@ _NOTE = re.compile(
 _OTHER_ONE = re.compile(r"\b(?:the\s+)?other\s+(?:one|book|novel|title)\b|\banother\s+one\b", re.I)
 _THIS_BOOK = re.compile(r"\b(?:this|that)\s+(?:one|book|novel|title)\b", re.I)
 _DEICTIC = re.compile(r"\b(?:this|it|that)(?:\s+(?:one|book))?\b", re.I)
-_WORD = r"(?:[A-Z][\w'’-]*|\d+)"
+_HOW_MANY = re.compile(
+    rf"\b{NUMBER}\s+(?:more\s+|other\s+|similar\s+)?(?:books?|novels?|titles?|reads|ones|"
+    r"things|picks|recs|recommendations|suggestions|options|others)\b",
+    re.I,
+)
+"""How many read-alikes are asked for ("ten things in the same vein")."""
+_WORD = r"(?:(?!I['’](?:m|ve|d|ll)\b)[A-Z][\w'’-]*|\d+)"
+"""A title's word: capitalised or a number; "I'm" is the reader speaking, never a title's."""
 _TITLE = re.compile(
     rf"{_WORD}(?:\s+(?:(?:of|the|and|in|a|an|to|on|for|at|with|from|upon|&)\s+)*{_WORD})*"
 )
@@ -183,6 +191,13 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
                 # "pop the Robinson on Shelf": the referent asks which book when the name is
                 # a writer's, not a title (it raises); a title comes back as it was.
                 it(f"the {title}")
+            elif _POINTED.search(text) and " " not in title:
+                try:
+                    it(f"the {title}")
+                except _NoReferent:
+                    # "oh, Hardy. give it a 3": a writer named beside a change that points
+                    # at its book is no title; "it" is the book the talk named.
+                    return it("it")
             return title
     if _POINTED.search(text):
         # "give this one a 3 - bit slow": with no title written, the verb's object is the
@@ -383,6 +398,9 @@ def plan_books(
             book = it("it")
             if book == "it":
                 return name_it("book", "look up")
+        counted = _HOW_MANY.search(text) if intent == "similar_books" else None
+        if counted is not None:
+            return [call(intent, book=book, limit=number(counted.group("n"), 5))]
         return [call(intent, book=book)]
     if intent == "rate_book":
         stars = stars_of(text)

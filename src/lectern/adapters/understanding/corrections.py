@@ -18,7 +18,7 @@ _YEAR_WORDS = re.compile(
 )
 _SHOWN = re.compile(
     r"\b(?:says?|shows?|lists?|listed|has|have|had|displays?|not|isn'?t|wasn'?t|instead\s+of|"
-    r"rather\s+than)\s+(?:it\s+as\s+|as\s+|it\s+was\s+)?$",
+    r"rather\s+than|down|marked|filed|tagged|catalogued|cataloged)\s+(?:it\s+as\s+|as\s+|it\s+was\s+)?$",
     re.I,
 )
 """The words before a value the record shows, the wrong one."""
@@ -70,11 +70,24 @@ _ONLY_AUTHOR = re.compile(
 Eliot only)", "should be jane austen only"): the others are to go."""
 
 
+_IS_THE_AUTHOR = re.compile(
+    rf"(?P<who>{_NAME})\s+(?:is|was)\s+the\s+(?:only\s+|sole\s+|real\s+|actual\s+)?"
+    r"(?:author|writer)\b"
+)
+"""The right author said as the subject ("Jo Baker is the sole writer")."""
+
+
+def _without_stop(name: str) -> str:
+    """A name without the sentence's full stop ("Le Guin." -> "Le Guin"; "K." keeps its own)."""
+    last = name.split()[-1]
+    return name[:-1] if name.endswith(".") and len(last) > 2 else name
+
+
 def authors_of(text: str) -> list[str] | None:
     """The author a correction says is right ("the author is Herman Melville, not X")."""
-    found = _AUTHOR.search(text)
+    found = _AUTHOR.search(text) or _IS_THE_AUTHOR.search(text)
     if found:
-        return [found.group("who")]
+        return [_without_stop(found.group("who"))]
     only = _ONLY_AUTHOR.search(text)
     if only is None:
         return None

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from lectern.adapters.understanding.layer import Clarification, name_it
+from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.domain.assistant import Message
 
@@ -24,8 +25,16 @@ _IT = re.compile(
     r"(?:mentioned|said|suggested|recommended|showed|listed|named|found|gave)\b.*$",
     re.I,
 )
-_THESE = re.compile(r"^(?:these|those|them|these books|those books|all of them|both)$", re.I)
-"""Several books meant by pointing: which ones is asked, never one of them guessed."""
+_THESE = re.compile(
+    r"^(?:these|those|them|these books|those books|all of them|them all|both|both of them|"
+    r"them both|the two of them|both books|the two|all (?P<count>two|three|four|five|six)"
+    r"(?: of them)?)$",
+    re.I,
+)
+"""Several books meant by pointing: the books of the list just shown, else asked."""
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
 _ANY = re.compile(
     r"^(?:a|an|one|some|any|another)\s+(?:other\s+)?(?:book|novel|title|read)$|^something$"
     # "the other one": which other is never guessed
@@ -100,6 +109,25 @@ class SameTitle(_NoReferent):
         )
 
 
+class Several(_NoReferent):  # noqa: N818 - a referent that is several books, not an error
+    """Books meant together ("both of them") right after a list was shown: each of them."""
+
+    def __init__(self, reference: str, books: Sequence[str]) -> None:
+        """`books`: the shown list's titles, in order."""
+        super().__init__(reference)
+        self.books = tuple(books)
+
+
+def _how_many(reference: str) -> int | None:
+    """How many books "both" or "all three" points at; None for "them" or "these"."""
+    found = _THESE.match(reference)
+    if found is None:
+        return None
+    if found["count"]:
+        return _COUNTS[found["count"].casefold()]
+    return 2 if re.search(r"\b(?:both|two)\b", reference, re.I) else None
+
+
 def which_book(error: _NoReferent) -> Clarification:
     """The question for a book the reader pointed at but did not name."""
     if isinstance(error, SameTitle):
@@ -120,14 +148,26 @@ _THE_WRITER = re.compile(r"the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)
 _ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now)$", re.I)
 
 
+def _part_of(reference: str, title: str) -> bool:
+    """Whether `reference` is a shortening of `title` ("the Falcon" of The Maltese Falcon)."""
+    said = re.findall(r"[\w'’]+", reference.casefold())
+    said = said[1:] if said[:1] == ["the"] else said
+    words = re.findall(r"[\w'’]+", title.casefold())
+    return bool(said) and len(said) < len(words) and all(w in words for w in said)
+
+
 def book_resolver(
     history: Sequence[Message],
     system: str,
     text: str = "",
     referent: str | None = None,
     authors: Callable[[str], bool] | None = None,
+    title_in: Callable[[str], str | None] = lambda _: None,
 ) -> Callable[[str], str]:
-    """'it' and 'this book' mean the page's book, else the last book the reply cited.
+    """'it' and 'this book' mean the page's book, else the book the talk last named.
+
+    The book the talk last named: the last one a reply cited, else the title the reader's
+    last message named (never one of their lists), as `title_in` reads titles.
 
     In a later clause of a compound request, `referent` (the book an earlier clause
     named) comes first. "It" written with a capital inside a sentence with nothing to
@@ -143,6 +183,13 @@ def book_resolver(
                 last = found[0]
                 break
 
+    if last is None:
+        # "I've just finished Life After Life" answered with no citation, then "rate it":
+        # the book the reader's own last message named.
+        said = next((m.content for m in reversed(history) if m.role == "user"), "")
+        named = title_in(said) if said else None
+        lists = {n.casefold() for n in names_from_prompt(system).of("list")}
+        last = named if named and named.casefold() not in lists else None
     shown = shown_list(history)
     cited = _BOOK_ID.findall(_last_reply(history) or "")
 
@@ -163,6 +210,11 @@ def book_resolver(
         if not quoted:
             # "add Foundation instead", "and Emma too": the adverb is no part of the title.
             reference = _ADVERB_AFTER.sub("", reference) or reference
+        if _THESE.match(reference) and shown and shown[1]:
+            count = _how_many(reference)
+            if count is None or count == len(shown[1]):
+                # "rate both of them 5" after a list was shown: each of its books.
+                raise Several(reference, shown[1])
         if _THESE.match(reference) or _ANY.match(reference):
             raise _NoReferent(reference)
         if _IT.match(reference):
@@ -176,6 +228,9 @@ def book_resolver(
                 return last
             # "rate it 4 stars" with no book on the page or in the talk so far.
             raise _NoReferent(reference)
+        if referent and _part_of(reference, referent):
+            # "add The Maltese Falcon to it and rate the Falcon 4": the title just named.
+            return referent
         by_author = _BY_AUTHOR.match(reference)
         if by_author:
             # "the Ishiguro one": an author, not a title; which of their books is open.

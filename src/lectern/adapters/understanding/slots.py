@@ -36,7 +36,10 @@ _STATUS_WORDS: tuple[tuple[str, str], ...] = (
 _PRIORITY = re.compile(r"\b(urgent|critical|high|medium|normal|low)\b(?:\s+priority)?", re.I)
 _PRIORITY_WORDS = {"critical": "urgent", "normal": "medium"}
 _STARS = re.compile(
-    r"\b(?P<n>[1-5]|one|two|three|four|five)\s*(?:/\s*5|out of (?:5|five)|stars?)", re.I
+    r"\b(?P<n>[1-5]|one|two|three|four|five)\s*(?:/\s*5|out of (?:5|five)|stars?|"
+    # "a four of five, please": "out" left off is the same grade ("one of five friends" is not)
+    r"of\s+(?:5|five)(?=\s*(?:$|[,.;:!?)]|stars?\b|from\b|for\b)))",
+    re.I,
 )
 _REMARK = r"(?:\W*$|\s*[,;.!-]\s+[^\d]*$)"
 """The end of a rating: nothing, or a remark with no number in it ("rate it 4, loved it")."""

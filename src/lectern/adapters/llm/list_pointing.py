@@ -1,0 +1,43 @@
+"""A later part's list said by pointing: "add X to it", "put it on there", "take Emma off".
+
+In a message of several parts, or just after a list was shown, the list a part means may be
+said as "it", "there" or not at all; `on_the_list` writes the list's name in, so the list
+rules read the part as if it had been named.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LIST_VERB_IT = re.compile(
+    r"^(?P<verb>rename|delete|bin|scrap|trash|ditch|nuke|axe)\s+it\b(?!\s+(?:from|off|out)\b)",
+    re.I,
+)
+_TO_IT = re.compile(
+    r"\b(to|onto|into|on|in|from|off|out\s+of)\s+(?:it|there|that\s+(?:one|list))\b"
+    # "put it there": the place a list is, said without its preposition
+    r"|\b(?<!from\s)(?<!off\s)(?P<there>there)\b",
+    re.I,
+)
+"""A later part's list said by pointing ("add X to it", "put it on there", "put it there")."""
+_ENTRY = re.compile(r"^(?:add|put|pop|stick|chuck|throw|toss|save|include)\b", re.I)
+_DESTINATION = re.compile(r"\b(?:to|onto|into|on|in)\s+\S", re.I)
+_TAKING = re.compile(r"^(?:remove|take|drop|pull|get|yank)\b", re.I)
+_SOURCE = re.compile(r"\b(?:from|off|out\s+of)\s+\S", re.I)
+_A_LIST = re.compile(r"\blists?\b", re.I)
+
+
+def on_the_list(part: str, listed: str | None) -> str:
+    """A later part's list said as "it" ("add X to it"), or left unsaid ("add X"), named."""
+    # Only a part that goes on to name no list of its own: "take it off To read" keeps its.
+    if not listed:
+        return part
+    # "show me Summer and then rename it to Beach": a list's own verb makes "it" the list.
+    part = _LIST_VERB_IT.sub(lambda m: f"{m.group('verb')} the {listed} list", part)
+    part = _TO_IT.sub(lambda m: f"{m.group(1) or 'on'} the {listed} list", part)
+    if _ENTRY.match(part) and not _DESTINATION.search(part):
+        part = f"{part} to the {listed} list"
+    elif _TAKING.match(part) and not _SOURCE.search(part) and not _A_LIST.search(part):
+        # "add X to Summer, take Emma off": off the list just named.
+        part = re.sub(r"\s+(?:off|out)\W*$", "", part) + f" off the {listed} list"
+    return part
