@@ -80,3 +80,31 @@ def test_everyone_a_book_credits_is_asked_after_in_its_record(said: str) -> None
 )
 def test_a_page_count_asked_as_a_noun_is_the_books_length(said: str) -> None:
     assert _calls(said) == [("get_book_details", {"book": "Stoner"})]
+
+
+@pytest.mark.parametrize(
+    ("said", "field", "value"),
+    [
+        (
+            "the author of Kindred is wrong, it should be Octavia Butler",
+            "authors",
+            ["Octavia Butler"],
+        ),
+        (
+            "the author of Kindred is wrong - the real author is Octavia Butler",
+            "authors",
+            ["Octavia Butler"],
+        ),
+        (
+            "the category of Kindred is wrong, it's science fiction",
+            "categories",
+            ["science fiction"],
+        ),
+    ],
+)
+def test_the_words_before_a_corrections_value_are_not_the_value(
+    said: str, field: str, value: list[str]
+) -> None:
+    calls = _calls(said)
+    assert isinstance(calls, list) and calls[0][0] == "propose_correction", calls
+    assert calls[0][1]["book"] == "Kindred" and calls[0][1][field] == value
