@@ -1,7 +1,12 @@
 """Mechanisms the ninth pass's book requests lacked, each phrased fresh (no sentence of it).
 
-A list made with its books may be only the first of the message's requests: the reading that
-leaves no request behind wins over the one that stops at the list.
+Found by trying it (session 15): a list made with its books may be only the first of the
+message's requests (the reading that leaves no request behind wins); a part that asks nothing
+alone is read with the next; a new list wished for, then named; who translated or edited a
+book and its page count are details questions; the words before a correction's value.
+From dev9 (pool-v9): titles several books share; the reader's own lists checked by name;
+corrections said as what the record holds; "it", "both of them", "there" and a title's short
+form; misspelt titles for look-ups only; grades "of five", read-alikes asked through a reader.
 """
 
 from __future__ import annotations
@@ -297,3 +302,31 @@ def test_a_writer_named_beside_a_change_that_points_is_no_title() -> None:
     assert [(c.name, c.arguments) for c in planned] == [
         ("rate_book", {"book": "11111111-2222-3333-4444-555555555555", "stars": 3})
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "field", "value"),
+    [
+        (
+            "the author of Kindred is wrong, it should be Octavia Butler",
+            "authors",
+            ["Octavia Butler"],
+        ),
+        (
+            "the author of Kindred is wrong - the real author is Octavia Butler",
+            "authors",
+            ["Octavia Butler"],
+        ),
+        (
+            "the category of Kindred is wrong, it's science fiction",
+            "categories",
+            ["science fiction"],
+        ),
+    ],
+)
+def test_the_words_before_a_corrections_value_are_not_the_value(
+    said: str, field: str, value: list[str]
+) -> None:
+    calls = _calls(said)
+    assert isinstance(calls, list) and calls[0][0] == "propose_correction", calls
+    assert calls[0][1]["book"] == "Kindred" and calls[0][1][field] == value

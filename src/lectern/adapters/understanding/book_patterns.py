@@ -148,16 +148,22 @@ CORRECT_LANGUAGE = re.compile(
     r"|^(?P<book2>.+?)\s+is\s+(?:written\s+)?in\s+(?P<language2>[A-Za-z]+),?\s+not\s+[A-Za-z]+",
     re.I,
 )
+_VALUE_LEAD = (
+    r"(?:[-–—:;]+\s*)?(?:(?:it|that|this|he|she|they|the\s+(?:real|right|correct|actual)\s+(?:one|author|writer|"
+    r"category))\s*(?:should\s+be|must\s+be|is|['’]s|was|are)\s+)?"
+)
+"""The words between "is wrong," and the right value ("..., it should be Bram Stoker")."""
 CORRECT_AUTHOR = re.compile(
     r"^(?P<book>.+?)\s+was\s+written\s+by\s+(?P<author>.+?),?\s+not\s+.+$"
-    r"|author\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+(?P<author2>[^.,]+?)\W*$",
+    r"|author\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+"
+    rf"{_VALUE_LEAD}(?P<author2>[^.,]+?)\W*$",
     re.I,
 )
 CORRECT_CATEGORY = re.compile(
     r"^(?P<book>.+?)\s+should\s+be\s+(?:in|under|filed under|listed (?:as|under))\s+"
     r"(?:the\s+)?(?P<category>.+?)(?:\s+categor(?:y|ies)|\s+shelf)?(?:,?\s+not\s+.+)?\W*$"
     r"|categor(?:y|ies)\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+"
-    r"(?P<category2>[^.,]+?)\W*$",
+    rf"{_VALUE_LEAD}(?P<category2>[^.,]+?)\W*$",
     re.I,
 )
 SIMILAR = re.compile(
