@@ -10,8 +10,8 @@ the reader's own message, and at tool results for the ids and fields it needs.
 This module is the front: it cleans the message, sends workspace requests to
 `workspace_rules.py`, tries the book matchers in a fixed order (reading lists in
 `list_rules.py`, catalog requests in `book_rules.py`, their shared stages in
-`rule_steps.py`, "it" and "this book" in `understanding/referents.py`), and reads what
-no pattern matched by meaning.
+`rule_steps.py`, "it" and "this book" in `understanding/referents.py`, a message of
+several requests in `book_compound.py`), and reads what no pattern matched by meaning.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from lectern.adapters.llm.book_compound import BOOK_WORDS as _BOOK_WORDS
+from lectern.adapters.llm.book_compound import CompoundReading, fuller
 from lectern.adapters.llm.book_rules import BookRules
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
 from lectern.adapters.llm.list_rules import ListRules
@@ -41,7 +43,6 @@ from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.book_patterns import LABEL, SEARCH_LEAD, TOPIC_LEAD
 from lectern.adapters.understanding.book_plan import plan_books, title_in
 from lectern.adapters.understanding.compound import (
-    clauses,
     retracted,
     title_within,
     titles_in,
@@ -60,7 +61,6 @@ from lectern.adapters.understanding.mentions import (
     Names,
     masked,
     names_from_prompt,
-    with_name,
 )
 from lectern.adapters.understanding.referents import (
     SameTitle,
@@ -84,13 +84,6 @@ from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TO
 from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 
-_BOOK_WORDS = re.compile(
-    r"\b(?:books?|novels?|reads|stories|story|fiction|poetry|poems|biograph\w*|memoirs?|"
-    r"thrillers?|myster(?:y|ies)|romances?|sci-?fi|fantasy|horror|space\s+operas?|"
-    r"cyberpunk|steampunk|dystopi\w*|westerns|whodunn?its?|crime\s+fiction|noir|manga|"
-    r"graphic\s+novels?|short\s+stories|essays|literature)\b",
-    re.I,
-)
 _CHANGE_WISH = re.compile(
     r"\b(?:want|wanna|like|need|going|trying)\s+to\s+(?:rate|score|review|add|put|remove|take|"
     r"delete|rename|create|make|start|fix|correct|change)\b",
@@ -120,18 +113,6 @@ _ASKING_U = re.compile(
     r"^(?:please\s+)?(?:can|could|would|will)\s+(?:u|ya|yu)\s+(?:please\s+)?(?=\S)", re.I
 )
 """A request asked with "u" for "you" ("could u chuck X onto Y"): not the request's words."""
-_ACTIONS = frozenset(
-    {
-        "add_to_list",
-        "remove_from_list",
-        "rate_book",
-        "create_list",
-        "delete_list",
-        "rename_list",
-        "propose_correction",
-    }
-)
-"""The book tools that change something: what the clauses of a compound request may do."""
 WORKSPACE_ACTIONS = frozenset(
     {
         "create_task",
@@ -234,7 +215,7 @@ def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
     return plan
 
 
-class RulePolicy:
+class RulePolicy(CompoundReading):
     """A `ChatModel` by rules: the assistant works with no model and no network."""
 
     model_id = MODEL_ID
@@ -438,7 +419,7 @@ class RulePolicy:
                 # "pop Rebecca on a new list Gothic, then give it 4 stars": a list made with
                 # its books may be only the first of the requests; the reading that leaves no
                 # request behind wins.
-                steps = _fuller(steps, compound(text, it))
+                steps = fuller(steps, compound(text, it))
             if steps:
                 plan.steps.extend(steps)
                 return plan
@@ -603,87 +584,6 @@ class RulePolicy:
         assert self.layer is not None
         return self.layer.clarify(reading).response(MODEL_ID, unsure=True)
 
-    def _compound(
-        self, history: Sequence[Message], system: str, available: set[str], *, nested: bool
-    ) -> Callable[[str, Callable[[str], str]], list[Step]]:
-        """Several requests in one message ("add X to Y and rate it 4"), each part read alone.
-
-        A later part's "it" is the book an earlier one named, and "to it" (or an entry with
-        no list named) the list an earlier one made, renamed or used. Every part must plan
-        calls with no question, and a look-up must be read by a pattern, not by meaning;
-        otherwise the message is read whole, as before. The reply answers each part in turn.
-        """
-
-        def matcher(text: str, it: Callable[[str], str]) -> list[Step]:
-            del it
-            parts = [] if nested else clauses(text)
-            if not parts:
-                return []
-            planned: list[tuple[list[ToolCall], Step]] = []
-            referent: str | None = None
-            listed: str | None = None
-            seen = system
-            index = -1
-            joined = False
-            while index < len(parts) - 1:
-                index += 1
-                part = _on_the_list(parts[index], listed)
-                try:
-                    sub = self._plan(part, history, seen, available, referent, nested=True)
-                except _NoReferent:
-                    return []
-                stage = sub.steps[0](_Done([], [])) if len(sub.steps) >= 2 else None
-                first = stage if isinstance(stage, list) else []
-                if not first or (
-                    # A look-up read only by meaning is not trusted inside a compound.
-                    sub.by_meaning
-                    and any(
-                        c.name not in _ACTIONS
-                        and not (c.name == "search_books" and _BOOK_WORDS.search(part))
-                        for c in first
-                    )
-                ):
-                    last = index == len(parts) - 1
-                    # "I loved Dune, show me more like it" (or "I adored Gilead, now ..."): a
-                    # verdict that asks for nothing names the book a later "it" means.
-                    verdict = None if last else self._verdict_on(part)
-                    if verdict is not None:
-                        referent = verdict
-                        continue
-                    if joined or last:
-                        return []
-                    # "we need a list for the club, call it Picks, and put X on it": a part
-                    # that asks for nothing alone may be half of one request; read it with
-                    # the next (once).
-                    parts[index : index + 2] = [f"{parts[index]}, {parts[index + 1]}"]
-                    joined = True
-                    index -= 1
-                    continue
-                said = {(c.name, repr(sorted(c.arguments.items()))) for p, _ in planned for c in p}
-                first = [
-                    c for c in first if (c.name, repr(sorted(c.arguments.items()))) not in said
-                ]
-                if not first:
-                    continue  # "Rebecca doesn't belong on X, take it off": one change said twice
-                planned.append((first, sub.steps[1]))
-                books = [c.arguments["book"] for c in first if c.arguments.get("book")]
-                referent = str(books[-1]) if books else referent
-                for call in first:
-                    named = call.arguments.get("new_name") or (
-                        call.arguments.get("name") if call.name == "create_list" else None
-                    )
-                    listed = str(named or call.arguments.get("list") or listed or "") or None
-                    if named:
-                        # A list this message makes (or renames to) is one a later part may use.
-                        seen = with_name(seen, "list", str(named))
-            if not planned:
-                return []
-            if all(c.name in _ACTIONS for calls, _ in planned for c in calls):
-                return self.steps.single_calls([c for calls, _ in planned for c in calls])
-            return _in_turn(planned)
-
-        return matcher
-
 
 _READ_IT = re.compile(
     r"\b(?:finished|loved|read|enjoyed|liked|hated|devoured|adored|disliked|started|"
@@ -691,35 +591,3 @@ _READ_IT = re.compile(
     re.I,
 )
 """What a reader says they read ("i finished persuasion"): the verb's object is the book."""
-
-
-def _fuller(steps: list[Step], parts: list[Step]) -> list[Step]:
-    """`parts` (the message read part by part) when it asks for more changes than `steps`."""
-    if not parts:
-        return steps
-
-    def changes(plan: list[Step]) -> int:
-        first = plan[0](_Done([], []))
-        return sum(c.name in _ACTIONS for c in first) if isinstance(first, list) else 0
-
-    return parts if changes(parts) > changes(steps) else steps
-
-
-def _in_turn(planned: list[tuple[list[ToolCall], Step]]) -> list[Step]:
-    """Every part's calls in one stage, then each part's own reply over its own results."""
-    calls = [c for part_calls, _ in planned for c in part_calls]
-
-    def reply(done: _Done) -> AIResponse:
-        texts: list[str] = []
-        at = 0
-        for part_calls, told in planned:
-            size = len(part_calls)
-            own = _Done(done.calls[at : at + size], done.results[at : at + size])
-            at += size
-            outcome = told(own)
-            text = outcome.text if isinstance(outcome, AIResponse) else _summary(own)
-            if text and text not in texts:
-                texts.append(text)
-        return AIResponse("\n\n".join(texts), model=MODEL_ID)
-
-    return [lambda _: calls, reply]
