@@ -12,8 +12,9 @@ The pools: pool-v2 (seed "pool-v2-2026-11-26", dev2 / test2, the default), pool-
 book assistant and the workspace only), pool-v6 (seed "pool-v6-2026-11-28", dev6 / test5,
 the guideline chat and the KB reply only) pool-v7 (seed "pool-v7-2026-11-29", dev7 /
 test6, the book assistant and the workspace only), pool-v8 (seed "pool-v8-2026-11-30", dev8 /
-test7, all four surfaces) and pool-v9 (seed "pool-v9-2026-12-01", dev9 / test8, the book
-assistant and the workspace only); `--seed` and `--splits` override a pool's.
+test7, all four surfaces), pool-v9 (seed "pool-v9-2026-12-01", dev9 / test8, the book
+assistant and the workspace only) and pool-v10 (seed "pool-v10-2026-12-02", dev10 / test9, the
+same two surfaces); `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
        python tools/split_understanding_pool.py [--pool pool-v7] --check
@@ -171,6 +172,28 @@ WRITTEN_BY_V9 = (
     "off_topic, no tool. One pool (origin pool-v9), split per surface by "
     "tools/split_understanding_pool.py --pool pool-v9 (seed pool-v9-2026-12-01, dealt by kind). "
 )
+WRITTEN_BY_V10 = (
+    "Written for issue 26 by two helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not the understanding section of docs/assistant.md, "
+    "not the requests of any earlier set; dev9's files opened only for the JSON shape of their "
+    "first cases and the kinds; the tools' names and arguments, the scorer and the seeded demo "
+    "workspace read for the shape and the names): a tenth pool, of book assistant and workspace "
+    "requests only, as people unlike the earlier pools' write (a retired teacher's long formal "
+    "sentences, a teenager's lower case and abbreviations, a parent dictating by voice without "
+    "punctuation, non-native English, a librarian's precise terms, sarcasm, a change of mind "
+    "mid-message, emoji; a security lead dictating run-on updates, a junior analyst's hedging, "
+    "ticket-system jargon, the request after a long status update, tasks named by what they are "
+    "about, people by display name), with compound requests of two or three actions, "
+    "context-dependent 'this' / 'it', and requests whose right reply is a clarifying question. "
+    "Every expectation is what a careful reader judges right from the words and the data: book "
+    "titles checked in the catalog sources and spelt as they spell them, the seeded demo "
+    "workspace with documents titled as the shared KEV and ATT&CK records title them (alice "
+    "owner, bob member, vera viewer; cases with a 'today' key assume 2026-11-02, a Monday, and "
+    "only those depend on the date). expect_clarify: one clarifying question back, no action, "
+    "nothing changed. expect_intent: greeting, thanks, capabilities or off_topic, no tool. One "
+    "pool (origin pool-v10), split per surface by tools/split_understanding_pool.py --pool "
+    "pool-v10 (seed pool-v10-2026-12-02, dealt by kind). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -197,6 +220,10 @@ ABOUT = {
     "dev9": WRITTEN_BY_V9 + "This is DEV9: tune on it. TEST8 (../test8) is held out: run it "
     "once, at the end of this pass on issue 26.",
     "test8": WRITTEN_BY_V9 + "This is TEST8, HELD OUT: do not read it while changing the rules; "
+    "run it once, at the end of this pass on issue 26, and report that run.",
+    "dev10": WRITTEN_BY_V10 + "This is DEV10: tune on it. TEST9 (../test9) is held out: run it "
+    "once, at the end of this pass on issue 26.",
+    "test9": WRITTEN_BY_V10 + "This is TEST9, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
@@ -228,6 +255,9 @@ POOLS = {
     "pool-v8": Pool("pool-v8", "pool-v8-2026-11-30", ("dev8", "test7")),
     "pool-v9": Pool(
         "pool-v9", "pool-v9-2026-12-01", ("dev9", "test8"), surfaces=("workspace", "assistant")
+    ),
+    "pool-v10": Pool(
+        "pool-v10", "pool-v10-2026-12-02", ("dev10", "test9"), surfaces=("workspace", "assistant")
     ),
 }
 SEED = POOLS["pool-v2"].seed

@@ -250,7 +250,22 @@ POOL_V9 = Pool(
     dated_only_when_due=True,
     titles_vary=(70, 5),
 )
-POOLS = (POOL_V2, POOL_V3, POOL_V4, POOL_V5, POOL_V6, POOL_V7, POOL_V8, POOL_V9)
+POOL_V10 = Pool(
+    "pool-v10",
+    ("dev10", "test9"),
+    ("assistant", "workspace"),
+    variety=Variety(cases=170, clarify=28, compound=20, context=16, per_intent=5, per_tool=8),
+    held_out=(
+        "This is TEST9, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v10-2026-12-02",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(70, 5),
+)
+POOLS = (POOL_V2, POOL_V3, POOL_V4, POOL_V5, POOL_V6, POOL_V7, POOL_V8, POOL_V9, POOL_V10)
 
 
 def _pools(*, having: str | None = None, surface: str | None = None) -> list[Any]:

@@ -24,6 +24,8 @@ MORE_SPLITS = (
     "test7",
     "dev9",
     "test8",
+    "dev10",
+    "test9",
 )
 """Run only when named: the second pool's halves (pool-v2), the third pool (pool-v3, dev3:
 book assistant and workspace only, for tuning) and the fourth pool's halves (pool-v4, dev4 for
@@ -31,7 +33,8 @@ tuning and test3 held out) and the fifth pool's halves (pool-v5, book assistant 
 only: dev5 for tuning and test4 held out), the sixth pool's halves (pool-v6, guideline chat
 and KB reply only: dev6 for tuning and test5 held out) the seventh pool's halves (pool-v7,
 book assistant and workspace only: dev7 for tuning and test6 held out), the eighth pool's
-halves (pool-v8, all four surfaces: dev8 for tuning and test7 held out) and the ninth pool's
-(pool-v9, book assistant and workspace only: dev9 for tuning and test8 held out)."""
+halves (pool-v8, all four surfaces: dev8 for tuning and test7 held out), the ninth pool's
+(pool-v9, book assistant and workspace only: dev9 for tuning and test8 held out) and the tenth
+pool's (pool-v10, the same two surfaces: dev10 for tuning and test9 held out)."""
 SPLIT_CHOICES = (*SPLITS, *MORE_SPLITS, "all")
 """What `lectern evaluate understanding --split` takes."""
