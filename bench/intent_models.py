@@ -10,7 +10,9 @@ is fitted on the intent examples plus the other pools (C as the packaged model's
 scored on that pool, beside the nearest-example layer (`Understanding.read`: nearest
 examples plus cues) on the same requests.
 Accuracy is the share whose best intent is the labelled one, per surface; the ratio is the
-trained model's accuracy over the layer's, in the same run.
+trained model's accuracy over the layer's, in the same run. A third reader, the regression over
+the vector and the message's hashed n-grams (`intent_features.py`, what the packaged model reads
+since session 15), is printed beside it with its ratio over the vector alone.
 
     python bench/intent_models.py [--json FILE]
 
@@ -24,13 +26,20 @@ import argparse
 import json
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.understanding.intent_examples import CONVERSATIONAL, EXAMPLES
+from lectern.adapters.understanding.intent_features import (
+    SURFACE_DIMS,
+    SURFACE_WEIGHT,
+    surface_vector,
+)
 from lectern.adapters.understanding.intent_training import DEV_POOLS, C
 from lectern.adapters.understanding.intents import NearestExampleClassifier
 from lectern.adapters.understanding.layer import Understanding
@@ -58,10 +67,22 @@ def _requests(pool: str, surface: str) -> list[tuple[str, str]]:
     return out
 
 
-def main() -> None:
-    """Leave one pool out, per surface: the layer and the trained model on the same requests."""
+def _held_out_right(
+    train: list[tuple[str, str]],
+    test: list[tuple[str, str]],
+    features: Callable[[str], npt.NDArray[np.float32]],
+) -> int:
+    """How many of `test` a logistic regression fitted on `train`'s features reads right."""
     from sklearn.linear_model import LogisticRegression
 
+    model = LogisticRegression(C=C, max_iter=5000)
+    model.fit(np.stack([features(t) for t, _ in train]), [k for _, k in train])
+    predicted = model.predict(np.stack([features(t) for t, _ in test]))
+    return sum(str(p) == kind for p, (_, kind) in zip(predicted, test, strict=True))
+
+
+def main() -> None:
+    """Leave one pool out, per surface: the layer and the trained models on the same requests."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args()
@@ -75,6 +96,10 @@ def main() -> None:
     started = time.perf_counter()
     vectors = dict(zip(texts, embedder.embed_array(texts), strict=True))
     example_rows = [(e, intent) for intent, examples in EXAMPLES.items() for e in examples]
+    surfaced = {
+        t: np.concatenate([v, SURFACE_WEIGHT * surface_vector(t, SURFACE_DIMS)])
+        for t, v in vectors.items()
+    }
     report: dict[str, Any] = {"embedded": len(texts), "seconds": 0.0, "rows": []}
     for surface in SURFACES:
         allowed = sorted({k for p in POOLS for _, k in data[(p, surface)]} | set(CONVERSATIONAL))
@@ -84,14 +109,8 @@ def main() -> None:
                 continue
             train = example_rows + [r for p in POOLS if p != held for r in data[(p, surface)]]
             train = [(t, k) for t, k in train if k in allowed]
-            model = LogisticRegression(C=C, max_iter=5000)
-            model.fit(np.stack([vectors[t] for t, _ in train]), [k for _, k in train])
-            classes = list(model.classes_)
-            probabilities = model.predict_proba(np.stack([vectors[t] for t, _ in test]))
-            trained = sum(
-                classes[int(np.argmax(row))] == kind
-                for row, (_, kind) in zip(probabilities, test, strict=True)
-            )
+            trained = _held_out_right(train, test, lambda t: vectors[t])
+            with_grams = _held_out_right(train, test, lambda t: surfaced[t])
             today = 0
             for text, kind in test:
                 ranked = layer.read(text, allowed).ranked
@@ -103,14 +122,27 @@ def main() -> None:
                 "layer_today": round(today / len(test), 3),
                 "trained_on_other_pools": round(trained / len(test), 3),
                 "ratio": round(trained / today, 2) if today else None,
+                "trained_with_ngrams": round(with_grams / len(test), 3),
+                "ngrams_ratio": round(with_grams / trained, 2) if trained else None,
                 "training_rows": len(train),
             }
             report["rows"].append(row)
             print(
                 f"{surface:9} held out {held:4}: {len(test):3} requests  layer "
                 f"{row['layer_today']:.3f}  trained {row['trained_on_other_pools']:.3f}  "
-                f"ratio {row['ratio']}  (trained on {len(train)})"
+                f"ratio {row['ratio']}  with n-grams {row['trained_with_ngrams']:.3f} "
+                f"(x{row['ngrams_ratio']} the vector alone; trained on {len(train)})"
             )
+        right = {
+            key: sum(r[key] * r["requests"] for r in report["rows"] if r["surface"] == surface)
+            for key in ("layer_today", "trained_on_other_pools", "trained_with_ngrams")
+        }
+        total = sum(r["requests"] for r in report["rows"] if r["surface"] == surface)
+        print(
+            f"{surface:9} all pools: layer {right['layer_today'] / total:.3f}  vector alone "
+            f"{right['trained_on_other_pools'] / total:.3f}  with n-grams "
+            f"{right['trained_with_ngrams'] / total:.3f}"
+        )
     report["seconds"] = round(time.perf_counter() - started, 1)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")

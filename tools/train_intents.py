@@ -72,8 +72,8 @@ def main() -> None:
     }
     model = fit(rows, vectors, embedder.model_id, c=args.c, scale=scale, report=report)
     hits = sum(
-        max(model.logits(v).items(), key=lambda kv: kv[1])[0] == intent
-        for v, (_, intent) in zip(vectors, rows, strict=True)
+        max(model.logits(v, text).items(), key=lambda kv: kv[1])[0] == intent
+        for v, (text, intent) in zip(vectors, rows, strict=True)
     )
     write(model, args.out)
     counts = Counter(intent for _, intent in rows)

@@ -10,6 +10,11 @@ import pytest
 
 from lectern.adapters.embeddings.onnx_minilm import MODEL_ID
 from lectern.adapters.understanding.intent_examples import EXAMPLES as PACKAGED_EXAMPLES
+from lectern.adapters.understanding.intent_features import (
+    SURFACE_DIMS,
+    SURFACE_WEIGHT,
+    surface_vector,
+)
 from lectern.adapters.understanding.intent_model import (
     IntentModel,
     load_intent_model,
@@ -48,12 +53,13 @@ def _model(classes: tuple[str, ...], weights: list[list[float]], model_id: str) 
 def test_the_packaged_model_was_fitted_on_todays_examples_and_dev_pools() -> None:
     model = load_intent_model(model_id=MODEL_ID)
     rows = training_rows(PACKAGED_EXAMPLES)
-    assert model.key == training_key(MODEL_ID, rows), (
+    assert model.key == training_key(MODEL_ID, rows, (SURFACE_DIMS, SURFACE_WEIGHT)), (
         "the examples or a dev pool changed since the intent model was fitted: "
         "run `python tools/train_intents.py`"
     )
     assert set(model.classes) == set(PACKAGED_EXAMPLES)
-    assert model.weights.shape == (len(PACKAGED_EXAMPLES), 384)
+    assert model.weights.shape == (len(PACKAGED_EXAMPLES), 384 + SURFACE_DIMS)
+    assert (model.surface_dims, model.surface_weight) == (SURFACE_DIMS, SURFACE_WEIGHT)
 
 
 def test_training_reads_the_dev_pools_only_and_leaves_out_multi_intent_cases() -> None:
@@ -87,6 +93,58 @@ def test_the_file_form_round_trips_and_is_written_whole(tmp_path: Path) -> None:
     assert again.classes == ("a", "b")
     assert np.allclose(again.weights, model.weights)
     assert model_from_json(json.loads(path.read_text("utf-8"))).key == "k"
+
+
+def test_the_surface_vector_is_the_same_everywhere_and_shares_a_misspellings_grams() -> None:
+    first = surface_vector("rename my list")
+    assert np.array_equal(first, surface_vector("Rename  my list"))  # case and spaces aside
+    assert abs(float(np.linalg.norm(first)) - 1.0) < 1e-6
+    assert float(surface_vector("", 64).sum()) == 0.0
+    typo = float(surface_vector("reanme my list") @ first)
+    other = float(surface_vector("show the blockers") @ first)
+    assert typo > 0.3 > other
+
+
+def test_the_file_form_keeps_the_ngram_weights_to_half_precision(tmp_path: Path) -> None:
+    rng = np.random.default_rng(7)
+    weights = rng.normal(size=(2, 3 + 16)).astype(np.float32)
+    model = IntentModel(
+        classes=("a", "b"),
+        weights=weights,
+        intercepts=np.zeros(2, dtype=np.float32),
+        model_id="m",
+        key="k",
+        surface_dims=16,
+        surface_weight=1.0,
+    )
+    path = tmp_path / "model.json"
+    write(model, path)
+    again = load_intent_model(path, model_id="m")
+    assert again.surface_dims == 16 and again.weights.shape == (2, 19)
+    assert np.allclose(again.weights, weights, atol=2e-3)
+    vector = np.ones(3, dtype=np.float32)
+    before, after = model.logits(vector, "add it"), again.logits(vector, "add it")
+    assert all(abs(before[k] - after[k]) < 1e-2 for k in before)
+
+
+def test_the_trained_model_reads_the_messages_words_beside_its_vector(tmp_path: Path) -> None:
+    embedder = FakeEmbedder(VOCAB)
+    dims = 256
+    # No weight on the vector; the n-grams of "hello" pull towards finishing a task.
+    weights = np.zeros((2, len(VOCAB) + 1 + dims), dtype=np.float32)
+    weights[1, len(VOCAB) + 1 :] = 40.0 * surface_vector("hello", dims)
+    trained = IntentModel(
+        classes=("greeting", "complete_task"),
+        weights=weights,
+        intercepts=np.zeros(2, dtype=np.float32),
+        model_id=embedder.model_id,
+        key="k",
+        surface_dims=dims,
+        surface_weight=1.0,
+    )
+    learned = NearestExampleClassifier(embedder, EXAMPLES, tmp_path, trained=trained)
+    assert learned.classify("hello").best == "complete_task"
+    assert learned.classify("hi friend").best == "greeting"
 
 
 def test_the_reading_follows_the_trained_model_over_the_nearest_examples(tmp_path: Path) -> None:

@@ -159,7 +159,7 @@ class NearestExampleClassifier:
         `boosts` add to an intent's score (a high-precision cue seen in the message); they
         never take score away, so a cue's absence cannot turn one intent into another.
         """
-        return self.classify_vector(self.vector(text), allowed, boosts)
+        return self.classify_vector(self.vector(text), allowed, boosts, text=text)
 
     def vector(self, text: str) -> npt.NDArray[np.float32]:
         """The message's unit vector, embedded once and kept for the next reads of it."""
@@ -182,8 +182,10 @@ class NearestExampleClassifier:
         vector: npt.NDArray[np.float32],
         allowed: Iterable[str] | None = None,
         boosts: Mapping[str, float] | None = None,
+        *,
+        text: str = "",
     ) -> IntentReading:
-        """As `classify`, for an embedded message."""
+        """As `classify`, for an embedded message (`text`: its words, for the trained model)."""
         extra = boosts or {}
         similarities = np.append(self.matrix @ vector, np.float32(-np.inf))
         wanted = None if allowed is None else set(allowed)
@@ -193,7 +195,7 @@ class NearestExampleClassifier:
         grid = similarities[self._grid[[self._index[i] for i in chosen]]]
         top = np.sort(grid, axis=1)[:, -NEAREST:]
         means = top.mean(axis=1)
-        learned = self._learned(vector, chosen)
+        learned = self._learned(vector, chosen, text)
         scores = [
             IntentScore(
                 intent,
@@ -205,7 +207,9 @@ class NearestExampleClassifier:
         ]
         return reading_of(scores)
 
-    def _learned(self, vector: npt.NDArray[np.float32], chosen: list[str]) -> dict[str, float]:
+    def _learned(
+        self, vector: npt.NDArray[np.float32], chosen: list[str], text: str
+    ) -> dict[str, float]:
         """The trained model's share of each chosen intent's score (empty without one).
 
         Logits scaled by the softmax temperature, so `reading_of` gives back the model's own
@@ -213,7 +217,7 @@ class NearestExampleClassifier:
         """
         if self.trained is None or not self.blend:
             return {}
-        logits = self.trained.logits(vector)
+        logits = self.trained.logits(vector, text)
         floor = min(logits.values())
         return {i: self.blend * TEMPERATURE * logits.get(i, floor) for i in chosen}
 
