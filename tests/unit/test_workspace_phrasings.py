@@ -11,7 +11,11 @@ called; a new task put "here" or in a project named whole before its title; a we
 the day's number; a priority or due date said as a fact; a look-up then two changes, and the
 reader taking a task; a named task's blockers; a field asked though the task's name holds a
 value word; searches by anyone and of quoted words; a quoted blocker; "that task" after a
-search; projects by state; attention in one project; a task planned for a day.
+search; projects by state; attention in one project; a task planned for a day. From dev10:
+shorthand ("proj", "prio", "ticket", an arrow, a plus); a new task named only by its place,
+or after its purpose ("name it X"), and a priority said alone; a document by its title's
+words; a verb's particle after the task ("close this out"); a day counted from today and a
+task named by another form of its verb; quoted words that name no task; a removal restated.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from typing import Any
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.workspace_documents import document_named
 from lectern.adapters.understanding.workspace_patterns import ASSIGNED, CAPABILITIES
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
+from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
@@ -264,6 +270,14 @@ def test_a_task_may_be_known_by_the_document_it_is_about() -> None:
 # --- dev9 (pool-v9): classes of phrasing, each in words of its own ---------------------------
 
 
+def _planned_or_asked(intent: str, text: str) -> str:
+    """The question a plan by meaning answers with."""
+    planned = plan_workspace(intent, text, NAMES, NOWHERE, _call, MONDAY)
+    assert not isinstance(planned, list), planned
+    assert planned is not None
+    return planned.question
+
+
 def _asked(text: str, system: str = SYSTEM, history: list[Message] | None = None) -> str:
     """The question a request is answered with (it must make no call)."""
     stages = _rules().plan(text, history or [], system)
@@ -449,3 +463,103 @@ def test_what_someone_has_on_is_their_tasks() -> None:
         assert projects.name == "get_projects"
         found = ASSIGNED.search(said)
         assert found is not None and "bob" in found.groups()
+
+
+# From dev10 (each in fresh words).
+
+
+def test_shorthand_is_read_as_the_words_it_stands_for() -> None:
+    assert _calls("raise prio of the runbook to urgent") == [
+        ("update_task", {"task_id": "Write the incident runbook", "priority": "urgent"})
+    ]
+    assert _calls("docs for the phishing proj") == [
+        ("get_documents", {"project_id": "Phishing awareness"})
+    ]
+    assert _calls("plz put 'Collect gateway serials' in phishing proj") == [
+        ("create_task", {"project_id": "Phishing awareness", "title": "Collect gateway serials"})
+    ]
+    # Quoted words are said as typed: "w/" inside a comment stays.
+    assert spelt_out("runbook -> in review + note 'synced w/ legal re: proj'") == (
+        "runbook to in review and note 'synced w/ legal re: proj'"
+    )
+
+
+def test_a_new_task_named_only_by_its_place_is_asked_for_a_title() -> None:
+    for said in (
+        "we need one more task for our phishing project",
+        "make an extra task to phishing awareness",
+    ):
+        assert _planned_or_asked("create_task", said) == "What should the new task be called?"
+
+
+def test_a_new_task_named_after_its_purpose_and_a_priority_said_alone() -> None:
+    said = (
+        "new ticket in phishing awareness to sort out the posters name it Print the posters "
+        "give bob"
+    )
+    assert _calls(said) == [
+        (
+            "create_task",
+            {
+                "project_id": "Phishing awareness",
+                "title": "Print the posters",
+                "assignee_id": "bob",
+            },
+        )
+    ]
+    assert _calls("add 'Order badges' to the phishing project, high, due thursday") == [
+        (
+            "create_task",
+            {
+                "project_id": "Phishing awareness",
+                "title": "Order badges",
+                "due_date": "2026-11-05",
+                "priority": "high",
+            },
+        )
+    ]
+
+
+def test_a_document_named_by_its_titles_words() -> None:
+    assert _calls("bring up the remote services doc") == [
+        ("get_document_details", {"document_id": "T1133: External Remote Services"})
+    ]
+    assert _calls("info on the check point quantum gateway advisory please") == [
+        (
+            "get_document_details",
+            {"document_id": "CVE-2024-24919: Check Point Quantum Gateway information disclosure"},
+        )
+    ]
+    # Words a project or a task holds as much are theirs, not a document's.
+    assert document_named("details on the vpn gateway hardening", NAMES) is None
+
+
+def test_a_verbs_particle_after_the_task() -> None:
+    drill = _on_page("task", "t-9", "Schedule the phishing drill")
+    assert _calls("wrap this one up", drill) == [("complete_task", {"task_id": "t-9"})]
+    assert _calls("close the runbook out now") == [
+        ("complete_task", {"task_id": "Write the incident runbook"})
+    ]
+
+
+def test_a_due_date_counted_from_today_for_a_task_named_by_another_form_of_its_verb() -> None:
+    assert _calls("change the deadline of the scheduling task to two weeks from now") == [
+        ("update_task", {"task_id": "Schedule the phishing drill", "due_date": "2026-11-16"})
+    ]
+
+
+def test_quoted_words_of_a_comment_name_no_task() -> None:
+    in_view = Where("Write the incident runbook", None, "alice")
+    planned = plan_workspace(
+        "add_comment", "note 'check point folks signed off'", NAMES, in_view, _call, MONDAY
+    )
+    assert isinstance(planned, list)
+    assert [(c.name, c.arguments["task_id"]) for c in planned] == [
+        ("add_comment", "Write the incident runbook")
+    ]
+
+
+def test_a_removal_restated_after_a_comma() -> None:
+    assert _calls("take alice off the token review, no one's on it for the moment") == [
+        ("assign_task", {"task_id": "Review NetScaler session tokens", "assignee_id": None})
+    ]

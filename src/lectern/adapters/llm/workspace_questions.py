@@ -35,6 +35,7 @@ from lectern.adapters.understanding.mentions import (
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of, blocker_status_of
+from lectern.adapters.understanding.workspace_documents import document_named
 from lectern.adapters.understanding.workspace_patterns import (
     ASSIGNED,
     ATTENTION,
@@ -272,6 +273,11 @@ class WorkspaceQuestions:
             return self._single(call, _document_reply)
         match = DOCUMENT_DETAILS.match(text)
         says = SAYS.match(text)
+        named = None if match or says else document_named(text, refs.names)
+        if named is not None:
+            # "pull up exploit public facing application": a document by its title's words
+            call = self._call("get_document_details", document_id=named)
+            return self._single(call, _document_reply)
         if match:
             target = next(v for k, v in match.groupdict().items() if v)
         elif says and not (

@@ -70,6 +70,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     STATUS_WORDS,
     TASK_REF,
 )
+from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
 _UNAPOSTROPHED = re.compile(r"\b(what|who|how|where|there|that)s\b", re.I)
@@ -190,7 +191,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
-        text = _apostrophes_restored(text)
+        text = _apostrophes_restored(spelt_out(text))
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]
@@ -367,7 +368,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         terse = match.group("t5")
         if terse and resolve(task_words(terse), refs.names.of("task")).name is None:
             return []  # "thanks, all done": a terse report only of a task the reader has
-        target = match.group("t1") or match.group("t2") or match.group("t3") or terse
+        target = next(match.group(g) for g in ("t1", "t2", "t3", "t6", "t5") if match.group(g))
         if re.search(r"\bblocker\b", target, re.I):
             return []
         return [self._call("complete_task", task_id=refs.task(target))]
@@ -481,7 +482,8 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
             worded = DUE_WORDS.match(text)
             if not worded:
                 return []
-            day = due_clause(f"due {worded.group('when')}", self.clock(), moved=True)
+            said = worded.group("when") or worded.group("when2")
+            day = due_clause(f"due {said}", self.clock(), moved=True)
             if day is None:
                 # "due soonish": a date is meant, none is given
                 raise _Unclear(
@@ -491,7 +493,11 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
                     )
                 )
             return [
-                self._call("update_task", task_id=refs.task(worded.group("t")), due_date=day[0])
+                self._call(
+                    "update_task",
+                    task_id=refs.task(worded.group("t") or worded.group("t2")),
+                    due_date=day[0],
+                )
             ]
         target = match.group("t") or match.group("t2") or match.group("t3")
         when = match.group("due") or match.group("due2") or match.group("due3")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import ToolCall
 
 CHANGE_VERB = (
@@ -67,7 +68,7 @@ def changes_in_parts(text: str, read: PartReader, actions: frozenset[str]) -> li
     """
     found: list[ToolCall] = []
     task: str | None = None
-    for part in parts(text):
+    for part in parts(spelt_out(text)):
         if any(c.name == "create_task" for c in found) and _POINTS.search(part):
             # "add a task X and give it to bob": the new task has no id for "it" to mean
             # yet; the create-task reading takes the whole message. A part that names its

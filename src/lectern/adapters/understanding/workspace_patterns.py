@@ -128,10 +128,12 @@ TASK_DETAILS = re.compile(
     re.I,
 )
 DOCUMENTS = re.compile(
-    r"^(?:what|which|show|list)\b.{0,20}\b(?:documents|docs|files|attachments|reading\s+material|"
-    r"references|advisories|sources)\b"
+    # "docs on the vpn project": said terse, the kind of thing then the project
+    r"^(?:(?:what|which|show|list)\b.{0,20}\b|(?:the\s+|any\s+)?)(?:documents|docs|files|"
+    r"attachments|reading\s+material|references|advisories|sources)\b"
     r"(?:.*?(?:\b(?:of|in|for|on|does)\s+"
-    r"(?:the\s+)?(?P<p>.+?)(?:\s+(?:project|work|stuff))?(?:\s+(?:have|hold|link))?))?\W*$",
+    r"(?:the\s+)?(?P<p>.+?)(?:\s+(?:project|work|stuff))?(?:\s+(?:have|hold|link))?))?"
+    r"(?:[\s,]+please)?\W*$",
     re.I,
 )
 DOCUMENT_DETAILS = re.compile(
@@ -196,6 +198,8 @@ PRIORITY_CLAUSE = re.compile(
 )
 COMPLETE = re.compile(
     r"^(?:mark|set)\s+(?P<t1>.+?)\s+(?:as\s+)?(?:done|complete|completed|finished)\W*$|"
+    # "close this out", "wrap the drill up", "tick it off": the particle after the task
+    r"^(?:close|wrap|tick|sign)\s+(?P<t6>.+?)\s+(?:out|up|off)(?:\s+now)?\W*$|"
     r"^(?:complete|finish|close(?:\s+out)?|wrap\s+up)\s+(?P<t2>.+?)\W*$|"
     r"^(?P<t3>.+?)\s+is\s+(?:done|finished|complete)\W*$|"
     # "patch task done", "runbook finished": a terse report, not a question about it
@@ -215,11 +219,17 @@ _FOR_NOW = (
     r"anymore|any\s+more))*"
 )
 """What may end an assignment without being its person or task ("give it to me instead")."""
+_UNOWNED = (
+    r"(?:\s*[,;.–—-]\s*(?:so\s+|and\s+)?(?:nobody|no\s+one|no-one)(?:['’]s|\s+is)?\s+"
+    r"(?:owns?|has|on|owning|having|assigned(?:\s+to)?)\s+(?:it|that|this)"
+    r"(?:\s+(?:for\s+now|now|anymore|for\s+the\s+(?:moment|time\s+being)))?)?"
+)
+"""A removal restated ("take bob off it, nobody owns it for now"): no part of the task."""
 ASSIGN = re.compile(
     rf"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?){_FOR_NOW}\W*$|"
     rf"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*){_FOR_NOW}\W*$|"
     # "unassign the drill", "remove the assignee from it", "clear the owner of the runbook"
-    rf"^(?:unassign|de-?assign|un-assign)\s+(?P<t3>.+?){_FOR_NOW}\W*$|"
+    rf"^(?:unassign|de-?assign|un-assign)\s+(?P<t3>.+?){_FOR_NOW}{_UNOWNED}\W*$|"
     rf"^(?:remove|clear|drop|delete)\s+(?:the\s+)?(?:assignee|owner|assignment)\s+"
     rf"(?:from|of|on|for)\s+(?P<t5>.+?){_FOR_NOW}\W*$|"
     # "nobody should own the drill for now(, please unassign it)": no one is its assignee
@@ -230,9 +240,10 @@ ASSIGN = re.compile(
     rf"\W*$|"
     # "take the drill off everyone", "take the drill off bob": its assignee removed
     rf"^take\s+(?P<t7>.+?)\s+off\s+(?P<from>everyone|everybody|anyone|[A-Za-z][\w.-]*)"
-    rf"(?:['’]s\s+plate)?{_FOR_NOW}\W*$|"
+    rf"(?:['’]s\s+plate)?{_FOR_NOW}{_UNOWNED}\W*$|"
     # "take me off the netscaler review"
-    rf"^take\s+(?P<from2>me|him|her|[A-Za-z][\w.-]*)\s+off\s+(?P<t8>.+?){_FOR_NOW}\W*$|"
+    rf"^take\s+(?P<from2>me|him|her|[A-Za-z][\w.-]*)\s+off\s+(?P<t8>(?:(?![,;]).)+?){_FOR_NOW}"
+    rf"{_UNOWNED}\W*$|"
     r"^(?:i'?m|i\s+am|i'?ll|i\s+will)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
     # "I'll take over the check point patching from Bob": taken from its owner, by the reader
     r"handling|handle|owning|own)(?:\s+over)?\s+(?P<t4>.+?)(?:\s+(?:over|on))?"
@@ -271,6 +282,9 @@ FIELD_ONLY = re.compile(
 )
 """A field to change named without its value ("change the status of the drill"): asked."""
 DUE_WORDS = re.compile(
+    # "set the due date of the hunt to a week from today": the field, its task, then the day
+    r"^(?:set|move|push|shift|change|update)\s+(?:the\s+)?(?:due\s+date|deadline)\s+(?:of|on|for)\s+"
+    r"(?P<t2>(?:(?!\bto\b)[^,])+?)\s+to\s+(?P<when2>.+?)\W*$|"
     r"^(?:make|set|move|push|shift|change)\s+(?P<t>(?:(?!\bto\b)[^,])+?)\s+(?:due|deadline)\b\s*(?P<when>.*?)\W*$",
     re.I,
 )
