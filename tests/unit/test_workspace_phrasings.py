@@ -15,7 +15,10 @@ search; projects by state; attention in one project; a task planned for a day. F
 shorthand ("proj", "prio", "ticket", an arrow, a plus); a new task named only by its place,
 or after its purpose ("name it X"), and a priority said alone; a document by its title's
 words; a verb's particle after the task ("close this out"); a day counted from today and a
-task named by another form of its verb; quoted words that name no task; a removal restated.
+task named by another form of its verb; quoted words that name no task; a removal restated;
+a value taken back; a day and a priority said together; a person told in a comment; the
+reader taking a task and starting it; a blocker's reason run on after a name; "that" kept
+as a comment or a blocker; projects asked for inside a longer message; what "it" is about.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from typing import Any
 
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.mentions import names_from_prompt
-from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.slots import due_clause, priority_of
 from lectern.adapters.understanding.workspace_documents import document_named
+from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import ASSIGNED, CAPABILITIES
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
@@ -268,6 +272,15 @@ def test_a_task_may_be_known_by_the_document_it_is_about() -> None:
 
 
 # --- dev9 (pool-v9): classes of phrasing, each in words of its own ---------------------------
+
+
+def _read_part(part: str, task: str | None) -> list[ToolCall] | None:
+    """One part of a message of several changes, read by the workspace rules alone."""
+    stages = _rules().plan(part, [], SYSTEM, it=task)
+    if not stages:
+        return None
+    calls = stages[0](None)
+    return calls if isinstance(calls, list) else None
 
 
 def _planned_or_asked(intent: str, text: str) -> str:
@@ -562,4 +575,77 @@ def test_quoted_words_of_a_comment_name_no_task() -> None:
 def test_a_removal_restated_after_a_comma() -> None:
     assert _calls("take alice off the token review, no one's on it for the moment") == [
         ("assign_task", {"task_id": "Review NetScaler session tokens", "assignee_id": None})
+    ]
+
+
+def test_a_value_taken_back_is_replaced_by_the_one_settled_on() -> None:
+    assert priority_of("drop the drill to medium... no actually, leave it high") == "high"
+    assert priority_of("make the runbook urgent, i mean low") == "low"
+
+
+def test_a_due_day_and_a_priority_said_together_then_a_comment_by_a_person() -> None:
+    said = "move the runbook due friday and high, and tell alice in a comment that legal wants it"
+    assert _calls(said) == [
+        (
+            "update_task",
+            {"task_id": "Write the incident runbook", "due_date": "2026-11-06", "priority": "high"},
+        ),
+        ("add_comment", {"task_id": "Write the incident runbook", "content": "Legal wants it."}),
+    ]
+
+
+def test_the_reader_taking_a_task_and_starting_it() -> None:
+    assert changes_in_parts(
+        "I grab the runbook and I start it today",
+        _read_part,
+        frozenset({"assign_task", "update_task"}),
+    ) == [
+        _call("assign_task", task_id="Write the incident runbook", assignee_id="alice"),
+        _call("update_task", task_id="Write the incident runbook", status="in_progress"),
+    ]
+
+
+def test_a_blocker_on_a_thing_named_whole_with_its_reason_run_on() -> None:
+    assert _calls("flag a blocker against the phishing awareness project venue not confirmed") == [
+        (
+            "create_blocker",
+            {"project_id": "Phishing awareness", "description": "Venue not confirmed"},
+        )
+    ]
+
+
+def test_what_was_just_said_kept_as_a_comment_or_a_blocker() -> None:
+    assert _calls("the legal team approved the wording so add this under the runbook") == [
+        (
+            "add_comment",
+            {
+                "task_id": "Write the incident runbook",
+                "content": "The legal team approved the wording.",
+            },
+        )
+    ]
+    said = "ok, the phishing drill, the room booking fell through, would you flag that as a blocker"
+    assert _calls(said) == [
+        (
+            "create_blocker",
+            {
+                "task_id": "Schedule the phishing drill",
+                "description": "The room booking fell through",
+            },
+        )
+    ]
+
+
+def test_the_list_of_projects_asked_inside_a_longer_message() -> None:
+    for said in (
+        "hello! first day here, could you send me an overview of all the projects",
+        "is it alright if I see what projects we have",
+    ):
+        assert _calls(said) == [("get_projects", {})], said
+
+
+def test_what_the_task_in_view_is_about() -> None:
+    runbook = _on_page("task", "t-4", "Write the incident runbook")
+    assert _calls("how can we unblock this one? what is it all about", runbook) == [
+        ("get_task_details", {"task_id": "t-4"})
     ]

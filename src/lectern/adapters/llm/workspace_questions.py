@@ -255,6 +255,15 @@ class WorkspaceQuestions:
             found = resolve(task_words(whose), refs.names.of("task")).name
             if found is None or covered(task_words(whose), found) < 0.6:
                 return []
+        if match.group("t12"):
+            # "what's it about": the task in view only; a document's page, or none, is not this
+            if refs.page_document is not None:
+                return []
+            try:
+                task = refs.task(target)
+            except _Unclear:
+                return []
+            return self._single(self._call("get_task_details", task_id=task), _task_reply)
         return self._single(self._call("get_task_details", task_id=refs.task(target)), _task_reply)
 
     def _documents(self, text: str, refs: Refs) -> list[Stage]:

@@ -70,6 +70,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     STATUS_WORDS,
     TASK_REF,
 )
+from lectern.adapters.understanding.workspace_recorded import recorded
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
@@ -492,11 +493,13 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
                         ("Due next Friday", "Due end of the month"),
                     )
                 )
+            also = {"priority": worded.group("also").lower()} if worded.group("also") else {}
             return [
                 self._call(
                     "update_task",
                     task_id=refs.task(worded.group("t") or worded.group("t2")),
                     due_date=day[0],
+                    **also,
                 )
             ]
         target = match.group("t") or match.group("t2") or match.group("t3")
@@ -566,10 +569,15 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         ]
 
     def _comment(self, text: str, refs: Refs) -> list[ToolCall]:
+        kept = recorded(text, refs.names)
+        if kept is not None and kept.tool == "add_comment":
+            # "the rollout went fine, note that on the runbook": what was said is the comment
+            content = kept.text if kept.text.endswith((".", "!", "?")) else f"{kept.text}."
+            return [self._call("add_comment", task_id=refs.task(kept.task), content=content)]
         match = COMMENT.match(text)
         if not match:
             return []
-        told = match.group("w10") or match.group("w11")
+        told = match.group("w10") or match.group("w11") or match.group("w12")
         if (
             told
             and told.casefold() not in ("him", "her", "them")
@@ -577,10 +585,14 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         ):
             return []  # "update the drill on ...": only a person is told
         target = next(
-            (match.group(g) for g in ("t", "t3", "t4", "t6", "t8", "t9", "t10") if match.group(g)),
+            (
+                match.group(g)
+                for g in ("t", "t3", "t4", "t6", "t8", "t9", "t10", "t12")
+                if match.group(g)
+            ),
             None,
         )
-        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11")
+        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12")
         content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
         if not content:
             return []

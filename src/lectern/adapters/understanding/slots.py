@@ -156,9 +156,19 @@ def blocker_status_of(text: str) -> str | None:
     return None
 
 
+_SELF_CORRECTED = re.compile(
+    r"(?:\.{2,}|[,;–—-])?\s*\b(?:no\s+wait|wait\s+no|no\s+actually|actually\s+no|scratch\s+that|"
+    r"or\s+rather|i\s+mean)\b",
+    re.I,
+)
+"""Where a speaker takes back what they just said ("low... no wait, make it medium")."""
+
+
 def priority_of(text: str) -> str | None:
-    """The priority a message names (low, medium, high, urgent)."""
-    found = _PRIORITY.search(text)
+    """The priority a message names (low, medium, high, urgent); the one settled on last."""
+    taken_back = list(_SELF_CORRECTED.finditer(text))
+    settled = _PRIORITY.search(text[taken_back[-1].end() :]) if taken_back else None
+    found = settled or _PRIORITY.search(text)
     if not found:
         return None
     word = found.group(1).casefold()

@@ -26,7 +26,8 @@ CHANGE_VERB = (
 """The verbs a change starts with: where a joint may begin a second request."""
 _JOINT = re.compile(
     r"\s*(?:[,;]\s*(?:and\s+)?(?:then\s+)?(?:also\s+)?|\s+(?:and\s+then|then|and\s+also|and|&)\s+)"
-    r"(?:(?:can|could|would)\s+you\s+)?(?:please\s+|pls\s+)?"
+    # "I take the hunt and I start it now": the reader saying a second thing they do
+    r"(?:(?:can|could|would)\s+you\s+|i(?:['’]ll|\s+will)?\s+(?=start\b))?(?:please\s+|pls\s+)?"
     rf"(?={CHANGE_VERB}\b)",
     re.I,
 )

@@ -72,7 +72,13 @@ BLOCKER_QUESTION = re.compile(
     re.I,
 )
 PROJECTS = re.compile(
-    r"^(?:what|which|show|list|tell me)\b.{0,40}\bprojects\b|^(?:my|our) projects\W*$", re.I
+    r"^(?:what|which|show|list|tell me)\b.{0,40}\bprojects\b|^(?:my|our) projects\W*$|"
+    # asked inside a longer, politer message: "..., can you start by giving me the list of
+    # projects", "would it be ok to see which projects exist"
+    r"\b(?:giv\w*|show\w*|see|get\w*|send\w*)(?:\s+(?:me|us))?\s+(?:the\s+|an?\s+|your\s+)?"
+    r"(?:full\s+)?(?:list|overview|rundown)\s+of\s+(?:all\s+)?(?:the\s+|our\s+|my\s+)?projects\b|"
+    r"\b(?:see|know|show\s+me)\s+(?:which|what)\s+projects\s+(?:exist|there\s+are|we\s+have)\b",
+    re.I,
 )
 PROJECT_DETAILS = re.compile(
     r"^(?:(?:what(?:'s| is) the |(?:give|show) me (?:an? |the )?|any )?(?:status|details|overview|"
@@ -115,6 +121,9 @@ TASK_DETAILS = re.compile(
     r"(?:what(?:'s| is) the )?(?:status|details) of (?:the )?task\s+(?P<t2>.+?)|"
     r"tell me about (?:the )?task\s+(?P<t3>.+?)|what(?:'s| is) (?:the )?task\s+(?P<t4>.+?) about|"
     r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this)|"
+    # "what's it about" (on a task's page), after a how-question it would answer
+    r"(?:how\s+(?:do|can|should|would)\s+(?:i|we)\b[^,?]*[,?]\s*(?:and\s+|but\s+)?)?"
+    r"what(?:['’]s|\s+is)\s+(?P<t12>it|this|this\s+one)\s+(?:all\s+)?about|"
     # "open the check point task", "pull up the runbook task"
     r"(?:show|open|get|pull\s+up)(?: me)?(?: the)? (?P<t6>[^,]+?)\s+task|"
     # "show me the runbook details": a task's name, then the word for its page
@@ -211,7 +220,8 @@ STATUS = re.compile(
     rf"^(?:move|set|put|change|mark)\s+(?:the\s+status\s+of\s+)?(?P<t>.+?)\s+(?:back\s+)?"
     # "put it in progress": the status's own "in" says where it goes
     rf"(?:(?:to|into|as|in)\s+|(?=in[ -](?:progress|review)\b))"
-    rf"{_STATUS}\W*$|^(?:start|begin)\s+(?:working\s+on\s+)?(?P<t2>.+?)\W*$",
+    rf"{_STATUS}\W*$|^(?:start|begin)\s+(?:working\s+on\s+)?(?P<t2>.+?)"
+    r"(?:\s+(?:now|today|right\s+away|straight\s+away))?\W*$",
     re.I,
 )
 _FOR_NOW = (
@@ -244,7 +254,7 @@ ASSIGN = re.compile(
     # "take me off the netscaler review"
     rf"^take\s+(?P<from2>me|him|her|[A-Za-z][\w.-]*)\s+off\s+(?P<t8>(?:(?![,;]).)+?){_FOR_NOW}"
     rf"{_UNOWNED}\W*$|"
-    r"^(?:i'?m|i\s+am|i'?ll|i\s+will)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
+    r"^(?:i'?m|i\s+am|i'?ll|i\s+will|i)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
     # "I'll take over the check point patching from Bob": taken from its owner, by the reader
     r"handling|handle|owning|own)(?:\s+over)?\s+(?P<t4>.+?)(?:\s+(?:over|on))?"
     r"(?:\s+(?:from|off)\s+[A-Za-z][\w.-]*)?\W*$|"
@@ -285,7 +295,10 @@ DUE_WORDS = re.compile(
     # "set the due date of the hunt to a week from today": the field, its task, then the day
     r"^(?:set|move|push|shift|change|update)\s+(?:the\s+)?(?:due\s+date|deadline)\s+(?:of|on|for)\s+"
     r"(?P<t2>(?:(?!\bto\b)[^,])+?)\s+to\s+(?P<when2>.+?)\W*$|"
-    r"^(?:make|set|move|push|shift|change)\s+(?P<t>(?:(?!\bto\b)[^,])+?)\s+(?:due|deadline)\b\s*(?P<when>.*?)\W*$",
+    r"^(?:make|set|move|push|shift|change)\s+(?P<t>(?:(?!\bto\b)[^,])+?)\s+(?:due|deadline)\b\s*"
+    # "... due tomorrow and urgent": a priority said with the day
+    rf"(?P<when>[^,;]*?)(?:\s+and\s+(?:make\s+it\s+)?{_PRIORITY.replace('priority>', 'also>')}"
+    r"(?:\s+priority)?)?\W*$",
     re.I,
 )
 """A due date in words ("set it due on the 20th of November", "make the drill due soonish")."""
@@ -362,6 +375,9 @@ COMMENT = re.compile(
     r"\s*(?P<c9>.+)$|"
     # "tell bob on the runbook that the draft is up", "let him know on the task that ...": one
     # person told on a task is a comment on it too
+    # "tell bob in a comment that it can't slip": the comment on the task named, else "it"
+    r"^(?:tell|inform|remind|ping|notify)\s+(?P<w12>him|her|them|[a-z][\w.-]*)\s+(?:in|via|with)\s+"
+    r"an?\s+(?:comment|note)(?:\s+(?:on|under)\s+(?P<t12>.+?))?\s*(?:\s+that\b|:)\s*(?P<c12>.+)$|"
     r"^(?:(?:tell|inform|update|ping|notify)\s+(?P<w10>him|her|them|[a-z][\w.-]*)|let\s+"
     r"(?P<w11>him|her|them|[a-z][\w.-]*)\s+know)\s+(?:on|in|under|via)\s+(?P<t10>.+?)"
     r"\s*(?:\s+that\b|:)\s*(?P<c10>.+)$",

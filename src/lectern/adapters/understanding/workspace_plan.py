@@ -90,8 +90,9 @@ def _without(text: str, *patterns: str) -> str:
 
 def _task(text: str, names: Names, where: Where, action: str) -> str | Clarification:
     """The task the message names, the page's when it says "this"/"it" or names none."""
-    # what is quoted is what is said ("comment 'ready for bob to check'"), not a task's name
-    quote = r"[\"“]|(?<!\w)['‘](?=[^'’]+['’](?!\w))"
+    # with a task in view, what is single-quoted is what is said ("comment 'ready for bob to
+    # check'"), not a task's name; with none, a quoted title may be the task ("rename 'X'")
+    quote = r"[\"“]|(?<!\w)['‘](?=[^'’]+['’](?!\w))" if where.task is not None else r"[\"“]"
     mention = re.split(rf":|\b(?:that|saying)\b|{quote}", text, maxsplit=1)[0]
     mention = re.sub(r"\bto\s+(?:me|[a-z]+)\s*$", "", mention, flags=re.I)
     tasks = names.of("task")
