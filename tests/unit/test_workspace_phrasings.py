@@ -18,7 +18,8 @@ words; a verb's particle after the task ("close this out"); a day counted from t
 task named by another form of its verb; quoted words that name no task; a removal restated;
 a value taken back; a day and a priority said together; a person told in a comment; the
 reader taking a task and starting it; a blocker's reason run on after a name; "that" kept
-as a comment or a blocker; projects asked for inside a longer message; what "it" is about.
+as a comment or a blocker, and asked when the task is left unnamed; projects asked for inside
+a longer message; what "it" is about.
 """
 
 from __future__ import annotations
@@ -649,3 +650,8 @@ def test_what_the_task_in_view_is_about() -> None:
     assert _calls("how can we unblock this one? what is it all about", runbook) == [
         ("get_task_details", {"task_id": "t-4"})
     ]
+
+
+def test_a_statement_kept_on_a_task_left_unnamed_is_asked() -> None:
+    question = _asked("we hit a wall with one of our tasks, could you log it")
+    assert "Which task" in question

@@ -70,7 +70,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     STATUS_WORDS,
     TASK_REF,
 )
-from lectern.adapters.understanding.workspace_recorded import recorded
+from lectern.adapters.understanding.workspace_recorded import kept_on_some_task, recorded
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
@@ -569,6 +569,13 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         ]
 
     def _comment(self, text: str, refs: Refs) -> list[ToolCall]:
+        if kept_on_some_task(text):
+            raise _Unclear(
+                Clarification(
+                    "Which task is it on, and should I add it as a comment or a blocker?",
+                    tuple(refs.names.of("task")[:3]),
+                )
+            )
         kept = recorded(text, refs.names)
         if kept is not None and kept.tool == "add_comment":
             # "the rollout went fine, note that on the runbook": what was said is the comment

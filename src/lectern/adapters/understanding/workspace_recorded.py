@@ -61,3 +61,21 @@ def recorded(text: str, names: Names) -> Recorded | None:
             return None
         return Recorded(tool, said[:1].upper() + said[1:], target)
     return None
+
+
+_SOME_TASK = re.compile(
+    r"\b(?:one\s+of\s+(?:my|our|the|his|her|their|[a-z]+['’]s)\s+(?:tasks|tickets)|some\s+task|"
+    r"a\s+task\s+of\s+(?:mine|ours))\b",
+    re.I,
+)
+_KEEP_IT = re.compile(
+    r"\b(?:note|record|log|flag|comment|write)\s+(?:that|this|it)(?:\s+down)?\b", re.I
+)
+
+
+def kept_on_some_task(text: str) -> bool:
+    """Whether a statement is to be kept on a task the reader leaves unnamed.
+
+    "we're blocked on one of my tasks, log that": which task, and how, are both open.
+    """
+    return bool(_SOME_TASK.search(text) and _KEEP_IT.search(text))
