@@ -11,7 +11,15 @@ called; a new task put "here" or in a project named whole before its title; a we
 the day's number; a priority or due date said as a fact; a look-up then two changes, and the
 reader taking a task; a named task's blockers; a field asked though the task's name holds a
 value word; searches by anyone and of quoted words; a quoted blocker; "that task" after a
-search; projects by state; attention in one project; a task planned for a day.
+search; projects by state; attention in one project; a task planned for a day. From dev10:
+shorthand ("proj", "prio", "ticket", an arrow, a plus); a new task named only by its place,
+or after its purpose ("name it X"), and a priority said alone; a document by its title's
+words; a verb's particle after the task ("close this out"); a day counted from today and a
+task named by another form of its verb; quoted words that name no task; a removal restated;
+a value taken back; a day and a priority said together; a person told in a comment; the
+reader taking a task and starting it; a blocker's reason run on after a name; "that" kept
+as a comment or a blocker, and asked when the task is left unnamed; projects asked for inside
+a longer message; what "it" is about.
 """
 
 from __future__ import annotations
@@ -21,9 +29,12 @@ from typing import Any
 
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.mentions import names_from_prompt
-from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.slots import due_clause, priority_of
+from lectern.adapters.understanding.workspace_documents import document_named
+from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import ASSIGNED, CAPABILITIES
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
+from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
@@ -264,6 +275,23 @@ def test_a_task_may_be_known_by_the_document_it_is_about() -> None:
 # --- dev9 (pool-v9): classes of phrasing, each in words of its own ---------------------------
 
 
+def _read_part(part: str, task: str | None) -> list[ToolCall] | None:
+    """One part of a message of several changes, read by the workspace rules alone."""
+    stages = _rules().plan(part, [], SYSTEM, it=task)
+    if not stages:
+        return None
+    calls = stages[0](None)
+    return calls if isinstance(calls, list) else None
+
+
+def _planned_or_asked(intent: str, text: str) -> str:
+    """The question a plan by meaning answers with."""
+    planned = plan_workspace(intent, text, NAMES, NOWHERE, _call, MONDAY)
+    assert not isinstance(planned, list), planned
+    assert planned is not None
+    return planned.question
+
+
 def _asked(text: str, system: str = SYSTEM, history: list[Message] | None = None) -> str:
     """The question a request is answered with (it must make no call)."""
     stages = _rules().plan(text, history or [], system)
@@ -449,3 +477,181 @@ def test_what_someone_has_on_is_their_tasks() -> None:
         assert projects.name == "get_projects"
         found = ASSIGNED.search(said)
         assert found is not None and "bob" in found.groups()
+
+
+# From dev10 (each in fresh words).
+
+
+def test_shorthand_is_read_as_the_words_it_stands_for() -> None:
+    assert _calls("raise prio of the runbook to urgent") == [
+        ("update_task", {"task_id": "Write the incident runbook", "priority": "urgent"})
+    ]
+    assert _calls("docs for the phishing proj") == [
+        ("get_documents", {"project_id": "Phishing awareness"})
+    ]
+    assert _calls("plz put 'Collect gateway serials' in phishing proj") == [
+        ("create_task", {"project_id": "Phishing awareness", "title": "Collect gateway serials"})
+    ]
+    # Quoted words are said as typed: "w/" inside a comment stays.
+    assert spelt_out("runbook -> in review + note 'synced w/ legal re: proj'") == (
+        "runbook to in review and note 'synced w/ legal re: proj'"
+    )
+
+
+def test_a_new_task_named_only_by_its_place_is_asked_for_a_title() -> None:
+    for said in (
+        "we need one more task for our phishing project",
+        "make an extra task to phishing awareness",
+    ):
+        assert _planned_or_asked("create_task", said) == "What should the new task be called?"
+
+
+def test_a_new_task_named_after_its_purpose_and_a_priority_said_alone() -> None:
+    said = (
+        "new ticket in phishing awareness to sort out the posters name it Print the posters "
+        "give bob"
+    )
+    assert _calls(said) == [
+        (
+            "create_task",
+            {
+                "project_id": "Phishing awareness",
+                "title": "Print the posters",
+                "assignee_id": "bob",
+            },
+        )
+    ]
+    assert _calls("add 'Order badges' to the phishing project, high, due thursday") == [
+        (
+            "create_task",
+            {
+                "project_id": "Phishing awareness",
+                "title": "Order badges",
+                "due_date": "2026-11-05",
+                "priority": "high",
+            },
+        )
+    ]
+
+
+def test_a_document_named_by_its_titles_words() -> None:
+    assert _calls("bring up the remote services doc") == [
+        ("get_document_details", {"document_id": "T1133: External Remote Services"})
+    ]
+    assert _calls("info on the check point quantum gateway advisory please") == [
+        (
+            "get_document_details",
+            {"document_id": "CVE-2024-24919: Check Point Quantum Gateway information disclosure"},
+        )
+    ]
+    # Words a project or a task holds as much are theirs, not a document's.
+    assert document_named("details on the vpn gateway hardening", NAMES) is None
+
+
+def test_a_verbs_particle_after_the_task() -> None:
+    drill = _on_page("task", "t-9", "Schedule the phishing drill")
+    assert _calls("wrap this one up", drill) == [("complete_task", {"task_id": "t-9"})]
+    assert _calls("close the runbook out now") == [
+        ("complete_task", {"task_id": "Write the incident runbook"})
+    ]
+
+
+def test_a_due_date_counted_from_today_for_a_task_named_by_another_form_of_its_verb() -> None:
+    assert _calls("change the deadline of the scheduling task to two weeks from now") == [
+        ("update_task", {"task_id": "Schedule the phishing drill", "due_date": "2026-11-16"})
+    ]
+
+
+def test_quoted_words_of_a_comment_name_no_task() -> None:
+    in_view = Where("Write the incident runbook", None, "alice")
+    planned = plan_workspace(
+        "add_comment", "note 'check point folks signed off'", NAMES, in_view, _call, MONDAY
+    )
+    assert isinstance(planned, list)
+    assert [(c.name, c.arguments["task_id"]) for c in planned] == [
+        ("add_comment", "Write the incident runbook")
+    ]
+
+
+def test_a_removal_restated_after_a_comma() -> None:
+    assert _calls("take alice off the token review, no one's on it for the moment") == [
+        ("assign_task", {"task_id": "Review NetScaler session tokens", "assignee_id": None})
+    ]
+
+
+def test_a_value_taken_back_is_replaced_by_the_one_settled_on() -> None:
+    assert priority_of("drop the drill to medium... no actually, leave it high") == "high"
+    assert priority_of("make the runbook urgent, i mean low") == "low"
+
+
+def test_a_due_day_and_a_priority_said_together_then_a_comment_by_a_person() -> None:
+    said = "move the runbook due friday and high, and tell alice in a comment that legal wants it"
+    assert _calls(said) == [
+        (
+            "update_task",
+            {"task_id": "Write the incident runbook", "due_date": "2026-11-06", "priority": "high"},
+        ),
+        ("add_comment", {"task_id": "Write the incident runbook", "content": "Legal wants it."}),
+    ]
+
+
+def test_the_reader_taking_a_task_and_starting_it() -> None:
+    assert changes_in_parts(
+        "I grab the runbook and I start it today",
+        _read_part,
+        frozenset({"assign_task", "update_task"}),
+    ) == [
+        _call("assign_task", task_id="Write the incident runbook", assignee_id="alice"),
+        _call("update_task", task_id="Write the incident runbook", status="in_progress"),
+    ]
+
+
+def test_a_blocker_on_a_thing_named_whole_with_its_reason_run_on() -> None:
+    assert _calls("flag a blocker against the phishing awareness project venue not confirmed") == [
+        (
+            "create_blocker",
+            {"project_id": "Phishing awareness", "description": "Venue not confirmed"},
+        )
+    ]
+
+
+def test_what_was_just_said_kept_as_a_comment_or_a_blocker() -> None:
+    assert _calls("the legal team approved the wording so add this under the runbook") == [
+        (
+            "add_comment",
+            {
+                "task_id": "Write the incident runbook",
+                "content": "The legal team approved the wording.",
+            },
+        )
+    ]
+    said = "ok, the phishing drill, the room booking fell through, would you flag that as a blocker"
+    assert _calls(said) == [
+        (
+            "create_blocker",
+            {
+                "task_id": "Schedule the phishing drill",
+                "description": "The room booking fell through",
+            },
+        )
+    ]
+
+
+def test_the_list_of_projects_asked_inside_a_longer_message() -> None:
+    for said in (
+        "hello! first day here, could you send me an overview of all the projects",
+        "is it alright if I see what projects we have",
+    ):
+        assert _calls(said) == [("get_projects", {})], said
+
+
+def test_what_the_task_in_view_is_about() -> None:
+    runbook = _on_page("task", "t-4", "Write the incident runbook")
+    assert _calls("how can we unblock this one? what is it all about", runbook) == [
+        ("get_task_details", {"task_id": "t-4"})
+    ]
+
+
+def test_a_statement_kept_on_a_task_left_unnamed_is_asked() -> None:
+    question = _asked("we hit a wall with one of our tasks, could you log it")
+    assert "Which task" in question

@@ -19,7 +19,28 @@ from lectern.adapters.understanding.workspace_patterns import (
     IT,
     RESOLVE,
 )
+from lectern.adapters.understanding.workspace_recorded import recorded
 from lectern.domain.assistant import ToolCall
+
+
+def _reason_marked(text: str, refs: Refs) -> str:
+    """A blocker put on a thing named whole, its reason run on without a colon, given one.
+
+    "raise a blocker on phishing awareness project posters not printed": what is held up is
+    a stored project's (or task's) whole name, and the words after it are the reason.
+    """
+    for kind, said in (("project", r"(?:\s+project)?"), ("task", r"(?:\s+task)?")):
+        for name in refs.names.of(kind):
+            found = re.match(
+                rf"^(?P<head>{BLOCKER_VERB}\s+(?:a\s+)?(?:new\s+)?blocker\s+(?:on|for|against)\s+"
+                rf"(?:the\s+)?){re.escape(name)}{said}\s+(?P<why>(?![:,;(—–-])\S.+)$",
+                text,
+                re.I,
+            )
+            if found:
+                place = f"{name} project" if kind == "project" else name
+                return f"{found.group('head')}{place}: {found.group('why')}"
+    return text
 
 
 class WorkspaceBlockers:
@@ -28,7 +49,13 @@ class WorkspaceBlockers:
     _call: CallMaker
 
     def _create_blocker(self, text: str, refs: Refs) -> list[ToolCall]:
-        match = CREATE_BLOCKER.match(text)
+        kept = recorded(text, refs.names)
+        if kept is not None and kept.tool == "create_blocker":
+            # "the vendor went quiet on the drill, log that as a blocker": what was said
+            return [
+                self._call("create_blocker", task_id=refs.task(kept.task), description=kept.text)
+            ]
+        match = CREATE_BLOCKER.match(text) or CREATE_BLOCKER.match(_reason_marked(text, refs))
         if not match:
             if re.fullmatch(
                 rf"(?:{BLOCKER_VERB}|new)\s+(?:a\s+)?(?:new\s+)?blocker\W*",

@@ -74,6 +74,12 @@ _PLACE_FIRST = re.compile(
 """A place said before a colon and the title after it ("for the phishing project: ...")."""
 
 
+_PRIORITY_ITEM = re.compile(r"\s*,\s*(?P<p>low|medium|high|urgent)\s*(?=,|$)", re.I)
+"""A priority said alone between commas ("..., urgent, due friday")."""
+_NAMED_AS = re.compile(r"(?:^|[\s,;]|\b)(?:title|call|name)\s+it\s*:?\s+(?P<t>.+)$", re.I)
+"""A new task's name said after what it is for ("... title it Audit the servers")."""
+
+
 class WorkspaceCreation:
     """New tasks: a title, and the project, person, date and priority said around it."""
 
@@ -109,6 +115,10 @@ class WorkspaceCreation:
         if priority:
             arguments["priority"] = (priority.group("priority") or priority.group("p2")).lower()
             rest = rest[: priority.start()] + rest[priority.end() :]
+        said_alone = _PRIORITY_ITEM.search(rest) if "priority" not in arguments else None
+        if said_alone:  # "..., urgent, due friday": a priority said alone among the details
+            arguments["priority"] = said_alone.group("p").lower()
+            rest = rest[: said_alone.start()] + rest[said_alone.end() :]
         if match.group("lead_priority") and "priority" not in arguments:
             arguments["priority"] = match.group("lead_priority").lower()
         to_it = re.match(
@@ -150,6 +160,11 @@ class WorkspaceCreation:
                 reference, start, end = found_part
                 rest = rest[:start] + rest[end:]
         title = " ".join(rest.split()).lstrip(" :,-").strip()
+        named_as = _NAMED_AS.search(title)
+        if named_as:
+            # "a task to check the servers, title it Audit the servers": the name said, not
+            # the purpose before it
+            title = named_as.group("t")
         # What is left around the title once the project, date and priority are out: "here:",
         # "called", "new task", quotes around it, "for me" (its assignee).
         for _ in range(2):  # "here called 'X'": the place said as "here", then its name

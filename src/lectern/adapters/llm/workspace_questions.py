@@ -35,6 +35,7 @@ from lectern.adapters.understanding.mentions import (
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of, blocker_status_of
+from lectern.adapters.understanding.workspace_documents import document_named
 from lectern.adapters.understanding.workspace_patterns import (
     ASSIGNED,
     ATTENTION,
@@ -254,6 +255,15 @@ class WorkspaceQuestions:
             found = resolve(task_words(whose), refs.names.of("task")).name
             if found is None or covered(task_words(whose), found) < 0.6:
                 return []
+        if match.group("t12"):
+            # "what's it about": the task in view only; a document's page, or none, is not this
+            if refs.page_document is not None:
+                return []
+            try:
+                task = refs.task(target)
+            except _Unclear:
+                return []
+            return self._single(self._call("get_task_details", task_id=task), _task_reply)
         return self._single(self._call("get_task_details", task_id=refs.task(target)), _task_reply)
 
     def _documents(self, text: str, refs: Refs) -> list[Stage]:
@@ -272,6 +282,11 @@ class WorkspaceQuestions:
             return self._single(call, _document_reply)
         match = DOCUMENT_DETAILS.match(text)
         says = SAYS.match(text)
+        named = None if match or says else document_named(text, refs.names)
+        if named is not None:
+            # "pull up exploit public facing application": a document by its title's words
+            call = self._call("get_document_details", document_id=named)
+            return self._single(call, _document_reply)
         if match:
             target = next(v for k, v in match.groupdict().items() if v)
         elif says and not (

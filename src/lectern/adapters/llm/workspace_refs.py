@@ -51,6 +51,11 @@ class _Unclear(Exception):
         self.question = question
 
 
+def _bare(words: str) -> str:
+    """A task's mention without the word that says it is one ("hunting task" -> "hunting")."""
+    return re.sub(r"\s+(?:task|one)$", "", words, flags=re.I)
+
+
 def task_ref(value: str | None, names: Names, it_task: str | None) -> str:
     """The task the reader's words name: a stored task's title, "it"'s task, or the words.
 
@@ -77,6 +82,11 @@ def task_ref(value: str | None, names: Names, it_task: str | None) -> str:
             return found.name
     elif found is not None and found.ambiguous:
         raise _Unclear(which_of("task", found.candidates))
+    elif found is not None and project is None and len(_bare(words).split()) == 1:
+        # "the hunting task": one word, another form of a word of one stored title
+        by_form = find_in(_bare(words), tasks)
+        if by_form.name is not None:
+            return by_form.name
     if project is not None:
         # "complete the VPN task": a project named where one of its tasks is meant.
         raise _Unclear(

@@ -70,6 +70,8 @@ from lectern.adapters.understanding.workspace_patterns import (
     STATUS_WORDS,
     TASK_REF,
 )
+from lectern.adapters.understanding.workspace_recorded import kept_on_some_task, recorded
+from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
 _UNAPOSTROPHED = re.compile(r"\b(what|who|how|where|there|that)s\b", re.I)
@@ -190,7 +192,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
-        text = _apostrophes_restored(text)
+        text = _apostrophes_restored(spelt_out(text))
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]
@@ -367,7 +369,7 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         terse = match.group("t5")
         if terse and resolve(task_words(terse), refs.names.of("task")).name is None:
             return []  # "thanks, all done": a terse report only of a task the reader has
-        target = match.group("t1") or match.group("t2") or match.group("t3") or terse
+        target = next(match.group(g) for g in ("t1", "t2", "t3", "t6", "t5") if match.group(g))
         if re.search(r"\bblocker\b", target, re.I):
             return []
         return [self._call("complete_task", task_id=refs.task(target))]
@@ -481,7 +483,8 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
             worded = DUE_WORDS.match(text)
             if not worded:
                 return []
-            day = due_clause(f"due {worded.group('when')}", self.clock(), moved=True)
+            said = worded.group("when") or worded.group("when2")
+            day = due_clause(f"due {said}", self.clock(), moved=True)
             if day is None:
                 # "due soonish": a date is meant, none is given
                 raise _Unclear(
@@ -490,8 +493,14 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
                         ("Due next Friday", "Due end of the month"),
                     )
                 )
+            also = {"priority": worded.group("also").lower()} if worded.group("also") else {}
             return [
-                self._call("update_task", task_id=refs.task(worded.group("t")), due_date=day[0])
+                self._call(
+                    "update_task",
+                    task_id=refs.task(worded.group("t") or worded.group("t2")),
+                    due_date=day[0],
+                    **also,
+                )
             ]
         target = match.group("t") or match.group("t2") or match.group("t3")
         when = match.group("due") or match.group("due2") or match.group("due3")
@@ -560,10 +569,22 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         ]
 
     def _comment(self, text: str, refs: Refs) -> list[ToolCall]:
+        if kept_on_some_task(text):
+            raise _Unclear(
+                Clarification(
+                    "Which task is it on, and should I add it as a comment or a blocker?",
+                    tuple(refs.names.of("task")[:3]),
+                )
+            )
+        kept = recorded(text, refs.names)
+        if kept is not None and kept.tool == "add_comment":
+            # "the rollout went fine, note that on the runbook": what was said is the comment
+            content = kept.text if kept.text.endswith((".", "!", "?")) else f"{kept.text}."
+            return [self._call("add_comment", task_id=refs.task(kept.task), content=content)]
         match = COMMENT.match(text)
         if not match:
             return []
-        told = match.group("w10") or match.group("w11")
+        told = match.group("w10") or match.group("w11") or match.group("w12")
         if (
             told
             and told.casefold() not in ("him", "her", "them")
@@ -571,10 +592,14 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         ):
             return []  # "update the drill on ...": only a person is told
         target = next(
-            (match.group(g) for g in ("t", "t3", "t4", "t6", "t8", "t9", "t10") if match.group(g)),
+            (
+                match.group(g)
+                for g in ("t", "t3", "t4", "t6", "t8", "t9", "t10", "t12")
+                if match.group(g)
+            ),
             None,
         )
-        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11")
+        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12")
         content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
         if not content:
             return []

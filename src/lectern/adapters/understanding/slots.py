@@ -73,6 +73,7 @@ _DATE = re.compile(
     r"(?:(?:next|this|coming)\s+)?"
     rf"(?:{_WEEKDAY}|week|month)|tomorrow|today|tonight|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+|"
     r"next\s+)?(?:week|month)|\d{4}-\d{2}-\d{2}|in\s+(?:\d+|a|one|two|three|four)\s+(?:days?|weeks?)|"
+    r"(?:\d{1,2}|an?|one|two|three|four)\s+(?:days?|weeks?)\s+(?:from|after)\s+(?:today|now)|"
     # "the 20th of November" before "the 20th": the month decides
     rf"(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}|the\s+\d{{1,2}}(?:st|nd|rd|th)|"
     rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w-])",
@@ -155,9 +156,19 @@ def blocker_status_of(text: str) -> str | None:
     return None
 
 
+_SELF_CORRECTED = re.compile(
+    r"(?:\.{2,}|[,;–—-])?\s*\b(?:no\s+wait|wait\s+no|no\s+actually|actually\s+no|scratch\s+that|"
+    r"or\s+rather|i\s+mean)\b",
+    re.I,
+)
+"""Where a speaker takes back what they just said ("low... no wait, make it medium")."""
+
+
 def priority_of(text: str) -> str | None:
-    """The priority a message names (low, medium, high, urgent)."""
-    found = _PRIORITY.search(text)
+    """The priority a message names (low, medium, high, urgent); the one settled on last."""
+    taken_back = list(_SELF_CORRECTED.finditer(text))
+    settled = _PRIORITY.search(text[taken_back[-1].end() :]) if taken_back else None
+    found = settled or _PRIORITY.search(text)
     if not found:
         return None
     word = found.group(1).casefold()
@@ -231,6 +242,9 @@ def due_clause(text: str, now: datetime, *, moved: bool = False) -> tuple[str, i
     return day.isoformat(), found.start(), found.end()
 
 
+_FEW = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+
+
 def _day_of(when: str, today: date) -> date | None:
     """The day a due-date clause names, counted from `today`.
 
@@ -249,6 +263,13 @@ def _day_of(when: str, today: date) -> date | None:
         if ahead:
             first = date(first.year + first.month // 12, first.month % 12 + 1, 1)
         return first - timedelta(days=1)
+    counted = re.fullmatch(
+        r"(a|an|one|two|three|four|\d{1,2}) (day|week)s? (?:from|after) (?:today|now)", when
+    )
+    if counted:  # "a week from today": dateparser reads it as today
+        said = counted.group(1)
+        many = int(said) if said.isdigit() else _FEW[said]
+        return today + timedelta(days=many * (7 if counted.group(2) == "week" else 1))
     weekday = re.fullmatch(r"(?:(this|coming|next) )?([a-z]{3})[a-z]*\.?", when)
     if weekday and weekday.group(2) in _WEEKDAYS and weekday.group(1) != "next":
         return today + timedelta(days=(_WEEKDAYS.index(weekday.group(2)) - today.weekday()) % 7)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import ToolCall
 
 CHANGE_VERB = (
@@ -25,7 +26,8 @@ CHANGE_VERB = (
 """The verbs a change starts with: where a joint may begin a second request."""
 _JOINT = re.compile(
     r"\s*(?:[,;]\s*(?:and\s+)?(?:then\s+)?(?:also\s+)?|\s+(?:and\s+then|then|and\s+also|and|&)\s+)"
-    r"(?:(?:can|could|would)\s+you\s+)?(?:please\s+|pls\s+)?"
+    # "I take the hunt and I start it now": the reader saying a second thing they do
+    r"(?:(?:can|could|would)\s+you\s+|i(?:['’]ll|\s+will)?\s+(?=start\b))?(?:please\s+|pls\s+)?"
     rf"(?={CHANGE_VERB}\b)",
     re.I,
 )
@@ -67,7 +69,7 @@ def changes_in_parts(text: str, read: PartReader, actions: frozenset[str]) -> li
     """
     found: list[ToolCall] = []
     task: str | None = None
-    for part in parts(text):
+    for part in parts(spelt_out(text)):
         if any(c.name == "create_task" for c in found) and _POINTS.search(part):
             # "add a task X and give it to bob": the new task has no id for "it" to mean
             # yet; the create-task reading takes the whole message. A part that names its

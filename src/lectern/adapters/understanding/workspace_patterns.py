@@ -72,7 +72,13 @@ BLOCKER_QUESTION = re.compile(
     re.I,
 )
 PROJECTS = re.compile(
-    r"^(?:what|which|show|list|tell me)\b.{0,40}\bprojects\b|^(?:my|our) projects\W*$", re.I
+    r"^(?:what|which|show|list|tell me)\b.{0,40}\bprojects\b|^(?:my|our) projects\W*$|"
+    # asked inside a longer, politer message: "..., can you start by giving me the list of
+    # projects", "would it be ok to see which projects exist"
+    r"\b(?:giv\w*|show\w*|see|get\w*|send\w*)(?:\s+(?:me|us))?\s+(?:the\s+|an?\s+|your\s+)?"
+    r"(?:full\s+)?(?:list|overview|rundown)\s+of\s+(?:all\s+)?(?:the\s+|our\s+|my\s+)?projects\b|"
+    r"\b(?:see|know|show\s+me)\s+(?:which|what)\s+projects\s+(?:exist|there\s+are|we\s+have)\b",
+    re.I,
 )
 PROJECT_DETAILS = re.compile(
     r"^(?:(?:what(?:'s| is) the |(?:give|show) me (?:an? |the )?|any )?(?:status|details|overview|"
@@ -115,6 +121,9 @@ TASK_DETAILS = re.compile(
     r"(?:what(?:'s| is) the )?(?:status|details) of (?:the )?task\s+(?P<t2>.+?)|"
     r"tell me about (?:the )?task\s+(?P<t3>.+?)|what(?:'s| is) (?:the )?task\s+(?P<t4>.+?) about|"
     r"(?:what(?:'s| is) the )?(?:status|details) of (?P<t5>it|this task|this)|"
+    # "what's it about" (on a task's page), after a how-question it would answer
+    r"(?:how\s+(?:do|can|should|would)\s+(?:i|we)\b[^,?]*[,?]\s*(?:and\s+|but\s+)?)?"
+    r"what(?:['’]s|\s+is)\s+(?P<t12>it|this|this\s+one)\s+(?:all\s+)?about|"
     # "open the check point task", "pull up the runbook task"
     r"(?:show|open|get|pull\s+up)(?: me)?(?: the)? (?P<t6>[^,]+?)\s+task|"
     # "show me the runbook details": a task's name, then the word for its page
@@ -128,10 +137,12 @@ TASK_DETAILS = re.compile(
     re.I,
 )
 DOCUMENTS = re.compile(
-    r"^(?:what|which|show|list)\b.{0,20}\b(?:documents|docs|files|attachments|reading\s+material|"
-    r"references|advisories|sources)\b"
+    # "docs on the vpn project": said terse, the kind of thing then the project
+    r"^(?:(?:what|which|show|list)\b.{0,20}\b|(?:the\s+|any\s+)?)(?:documents|docs|files|"
+    r"attachments|reading\s+material|references|advisories|sources)\b"
     r"(?:.*?(?:\b(?:of|in|for|on|does)\s+"
-    r"(?:the\s+)?(?P<p>.+?)(?:\s+(?:project|work|stuff))?(?:\s+(?:have|hold|link))?))?\W*$",
+    r"(?:the\s+)?(?P<p>.+?)(?:\s+(?:project|work|stuff))?(?:\s+(?:have|hold|link))?))?"
+    r"(?:[\s,]+please)?\W*$",
     re.I,
 )
 DOCUMENT_DETAILS = re.compile(
@@ -196,6 +207,8 @@ PRIORITY_CLAUSE = re.compile(
 )
 COMPLETE = re.compile(
     r"^(?:mark|set)\s+(?P<t1>.+?)\s+(?:as\s+)?(?:done|complete|completed|finished)\W*$|"
+    # "close this out", "wrap the drill up", "tick it off": the particle after the task
+    r"^(?:close|wrap|tick|sign)\s+(?P<t6>.+?)\s+(?:out|up|off)(?:\s+now)?\W*$|"
     r"^(?:complete|finish|close(?:\s+out)?|wrap\s+up)\s+(?P<t2>.+?)\W*$|"
     r"^(?P<t3>.+?)\s+is\s+(?:done|finished|complete)\W*$|"
     # "patch task done", "runbook finished": a terse report, not a question about it
@@ -207,7 +220,8 @@ STATUS = re.compile(
     rf"^(?:move|set|put|change|mark)\s+(?:the\s+status\s+of\s+)?(?P<t>.+?)\s+(?:back\s+)?"
     # "put it in progress": the status's own "in" says where it goes
     rf"(?:(?:to|into|as|in)\s+|(?=in[ -](?:progress|review)\b))"
-    rf"{_STATUS}\W*$|^(?:start|begin)\s+(?:working\s+on\s+)?(?P<t2>.+?)\W*$",
+    rf"{_STATUS}\W*$|^(?:start|begin)\s+(?:working\s+on\s+)?(?P<t2>.+?)"
+    r"(?:\s+(?:now|today|right\s+away|straight\s+away))?\W*$",
     re.I,
 )
 _FOR_NOW = (
@@ -215,11 +229,17 @@ _FOR_NOW = (
     r"anymore|any\s+more))*"
 )
 """What may end an assignment without being its person or task ("give it to me instead")."""
+_UNOWNED = (
+    r"(?:\s*[,;.–—-]\s*(?:so\s+|and\s+)?(?:nobody|no\s+one|no-one)(?:['’]s|\s+is)?\s+"
+    r"(?:owns?|has|on|owning|having|assigned(?:\s+to)?)\s+(?:it|that|this)"
+    r"(?:\s+(?:for\s+now|now|anymore|for\s+the\s+(?:moment|time\s+being)))?)?"
+)
+"""A removal restated ("take bob off it, nobody owns it for now"): no part of the task."""
 ASSIGN = re.compile(
     rf"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?){_FOR_NOW}\W*$|"
     rf"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*){_FOR_NOW}\W*$|"
     # "unassign the drill", "remove the assignee from it", "clear the owner of the runbook"
-    rf"^(?:unassign|de-?assign|un-assign)\s+(?P<t3>.+?){_FOR_NOW}\W*$|"
+    rf"^(?:unassign|de-?assign|un-assign)\s+(?P<t3>.+?){_FOR_NOW}{_UNOWNED}\W*$|"
     rf"^(?:remove|clear|drop|delete)\s+(?:the\s+)?(?:assignee|owner|assignment)\s+"
     rf"(?:from|of|on|for)\s+(?P<t5>.+?){_FOR_NOW}\W*$|"
     # "nobody should own the drill for now(, please unassign it)": no one is its assignee
@@ -230,10 +250,11 @@ ASSIGN = re.compile(
     rf"\W*$|"
     # "take the drill off everyone", "take the drill off bob": its assignee removed
     rf"^take\s+(?P<t7>.+?)\s+off\s+(?P<from>everyone|everybody|anyone|[A-Za-z][\w.-]*)"
-    rf"(?:['’]s\s+plate)?{_FOR_NOW}\W*$|"
+    rf"(?:['’]s\s+plate)?{_FOR_NOW}{_UNOWNED}\W*$|"
     # "take me off the netscaler review"
-    rf"^take\s+(?P<from2>me|him|her|[A-Za-z][\w.-]*)\s+off\s+(?P<t8>.+?){_FOR_NOW}\W*$|"
-    r"^(?:i'?m|i\s+am|i'?ll|i\s+will)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
+    rf"^take\s+(?P<from2>me|him|her|[A-Za-z][\w.-]*)\s+off\s+(?P<t8>(?:(?![,;]).)+?){_FOR_NOW}"
+    rf"{_UNOWNED}\W*$|"
+    r"^(?:i'?m|i\s+am|i'?ll|i\s+will|i)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
     # "I'll take over the check point patching from Bob": taken from its owner, by the reader
     r"handling|handle|owning|own)(?:\s+over)?\s+(?P<t4>.+?)(?:\s+(?:over|on))?"
     r"(?:\s+(?:from|off)\s+[A-Za-z][\w.-]*)?\W*$|"
@@ -271,7 +292,13 @@ FIELD_ONLY = re.compile(
 )
 """A field to change named without its value ("change the status of the drill"): asked."""
 DUE_WORDS = re.compile(
-    r"^(?:make|set|move|push|shift|change)\s+(?P<t>(?:(?!\bto\b)[^,])+?)\s+(?:due|deadline)\b\s*(?P<when>.*?)\W*$",
+    # "set the due date of the hunt to a week from today": the field, its task, then the day
+    r"^(?:set|move|push|shift|change|update)\s+(?:the\s+)?(?:due\s+date|deadline)\s+(?:of|on|for)\s+"
+    r"(?P<t2>(?:(?!\bto\b)[^,])+?)\s+to\s+(?P<when2>.+?)\W*$|"
+    r"^(?:make|set|move|push|shift|change)\s+(?P<t>(?:(?!\bto\b)[^,])+?)\s+(?:due|deadline)\b\s*"
+    # "... due tomorrow and urgent": a priority said with the day
+    rf"(?P<when>[^,;]*?)(?:\s+and\s+(?:make\s+it\s+)?{_PRIORITY.replace('priority>', 'also>')}"
+    r"(?:\s+priority)?)?\W*$",
     re.I,
 )
 """A due date in words ("set it due on the 20th of November", "make the drill due soonish")."""
@@ -348,6 +375,9 @@ COMMENT = re.compile(
     r"\s*(?P<c9>.+)$|"
     # "tell bob on the runbook that the draft is up", "let him know on the task that ...": one
     # person told on a task is a comment on it too
+    # "tell bob in a comment that it can't slip": the comment on the task named, else "it"
+    r"^(?:tell|inform|remind|ping|notify)\s+(?P<w12>him|her|them|[a-z][\w.-]*)\s+(?:in|via|with)\s+"
+    r"an?\s+(?:comment|note)(?:\s+(?:on|under)\s+(?P<t12>.+?))?\s*(?:\s+that\b|:)\s*(?P<c12>.+)$|"
     r"^(?:(?:tell|inform|update|ping|notify)\s+(?P<w10>him|her|them|[a-z][\w.-]*)|let\s+"
     r"(?P<w11>him|her|them|[a-z][\w.-]*)\s+know)\s+(?:on|in|under|via)\s+(?P<t10>.+?)"
     r"\s*(?:\s+that\b|:)\s*(?P<c10>.+)$",

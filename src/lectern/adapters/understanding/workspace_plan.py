@@ -33,6 +33,7 @@ from lectern.adapters.understanding.slots import (
     status_of,
     without_status,
 )
+from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import ToolCall
 
 CallMaker = Callable[..., ToolCall]
@@ -89,7 +90,10 @@ def _without(text: str, *patterns: str) -> str:
 
 def _task(text: str, names: Names, where: Where, action: str) -> str | Clarification:
     """The task the message names, the page's when it says "this"/"it" or names none."""
-    mention = re.split(r":|\b(?:that|saying)\b|[\"“]", text, maxsplit=1)[0]
+    # with a task in view, what is single-quoted is what is said ("comment 'ready for bob to
+    # check'"), not a task's name; with none, a quoted title may be the task ("rename 'X'")
+    quote = r"[\"“]|(?<!\w)['‘](?=[^'’]+['’](?!\w))" if where.task is not None else r"[\"“]"
+    mention = re.split(rf":|\b(?:that|saying)\b|{quote}", text, maxsplit=1)[0]
     mention = re.sub(r"\bto\s+(?:me|[a-z]+)\s*$", "", mention, flags=re.I)
     tasks = names.of("task")
     found = find_in(mention, tasks)
@@ -181,10 +185,25 @@ def _title(text: str, names: Names | None = None) -> str | None:
         title = re.sub(r"^(?:the\s+team\s+to\s+)", "", title, flags=re.I)
         if names is not None and resolve_person(title, names).name is not None:
             continue  # "a task for bob": who it is for, not what it is
+        if names is not None and _only_a_place(title, names):
+            continue  # "a new task in the vpn project": where it goes, not what it is
         first, _, rest = title.partition(" ")
         title = " ".join(w for w in (base_form(first), rest) if w)
         return title[:1].upper() + title[1:] if title else None
     return None
+
+
+def _only_a_place(title: str, names: Names) -> bool:
+    """Whether a new task's title is only a stored project's name ("the vpn project")."""
+    place = re.fullmatch(
+        r"(?:(?:to|in|into|for|under|on)\s+)?(?:the\s+|my\s+|our\s+)?(?P<p>.+?)(?:\s+project)?\W*",
+        title,
+        re.I,
+    )
+    if place is None:
+        return False
+    project = resolve(place.group("p"), names.of("project")).name
+    return project is not None and covered(place.group("p"), project) == 1.0
 
 
 _REASON = re.compile(
@@ -330,6 +349,7 @@ def plan_workspace(
     `now` reads relative due dates ("by Friday", "push it to next week"); without it only
     dates written as YYYY-MM-DD are read.
     """
+    text = spelt_out(text)
     arguments: dict[str, Any] = {}
     if intent != "create_task" and (asked := unknown_project(text, names)) is not None:
         return asked

@@ -1,0 +1,81 @@
+"""What was just said, asked to be kept: "<what happened>, comment that on the runbook".
+
+The reader tells what happened and then asks for "that" to be put somewhere: as a comment
+("note that on X", "comment this under X") or as a blocker ("could you record that as a
+blocker"). "That" is the statement before the request; the task is the one named after the
+request, else the one the statement names (its clause is the place, not the reason).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lectern.adapters.understanding.mentions import Names, find_in
+
+_ASKED = r"[\s,.;:!–—-]+(?:so\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+)?"
+_AS_COMMENT = re.compile(
+    rf"^(?P<said>.{{8,}}?){_ASKED}(?:comment|note|log|post|write|add|leave)\s+"
+    r"(?:that|this)(?:\s+down)?\s+(?:as\s+a\s+(?:comment|note)\s+)?(?:on|to|under|in|against)\s+"
+    r"(?P<t>.+?)(?:\s+(?:please|thanks))?\W*$",
+    re.I,
+)
+_AS_BLOCKER = re.compile(
+    rf"^(?P<said>.{{8,}}?){_ASKED}(?:record|log|add|note|put|raise|flag|file|register|mark|"
+    r"save)\s+(?:that|this|it)(?:\s+down)?\s+as\s+(?:a\s+|an\s+)?(?:blocker|impediment)"
+    r"(?:\s+(?:on|for|against)\s+(?P<t>.+?))?(?:\s+(?:please|thanks))?\W*$",
+    re.I,
+)
+_LEAD = re.compile(
+    r"^(?:(?:so|ok(?:ay)?|sorry|hey|hi|well|fyi|heads\s+up|update)\b[\s,:;.!-]*)+", re.I
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A statement to keep: as a comment or a blocker, on a task (None: not said)."""
+
+    tool: str
+    text: str
+    task: str | None
+
+
+def recorded(text: str, names: Names) -> Recorded | None:
+    """The statement a request asks to keep as a comment or a blocker, or None."""
+    for tool, pattern in (("add_comment", _AS_COMMENT), ("create_blocker", _AS_BLOCKER)):
+        found = pattern.match(text)
+        if found is None:
+            continue
+        said = _LEAD.sub("", found.group("said")).strip(" ,.;:-")
+        target = found.group("t")
+        tasks = names.of("task")
+        if target is None:
+            # the task the statement names: its clause is where, the rest is what happened
+            clauses = [c.strip() for c in re.split(r"[,;]\s*|\s+[–—-]\s+", said) if c.strip()]
+            placed = [c for c in clauses if find_in(c, tasks).name is not None]
+            if len(placed) != 1 or len(clauses) < 2:
+                return None
+            target = find_in(placed[0], tasks).name
+            said = ", ".join(c for c in clauses if c is not placed[0])
+        if not said:
+            return None
+        return Recorded(tool, said[:1].upper() + said[1:], target)
+    return None
+
+
+_SOME_TASK = re.compile(
+    r"\b(?:one\s+of\s+(?:my|our|the|his|her|their|[a-z]+['’]s)\s+(?:tasks|tickets)|some\s+task|"
+    r"a\s+task\s+of\s+(?:mine|ours))\b",
+    re.I,
+)
+_KEEP_IT = re.compile(
+    r"\b(?:note|record|log|flag|comment|write)\s+(?:that|this|it)(?:\s+down)?\b", re.I
+)
+
+
+def kept_on_some_task(text: str) -> bool:
+    """Whether a statement is to be kept on a task the reader leaves unnamed.
+
+    "we're blocked on one of my tasks, log that": which task, and how, are both open.
+    """
+    return bool(_SOME_TASK.search(text) and _KEEP_IT.search(text))

@@ -1,0 +1,49 @@
+"""Shorthand in workspace requests read as the words it stands for.
+
+Typed or dictated in a hurry, a request says "proj", "prio", "ticket", "w/", "re:", "eod",
+"tmrw" or an arrow ("drill -> in progress"); the patterns and slots read whole words, so
+the shorthand is spelt out first. Quoted words (a title, a comment) are kept as said.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SPELT_OUT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.I), words)
+    for pattern, words in (
+        (r"\bpls\b|\bplz\b", "please"),
+        (r"\bthx\b|\bty\b(?=\W*$)", "thanks"),
+        (r"\bprojs\b", "projects"),
+        (r"\bproj\b\.?", "project"),
+        (r"\bprio\b|\bprty\b", "priority"),
+        (r"\btickets\b", "tasks"),
+        (r"\bticket\b", "task"),
+        (r"(?<!\w)w/o(?!\w)", "without"),
+        (r"(?<!\w)w/(?=\s)", "with"),
+        (r"(?<!\w)re:\s*", "about "),
+        (r"\b(?:eod|cob|end\s+of\s+(?:the\s+)?(?:day|business))\b", "today"),
+        (r"\b(?:tmrw|tmr|tmw|tomoz|tomo)\b", "tomorrow"),
+        (r"^\s*fyi\b[\s,:-]*", ""),
+        # "drill -> in progress": a status said with an arrow
+        (r"\s*(?:→|->|=>|⟶)\s*", " to "),
+        # "..., + comment 'x'": a plus joins a second request
+        (r"(?:(?<=\s)|(?<=,)|^)\+\s*(?=[a-z])", "and "),
+        # "please: add ...": please leading a request is no part of it
+        (r"^please\s*[:,]?\s*(?=\S)", ""),
+    )
+)
+_QUOTED = re.compile(r"([\"“‘][^\"“”‘’]+[\"”’]|(?<!\w)'[^']+'(?!\w))")
+
+
+def spelt_out(text: str) -> str:
+    """The request with its shorthand spelt out, quoted words left as said."""
+    pieces = _QUOTED.split(text)
+    for index in range(0, len(pieces), 2):
+        piece = pieces[index]
+        for pattern, words in _SPELT_OUT:
+            if index and pattern.pattern.startswith("^"):
+                continue  # a lead is only the message's own
+            piece = pattern.sub(words, piece)
+        pieces[index] = piece
+    return " ".join("".join(pieces).split()) if text.strip() else text
