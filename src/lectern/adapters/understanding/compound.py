@@ -114,7 +114,22 @@ def clauses(text: str) -> list[str]:
         return [f"{verb} {gapped.group('first')}", f"{verb} {gapped.group('second')}"]
     parts = [p.strip(" ,;-") for p in _BREAK.split(text)]
     parts = [p for p in parts if p]
+    if any(_ONLY_REGRADE.match(p) for p in parts[1:]):
+        return []  # "X deserves a 2. Make it three.": the grade said again, one request
     return parts if len(parts) > 1 else []
+
+
+_ONLY_REGRADE = re.compile(
+    rf"^(?:(?:actually|no|wait|sorry|ok(?:ay)?|hmm+)\W+)*(?:make|change)\s+(?:it|that)\s+"
+    rf"(?:to\s+)?(?:a\s+)?{_STARS}\W*$",
+    re.I,
+)
+"""A part that only says a grade again: it takes back the grade before, it asks nothing new."""
+
+
+def only_regrade(text: str) -> bool:
+    """Whether `text` only says a grade again ("make it three"): no review, no request."""
+    return _ONLY_REGRADE.match(text.strip()) is not None
 
 
 _RETRACTION = re.compile(
