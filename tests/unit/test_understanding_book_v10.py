@@ -19,7 +19,7 @@ import pytest
 from lectern.adapters.llm.list_pointing import on_the_list
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.book_plan import plan_books
-from lectern.adapters.understanding.compound import clauses
+from lectern.adapters.understanding.compound import clauses, without_more
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.mentions import Names
@@ -263,3 +263,13 @@ def test_not_a_kids_book_after_but_and_a_comma_asks_for_adults() -> None:
     calls = _calls("anything similar to Kindred but, honestly, not a kids' book")
     assert isinstance(calls, list)
     assert calls[0] == ("similar_books", {"book": "Kindred", "limit": 5, "exclude_youth": True})
+
+
+def test_a_closing_tell_me_more_asks_nothing_the_question_does_not() -> None:
+    assert without_more("when did Kindred come out? and give me some more info") == (
+        "when did Kindred come out?"
+    )
+    assert without_more("tell me more") == "tell me more"
+    calls = _calls("who wrote Middlesex? tell me more please")
+    assert isinstance(calls, list)
+    assert [name for name, _ in calls] == ["get_book_details"]

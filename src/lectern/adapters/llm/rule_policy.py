@@ -46,6 +46,7 @@ from lectern.adapters.understanding.compound import (
     retracted,
     title_within,
     titles_in,
+    without_more,
 )
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
@@ -388,7 +389,7 @@ class RulePolicy(CompoundReading):
         # "scrap my Winter list please": thanks and please at the end are not the request.
         text = POLITE.sub("", _WISH.sub("", _ASKING_U.sub("", LABEL.sub("", text)))) or text
         # "add X... wait, it's there. ok then add Y": only the request settled on.
-        text = retracted(text)
+        text = without_more(retracted(text))
         names = names_from_prompt(system)
         shown = shown_list(history)
         if shown and not nested and not _names_any(text, names.of("list")):

@@ -226,3 +226,18 @@ def title_within(run: str, is_title: Callable[[str], bool]) -> str | None:
             if is_title(part.strip(" ?!.,;:")):
                 return part.strip(" ?!.,;:")
     return None
+
+
+_MORE_AFTER = re.compile(
+    r"(?<=[.!?,;])\s*(?:(?:and|so|also)\s+)?(?:please\s+)?(?:(?:tell|give|show)\s+me\s+)?"
+    r"(?:a\s+bit\s+|a\s+little\s+|some\s+)?more(?:\s+(?:about\s+(?:it|this|that)|info(?:rmation)?|"
+    r"details?))?(?:\s+please)?\W*$",
+    re.I,
+)
+"""A closing "tell me more" after a question about a book: the question asks it already."""
+
+
+def without_more(text: str) -> str:
+    """`text` without a closing "tell me more" that follows a request of its own."""
+    trimmed = _MORE_AFTER.sub("", text).strip()
+    return trimmed if len(trimmed.split()) >= 2 else text
