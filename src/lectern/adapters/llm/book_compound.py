@@ -135,8 +135,16 @@ class CompoundReading:
         return matcher
 
 
+_SHOW = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could|would)\s+you\s+)?(?:show|open|view|see|display|pull\s+up|"
+    r"bring\s+up|what(?:['’]s|\s+is)\s+(?:on|in))\b",
+    re.I,
+)
+"""A part that asks to be shown something: "Sci-fi list, ..." alone asks nothing."""
+
+
 def _shows_a_list_named(call: ToolCall, part: str, system: str) -> bool:
-    """Whether a look-up shows one of the reader's lists that the part names word for word.
+    """Whether a part asks to see one of the reader's lists, named word for word.
 
     "show me the Japan list" read by meaning is trusted inside a compound: the stored name
     said in the part confirms the reading.
@@ -144,6 +152,7 @@ def _shows_a_list_named(call: ToolCall, part: str, system: str) -> bool:
     listed = call.arguments.get("list")
     return (
         call.name == "get_list_details"
+        and _SHOW.match(part) is not None
         and isinstance(listed, str)
         and listed in names_from_prompt(system).of("list")
         and re.search(rf"\b{re.escape(listed)}\b", part, re.I) is not None
