@@ -17,7 +17,7 @@ from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
 from lectern.adapters.llm.rule_replies import _summary
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.understanding.compound import clauses
-from lectern.adapters.understanding.mentions import with_name
+from lectern.adapters.understanding.mentions import names_from_prompt, with_name
 from lectern.adapters.understanding.referents import _NoReferent
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import Step
@@ -89,6 +89,7 @@ class CompoundReading:
                     and any(
                         c.name not in BOOK_ACTIONS
                         and not (c.name == "search_books" and BOOK_WORDS.search(part))
+                        and not _shows_a_list_named(c, part, seen)
                         for c in first
                     )
                 ):
@@ -132,6 +133,30 @@ class CompoundReading:
             return in_turn(planned)
 
         return matcher
+
+
+_SHOW = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could|would)\s+you\s+)?(?:show|open|view|see|display|pull\s+up|"
+    r"bring\s+up|what(?:['’]s|\s+is)\s+(?:on|in))\b",
+    re.I,
+)
+"""A part that asks to be shown something: "Sci-fi list, ..." alone asks nothing."""
+
+
+def _shows_a_list_named(call: ToolCall, part: str, system: str) -> bool:
+    """Whether a part asks to see one of the reader's lists, named word for word.
+
+    "show me the Japan list" read by meaning is trusted inside a compound: the stored name
+    said in the part confirms the reading.
+    """
+    listed = call.arguments.get("list")
+    return (
+        call.name == "get_list_details"
+        and _SHOW.match(part) is not None
+        and isinstance(listed, str)
+        and listed in names_from_prompt(system).of("list")
+        and re.search(rf"\b{re.escape(listed)}\b", part, re.I) is not None
+    )
 
 
 def fuller(steps: list[Step], parts: list[Step]) -> list[Step]:

@@ -19,6 +19,8 @@ from lectern.adapters.understanding.book_patterns import (
     ABOUT,
     ABOUT_ME,
     BY_WRITER_AFTER,
+    CATEGORY_TO,
+    CATEGORY_UNSAID,
     CORRECT_AUTHOR,
     CORRECT_CATEGORY,
     CORRECT_LANGUAGE,
@@ -39,7 +41,8 @@ from lectern.adapters.understanding.book_patterns import (
     like_but,
     second_question,
 )
-from lectern.adapters.understanding.book_plan import plan_books
+from lectern.adapters.understanding.book_plan import plan_books, title_in, top_of
+from lectern.adapters.understanding.compound import only_regrade
 from lectern.adapters.understanding.lexicon_data import LANGUAGE_NAMES
 from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.referents import Several
@@ -47,6 +50,7 @@ from lectern.adapters.understanding.scaffold import NUMBER, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
+from lectern.adapters.understanding.slots import regraded
 from lectern.application.ports import QueryUnderstanding
 from lectern.application.understanding import key_of
 from lectern.domain.assistant import AIResponse, ToolCall
@@ -173,13 +177,15 @@ class BookRules:
         match = RATE.match(text) or RATE_ALT.match(text)
         if not match:
             return []
-        stars = _number(match.group("stars"), 3)
+        stars = regraded(text) or _number(match.group("stars"), 3)
         try:
             books = [it(match.group("book"))]
         except Several as several:
             # "rate both of them 4" after a list was shown: each of its books, alike.
             books = list(several.books)
         review = match.groupdict().get("review")
+        if review and only_regrade(review):
+            review = None  # "rate X two stars. Make it three.": the grade said again
         extra = {"review": _clean(review)} if review else {}
         calls = [self.steps.call("rate_book", book=book, stars=stars, **extra) for book in books]
         return self.steps.single(calls[0]) if len(calls) == 1 else self.steps.single_calls(calls)
@@ -231,6 +237,19 @@ class BookRules:
             return self.steps.single(
                 self.steps.call("propose_correction", book=it(book), categories=[value])
             )
+        moved = CATEGORY_TO.search(text)
+        book = moved and (moved.group("book") or title_in(text[: moved.start()]))
+        if moved and book:
+            # "X is filed under Y, which is silly. Correct the category to Z"
+            value = _clean(moved.group("category"))
+            return self.steps.single(
+                self.steps.call("propose_correction", book=it(book), categories=[value])
+            )
+        unsaid = CATEGORY_UNSAID.match(text)
+        if unsaid:
+            which = f" {_clean(unsaid.group('book'))}" if unsaid.group("book") else " the book"
+            asked = f"Which category should{which} be under?"
+            return [lambda _: AIResponse(asked, model=MODEL_ID)]
         return self._stated_correction(text, it)
 
     def _stated_correction(self, text: str, it: Callable[[str], str]) -> list[Step]:
@@ -306,5 +325,5 @@ class BookRules:
         del it
         if not FACETS.search(text):
             return []
-        call = self.steps.call("catalog_facets", top=10)
+        call = self.steps.call("catalog_facets", top=top_of(text) or 10)
         return [lambda _: [call], lambda done: AIResponse(_facets_reply(done), model=MODEL_ID)]

@@ -20,6 +20,7 @@ _TO_IT = re.compile(
     re.I,
 )
 """A later part's list said by pointing ("add X to it", "put it on there", "put it there")."""
+_THE_LIST = re.compile(r"\b(?:the|that|this)\s+list\b(?!\s+(?:called|named|titled)\b)", re.I)
 _ENTRY = re.compile(r"^(?:add|put|pop|stick|chuck|throw|toss|save|include)\b", re.I)
 _DESTINATION = re.compile(r"\b(?:to|onto|into|on|in)\s+\S", re.I)
 _TAKING = re.compile(r"^(?:remove|take|drop|pull|get|yank)\b", re.I)
@@ -35,6 +36,8 @@ def on_the_list(part: str, listed: str | None) -> str:
     # "show me Summer and then rename it to Beach": a list's own verb makes "it" the list.
     part = _LIST_VERB_IT.sub(lambda m: f"{m.group('verb')} the {listed} list", part)
     part = _TO_IT.sub(lambda m: f"{m.group(1) or 'on'} the {listed} list", part)
+    # "..., then show me the list": the list the message just used, said as "the list".
+    part = _THE_LIST.sub(f"the {listed} list", part)
     if _ENTRY.match(part) and not _DESTINATION.search(part):
         part = f"{part} to the {listed} list"
     elif _TAKING.match(part) and not _SOURCE.search(part) and not _A_LIST.search(part):

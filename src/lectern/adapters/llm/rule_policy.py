@@ -46,6 +46,7 @@ from lectern.adapters.understanding.compound import (
     retracted,
     title_within,
     titles_in,
+    without_more,
 )
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
@@ -77,6 +78,7 @@ from lectern.adapters.understanding.ruled_out import (
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
+from lectern.adapters.understanding.spoken import said_forms, tidied, with_subtitle
 from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
@@ -302,8 +304,12 @@ class RulePolicy(CompoundReading):
         book = arguments.get("book")
         if tool in BOOK_TOOLS and isinstance(book, str):
             spelt = self._as_catalog_spells(book)
-            if tool in _LOOKUPS and self.spelt is not None and not self._holds(spelt):
-                spelt = self.spelt(spelt) or spelt  # a look-up may read a misspelt title
+            if self.spelt is not None and not self._holds(spelt):
+                # A look-up may read a misspelt title; a change only the title said whole
+                # without its subtitle ("Team of Rivals" for "Team of Rivals: The ...").
+                read = self.spelt(spelt)
+                if read and (tool in _LOOKUPS or with_subtitle(read, spelt)):
+                    spelt = read
             arguments["book"] = spelt
         self._counter += 1
         return ToolCall(f"rp-{self._counter}", tool, dict(arguments))
@@ -326,6 +332,10 @@ class RulePolicy(CompoundReading):
             return bool(books_titled(words))
 
         found = books_titled(book)
+        for said in () if found else said_forms(book):
+            found = books_titled(said)  # "lot forty nine" for *Lot 49*, and the like
+            if found:
+                break
         if not found and "&" in book:
             # "Crime & Punishment": an ampersand written for the title's "and".
             book = re.sub(r"\s*&\s*", " and ", book)
@@ -351,7 +361,7 @@ class RulePolicy(CompoundReading):
         *,
         nested: bool = False,
     ) -> _Plan:
-        text = _PLEASE.sub("please", " ".join(request.split()))
+        text = tidied(_PLEASE.sub("please", " ".join(request.split()))) or request
         text = _ASKING.sub("", _LEAD_FILLER.sub("", text))
         plan = _Plan()
         it = book_resolver(history, system, text, referent, self.authors, title_in)
@@ -379,7 +389,7 @@ class RulePolicy(CompoundReading):
         # "scrap my Winter list please": thanks and please at the end are not the request.
         text = POLITE.sub("", _WISH.sub("", _ASKING_U.sub("", LABEL.sub("", text)))) or text
         # "add X... wait, it's there. ok then add Y": only the request settled on.
-        text = retracted(text)
+        text = without_more(retracted(text))
         names = names_from_prompt(system)
         shown = shown_list(history)
         if shown and not nested and not _names_any(text, names.of("list")):

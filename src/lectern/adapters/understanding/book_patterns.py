@@ -166,6 +166,19 @@ CORRECT_CATEGORY = re.compile(
     rf"{_VALUE_LEAD}(?P<category2>[^.,]+?)\W*$",
     re.I,
 )
+CATEGORY_TO = re.compile(
+    r"\b(?:correct|change|fix|set|move|update|switch|make)\s+(?:the\s+|its\s+|their\s+)?"
+    r"categor(?:y|ies)\s+(?:(?:of|on|for)\s+(?P<book>.+?)\s+)?(?:to|into|as)\s+"
+    r"(?P<category>[^.,;!?]+?)\W*$",
+    re.I,
+)
+"""A category changed to a value said after "to" ("... Fix the category to Travel")."""
+CATEGORY_UNSAID = re.compile(
+    r"^(?:please\s+)?(?:correct|change|fix|update|edit)\s+(?:the\s+|its\s+)?categor(?:y|ies)"
+    r"(?:\s+(?:of|on|for)\s+(?P<book>[^.,;!?]+?))?\W*$",
+    re.I,
+)
+"""A category to change with no new one said: which it should be is asked."""
 SIMILAR = re.compile(
     r"(?:books?|novels?|titles?|reads|ones|something|anything|more)\s+"
     r"(?:like|similar to|comparable to|akin to|in the vein of)\s+"
@@ -316,11 +329,13 @@ def second_question(title: str) -> tuple[str, tuple[str, ...]]:
 
 
 _FOR_ADULTS = re.compile(
-    r"\b(?:for\s+(?:grown[\s-]?ups|adults?|older\s+readers)|(?:not|no)\s+(?:for\s+)?"
-    r"(?:young\s+adults?|ya|kids|children|teens?)|adult\s+(?:version|one|books?))\b",
+    r"\b(?:for\s+(?:grown[\s-]?ups|adults?|older\s+readers)|(?:not|no)\s+(?:for\s+)?(?:an?\s+)?"
+    # "not a children's book": the kind of book said with its article and possessive
+    r"(?:young\s+adults?|ya|kids|children|teens?)(?:['’]s?)?|adult\s+(?:version|one|books?))"
+    r"(?!\w)",
     re.I,
 )
-_BUT = re.compile(r"\s*,?\s+(?:but|only|except)\s+(?P<tail>.+)$", re.I)
+_BUT = re.compile(r"\s*,?\s+(?:but|only|except)(?:\s*,\s*|\s+)(?P<tail>.+)$", re.I)
 
 
 def like_but(title: str) -> tuple[str, bool, str]:

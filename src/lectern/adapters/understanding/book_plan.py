@@ -12,7 +12,12 @@ from collections.abc import Callable
 
 from rapidfuzz import fuzz
 
-from lectern.adapters.understanding.book_patterns import CORRECTION_LABEL, LABEL, REASON_AFTER
+from lectern.adapters.understanding.book_patterns import (
+    CORRECTION_LABEL,
+    LABEL,
+    REASON_AFTER,
+    REASON_WORDS,
+)
 from lectern.adapters.understanding.corrections import correction_of, without_shown_people
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
@@ -44,7 +49,21 @@ _DELETE_WORDS = re.compile(r"\b(?:delete|get\s+rid\s+of|trash|bin|erase|scrap)\b
 _JUDGED = re.compile(r"^(?P<book>.+?)\s+(?:was|is|were)\s+(?!by\b|in\b|on\b|about\b)\w", re.I)
 """A verdict on a book ("X was wonderful"): the book stands before the verb."""
 _PLURAL = re.compile(r"(?:these|those|them)(?:\s+(?:books|ones))?|all of them|both", re.I)
-_TOP = re.compile(r"\btop\s+(?P<n>\d{1,2})\b", re.I)
+_TOP = re.compile(
+    rf"\btop\s+{NUMBER}\b|\b{NUMBER.replace('?P<n>', '?P<m>')}\s+(?:biggest|largest|main|"
+    r"most\s+common|most\s+popular|top|leading|commonest)\s+"
+    r"(?:categories|genres|subjects|languages|years)\b",
+    re.I,
+)
+"""How many of the catalog's categories are asked for ("the top 20", "five biggest")."""
+
+
+def top_of(text: str) -> int | None:
+    """The count a catalog overview asks for, or None when it names none."""
+    found = _TOP.search(text)
+    return number(found.group("n") or found.group("m"), 10) if found else None
+
+
 _NOTE = re.compile(
     r"\bwith\s+(?:a|the)\s+note\b\s*[:,-]?\s*(?P<note>.+)$|\bnote\s*:\s*(?P<after>.+)$", re.I
 )
@@ -172,6 +191,45 @@ _BY_AUTHOR = re.compile(r"\bthe\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*\s+(?:
 """A book named by its author ("the Christie novel"): `it` refuses it, and the policy asks."""
 
 
+_REMARK_OPENS = rf"(?:{REASON_WORDS}|its|im|ive|we['’]?ve|already|honestly|tbh|never)\b"
+"""How a remark opens when no comma marks it ("its not for me", "i already watched it")."""
+_GRADE_THEN_REMARK = re.compile(
+    rf"\s+(?:a\s+)?(?:[1-5]|one|two|three|four|five)\s*(?:/\s*5|stars?)\s+(?={_REMARK_OPENS})",
+    re.I,
+)
+"""A grade, then the reader's remark ("two stars i didnt get it"): the book is before it."""
+
+
+_SMALL_TITLE_WORDS = frozenset({"of", "the", "and", "a", "an", "in", "on", "upon", "at", "with"})
+
+
+def _with_inner_small_words(text: str, core: str) -> str:
+    """`core` with the small words a title holds inside it put back ("song of achilles").
+
+    The request's words are taken off the ends only; inside, "of" and "the" are the title's.
+    """
+    words = text.strip(" ,.;:!?").split()
+    while words and _REQUEST_WORDS.fullmatch(words[0]):
+        words.pop(0)
+    while words and _REQUEST_WORDS.fullmatch(words[-1]):
+        words.pop()
+    inner = [w for w in words if _REQUEST_WORDS.fullmatch(w)]
+    edged = " ".join(words)
+    if not inner or any(w.casefold() not in _SMALL_TITLE_WORDS for w in inner):
+        return core
+    return edged if " ".join(_REQUEST_WORDS.sub(" ", edged).split()) == core else core
+
+
+def without_remark_after(text: str, name: str) -> str:
+    """`text` up to the stored list `name` when what follows it is the reader's remark.
+
+    "take X off Sci-fi its not for me": the list's name is known, so the words after it that
+    open a remark of the reader's (no comma needed) are no part of the book or the request.
+    """
+    found = re.search(rf"\b{re.escape(name)}\b(?P<after>\s+{_REMARK_OPENS}.*)$", text, re.I)
+    return text[: found.start("after")] if found else text
+
+
 def _book(text: str, it: Callable[[str], str]) -> str | None:
     other = _OTHER_ONE.search(text)
     if other and title_in(text) is None:
@@ -209,7 +267,7 @@ def _book(text: str, it: Callable[[str], str]) -> str | None:
         # a writer's (it raises); otherwise the words are read as below.
         it(by_writer.group(0))
     text = _LOWER_OPENER.sub("", text)
-    core = " ".join(_REQUEST_WORDS.sub(" ", text).split())
+    core = _with_inner_small_words(text, " ".join(_REQUEST_WORDS.sub(" ", text).split()))
     judged = _JUDGED.match(text)
     if judged and " ".join(_REQUEST_WORDS.sub(" ", judged.group("book")).split()):
         # "gilead was wonderful, five stars": the book is what the verdict is about.
@@ -364,6 +422,8 @@ def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[To
         _WRONG_VALUE.sub(" ", CORRECTION_LABEL.sub("", LABEL.sub("", rest)))
     )
     title = title_in(rest)
+    if title is not None and title.isdigit():
+        title = None  # "x says 2006??": the year the record shows is no title
     core = " ".join(_REQUEST_WORDS.sub(" ", _FIELD_WORDS.sub(" ", rest)).split())
     claimed = _CLAIMED.match(rest)
     if title is not None:
@@ -385,9 +445,9 @@ def plan_books(
     intent: str, text: str, names: Names, it: Callable[[str], str], call: CallMaker
 ) -> list[ToolCall] | Clarification | None:
     """The calls for `intent` read from `text`, a question, or None."""
-    top = _TOP.search(text) if intent == "catalog_facets" else None
+    top = top_of(text) if intent == "catalog_facets" else None
     if top is not None:
-        return [call(intent, top=int(top.group("n")))]  # "top 20 categories": as many as asked
+        return [call(intent, top=top)]  # "top 20 categories": as many as asked
     if intent in ("get_reading_lists", "catalog_facets"):
         return [call(intent)]
     if intent in ("get_book_details", "similar_books"):
@@ -404,7 +464,15 @@ def plan_books(
         return [call(intent, book=book)]
     if intent == "rate_book":
         stars = stars_of(text)
-        book = _book(text, it)
+        graded = _GRADE_THEN_REMARK.search(text)
+        # "give X two stars we both hated it": the remark after the grade is no title.
+        book = _book(text[: graded.start()], it) if graded else None
+        book = book or _book(text, it)
+        if book is not None and re.fullmatch(rf"{NUMBER}(?:\s*/\s*5)?", book, re.I):
+            # "give five stars" and no book named: the grade is no title; "loved this, five
+            # stars": the book in view is
+            pointed = it("it") if _DEICTIC.search(text) else "it"
+            book = None if pointed == "it" else pointed
         if stars is None or book is None:
             return Clarification(
                 "Which book, and how many stars (1 to 5)?",
@@ -419,7 +487,8 @@ def plan_books(
             return chosen
         if intent in ("get_list_details", "delete_list"):
             return [call(intent, list=chosen)]
-        rest = re.sub(rf"\b{re.escape(chosen)}\b", " ", text, flags=re.I)
+        rest = without_remark_after(text, chosen)
+        rest = re.sub(rf"\b{re.escape(chosen)}\b", " ", rest, flags=re.I)
         note = _NOTE.search(rest)
         if note is not None:
             # "... with a note: from Sam": the note is not part of the title.

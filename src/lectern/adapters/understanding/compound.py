@@ -114,7 +114,22 @@ def clauses(text: str) -> list[str]:
         return [f"{verb} {gapped.group('first')}", f"{verb} {gapped.group('second')}"]
     parts = [p.strip(" ,;-") for p in _BREAK.split(text)]
     parts = [p for p in parts if p]
+    if any(_ONLY_REGRADE.match(p) for p in parts[1:]):
+        return []  # "X deserves a 2. Make it three.": the grade said again, one request
     return parts if len(parts) > 1 else []
+
+
+_ONLY_REGRADE = re.compile(
+    rf"^(?:(?:actually|no|wait|sorry|ok(?:ay)?|hmm+)\W+)*(?:make|change)\s+(?:it|that)\s+"
+    rf"(?:to\s+)?(?:a\s+)?{_STARS}\W*$",
+    re.I,
+)
+"""A part that only says a grade again: it takes back the grade before, it asks nothing new."""
+
+
+def only_regrade(text: str) -> bool:
+    """Whether `text` only says a grade again ("make it three"): no review, no request."""
+    return _ONLY_REGRADE.match(text.strip()) is not None
 
 
 _RETRACTION = re.compile(
@@ -211,3 +226,18 @@ def title_within(run: str, is_title: Callable[[str], bool]) -> str | None:
             if is_title(part.strip(" ?!.,;:")):
                 return part.strip(" ?!.,;:")
     return None
+
+
+_MORE_AFTER = re.compile(
+    r"(?<=[.!?,;])\s*(?:(?:and|so|also)\s+)?(?:please\s+)?(?:(?:tell|give|show)\s+me\s+)?"
+    r"(?:a\s+bit\s+|a\s+little\s+|some\s+)?more(?:\s+(?:about\s+(?:it|this|that)|info(?:rmation)?|"
+    r"details?))?(?:\s+please)?\W*$",
+    re.I,
+)
+"""A closing "tell me more" after a question about a book: the question asks it already."""
+
+
+def without_more(text: str) -> str:
+    """`text` without a closing "tell me more" that follows a request of its own."""
+    trimmed = _MORE_AFTER.sub("", text).strip()
+    return trimmed if len(trimmed.split()) >= 2 else text

@@ -61,7 +61,8 @@ def language_of(text: str) -> str | None:
 
 _NAME = rf"[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|{_PARTICLE}))*"
 _ONLY_AUTHOR = re.compile(
-    rf"\bauthors?\b.*?(?:\b(?:only|just|solely)\s+(?:be\s+|by\s+)?(?P<who>{_NAME})"
+    rf"\bauthors?\b.*?(?:\b(?:only|just|solely)\s+(?:be\s+|by\s+)?"
+    rf"(?P<who>{_NAME}(?:\s*(?:,\s*|\s(?:and|&)\s+){_NAME})*)"
     rf"|(?P<alone>{_NAME})\s+(?:only|alone)\b"
     r"|\bshould\s+(?:only\s+)?be\s+(?P<said>[a-z][\w.'’-]*(?:\s+[a-z][\w.'’-]*){0,3}?)\s+"
     r"(?:only|alone)\b)"
@@ -83,6 +84,9 @@ def _without_stop(name: str) -> str:
     return name[:-1] if name.endswith(".") and len(last) > 2 else name
 
 
+_JOINED_NAMES = re.compile(r"\s*,\s*|\s+(?:and|&)\s+")
+
+
 def authors_of(text: str) -> list[str] | None:
     """The author a correction says is right ("the author is Herman Melville, not X")."""
     found = _AUTHOR.search(text) or _IS_THE_AUTHOR.search(text)
@@ -92,7 +96,8 @@ def authors_of(text: str) -> list[str] | None:
     if only is None:
         return None
     who = (only.group("who") or only.group("alone") or only.group("said")).rstrip(".")
-    return [who if who != who.casefold() else who.title()]
+    # "should be just A and B": the writers who stay, each one.
+    return [w if w != w.casefold() else w.title() for w in _JOINED_NAMES.split(who)]
 
 
 _ROLE = (
@@ -146,5 +151,6 @@ def correction_of(text: str) -> tuple[dict[str, object], tuple[int, int] | None]
     authors = authors_of(text)
     if authors is not None:
         start = text.casefold().find(authors[0].casefold())
-        return {"authors": authors}, (start, start + len(authors[0]))
+        last = text.casefold().find(authors[-1].casefold(), start)
+        return {"authors": authors}, (start, max(start + len(authors[0]), last + len(authors[-1])))
     return None

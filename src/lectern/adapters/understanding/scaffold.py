@@ -54,7 +54,8 @@ Step = Callable[[Done], "AIResponse | list[ToolCall]"]
 def clean(value: str | None) -> str:
     """A span of the message without politeness, quotes and end punctuation."""
     raw = POLITE.sub("", (value or "").strip()).strip()
-    text = raw.strip(QUOTES).strip().rstrip("?.!").strip()
+    # "'Kindred':" - the colon or comma after a quoted title is no part of it
+    text = raw.strip(QUOTES).strip().rstrip("?.!:;,").strip()
     # "to 'Book a date with HR first'?": the quote closes before the question mark
     return text.strip(QUOTES).strip() if raw[:1] in QUOTES else text
 

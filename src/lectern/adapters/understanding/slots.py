@@ -175,8 +175,25 @@ def priority_of(text: str) -> str | None:
     return _PRIORITY_WORDS.get(word, word)
 
 
+_REGRADE = re.compile(
+    r"\b(?:make\s+(?:it|that)|change\s+(?:it|that)\s+to|bump\s+(?:it|that)\s+(?:up|down)\s+to|"
+    r"(?:or\s+)?rather)\s+(?:a\s+)?(?P<n>[1-5]|one|two|three|four|five)\b(?!\s*(?:books?|lists?))",
+    re.I,
+)
+"""A grade said again to replace the first ("four stars... actually make it five")."""
+
+
+def regraded(text: str) -> int | None:
+    """The grade a message settles on when it says one again, or None."""
+    found = list(_REGRADE.finditer(text))
+    return number(found[-1].group("n"), 0) or None if found else None
+
+
 def stars_of(text: str) -> int | None:
-    """A star rating (1-5) the message gives."""
+    """A star rating (1-5) the message gives (the last said when it takes one back)."""
+    again = regraded(text)
+    if again is not None:
+        return again
     found = _STARS.search(text) or _STARS_BARE.search(text)
     if found:
         said = found.groupdict()

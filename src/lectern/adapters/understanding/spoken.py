@@ -1,0 +1,133 @@
+"""A request as typed on a phone or dictated, read into the words the patterns know.
+
+People write "pls", "rn", "tbh", emoji for verbs ("❌ X from Y", "🗑️ the Y list"), an arrow
+for "to" ("rename A → B"), a book's writer and year in brackets after its title ("Stoner
+(Williams, 1965)"), whole frames of politeness before the request ("I'd be so grateful if
+you could ..."), and numbers inside titles as words ("catch twenty two"). None of it is
+the request: each is turned into what it stands for, or dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+_VERB_EMOJI = (
+    (re.compile(r"^\s*(?:❌|✖️?|⛔|🚫|➖)\s*"), "remove "),
+    (re.compile(r"^\s*(?:🗑️?|🔥)\s*"), "delete "),
+    (re.compile(r"^\s*(?:➕|✅)\s*"), "add "),
+)
+"""An emoji that opens a message where its verb would stand."""
+_RENAME = re.compile(r"^\s*(?:rename|call|retitle|change)\b", re.I)
+_ARROW = re.compile(r"\s*(?:→|⟶|➡️?|->|=>)\s*")
+_EMOJI = re.compile(
+    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2190-\u21ff\ufe0f\u200d\u20e3]+"
+)
+"""Pictographs and their joiners; the star marks a rating is given with are kept apart."""
+_STARS = "★☆⭐"
+_CHAT = re.compile(r"\s*\b(?:rn|tbh|tbf|lol|lmao|imo|imho|fyi|atm|asap|omg|ngl)\b\.?", re.I)
+"""Chat abbreviations that tell how the reader feels or when, never what to do."""
+_POLITE_FRAME = re.compile(
+    r"^(?:i\s+(?:should|would|'d|’d)|i'd|i’d)\s+be\s+(?:most|very|so|really|ever\s+so)?\s*"
+    r"(?:grateful|thankful|obliged)\s+if\s+you\s+(?:would|could|might)\s+(?:kindly\s+)?|"
+    r"^would\s+you\s+be\s+(?:so\s+)?kind\s+(?:as\s+)?(?:to|and)\s+|"
+    r"^(?:would|do)\s+you\s+mind\s+(?=\w+ing\b)",
+    re.I,
+)
+"""A courtesy that wraps the request ("I should be grateful if you would add ...")."""
+_WRITER_IN_BRACKETS = re.compile(
+    r"(?<=[\w'’.!?])\s*\((?:by\s+)?(?:[A-Z][\w.'’-]*\s*){1,4}(?:,\s*\d{4})?\)|"
+    r"(?<=[\w'’.!?])\s*\(\d{4}\)"
+)
+"""A writer and year said in brackets after a title: "Kindred (Butler, 1979)", "(1979)"."""
+
+
+def tidied(text: str) -> str:
+    """`text` with emoji verbs, arrows, chat abbreviations and courtesy frames read."""
+    for emoji, verb in _VERB_EMOJI:
+        text = emoji.sub(verb, text, count=1)
+    # "rename A → B": the arrow is the rename's "to"; alone ("A -> B") the rename's own sign
+    text = _ARROW.sub(" to " if _RENAME.match(text) else " -> ", text)
+    text = _EMOJI.sub(lambda m: "" if not set(m.group(0)) & set(_STARS) else m.group(0), text)
+    text = _CHAT.sub("", text)
+    text = _WRITER_IN_BRACKETS.sub("", text)
+    text = _POLITE_FRAME.sub("", text.strip())
+    return " ".join(text.split())
+
+
+_UNITS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+}
+_TEENS = {
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SPELT_NUMBER = re.compile(
+    rf"\b(?P<tens>{'|'.join(_TENS)})(?:[\s-]+(?P<unit>{'|'.join(_UNITS)}))?\b|"
+    rf"\b(?P<teen>{'|'.join(_TEENS)})\b",
+    re.I,
+)
+
+
+def with_digits(title: str) -> str:
+    """A title with its numbers from twenty to ninety-nine (and the teens) in digits.
+
+    "the crying of lot forty nine" -> "the crying of lot 49"; the single digits stay words,
+    since titles hold them as words as often as not ("Three Men in a Boat").
+    """
+
+    def digits(found: re.Match[str]) -> str:
+        if found.group("teen"):
+            return str(_TEENS[found.group("teen").casefold()])
+        unit = found.group("unit")
+        return str(_TENS[found.group("tens").casefold()] + (_UNITS[unit.casefold()] if unit else 0))
+
+    return _SPELT_NUMBER.sub(digits, title)
+
+
+_CLASS_NOUN = re.compile(r"^(?:the\s+)?(?:book|novel)\s+(?=\S)", re.I)
+_AND = re.compile(r"\s+and\s+", re.I)
+
+
+def said_forms(title: str) -> list[str]:
+    """Other ways the catalog may hold a title said aloud, most likely first.
+
+    "book Stoner" (the word for what it is leads the title), "lot forty nine" (a number
+    said as words), "jonathan strange and mr norrell" (the title's ampersand said "and").
+    """
+    forms = [_CLASS_NOUN.sub("", title), with_digits(title), _AND.sub(" & ", title)]
+    return [f for f in dict.fromkeys(forms) if f and f != title]
+
+
+def with_subtitle(title: str, said: str) -> bool:
+    """Whether `title` is `said` whole and then its subtitle ("Walden; or, Life in the Woods").
+
+    A change may name a book by its title alone; the catalog holds the subtitle too.
+    """
+    said = re.sub(r"^the\s+", "", " ".join(said.split()), flags=re.I)
+    return re.match(rf"(?:the\s+)?{re.escape(said)}\s*(?:[:;(]|,\s+or\b)", title, re.I) is not None
