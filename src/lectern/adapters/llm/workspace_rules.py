@@ -6,8 +6,9 @@ asks for the next tool calls or writes the reply. Names stay names: the tools re
 project's name or a task's title to its id (and refuse ambiguity). "It" and "this task"
 mean the page's task, else the last task a reply named (`[task:<id>]`); "this project" the
 page's project. The blocker changes are in `workspace_blockers.py`, the questions in
-`workspace_questions.py`, new tasks in `workspace_creation.py`; a message of several
-requests is read part by part (`workspace_several.py`), each part by the rules here.
+`workspace_questions.py`, new tasks in `workspace_creation.py`, comments, titles and
+descriptions in `workspace_texts.py`; a message of several requests is read part by part
+(`workspace_several.py`), each part by the rules here.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from lectern.adapters.llm.workspace_refs import (
 )
 from lectern.adapters.llm.workspace_replies import _summary
 from lectern.adapters.llm.workspace_several import WorkspaceSeveral
+from lectern.adapters.llm.workspace_texts import WorkspaceTexts
 from lectern.adapters.understanding.layer import REPLIES, Clarification
 from lectern.adapters.understanding.mentions import (
     names_from_prompt,
@@ -51,10 +53,8 @@ from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER_REQUEST,
     ASSIGN,
     CAPABILITIES,
-    COMMENT,
     COMPLETE,
     CREATED,
-    DESCRIBE,
     DUE,
     DUE_CLAUSE,
     DUE_WORDS,
@@ -65,12 +65,10 @@ from lectern.adapters.understanding.workspace_patterns import (
     PRIORITY,
     PROJECT_LEAD,
     PROJECT_REF,
-    RENAME_TASK,
     STATUS,
     STATUS_WORDS,
     TASK_REF,
 )
-from lectern.adapters.understanding.workspace_recorded import kept_on_some_task, recorded
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
@@ -145,7 +143,9 @@ _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same
 """A bare quoted title repeats the last creation only with a word that says so."""
 
 
-class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, WorkspaceCreation):
+class WorkspaceRules(
+    WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, WorkspaceCreation, WorkspaceTexts
+):
     """Plans for workspace requests, over the rule policy's call maker."""
 
     def __init__(
@@ -546,64 +546,3 @@ class WorkspaceRules(WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, Wo
         if day is None or said[day[2] :].strip():
             return []  # "due friday for the runbook" names its task: not the one in view
         return [self._call("update_task", task_id=refs.task(None), due_date=day[0])]
-
-    def _rename(self, text: str, refs: Refs) -> list[ToolCall]:
-        match = RENAME_TASK.match(text)
-        if not match:
-            return []
-        target = match.group("t") or match.group("t2") or match.group("t3")
-        return [
-            self._call("update_task", task_id=refs.task(target), title=_clean(match.group("title")))
-        ]
-
-    def _describe(self, text: str, refs: Refs) -> list[ToolCall]:
-        match = DESCRIBE.match(text)
-        if not match:
-            return []
-        return [
-            self._call(
-                "update_task",
-                task_id=refs.task(match.group("t")),
-                description=_clean(match.group("d")),
-            )
-        ]
-
-    def _comment(self, text: str, refs: Refs) -> list[ToolCall]:
-        if kept_on_some_task(text):
-            raise _Unclear(
-                Clarification(
-                    "Which task is it on, and should I add it as a comment or a blocker?",
-                    tuple(refs.names.of("task")[:3]),
-                )
-            )
-        kept = recorded(text, refs.names)
-        if kept is not None and kept.tool == "add_comment":
-            # "the rollout went fine, note that on the runbook": what was said is the comment
-            content = kept.text if kept.text.endswith((".", "!", "?")) else f"{kept.text}."
-            return [self._call("add_comment", task_id=refs.task(kept.task), content=content)]
-        match = COMMENT.match(text)
-        if not match:
-            return []
-        told = match.group("w10") or match.group("w11") or match.group("w12")
-        if (
-            told
-            and told.casefold() not in ("him", "her", "them")
-            and resolve_person(told, refs.names).name is None
-        ):
-            return []  # "update the drill on ...": only a person is told
-        target = next(
-            (
-                match.group(g)
-                for g in ("t", "t3", "t4", "t6", "t8", "t9", "t10", "t12")
-                if match.group(g)
-            ),
-            None,
-        )
-        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12")
-        content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
-        if not content:
-            return []
-        content = content[0].upper() + content[1:]
-        if not content.endswith((".", "!", "?")):
-            content += "."
-        return [self._call("add_comment", task_id=refs.task(target), content=content)]

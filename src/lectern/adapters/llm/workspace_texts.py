@@ -1,0 +1,85 @@
+"""The workspace rules' changes that carry the reader's words: a comment, a title, a description.
+
+Each matcher returns the call for the reader's own message, or nothing when the message is
+not that change; `WorkspaceRules` (`workspace_rules.py`) tries them among its changes. A
+comment's words are the reader's (cleaned of quotes, given a capital and a full stop);
+"the rollout went fine, note that on the runbook" makes what was said the comment.
+"""
+
+from __future__ import annotations
+
+from lectern.adapters.llm.workspace_questions import CallMaker
+from lectern.adapters.llm.workspace_refs import Refs, _Unclear
+from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.mentions import resolve_person
+from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.workspace_patterns import COMMENT, DESCRIBE, RENAME_TASK
+from lectern.adapters.understanding.workspace_recorded import kept_on_some_task, recorded
+from lectern.domain.assistant import ToolCall
+
+
+class WorkspaceTexts:
+    """The comment, rename and description matchers, over the rules' call maker (`_call`)."""
+
+    _call: CallMaker
+
+    def _rename(self, text: str, refs: Refs) -> list[ToolCall]:
+        match = RENAME_TASK.match(text)
+        if not match:
+            return []
+        target = match.group("t") or match.group("t2") or match.group("t3")
+        return [
+            self._call("update_task", task_id=refs.task(target), title=_clean(match.group("title")))
+        ]
+
+    def _describe(self, text: str, refs: Refs) -> list[ToolCall]:
+        match = DESCRIBE.match(text)
+        if not match:
+            return []
+        return [
+            self._call(
+                "update_task",
+                task_id=refs.task(match.group("t")),
+                description=_clean(match.group("d")),
+            )
+        ]
+
+    def _comment(self, text: str, refs: Refs) -> list[ToolCall]:
+        if kept_on_some_task(text):
+            raise _Unclear(
+                Clarification(
+                    "Which task is it on, and should I add it as a comment or a blocker?",
+                    tuple(refs.names.of("task")[:3]),
+                )
+            )
+        kept = recorded(text, refs.names)
+        if kept is not None and kept.tool == "add_comment":
+            # "the rollout went fine, note that on the runbook": what was said is the comment
+            content = kept.text if kept.text.endswith((".", "!", "?")) else f"{kept.text}."
+            return [self._call("add_comment", task_id=refs.task(kept.task), content=content)]
+        match = COMMENT.match(text)
+        if not match:
+            return []
+        told = match.group("w10") or match.group("w11") or match.group("w12")
+        if (
+            told
+            and told.casefold() not in ("him", "her", "them")
+            and resolve_person(told, refs.names).name is None
+        ):
+            return []  # "update the drill on ...": only a person is told
+        target = next(
+            (
+                match.group(g)
+                for g in ("t", "t3", "t4", "t6", "t8", "t9", "t10", "t12")
+                if match.group(g)
+            ),
+            None,
+        )
+        said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12")
+        content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
+        if not content:
+            return []
+        content = content[0].upper() + content[1:]
+        if not content.endswith((".", "!", "?")):
+            content += "."
+        return [self._call("add_comment", task_id=refs.task(target), content=content)]
