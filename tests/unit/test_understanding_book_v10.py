@@ -273,3 +273,15 @@ def test_a_closing_tell_me_more_asks_nothing_the_question_does_not() -> None:
     calls = _calls("who wrote Middlesex? tell me more please")
     assert isinstance(calls, list)
     assert [name for name, _ in calls] == ["get_book_details"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "retitle 'Sweep the logs' as 'Sweep the logs (T1078)'",
+        "call the new list 'Classics (1950s)'",
+        "rename it to Audit (T1110)",
+    ],
+)
+def test_brackets_inside_quotes_or_holding_an_id_are_kept(said: str) -> None:
+    assert tidied(said) == said

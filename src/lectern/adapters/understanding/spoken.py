@@ -35,10 +35,14 @@ _POLITE_FRAME = re.compile(
 )
 """A courtesy that wraps the request ("I should be grateful if you would add ...")."""
 _WRITER_IN_BRACKETS = re.compile(
-    r"(?<=[\w'’.!?])\s*\((?:by\s+)?(?:[A-Z][\w.'’-]*\s*){1,4}(?:,\s*\d{4})?\)|"
-    r"(?<=[\w'’.!?])\s*\(\d{4}\)"
+    r"(?<=[\w'’.!?])\s*\((?:by\s+)?(?:[A-Z](?:[a-z'’-]|\.)[\w.'’-]*\s*){1,4}(?:,\s*\d{4})?\)"
+    r"(?!\s*['’\"”])|"
+    r"(?<=[\w'’.!?])\s*\(\d{4}\)(?!\s*['’\"”])"
 )
-"""A writer and year said in brackets after a title: "Kindred (Butler, 1979)", "(1979)"."""
+"""A writer and year said in brackets after a title: "Kindred (Butler, 1979)", "(1979)".
+
+Never inside quotes (a quoted title is kept as typed: "to 'VPN logins (T1133)'"), and a
+writer's name is letters ("(T1133)" is an id)."""
 
 
 def tidied(text: str) -> str:
