@@ -330,3 +330,11 @@ def test_the_words_before_a_corrections_value_are_not_the_value(
     calls = _calls(said)
     assert isinstance(calls, list) and calls[0][0] == "propose_correction", calls
     assert calls[0][1]["book"] == "Kindred" and calls[0][1][field] == value
+
+
+def test_a_list_filled_from_a_search_keeps_its_search_first() -> None:
+    # The changes of a search-first plan come from its results: they do not count against
+    # the message read part by part.
+    assert _calls("make a list called Porch and add three gothic novels to it") == [
+        ("search_books", {"query": "gothic novels", "limit": 3})
+    ]

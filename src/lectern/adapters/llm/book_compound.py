@@ -160,15 +160,20 @@ def _shows_a_list_named(call: ToolCall, part: str, system: str) -> bool:
 
 
 def fuller(steps: list[Step], parts: list[Step]) -> list[Step]:
-    """`parts` (the message read part by part) when it asks for more changes than `steps`."""
+    """`parts` (the message read part by part) when it asks for more changes than `steps`.
+
+    Only against a plan whose first stage is all changes ("make X and put Rebecca on it"): a
+    plan that searches first ("... and put two dystopian novels on it") makes its changes
+    from the results, so its first stage does not count them.
+    """
     if not parts:
         return steps
-
-    def changes(plan: list[Step]) -> int:
-        first = plan[0](_Done([], []))
-        return sum(c.name in BOOK_ACTIONS for c in first) if isinstance(first, list) else 0
-
-    return parts if changes(parts) > changes(steps) else steps
+    first = steps[0](_Done([], []))
+    if not isinstance(first, list) or not all(c.name in BOOK_ACTIONS for c in first):
+        return steps
+    later = parts[0](_Done([], []))
+    more = isinstance(later, list) and sum(c.name in BOOK_ACTIONS for c in later) > len(first)
+    return parts if more else steps
 
 
 def in_turn(planned: list[tuple[list[ToolCall], Step]]) -> list[Step]:
