@@ -40,7 +40,7 @@ _UNITS: dict[str, tuple[Dimension, float]] = {
     name: (dimension, factor) for names, dimension, factor in _UNIT_TABLE for name in names
 }
 
-_SMALL = {
+SMALL_NUMBERS = {
     "zero": 0,
     "one": 1,
     "two": 2,
@@ -62,7 +62,7 @@ _SMALL = {
     "eighteen": 18,
     "nineteen": 19,
 }
-_TENS = {
+TENS = {
     "twenty": 20,
     "thirty": 30,
     "forty": 40,
@@ -121,8 +121,8 @@ def _word_value(words: Sequence[str], start: int) -> tuple[int, int] | None:
     position = start
     while position < len(words):
         parts = words[position].casefold().split("-")
-        if all(p in _SMALL or p in _TENS for p in parts) and len(parts) <= 2:
-            current += sum(_SMALL.get(p, 0) + _TENS.get(p, 0) for p in parts)
+        if all(p in SMALL_NUMBERS or p in TENS for p in parts) and len(parts) <= 2:
+            current += sum(SMALL_NUMBERS.get(p, 0) + TENS.get(p, 0) for p in parts)
         elif parts[0] in _SCALES and len(parts) == 1 and used:
             scale = _SCALES[parts[0]]
             if scale == 100:
@@ -132,7 +132,7 @@ def _word_value(words: Sequence[str], start: int) -> tuple[int, int] | None:
                 current = 0
         elif parts[0] == "and" and used and position + 1 < len(words):
             following = words[position + 1].casefold().split("-")[0]
-            if following not in _SMALL and following not in _TENS:
+            if following not in SMALL_NUMBERS and following not in TENS:
                 break
         else:
             break
@@ -151,7 +151,7 @@ def _unit_after(words: Sequence[str], index: int) -> tuple[Dimension, float] | N
         word = words[index + offset].casefold().rstrip(".,;:")
         if word in _UNITS:
             return _UNITS[word]
-        if any(c.isdigit() for c in word) or word in _SMALL or word in _TENS:
+        if any(c.isdigit() for c in word) or word in SMALL_NUMBERS or word in TENS:
             return None
     return None
 

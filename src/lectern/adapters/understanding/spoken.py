@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from lectern.domain.evidence import SMALL_NUMBERS, TENS
+
 _VERB_EMOJI = (
     (re.compile(r"^\s*(?:❌|✖️?|⛔|🚫|➖)\s*"), "remove "),
     (re.compile(r"^\s*(?:🗑️?|🔥)\s*"), "delete "),
@@ -58,39 +60,10 @@ def tidied(text: str) -> str:
     return " ".join(text.split())
 
 
-_UNITS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-}
-_TEENS = {
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-}
-_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
+# The number words are the evidence checker's (`domain/evidence.py`), read the same way.
+_UNITS = {word: value for word, value in SMALL_NUMBERS.items() if 1 <= value <= 9}
+_TEENS = {word: value for word, value in SMALL_NUMBERS.items() if 10 <= value <= 19}
+_TENS = TENS
 _SPELT_NUMBER = re.compile(
     rf"\b(?P<tens>{'|'.join(_TENS)})(?:[\s-]+(?P<unit>{'|'.join(_UNITS)}))?\b|"
     rf"\b(?P<teen>{'|'.join(_TEENS)})\b",
