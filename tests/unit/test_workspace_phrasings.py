@@ -470,7 +470,11 @@ def test_a_place_before_a_colon_is_where_a_new_task_goes() -> None:
 
 
 def test_what_someone_has_on_is_their_tasks() -> None:
-    for said in ("what has bob got on this week", "what's on bob's plate right now"):
+    for said in (
+        "what has bob got on this week",
+        "what's on bob's plate right now",
+        "what's bob got on today",
+    ):
         stages = _rules().plan(said, [], SYSTEM)
         assert stages is not None, said
         [projects] = stages[0](None)

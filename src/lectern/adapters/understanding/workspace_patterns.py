@@ -99,7 +99,7 @@ TASKS = re.compile(
     r"^what\s+(?:am\s+i|is\s+\w+|are\s+you)\s+(?:assigned(?:\s+to)?|on|down\s+for|"
     r"responsible\s+for|handling|doing|owning)\s+(?:in|on|for)\b|"
     # "what does bob have on at the moment", "what's on bob's plate"
-    r"^what\s+(?:does|has)\s+\w+\s+(?:have|got)(?:\s+going)?\s+on\b|\bon\s+\w+['’]s\s+plate\b",
+    r"^what(?:\s+(?:does|has)|['’]s)\s+\w+\s+(?:have|got)(?:\s+going)?\s+on\b|\bon\s+\w+['’]s\s+plate\b",
     re.I,
 )
 IN_PROJECT = re.compile(
@@ -112,7 +112,7 @@ ASSIGNED = re.compile(
     r"tasks\b|\bis (?P<c>[A-Za-z][\w.-]*) working on\b|\b(?P<d>my) tasks\b|"
     r"^what\s+(?:am\s+(?P<e>i)|is\s+(?P<f>[A-Za-z][\w.-]*))\s+(?:assigned|on|down\s+for|"
     r"responsible\s+for|handling|doing|owning|working\s+on)\b|"
-    r"^what\s+(?:does|has)\s+(?P<g>[A-Za-z][\w.-]*)\s+(?:have|got)(?:\s+going)?\s+on\b|"
+    r"^what(?:\s+(?:does|has)|['’]s)\s+(?P<g>[A-Za-z][\w.-]*)\s+(?:have|got)(?:\s+going)?\s+on\b|"
     r"\bon\s+(?P<h>[A-Za-z][\w.-]*)['’]s\s+plate\b",
     re.I,
 )
