@@ -265,7 +265,33 @@ POOL_V10 = Pool(
     dated_only_when_due=True,
     titles_vary=(70, 5),
 )
-POOLS = (POOL_V2, POOL_V3, POOL_V4, POOL_V5, POOL_V6, POOL_V7, POOL_V8, POOL_V9, POOL_V10)
+POOL_V11 = Pool(
+    "pool-v11",
+    ("dev11", "test10"),
+    ("assistant", "workspace"),
+    variety=Variety(cases=210, clarify=30, compound=22, context=18, per_intent=5, per_tool=9),
+    held_out=(
+        "This is TEST10, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v11-2026-12-03",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(75, 5),
+)
+POOLS = (
+    POOL_V2,
+    POOL_V3,
+    POOL_V4,
+    POOL_V5,
+    POOL_V6,
+    POOL_V7,
+    POOL_V8,
+    POOL_V9,
+    POOL_V10,
+    POOL_V11,
+)
 
 
 def _pools(*, having: str | None = None, surface: str | None = None) -> list[Any]:

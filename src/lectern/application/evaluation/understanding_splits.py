@@ -26,6 +26,8 @@ MORE_SPLITS = (
     "test8",
     "dev10",
     "test9",
+    "dev11",
+    "test10",
 )
 """Run only when named: the second pool's halves (pool-v2), the third pool (pool-v3, dev3:
 book assistant and workspace only, for tuning) and the fourth pool's halves (pool-v4, dev4 for
@@ -35,6 +37,7 @@ and KB reply only: dev6 for tuning and test5 held out) the seventh pool's halves
 book assistant and workspace only: dev7 for tuning and test6 held out), the eighth pool's
 halves (pool-v8, all four surfaces: dev8 for tuning and test7 held out), the ninth pool's
 (pool-v9, book assistant and workspace only: dev9 for tuning and test8 held out) and the tenth
-pool's (pool-v10, the same two surfaces: dev10 for tuning and test9 held out)."""
+pool's (pool-v10, the same two surfaces: dev10 for tuning and test9 held out) and the eleventh
+pool's (pool-v11, the same two: dev11 for tuning and test10 held out)."""
 SPLIT_CHOICES = (*SPLITS, *MORE_SPLITS, "all")
 """What `lectern evaluate understanding --split` takes."""
