@@ -3,7 +3,8 @@
 The assistant's tools (`assistant/books.py`) and the search fallback's `get_similar_books`
 (`fallback/tools.py`) both take "a book id or its title" from a model; both read it here:
 a book id (optionally `book:`-prefixed), else the title as the vocabulary knows it (with
-and without a leading "The", the most read edition), else a search whose results hold that
+and without a leading "The", the most read edition; a subtitled title by its words before
+the colon when no title is those words), else a search whose results hold that
 title exactly or as their first words, else (only when a `TitleMatcher` is given) the
 closest title by spelling. The assistant passes no matcher: its actions change a reader's
 lists, and a misspelt title read as another book would be a guess acted on.
@@ -116,10 +117,9 @@ def _by_title(
         return None
     bare = key[1:] if key[:1] == ("the",) else key
     if vocabulary is not None:
-        entry = (
-            vocabulary.best_title(key)
-            or vocabulary.best_title(bare)
-            or vocabulary.best_title(("the", *bare))
+        forms = (key, bare, ("the", *bare))
+        entry = next(filter(None, map(vocabulary.best_title, forms)), None) or next(
+            filter(None, map(vocabulary.best_main_title, forms)), None
         )
         if entry is not None:
             found = catalog.get(uuid.UUID(entry.book_id))
@@ -132,8 +132,11 @@ def _by_title(
     for result in results.results:  # an exact title first, then one that starts with it
         if key_of(result.book.title) in (key, bare, ("the", *bare)):
             return result.book
+    # A subtitled title said without its subtitle: "The Devil in the White City" names "The
+    # Devil in the White City: Murder, Magic, ...", with its "The" or without.
     for result in results.results:
-        if key_of(result.book.title)[: len(bare)] == bare:
+        found = key_of(result.book.title)
+        if any(found[: len(form)] == form for form in (key, bare, ("the", *bare))):
             return result.book
     return None
 

@@ -90,6 +90,10 @@ class Vocabulary:
     last_names: frozenset[str] = frozenset()
     """The last word of every author's name: a book said as "the Hosseini" is a writer's."""
     titles: dict[tuple[str, ...], list[TitleEntry]] = field(default_factory=dict)
+    main_titles: dict[tuple[str, ...], list[TitleEntry]] = field(default_factory=dict)
+    """A subtitled title's words before its colon ("the devil in the white city" for "The
+    Devil in the White City: Murder, Magic, and Madness ..."): read only where a title
+    argument is resolved (`book_lookup`), never to find titles in a message."""
     words: frozenset[str] = frozenset()
     """Every folded word of titles, authors and categories (what the catalog can match)."""
     shelf_words: frozenset[str] = frozenset()
@@ -127,13 +131,18 @@ class Vocabulary:
                 vocabulary.titles.setdefault(title_key, []).append(
                     TitleEntry(book.id, book.title, book.popularity, book.categories)
                 )
+                main_key = key_of(book.title.split(":", 1)[0]) if ":" in book.title else ()
+                if main_key and main_key != title_key:
+                    vocabulary.main_titles.setdefault(main_key, []).append(
+                        TitleEntry(book.id, book.title, book.popularity, book.categories)
+                    )
                 title_words.update(set(title_key))
                 words.update(title_key)
                 for author in book.authors:
                     last = key_of(author)[-1:] if key_of(author) else ()
                     if last and last[0] in title_key:
                         own_titles[last[0]] += 1
-        for entries in vocabulary.titles.values():
+        for entries in (*vocabulary.titles.values(), *vocabulary.main_titles.values()):
             entries.sort(key=lambda e: (-e.popularity, -len(e.categories), e.book_id))
         shelf_words: set[str] = set()
         for name, count in vocabulary.category_books.items():
@@ -191,6 +200,11 @@ class Vocabulary:
     def best_title(self, key: tuple[str, ...]) -> TitleEntry | None:
         """The most popular book with exactly this title key."""
         entries = self.titles.get(key)
+        return entries[0] if entries else None
+
+    def best_main_title(self, key: tuple[str, ...]) -> TitleEntry | None:
+        """The most popular subtitled book whose title before its colon is this key."""
+        entries = self.main_titles.get(key)
         return entries[0] if entries else None
 
     def best_title_starting(self, key: tuple[str, ...]) -> TitleEntry | None:
