@@ -225,9 +225,12 @@ def test_a_misspelt_title_is_read_for_a_look_up_and_never_for_a_change() -> None
 
     assert calls("who is the author of middlesx") == [("get_book_details", {"book": "Middlesex"})]
     assert calls("who wrote Stoner") == [("get_book_details", {"book": "Stoner"})]
-    assert calls("put middlesx on my Gifts list") == [
-        ("add_to_list", {"list": "Gifts", "book": "middlesx"})
-    ]
+    # A change is never made on a spelling read: the reader is asked, the title offered.
+    assert calls("put middlesx on my Gifts list") == []
+    question = policy.complete_with_tools(
+        [Message("user", "put middlesx on my Gifts list")], TOOLS, system=SYSTEM
+    )
+    assert question.suggestions == ("Middlesex",)
 
 
 def test_the_reader_saying_im_does_not_run_on_a_title() -> None:

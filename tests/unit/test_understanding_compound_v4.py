@@ -46,6 +46,11 @@ def test_no_split_where_no_request_verb_follows(said: str) -> None:
         ("Gilead? Slow and kind", "Gilead"),
         ("just read time traveler's wife loved the ending", "time traveler's wife"),
         ("Night Shifts Of The Soul", None),
+        ("Reread The Time Traveler's Wife", "The Time Traveler's Wife"),
+        ("Reread Gilead", None),
+        ("new Time Traveler's Wife", None),
+        ("it, and what year. It's Gilead", "Gilead"),
+        ("the one, you know, called The Time Traveler's Wife", "The Time Traveler's Wife"),
         ("war stories and peace talks", None),
     ],
 )

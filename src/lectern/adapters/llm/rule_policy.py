@@ -64,6 +64,7 @@ from lectern.adapters.understanding.mentions import (
     names_from_prompt,
 )
 from lectern.adapters.understanding.referents import (
+    NotInCatalog,
     SameTitle,
     _NoReferent,
     book_resolver,
@@ -84,6 +85,7 @@ from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
+from lectern.application.understanding import key_of
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 
 _CHANGE_WISH = re.compile(
@@ -135,6 +137,9 @@ change nobody asked for, where the whole message read alone proposes one right c
 _BOOK_ID = re.compile(r"^(?:book:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _LOOKUPS = frozenset({"get_book_details", "similar_books"})
 """Book tools that change nothing: the only ones a title read by its spelling may reach."""
+_CATALOG_BOOK = frozenset({"add_to_list", "rate_book", "propose_correction"})
+"""Changes whose book must be a catalog book: one that names none is asked about, not sent."""
+_IT_SAID = re.compile(r"^(?:it|this|that|this book|that book|this one|that one)$", re.I)
 RIVAL_SHARE = 0.03
 """A book sharing a title is asked about when it has at least this share of the most read
 one's readers: Lukyanenko's *Night Watch* (a third of Pratchett's) is, and so are Erin
@@ -252,6 +257,8 @@ class RulePolicy(CompoundReading):
         self.titles = titles
         self.clock = clock or (lambda: datetime.now(UTC))
         self._counter = 0
+        self._read_in_catalog: set[str] = set()
+        """Titles the spelling matcher gave: catalog titles, so bounded by the catalog."""
         self.workspace = WorkspaceRules(self._call, self.clock)
         self.steps = BookSteps(self._call, titles)
         self.books = BookRules(self.steps, understanding)
@@ -295,6 +302,9 @@ class RulePolicy(CompoundReading):
             calls = [c for c in outcome if c.name in available]
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
+            unknown = self._not_in_catalog(calls)
+            if unknown is not None:
+                return which_book(unknown).response(MODEL_ID)
             return AIResponse(_lead(done), tuple(calls), model=MODEL_ID)
         return AIResponse(_summary(done), model=MODEL_ID)
 
@@ -310,9 +320,30 @@ class RulePolicy(CompoundReading):
                 read = self.spelt(spelt)
                 if read and (tool in _LOOKUPS or with_subtitle(read, spelt)):
                     spelt = read
+                    self._read_in_catalog.add(read)  # the matcher reads catalog titles only
             arguments["book"] = spelt
         self._counter += 1
         return ToolCall(f"rp-{self._counter}", tool, dict(arguments))
+
+    def _not_in_catalog(self, calls: Sequence[ToolCall]) -> NotInCatalog | None:
+        """The first change about to be proposed whose book names no catalog title.
+
+        Read on the calls the plan settled on, not while matchers try readings: a matcher
+        that tries "Americanah and Homegoing" as one book before splitting it asks nothing.
+        """
+        if self.books_titled is None:
+            return None
+        for call in calls:
+            book = call.arguments.get("book")
+            if call.name not in _CATALOG_BOOK or not isinstance(book, str):
+                continue
+            if book in self._read_in_catalog or self._holds(book) or _IT_SAID.match(book):
+                continue
+            like = self.spelt(book) if self.spelt else None
+            if like is not None and key_of(like)[: len(key_of(book))] == key_of(book):
+                continue  # "Ready Player" for *Ready Player One*: the tool reads a title's start
+            return NotInCatalog(book, like)
+        return None
 
     def _holds(self, book: str) -> bool:
         """Whether the catalog holds `book` as written (or it is an id): no spelling to read."""

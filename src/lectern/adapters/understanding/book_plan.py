@@ -44,7 +44,8 @@ _REQUEST_WORDS = re.compile(
     r"|(?<!\w)[-'\"“”‘’]+|[-'\"“”‘’]+(?!\w)",
     re.I,
 )
-_TITLED_IT = re.compile(r"(?<=\S\s)It\b")
+_TITLED_IT = re.compile(r"(?<=[^\s.!?]\s)It\b(?!['’])")
+"""A capital "It" inside a sentence: not after a sentence's end, nor "It's"."""
 _DELETE_WORDS = re.compile(r"\b(?:delete|get\s+rid\s+of|trash|bin|erase|scrap)\b", re.I)
 _JUDGED = re.compile(r"^(?P<book>.+?)\s+(?:was|is|were)\s+(?!by\b|in\b|on\b|about\b)\w", re.I)
 """A verdict on a book ("X was wonderful"): the book stands before the verb."""
@@ -86,7 +87,11 @@ _NOT_A_TITLE = re.compile(
     r"(?:I(?:'|’)(?:ve|m|ll|d)|If|Ok|Okay|Hey|Hi|Hello|So|Also|Just|Can|Could|Would|Will|"
     r"Should|Please|Pls|Yes|Yeah|Well|But|Then|Any|Some|Maybe|Actually|Honestly|Thanks|We|"
     r"You|They|He|She|Our|Your|Let(?:'|’)s|Nice|Cool|Great|Fix|Correct|Change|Show|Find|Tell|"
-    r"Update|Rename|Create|Start|Kindly)"
+    r"Update|Rename|Create|Start|Kindly|"
+    # "We're reading this for book club": a pronoun's contraction alone is the reader talking
+    r"(?:We|You|They|He|She|It|That|There)['’](?:re|s|ve|ll|d)|"
+    # "introducing it next Thursday": a day alone is when, not what
+    r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)"
 )
 """Capitalised words that open a sentence, not a title ("I've finished Persuasion")."""
 _PRONOUN_END = re.compile(r"(?:I|Me|My|It|This|Please)")

@@ -203,11 +203,24 @@ _AFTER_TITLE = re.compile(
 """Words that end a title and start what is said about it ("Sophie's World for my nephew")."""
 
 
+_DESCRIBES = re.compile(
+    r"^(?:the|a|an|new|newest|latest|last|next|my|your|his|her|their|our|that|this|some|"
+    r"another|other)$",
+    re.I,
+)
+"""A first word that describes the book rather than saying what was done with it."""
+
+
+_NAMING = re.compile(r"^(?:it['’]s|is|called|titled|named|entitled)$", re.I)
+"""A word that says what the book is called ("It's X", "the one called X")."""
+
+
 def title_within(run: str, is_title: Callable[[str], bool]) -> str | None:
     """The catalog title a book reference holds with more words around it, or None.
 
     A title followed by punctuation or a word that starts a new phrase ("Gilead? Quiet,
-    reflective", "Sophie's World for my nephew"); in a reference written all in lower case,
+    reflective", "Sophie's World for my nephew"), or of two words or more ending it ("Loved
+    The Remains of the Day"); in a reference written all in lower case,
     where no capital marks the title, also the longest run of two words or more that is one
     ("finished caliban's war need that vibe").
     """
@@ -221,7 +234,16 @@ def title_within(run: str, is_title: Callable[[str], bool]) -> str | None:
             ends = part[-1] in "?!.,;:" or (
                 start + size < len(words) and _AFTER_TITLE.match(words[start + size])
             )
-            if not ((start == 0 and ends) or (lower and size >= 2)):
+            # "Finished Water for Elephants": a title of two words or more that ends the
+            # reference, after one word that is no part of it, a verb rather than a word that
+            # describes the book ("the new Stephen King" is a writer's next book, not the
+            # title *Stephen King*); one word alone is too often a title ("Read It").
+            last = start + size == len(words) and (
+                (start == 1 and size >= 2 and not _DESCRIBES.match(words[0]))
+                # "... what it's about. It's The Poisonwood Bible": the title it is said to be
+                or (start > 0 and _NAMING.match(words[start - 1]) is not None)
+            )
+            if not ((start == 0 and ends) or (lower and size >= 2) or last):
                 continue
             if is_title(part.strip(" ?!.,;:")):
                 return part.strip(" ?!.,;:")

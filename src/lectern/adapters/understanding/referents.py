@@ -109,6 +109,23 @@ class SameTitle(_NoReferent):
         )
 
 
+class NotInCatalog(_NoReferent):
+    """A change's book that names no catalog title ("the book my friend recommended").
+
+    Proposing it would fail at the tool ("no book titled ..."), or worse: which book is
+    asked, with the title it is spelt like when there is one.
+    """
+
+    def __init__(self, said: str, spelt_like: str | None) -> None:
+        """`spelt_like`: the catalog title `said` may misspell, if any."""
+        super().__init__(said)
+        if spelt_like:
+            text = f"I can't find {said!r} in the catalog. Did you mean {spelt_like!r}?"
+        else:
+            text = f"I can't find a book called {said!r} in the catalog. Which book do you mean?"
+        self.question = Clarification(text, (spelt_like,) if spelt_like else ())
+
+
 class Several(_NoReferent):  # noqa: N818 - a referent that is several books, not an error
     """Books meant together ("both of them") right after a list was shown: each of them."""
 
@@ -130,7 +147,7 @@ def _how_many(reference: str) -> int | None:
 
 def which_book(error: _NoReferent) -> Clarification:
     """The question for a book the reader pointed at but did not name."""
-    if isinstance(error, SameTitle):
+    if isinstance(error, (SameTitle, NotInCatalog)):
         return error.question
     who = str(error)
     if _IT.match(who):

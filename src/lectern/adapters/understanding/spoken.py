@@ -28,6 +28,9 @@ _EMOJI = re.compile(
 _STARS = "★☆⭐"
 _CHAT = re.compile(r"\s*\b(?:rn|tbh|tbf|lol|lmao|imo|imho|fyi|atm|asap|omg|ngl)\b\.?", re.I)
 """Chat abbreviations that tell how the reader feels or when, never what to do."""
+_POINTERS_TYPED = re.compile(r"\b(?:(?P<this>dis)|(?P<that>dat))\b(?!['’])")
+"""'this' and 'that' as typed in chat ("add dis to faves"): a pointer; in lower case only (a
+title's capital "Dis" is left alone)."""
 _POLITE_FRAME = re.compile(
     r"^(?:i\s+(?:should|would|'d|’d)|i'd|i’d)\s+be\s+(?:most|very|so|really|ever\s+so)?\s*"
     r"(?:grateful|thankful|obliged)\s+if\s+you\s+(?:would|could|might)\s+(?:kindly\s+)?|"
@@ -48,13 +51,14 @@ writer's name is letters ("(T1133)" is an id)."""
 
 
 def tidied(text: str) -> str:
-    """`text` with emoji verbs, arrows, chat abbreviations and courtesy frames read."""
+    """`text` with emoji verbs, arrows, chat words, typed pointers and courtesy frames read."""
     for emoji, verb in _VERB_EMOJI:
         text = emoji.sub(verb, text, count=1)
     # "rename A → B": the arrow is the rename's "to"; alone ("A -> B") the rename's own sign
     text = _ARROW.sub(" to " if _RENAME.match(text) else " -> ", text)
     text = _EMOJI.sub(lambda m: "" if not set(m.group(0)) & set(_STARS) else m.group(0), text)
     text = _CHAT.sub("", text)
+    text = _POINTERS_TYPED.sub(lambda m: "this" if m["this"] else "that", text)
     text = _WRITER_IN_BRACKETS.sub("", text)
     text = _POLITE_FRAME.sub("", text.strip())
     return " ".join(text.split())
