@@ -70,6 +70,7 @@ from lectern.adapters.understanding.referents import (
     shown_list,
     which_book,
 )
+from lectern.adapters.understanding.request_sentence import request_after_circumstances
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     names_workspace_thing,
@@ -371,6 +372,11 @@ class RulePolicy(CompoundReading):
         sees_projects = bool(names_from_prompt(system).of("project")) or bool(
             _WORKSPACE_PAGE.search(system)
         )
+        told = request_after_circumstances(text) if sees_projects else None
+        if told is not None:
+            # "Bob is swamped this week. Assign the drill to me.": the request is read alone;
+            # the sentences before only tell why.
+            text = told.request
         if "get_projects" in available and sees_projects:
             # Workspace requests first: a task may well mention a password or a translation.
             # Only for a reader who has projects to speak of: "give Rebecca 4 stars and add it
