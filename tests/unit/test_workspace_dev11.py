@@ -130,3 +130,23 @@ def test_capabilities_asked_by_an_example_are_told() -> None:
 
 def test_a_board_is_what_a_tracker_calls_a_project() -> None:
     assert _calls("which boards are there") == [("get_projects", {})]
+
+
+def test_what_a_request_records_may_be_the_circumstances_told_before_it() -> None:
+    tools = [*TOOLS, ToolSpec("resolve_blocker", "resolve_blocker", {"type": "object"})]
+    reply = RulePolicy().complete_with_tools(
+        [Message("user", "the vendor confirmed Saturday night. resolve the check point blocker")],
+        tools,
+        system=SYSTEM,
+    )
+    assert [(c.name, dict(c.arguments)) for c in reply.tool_calls] == [
+        (
+            "resolve_blocker",
+            {
+                "blocker_id": "Waiting for the vendor maintenance window",
+                "resolution": "The vendor confirmed Saturday night",
+            },
+        )
+    ]
+    # Never a new task's title.
+    assert _policy_calls("We argued about it all day. Make a task out of it.") == []
