@@ -38,6 +38,7 @@ from lectern.adapters.llm.rule_replies import (
     _summary,
 )
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
+from lectern.adapters.llm.told_first import told_first
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.book_patterns import LABEL, SEARCH_LEAD, TOPIC_LEAD
@@ -70,7 +71,7 @@ from lectern.adapters.understanding.referents import (
     shown_list,
     which_book,
 )
-from lectern.adapters.understanding.request_sentence import Request, request_after_circumstances
+from lectern.adapters.understanding.request_sentence import request_after_circumstances
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     names_workspace_thing,
@@ -111,9 +112,6 @@ _WISH = re.compile(
     re.I,
 )
 """A wish that leads a book request ("I'd like to begin a new list ..."): not the request."""
-_RECORDS_WHAT_WAS_TOLD = frozenset({"resolve_blocker", "create_blocker", "add_comment"})
-"""The changes whose words may be the circumstances told before the request."""
-
 _PLEASE = re.compile(r"\b(?:pls|plz|pleas)\b", re.I)
 _ASKING_U = re.compile(
     r"^(?:please\s+)?(?:can|could|would|will)\s+(?:u|ya|yu)\s+(?:please\s+)?(?=\S)", re.I
@@ -380,7 +378,18 @@ class RulePolicy(CompoundReading):
         if told is not None:
             # "Bob is swamped this week. Assign the drill to me.": the request is read alone;
             # the sentences before only tell why, or give what the request leaves unsaid
-            return self._told_first(told, history, system, available, referent, nested)
+            return told_first(
+                told,
+                functools.partial(
+                    self._plan,
+                    history=history,
+                    system=system,
+                    available=available,
+                    referent=referent,
+                    nested=nested,
+                    whole=True,
+                ),
+            )
         if "get_projects" in available and sees_projects:
             # Workspace requests first: a task may well mention a password or a translation.
             # Only for a reader who has projects to speak of: "give Rebecca 4 stars and add it
@@ -449,37 +458,6 @@ class RulePolicy(CompoundReading):
         except _NoReferent as error:
             return _asking_which_book(plan, error)
         return plan
-
-    def _told_first(
-        self,
-        told: Request,
-        history: Sequence[Message],
-        system: str,
-        available: set[str],
-        referent: str | None,
-        nested: bool,
-    ) -> _Plan:
-        """A request told after its circumstances: read alone, else with them as its words.
-
-        "the window's sorted, vendor gave us Sunday. mark the blocker resolved": the request
-        alone asks what resolved it, which was told; the circumstances are then its text.
-        """
-        alone = self._plan(
-            told.request, history, system, available, referent, nested=nested, whole=True
-        )
-        read = alone.steps[0](_Done([], [])) if alone.steps else None
-        if isinstance(read, list) and all(call.name in WORKSPACE_TOOLS for call in read):
-            return alone  # a workspace request the sentence says in full
-        worded = f"{told.request.rstrip(' .!')}: {told.circumstances.rstrip(' .!')}"
-        with_them = self._plan(
-            worded, history, system, available, referent, nested=nested, whole=True
-        )
-        first = with_them.steps[0](_Done([], [])) if with_them.steps else None
-        recorded = isinstance(first, list) and all(
-            call.name in _RECORDS_WHAT_WAS_TOLD for call in first
-        )
-        # the circumstances fill what a change records, never a new task's title
-        return with_them if first and recorded else alone
 
     def _missed(
         self,

@@ -258,14 +258,14 @@ def due_clause(text: str, now: datetime, *, moved: bool = False) -> tuple[str, i
         return None
     end = found.end()
     year = re.match(r",?\s*(\d{4})\b", text[end:])
-    if year is not None and _MONTH.search(found.group("when")):
+    if year is not None and _MONTH_SAID.search(found.group("when")):
         end += year.end()
         # "November 20, 2027": the clause stops before the year, which is said all the same
         try:
             day = day.replace(year=int(year.group(1)))
         except ValueError:
             return None
-    elif day.year > now.year and _MONTH.search(found.group("when")):
+    elif day.year > now.year and _MONTH_SAID.search(found.group("when")):
         # "November 20" said on the 27th: a day just gone (a due date put right, or one
         # missed), not a year ahead; a month and day at most a month past are this year's
         try:
@@ -328,6 +328,8 @@ def _day_of(when: str, today: date) -> date | None:
     return None if parsed is None else parsed.date()
 
 
-_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.I)
+_MONTH_SAID = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.I
+)
 _JUST_GONE = timedelta(days=31)
 """How far back a month and day said without a year still means this year's."""
