@@ -38,6 +38,7 @@ from lectern.adapters.llm.rule_replies import (
     _summary,
 )
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
+from lectern.adapters.llm.told_first import told_first
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.book_patterns import LABEL, SEARCH_LEAD, TOPIC_LEAD
@@ -71,6 +72,7 @@ from lectern.adapters.understanding.referents import (
     shown_list,
     which_book,
 )
+from lectern.adapters.understanding.request_sentence import request_after_circumstances
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     names_workspace_thing,
@@ -391,6 +393,7 @@ class RulePolicy(CompoundReading):
         referent: str | None = None,
         *,
         nested: bool = False,
+        whole: bool = False,
     ) -> _Plan:
         text = tidied(_PLEASE.sub("please", " ".join(request.split()))) or request
         text = _ASKING.sub("", _LEAD_FILLER.sub("", text))
@@ -402,6 +405,22 @@ class RulePolicy(CompoundReading):
         sees_projects = bool(names_from_prompt(system).of("project")) or bool(
             _WORKSPACE_PAGE.search(system)
         )
+        told = request_after_circumstances(text) if sees_projects and not whole else None
+        if told is not None:
+            # "Bob is swamped this week. Assign the drill to me.": the request is read alone;
+            # the sentences before only tell why, or give what the request leaves unsaid
+            return told_first(
+                told,
+                functools.partial(
+                    self._plan,
+                    history=history,
+                    system=system,
+                    available=available,
+                    referent=referent,
+                    nested=nested,
+                    whole=True,
+                ),
+            )
         if "get_projects" in available and sees_projects:
             # Workspace requests first: a task may well mention a password or a translation.
             # Only for a reader who has projects to speak of: "give Rebecca 4 stars and add it

@@ -35,7 +35,7 @@ from lectern.adapters.understanding.mentions import (
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of, blocker_status_of
-from lectern.adapters.understanding.workspace_documents import document_named
+from lectern.adapters.understanding.workspace_documents import document_named, said_document
 from lectern.adapters.understanding.workspace_patterns import (
     ASSIGNED,
     ATTENTION,
@@ -66,6 +66,9 @@ _COMMENTS_ON = re.compile(
     re.I,
 )
 """Whether a thing has comments: of a task named whole, its details; else a search."""
+
+_DOCUMENT_WORD = re.compile(r"\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up)$", re.I)
+"""The word that only says a document, after the words of its title."""
 
 _ABOUT_THIS = re.compile(
     r"^(?:tell\s+me\s+(?:more\s+|a\s+bit\s+(?:more\s+)?)?about|more\s+(?:on|about)|"
@@ -299,7 +302,8 @@ class WorkspaceQuestions:
             target = says.group("d")
         else:
             return []
-        target = _clean(target)
+        # "the External Remote Services document": the title's words, not the word document
+        target = _DOCUMENT_WORD.sub("", _clean(target)) or _clean(target)
         if refs.page_document is not None and re.fullmatch(
             r"(?:it|this|that|this\s+one|that\s+one|this\s+(?:document|doc|advisory|page))",
             target,
@@ -322,6 +326,10 @@ class WorkspaceQuestions:
         if not match:
             return []
         named = next((v for v in match.groupdict().values() if v), None)
+        if refs.page_task is not None and named is not None and IT.match(named.strip()):
+            # "what's the history on this one?" on a task's page: the task, not a project
+            call = self._call("get_task_details", task_id=refs.page_task)
+            return self._single(call, _task_reply)
         if not refs.names.of("project") and not re.search(r"\bproject\b", text, re.I):
             # The reader has no project to name: "details for The Goldfinch" is a book.
             return []
@@ -356,6 +364,12 @@ class WorkspaceQuestions:
         ):
             # "any notes on the drill task?": a task's comments are in its details
             return self._single(self._call("get_task_details", task_id=task), _task_reply)
+        document = said_document(asked.group("q")) if asked else None
+        if document is not None and task is None:
+            # "any comments on the T1133 document?": a document's comments are in its details
+            found = find_in(document, refs.names.of("document")).name
+            call = self._call("get_document_details", document_id=found or document)
+            return self._single(call, _document_reply)
         match = SEARCH.match(text)
         if not match:
             return []

@@ -167,6 +167,7 @@ class Refs:
         person: Callable[[str | None], str] = _clean,
         names: Names | None = None,
         page_document: str | None = None,
+        page_task: str | None = None,
     ) -> None:
         self.task = task
         self.project = project
@@ -176,6 +177,8 @@ class Refs:
         self.names = names or Names()
         self.page_document = page_document
         """The document whose page the reader is on ("what does this one say")."""
+        self.page_task = page_task
+        """The task whose page the reader is on ("what's the history on this one")."""
 
     def task_named(self, value: str | None) -> str | None:
         """The stored task a project-shaped reference names, or None when it may be a project.

@@ -139,6 +139,13 @@ _DUE_SAID = re.compile(
 )
 """A new due date said as a fact ("hunt task: new deadline is the 20th")."""
 
+_AFTER_PERSON = re.compile(
+    r"(?:\s+(?:instead|too|as\s+well|then|now|for\s+now|from\s+now\s+on|please|thanks|"
+    r"this\s+(?:week|time)|going\s+forward))+\W*$",
+    re.I,
+)
+"""Words after an assignee that say when or why, not who ("assign it to me instead")."""
+
 _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same)\b", re.I)
 """A bare quoted title repeats the last creation only with a word that says so."""
 
@@ -205,14 +212,17 @@ class WorkspaceRules(
         person = functools.partial(person_ref, names=names)
         page = PAGE.search(system)
         document = page.group("id") if page and page.group("type") == "document" else None
-        context = Refs(task, project, page_project, on_workspace_page, person, names, document)
+        page_task = page.group("id") if page and page.group("type") == "task" else None
+        context = Refs(
+            task, project, page_project, on_workspace_page, person, names, document, page_task
+        )
         lead = PROJECT_LEAD.match(text)
         led = resolve(lead.group("p"), names.of("project")).name if lead else None
         if lead and led is not None:
             # "vpn project: new task 'Update the firewall rules'": the project the rest is in,
             # as if asked from its page.
             text = lead.group("rest")
-            context = Refs(task, project, led, True, person, names, document)
+            context = Refs(task, project, led, True, person, names, document, page_task)
         again = self._again(text, history)
         if again:
             return self._act(again)
@@ -446,6 +456,8 @@ class WorkspaceRules(
             return [self._call("assign_task", task_id=task, assignee_id=refs.person("me"))]
         target = match.group("t") or match.group("t2")
         person = match.group("a") or match.group("a2")
+        # "to me instead", "to bob for now": what follows the person only says when or why
+        person = _AFTER_PERSON.sub("", person) or person
         if person.casefold() in ("me", "myself"):
             person = "me"
         return [
@@ -483,7 +495,7 @@ class WorkspaceRules(
             worded = DUE_WORDS.match(text)
             if not worded:
                 return []
-            said = worded.group("when") or worded.group("when2")
+            said = worded.group("when") or worded.group("when2") or worded.group("when3")
             day = due_clause(f"due {said}", self.clock(), moved=True)
             if day is None:
                 # "due soonish": a date is meant, none is given

@@ -256,7 +256,25 @@ def due_clause(text: str, now: datetime, *, moved: bool = False) -> tuple[str, i
     day = _day_of(" ".join(found.group("when").casefold().split()), now.date())
     if day is None:
         return None
-    return day.isoformat(), found.start(), found.end()
+    end = found.end()
+    year = re.match(r",?\s*(\d{4})\b", text[end:])
+    if year is not None and _MONTH_SAID.search(found.group("when")):
+        end += year.end()
+        # "November 20, 2027": the clause stops before the year, which is said all the same
+        try:
+            day = day.replace(year=int(year.group(1)))
+        except ValueError:
+            return None
+    elif day.year > now.year and _MONTH_SAID.search(found.group("when")):
+        # "November 20" said on the 27th: a day just gone (a due date put right, or one
+        # missed), not a year ahead; a month and day at most a month past are this year's
+        try:
+            this_year = day.replace(year=now.year)
+        except ValueError:
+            this_year = day  # the 29th of February
+        if timedelta(0) < now.date() - this_year <= _JUST_GONE:
+            day = this_year
+    return day.isoformat(), found.start(), end
 
 
 _FEW = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
@@ -308,3 +326,10 @@ def _day_of(when: str, today: date) -> date | None:
     text = re.sub(r"\b(tues|thur|thurs|weds)\b", lambda m: m.group(1)[:3], when)
     parsed = dateparser.parse(text, settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future"})
     return None if parsed is None else parsed.date()
+
+
+_MONTH_SAID = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.I
+)
+_JUST_GONE = timedelta(days=31)
+"""How far back a month and day said without a year still means this year's."""

@@ -50,3 +50,25 @@ def document_named(text: str, names: Names) -> str | None:
     if rival is not None and covered(said, rival) == 1.0:
         return None  # the words are a task's or a project's as much: not this reader's
     return document
+
+
+_CALLED_A_DOCUMENT = re.compile(
+    r"\b(?:the|a|that|this|our)\s+(?P<d>(?:(?!\b(?:the|of|on|in|about)\b)[\w.:&'’-]+\s+)"
+    r"{0,9}?[\w.:&-]+)\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up)s?\b",
+    re.I,
+)
+
+
+def said_document(text: str) -> str | None:
+    """The words a message calls a document by ("the External Remote Services doc"), or None.
+
+    For a reader whose documents are not listed by name: the tools match a document's title
+    by its words, so the words before "document" (never the word itself) are the reference.
+    """
+    found = _CALLED_A_DOCUMENT.search(text)
+    if found is None:
+        return None
+    said = found.group("d").strip()
+    if said.casefold() in ("this", "that", "the", "it", "a", "linked", "attached"):
+        return None
+    return said

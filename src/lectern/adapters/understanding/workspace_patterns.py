@@ -292,6 +292,9 @@ FIELD_ONLY = re.compile(
 )
 """A field to change named without its value ("change the status of the drill"): asked."""
 DUE_WORDS = re.compile(
+    # "set the due date to the 20th": the field and the day, of the task in view
+    r"^(?:set|move|push|shift|change|update)\s+(?:the\s+|its\s+)?(?:due\s+date|deadline)\s+"
+    r"(?:to|as)\s+(?P<when3>.+?)\W*$|"
     # "set the due date of the hunt to a week from today": the field, its task, then the day
     r"^(?:set|move|push|shift|change|update)\s+(?:the\s+)?(?:due\s+date|deadline)\s+(?:of|on|for)\s+"
     r"(?P<t2>(?:(?!\bto\b)[^,])+?)\s+to\s+(?P<when2>.+?)\W*$|"
@@ -446,6 +449,10 @@ CAPABILITIES = re.compile(
     rf"^(?:(?:can|could|do|will|are)\s+you\s+)?(?:(?:be\s+)?(?:able|allowed|permitted)\s+to\s+|"
     rf"even\s+|actually\s+|also\s+)?{_CAN_DO}\s*\?\s*$|"
     rf"^are\s+you\s+{_READ_ONLY}\W*$|"
+    # "can u do stuff like close tasks or whatever": what it can do, asked by an example
+    r"^(?:(?:can|could|do|will)\s+(?:you|u|ya)\s+)?(?:do|help\s+with)\s+(?:stuff|things|"
+    rf"anything|work)\s+like\s+{_CAN_DO}(?:\s*,?\s*(?:or\s+(?:whatever|something|anything|"
+    r"so|like\s+that)|etc\.?|and\s+(?:stuff|so\s+on|the\s+like)))?\W*$|"
     r"^do\s+you\s+have\s+(?:write|edit|read[-\s]?only)\s+(?:access|rights|permissions?)\W*$",
     re.I,
 )

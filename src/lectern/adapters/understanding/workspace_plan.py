@@ -33,6 +33,7 @@ from lectern.adapters.understanding.slots import (
     status_of,
     without_status,
 )
+from lectern.adapters.understanding.workspace_documents import said_document
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import ToolCall
 
@@ -419,6 +420,10 @@ def plan_workspace(
             return which_of("document", named.candidates, "Open")
         if where.document is not None:
             return [call(intent, document_id=where.document)]
+        said = said_document(text)
+        if said is not None and not documents:
+            # documents not listed by name: the tool matches the title by the words said
+            return [call(intent, document_id=said)]
         return name_it("document", "open", [f"Open {d}" for d in documents])
     if intent == "get_task_details":
         task = _task(text, names, where, "Show")

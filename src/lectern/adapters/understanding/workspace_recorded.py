@@ -26,6 +26,14 @@ _AS_BLOCKER = re.compile(
     r"(?:\s+(?:on|for|against)\s+(?P<t>.+?))?(?:\s+(?:please|thanks))?\W*$",
     re.I,
 )
+_BARE_BLOCKER = re.compile(
+    rf"^(?P<said>.{{8,}}?){_ASKED}(?:record|log|add|raise|flag|file|register|open|put\s+in)\s+"
+    r"(?:a|an)\s+(?:blocker|impediment)(?:\s+(?:on|for|against)\s+(?P<t>.+?))?"
+    r"(?:\s+(?:please|thanks))?\W*$",
+    re.I,
+)
+""""<what happened>. add a blocker": a blocker asked with no words of its own keeps the
+statement before it, as "record that as a blocker" does."""
 _LEAD = re.compile(
     r"^(?:(?:so|ok(?:ay)?|sorry|hey|hi|well|fyi|heads\s+up|update)\b[\s,:;.!-]*)+", re.I
 )
@@ -42,7 +50,11 @@ class Recorded:
 
 def recorded(text: str, names: Names) -> Recorded | None:
     """The statement a request asks to keep as a comment or a blocker, or None."""
-    for tool, pattern in (("add_comment", _AS_COMMENT), ("create_blocker", _AS_BLOCKER)):
+    for tool, pattern in (
+        ("add_comment", _AS_COMMENT),
+        ("create_blocker", _AS_BLOCKER),
+        ("create_blocker", _BARE_BLOCKER),
+    ):
         found = pattern.match(text)
         if found is None:
             continue

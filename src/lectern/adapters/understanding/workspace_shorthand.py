@@ -19,6 +19,11 @@ _SPELT_OUT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bprio\b|\bprty\b", "priority"),
         (r"\btickets\b", "tasks"),
         (r"\bticket\b", "task"),
+        # "show me all the boards": a board is what a tracker calls a project
+        (r"\bboards\b", "projects"),
+        (r"\bboard\b(?!\s+(?:meeting|members?|review))", "project"),
+        (r"\bvulns\b", "vulnerabilities"),
+        (r"\bvuln\b", "vulnerability"),
         (r"(?<!\w)w/o(?!\w)", "without"),
         (r"(?<!\w)w/(?=\s)", "with"),
         (r"(?<!\w)re:\s*", "about "),

@@ -1,0 +1,48 @@
+"""A request told after its circumstances, read alone or with them as its words.
+
+"the window's sorted, vendor gave us Sunday. mark the blocker resolved": the request alone
+asks what resolved the blocker, which was told before it; the circumstances are then what
+the change records. They fill only a change's words (a resolution, a blocker, a comment),
+never a new task's title: a telling sentence is no task.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+from lectern.adapters.understanding.intent_examples import WORKSPACE_TOOLS
+from lectern.adapters.understanding.request_sentence import Request
+from lectern.adapters.understanding.scaffold import Done, Step
+
+RECORDS_WHAT_WAS_TOLD = frozenset({"resolve_blocker", "create_blocker", "add_comment"})
+"""The changes whose words may be the circumstances told before the request."""
+
+
+class Planned(Protocol):
+    """A plan: its steps, each given the calls and results so far."""
+
+    @property
+    def steps(self) -> list[Step]:
+        """The plan's steps."""
+        ...
+
+
+_P = TypeVar("_P", bound=Planned)
+
+
+def told_first(told: Request, plan: Callable[[str], _P]) -> _P:
+    """The request's plan: alone, or with the circumstances as the words it records.
+
+    Alone when that is a workspace request said in full; with the circumstances only when
+    every change they give records words (never a new task); else alone's.
+    """
+    alone = plan(told.request)
+    read = alone.steps[0](Done([], [])) if alone.steps else None
+    if isinstance(read, list) and all(call.name in WORKSPACE_TOOLS for call in read):
+        return alone
+    worded = f"{told.request.rstrip(' .!')}: {told.circumstances.rstrip(' .!')}"
+    with_them = plan(worded)
+    first = with_them.steps[0](Done([], [])) if with_them.steps else None
+    recorded = isinstance(first, list) and all(call.name in RECORDS_WHAT_WAS_TOLD for call in first)
+    return with_them if first and recorded else alone

@@ -1,0 +1,83 @@
+"""The sentence that carries a request, when the message tells its circumstances first.
+
+People explain before they ask: "Bob is swamped this week and I have room. Assign the
+drill to me instead.", "I tried the export but it times out. Please add a blocker ...".
+Read whole, the telling sentences lend their words to the request (a task's title made of
+"I tried the export", a person taken from "Bob is swamped"). When every sentence before a
+later one only tells (none asks, none starts with a request's verb) and that later sentence
+asks for something, the request is read from that sentence on; the sentences before are
+kept for what the request leaves unsaid (`circumstances`). Quoted words never end a
+sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_QUOTED = re.compile(r"[\"“‘][^\"“”‘’]*[\"”’]|(?<!\w)'[^']+'(?!\w)")
+_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+_LEAD = (
+    r"(?:(?:please|pls|just|so|ok(?:ay)?|now|anyway|then|but|and|instead|"
+    r"(?:can|could|would|will)\s+(?:you|u)|i\s+(?:need|want)\s+you\s+to)[\s,]+)*"
+)
+_VERB = (
+    r"(?:assign|reassign|give|hand|add|create|make|set|mark|close|complete|finish|put|move|"
+    r"change|update|open|show|list|rename|retitle|comment|note|log|flag|block|unblock|"
+    r"resolve|remove|delete|tell|start|reopen|push|bump|raise|lower|drop|record|file|"
+    r"attach|write|schedule|plan|let\s+me\s+see|pull\s+up|take)\b"
+)
+_ASKS = re.compile(rf"^{_LEAD}{_VERB}", re.I)
+"""A sentence that asks for something: a request's verb after the words that soften it."""
+
+_KEEPS_WHAT_WAS_SAID = re.compile(
+    rf"^{_LEAD}(?:add|raise|flag|file|log|record|note|put\s+in|open)\s+(?:a|an|that|this|it)"
+    r"(?:\s+down)?(?:\s+(?:as\s+(?:a|an)\s+)?(?:blocker|impediment|comment|note))?"
+    r"(?:\s+(?:please|thanks))?\W*$",
+    re.I,
+)
+"""A request with no words of its own ("add a blocker", "log that"): what was told is them."""
+
+
+_SOFTENED = re.compile(r"^(?:(?:just|so|ok(?:ay)?|now|anyway|then|but|and|instead)[\s,]+)+", re.I)
+"""Words that only join the request to what was told ("Just close it.", "So, add ...")."""
+
+
+class Request(NamedTuple):
+    """A message split into what it tells and what it asks."""
+
+    circumstances: str
+    """The telling sentences before the request, as written."""
+    request: str
+    """The request, from its sentence to the end of the message."""
+
+
+def _sentences(text: str) -> list[str]:
+    """The message's sentences; a full stop inside quotes ends none."""
+    hidden = _QUOTED.sub(lambda m: "\0" * len(m.group()), text)
+    cuts = [m.end() for m in _END.finditer(hidden)]
+    starts = [0, *cuts]
+    ends = [*cuts, len(text)]
+    return [text[a:b].strip() for a, b in zip(starts, ends, strict=True) if text[a:b].strip()]
+
+
+def request_after_circumstances(text: str) -> Request | None:
+    """The request told after its circumstances, or None when the message is not so shaped.
+
+    None when the first sentence already asks (or is a question), when no later sentence
+    asks, or when the message is one sentence.
+    """
+    sentences = _sentences(text)
+    if len(sentences) < 2:
+        return None
+    for index, sentence in enumerate(sentences):
+        if _ASKS.match(sentence):
+            if index == 0 or _KEEPS_WHAT_WAS_SAID.match(sentence):
+                return None
+            told = sentences[:index]
+            if any(s.rstrip().endswith("?") for s in told):
+                return None  # an earlier question is a request of its own
+            asked = _SOFTENED.sub("", " ".join(sentences[index:]))
+            return Request(" ".join(told), asked[:1].upper() + asked[1:])
+    return None

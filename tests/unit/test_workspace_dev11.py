@@ -1,0 +1,152 @@
+"""Workspace phrasings of pool-v11 the rules missed, one mechanism per test, in fresh words.
+
+A request told after its circumstances; a blocker asked with no words of its own after the
+statement that is them; an assignee followed by "instead"; a due date set on the task in
+view; "this one" on a task's page; documents called by their title's words and "document";
+a month and day just gone; capabilities asked by an example; a tracker's "board".
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.llm.workspace_rules import WorkspaceRules
+from lectern.adapters.understanding.request_sentence import request_after_circumstances
+from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.workspace_documents import said_document
+from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
+from tests.unit.test_workspace_phrasings import SYSTEM, _calls, _on_page
+
+NOV_27 = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
+TOOLS = [
+    ToolSpec(name, name, {"type": "object"})
+    for name in (
+        "get_projects",
+        "get_tasks",
+        "get_task_details",
+        "get_document_details",
+        "assign_task",
+        "update_task",
+        "create_task",
+        "create_blocker",
+        "add_comment",
+        "complete_task",
+        "search_content",
+    )
+]
+
+
+def _policy_calls(text: str, system: str = SYSTEM) -> list[tuple[str, dict[str, Any]]]:
+    reply = RulePolicy().complete_with_tools([Message("user", text)], TOOLS, system=system)
+    assert isinstance(reply, AIResponse)
+    return [(c.name, dict(c.arguments)) for c in reply.tool_calls]
+
+
+def test_a_request_told_after_its_circumstances_is_read_from_its_sentence() -> None:
+    said = request_after_circumstances(
+        "The vendor moved the window again and nobody told us. Put 'Call the vendor' in "
+        "vpn gateway hardening."
+    )
+    assert said is not None
+    assert said.request == "Put 'Call the vendor' in vpn gateway hardening."
+    # The telling sentence lends no title and no person to the request.
+    assert _policy_calls(
+        "Maya is off sick and the drill cannot wait. Just give the drill task to bob."
+    ) == [("assign_task", {"task_id": "Schedule the phishing drill", "assignee_id": "bob"})]
+    # A first sentence that asks, or one sentence, is read whole.
+    assert request_after_circumstances("Close the drill. It went fine.") is None
+    assert request_after_circumstances("Is the hunt done? Close it then.") is None
+    assert request_after_circumstances("close the drill, it went fine") is None
+
+
+def test_a_blocker_asked_with_no_words_of_its_own_keeps_the_statement_before() -> None:
+    assert _calls("the runbook is stuck, legal has not answered yet. raise a blocker") == [
+        (
+            "create_blocker",
+            {"task_id": "Write the incident runbook", "description": "Legal has not answered yet"},
+        )
+    ]
+
+
+def test_words_after_the_assignee_say_when_not_who() -> None:
+    assert _calls("hand the hunt task to bob for now") == [
+        ("assign_task", {"task_id": "Hunt for unusual VPN logins", "assignee_id": "bob"})
+    ]
+
+
+def test_a_due_date_set_without_its_task_is_the_task_in_views() -> None:
+    page = _on_page("task", "task-9", "Hunt for unusual VPN logins")
+    [(tool, arguments)] = _calls("move the deadline to the 3rd of December", page)
+    assert (tool, arguments["task_id"]) == ("update_task", "task-9")
+    # A task named after the field is still that task.
+    [(_, named)] = _calls("push the deadline for the runbook to friday", page)
+    assert named["task_id"] == "Write the incident runbook"
+
+
+def test_this_one_on_a_tasks_page_is_the_task_not_a_project() -> None:
+    page = _on_page("task", "task-9", "Hunt for unusual VPN logins")
+    assert _calls("what's the history of this one?", page) == [
+        ("get_task_details", {"task_id": "task-9"})
+    ]
+
+
+def test_a_document_is_called_by_its_title_words_before_the_word_document() -> None:
+    assert said_document("could I read the Exploit Public-Facing Application doc") == (
+        "Exploit Public-Facing Application"
+    )
+    assert said_document("open this document") is None
+    assert _calls("what does the External Remote Services doc recommend?") == [
+        ("get_document_details", {"document_id": "T1133: External Remote Services"})
+    ]
+    # Whether a document has comments is in its details, not a search.
+    assert _calls("any notes on the T1190 document?") == [
+        ("get_document_details", {"document_id": "T1190: Exploit Public-Facing Application"})
+    ]
+
+
+def test_a_month_and_day_just_gone_are_this_years() -> None:
+    assert due_clause("due October 30", NOV_27, moved=True)[0] == "2026-10-30"  # type: ignore[index]
+    # Further back, the next one; a year said is kept.
+    assert due_clause("due September 2", NOV_27, moved=True)[0] == "2027-09-02"  # type: ignore[index]
+    assert due_clause("due November 2, 2027", NOV_27, moved=True)[0] == "2027-11-02"  # type: ignore[index]
+    rules = WorkspaceRules(lambda tool, **a: ToolCall("t", tool, dict(a)), clock=lambda: NOV_27)
+    stages = rules.plan("set the deadline of the drill to November 25", [], SYSTEM)
+    assert stages is not None
+    [call] = stages[0](None)  # type: ignore[misc]
+    assert call.arguments["due_date"] == "2026-11-25"
+
+
+def test_capabilities_asked_by_an_example_are_told() -> None:
+    stages = WorkspaceRules(lambda tool, **a: ToolCall("t", tool, dict(a))).plan(
+        "could you do things like close tasks and stuff", [], SYSTEM
+    )
+    assert stages is not None
+    told = stages[0](None)
+    assert isinstance(told, AIResponse)
+    assert "approve" in told.text
+
+
+def test_a_board_is_what_a_tracker_calls_a_project() -> None:
+    assert _calls("which boards are there") == [("get_projects", {})]
+
+
+def test_what_a_request_records_may_be_the_circumstances_told_before_it() -> None:
+    tools = [*TOOLS, ToolSpec("resolve_blocker", "resolve_blocker", {"type": "object"})]
+    reply = RulePolicy().complete_with_tools(
+        [Message("user", "the vendor confirmed Saturday night. resolve the check point blocker")],
+        tools,
+        system=SYSTEM,
+    )
+    assert [(c.name, dict(c.arguments)) for c in reply.tool_calls] == [
+        (
+            "resolve_blocker",
+            {
+                "blocker_id": "Waiting for the vendor maintenance window",
+                "resolution": "The vendor confirmed Saturday night",
+            },
+        )
+    ]
+    # Never a new task's title.
+    assert _policy_calls("We argued about it all day. Make a task out of it.") == []
