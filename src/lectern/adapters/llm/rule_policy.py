@@ -26,6 +26,7 @@ from typing import Any
 from lectern.adapters.llm.book_compound import BOOK_WORDS as _BOOK_WORDS
 from lectern.adapters.llm.book_compound import CompoundReading, fuller
 from lectern.adapters.llm.book_rules import BookRules
+from lectern.adapters.llm.catalog_spelling import CatalogBooks, CatalogSpelling
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
 from lectern.adapters.llm.list_rules import ListRules
 from lectern.adapters.llm.rule_replies import (
@@ -46,7 +47,6 @@ from lectern.adapters.understanding.book_plan import plan_books, title_in
 from lectern.adapters.understanding.compound import (
     retracted,
     title_within,
-    titles_in,
     without_more,
 )
 from lectern.adapters.understanding.intent_examples import (
@@ -65,8 +65,6 @@ from lectern.adapters.understanding.mentions import (
     names_from_prompt,
 )
 from lectern.adapters.understanding.referents import (
-    NotInCatalog,
-    SameTitle,
     _NoReferent,
     book_resolver,
     shown_list,
@@ -81,13 +79,12 @@ from lectern.adapters.understanding.ruled_out import (
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
-from lectern.adapters.understanding.spoken import said_forms, tidied, with_subtitle
+from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
-from lectern.application.understanding import key_of
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 
 _CHANGE_WISH = re.compile(
@@ -136,20 +133,6 @@ PART_FLOOR = 0.9
 """The least confidence a part of a several-change message needs to be read by meaning:
 parts are short, and one misread part ("take me off X" read as completing X) would add a
 change nobody asked for, where the whole message read alone proposes one right change."""
-_BOOK_ID = re.compile(r"^(?:book:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-_LOOKUPS = frozenset({"get_book_details", "similar_books"})
-"""Book tools that change nothing: the only ones a title read by its spelling may reach."""
-_CATALOG_BOOK = frozenset({"add_to_list", "rate_book", "propose_correction"})
-"""Changes whose book must be a catalog book: one that names none is asked about, not sent."""
-_IT_SAID = re.compile(r"^(?:it|this|that|this book|that book|this one|that one)$", re.I)
-RIVAL_SHARE = 0.03
-"""A book sharing a title is asked about when it has at least this share of the most read
-one's readers: Lukyanenko's *Night Watch* (a third of Pratchett's) is, and so are Erin
-Hunter's *Into the Wild* (7% of Krakauer's) and Coben's *The Stranger* (8% of Camus's): a
-list given the wrong one is a wrong change. Charlotte Brontë's *Emma* fragment (1% of
-Austen's) is not. (No book the dev splits expect acted on has a rival between 1% and 25%.)"""
-CatalogBooks = Callable[[str], Sequence[tuple[str, str, int]]]
-"""(title, first author, readers) of each catalog book a title names word for word."""
 APPROVE_REQUEST = re.compile(
     r"\b(?:approve|confirm|accept|execute|run)\b.{0,40}\b(?:all|every|pending|actions?|changes?)\b",
     re.I,
@@ -259,8 +242,7 @@ class RulePolicy(CompoundReading):
         self.titles = titles
         self.clock = clock or (lambda: datetime.now(UTC))
         self._counter = 0
-        self._read_in_catalog: set[str] = set()
-        """Titles the spelling matcher gave: catalog titles, so bounded by the catalog."""
+        self.catalog_books = CatalogSpelling(books, spelt)
         self.workspace = WorkspaceRules(self._call, self.clock)
         self.steps = BookSteps(self._call, titles)
         self.books = BookRules(self.steps, understanding)
@@ -304,7 +286,7 @@ class RulePolicy(CompoundReading):
             calls = [c for c in outcome if c.name in available]
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
-            unknown = self._not_in_catalog(calls)
+            unknown = self.catalog_books.not_in_catalog(calls)
             if unknown is not None:
                 return which_book(unknown).response(MODEL_ID)
             return AIResponse(_lead(done), tuple(calls), model=MODEL_ID)
@@ -315,74 +297,9 @@ class RulePolicy(CompoundReading):
     def _call(self, tool: str, **arguments: Any) -> ToolCall:
         book = arguments.get("book")
         if tool in BOOK_TOOLS and isinstance(book, str):
-            spelt = self._as_catalog_spells(book)
-            if self.spelt is not None and not self._holds(spelt):
-                # A look-up may read a misspelt title; a change only the title said whole
-                # without its subtitle ("Team of Rivals" for "Team of Rivals: The ...").
-                read = self.spelt(spelt)
-                if read and (tool in _LOOKUPS or with_subtitle(read, spelt)):
-                    spelt = read
-                    self._read_in_catalog.add(read)  # the matcher reads catalog titles only
-            arguments["book"] = spelt
+            arguments["book"] = self.catalog_books.as_argument(tool, book)
         self._counter += 1
         return ToolCall(f"rp-{self._counter}", tool, dict(arguments))
-
-    def _not_in_catalog(self, calls: Sequence[ToolCall]) -> NotInCatalog | None:
-        """The first change about to be proposed whose book names no catalog title.
-
-        Read on the calls the plan settled on, not while matchers try readings: a matcher
-        that tries "Americanah and Homegoing" as one book before splitting it asks nothing.
-        """
-        if self.books_titled is None:
-            return None
-        for call in calls:
-            book = call.arguments.get("book")
-            if call.name not in _CATALOG_BOOK or not isinstance(book, str):
-                continue
-            if book in self._read_in_catalog or self._holds(book) or _IT_SAID.match(book):
-                continue
-            like = self.spelt(book) if self.spelt else None
-            if like is not None and key_of(like)[: len(key_of(book))] == key_of(book):
-                continue  # "Ready Player" for *Ready Player One*: the tool reads a title's start
-            return NotInCatalog(book, like)
-        return None
-
-    def _holds(self, book: str) -> bool:
-        """Whether the catalog holds `book` as written (or it is an id): no spelling to read."""
-        return bool(_BOOK_ID.match(book)) or bool(self.books_titled and self.books_titled(book))
-
-    def _as_catalog_spells(self, book: str) -> str:
-        """The title as the catalog spells it, found inside what was said about it if need be.
-
-        Raises `SameTitle` when books by different authors, each widely read, share it: which
-        one is asked, never the more popular one guessed.
-        """
-        if self.books_titled is None or _BOOK_ID.match(book):
-            return book
-        books_titled = self.books_titled
-
-        def is_title(words: str) -> bool:
-            return bool(books_titled(words))
-
-        found = books_titled(book)
-        for said in () if found else said_forms(book):
-            found = books_titled(said)  # "lot forty nine" for *Lot 49*, and the like
-            if found:
-                break
-        if not found and "&" in book:
-            # "Crime & Punishment": an ampersand written for the title's "and".
-            book = re.sub(r"\s*&\s*", " and ", book)
-            found = books_titled(book)
-        if not found and len(titles_in(book, is_title)) == 1:
-            # Not a run of several titles ("The Shining and Carrie"): one title and more words.
-            inside = title_within(book, is_title)
-            found = books_titled(inside) if inside else ()
-        if not found:
-            return book
-        rivals = [b for b in found if b[2] >= RIVAL_SHARE * found[0][2]]
-        if len(rivals) > 1:
-            raise SameTitle(found[0][0], [b[1] for b in rivals])
-        return found[0][0]
 
     def _plan(
         self,
