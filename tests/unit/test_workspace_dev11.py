@@ -17,7 +17,7 @@ from lectern.adapters.understanding.request_sentence import request_after_circum
 from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.workspace_documents import said_document
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
-from tests.unit.test_workspace_phrasings import SYSTEM, _calls, _on_page
+from tests.unit.test_workspace_phrasings import SYSTEM, _asked, _calls, _on_page
 
 NOV_27 = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
 TOOLS = [
@@ -150,3 +150,23 @@ def test_what_a_request_records_may_be_the_circumstances_told_before_it() -> Non
     ]
     # Never a new task's title.
     assert _policy_calls("We argued about it all day. Make a task out of it.") == []
+
+
+def test_that_one_after_a_listing_of_several_tasks_is_asked() -> None:
+    listing = (
+        "3 tasks:\n1. Patch the Check Point gateways [task:11111111-1111-1111-1111-111111111111]\n"
+        "2. Hunt for unusual VPN logins [task:22222222-2222-2222-2222-222222222222]\n"
+        "3. Write the incident runbook [task:33333333-3333-3333-3333-333333333333]"
+    )
+    history = [Message("user", "list the vpn work"), Message("assistant", listing)]
+    question = _asked("hand that one over to bob", history=history)
+    assert "Which task" in question
+    # One task shown: "that one" is it.
+    shown = "Hunt for unusual VPN logins [task:22222222-2222-2222-2222-222222222222]"
+    one = [Message("user", "the hunt task?"), Message("assistant", shown)]
+    stages = WorkspaceRules(lambda tool, **a: ToolCall("t", tool, a)).plan(
+        "hand that one over to bob", one, SYSTEM
+    )
+    assert stages is not None
+    call = stages[0](None)
+    assert call[0].arguments["task_id"] == "22222222-2222-2222-2222-222222222222"

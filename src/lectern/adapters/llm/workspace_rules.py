@@ -176,6 +176,9 @@ class WorkspaceRules(
             for message in reversed(history):
                 if message.role == "assistant":
                     found = TASK_REF.findall(message.content)
+                    if len(set(found)) > 1:
+                        # a listing of several tasks: "assign that one to bob" is asked
+                        break
                     # a search that found one task ("[passage:task:<id>]"): "that task" is it
                     cited = set(_PASSAGE_TASK.findall(message.content))
                     if found or len(cited) == 1:

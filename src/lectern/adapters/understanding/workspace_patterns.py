@@ -237,7 +237,7 @@ _UNOWNED = (
 """A removal restated ("take bob off it, nobody owns it for now"): no part of the task."""
 ASSIGN = re.compile(
     rf"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?){_FOR_NOW}\W*$|"
-    rf"^(?:give|hand)\s+(?P<t2>.+?)\s+to\s+(?P<a2>[A-Za-z][\w.-]*){_FOR_NOW}\W*$|"
+    rf"^(?:give|hand)\s+(?P<t2>.+?)(?:\s+over)?\s+to\s+(?P<a2>[A-Za-z][\w.-]*){_FOR_NOW}\W*$|"
     # "unassign the drill", "remove the assignee from it", "clear the owner of the runbook"
     rf"^(?:unassign|de-?assign|un-assign)\s+(?P<t3>.+?){_FOR_NOW}{_UNOWNED}\W*$|"
     rf"^(?:remove|clear|drop|delete)\s+(?:the\s+)?(?:assignee|owner|assignment)\s+"
