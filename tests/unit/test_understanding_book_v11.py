@@ -1,0 +1,122 @@
+"""Mechanisms the eleventh pass's book requests lacked, each phrased fresh (no sentence of it).
+
+From dev11 (pool-v11): a value taken back and said again ("to A, no wait, to B") for removals,
+renames, adds and moves, and a removal from a list never read as deleting lists; two lists made
+with one verb; a part asking for "similar books" after a part that named one; the lists asked
+for by who has them; corrections whose right value is what the record "should be" or is
+"actually" (every writer named, never a pronoun), or with no value said at all; a change asked
+as whether it can be done; a rename said as changing a name; a book's card; "in your
+catalogue" after a question; "too" for "to" before a list; "clear out my list" asked about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
+from lectern.adapters.understanding.self_corrected import settled_value
+from lectern.application.assistant.names import NAMES_HEADER
+from lectern.domain.assistant import Message, ToolSpec
+
+CATALOG = {
+    "gilead": "Gilead",
+    "the secret history": "The Secret History",
+    "piranesi": "Piranesi",
+    "the goldfinch": "The Goldfinch",
+    "a gentleman in moscow": "A Gentleman in Moscow",
+}
+LISTS = ("Summer", "Cabin", "Loans", "Someday")
+SYSTEM = "\n".join([NAMES_HEADER, "- reader: ana", *(f"- list: {name}" for name in LISTS)])
+TOOLS = [ToolSpec(name, "", {}) for name in BOOK_TOOLS]
+
+
+def _key(words: str) -> str:
+    return " ".join(words.strip().casefold().split())
+
+
+def _is_title(words: str) -> bool:
+    return _key(words) in CATALOG
+
+
+def _books(title: str) -> Sequence[tuple[str, str, int]]:
+    found = CATALOG.get(_key(title))
+    return [(found, "Someone", 10)] if found else []
+
+
+def _calls(text: str, system: str = SYSTEM) -> list[tuple[str, dict[str, Any]]] | str:
+    policy = RulePolicy(titles=_is_title, books=_books)
+    reply = policy.complete_with_tools([Message("user", text)], TOOLS, system=system)
+    if not reply.tool_calls:
+        return reply.text
+    return [(c.name, dict(c.arguments)) for c in reply.tool_calls]
+
+
+# --- a value taken back ----------------------------------------------------------------------
+
+
+def test_a_list_taken_back_in_a_removal_is_replaced_and_no_list_is_deleted() -> None:
+    said = "take Piranesi off Cabin -- actually no, off Loans, Cabin keeps it"
+    assert _calls(said) == [("remove_from_list", {"list": "Loans", "book": "Piranesi"})]
+
+
+def test_a_new_name_taken_back_in_a_rename_is_replaced() -> None:
+    said = "rename Someday to Later, no wait, to Eventually maybe"
+    assert _calls(said) == [("rename_list", {"list": "Someday", "new_name": "Eventually maybe"})]
+
+
+def test_a_bare_value_after_i_mean_replaces_the_last_one() -> None:
+    assert _calls("put Gilead on Cabin, I mean Summer") == [
+        ("add_to_list", {"list": "Summer", "book": "Gilead"})
+    ]
+
+
+def test_a_bare_value_that_is_no_list_replaces_the_book_not_the_list() -> None:
+    assert _calls("stick Gilead on Cabin, sorry I meant Piranesi") == [
+        ("add_to_list", {"list": "Cabin", "book": "Piranesi"})
+    ]
+
+
+def test_a_book_taken_back_before_its_list_is_replaced() -> None:
+    assert _calls("put Gilead, oops, Piranesi on Cabin") == [
+        ("add_to_list", {"list": "Cabin", "book": "Piranesi"})
+    ]
+
+
+def test_where_the_book_is_said_again_is_where_it_comes_from() -> None:
+    assert _calls("drop Gilead from Loans - hang on, it's on Someday") == [
+        ("remove_from_list", {"list": "Someday", "book": "Gilead"})
+    ]
+
+
+def test_no_alone_takes_back_a_capitalised_name() -> None:
+    assert _calls("rename Cabin to Lodge, no, Chalet") == [
+        ("rename_list", {"list": "Cabin", "new_name": "Chalet"})
+    ]
+
+
+def test_only_the_phrase_taken_back_changes_in_a_move() -> None:
+    assert settled_value("move Gilead from Cabin to Summer - sorry, from Loans") == (
+        "move Gilead from Loans to Summer"
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add Gilead to Summer, no rush",  # "no" alone may begin a remark
+        "rate Gilead 4 stars, actually make it 5",  # a grade again: the grade readers' part
+        "add Gilead to Summer... wait, add Piranesi to Cabin",  # a request said again whole
+    ],
+)
+def test_what_is_no_value_taken_back_is_left_as_said(said: str) -> None:
+    assert settled_value(said) == said
+
+
+def test_removing_from_two_named_lists_never_deletes_them() -> None:
+    said = "remove Gilead from Cabin and Summer, it's done"
+    calls = _calls(said)
+    assert isinstance(calls, str) or all(name != "delete_list" for name, _ in calls)
