@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.understanding.compound import clauses
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.application.assistant.names import NAMES_HEADER
@@ -120,3 +121,46 @@ def test_removing_from_two_named_lists_never_deletes_them() -> None:
     said = "remove Gilead from Cabin and Summer, it's done"
     calls = _calls(said)
     assert isinstance(calls, str) or all(name != "delete_list" for name, _ in calls)
+
+
+# --- compounds -------------------------------------------------------------------------------
+
+
+def test_two_lists_made_with_one_verb_are_two_lists() -> None:
+    assert clauses("make a Westerns list and a Sagas one") == [
+        "make a list called Westerns",
+        "make a list called Sagas",
+    ]
+    assert _calls("start a new Essays list & a Letters list") == [
+        ("create_list", {"name": "Essays"}),
+        ("create_list", {"name": "Letters"}),
+    ]
+
+
+def test_two_lists_named_after_the_plural_are_two_lists() -> None:
+    assert _calls("set up two new lists: Myths and Fables") == [
+        ("create_list", {"name": "Myths"}),
+        ("create_list", {"name": "Fables"}),
+    ]
+
+
+def test_a_list_named_with_and_inside_is_one_list() -> None:
+    assert clauses("create a Rock and Roll list") == []
+
+
+def test_similar_books_after_a_named_book_are_like_that_book() -> None:
+    assert _calls("What is Piranesi about, then recommend some similar novels") == [
+        ("get_book_details", {"book": "Piranesi"}),
+        ("similar_books", {"book": "Piranesi", "limit": 5}),
+    ]
+
+
+def test_the_lists_asked_for_by_who_has_them_after_a_deletion() -> None:
+    assert _calls("bin my Loans list, then tell me what lists I still have") == [
+        ("delete_list", {"list": "Loans"}),
+        ("get_reading_lists", {}),
+    ]
+
+
+def test_counts_across_every_list_are_the_reading_lists() -> None:
+    assert _calls("how many titles sit on all of my lists") == [("get_reading_lists", {})]

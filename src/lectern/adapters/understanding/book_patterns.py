@@ -52,10 +52,13 @@ NOT_YOUTH = re.compile(
     re.I,
 )
 LISTS = re.compile(
-    r"^(?:what|which|show|list|tell me|pull up|bring up|open|display|see|view)\b.{0,30}"
+    r"^(?:what|which|show|list|tell me|pull up|bring up|open|display|see|view|how\s+many)\b"
     # "my shelves" are the reader's lists; "which shelves" asks about the catalog.
-    r"\b(?:(?:my|the)\s+(?:reading\s+)?lists|my\s+(?:own\s+)?shelves)\b"
-    r"|^(?:do i have|what) (?:any )?(?:reading )?lists",
+    r".{0,30}\b(?:(?:my|the)\s+(?:reading\s+)?lists|my\s+(?:own\s+)?shelves)\b"
+    r"|^(?:do i have|what) (?:any )?(?:reading )?lists"
+    # "show me which lists I have left": the lists asked for by who has them.
+    r"|^(?:(?:show|tell)(?:\s+me)?\s+)?(?:which|what)\s+(?:reading\s+)?lists\s+(?:do\s+)?"
+    r"(?:i|we)\s+(?:still\s+|now\s+)?(?:have|got)\b",
     re.I,
 )
 LIST_DETAILS = re.compile(
@@ -199,8 +202,12 @@ SIMILAR = re.compile(
     r"|^if\s+(?:i|you)\s+(?:liked|loved|enjoyed|adored)\s+(?P<title7>.+?),?\s+what\s+"
     r"(?:else|next|other\s+books?)\b"
     # "sounds fun - anything similar?": the book in view, no title said.
-    r"|\b(?P<bare>anything|something|any\s+more|more|others?|ones|books?)\s+(?:similar|alike|"
-    r"like\s+(?:it|this|that)(?:\s+one)?)\W*$",
+    r"|\b(?P<bare>(?:anything|something|any\s+more|more|others?|ones|books?)\s+(?:similar|alike|"
+    r"like\s+(?:it|this|that)(?:\s+one)?)|"
+    # "... and find me similar books": the adjective before the noun, still no title said.
+    r"^(?:please\s+)?(?:find|show|get|recommend|suggest|give|list|pull\s+up)\s+(?:me\s+|us\s+)?"
+    r"(?:some\s+|a\s+few\s+|more\s+)?(?:similar|comparable)\s+(?:books?|novels?|titles?|reads|"
+    r"ones|stuff))\W*$",
     re.I,
 )
 REASON_WORDS = (
