@@ -18,6 +18,7 @@ import pytest
 
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.compound import clauses
+from lectern.adapters.understanding.corrections import authors_of, year_of
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.application.assistant.names import NAMES_HEADER
@@ -164,3 +165,47 @@ def test_the_lists_asked_for_by_who_has_them_after_a_deletion() -> None:
 
 def test_counts_across_every_list_are_the_reading_lists() -> None:
     assert _calls("how many titles sit on all of my lists") == [("get_reading_lists", {})]
+
+
+# --- corrections -----------------------------------------------------------------------------
+
+
+def test_the_writers_the_record_should_credit_are_each_kept() -> None:
+    said = "Gilead was co-authored by Ann Lee, so the authors should be Tom Park and Ann Lee"
+    assert authors_of(said) == ["Tom Park", "Ann Lee"]
+
+
+def test_a_pronoun_is_never_a_writer() -> None:
+    said = "Piranesi credits Jo Bell as author. He only edited it; author should be just Mia Cole"
+    assert authors_of(said) == ["Mia Cole"]
+    assert authors_of("Gilead names Jo Bell. He only wrote notes") is None
+
+
+def test_the_author_field_should_say_one_name_not_the_others() -> None:
+    said = "The Goldfinch byline should only say Rosa Diaz, not Ken Abe and the editor"
+    assert authors_of(said) == ["Rosa Diaz"]
+
+
+def test_the_year_said_to_be_right_wins_over_the_year_shown() -> None:
+    assert year_of("the record has it from 1998 - it was actually 1997, please fix") == 1997
+    assert year_of("Gilead shows 2011 but the publication year should be 2004") == 2004
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("could you correct the writer of Piranesi?", "writer of Piranesi"),
+        ("Please update the publication year for book Gilead.", "publication year of Gilead"),
+        ("change the language", "language be"),
+        ("fix Piranesi's writer please", "writer of Piranesi"),
+        ("the date on The Goldfinch looks wrong, could you fix it?", "date of The Goldfinch"),
+    ],
+)
+def test_a_field_to_change_with_no_value_is_asked(said: str, asked: str) -> None:
+    reply = _calls(said)
+    assert isinstance(reply, str) and asked in reply
+
+
+def test_a_list_to_clear_with_none_named_is_asked_never_deleted() -> None:
+    reply = _calls("empty out the list")
+    assert isinstance(reply, str) and "Which list" in reply

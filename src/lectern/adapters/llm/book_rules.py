@@ -28,6 +28,7 @@ from lectern.adapters.understanding.book_patterns import (
     EXCLUDE_AUTHOR,
     EXCLUDE_CATEGORY,
     FACETS,
+    FIELD_UNSAID,
     HOW_LONG,
     LANGUAGE_Q,
     NOT_YOUTH,
@@ -250,6 +251,18 @@ class BookRules:
             which = f" {_clean(unsaid.group('book'))}" if unsaid.group("book") else " the book"
             asked = f"Which category should{which} be under?"
             return [lambda _: AIResponse(asked, model=MODEL_ID)]
+        field = FIELD_UNSAID.match(text)
+        if field:
+            # A change with nothing to change it to: the right value is asked, never guessed.
+            book = field.group("book") or field.group("book2") or field.group("book3")
+            which = f" of {_clean(book)}" if book else ""
+            named = field.group("field") or field.group("field2") or field.group("field3")
+            said = " ".join(named.casefold().split()).replace(" field", "")
+            question = (
+                f"What should the {said}{which} be? Tell me the right value and I'll send "
+                "the correction."
+            )
+            return [lambda _: AIResponse(question, model=MODEL_ID)]
         return self._stated_correction(text, it)
 
     def _stated_correction(self, text: str, it: Callable[[str], str]) -> list[Step]:

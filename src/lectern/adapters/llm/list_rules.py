@@ -362,6 +362,13 @@ class ListRules:
     def delete(self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()) -> list[Step]:
         """A list deleted; which list is asked when the message names none."""
         del it
+        if _CLEARED_UNNAMED.match(text) and len(lists) != 1:
+            # "clear out my list": which one, and emptying is no deletion; never guessed.
+            asked = Clarification(
+                "Which list should I clear out? I can take books off it, or delete the list.",
+                tuple(lists)[:3],
+            )
+            return [lambda _: asked.response(MODEL_ID)]
         match = DELETE.match(text)
         if not match:
             return self._several_deleted(text, lists)

@@ -182,6 +182,22 @@ CATEGORY_UNSAID = re.compile(
     re.I,
 )
 """A category to change with no new one said: which it should be is asked."""
+FIELD_UNSAID = re.compile(
+    r"^(?:please\s+)?(?:correct|change|fix|update|edit|amend)\s+(?:the\s+|its\s+)?"
+    r"(?P<field>authors?|writers?|author\s+field|language|(?:publication\s+|published\s+)?"
+    r"(?:year|date))(?:\s+(?:of|on|for|in)\s+(?:the\s+)?(?:book\s+)?"
+    r"(?P<book>(?:(?!\b(?:to|as|into)\b)[^.,;!?])+?))?(?:\s+(?:please|pls))?\W*$|"
+    # "fix Coraline's author", "the year on X is wrong, can you fix it?": still no value said
+    r"^(?:please\s+)?(?:correct|change|fix|update|edit|amend)\s+(?P<book2>[^.,;!?]+?)['’]s?\s+"
+    r"(?P<field2>authors?|writers?|language|(?:publication\s+|published\s+)?(?:year|date))"
+    r"(?:\s+(?:please|pls))?\W*$|"
+    r"^(?:the\s+)?(?P<field3>authors?|writers?|language|(?:publication\s+|published\s+)?(?:year|"
+    r"date))\s+(?:of|on|for|in)\s+(?P<book3>[^.,;!?]+?)\s+(?:is|looks|seems)\s+(?:wrong|"
+    r"incorrect|off|not\s+right|a\s+mistake|mistaken)(?:\W+(?:(?:can|could)\s+you\s+|please\s+)?"
+    r"(?:fix|correct|sort|change)\s+(?:it|that)(?:\s+please)?)?\W*$",
+    re.I,
+)
+"""A record's field to change with no value said ("fix the author on X"): the value is asked."""
 SIMILAR = re.compile(
     r"(?:books?|novels?|titles?|reads|ones|something|anything|more)\s+"
     r"(?:like|similar to|comparable to|akin to|in the vein of)\s+"
