@@ -20,6 +20,7 @@ from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.compound import clauses
 from lectern.adapters.understanding.corrections import authors_of, year_of
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
+from lectern.adapters.understanding.request_frames import unframed
 from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.domain.assistant import Message, ToolSpec
@@ -209,3 +210,42 @@ def test_a_field_to_change_with_no_value_is_asked(said: str, asked: str) -> None
 def test_a_list_to_clear_with_none_named_is_asked_never_deleted() -> None:
     reply = _calls("empty out the list")
     assert isinstance(reply, str) and "Which list" in reply
+
+
+# --- requests in frames ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("is it possible to stick Gilead on Cabin?", "stick Gilead on Cabin"),
+        ("how can I drop Piranesi from Loans", "drop Piranesi from Loans"),
+        ("change the name of Cabin to Lakehouse", "rename Cabin to Lakehouse"),
+        ("update Loans's name to Lent out", "rename Loans to Lent out"),
+        ("pop gilead too my Cabin list", "pop gilead to my Cabin list"),
+        ("take piranesi off me loans list", "take piranesi off my loans list"),
+        ("would it be possible to rate Gilead 4", "rate Gilead 4"),
+        ("how do I reset my password", "how do I reset my password"),
+    ],
+)
+def test_a_framed_request_is_read_as_the_request(said: str, read: str) -> None:
+    assert unframed(said) == read
+
+
+def test_a_change_asked_as_whether_it_can_be_done_is_made() -> None:
+    assert _calls("Is there any way for me to add The Secret History to my summer list?") == [
+        ("add_to_list", {"list": "Summer", "book": "The Secret History"})
+    ]
+
+
+def test_a_title_that_is_a_books_card_or_listing_is_its_details() -> None:
+    assert _calls("bring up the listing for A Gentleman in Moscow")[0] == (  # type: ignore[index]
+        "get_book_details",
+        {"book": "A Gentleman in Moscow"},
+    )
+
+
+def test_where_the_answer_is_kept_is_no_part_of_a_language_question() -> None:
+    assert _calls("which language is The Goldfinch written in, according to your records?")[
+        0  # type: ignore[index]
+    ] == ("get_book_details", {"book": "The Goldfinch"})

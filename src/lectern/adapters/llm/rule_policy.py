@@ -70,6 +70,7 @@ from lectern.adapters.understanding.referents import (
     shown_list,
     which_book,
 )
+from lectern.adapters.understanding.request_frames import unframed
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     names_workspace_thing,
@@ -388,7 +389,9 @@ class RulePolicy(CompoundReading):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
         # "scrap my Winter list please": thanks and please at the end are not the request.
-        text = POLITE.sub("", _WISH.sub("", _ASKING_U.sub("", LABEL.sub("", text)))) or text
+        text = unframed(
+            POLITE.sub("", _WISH.sub("", _ASKING_U.sub("", LABEL.sub("", text)))) or text
+        )
         # "add X... wait, it's there. ok then add Y": only the request settled on.
         names = names_from_prompt(system)
         text = without_more(retracted(settled_value(text, names.of("list"))))

@@ -258,7 +258,8 @@ ABOUT = re.compile(
     r"stuff)\b)(?P<title7>.+?)|"
     # "bring up the record for X": the same, said as a page to open
     r"(?:pull|bring|call|look)\s+up\s+(?:the\s+|its\s+)?(?:info(?:rmation)?|details|record|"
-    r"entry|page)\s+(?:on|about|for|of)\s+(?P<title8>.+?))\W*$",
+    r"entry|page|card|profile|listing|file|blurb|summary|rundown|fact\s*sheet)\s+"
+    r"(?:on|about|for|of)\s+(?P<title8>.+?))\W*$",
     re.I,
 )
 BY_WRITER_AFTER = re.compile(r"\s+by\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*$")
@@ -271,7 +272,11 @@ HOW_LONG = re.compile(
 )
 """A book's length asked ("how long is it?")."""
 LANGUAGE_Q = re.compile(
-    r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in\W*$", re.I
+    r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in"
+    # "..., in your catalogue?": where the answer is kept, no part of the question
+    r"(?:\W+(?:in|on|according\s+to|per)\s+(?:your|the|this)\s+(?:catalog(?:ue)?|records?|"
+    r"system|library|database|site|app))?\W*$",
+    re.I,
 )
 FACETS = re.compile(
     r"\b(?:what|which)\s+(?:languages|categories|genres|shelves)\b|\bhow many books\b", re.I
