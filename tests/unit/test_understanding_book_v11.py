@@ -101,6 +101,17 @@ def test_no_alone_takes_back_a_capitalised_name() -> None:
     ]
 
 
+def test_a_filler_before_the_take_back_is_part_of_it() -> None:
+    assert _calls("pull Gilead out of Summer - umm no, out of Loans") == [
+        ("remove_from_list", {"list": "Loans", "book": "Gilead"})
+    ]
+
+
+def test_the_first_change_kept_undone_leaves_only_the_second() -> None:
+    said = "take Piranesi off Cabin... actually leave it there, and drop it from Someday"
+    assert _calls(said) == [("remove_from_list", {"list": "Someday", "book": "Piranesi"})]
+
+
 def test_only_the_phrase_taken_back_changes_in_a_move() -> None:
     assert settled_value("move Gilead from Cabin to Summer - sorry, from Loans") == (
         "move Gilead from Loans to Summer"

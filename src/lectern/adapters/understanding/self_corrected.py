@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from lectern.adapters.understanding.compound import ACTION_VERB
 
-_SOFT = r"no|nope|nah"
+_SOFT = r"no|nope|nah|hmm+|um+|uh+|erm*|oh|ah"
 _STRONG = (
     r"wait|actually|sorry|oops|i\s+mean|or\s+rather|rather|make\s+(?:that|it)|scratch\s+that|"
     r"hang\s+on|hold\s+on|correction|my\s+bad|i\s+meant"
@@ -50,6 +50,13 @@ _GRADE_OR_POINTER = re.compile(
 )
 _AFTER_VERB = re.compile(rf"\s(?P<prep>{_PREPOSITION})\s", re.I)
 _SENTENCE = re.compile(r"^[^.!?]*")
+_KEPT_THEN = re.compile(
+    r"^(?:keep|leave)\s+(?:it|that|them)(?:\s+(?:there|where\s+it\s+is|(?:on|in)\s+[^,]+?))?\s*"
+    rf"(?:,\s*|\s+)(?:and|but)?\s*(?:just\s+|instead\s+)?(?P<new>{ACTION_VERB}\b[^.!?]*)",
+    re.I,
+)
+"""The first change kept undone, then another ("actually keep it there and drop it from B")."""
+_IT = re.compile(r"\b(?:it|that|them)\b", re.I)
 
 
 def _group(preposition: str) -> str:
@@ -105,6 +112,13 @@ def settled_value(text: str, lists: Sequence[str] = ()) -> str:
         if opens is None:
             continue
         after = text[taken_back.end() :]
+        kept = _KEPT_THEN.match(after)
+        if kept is not None:
+            # "it" in the new change is the book the first one named
+            first = _AFTER_VERB.search(before, opens.end())
+            book = before[opens.end() : first.start() if first else len(before)].strip()
+            new = re.sub(r"\s+instead\W*$", "", kept["new"].strip(), flags=re.I)
+            return _IT.sub(book, new, count=1) if book else text
         fragment = _FRAGMENT.match(after)
         if fragment is None or _GRADE_OR_POINTER.search(fragment["value"]):
             continue
