@@ -175,8 +175,16 @@ def test_the_lists_asked_for_by_who_has_them_after_a_deletion() -> None:
     ]
 
 
-def test_counts_across_every_list_are_the_reading_lists() -> None:
-    assert _calls("how many titles sit on all of my lists") == [("get_reading_lists", {})]
+@pytest.mark.parametrize(
+    "said",
+    [
+        "how many titles sit on all of my lists",
+        "what is in every list",
+        "list my other lists",
+    ],
+)
+def test_counts_across_every_list_are_the_reading_lists(said: str) -> None:
+    assert _calls(said) == [("get_reading_lists", {})]
 
 
 # --- corrections -----------------------------------------------------------------------------
@@ -198,6 +206,17 @@ def test_the_author_field_should_say_one_name_not_the_others() -> None:
     assert authors_of(said) == ["Rosa Diaz"]
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Piranesi lists 2019 as its year - should be 2020.",
+        "Piranesi carries the year as 2019, it should be 2020",
+    ],
+)
+def test_the_year_field_said_before_its_value_names_no_book(said: str) -> None:
+    assert _calls(said) == [("propose_correction", {"book": "Piranesi", "published_year": 2020})]
+
+
 def test_the_year_said_to_be_right_wins_over_the_year_shown() -> None:
     assert year_of("the record has it from 1998 - it was actually 1997, please fix") == 1997
     assert year_of("Gilead shows 2011 but the publication year should be 2004") == 2004
@@ -211,6 +230,8 @@ def test_the_year_said_to_be_right_wins_over_the_year_shown() -> None:
         ("change the language", "language be"),
         ("fix Piranesi's writer please", "writer of Piranesi"),
         ("the date on The Goldfinch looks wrong, could you fix it?", "date of The Goldfinch"),
+        ("Gilead's language needs correcting", "language of Gilead"),
+        ("I'd like to amend the authors for Piranesi", "authors of Piranesi"),
     ],
 )
 def test_a_field_to_change_with_no_value_is_asked(said: str, asked: str) -> None:
@@ -237,6 +258,8 @@ def test_a_list_to_clear_with_none_named_is_asked_never_deleted() -> None:
         ("take piranesi off me loans list", "take piranesi off my loans list"),
         ("would it be possible to rate Gilead 4", "rate Gilead 4"),
         ("how do I reset my password", "how do I reset my password"),
+        ("is there a way you could drop Gilead off Cabin", "drop Gilead off Cabin"),
+        ("rename the Cabin list as Lakehouse", "rename the Cabin list to Lakehouse"),
     ],
 )
 def test_a_framed_request_is_read_as_the_request(said: str, read: str) -> None:
@@ -249,8 +272,12 @@ def test_a_change_asked_as_whether_it_can_be_done_is_made() -> None:
     ]
 
 
-def test_a_title_that_is_a_books_card_or_listing_is_its_details() -> None:
-    assert _calls("bring up the listing for A Gentleman in Moscow")[0] == (  # type: ignore[index]
+@pytest.mark.parametrize(
+    "said",
+    ["bring up the listing for A Gentleman in Moscow", "open the profile of A Gentleman in Moscow"],
+)
+def test_a_books_card_or_listing_is_its_details(said: str) -> None:
+    assert _calls(said)[0] == (  # type: ignore[index]
         "get_book_details",
         {"book": "A Gentleman in Moscow"},
     )

@@ -254,9 +254,10 @@ class BookRules:
         field = FIELD_UNSAID.match(text)
         if field:
             # A change with nothing to change it to: the right value is asked, never guessed.
-            book = field.group("book") or field.group("book2") or field.group("book3")
+            found = field.groupdict()
+            book = next((found[k] for k in ("book", "book2", "book3", "book4") if found[k]), None)
             which = f" of {_clean(book)}" if book else ""
-            named = field.group("field") or field.group("field2") or field.group("field3")
+            named = next(found[k] for k in ("field", "field2", "field3", "field4") if found[k])
             said = " ".join(named.casefold().split()).replace(" field", "")
             question = (
                 f"What should the {said}{which} be? Tell me the right value and I'll send "

@@ -19,7 +19,7 @@ _CHANGE_VERB = (
 )
 _CAN_IT_BE_DONE = re.compile(
     r"^(?:(?:hey|hi|so|um+|quick\s+question)\W+)*"
-    r"(?:is\s+there\s+(?:a|any)\s+way\s+(?:for\s+(?:me|you)\s+)?to|"
+    r"(?:is\s+there\s+(?:a|any)\s+way\s+(?:(?:for\s+(?:me|you)\s+)?to|(?:i|you)\s+(?:can|could))|"
     r"is\s+it\s+possible\s+(?:for\s+(?:me|you)\s+)?to|(?:how|where)\s+(?:do|can|could|would)\s+i|"
     r"(?:can|could|may)\s+i|am\s+i\s+able\s+to|do\s+you\s+know\s+how\s+to|"
     r"would\s+it\s+be\s+possible\s+(?:for\s+(?:me|you)\s+)?to|any\s+chance\s+(?:you\s+could|"
@@ -36,6 +36,10 @@ _NAME_CHANGED = re.compile(
     re.I,
 )
 """A rename said as changing a name ("change the name of A to B", "change A's name to B")."""
+_RENAMED_AS = re.compile(
+    r"^(?:please\s+)?rename\s+(?P<old>.+?)\s+as\s+(?P<new>[^,.;!?]+)\W*$", re.I
+)
+"""A rename whose new name follows "as" ("rename my Maybe list as Perhaps")."""
 _TOO_FOR_TO = re.compile(r"\btoo\s+(?=(?:my|the|our|a)\s)", re.I)
 _FORM_FOR_FROM = re.compile(r"\bform\s+(?=(?:my|the|our)\s)", re.I)
 _ME_FOR_MY = re.compile(
@@ -49,6 +53,9 @@ def unframed(text: str) -> str:
     text = _CAN_IT_BE_DONE.sub("", text.strip(), count=1)
     if text.endswith("?") and re.match(rf"^(?:please\s+)?{_CHANGE_VERB}\b", text, re.I):
         text = text[:-1]  # what was a question is now the request
+    said_as = _RENAMED_AS.match(text)
+    if said_as is not None:
+        text = f"rename {said_as['old']} to {said_as['new']}"
     renamed = _NAME_CHANGED.match(text)
     if renamed is not None:
         old = renamed.group("old") or renamed.group("old2")
