@@ -49,7 +49,7 @@ _GRADE_OR_POINTER = re.compile(
     r"^(?:a\s+)?(?:[0-9]+|one|two|three|four|five)\b|\b(?:it|this|that|them|those|these)\b", re.I
 )
 _AFTER_VERB = re.compile(rf"\s(?P<prep>{_PREPOSITION})\s", re.I)
-_SENTENCE = re.compile(r"^[^.!?]*")
+_SENTENCE = re.compile(r"[.!?]")
 _KEPT_THEN = re.compile(
     r"^(?:keep|leave)\s+(?:it|that|them)(?:\s+(?:there|where\s+it\s+is|(?:on|in)\s+[^,]+?))?\s*"
     rf"(?:,\s*|\s+)(?:and|but)?\s*(?:just\s+|instead\s+)?(?P<new>{ACTION_VERB}\b[^.!?]*)",
@@ -135,7 +135,8 @@ def settled_value(text: str, lists: Sequence[str] = ()) -> str:
         elif preposition is not None:
             settled = _replaced(before, preposition, value)
         elif not _AFTER_VERB.search(before, opens.end()):
-            settled = _object_replaced(before, opens.end(), _SENTENCE.match(after)[0].strip())
+            sentence = _SENTENCE.split(after, maxsplit=1)[0].strip()
+            settled = _object_replaced(before, opens.end(), sentence)
         else:
             last = list(_AFTER_VERB.finditer(before))[-1]
             names_list = _key(before[last.end() :]) in stored
