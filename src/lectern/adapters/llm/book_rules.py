@@ -28,6 +28,7 @@ from lectern.adapters.understanding.book_patterns import (
     EXCLUDE_AUTHOR,
     EXCLUDE_CATEGORY,
     FACETS,
+    FIELD_UNSAID,
     HOW_LONG,
     LANGUAGE_Q,
     NOT_YOUTH,
@@ -250,6 +251,19 @@ class BookRules:
             which = f" {_clean(unsaid.group('book'))}" if unsaid.group("book") else " the book"
             asked = f"Which category should{which} be under?"
             return [lambda _: AIResponse(asked, model=MODEL_ID)]
+        field = FIELD_UNSAID.match(text)
+        if field:
+            # A change with nothing to change it to: the right value is asked, never guessed.
+            found = field.groupdict()
+            book = next((found[k] for k in ("book", "book2", "book3", "book4") if found[k]), None)
+            which = f" of {_clean(book)}" if book else ""
+            named = next(found[k] for k in ("field", "field2", "field3", "field4") if found[k])
+            said = " ".join(named.casefold().split()).replace(" field", "")
+            question = (
+                f"What should the {said}{which} be? Tell me the right value and I'll send "
+                "the correction."
+            )
+            return [lambda _: AIResponse(question, model=MODEL_ID)]
         return self._stated_correction(text, it)
 
     def _stated_correction(self, text: str, it: Callable[[str], str]) -> list[Step]:

@@ -164,6 +164,13 @@ _SEVERAL_DELETED = re.compile(
     r"(?:\s+(?:reading\s+)?lists)?\W*$",
     re.I,
 )
+_CLEARED_UNNAMED = re.compile(
+    r"^(?:please\s+)?(?:clear|empty|clean|wipe)\s+(?:out\s+|up\s+)?(?:my|the|a|this|that)\s+"
+    r"(?:reading\s+)?list(?:\s+out)?\W*$",
+    re.I,
+)
+"""A list to be emptied with none named ("clear out my list")."""
+_FROM_A_LIST = re.compile(r"\b(?:from|off|out\s+of)\b", re.I)
 _REASON_AFTER = re.compile(rf"\s*[,;.!-]+\s*{REASON_WORDS}\b.*$", re.I)
 """Why, said after the request, after any punctuation ("... - I'm starting over"): no part of
 a list's name."""
@@ -355,6 +362,13 @@ class ListRules:
     def delete(self, text: str, it: Callable[[str], str], lists: Sequence[str] = ()) -> list[Step]:
         """A list deleted; which list is asked when the message names none."""
         del it
+        if _CLEARED_UNNAMED.match(text) and len(lists) != 1:
+            # "clear out my list": which one, and emptying is no deletion; never guessed.
+            asked = Clarification(
+                "Which list should I clear out? I can take books off it, or delete the list.",
+                tuple(lists)[:3],
+            )
+            return [lambda _: asked.response(MODEL_ID)]
         match = DELETE.match(text)
         if not match:
             return self._several_deleted(text, lists)
@@ -373,7 +387,8 @@ class ListRules:
         theirs) is never read as two deletions.
         """
         match = _SEVERAL_DELETED.match(_REASON_AFTER.sub("", text))
-        if not match or not lists:
+        if not match or not lists or _FROM_A_LIST.search(match["run"]):
+            # "remove X from A ... from B" takes a book off a list: never a list deleted.
             return []
         said = [
             _clean(name) for name in re.split(r"\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+", match["run"])

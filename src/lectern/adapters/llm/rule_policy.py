@@ -70,6 +70,7 @@ from lectern.adapters.understanding.referents import (
     shown_list,
     which_book,
 )
+from lectern.adapters.understanding.request_frames import unframed
 from lectern.adapters.understanding.request_sentence import request_after_circumstances
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
@@ -79,6 +80,7 @@ from lectern.adapters.understanding.ruled_out import (
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
+from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
@@ -354,10 +356,12 @@ class RulePolicy(CompoundReading):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
         # "scrap my Winter list please": thanks and please at the end are not the request.
-        text = POLITE.sub("", _WISH.sub("", _ASKING_U.sub("", LABEL.sub("", text)))) or text
+        text = unframed(
+            POLITE.sub("", _WISH.sub("", _ASKING_U.sub("", LABEL.sub("", text)))) or text
+        )
         # "add X... wait, it's there. ok then add Y": only the request settled on.
-        text = without_more(retracted(text))
         names = names_from_prompt(system)
+        text = without_more(retracted(settled_value(text, names.of("list"))))
         shown = shown_list(history)
         if shown and not nested and not _names_any(text, names.of("list")):
             # Just after a list was shown, "take Emma off it" (or off no list said) means it.

@@ -52,10 +52,17 @@ NOT_YOUTH = re.compile(
     re.I,
 )
 LISTS = re.compile(
-    r"^(?:what|which|show|list|tell me|pull up|bring up|open|display|see|view)\b.{0,30}"
+    r"^(?:what|which|show|list|tell me|pull up|bring up|open|display|see|view|how\s+many)\b"
     # "my shelves" are the reader's lists; "which shelves" asks about the catalog.
-    r"\b(?:(?:my|the)\s+(?:reading\s+)?lists|my\s+(?:own\s+)?shelves)\b"
-    r"|^(?:do i have|what) (?:any )?(?:reading )?lists",
+    r".{0,30}\b(?:(?:my|the)\s+(?:(?:remaining|other|current|existing|saved|own)\s+)?"
+    r"(?:reading\s+)?lists|my\s+(?:own\s+)?shelves)\b"
+    # "how many books are on each list": every list at once, no one list named
+    r"|^(?:how\s+many|what|which|show|list|tell me)\b.{0,40}\b(?:on|in|across)\s+(?:each|every|"
+    r"all)\s+(?:(?:of\s+)?(?:my|the)\s+)?(?:reading\s+)?lists?\b"
+    r"|^(?:do i have|what) (?:any )?(?:reading )?lists"
+    # "show me which lists I have left": the lists asked for by who has them.
+    r"|^(?:(?:show|tell)(?:\s+me)?\s+)?(?:which|what)\s+(?:reading\s+)?lists\s+(?:do\s+)?"
+    r"(?:i|we)\s+(?:still\s+|now\s+)?(?:have|got)\b",
     re.I,
 )
 LIST_DETAILS = re.compile(
@@ -137,7 +144,11 @@ RATE = re.compile(
 )
 RATE_ALT = re.compile(rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+{_STARS}\W*$", re.I)
 CORRECT_YEAR = re.compile(
-    r"(?:year|date)\s+(?:(?:of|on|for)\s+)?(?P<book>.+?)\s+(?:is wrong|is incorrect|should be)"
+    # a book starts with a letter and holds no year: "the year - should be 1987", "the year as
+    # 1990, it should be 1965" name none here
+    r"(?:year|date)\s+(?:(?:of|on|for)\s+)?"
+    r"(?P<book>(?!(?:as|is|it)\b)[^\W\d_](?:(?!\b\d{4}\b)[^,;])*?)"
+    r"\s+(?:is wrong|is incorrect|should be)"
     r".*?(?P<year>\b\d{4}\b)"
     r"|^(?P<book2>.+?)\s+was\s+(?:first\s+)?published\s+in\s+(?P<year2>\d{4}),?\s+not\s+\d{4}",
     re.I,
@@ -179,6 +190,29 @@ CATEGORY_UNSAID = re.compile(
     re.I,
 )
 """A category to change with no new one said: which it should be is asked."""
+_FIELD = (
+    r"(?:authors?|writers?|author\s+field|language|(?:publication\s+|published\s+)?(?:year|date))"
+)
+_FIX = (
+    r"(?:please\s+)?(?:i\s+(?:want|need|would\s+like|['’]d\s+like)\s+(?:you\s+)?to\s+)?(?:correct|"
+)
+_FIX += r"change|fix|update|edit|amend)"
+_WRONG = (
+    r"(?:(?:is|looks|seems)\s+(?:wrong|incorrect|off|not\s+right|a\s+mistake|mistaken)|needs?\s+"
+    r"(?:fixing|correcting|changing|updating|(?:to\s+be\s+)?(?:fixed|corrected|changed|updated)))"
+    r"(?:\W+(?:(?:can|could)\s+you\s+|please\s+)?(?:fix|correct|sort|change)\s+(?:it|that)"
+    r"(?:\s+please)?)?\W*$"
+)
+FIELD_UNSAID = re.compile(
+    rf"^{_FIX}\s+(?:the\s+|its\s+)?(?P<field>{_FIELD})(?:\s+(?:of|on|for|in)\s+(?:the\s+)?"
+    r"(?:book\s+)?(?P<book>(?:(?!\b(?:to|as|into)\b)[^.,;!?])+?))?(?:\s+(?:please|pls))?\W*$|"
+    # "fix Coraline's author", "the year on X is wrong, can you fix it?": still no value said
+    rf"^{_FIX}\s+(?P<book2>[^.,;!?]+?)['’]s?\s+(?P<field2>{_FIELD})(?:\s+(?:please|pls))?\W*$|"
+    rf"^(?:the\s+)?(?P<field3>{_FIELD})\s+(?:of|on|for|in)\s+(?P<book3>[^.,;!?]+?)\s+{_WRONG}|"
+    rf"^(?P<book4>[^.,;!?]+?)['’]s?\s+(?P<field4>{_FIELD})\s+{_WRONG}",
+    re.I,
+)
+"""A record's field to change with no value said ("fix the author on X"): the value is asked."""
 SIMILAR = re.compile(
     r"(?:books?|novels?|titles?|reads|ones|something|anything|more)\s+"
     r"(?:like|similar to|comparable to|akin to|in the vein of)\s+"
@@ -199,8 +233,12 @@ SIMILAR = re.compile(
     r"|^if\s+(?:i|you)\s+(?:liked|loved|enjoyed|adored)\s+(?P<title7>.+?),?\s+what\s+"
     r"(?:else|next|other\s+books?)\b"
     # "sounds fun - anything similar?": the book in view, no title said.
-    r"|\b(?P<bare>anything|something|any\s+more|more|others?|ones|books?)\s+(?:similar|alike|"
-    r"like\s+(?:it|this|that)(?:\s+one)?)\W*$",
+    r"|\b(?P<bare>(?:anything|something|any\s+more|more|others?|ones|books?)\s+(?:similar|alike|"
+    r"like\s+(?:it|this|that)(?:\s+one)?)|"
+    # "... and find me similar books": the adjective before the noun, still no title said.
+    r"^(?:please\s+)?(?:find|show|get|recommend|suggest|give|list|pull\s+up)\s+(?:me\s+|us\s+)?"
+    r"(?:some\s+|a\s+few\s+|more\s+)?(?:similar|comparable)\s+(?:books?|novels?|titles?|reads|"
+    r"ones|stuff))\W*$",
     re.I,
 )
 REASON_WORDS = (
@@ -234,8 +272,10 @@ ABOUT = re.compile(
     r"look\s+up\s+(?!(?:some|any|a\s+few|good)?\s*(?:books?|novels?|titles?|something|anything|"
     r"stuff)\b)(?P<title7>.+?)|"
     # "bring up the record for X": the same, said as a page to open
-    r"(?:pull|bring|call|look)\s+up\s+(?:the\s+|its\s+)?(?:info(?:rmation)?|details|record|"
-    r"entry|page)\s+(?:on|about|for|of)\s+(?P<title8>.+?))\W*$",
+    r"(?:(?:pull|bring|call|look|open)\s+up|open|show\s+me|get\s+me)\s+(?:the\s+|its\s+)?"
+    r"(?:info(?:rmation)?|details|record|"
+    r"entry|page|card|profile|listing|file|blurb|summary|rundown|fact\s*sheet)\s+"
+    r"(?:on|about|for|of)\s+(?P<title8>.+?))\W*$",
     re.I,
 )
 BY_WRITER_AFTER = re.compile(r"\s+by\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*$")
@@ -248,7 +288,11 @@ HOW_LONG = re.compile(
 )
 """A book's length asked ("how long is it?")."""
 LANGUAGE_Q = re.compile(
-    r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in\W*$", re.I
+    r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in"
+    # "..., in your catalogue?": where the answer is kept, no part of the question
+    r"(?:\W+(?:in|on|according\s+to|per)\s+(?:your|the|this)\s+(?:catalog(?:ue)?|records?|"
+    r"system|library|database|site|app))?\W*$",
+    re.I,
 )
 FACETS = re.compile(
     r"\b(?:what|which)\s+(?:languages|categories|genres|shelves)\b|\bhow many books\b", re.I

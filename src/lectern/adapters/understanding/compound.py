@@ -42,6 +42,21 @@ _GAPPED = re.compile(
 )
 """A rating whose verb is said once for two books ("rate Emma 4 and Persuasion 5")."""
 
+_LISTS_MADE = re.compile(
+    r"^(?:please\s+)?(?P<verb>create|make|start|set\s+up|open)\s+(?:me\s+)?(?:an?\s+)?"
+    r"(?:new\s+)?(?P<first>(?:(?!\b(?:to|on|onto|into)\b)[^,;])+?)\s+(?:reading\s+)?list\s*(?:,\s*|\s+)(?:and|&|plus)\s+"
+    r"(?:an?\s+|another\s+)?(?:new\s+)?(?:one\s+(?:called|named)\s+)?"
+    r"(?P<second>[^,;]+?)(?:\s+(?:reading\s+)?list|\s+one)\W*$",
+    re.I,
+)
+"""Two lists made with the verb said once ("make a Poetry list and a Plays one")."""
+_LISTS_NAMED = re.compile(
+    r"^(?:please\s+)?(?P<verb>create|make|start|set\s+up|open)\s+(?:me\s+)?(?:two\s+)?"
+    r"(?:new\s+)?(?:reading\s+)?lists\s*(?:called|named|titled|:|,)?\s*[\"“'‘]?(?P<first>[^,;]+?)"
+    r"[\"”'’]?\s*(?:,\s*|\s+)(?:and|&)\s+[\"“'‘]?(?P<second>[^,;]+?)[\"”'’]?\W*$",
+    re.I,
+)
+"""Two lists named after the plural ("create two lists, Poetry and Plays")."""
 
 _COUNT = r"(?P<n>[1-5]|one|two|three|four|five)"
 _OF_FIVE = r"(?:\s*(?:/\s*5|stars?|out\s+of\s+(?:5|five)))?"
@@ -108,6 +123,10 @@ def clauses(text: str) -> list[str]:
     run = ratings_run(text)
     if run:
         return [f"rate {book} {stars} stars" for book, stars in run]
+    made = _LISTS_MADE.match(text.strip()) or _LISTS_NAMED.match(text.strip())
+    if made:
+        verb = made.group("verb")
+        return [f"{verb} a list called {made.group(side)}" for side in ("first", "second")]
     gapped = _GAPPED.match(text.strip())
     if gapped:
         verb = gapped.group("verb")

@@ -38,12 +38,26 @@ _AUTHOR = re.compile(
 )
 
 
+_SETTLED = re.compile(
+    r"\b(?:actually|really|in\s+fact|truly|should\s+(?:\w+\s+)?(?:be|say|read|show)|"
+    r"correct\s+(?:one|year|date|value)\s+is|but\s+it(?:['’]s|\s+is|\s+was)|right\s+one\s+is)"
+    r"(?:\s+[\w'’]+){0,3}?\s+$",
+    re.I,
+)
+"""Words that say the value after them is the right one ("it's actually 2003")."""
+
+
 def year_of(text: str) -> int | None:
-    """The year a correction says is right, when the message speaks of a date."""
+    """The year a correction says is right, when the message speaks of a date.
+
+    A year said to be the right one ("actually", "should be") wins over any other; otherwise
+    the first year not marked as what the record shows.
+    """
     if not _YEAR_WORDS.search(text):
         return None
     years = list(_YEAR.finditer(text))
-    right = [y for y in years if not _SHOWN.search(text[: y.start()])]
+    settled = [y for y in years if _SETTLED.search(text[max(0, y.start() - 60) : y.start()])]
+    right = settled or [y for y in years if not _SHOWN.search(text[: y.start()])]
     return int(right[0].group(0)) if right else None
 
 
@@ -87,8 +101,28 @@ def _without_stop(name: str) -> str:
 _JOINED_NAMES = re.compile(r"\s*,\s*|\s+(?:and|&)\s+")
 
 
+_PRONOUN = re.compile(r"^(?:she|he|they|it|i|we|you|this|that|these|those)$", re.I)
+_SHOULD_NAME = re.compile(
+    r"\b(?:authors?|writers?|credits?|author\s+field|byline)\b[^.;]*?\bshould\s+"
+    r"(?:(?:only|just|simply)\s+)?(?:be|say|read|list|show|credit)\s+(?:(?:only|just|simply)\s+)?"
+    rf"(?:by\s+)?(?P<who>{_NAME}(?:\s*(?:,\s*(?:and\s+)?|\s(?:and|&)\s+){_NAME})*)"
+)
+"""The writers a record should credit, said as what it should be or say ("the authors should
+be A and B", "the author field should only say C"): every name, and only these."""
+
+
 def authors_of(text: str) -> list[str] | None:
-    """The author a correction says is right ("the author is Herman Melville, not X")."""
+    """The author a correction says is right ("the author is Herman Melville, not X").
+
+    What the record should say wins over anything said of the writers before it ("co-written
+    by B, so the authors should be A and B"); a pronoun is never a writer.
+    """
+    should = _SHOULD_NAME.search(text)
+    if should is not None:
+        named = [_without_stop(w) for w in _JOINED_NAMES.split(should.group("who").strip())]
+        named = [w for w in named if w and not _PRONOUN.match(w)]
+        if named:
+            return named
     found = _AUTHOR.search(text) or _IS_THE_AUTHOR.search(text)
     if found:
         return [_without_stop(found.group("who"))]
@@ -96,6 +130,8 @@ def authors_of(text: str) -> list[str] | None:
     if only is None:
         return None
     who = (only.group("who") or only.group("alone") or only.group("said")).rstrip(".")
+    if _PRONOUN.match(who):
+        return None  # "She only wrote the introduction": who she is was said before
     # "should be just A and B": the writers who stay, each one.
     return [w if w != w.casefold() else w.title() for w in _JOINED_NAMES.split(who)]
 

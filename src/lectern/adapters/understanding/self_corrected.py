@@ -1,0 +1,149 @@
+"""A value taken back and said again: the request keeps the one settled on.
+
+"Move Dune to Summer - no wait, to Winter" and "rename Porch to Garden, I mean Patio" say the
+whole request once and then only the part that changes. `retracted` (compound.py) reads a
+request said again whole; here the part said again replaces the part it takes back, whatever
+the names are: the same preposition's phrase ("to Winter" for "to Summer"), or the last
+phrase when the new value comes bare after a word that takes back ("I mean Patio").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lectern.adapters.understanding.compound import ACTION_VERB
+
+_SOFT = r"no|nope|nah|hmm+|um+|uh+|erm*|oh|ah"
+_STRONG = (
+    r"wait|actually|sorry|oops|i\s+mean|or\s+rather|rather|make\s+(?:that|it)|scratch\s+that|"
+    r"hang\s+on|hold\s+on|correction|my\s+bad|i\s+meant"
+)
+_TAKE_BACK = re.compile(
+    rf"(?:[,;…!?–—]+|\.+|\s-+)\s*(?P<mark>(?:(?:{_SOFT}|{_STRONG})\b[\s,.…!:;–—-]*)+)",
+    re.I,
+)
+"""Punctuation, then words that take back what was just said ("- actually no,", ", no wait,")."""
+_STRONG_MARK = re.compile(rf"\b(?:{_STRONG})\b", re.I)
+_PREPOSITIONS = {
+    "to": "to",
+    "into": "to",
+    "onto": "to",
+    "on": "to",
+    "in": "to",
+    "as": "as",
+    "from": "from",
+    "off": "from",
+    "out of": "from",
+}
+_PREPOSITION = r"(?:out\s+of|into|onto|to|on|in|as|from|off)"
+_FRAGMENT = re.compile(
+    r"^(?:(?P<where>it['’]?s|it\s+is|it\s+was|that['’]?s)\s+(?=(?:in|on)\s))?"
+    rf"(?:(?P<prep>{_PREPOSITION})\s+)?(?P<value>[^,;.!?]+?)\s*(?=$|[,;.!?]|\s-+\s)",
+    re.I,
+)
+"""What is said again: a phrase ("to B", "from B"), where the book is ("it's in B"), or a bare
+value; it ends at the next punctuation (what follows is a remark: "..., it stays on A")."""
+_OPENS_CHANGE = re.compile(rf"^(?:please\s+)?(?P<verb>{ACTION_VERB})\b", re.I)
+_GRADE_OR_POINTER = re.compile(
+    r"^(?:a\s+)?(?:[0-9]+|one|two|three|four|five)\b|\b(?:it|this|that|them|those|these)\b", re.I
+)
+_AFTER_VERB = re.compile(rf"\s(?P<prep>{_PREPOSITION})\s", re.I)
+_SENTENCE = re.compile(r"[.!?]")
+_KEPT_THEN = re.compile(
+    r"^(?:keep|leave)\s+(?:it|that|them)(?:\s+(?:there|where\s+it\s+is|(?:on|in)\s+[^,]+?))?\s*"
+    rf"(?:,\s*|\s+)(?:and|but)?\s*(?:just\s+|instead\s+)?(?P<new>{ACTION_VERB}\b[^.!?]*)",
+    re.I,
+)
+"""The first change kept undone, then another ("actually keep it there and drop it from B")."""
+_IT = re.compile(r"\b(?:it|that|them)\b", re.I)
+
+
+def _group(preposition: str) -> str:
+    return _PREPOSITIONS[" ".join(preposition.casefold().split())]
+
+
+def _key(name: str) -> str:
+    return " ".join(
+        re.sub(r"^(?:my|the|our)\s+|\s+(?:reading\s+)?list$", "", name.strip(), flags=re.I)
+        .casefold()
+        .split()
+    )
+
+
+def _replaced(before: str, preposition: str | None, value: str) -> str | None:
+    """`before` with its phrase for `preposition` (the last phrase when None) set to `value`."""
+    phrases = list(_AFTER_VERB.finditer(before))
+    if preposition is not None:
+        phrases = [p for p in phrases if _group(p["prep"]) == _group(preposition)]
+    if not phrases:
+        return None
+    start = phrases[-1]
+    later = [p for p in _AFTER_VERB.finditer(before, start.end()) if p.start() >= start.end()]
+    # "from A to B - no, from C": only "from A" is taken back; "to B" stays.
+    end = next((p.start() for p in later if _group(p["prep"]) != _group(start["prep"])), None)
+    said = preposition or start["prep"]
+    tail = before[end:] if end is not None else ""
+    return f"{before[: start.start()]} {said} {value}{tail}"
+
+
+def _object_replaced(before: str, verb_end: int, value: str) -> str:
+    """`before` with what follows its verb, up to its first phrase, set to `value`."""
+    first = _AFTER_VERB.search(before, verb_end)
+    rest = before[first.start() :] if first is not None else ""
+    return f"{before[:verb_end]} {value}{rest}"
+
+
+def settled_value(text: str, lists: Sequence[str] = ()) -> str:
+    """`text` with a value taken back replaced by the one said after it, else `text`.
+
+    "Take Dune off Summer - actually no, off Winter, it stays on Summer" -> "Take Dune off
+    Winter": the remark after the new value explains the change and asks nothing. A bare value
+    ("..., I mean Patio") replaces the last phrase, or the book when the reader's `lists` say
+    the last phrase names one of them and the value none ("add Dune to Summer, I mean Emma");
+    with no phrase yet ("add Dune, sorry, Emma to Summer") it replaces the book and the rest is
+    read as said. "no" alone takes back only a phrase or a capitalised name ("no rush" is a
+    remark); a grade or "it" said again is left to the readers of grades and of whole requests.
+    """
+    stored = {_key(name) for name in lists}
+    for taken_back in _TAKE_BACK.finditer(text):
+        before = text[: taken_back.start()].strip()
+        opens = _OPENS_CHANGE.match(before)
+        if opens is None:
+            continue
+        after = text[taken_back.end() :]
+        kept = _KEPT_THEN.match(after)
+        if kept is not None:
+            # "it" in the new change is the book the first one named
+            first = _AFTER_VERB.search(before, opens.end())
+            book = before[opens.end() : first.start() if first else len(before)].strip()
+            new = re.sub(r"\s+instead\W*$", "", kept["new"].strip(), flags=re.I)
+            return _IT.sub(book, new, count=1) if book else text
+        fragment = _FRAGMENT.match(after)
+        if fragment is None or _GRADE_OR_POINTER.search(fragment["value"]):
+            continue
+        preposition, value = fragment["prep"], fragment["value"].strip()
+        strong = _STRONG_MARK.search(taken_back["mark"]) is not None
+        if preposition is None and not (strong or value[:1].isupper()):
+            continue
+        if preposition is None and _OPENS_CHANGE.match(value):
+            continue  # a new request said whole: `retracted` reads it
+        if fragment["where"] and preposition is not None:
+            # "remove X from A - wait, it's in B": where the book is, so where it comes from
+            source = _replaced(before, "from", value)
+            settled = source or _replaced(before, preposition, value)
+        elif preposition is not None:
+            settled = _replaced(before, preposition, value)
+        elif not _AFTER_VERB.search(before, opens.end()):
+            sentence = _SENTENCE.split(after, maxsplit=1)[0].strip()
+            settled = _object_replaced(before, opens.end(), sentence)
+        else:
+            last = list(_AFTER_VERB.finditer(before))[-1]
+            names_list = _key(before[last.end() :]) in stored
+            if names_list and _key(value) not in stored:
+                settled = _object_replaced(before, opens.end(), value)
+            else:
+                settled = _replaced(before, None, value)
+        if settled is not None:
+            return " ".join(settled.split())
+    return text
