@@ -287,3 +287,14 @@ def test_where_the_answer_is_kept_is_no_part_of_a_language_question() -> None:
     assert _calls("which language is The Goldfinch written in, according to your records?")[
         0  # type: ignore[index]
     ] == ("get_book_details", {"book": "The Goldfinch"})
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the year for Piranesi is off, it came out in 2020",
+        "the date on Piranesi isn't right - it was published in 2020",
+    ],
+)
+def test_a_value_said_to_be_off_is_corrected(said: str) -> None:
+    assert _calls(said) == [("propose_correction", {"book": "Piranesi", "published_year": 2020})]

@@ -135,8 +135,8 @@ def _by_title(
     # A subtitled title said without its subtitle: "The Devil in the White City" names "The
     # Devil in the White City: Murder, Magic, ...", with its "The" or without.
     for result in results.results:
-        found = key_of(result.book.title)
-        if any(found[: len(form)] == form for form in (key, bare, ("the", *bare))):
+        words = key_of(result.book.title)
+        if any(words[: len(form)] == form for form in (key, bare, ("the", *bare))):
             return result.book
     return None
 

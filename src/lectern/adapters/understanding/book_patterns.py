@@ -143,18 +143,20 @@ RATE = re.compile(
     re.I,
 )
 RATE_ALT = re.compile(rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+{_STARS}\W*$", re.I)
+_SAID_WRONG = r"(?:(?:is|['’]s)\s+(?:wrong|incorrect|off|not\s+right|mistaken)|isn['’]t\s+right)"
+"""How a record's value is said to be wrong ("is wrong", "is off", "isn't right")."""
 CORRECT_YEAR = re.compile(
     # a book starts with a letter and holds no year: "the year - should be 1987", "the year as
     # 1990, it should be 1965" name none here
     r"(?:year|date)\s+(?:(?:of|on|for)\s+)?"
     r"(?P<book>(?!(?:as|is|it)\b)[^\W\d_](?:(?!\b\d{4}\b)[^,;])*?)"
-    r"\s+(?:is wrong|is incorrect|should be)"
+    rf"\s+(?:{_SAID_WRONG}|should be)"
     r".*?(?P<year>\b\d{4}\b)"
     r"|^(?P<book2>.+?)\s+was\s+(?:first\s+)?published\s+in\s+(?P<year2>\d{4}),?\s+not\s+\d{4}",
     re.I,
 )
 CORRECT_LANGUAGE = re.compile(
-    r"language\s+of\s+(?P<book>.+?)\s+(?:is wrong|is incorrect|should be|to)"
+    rf"language\s+of\s+(?P<book>.+?)\s+(?:{_SAID_WRONG}|should be|to)"
     r"(?:.*?\b(?:it is|it's|should be|to|in))?\s+(?P<language>[A-Za-z]+)\W*$"
     r"|^(?P<book2>.+?)\s+is\s+(?:written\s+)?in\s+(?P<language2>[A-Za-z]+),?\s+not\s+[A-Za-z]+",
     re.I,
@@ -166,14 +168,14 @@ _VALUE_LEAD = (
 """The words between "is wrong," and the right value ("..., it should be Bram Stoker")."""
 CORRECT_AUTHOR = re.compile(
     r"^(?P<book>.+?)\s+was\s+written\s+by\s+(?P<author>.+?),?\s+not\s+.+$"
-    r"|author\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+"
+    rf"|author\s+of\s+(?P<book2>.+?)\s+(?:{_SAID_WRONG}.*?|should be)\s+"
     rf"{_VALUE_LEAD}(?P<author2>[^.,]+?)\W*$",
     re.I,
 )
 CORRECT_CATEGORY = re.compile(
     r"^(?P<book>.+?)\s+should\s+be\s+(?:in|under|filed under|listed (?:as|under))\s+"
     r"(?:the\s+)?(?P<category>.+?)(?:\s+categor(?:y|ies)|\s+shelf)?(?:,?\s+not\s+.+)?\W*$"
-    r"|categor(?:y|ies)\s+of\s+(?P<book2>.+?)\s+(?:is wrong.*?|should be)\s+"
+    rf"|categor(?:y|ies)\s+of\s+(?P<book2>.+?)\s+(?:{_SAID_WRONG}.*?|should be)\s+"
     rf"{_VALUE_LEAD}(?P<category2>[^.,]+?)\W*$",
     re.I,
 )
