@@ -3,7 +3,9 @@
 A request told after its circumstances; a blocker asked with no words of its own after the
 statement that is them; an assignee followed by "instead"; a due date set on the task in
 view; "this one" on a task's page; documents called by their title's words and "document";
-a month and day just gone; capabilities asked by an example; a tracker's "board".
+a month and day just gone; capabilities asked by an example; a tracker's "board". Then: a
+change taken back; "n" typed for "and"; the person said before the task, and a priority word
+that is nobody; "a new one" after a part about a task; "the task" with none in view.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.request_sentence import request_after_circumstances
 from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_documents import said_document
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 from tests.unit.test_workspace_phrasings import SYSTEM, _asked, _calls, _on_page
@@ -170,3 +173,29 @@ def test_that_one_after_a_listing_of_several_tasks_is_asked() -> None:
     assert stages is not None
     call = stages[0](None)
     assert call[0].arguments["task_id"] == "22222222-2222-2222-2222-222222222222"
+
+
+RUNBOOK_ID = "44444444-4444-4444-4444-444444444444"
+
+
+def test_a_change_taken_back_is_never_proposed_and_it_keeps_its_task() -> None:
+    page = _on_page("task", RUNBOOK_ID, "Write the incident runbook")
+    # The assignment is taken back; "it" after is the task "this one" pointed at.
+    assert _policy_calls(
+        "hand this one to alice, no wait, keep the assignee and just mark it in progress", page
+    ) == [("update_task", {"task_id": RUNBOOK_ID, "status": "in_progress"})]
+    # A task named in the part taken back is what "it" means in the part kept.
+    assert _policy_calls("move the hunt to low priority, on second thought, close it instead") == [
+        ("complete_task", {"task_id": "Hunt for unusual VPN logins"})
+    ]
+    drill = ["Schedule the phishing drill"]
+    assert changed_mind("assign the drill task to bob, scratch that, set it to medium", drill) == (
+        "set Schedule the phishing drill to medium"
+    )
+    # No take-back, or nothing for "it" to mean: the message as it is.
+    assert changed_mind("give the drill to bob and set it to high", ()) == (
+        "give the drill to bob and set it to high"
+    )
+    assert changed_mind("add Dune to Summer, wait, give it 4 stars", ()) == (
+        "add Dune to Summer, wait, give it 4 stars"
+    )
