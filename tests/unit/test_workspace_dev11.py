@@ -19,6 +19,7 @@ from lectern.adapters.understanding.request_sentence import request_after_circum
 from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_documents import said_document
+from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 from tests.unit.test_workspace_phrasings import SYSTEM, _asked, _calls, _on_page
 
@@ -199,3 +200,18 @@ def test_a_change_taken_back_is_never_proposed_and_it_keeps_its_task() -> None:
     assert changed_mind("add Dune to Summer, wait, give it 4 stars", ()) == (
         "add Dune to Summer, wait, give it 4 stars"
     )
+
+
+def test_n_typed_for_and_joins_a_second_request() -> None:
+    assert spelt_out("finish the patching n add a note saying the reboot went fine") == (
+        "finish the patching and add a note saying the reboot went fine"
+    )
+    assert _calls("close the hunt n comment that nothing turned up") == [
+        ("complete_task", {"task_id": "Hunt for unusual VPN logins"}),
+        (
+            "add_comment",
+            {"task_id": "Hunt for unusual VPN logins", "content": "Nothing turned up."},
+        ),
+    ]
+    # A letter n inside words or names is left alone.
+    assert spelt_out("rename it to 'Plan n review'") == "rename it to 'Plan n review'"
