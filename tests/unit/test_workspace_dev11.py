@@ -215,3 +215,14 @@ def test_n_typed_for_and_joins_a_second_request() -> None:
     ]
     # A letter n inside words or names is left alone.
     assert spelt_out("rename it to 'Plan n review'") == "rename it to 'Plan n review'"
+
+
+def test_a_person_said_before_the_task_and_a_priority_word_is_never_an_assignee() -> None:
+    assert _calls("assign to bob the netscaler review") == [
+        ("assign_task", {"task_id": "Review NetScaler session tokens", "assignee_id": "bob"})
+    ]
+    assert _calls("assign to me the runbook and also bump the priority of it to urgent") == [
+        ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": "alice"}),
+        ("update_task", {"task_id": "Write the incident runbook", "priority": "urgent"}),
+    ]
+    assert all(c[0] != "assign_task" for c in _policy_calls("hand the drill task to medium"))
