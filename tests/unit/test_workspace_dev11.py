@@ -226,3 +226,12 @@ def test_a_person_said_before_the_task_and_a_priority_word_is_never_an_assignee(
         ("update_task", {"task_id": "Write the incident runbook", "priority": "urgent"}),
     ]
     assert all(c[0] != "assign_task" for c in _policy_calls("hand the drill task to medium"))
+
+
+def test_a_new_one_after_a_part_about_a_task_is_a_new_task() -> None:
+    assert _calls(
+        "finish the hunt, then create another one in vpn gateway hardening called 'Hunt again'"
+    ) == [
+        ("complete_task", {"task_id": "Hunt for unusual VPN logins"}),
+        ("create_task", {"project_id": "VPN gateway hardening", "title": "Hunt again"}),
+    ]
