@@ -235,3 +235,11 @@ def test_a_new_one_after_a_part_about_a_task_is_a_new_task() -> None:
         ("complete_task", {"task_id": "Hunt for unusual VPN logins"}),
         ("create_task", {"project_id": "VPN gateway hardening", "title": "Hunt again"}),
     ]
+
+
+def test_the_task_with_none_in_view_is_asked_which() -> None:
+    assert "Which task" in _asked("give me an update on the task")
+    page = _on_page("task", RUNBOOK_ID, "Write the incident runbook")
+    assert _calls("give me an update on the task", page) == [
+        ("get_task_details", {"task_id": RUNBOOK_ID})
+    ]
