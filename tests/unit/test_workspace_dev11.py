@@ -3,7 +3,9 @@
 A request told after its circumstances; a blocker asked with no words of its own after the
 statement that is them; an assignee followed by "instead"; a due date set on the task in
 view; "this one" on a task's page; documents called by their title's words and "document";
-a month and day just gone; capabilities asked by an example; a tracker's "board".
+a month and day just gone; capabilities asked by an example; a tracker's "board". Then: a
+change taken back; "n" typed for "and"; the person said before the task, and a priority word
+that is nobody; "a new one" after a part about a task; "the task" with none in view.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.request_sentence import request_after_circumstances
 from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_documents import said_document
+from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 from tests.unit.test_workspace_phrasings import SYSTEM, _asked, _calls, _on_page
 
@@ -170,3 +174,72 @@ def test_that_one_after_a_listing_of_several_tasks_is_asked() -> None:
     assert stages is not None
     call = stages[0](None)
     assert call[0].arguments["task_id"] == "22222222-2222-2222-2222-222222222222"
+
+
+RUNBOOK_ID = "44444444-4444-4444-4444-444444444444"
+
+
+def test_a_change_taken_back_is_never_proposed_and_it_keeps_its_task() -> None:
+    page = _on_page("task", RUNBOOK_ID, "Write the incident runbook")
+    # The assignment is taken back; "it" after is the task "this one" pointed at.
+    assert _policy_calls(
+        "hand this one to alice, no wait, keep the assignee and just mark it in progress", page
+    ) == [("update_task", {"task_id": RUNBOOK_ID, "status": "in_progress"})]
+    # A task named in the part taken back is what "it" means in the part kept.
+    assert _policy_calls("move the hunt to low priority, on second thought, close it instead") == [
+        ("complete_task", {"task_id": "Hunt for unusual VPN logins"})
+    ]
+    drill = ["Schedule the phishing drill"]
+    assert changed_mind("assign the drill task to bob, scratch that, set it to medium", drill) == (
+        "set Schedule the phishing drill to medium"
+    )
+    # No take-back, or nothing for "it" to mean: the message as it is.
+    assert changed_mind("give the drill to bob and set it to high", ()) == (
+        "give the drill to bob and set it to high"
+    )
+    assert changed_mind("add Dune to Summer, wait, give it 4 stars", ()) == (
+        "add Dune to Summer, wait, give it 4 stars"
+    )
+
+
+def test_n_typed_for_and_joins_a_second_request() -> None:
+    assert spelt_out("finish the patching n add a note saying the reboot went fine") == (
+        "finish the patching and add a note saying the reboot went fine"
+    )
+    assert _calls("close the hunt n comment that nothing turned up") == [
+        ("complete_task", {"task_id": "Hunt for unusual VPN logins"}),
+        (
+            "add_comment",
+            {"task_id": "Hunt for unusual VPN logins", "content": "Nothing turned up."},
+        ),
+    ]
+    # A letter n inside words or names is left alone.
+    assert spelt_out("rename it to 'Plan n review'") == "rename it to 'Plan n review'"
+
+
+def test_a_person_said_before_the_task_and_a_priority_word_is_never_an_assignee() -> None:
+    assert _calls("assign to bob the netscaler review") == [
+        ("assign_task", {"task_id": "Review NetScaler session tokens", "assignee_id": "bob"})
+    ]
+    assert _calls("assign to me the runbook and also bump the priority of it to urgent") == [
+        ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": "alice"}),
+        ("update_task", {"task_id": "Write the incident runbook", "priority": "urgent"}),
+    ]
+    assert all(c[0] != "assign_task" for c in _policy_calls("hand the drill task to medium"))
+
+
+def test_a_new_one_after_a_part_about_a_task_is_a_new_task() -> None:
+    assert _calls(
+        "finish the hunt, then create another one in vpn gateway hardening called 'Hunt again'"
+    ) == [
+        ("complete_task", {"task_id": "Hunt for unusual VPN logins"}),
+        ("create_task", {"project_id": "VPN gateway hardening", "title": "Hunt again"}),
+    ]
+
+
+def test_the_task_with_none_in_view_is_asked_which() -> None:
+    assert "Which task" in _asked("give me an update on the task")
+    page = _on_page("task", RUNBOOK_ID, "Write the incident runbook")
+    assert _calls("give me an update on the task", page) == [
+        ("get_task_details", {"task_id": RUNBOOK_ID})
+    ]

@@ -82,6 +82,7 @@ from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.adapters.understanding.spoken import tidied
+from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
@@ -341,6 +342,8 @@ class RulePolicy(CompoundReading):
                 ),
             )
         if "get_projects" in available and sees_projects:
+            # "give it to bob, actually no, set it to high": only the change settled on
+            text = changed_mind(text, names_from_prompt(system).of("task"))
             # Workspace requests first: a task may well mention a password or a translation.
             # Only for a reader who has projects to speak of: "give Rebecca 4 stars and add it
             # to Winter" from a reader with none is no task handed to a person called Winter.

@@ -187,7 +187,10 @@ class WorkspaceQuestions:
         ):
             # "show the phishing drill task", "show me this task": one task, named or on the
             # page, is that task's details.
-            deictic = re.search(r"\b(?:this|that)\s+task\b", text, re.I)
+            # "the status of the task?" names none: the task in view, else asked which
+            deictic = re.search(
+                r"\b(?:this|that)\s+task\b|\bthe\s+task(?=\s*(?:please\W*)?[?.!]*$)", text, re.I
+            )
             task = refs.task("this task") if deictic else refs.task_in(text)
             if task is not None:
                 return self._single(self._call("get_task_details", task_id=task), _task_reply)

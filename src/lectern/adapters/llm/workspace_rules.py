@@ -150,6 +150,15 @@ _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same
 """A bare quoted title repeats the last creation only with a word that says so."""
 
 
+_PERSON_FIRST = re.compile(
+    r"^(?P<v>(?:please\s+)?(?:re)?assign|give|hand)\s+to\s+(?P<who>me|myself|\w+)\s+"
+    r"(?P<t>(?:the|this|that|my|our)\b[^,;]*?)\s*$",
+    re.I,
+)
+"""An assignment that names the person before the task ("assign to me the hunt")."""
+_PRIORITY_WORD = re.compile(r"^(?:low|medium|high|urgent|critical)(?:\s+priority)?\W*$", re.I)
+
+
 class WorkspaceRules(
     WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, WorkspaceCreation, WorkspaceTexts
 ):
@@ -435,7 +444,8 @@ class WorkspaceRules(
         return [self._call("update_task", task_id=refs.task(target), status=status)]
 
     def _assign(self, text: str, refs: Refs) -> list[ToolCall]:
-        match = ASSIGN.match(text)
+        # "assign to me the hunt": the person said before the task
+        match = ASSIGN.match(_PERSON_FIRST.sub(r"\g<v> \g<t> to \g<who>", text))
         if not match:
             return []
         taken = match.group("t7") or match.group("t8")
@@ -463,6 +473,8 @@ class WorkspaceRules(
         person = _AFTER_PERSON.sub("", person) or person
         if person.casefold() in ("me", "myself"):
             person = "me"
+        if _PRIORITY_WORD.match(person):
+            return []  # "... the priority of it to high": a priority is nobody's name
         return [
             self._call("assign_task", task_id=refs.task(target), assignee_id=refs.person(person))
         ]

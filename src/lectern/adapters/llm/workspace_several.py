@@ -52,6 +52,9 @@ _ITS = re.compile(
 _ONE = re.compile(r"\b(?P<the>the|that)\s+(?P<which>[^,]+?)\s+one\b", re.I)
 """A later part's "the T1133 one": one of the kind the earlier part listed."""
 
+_NEW_ONE = re.compile(r"\b(?:a\s+)?(?:new|another(?:\s+new)?|fresh)\s+one\b", re.I)
+"""A later part's "a new one" after a part about a task: a new task."""
+
 _LISTED = {"get_documents": "document", "get_tasks": "task"}
 
 
@@ -184,6 +187,9 @@ class WorkspaceSeveral:
             if not left:
                 continue
             after = context.with_it(left[-1].arguments.get("task_id"))
+            if any(c.arguments.get("task_id") for c in left):
+                # "close the drill and open a new one called X": one of the kind just named
+                second = _NEW_ONE.sub("a new task", second)
             more = self._changes(second, after, depth=depth + 1) if THEN.search(second) else []
             right = more or self._create_task(second, after) or self._one_action(second, after)
             verb = re.match(r"\s*(?P<v>[a-z]+)\s", first, re.I)

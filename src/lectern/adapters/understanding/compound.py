@@ -9,8 +9,9 @@ repeats it).
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from lectern.adapters.understanding.book_patterns import ADD_VERB, DELETE_VERB, REMOVE_VERB
 
@@ -156,14 +157,39 @@ _RETRACTION = re.compile(
     r"never\s*mind(?:\s+that)?|no\s+no)\b",
     re.I,
 )
-_RESTART = re.compile(
-    r"(?:^|[.!?]+\s+|[,;:]\s*|\s-+\s)(?:(?:ok(?:ay)?|so|then|and|right|instead|just|fine|"
-    r"please)\b[\s,]*)*"
-    rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b)",
-    re.I,
-)
+_BOOK_VERBS = rf"{ACTION_VERB}|{LOOKUP_VERB}"
+
+
+@functools.cache
+def _opening(verbs: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(a request that opens with one of `verbs`, where a new one restarts after a take-back)."""
+    restart = re.compile(
+        r"(?:^|[.!?]+\s+|[,;:]\s*|\s-+\s)(?:(?:ok(?:ay)?|so|then|and|right|instead|just|fine|"
+        rf"please)\b[\s,]*)*(?=(?:{verbs})\b)",
+        re.I,
+    )
+    return re.compile(rf"^(?:please\s+)?(?:{verbs})\b", re.I), restart
+
+
 _POINTS_BACK = re.compile(r"\b(?:it|that|this|them|those|these)\b", re.I)
-_OPENS_REQUEST = re.compile(rf"^(?:please\s+)?(?:{ACTION_VERB}|{LOOKUP_VERB})\b", re.I)
+
+
+def retractions(text: str, verbs: str = _BOOK_VERBS) -> Iterator[tuple[str, str, str]]:
+    """Each (request begun, words between, request said after) where a word takes one back.
+
+    `verbs` (a pattern) start both requests: the book surface's by default; the workspace
+    passes its own ("assign", "set").
+    """
+    opens, restart = _opening(verbs)
+    for taken_back in _RETRACTION.finditer(text):
+        before = text[: taken_back.start()].strip(" ,.…-")
+        if not before or not opens.match(before):
+            continue
+        after = text[taken_back.end() :]
+        again = restart.search(after)
+        settled = after[again.end() :].strip() if again is not None else ""
+        if again is not None and settled:
+            yield before, taken_back.group(0) + after[: again.end()], settled
 
 
 def retracted(text: str) -> str:
@@ -173,14 +199,8 @@ def retracted(text: str) -> str:
     Emma alone: a request begun, a word that takes it back, and a new request after it.
     Only where what came before was itself a request; otherwise the message as it is.
     """
-    for taken_back in _RETRACTION.finditer(text):
-        before = text[: taken_back.start()].strip(" ,.…-")
-        if not before or not _OPENS_REQUEST.match(before):
-            continue
-        after = text[taken_back.end() :]
-        restart = _RESTART.search(after)
-        settled = after[restart.end() :].strip() if restart is not None else ""
-        if settled and not _POINTS_BACK.search(settled):
+    for _, _, settled in retractions(text):
+        if not _POINTS_BACK.search(settled):
             # "..., wait, make that 5" points back at what it takes back: read whole.
             return settled
     return text

@@ -1,8 +1,8 @@
 """Shorthand in workspace requests read as the words it stands for.
 
 Typed or dictated in a hurry, a request says "proj", "prio", "ticket", "w/", "re:", "eod",
-"tmrw" or an arrow ("drill -> in progress"); the patterns and slots read whole words, so
-the shorthand is spelt out first. Quoted words (a title, a comment) are kept as said.
+"tmrw", "n" for "and" or an arrow ("drill -> in progress"); the patterns and slots read whole
+words, so the shorthand is spelt out first. Quoted words (a title, a comment) are kept as said.
 """
 
 from __future__ import annotations
@@ -34,6 +34,12 @@ _SPELT_OUT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\s*(?:→|->|=>|⟶)\s*", " to "),
         # "..., + comment 'x'": a plus joins a second request
         (r"(?:(?<=\s)|(?<=,)|^)\+\s*(?=[a-z])", "and "),
+        # "mark it done n comment ...": "n" typed for "and" before a second request
+        (
+            r"(?<=\s)n(?=\s+(?:add|comment|note|mark|set|make|assign|give|hand|close|move|put|"
+            r"leave|tell|change|then|also|open|create|complete|finish|rename|push|bump)\b)",
+            "and",
+        ),
         # "please: add ...": please leading a request is no part of it
         (r"^please\s*[:,]?\s*(?=\S)", ""),
     )
