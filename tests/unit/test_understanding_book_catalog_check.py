@@ -86,3 +86,22 @@ def test_this_typed_in_chat_points_at_the_pages_book() -> None:
     reply = _reply("pls put dis on Autumn", page + SYSTEM)
     assert [(c.name, c.arguments["list"]) for c in reply.tool_calls] == [("add_to_list", "Autumn")]
     assert tidied("Dis Side of Paradise") == "Dis Side of Paradise"
+
+
+def _after_question(answer: str) -> list[tuple[str, dict[str, Any]]]:
+    first = Message("user", "add the secret histery to my Gifts list")
+    question = _reply(first.content)
+    history = [first, Message("assistant", question.text), Message("user", answer)]
+    reply = _policy().complete_with_tools(history, TOOLS, system=SYSTEM)
+    return [(c.name, dict(c.arguments)) for c in reply.tool_calls]
+
+
+def test_the_answer_to_which_book_completes_the_request_asked_about() -> None:
+    added = [("add_to_list", {"list": "Gifts", "book": "The Secret History"})]
+    assert _after_question("The Secret History") == added  # the suggested reply
+    assert _after_question("yes") == added
+    assert _after_question("Kindred") == [("add_to_list", {"list": "Gifts", "book": "Kindred"})]
+
+
+def test_a_request_of_its_own_after_the_question_is_that_request() -> None:
+    assert _after_question("show my lists") == [("get_reading_lists", {})]

@@ -17,7 +17,7 @@ from lectern.adapters.understanding.compound import title_within, titles_in
 from lectern.adapters.understanding.referents import NotInCatalog, SameTitle
 from lectern.adapters.understanding.spoken import said_forms, with_subtitle
 from lectern.application.understanding import key_of
-from lectern.domain.assistant import ToolCall
+from lectern.domain.assistant import Message, ToolCall
 
 CatalogBooks = Callable[[str], Sequence[tuple[str, str, int]]]
 """(title, first author, readers) of each catalog book a title names word for word."""
@@ -117,3 +117,44 @@ class CatalogSpelling:
         if len(rivals) > 1:
             raise SameTitle(found[0][0], [b[1] for b in rivals])
         return found[0][0]
+
+
+_ASKED = re.compile(
+    r"^I can't find (?:a book called )?(?P<q>['\"])(?P<said>.+?)(?P=q) in the catalog\. "
+    r"(?:Did you mean (?P<q2>['\"])(?P<like>.+?)(?P=q2)\?|Which book do you mean\?)"
+)
+"""The question `NotInCatalog` asks (its quotes are Python's: a title with an apostrophe is in
+double quotes)."""
+_YES = re.compile(r"^(?:y|yes|yeah|yep|yup|sure|ok|okay|correct|right|that one|exactly)\W*$", re.I)
+_NEW_REQUEST = re.compile(
+    r"^(?:no|nope|never\s*mind|forget\s+it|cancel|stop|add|put|rate|remove|delete|show|find|"
+    r"search|recommend|tell|what|who|which|how|list|create|make|rename|give|get|open|can|could|"
+    r"please)\b",
+    re.I,
+)
+"""An answer that is no title: a refusal, or a request of its own."""
+
+
+def answered_request(history: Sequence[Message], answer: str) -> str | None:
+    """The request a which-book question was about, with the book the reader answered.
+
+    "add the secret histery to Gifts" was asked back ("Did you mean 'The Secret History'?");
+    "yes", or the title offered as a suggested reply, or another title, completes that
+    request: "add The Secret History to Gifts". None when the last reply asked nothing of
+    the kind, or the answer is a refusal or a request of its own.
+    """
+    if len(history) < 2 or history[-1].role != "assistant" or history[-2].role != "user":
+        return None
+    asked = _ASKED.match(history[-1].content)
+    said = answer.strip()
+    if asked is None or not said or len(said.split()) > 12 or _NEW_REQUEST.match(said):
+        return None
+    if _YES.match(said):
+        if not asked["like"]:
+            return None
+        said = asked["like"]
+    request = history[-2].content
+    where = request.casefold().find(asked["said"].casefold())
+    if where < 0:
+        return None
+    return request[:where] + said.strip(" .!?") + request[where + len(asked["said"]) :]

@@ -26,7 +26,11 @@ from typing import Any
 from lectern.adapters.llm.book_compound import BOOK_WORDS as _BOOK_WORDS
 from lectern.adapters.llm.book_compound import CompoundReading, fuller
 from lectern.adapters.llm.book_rules import BookRules
-from lectern.adapters.llm.catalog_spelling import CatalogBooks, CatalogSpelling
+from lectern.adapters.llm.catalog_spelling import (
+    CatalogBooks,
+    CatalogSpelling,
+    answered_request,
+)
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
 from lectern.adapters.llm.list_rules import ListRules
 from lectern.adapters.llm.rule_replies import (
@@ -277,6 +281,10 @@ class RulePolicy(CompoundReading):
                 done.calls.extend(message.tool_calls)
             elif message.role == "tool":
                 done.results.append(_parse(message.content))
+        completed = answered_request(messages[:start], request)
+        if completed is not None:
+            # The answer to "which book?" completes the request the question was about.
+            request, start = completed, start - 2
         plan = self._plan(request, messages[:start], system, available)
         answered = 0
         for step in plan.steps:
