@@ -243,3 +243,11 @@ def test_the_task_with_none_in_view_is_asked_which() -> None:
     assert _calls("give me an update on the task", page) == [
         ("get_task_details", {"task_id": RUNBOOK_ID})
     ]
+
+
+def test_a_board_of_people_is_no_project() -> None:
+    from lectern.adapters.understanding.workspace_shorthand import spelt_out
+
+    assert spelt_out("list the boards") == "list the projects"
+    assert "change board" in spelt_out("the change board signed it off")
+    assert "review board" in spelt_out("waiting on the review board")

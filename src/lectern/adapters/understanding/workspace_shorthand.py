@@ -20,8 +20,16 @@ _SPELT_OUT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\btickets\b", "tasks"),
         (r"\bticket\b", "task"),
         # "show me all the boards": a board is what a tracker calls a project
-        (r"\bboards\b", "projects"),
-        (r"\bboard\b(?!\s+(?:meeting|members?|review))", "project"),
+        # ... but not a body of people ("the change board approved it")
+        (
+            r"(?<!change )(?<!review )(?<!advisory )(?<!approval )(?<!control )\bboards\b",
+            "projects",
+        ),
+        (
+            r"(?<!change )(?<!review )(?<!advisory )(?<!approval )(?<!control )"
+            r"\bboard\b(?!\s+(?:meeting|members?|review|approv\w*))",
+            "project",
+        ),
         (r"\bvulns\b", "vulnerabilities"),
         (r"\bvuln\b", "vulnerability"),
         (r"(?<!\w)w/o(?!\w)", "without"),
