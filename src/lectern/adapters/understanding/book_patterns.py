@@ -143,7 +143,9 @@ RATE = re.compile(
     re.I,
 )
 RATE_ALT = re.compile(rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+{_STARS}\W*$", re.I)
-_SAID_WRONG = r"(?:(?:is|['’]s)\s+(?:wrong|incorrect|off|not\s+right|mistaken)|isn['’]t\s+right)"
+_WRONG_WORDS = r"(?:wrong|incorrect|off|not\s+right|a\s+mistake|mistaken)"
+"""What a record's wrong value is said to be; one list for both readings below."""
+_SAID_WRONG = rf"(?:(?:is|['’]s)\s+{_WRONG_WORDS}|isn['’]t\s+right)"
 """How a record's value is said to be wrong ("is wrong", "is off", "isn't right")."""
 CORRECT_YEAR = re.compile(
     # a book starts with a letter and holds no year: "the year - should be 1987", "the year as
@@ -200,7 +202,7 @@ _FIX = (
 )
 _FIX += r"change|fix|update|edit|amend)"
 _WRONG = (
-    r"(?:(?:is|looks|seems)\s+(?:wrong|incorrect|off|not\s+right|a\s+mistake|mistaken)|needs?\s+"
+    rf"(?:(?:is|looks|seems)\s+{_WRONG_WORDS}|needs?\s+"
     r"(?:fixing|correcting|changing|updating|(?:to\s+be\s+)?(?:fixed|corrected|changed|updated)))"
     r"(?:\W+(?:(?:can|could)\s+you\s+|please\s+)?(?:fix|correct|sort|change)\s+(?:it|that)"
     r"(?:\s+please)?)?\W*$"
