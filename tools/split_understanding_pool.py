@@ -14,7 +14,8 @@ the guideline chat and the KB reply only) pool-v7 (seed "pool-v7-2026-11-29", de
 test6, the book assistant and the workspace only), pool-v8 (seed "pool-v8-2026-11-30", dev8 /
 test7, all four surfaces), pool-v9 (seed "pool-v9-2026-12-01", dev9 / test8, the book
 assistant and the workspace only) and pool-v10 (seed "pool-v10-2026-12-02", dev10 / test9, the
-same two surfaces) and pool-v11 (seed "pool-v11-2026-12-03", dev11 / test10, the same two);
+same two surfaces), pool-v11 (seed "pool-v11-2026-12-03", dev11 / test10, the same two) and
+pool-v12 (seed "pool-v12-2026-12-04", dev12 / test11, the same two);
 `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
@@ -217,6 +218,28 @@ WRITTEN_BY_V11 = (
     "tools/split_understanding_pool.py --pool pool-v11 (seed pool-v11-2026-12-03, dealt by "
     "kind). "
 )
+WRITTEN_BY_V12 = (
+    "Written for issue 26 by two helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not docs/assistant.md, not the unit tests of the "
+    "rules, not the requests of any earlier set; dev11's files opened only for the JSON shape "
+    "of their first three cases and the kinds; the tools' names and arguments, the scorer, the "
+    "loaders, the pool checks and the seeded demo workspace read for the shape and the names): "
+    "a twelfth pool, of book assistant and workspace requests only, as ordinary people type "
+    "into a chat box in their first days with the product (about half plain everyday requests; "
+    "the rest spread over things named loosely (a partial or lower-case title, a common "
+    "misspelling, 'the X book', an author for an unambiguous title), follow-ups leaning on an "
+    "earlier turn or the page, requests asked as questions or wishes, two or three actions in "
+    "one message including lists of things, short lower-case typing with a typo or two, and "
+    "context first with the request last), and requests whose right reply is a clarifying "
+    "question. Every expectation is what a careful reader judges right from the words and the "
+    "data: book titles checked in the catalog sources and spelt as they spell them, the seeded "
+    "demo workspace with documents titled as the shared KEV and ATT&CK records title them "
+    "(alice owner, bob member, vera viewer; cases with a 'today' key assume 2026-11-02, a "
+    "Monday, and only those depend on the date). expect_clarify: one clarifying question back, "
+    "no action, nothing changed. expect_intent: greeting, thanks, capabilities or off_topic, no "
+    "tool. One pool (origin pool-v12), split per surface by tools/split_understanding_pool.py "
+    "--pool pool-v12 (seed pool-v12-2026-12-04, dealt by kind). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -251,6 +274,10 @@ ABOUT = {
     "dev11": WRITTEN_BY_V11 + "This is DEV11: tune on it. TEST10 (../test10) is held out: run "
     "it once, at the end of this pass on issue 26.",
     "test10": WRITTEN_BY_V11 + "This is TEST10, HELD OUT: do not read it while changing the "
+    "rules; run it once, at the end of this pass on issue 26, and report that run.",
+    "dev12": WRITTEN_BY_V12 + "This is DEV12: tune on it. TEST11 (../test11) is held out: run "
+    "it once, at the end of this pass on issue 26.",
+    "test11": WRITTEN_BY_V12 + "This is TEST11, HELD OUT: do not read it while changing the "
     "rules; run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
@@ -288,6 +315,9 @@ POOLS = {
     ),
     "pool-v11": Pool(
         "pool-v11", "pool-v11-2026-12-03", ("dev11", "test10"), surfaces=("workspace", "assistant")
+    ),
+    "pool-v12": Pool(
+        "pool-v12", "pool-v12-2026-12-04", ("dev12", "test11"), surfaces=("workspace", "assistant")
     ),
 }
 SEED = POOLS["pool-v2"].seed

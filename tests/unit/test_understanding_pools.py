@@ -280,6 +280,21 @@ POOL_V11 = Pool(
     dated_only_when_due=True,
     titles_vary=(75, 5),
 )
+POOL_V12 = Pool(
+    "pool-v12",
+    ("dev12", "test11"),
+    ("assistant", "workspace"),
+    variety=Variety(cases=230, clarify=32, compound=24, context=20, per_intent=5, per_tool=10),
+    held_out=(
+        "This is TEST11, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v12-2026-12-04",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(80, 5),
+)
 POOLS = (
     POOL_V2,
     POOL_V3,
@@ -291,6 +306,7 @@ POOLS = (
     POOL_V9,
     POOL_V10,
     POOL_V11,
+    POOL_V12,
 )
 
 

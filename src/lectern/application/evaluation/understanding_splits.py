@@ -28,6 +28,8 @@ MORE_SPLITS = (
     "test9",
     "dev11",
     "test10",
+    "dev12",
+    "test11",
 )
 """Run only when named: the second pool's halves (pool-v2), the third pool (pool-v3, dev3:
 book assistant and workspace only, for tuning) and the fourth pool's halves (pool-v4, dev4 for
@@ -38,6 +40,7 @@ book assistant and workspace only: dev7 for tuning and test6 held out), the eigh
 halves (pool-v8, all four surfaces: dev8 for tuning and test7 held out), the ninth pool's
 (pool-v9, book assistant and workspace only: dev9 for tuning and test8 held out) and the tenth
 pool's (pool-v10, the same two surfaces: dev10 for tuning and test9 held out) and the eleventh
-pool's (pool-v11, the same two: dev11 for tuning and test10 held out)."""
+pool's (pool-v11, the same two: dev11 for tuning and test10 held out) and the twelfth pool's
+(pool-v12, the same two: dev12 for tuning and test11 held out)."""
 SPLIT_CHOICES = (*SPLITS, *MORE_SPLITS, "all")
 """What `lectern evaluate understanding --split` takes."""

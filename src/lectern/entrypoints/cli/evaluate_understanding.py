@@ -256,9 +256,8 @@ def evaluate_understanding(
     split: Annotated[
         str,
         typer.Option(
-            help="dev, test, dev2, test2 (held out: run once), dev3, dev4, test3 (held out: "
-            "run once), dev5, test4 (held out: run once), dev6, test5 (held out: run once) or "
-            "all (dev and test)."
+            help=f"One of {', '.join(SPLIT_CHOICES)}: a devN half is for tuning, test and "
+            "testN halves are held out (run each once); all runs dev and test."
         ),
     ] = "dev",
     surface: Annotated[
