@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -345,6 +346,18 @@ class FakeTitleMatcher:
         self.asked.append(title)
         closest = self.table.get(title)
         return tuple(dict.fromkeys([*([closest] if closest else []), *self.near.get(title, ())]))
+
+
+class FakeSpelling:
+    """Similarity by difflib's ratio (0-100); records every batch it was asked to compare."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, tuple[str, ...]]] = []
+
+    def similarities(self, text: str, choices: Sequence[str], cutoff: float) -> dict[int, float]:
+        self.asked.append((text, tuple(choices)))
+        scores = {i: 100 * SequenceMatcher(None, text, c).ratio() for i, c in enumerate(choices)}
+        return {i: score for i, score in scores.items() if score >= cutoff}
 
 
 class FakeExplanationCache:

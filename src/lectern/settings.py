@@ -125,6 +125,12 @@ class Settings(BaseSettings):
     count), then the other candidates. Shelf dev Recall@100 0.722 -> 0.803 (test 0.689 ->
     0.786), judged 0.858 -> 0.853, nDCG@10 unchanged; it leans on the categories holding
     readers' top shelves (docs/evaluation.md). 0 switches it off."""
+    known_item_first: bool = True
+    """Known-item search: a book request that is a catalog title (as spelt, or one slip in about
+    ten letters) shows the book(s) of that title first, the rest of the ranking unchanged.
+
+    "Dune" was 13th under books that repeat the word; bench/known_item.py measures it
+    (docs/search.md). False leaves the fused ranking as it is."""
     candidate_pool: int = Field(default=100, ge=10, le=2_000)
     """Candidates per query variation, split between BM25 and vectors by the strategy."""
     mmr_lambda: float = Field(default=DEFAULT_MMR_LAMBDA, ge=0.0, le=1.0)

@@ -20,6 +20,7 @@ from cachetools import TTLCache
 from lectern.application.book_filters import BookFilterIndex
 from lectern.application.explanations import ExplanationService
 from lectern.application.hybrid_retrieval import HybridRetriever
+from lectern.application.known_item import KnownItems
 from lectern.application.ports import (
     BookCatalog,
     TitleMatcher,
@@ -138,6 +139,7 @@ class BookSearchService:
         mmr_lambda: float | None = DEFAULT_MMR_LAMBDA,
         shelf_tail: int = 0,
         titles: TitleMatcher | None = None,
+        known_items: KnownItems | None = None,
     ) -> None:
         """Indexes are loaded by bootstrap; this only combines them.
 
@@ -145,8 +147,11 @@ class BookSearchService:
         `shelf_tail` is LECTERN_SHELF_TAIL (`_shelf_holders`).
         `titles` reads the X of "books like X" by spelling: which books it may mean, and
         whether the catalog holds it at all (without it, neither is said).
+        `known_items` puts the books a request names by title first (LECTERN_KNOWN_ITEM_FIRST;
+        None leaves the ranking as fused).
         """
         self.catalog = catalog
+        self.known_items = known_items
         self.titles = titles
         self.mmr_lambda = mmr_lambda
         self.shelf_tail = shelf_tail
@@ -244,13 +249,12 @@ class BookSearchService:
             chosen = listed[:k]
         else:
             chosen = self._diversify(hits, k, mmr_lambda)
-        named_book = (
-            self._named_book(plan, allowed)
-            if plan is not None and not filters.has_page_limit
-            else None
-        )
-        if named_book is not None:
-            chosen, listed = self._named_book_first(named_book, chosen, listed, k)
+        titled = self._titled(query.text, hits, allowed)
+        if not titled and plan is not None and not filters.has_page_limit:
+            named_book = self._named_book(plan, allowed)
+            titled = (named_book,) if named_book is not None else ()
+        if titled:
+            chosen, listed = self._titled_first(titled, chosen, listed, k)
         ranked: tuple[str, ...] = ()
         if depth is not None:
             shown = {h.id for h in chosen}
@@ -365,17 +369,51 @@ class BookSearchService:
                 return book_id if allowed is None or book_id in allowed else None
         return None
 
-    def _named_book_first(
-        self, book_id: str, chosen: list[FusedHit], listed: list[FusedHit], k: int
+    def _titled(
+        self, text: str, hits: Sequence[FusedHit], allowed: frozenset[str] | None
+    ) -> tuple[str, ...]:
+        """The books the whole request names by title (known-item search), within the filters.
+
+        The exact title is a lookup; a near spelling is compared with the candidates' titles.
+        """
+        if self.known_items is None:
+            return ()
+
+        return tuple(
+            book_id
+            for book_id in self.known_items.named_by(text, lambda: (h.id for h in hits))
+            if book_id in self.filters.all_ids and (allowed is None or book_id in allowed)
+        )
+
+    def _titled_first(
+        self, book_ids: Sequence[str], chosen: list[FusedHit], listed: list[FusedHit], k: int
     ) -> tuple[list[FusedHit], list[FusedHit]]:
-        """The named book's work first on the page and in the list, the rest in order."""
+        """The named books' works first on the page and in the list, the rest in order.
+
+        Among the named works the search's own order decides (the page's, then the list's);
+        a named book the search did not retrieve follows them, in the order given (most read
+        first). One entry per work, as everywhere.
+        """
         group_of = self.retriever.lexical.group_of
-        work = group_of(book_id)
-        found = next((h for h in [*chosen, *listed] if group_of(h.id) == work), None)
+        position: dict[str, tuple[int, FusedHit]] = {}
+        for index, hit in enumerate([*chosen, *listed]):
+            position.setdefault(group_of(hit.id), (index, hit))
         top = max((h.score for h in chosen), default=0.0)
-        first = found or FusedHit(book_id, top, {"title": 1}, {})
-        chosen = [first, *(h for h in chosen if group_of(h.id) != work)][:k]
-        listed = [first, *(h for h in listed if group_of(h.id) != work)]
+        found: list[tuple[int, FusedHit]] = []
+        missing: list[FusedHit] = []
+        works: set[str] = set()
+        for book_id in book_ids:
+            work = group_of(book_id)
+            if work in works:
+                continue
+            works.add(work)
+            if work in position:
+                found.append(position[work])
+            else:
+                missing.append(FusedHit(book_id, top, {"title": 1}, {}))
+        first = [hit for _, hit in sorted(found, key=lambda pair: pair[0])] + missing
+        chosen = [*first, *(h for h in chosen if group_of(h.id) not in works)][:k]
+        listed = [*first, *(h for h in listed if group_of(h.id) not in works)]
         return chosen, listed
 
     def like_readings(

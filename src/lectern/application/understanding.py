@@ -62,6 +62,21 @@ def key_of(text: str) -> tuple[str, ...]:
     return tuple(t.text for t in tokens_of(text))
 
 
+ARTICLES = ("the", "a", "an")
+"""Leading words a reader may drop from a title or add to it ("Wrinkle in Time")."""
+
+
+def title_forms(key: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The keys a title may be filed under: as written, without its article, with one.
+
+    As written first, so the first form the catalog holds decides; "the" is tried before
+    "a" and "an" (the commonest in titles).
+    """
+    bare = key[1:] if key[:1] and key[0] in ARTICLES and len(key) > 1 else key
+    forms = (key, bare, *((article, *bare) for article in ARTICLES))
+    return tuple(dict.fromkeys(form for form in forms if form))
+
+
 def author_key(name: str) -> tuple[str, ...]:
     """An author's lookup key: folded words without initials ("J.R.R. Tolkien" -> tolkien)."""
     return tuple(w for w in key_of(name) if len(w) > 1 or w.isdigit())
@@ -126,24 +141,15 @@ class Vocabulary:
                 vocabulary.category_books[name] = vocabulary.category_books.get(name, 0) + 1
             for author in book.authors:
                 author_books[author] += 1
-            title_key = key_of(book.title)
+            title_key = vocabulary._add_title(book)
             if title_key:
-                vocabulary.titles.setdefault(title_key, []).append(
-                    TitleEntry(book.id, book.title, book.popularity, book.categories)
-                )
-                main_key = key_of(book.title.split(":", 1)[0]) if ":" in book.title else ()
-                if main_key and main_key != title_key:
-                    vocabulary.main_titles.setdefault(main_key, []).append(
-                        TitleEntry(book.id, book.title, book.popularity, book.categories)
-                    )
                 title_words.update(set(title_key))
                 words.update(title_key)
                 for author in book.authors:
                     last = key_of(author)[-1:] if key_of(author) else ()
                     if last and last[0] in title_key:
                         own_titles[last[0]] += 1
-        for entries in (*vocabulary.titles.values(), *vocabulary.main_titles.values()):
-            entries.sort(key=lambda e: (-e.popularity, -len(e.categories), e.book_id))
+        vocabulary._sort_titles()
         shelf_words: set[str] = set()
         for name, count in vocabulary.category_books.items():
             key = key_of(name)
@@ -186,6 +192,37 @@ class Vocabulary:
         )
         return vocabulary
 
+    @classmethod
+    def of_titles(cls, names: Iterable[BookNames]) -> Vocabulary:
+        """Only the title tables and the words of titles: what known-item search reads.
+
+        A fraction of `build`'s cost (no authors, shelves or surnames), from facts search has
+        already loaded, so a one-off search does not read the whole catalog again.
+        """
+        vocabulary = cls(frozenset())
+        words: set[str] = set()
+        for book in names:
+            words.update(vocabulary._add_title(book))
+        vocabulary._sort_titles()
+        vocabulary.words = frozenset(words)
+        return vocabulary
+
+    def _add_title(self, book: BookNames) -> tuple[str, ...]:
+        """File the book under its title's key (and its words before a colon); the key."""
+        title_key = key_of(book.title)
+        if title_key:
+            entry = TitleEntry(book.id, book.title, book.popularity, book.categories)
+            self.titles.setdefault(title_key, []).append(entry)
+            main_key = key_of(book.title.split(":", 1)[0]) if ":" in book.title else ()
+            if main_key and main_key != title_key:
+                self.main_titles.setdefault(main_key, []).append(entry)
+        return title_key
+
+    def _sort_titles(self) -> None:
+        """Each title's books most read first (then most shelved), as lookups expect."""
+        for entries in (*self.titles.values(), *self.main_titles.values()):
+            entries.sort(key=lambda e: (-e.popularity, -len(e.categories), e.book_id))
+
     def nearest_category(self, name: str) -> str | None:
         """The catalog's category for a name: itself, a spelling variant, or the closest."""
         normal = normalize_category(name)
@@ -206,6 +243,20 @@ class Vocabulary:
         """The most popular subtitled book whose title before its colon is this key."""
         entries = self.main_titles.get(key)
         return entries[0] if entries else None
+
+    def entries_titled(self, key: tuple[str, ...]) -> list[TitleEntry]:
+        """Every book titled `key` in one of its forms, else titled so before a colon.
+
+        The forms of `title_forms`, the first the catalog holds deciding. A subtitle may be left
+        out ("The Devil in the White City") only when no title is the words themselves: "The
+        Hunger Games" is Collins's novel, not "The Hunger Games: Official Illustrated Movie
+        Companion" (as `book_lookup` reads a title). Most read first.
+        """
+        for table in (self.titles, self.main_titles):
+            for form in title_forms(key):
+                if table.get(form):
+                    return list(table[form])
+        return []
 
     def best_title_starting(self, key: tuple[str, ...]) -> TitleEntry | None:
         """The most popular book whose title starts with these words ("Harry Potter")."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from lectern.adapters.catalog.explanation_cache import SqlAlchemyExplanationCache
 from lectern.adapters.evaluation_runs import JsonRunStore
 from lectern.adapters.llm.prompts import PROMPT_VERSIONS
+from lectern.adapters.rapidfuzz_spelling import RapidfuzzSpelling
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.adapters.understanding.titles import RapidfuzzTitleMatcher
 from lectern.application.book_filters import BookFilterIndex
@@ -18,7 +19,14 @@ from lectern.application.explanations import ExplanationService
 from lectern.application.fallback.ports import SearchFallbackAgent
 from lectern.application.fallback.service import FallbackSearch
 from lectern.application.hybrid_retrieval import HybridRetriever
-from lectern.application.ports import ExplanationCache, QueryUnderstanding, TitleMatcher
+from lectern.application.known_item import KnownItems
+from lectern.application.ports import (
+    BookFacts,
+    BookNames,
+    ExplanationCache,
+    QueryUnderstanding,
+    TitleMatcher,
+)
 from lectern.application.search import BookSearchService
 from lectern.application.understanding import Vocabulary
 from lectern.bootstrap.indexes import book_search_config, load_retriever
@@ -53,17 +61,34 @@ class SearchWiring(ModelWiring):
         return self._once("search", self._build_search)
 
     def _build_search(self) -> BookSearchService:
+        facts = self.catalog.book_facts()
         return BookSearchService(
             self.catalog,
             self.retriever(),
-            BookFilterIndex(self.catalog.book_facts()),
+            BookFilterIndex(facts),
             explainer=self.explanations(),
             explain_top=self.settings.explain_top,
             mmr_lambda=self.settings.mmr_lambda,
             shelf_tail=self.settings.shelf_tail,
             # Built on first use: only a planned "like X" asks, and it needs the vocabulary.
             titles=_LazyTitleMatcher(self.title_matcher),
+            known_items=self._known_items(facts) if self.settings.known_item_first else None,
         )
+
+    def _known_items(self, facts: Sequence[BookFacts]) -> KnownItems:
+        """Titles a request names: a title table from the facts search loads anyway, rapidfuzz.
+
+        Built on the first search (0.3 s for 19.5k books; the full vocabulary reads the
+        catalog again and costs ten times that, too much for a one-off `lectern search`).
+        """
+
+        def titles() -> Vocabulary:
+            return Vocabulary.of_titles(
+                BookNames(f.id, f.title, f.authors, tuple(sorted(f.categories)), f.popularity)
+                for f in facts
+            )
+
+        return KnownItems(titles, RapidfuzzSpelling())
 
     def title_matcher(self) -> TitleMatcher:
         """Titles by spelling (a misspelt, ambiguous or absent "like X"): override or rapidfuzz."""

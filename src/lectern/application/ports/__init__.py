@@ -47,6 +47,7 @@ from lectern.application.ports.llm import (
     LLMTracer,
     QueryUnderstanding,
     SchemaT,
+    Spelling,
     TitleMatcher,
 )
 from lectern.application.ports.progress import ProgressReporter
@@ -76,6 +77,7 @@ __all__ = [
     "ProgressReporter",
     "ProviderRecordStore",
     "QueryUnderstanding",
+    "Spelling",
     "TitleMatcher",
     "Reranker",
     "SchemaT",

@@ -106,3 +106,15 @@ class TitleMatcher(Protocol):
     def spelt_like(self, title: str, cutoff: float) -> tuple[str, ...]:
         """Ids of the books whose titles are at least `cutoff` (0-100) like `title`, best first."""
         ...
+
+
+class Spelling(Protocol):
+    """How alike a typed title is to a few candidate titles, by spelling (0-100)."""
+
+    def similarities(self, text: str, choices: Sequence[str], cutoff: float) -> dict[int, float]:
+        """Index and similarity of each choice at least `cutoff` like `text`.
+
+        The caller bounds `choices` (a search's candidates, not the catalog), so this is a
+        scan of a few hundred short strings at most.
+        """
+        ...
