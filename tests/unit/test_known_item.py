@@ -254,3 +254,31 @@ def test_a_subtitle_is_left_out_only_when_no_title_is_the_words_themselves() -> 
     known = KnownItems(lambda: vocabulary)
     assert set(known.titled("dune")) == {str(HERBERT.id), str(BOOKS[1].id)}
     assert known.titled("devil in the white city") == (str(DEVIL.id),)
+
+
+def test_a_work_found_by_another_edition_shows_the_book_of_the_title_typed() -> None:
+    # "The Hunger Games Trilogy Boxset" and "The Hunger Games" are one work in the index;
+    # the boxset's text matches more, but the reader typed the novel's title.
+    novel = _book(70, "The Hunger Games", "Suzanne Collins", "a girl volunteers", 4_000_000)
+    boxset = _book(71, "The Hunger Games Trilogy Boxset", "Suzanne Collins", "hunger games" * 5, 9)
+    guide = _book(72, "The Hunger Games Tribute Guide", "Emily Seife", "hunger games guide", 80)
+    books = [novel, boxset, guide]
+    catalog = FakeCatalog()
+    for book in books:
+        catalog.entries[book.id] = StoredEntry(CatalogEntry(book, (), (), ()), "h")
+    texts = {str(b.id): f"{b.title} {b.description}".lower() for b in books}
+    work = {str(novel.id): "w", str(boxset.id): "w"}
+    embedder = FakeEmbedder(["hunger", "games", "guide"])
+    retriever = HybridRetriever(
+        FakeLexicalIndex(texts, work), FakeVectorIndex(embedder, texts), embedder
+    )
+    vocabulary = Vocabulary.build(catalog.book_names(), ["en"])
+    service = BookSearchService(
+        catalog,
+        retriever,
+        BookFilterIndex(catalog.book_facts()),
+        known_items=KnownItems(lambda: vocabulary, FakeSpelling()),
+    )
+    found = _ids(service.search(SearchQuery("the hunger games")))
+    assert found[0] == novel.id
+    assert boxset.id not in found  # one entry per work

@@ -392,7 +392,7 @@ class BookSearchService:
 
         Among the named works the search's own order decides (the page's, then the list's);
         a named book the search did not retrieve follows them, in the order given (most read
-        first). One entry per work, as everywhere.
+        first). One entry per work, as everywhere, and that entry is a book of the title named.
         """
         group_of = self.retriever.lexical.group_of
         position: dict[str, tuple[int, FusedHit]] = {}
@@ -408,7 +408,12 @@ class BookSearchService:
                 continue
             works.add(work)
             if work in position:
-                found.append(position[work])
+                index, hit = position[work]
+                if hit.id not in book_ids:
+                    # The work's best-scored edition is not the title typed ("The Hunger
+                    # Games Trilogy Boxset" for "the hunger games"): show the book named.
+                    hit = FusedHit(book_id, hit.score, {"title": 1}, {})
+                found.append((index, hit))
             else:
                 missing.append(FusedHit(book_id, top, {"title": 1}, {}))
         first = [hit for _, hit in sorted(found, key=lambda pair: pair[0])] + missing
