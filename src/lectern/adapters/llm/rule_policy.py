@@ -76,6 +76,7 @@ from lectern.adapters.understanding.referents import (
 )
 from lectern.adapters.understanding.request_frames import unframed
 from lectern.adapters.understanding.request_sentence import request_after_circumstances
+from lectern.adapters.understanding.said_before import title_said_before
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     names_workspace_thing,
@@ -326,6 +327,9 @@ class RulePolicy(CompoundReading):
         text = tidied(_PLEASE.sub("please", " ".join(request.split()))) or request
         text = _ASKING.sub("", _LEAD_FILLER.sub("", text))
         plan = _Plan()
+        if referent is None and self.titles is not None:
+            # "the gruffalo is too babyish now, take it off ...": the title said before "it"
+            referent = title_said_before(text, self.titles, title_in)
         it = book_resolver(history, system, text, referent, self.authors, title_in)
         if APPROVE_REQUEST.search(text):
             plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))

@@ -1,0 +1,191 @@
+"""Mechanisms the twelfth pass's book requests lacked, each phrased fresh beside dev12's own.
+
+From dev12 (pool-v12): "what else is like X" (the "else" is no book); the book a message
+names before it points at it with "it"; a remark with its subject unsaid after a change
+("..., couldn't get into it"); a list "for" something, and a name ended by why the list is
+made ("called X to keep track").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.understanding.book_plan import plan_books, title_in
+from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
+from lectern.adapters.understanding.mentions import names_from_prompt
+from lectern.adapters.understanding.referents import book_resolver
+from lectern.adapters.understanding.said_before import title_said_before
+from lectern.adapters.understanding.slots import list_name_of
+from lectern.application.assistant.names import NAMES_HEADER
+from lectern.domain.assistant import Message, ToolCall, ToolSpec
+
+CATALOG = {
+    "gilead": "Gilead",
+    "holes": "Holes",
+    "piranesi": "Piranesi",
+    "the gruffalo": "The Gruffalo",
+    "lord of the flies": "Lord of the Flies",
+    "the perks of being a wallflower": "The Perks of Being a Wallflower",
+    "still alice": "Still Alice",
+    "the secret garden": "The Secret Garden",
+    "cinder": "Cinder",
+    "red queen": "Red Queen",
+}
+LISTS = ("Summer", "Kids bedtime", "Dnf", "Mum's picks")
+SYSTEM = "\n".join([NAMES_HEADER, "- reader: ana", *(f"- list: {name}" for name in LISTS)])
+PAGE = "The reader is on a book page: Piranesi (id 0b3c2a56-3c8e-4f3e-9a53-0d2b5c1f7e11)."
+TOOLS = [ToolSpec(name, "", {}) for name in BOOK_TOOLS]
+
+
+def _key(words: str) -> str:
+    return " ".join(words.strip().casefold().split())
+
+
+def _is_title(words: str) -> bool:
+    return _key(words) in CATALOG
+
+
+def _books(title: str) -> Sequence[tuple[str, str, int]]:
+    found = CATALOG.get(_key(title))
+    return [(found, "Someone", 10)] if found else []
+
+
+def _calls(
+    text: str, system: str = SYSTEM, history: Sequence[Message] = ()
+) -> list[tuple[str, dict[str, Any]]] | str:
+    policy = RulePolicy(titles=_is_title, books=_books)
+    reply = policy.complete_with_tools([*history, Message("user", text)], TOOLS, system=system)
+    if not reply.tool_calls:
+        return reply.text
+    return [(c.name, dict(c.arguments)) for c in reply.tool_calls]
+
+
+# --- "what else is like X" -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "book"),
+    [
+        ("what else is like the perks of being a wallflower", "The Perks of Being a Wallflower"),
+        ("what else is similar to Gilead?", "Gilead"),
+        ("is there anything else like the secret garden", "The Secret Garden"),
+        ("something else like Holes please", "Holes"),
+    ],
+)
+def test_else_after_what_or_anything_is_no_book(said: str, book: str) -> None:
+    assert _calls(said) == [("similar_books", {"book": book, "limit": 5})]
+
+
+@pytest.mark.parametrize(
+    "said", ["anything else like this?", "what else is like it", "more else similar"]
+)
+def test_else_like_this_means_the_book_in_view(said: str) -> None:
+    calls = _calls(said, system=f"{SYSTEM}\n{PAGE}")
+    assert calls == [
+        ("similar_books", {"book": "0b3c2a56-3c8e-4f3e-9a53-0d2b5c1f7e11", "limit": 5})
+    ]
+
+
+# --- the book said before "it" ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "book"),
+    [
+        ("My son finished Holes in two days and wants more like it", "Holes"),
+        ("my niece read the secret garden twice and wants more like it", "The Secret Garden"),
+        ("Gilead was beautiful, anything like it?", "Gilead"),
+    ],
+)
+def test_it_after_a_title_in_the_same_message_is_that_title(said: str, book: str) -> None:
+    calls = _calls(said, system=f"{SYSTEM}\n{PAGE}")
+    assert calls == [("similar_books", {"book": book, "limit": 5})]
+
+
+def _planned(intent: str, text: str) -> list[tuple[str, dict[str, Any]]] | str:
+    """What `plan_books` makes of `text` read as `intent` (the layer's part, decided)."""
+    referent = title_said_before(text, _is_title, title_in)
+    it = book_resolver([], SYSTEM, text, referent, None, title_in)
+    planned = plan_books(intent, text, names_from_prompt(SYSTEM), it, _call)
+    if not isinstance(planned, list):
+        return str(planned)
+    return [(c.name, dict(c.arguments)) for c in planned]
+
+
+def _call(tool: str, **arguments: Any) -> ToolCall:
+    return ToolCall("t", tool, arguments)
+
+
+@pytest.mark.parametrize(
+    ("said", "book", "listed"),
+    [
+        (
+            "the gruffalo is too babyish now, take it off kids bedtime",
+            "the gruffalo",
+            "Kids bedtime",
+        ),
+        ("Lord of the Flies was a slog, remove it from Dnf", "Lord of the Flies", "Dnf"),
+        ("Piranesi is finished - take it off Summer", "Piranesi", "Summer"),
+    ],
+)
+def test_a_removal_of_it_after_a_title_removes_that_title(
+    said: str, book: str, listed: str
+) -> None:
+    assert _planned("remove_from_list", said) == [
+        ("remove_from_list", {"list": listed, "book": book})
+    ]
+
+
+def test_only_a_catalog_title_said_before_it_counts() -> None:
+    assert title_said_before("my mum loved it", _is_title, title_in) is None
+    assert title_said_before("the weather was bad so add it", _is_title, title_in) is None
+    assert title_said_before("Holes is done, add it", _is_title, title_in) == "Holes"
+    assert title_said_before("Holes: it's English", _is_title, title_in) is None
+
+
+# --- a remark with its subject unsaid --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "book", "listed"),
+    [
+        ("add lord of the flies to dnf, couldn't get into it", "lord of the flies", "Dnf"),
+        ("put Piranesi on Dnf, didn't finish it", "Piranesi", "Dnf"),
+        ("stick The Gruffalo on Summer, wasnt sure about it", "The Gruffalo", "Summer"),
+    ],
+)
+def test_a_remark_after_a_change_is_no_part_of_the_book(said: str, book: str, listed: str) -> None:
+    assert _planned("add_to_list", said) == [("add_to_list", {"list": listed, "book": book})]
+
+
+# --- new lists' names ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("can you create a list for kids bedtime", "kids bedtime"),
+        ("make a list for book club", "book club"),
+        ("start a new list for my beach reads", "beach reads"),
+        ("start a list called Books to read", "Books to read"),
+    ],
+)
+def test_a_list_for_something_is_named_by_it(said: str, name: str) -> None:
+    assert _calls(said) == [("create_list", {"name": name})]
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("could I have a list called Mum's picks to keep track?", "Mum's picks"),
+        ("a list named Gifts so I can remember what to buy", "Gifts"),
+        ("make one called Loans to track what I lent", "Loans"),
+        ("a list called Things to try", "Things to try"),
+    ],
+)
+def test_why_a_list_is_made_ends_its_name(said: str, name: str) -> None:
+    assert list_name_of(said) == name
