@@ -76,12 +76,12 @@ from lectern.adapters.understanding.referents import (
 )
 from lectern.adapters.understanding.request_frames import unframed
 from lectern.adapters.understanding.request_sentence import request_after_circumstances
-from lectern.adapters.understanding.said_before import title_said_before
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     names_workspace_thing,
     ruled_out,
 )
+from lectern.adapters.understanding.said_before import title_said_before
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
