@@ -189,3 +189,75 @@ def test_a_list_for_something_is_named_by_it(said: str, name: str) -> None:
 )
 def test_why_a_list_is_made_ends_its_name(said: str, name: str) -> None:
     assert list_name_of(said) == name
+
+
+# --- the same change with another book -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "calls"),
+    [
+        (
+            "Put Cinder on Summer, and Red Queen too",
+            [
+                ("add_to_list", {"list": "Summer", "book": "Cinder"}),
+                ("add_to_list", {"list": "Summer", "book": "Red Queen"}),
+            ],
+        ),
+        (
+            "take Holes off Dnf and Gilead as well",
+            [
+                ("remove_from_list", {"list": "Dnf", "book": "Holes"}),
+                ("remove_from_list", {"list": "Dnf", "book": "Gilead"}),
+            ],
+        ),
+        (
+            "rate Piranesi 4 stars, also Gilead",
+            [
+                ("rate_book", {"book": "Piranesi", "stars": 4}),
+                ("rate_book", {"book": "Gilead", "stars": 4}),
+            ],
+        ),
+    ],
+)
+def test_another_book_after_a_change_gets_the_same_change(said: str, calls: Any) -> None:
+    assert _calls(said) == calls
+
+
+def test_also_with_a_request_of_its_own_is_no_other_book() -> None:
+    assert _calls("rate Piranesi 4 stars, also add it to Summer") == [
+        ("rate_book", {"book": "Piranesi", "stars": 4}),
+        ("add_to_list", {"list": "Summer", "book": "Piranesi"}),
+    ]
+
+
+def test_words_that_are_no_title_are_no_other_book() -> None:
+    calls = _calls("Put Cinder on Summer, and the kids too")
+    assert isinstance(calls, str) or all(name != "add_to_list" for name, _ in calls[1:])
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "call"),
+    [
+        (
+            "add Holes to Summer",
+            "same for Red Queen",
+            ("add_to_list", {"list": "Summer", "book": "Red Queen"}),
+        ),
+        (
+            "take Gilead off Dnf",
+            "ok do the same with Piranesi",
+            ("remove_from_list", {"list": "Dnf", "book": "Piranesi"}),
+        ),
+        ("rate Cinder 2 stars", "same for Holes", ("rate_book", {"book": "Holes", "stars": 2})),
+    ],
+)
+def test_same_for_a_book_repeats_the_last_change_with_it(before: str, said: str, call: Any) -> None:
+    policy = RulePolicy(titles=_is_title, books=_books)
+    first = policy.complete_with_tools([Message("user", before)], TOOLS, system=SYSTEM)
+    history = [Message("user", before), Message("assistant", "", first.tool_calls)]
+    assert _calls(said, history=history) == [call]
+
+
+def test_same_for_with_no_change_before_is_not_read_as_one() -> None:
+    assert _calls("same for Holes") != [("add_to_list", {"list": "Summer", "book": "Holes"})]

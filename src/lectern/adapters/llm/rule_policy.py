@@ -43,6 +43,7 @@ from lectern.adapters.llm.rule_replies import (
     _summary,
 )
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
+from lectern.adapters.llm.same_change import first_stage, same_for, with_another_book
 from lectern.adapters.llm.told_first import told_first
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
@@ -386,6 +387,11 @@ class RulePolicy(CompoundReading):
             plan.steps.extend(self._missed(text, system, available, it, history))
             plan.by_meaning = True
             return plan
+        again = [] if nested else self._same_change(text, history, system, available)
+        if again:
+            # "Put Cinder on TBR, and Red Queen too", "same for Holes": one change, two books
+            plan.steps.extend(self.steps.single_calls(again))
+            return plan
         lists = self.lists
         compound = self._compound(history, system, available, nested=nested)
         for matcher in (
@@ -425,6 +431,21 @@ class RulePolicy(CompoundReading):
         except _NoReferent as error:
             return _asking_which_book(plan, error)
         return plan
+
+    def _same_change(
+        self, text: str, history: Sequence[Message], system: str, available: set[str]
+    ) -> list[ToolCall]:
+        """A change made again with another book, in this message or after the last one."""
+        titles = self.titles
+        if titles is None:
+            return []
+
+        def plan(said: str, before: Sequence[Message]) -> list[ToolCall]:
+            return first_stage(self._plan(said, before, system, available, nested=True).steps)
+
+        return with_another_book(text, history, titles, plan, self._call) or same_for(
+            text, history, titles, plan, self._call
+        )
 
     def _missed(
         self,
