@@ -69,8 +69,10 @@ LIST_DETAILS = re.compile(
     # "show me what's on the X list": the showing and the question ask for one thing
     r"^(?:(?:show|tell)(?:\s+me)?\s+(?=what|which))?"
     r"(?:what(?:'s| is| are)(?: left| still| now)?|show(?: me)?|list|which books are|"
-    r"how many(?: books)? (?:are|do i have|have i got))\s+(?:the\s+)?(?:books\s+)?"
-    r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list\W*$",
+    r"how many(?: books)? (?:are(?: there)?|do i have|have i got))\s+(?:the\s+)?(?:books\s+)?"
+    r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list"
+    # "... on my holiday list at the moment?": when is asked is now, no part of the list
+    r"(?:\s+(?:at\s+the\s+moment|right\s+now|currently|now|so\s+far|at\s+present|today))?\W*$",
     re.I,
 )
 CREATE = re.compile(
@@ -302,7 +304,9 @@ LANGUAGE_Q = re.compile(
     r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in"
     # "..., in your catalogue?": where the answer is kept, no part of the question
     r"(?:\W+(?:in|on|according\s+to|per)\s+(?:your|the|this)\s+(?:catalog(?:ue)?|records?|"
-    r"system|library|database|site|app))?\W*$",
+    r"system|library|database|site|app)"
+    # "what language is X in here": the place asked about is this catalogue
+    r"|\s+(?:(?:in|on)\s+)?here)?\W*$",
     re.I,
 )
 FACETS = re.compile(

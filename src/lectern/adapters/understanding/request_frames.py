@@ -31,7 +31,9 @@ _CAN_IT_BE_DONE = re.compile(
 _NAME_CHANGED = re.compile(
     r"^(?:please\s+)?(?:change|update|alter|switch|edit)\s+(?:the\s+)?name\s+of\s+"
     r"(?P<old>.+?)\s+to\s+(?P<new>.+)$|"
-    r"^(?:please\s+)?(?:change|update|alter|switch|edit)\s+(?P<old2>.+?)['’]s?\s+name"
+    # "change classics list name to X": the list's name, with or without its "'s"
+    r"^(?:please\s+)?(?:change|update|alter|switch|edit)\s+(?P<old2>.+?)(?:['’]s?|\s+list(?:['’]s)?)"
+    r"\s+name"
     r"\s+to\s+(?P<new2>.+)$",
     re.I,
 )
