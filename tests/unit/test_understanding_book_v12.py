@@ -3,7 +3,10 @@
 From dev12 (pool-v12): "what else is like X" (the "else" is no book); the book a message
 names before it points at it with "it"; a remark with its subject unsaid after a change
 ("..., couldn't get into it"); a list "for" something, and a name ended by why the list is
-made ("called X to keep track").
+made ("called X to keep track"); the same change with another book ("and Y too", "same for
+Y"); a stored value described ("showing as", "marked") before the right one; a list's count
+asked "at the moment"; "change X list name to Y"; "rename it" with no list in view; "in
+here" after a language question.
 """
 
 from __future__ import annotations
@@ -14,10 +17,15 @@ from typing import Any
 import pytest
 
 from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.understanding.book_patterns import LANGUAGE_Q
 from lectern.adapters.understanding.book_plan import plan_books, title_in
+from lectern.adapters.understanding.corrections import language_of
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.mentions import names_from_prompt
+from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.referents import book_resolver
+from lectern.adapters.understanding.request_frames import unframed
+from lectern.adapters.understanding.ruled_out import ruled_out
 from lectern.adapters.understanding.said_before import title_said_before
 from lectern.adapters.understanding.slots import list_name_of
 from lectern.application.assistant.names import NAMES_HEADER
@@ -261,3 +269,90 @@ def test_same_for_a_book_repeats_the_last_change_with_it(before: str, said: str,
 
 def test_same_for_with_no_change_before_is_not_read_as_one() -> None:
     assert _calls("same for Holes") != [("add_to_list", {"list": "Summer", "book": "Holes"})]
+
+
+# --- a stored value described, then the right one --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "book"),
+    [
+        ("Piranesi is showing as Spanish, it's English", "Piranesi"),
+        ("I noticed Gilead by Marilynne Robinson is marked French. It's English.", "Gilead"),
+        ("Holes is labelled as German - it's English", "Holes"),
+    ],
+)
+def test_a_language_shown_then_the_right_one_is_a_correction(said: str, book: str) -> None:
+    assert _calls(said) == [("propose_correction", {"book": book, "language": "English"})]
+
+
+def test_language_of_skips_the_value_shown() -> None:
+    assert language_of("it's showing as Spanish, it's English") == "English"
+    assert language_of("it's marked French, should be Italian") == "Italian"
+
+
+def test_a_correction_then_a_wished_grade_is_two_requests() -> None:
+    assert _calls("Holes is showing as Spanish, it's English. Also I'd give it 4 stars") == [
+        ("propose_correction", {"book": "Holes", "language": "English"}),
+        ("rate_book", {"book": "Holes", "stars": 4}),
+    ]
+
+
+# --- one list's contents, renames ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "How many books are on my summer list at the moment?",
+        "how many are on the Summer list right now",
+        "how many books are there in my summer list currently",
+    ],
+)
+def test_a_count_of_one_list_asked_now_is_its_details(said: str) -> None:
+    assert _calls(said)[0] == ("get_list_details", {"list": "Summer"})  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("change classics list name to Old but gold", "rename classics to Old but gold"),
+        ("update the Summer list name to Beach", "rename the Summer to Beach"),
+        ("change my dnf list's name to Abandoned", "rename my dnf to Abandoned"),
+    ],
+)
+def test_a_lists_name_changed_without_an_apostrophe_is_a_rename(said: str, read: str) -> None:
+    assert unframed(said) == read
+
+
+def test_change_the_list_name_is_renamed() -> None:
+    assert _calls("change summer list name to Beach reads") == [
+        ("rename_list", {"list": "Summer", "new_name": "Beach reads"})
+    ]
+
+
+@pytest.mark.parametrize(
+    "said", ["rename it to Holiday 2027", "rename that one to Beach", "please rename it as Later"]
+)
+def test_renaming_it_with_no_list_in_view_asks_which(said: str) -> None:
+    assert "rename_list" not in ruled_out(said, names_from_prompt(SYSTEM))
+    one = "\n".join([NAMES_HEADER, "- list: Summer"])
+    for system in (SYSTEM, one):
+        planned = plan_books("rename_list", said, names_from_prompt(system), lambda w: w, _call)
+        assert isinstance(planned, Clarification)
+
+
+# --- a question word about a field -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "book"),
+    [
+        ("what language is the little prince in here", "the little prince"),
+        ("what language is Gilead in on here?", "Gilead"),
+        ("which language is Holes written in here", "Holes"),
+    ],
+)
+def test_here_after_a_language_question_is_no_part_of_the_title(said: str, book: str) -> None:
+    found = LANGUAGE_Q.match(said)
+    assert found is not None and found.group("title") == book
