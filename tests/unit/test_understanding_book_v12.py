@@ -21,8 +21,8 @@ from lectern.adapters.understanding.book_patterns import LANGUAGE_Q
 from lectern.adapters.understanding.book_plan import plan_books, title_in
 from lectern.adapters.understanding.corrections import language_of
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
-from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.referents import book_resolver
 from lectern.adapters.understanding.request_frames import unframed
 from lectern.adapters.understanding.ruled_out import ruled_out
