@@ -82,7 +82,7 @@ from lectern.adapters.understanding.ruled_out import (
     names_workspace_thing,
     ruled_out,
 )
-from lectern.adapters.understanding.said_before import title_said_before
+from lectern.adapters.understanding.said_before import sentence_with_it, title_said_before
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
@@ -425,6 +425,13 @@ class RulePolicy(CompoundReading):
             if steps:
                 plan.steps.extend(steps)
                 return plan
+        alone = sentence_with_it(text) if referent is not None and not nested else None
+        if alone is not None:
+            # "My mum told me about Still Alice - could it go on Mum's picks?": the sentence
+            # before tells which book; the request is the sentence with "it", read alone.
+            told = self._plan(alone, history, system, available, referent, nested=True)
+            if not told.by_meaning and first_stage(told.steps):
+                return told
         plan.by_meaning = not self._asks_for_books(text, system)
         try:
             plan.steps.extend(self._missed(text, system, available, it, history))

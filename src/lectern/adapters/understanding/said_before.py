@@ -38,3 +38,23 @@ def title_said_before(
     lowered = before.casefold()
     found = title_within(lowered, is_title) if len(lowered.split()) >= 2 else None
     return found
+
+
+_SENTENCE_BREAK = re.compile(r"(?:[.!?;]+|\s[-–—]+)\s+")
+"""Where a sentence ends and the next begins ("... Still Alice - could it go on ...")."""
+
+
+def sentence_with_it(text: str) -> str | None:
+    """The sentence holding a message's first "it", when a sentence before it says something.
+
+    "My mum just told me about Still Alice - could it go on Mum's picks?": the request is the
+    last sentence; the one before tells which book "it" is.
+    """
+    pointer = _POINTER.search(text)
+    if pointer is None:
+        return None
+    breaks = [b for b in _SENTENCE_BREAK.finditer(text) if b.end() <= pointer.start()]
+    if not breaks:
+        return None
+    rest = text[breaks[-1].end() :].strip()
+    return rest if _SENTENCE_BREAK.search(rest) is None and rest else None
