@@ -429,9 +429,9 @@ class RulePolicy(CompoundReading):
         if alone is not None:
             # "My mum told me about Still Alice - could it go on Mum's picks?": the sentence
             # before tells which book; the request is the sentence with "it", read alone.
-            told = self._plan(alone, history, system, available, referent, nested=True)
-            if not told.by_meaning and first_stage(told.steps):
-                return told
+            read_alone = self._plan(alone, history, system, available, referent, nested=True)
+            if not read_alone.by_meaning and first_stage(read_alone.steps):
+                return read_alone
         plan.by_meaning = not self._asks_for_books(text, system)
         try:
             plan.steps.extend(self._missed(text, system, available, it, history))
