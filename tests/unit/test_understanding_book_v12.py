@@ -26,7 +26,7 @@ from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.referents import book_resolver
 from lectern.adapters.understanding.request_frames import unframed
 from lectern.adapters.understanding.ruled_out import ruled_out
-from lectern.adapters.understanding.said_before import title_said_before
+from lectern.adapters.understanding.said_before import sentence_with_it, title_said_before
 from lectern.adapters.understanding.slots import list_name_of
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.domain.assistant import Message, ToolCall, ToolSpec
@@ -356,3 +356,59 @@ def test_renaming_it_with_no_list_in_view_asks_which(said: str) -> None:
 def test_here_after_a_language_question_is_no_part_of_the_title(said: str, book: str) -> None:
     found = LANGUAGE_Q.match(said)
     assert found is not None and found.group("title") == book
+
+
+# --- a sentence naming the book, then the request with "it" ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "rest"),
+    [
+        (
+            "My mum just told me about Still Alice - could it go on Mum's picks?",
+            "could it go on Mum's picks?",
+        ),
+        ("A friend raved about Holes. Can you add it to Summer?", "Can you add it to Summer?"),
+        ("Gilead was too slow; take it off Dnf", "take it off Dnf"),
+    ],
+)
+def test_the_sentence_with_it_is_the_request(said: str, rest: str) -> None:
+    assert sentence_with_it(said) == rest
+
+
+def test_no_sentence_before_it_is_no_request_apart() -> None:
+    assert sentence_with_it("add it to Summer") is None
+    assert sentence_with_it("Holes - it and Gilead") == "it and Gilead"
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("could it go on Mum's picks?", "it can go on Mum's picks"),
+        ("can Holes come off Dnf?", "Holes can come off Dnf"),
+        ("should Gilead be added to Summer", "Gilead can be added to Summer"),
+    ],
+)
+def test_a_book_asked_whether_it_can_move_is_said_as_a_statement(said: str, read: str) -> None:
+    assert unframed(said) == read
+
+
+@pytest.mark.parametrize(
+    ("said", "call"),
+    [
+        (
+            "My mum just told me about Still Alice - could it go on Mum's picks?",
+            ("add_to_list", {"list": "Mum's picks", "book": "Still Alice"}),
+        ),
+        (
+            "A friend raved about Holes. Can you add it to Summer?",
+            ("add_to_list", {"list": "Summer", "book": "Holes"}),
+        ),
+        (
+            "Gilead was too slow; take it off Dnf",
+            ("remove_from_list", {"list": "Dnf", "book": "Gilead"}),
+        ),
+    ],
+)
+def test_the_request_after_a_sentence_naming_its_book_is_made(said: str, call: Any) -> None:
+    assert _calls(said) == [call]
