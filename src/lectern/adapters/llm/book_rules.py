@@ -88,7 +88,8 @@ _CONTRAST = re.compile(
     # as Welsh"), set against the right value ("the only author is Z", "it's only Z")
     r"|\b(?:lists|has|credits|shows|names)\s+.{1,60}?\s+as\s+(?:an?\s+|the\s+)?(?:co-?)?"
     r"(?:authors?|writers?)\b"
-    r"|\b(?:is|are)\s+(?:down|listed|marked|filed|catalogued|cataloged|tagged|shown)\s+as\b"
+    r"|\b(?:is|are)\s+(?:down|listed|marked|filed|catalogued|cataloged|tagged|shown|showing|"
+    r"labell?ed)\s+(?:as\b|(?-i:[A-Z]))"
     r"|\b(?:only|sole|real|actual)\s+(?:author|writer)\s+is\b"
     r"|\b(?:it['’]s|is)\s+only\s+(?-i:[A-Z])",
     re.I,

@@ -43,6 +43,7 @@ from lectern.adapters.llm.rule_replies import (
     _summary,
 )
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
+from lectern.adapters.llm.same_change import first_stage, same_for, with_another_book
 from lectern.adapters.llm.told_first import told_first
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
@@ -81,6 +82,7 @@ from lectern.adapters.understanding.ruled_out import (
     names_workspace_thing,
     ruled_out,
 )
+from lectern.adapters.understanding.said_before import sentence_with_it, title_said_before
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
@@ -326,6 +328,9 @@ class RulePolicy(CompoundReading):
         text = tidied(_PLEASE.sub("please", " ".join(request.split()))) or request
         text = _ASKING.sub("", _LEAD_FILLER.sub("", text))
         plan = _Plan()
+        if referent is None and self.titles is not None:
+            # "the gruffalo is too babyish now, take it off ...": the title said before "it"
+            referent = title_said_before(text, self.titles, title_in)
         it = book_resolver(history, system, text, referent, self.authors, title_in)
         if APPROVE_REQUEST.search(text):
             plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))
@@ -382,6 +387,11 @@ class RulePolicy(CompoundReading):
             plan.steps.extend(self._missed(text, system, available, it, history))
             plan.by_meaning = True
             return plan
+        again = [] if nested else self._same_change(text, history, system, available)
+        if again:
+            # "Put Cinder on TBR, and Red Queen too", "same for Holes": one change, two books
+            plan.steps.extend(self.steps.single_calls(again))
+            return plan
         lists = self.lists
         compound = self._compound(history, system, available, nested=nested)
         for matcher in (
@@ -415,12 +425,34 @@ class RulePolicy(CompoundReading):
             if steps:
                 plan.steps.extend(steps)
                 return plan
+        alone = sentence_with_it(text) if referent is not None and not nested else None
+        if alone is not None:
+            # "My mum told me about Still Alice - could it go on Mum's picks?": the sentence
+            # before tells which book; the request is the sentence with "it", read alone.
+            read_alone = self._plan(alone, history, system, available, referent, nested=True)
+            if not read_alone.by_meaning and first_stage(read_alone.steps):
+                return read_alone
         plan.by_meaning = not self._asks_for_books(text, system)
         try:
             plan.steps.extend(self._missed(text, system, available, it, history))
         except _NoReferent as error:
             return _asking_which_book(plan, error)
         return plan
+
+    def _same_change(
+        self, text: str, history: Sequence[Message], system: str, available: set[str]
+    ) -> list[ToolCall]:
+        """A change made again with another book, in this message or after the last one."""
+        titles = self.titles
+        if titles is None:
+            return []
+
+        def plan(said: str, before: Sequence[Message]) -> list[ToolCall]:
+            return first_stage(self._plan(said, before, system, available, nested=True).steps)
+
+        return with_another_book(text, history, titles, plan, self._call) or same_for(
+            text, history, titles, plan, self._call
+        )
 
     def _missed(
         self,

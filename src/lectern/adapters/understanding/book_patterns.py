@@ -69,13 +69,17 @@ LIST_DETAILS = re.compile(
     # "show me what's on the X list": the showing and the question ask for one thing
     r"^(?:(?:show|tell)(?:\s+me)?\s+(?=what|which))?"
     r"(?:what(?:'s| is| are)(?: left| still| now)?|show(?: me)?|list|which books are|"
-    r"how many(?: books)? (?:are|do i have|have i got))\s+(?:the\s+)?(?:books\s+)?"
-    r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list\W*$",
+    r"how many(?: books)? (?:are(?: there)?|do i have|have i got))\s+(?:the\s+)?(?:books\s+)?"
+    r"(?:in|on)\s+(?:my\s+|the\s+)?(?P<name>.+?)\s+(?:reading\s+)?list"
+    # "... on my holiday list at the moment?": when is asked is now, no part of the list
+    r"(?:\s+(?:at\s+the\s+moment|right\s+now|currently|now|so\s+far|at\s+present|today))?\W*$",
     re.I,
 )
 CREATE = re.compile(
     r"^(?:please\s+)?(?:create|make|start|open|set up|begin)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
-    r"(?:reading\s+)?list\s+(?:called|named|titled)?\s*(?P<name>.+?)\W*$",
+    # "a list for kids bedtime": what the list is for is its name
+    r"(?:reading\s+)?list\s+(?:(?:called|named|titled)\s+|for\s+(?:my\s+|our\s+)?)?"
+    r"(?P<name>.+?)\W*$",
     re.I,
 )
 CREATE_QUOTED = re.compile(
@@ -218,7 +222,9 @@ FIELD_UNSAID = re.compile(
 )
 """A record's field to change with no value said ("fix the author on X"): the value is asked."""
 SIMILAR = re.compile(
-    r"(?:books?|novels?|titles?|reads|ones|something|anything|more)\s+"
+    # "what else is like X", "anything else like this?": "else" is no part of the book
+    r"(?:(?:books?|novels?|titles?|reads|ones|something|anything|more)\s+|what\s+(?=else\b))"
+    r"(?:else\s+(?:(?:is|are|would\s+be|might\s+be)\s+)?)?"
     r"(?:like|similar to|comparable to|akin to|in the vein of)\s+"
     r"(?P<title>.+?)\W*$"
     r"|^(?:what(?:'?s|\s+is)\s+)?(?:similar|comparable)\s+to\s+(?P<title2>.+?)\W*$"
@@ -237,7 +243,8 @@ SIMILAR = re.compile(
     r"|^if\s+(?:i|you)\s+(?:liked|loved|enjoyed|adored)\s+(?P<title7>.+?),?\s+what\s+"
     r"(?:else|next|other\s+books?)\b"
     # "sounds fun - anything similar?": the book in view, no title said.
-    r"|\b(?P<bare>(?:anything|something|any\s+more|more|others?|ones|books?)\s+(?:similar|alike|"
+    r"|\b(?P<bare>(?:anything|something|any\s+more|more|others?|ones|books?)\s+(?:else\s+)?"
+    r"(?:similar|alike|"
     r"like\s+(?:it|this|that)(?:\s+one)?)|"
     # "... and find me similar books": the adjective before the noun, still no title said.
     r"^(?:please\s+)?(?:find|show|get|recommend|suggest|give|list|pull\s+up)\s+(?:me\s+|us\s+)?"
@@ -246,7 +253,9 @@ SIMILAR = re.compile(
     re.I,
 )
 REASON_WORDS = (
-    r"(?:(?:we|i|she|he|they|it)(?:['’]\w+|\s+am|\s+have)?|because|since|as|cause|cos|coz|bc)"
+    r"(?:(?:we|i|she|he|they|it)(?:['’]\w+|\s+am|\s+have)?|because|since|as|cause|cos|coz|bc|"
+    # "..., couldn't get into it": a remark with its subject (the reader) left unsaid
+    r"(?:could|did|does|was|were|would|can|do)n['’]?t)"
 )
 """How a reason opens ("I've read it", "because", "we swapped it")."""
 REASON_AFTER = re.compile(rf"[,;]\s*{REASON_WORDS}\b.*$", re.I)
@@ -295,7 +304,9 @@ LANGUAGE_Q = re.compile(
     r"^(?:what|which)\s+language\s+is\s+(?P<title>.+?)\s+(?:written\s+)?in"
     # "..., in your catalogue?": where the answer is kept, no part of the question
     r"(?:\W+(?:in|on|according\s+to|per)\s+(?:your|the|this)\s+(?:catalog(?:ue)?|records?|"
-    r"system|library|database|site|app))?\W*$",
+    r"system|library|database|site|app)"
+    # "what language is X in here": the place asked about is this catalogue
+    r"|\s+(?:(?:in|on)\s+)?here)?\W*$",
     re.I,
 )
 FACETS = re.compile(

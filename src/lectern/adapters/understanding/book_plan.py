@@ -404,7 +404,12 @@ def _rename(text: str, names: Names, call: CallMaker) -> list[ToolCall] | Clarif
     )
     if not new_name:
         return Clarification("Which list should I rename, and what should it be called?", ())
-    chosen = _list(text[: found.start(group)], names)
+    head = text[: found.start(group)]
+    named = any(re.search(rf"\b{re.escape(n)}\b", head, re.I) for n in names.of("list"))
+    if not named and _DEICTIC.search(head):
+        # "rename it to X" with no list in view: which list is asked, even of a reader with one
+        return name_it("list", "rename")
+    chosen = _list(head, names)
     if chosen is None:
         return name_it("list", "rename")
     if isinstance(chosen, Clarification):

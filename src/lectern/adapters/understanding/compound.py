@@ -30,6 +30,8 @@ _BREAK = re.compile(
     # "... (Skal edited it). Also rate it 4": a sentence's end, then a new request
     r"(?<=[\w)][.!?])\s+(?:(?:and|then|also|now|next|ok(?:ay)?|so)\s+)*|[.!?]{2,}\s*)"
     r"(?:also\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+)?"
+    # "... it's English. Also I'd give it 4 stars": the reader's wish is the request
+    r"(?:i['’]?d\s+(?:also\s+)?(?=give\b))?"
     rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b)",
     re.I,
 )

@@ -18,13 +18,16 @@ _YEAR_WORDS = re.compile(
 )
 _SHOWN = re.compile(
     r"\b(?:says?|shows?|lists?|listed|has|have|had|displays?|not|isn'?t|wasn'?t|instead\s+of|"
-    r"rather\s+than|down|marked|filed|tagged|catalogued|cataloged)\s+(?:it\s+as\s+|as\s+|it\s+was\s+)?$",
+    r"rather\s+than|down|marked|filed|tagged|catalogued|cataloged|showing|shown|labell?ed)\s+"
+    r"(?:it\s+as\s+|as\s+|it\s+was\s+)?$",
     re.I,
 )
 """The words before a value the record shows, the wrong one."""
 _LANGUAGE_WORDS = re.compile(
     r"\b(?:language|written\s+in|listed\s+as|should\s+be|it'?s\s+(?:a|an|in)|is\s+(?:a|an|in)|"
-    r"originally\s+in|translated\s+from)\b",
+    r"originally\s+in|translated\s+from|"
+    # "X is showing as Spanish, it's English": the stored value, described, then the right one
+    r"(?:showing|shown|marked|labell?ed|tagged|down)(?:\s+as)?\s+(?=(?-i:[A-Z])))",
     re.I,
 )
 _PARTICLE = r"(?:de|du|da|di|del|della|der|den|van|von|le|la|ten|ter)"

@@ -28,10 +28,18 @@ _CAN_IT_BE_DONE = re.compile(
     re.I,
 )
 """A change asked as whether it can be done ("is there a way to put X on Y?")."""
+_ASKED_IF_IT_MOVES = re.compile(
+    r"^(?:can|could|should|may)\s+(?P<book>.+?)\s+(?P<move>(?:go|come|be\s+(?:added|put|taken|"
+    r"removed|dropped))\s+(?:on|onto|in|into|to|off|out\s+of|from)\s+[^?]+?)\s*\??$",
+    re.I,
+)
+"""A book asked whether it can join or leave a list ("could it go on Mum's picks?")."""
 _NAME_CHANGED = re.compile(
     r"^(?:please\s+)?(?:change|update|alter|switch|edit)\s+(?:the\s+)?name\s+of\s+"
     r"(?P<old>.+?)\s+to\s+(?P<new>.+)$|"
-    r"^(?:please\s+)?(?:change|update|alter|switch|edit)\s+(?P<old2>.+?)['’]s?\s+name"
+    # "change classics list name to X": the list's name, with or without its "'s"
+    r"^(?:please\s+)?(?:change|update|alter|switch|edit)\s+(?P<old2>.+?)(?:['’]s?|\s+list(?:['’]s)?)"
+    r"\s+name"
     r"\s+to\s+(?P<new2>.+)$",
     re.I,
 )
@@ -53,6 +61,9 @@ def unframed(text: str) -> str:
     text = _CAN_IT_BE_DONE.sub("", text.strip(), count=1)
     if text.endswith("?") and re.match(rf"^(?:please\s+)?{_CHANGE_VERB}\b", text, re.I):
         text = text[:-1]  # what was a question is now the request
+    moves = _ASKED_IF_IT_MOVES.match(text)
+    if moves is not None:
+        text = f"{moves['book']} can {moves['move']}"
     said_as = _RENAMED_AS.match(text)
     if said_as is not None:
         text = f"rename {said_as['old']} to {said_as['new']}"

@@ -65,6 +65,8 @@ _ENTRY_VERB = re.compile(
     re.I,
 )
 """A request led by putting a book on, or taking it off, something: a list entry."""
+_RENAMES = re.compile(r"^(?:please\s+)?(?:rename|re-name|retitle)\b", re.I)
+"""A request led by renaming: of the reader's things, only a list is renamed."""
 _RENAME_CUE = re.compile(
     r"\b(?:rename|re-name|retitle|name\b.*\binstead|call\b.*\binstead|"
     r"(?:be|been)\s+(?:called|named|renamed)|call\b.*\bfrom\s+now\s+on|"
@@ -92,6 +94,9 @@ def ruled_out(text: str, names: Names) -> set[str]:
         if _ENTRY_VERB.match(text) and names.of("list"):
             # "add Jane Eyre" to one of the reader's lists, which one unsaid: the plan asks.
             gone -= {"add_to_list", "remove_from_list"}
+        if _RENAMES.match(text) and names.of("list"):
+            # "rename it to Holiday 2027": only a list is renamed here; which one is asked.
+            gone.discard("rename_list")
     named = list_name_of(text)
     if named and resolve(named, names.of("list"), cutoff=85).name is None:
         # "a list called Gifts" that the reader does not have: only creating one fits, or

@@ -57,10 +57,18 @@ _COMMENT = re.compile(
     r"[\"“'‘](?P<quoted>[^\"”'’]{2,})[\"”'’]",
     re.I,
 )
+PURPOSE = (
+    r"(?:to|so\s+(?:that\s+)?(?:i|we)\s+can)\s+(?:keep|track|help|remember|organi[sz]e|stay|"
+    r"note|plan|sort|collect|gather)"
+)
+"""Why a list is made ("to keep track", "so I can remember"): no part of its name."""
 _LIST_NAME = re.compile(
     r"\b(?:called|named|titled|name it|call it|with\s+the\s+(?:name|title)|"
     r"by\s+the\s+name(?:\s+of)?|under\s+the\s+name)\s+(?P<name>.+?)(?=\s+(?:with|and|that|which|"
-    r"containing|for\s+(?:me|my))\b|[,.!?]|$)",
+    r"containing|for\s+(?:me|my)|"
+    # "called Mum's picks to keep track": what the list is for ends its name ("Books to read"
+    # is a name: reading is what a list's books are for, not why the list is made)
+    rf"{PURPOSE})\b|[,.!?]|$)",
     re.I,
 )
 _COUNT = re.compile(rf"\b{NUMBER}\b", re.I)

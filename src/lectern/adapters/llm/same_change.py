@@ -1,0 +1,86 @@
+"""The same change again with another book: "and Red Queen too", "same for Holes".
+
+"Put Cinder on TBR, and Red Queen too" adds both; after "add Hatchet to Kids", "same for
+Bridge to Terabithia" adds that one to Kids. The change is read once (from this message, or
+from the reader's last one) and made again with the other book in place of its book. Only a
+catalog title counts as the other book, so "..., also add it to Summer" (a request of its
+own) and "same for the kids" are never read this way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from lectern.adapters.llm.book_compound import BOOK_ACTIONS
+from lectern.adapters.understanding.scaffold import Done
+from lectern.domain.assistant import Message, ToolCall
+
+_ANOTHER_BOOK = re.compile(
+    r"^(?P<request>.+?)(?:\s*[,;]\s*|\s+)(?:and|&|plus)\s+(?:also\s+)?(?P<other>[^,;]+?)\s+"
+    r"(?:too|as\s+well|also)\W*$"
+    r"|^(?P<request2>.+?)\s*[,;.]\s*(?:and\s+)?(?:also|plus)\s+(?P<other2>[^,;.]+?)\W*$",
+    re.I,
+)
+"""A change, then another book it holds for ("..., and Red Queen too", "..., also Emma")."""
+_SAME_FOR = re.compile(
+    r"^(?:(?:and|ok(?:ay)?|now|then)\W+)*(?:(?:do\s+|and\s+)?(?:the\s+)?same\s+(?:thing\s+)?"
+    r"(?:for|with)|ditto\s+(?:for|with)|likewise\s+(?:for|with))\s+(?P<other>.+?)\W*$",
+    re.I,
+)
+"""The last change again for another book ("same for Holes", "do the same with Emma")."""
+
+Planner = Callable[[str, Sequence[Message]], list[ToolCall]]
+"""The change calls a message (read with the talk before it) asks for, or []."""
+Caller = Callable[..., ToolCall]
+
+
+def _again(calls: list[ToolCall], other: str, call: Caller) -> list[ToolCall]:
+    """`calls`, then each made again with `other` as its book; [] unless each is a change."""
+    if not calls or any(c.name not in BOOK_ACTIONS or "book" not in c.arguments for c in calls):
+        return []
+    return [*calls, *(call(c.name, **{**c.arguments, "book": other}) for c in calls)]
+
+
+def with_another_book(
+    text: str,
+    history: Sequence[Message],
+    is_title: Callable[[str], bool],
+    plan: Planner,
+    call: Caller,
+) -> list[ToolCall]:
+    """The change `text` asks for, then the same for the other book it adds, or []."""
+    found = _ANOTHER_BOOK.match(text.strip())
+    if found is None:
+        return []
+    request = found.group("request") or found.group("request2")
+    other = (found.group("other") or found.group("other2")).strip()
+    if not is_title(other):
+        return []
+    return _again(plan(request, history), other, call)
+
+
+def same_for(
+    text: str,
+    history: Sequence[Message],
+    is_title: Callable[[str], bool],
+    plan: Planner,
+    call: Caller,
+) -> list[ToolCall]:
+    """The reader's last change made again for the book `text` names, or []."""
+    found = _SAME_FOR.match(text.strip())
+    if found is None or not is_title(found.group("other")):
+        return []
+    last = max((i for i, m in enumerate(history) if m.role == "user"), default=-1)
+    if last < 0:
+        return []
+    before = plan(history[last].content, history[:last])
+    return _again(before, found.group("other").strip(), call)[len(before) :]
+
+
+def first_stage(steps: Sequence[Callable[[Done], object]]) -> list[ToolCall]:
+    """The calls a plan's first stage makes, or [] when it answers or asks instead."""
+    if len(steps) < 2:
+        return []
+    stage = steps[0](Done([], []))
+    return stage if isinstance(stage, list) else []

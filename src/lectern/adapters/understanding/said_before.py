@@ -1,0 +1,60 @@
+"""The book a message names before it points at it ("Holes ... wants more like it").
+
+"The gruffalo is too babyish now, take it off kids bedtime", "my mum told me about Still
+Alice - could it go on Mum's picks?": the "it" of a message means the catalog title the same
+message said before it, ahead of the page's book or the talk's. Only a title the catalog
+knows counts: a run of lower-case words is too often no title at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from lectern.adapters.understanding.compound import title_within
+
+_POINTER = re.compile(r"\bit\b(?!['’]\w)(?!\s+(?:is|was|has|had|will|would)\b)", re.I)
+""""It" as the object pointed at, not the subject of a remark ("it's English")."""
+_WORD_EDGE = re.compile(r"[^\w'’]+$")
+
+
+def title_said_before(
+    text: str,
+    is_title: Callable[[str], bool],
+    title_in: Callable[[str], str | None],
+) -> str | None:
+    """The catalog title `text` names before its first "it", or None.
+
+    A capitalised title is read as `title_in` reads one; in words written all in lower case,
+    the longest run of two words or more that the catalog holds ("lord of the flies").
+    """
+    pointer = _POINTER.search(text)
+    if pointer is None or pointer.start() == 0:
+        return None
+    before = _WORD_EDGE.sub("", text[: pointer.start()])
+    named = title_in(before)
+    if named is not None and is_title(named):
+        return named
+    lowered = before.casefold()
+    found = title_within(lowered, is_title) if len(lowered.split()) >= 2 else None
+    return found
+
+
+_SENTENCE_BREAK = re.compile(r"(?:[.!?;]+|\s[-–—]+)\s+")
+"""Where a sentence ends and the next begins ("... Still Alice - could it go on ...")."""
+
+
+def sentence_with_it(text: str) -> str | None:
+    """The sentence holding a message's first "it", when a sentence before it says something.
+
+    "My mum just told me about Still Alice - could it go on Mum's picks?": the request is the
+    last sentence; the one before tells which book "it" is.
+    """
+    pointer = _POINTER.search(text)
+    if pointer is None:
+        return None
+    breaks = [b for b in _SENTENCE_BREAK.finditer(text) if b.end() <= pointer.start()]
+    if not breaks:
+        return None
+    rest = text[breaks[-1].end() :].strip()
+    return rest if _SENTENCE_BREAK.search(rest) is None and rest else None
