@@ -282,3 +282,18 @@ def test_a_work_found_by_another_edition_shows_the_book_of_the_title_typed() -> 
     found = _ids(service.search(SearchQuery("the hunger games")))
     assert found[0] == novel.id
     assert boxset.id not in found  # one entry per work
+
+
+def test_a_request_naming_a_book_by_title_offers_only_the_books_of_that_title() -> None:
+    # Without the title read, "Dune" offers "Dune Chronicle 3"; read as the title, the page
+    # leads with the novel and offers only what still is a choice: the two books called Dune.
+    offered = {}
+    for known in (True, False):
+        service = _titled_service(known=known)
+        service.titles = RapidfuzzTitleMatcher(
+            Vocabulary.build(service.catalog.book_names(), ["en"])
+        )
+        offered[known] = service.search(SearchQuery("Dune")).readings
+    assert "Dune Chronicle 3" in [r.title for r in offered[False]]
+    assert {r.title for r in offered[True]} == {"Dune"}
+    assert len(offered[True]) == 2

@@ -125,6 +125,19 @@ def _check_k(k: int) -> None:
         )
 
 
+def _of_the_title(readings: tuple[Reading, ...], known: Sequence[str]) -> tuple[Reading, ...]:
+    """The readings left to offer when the request is a catalog title (`known`: its books).
+
+    "Dune" typed whole names the novel, and the page leads with it: "Children of Dune" is no
+    reading to offer. Books that share the title are (Herbert's or another writer's "Dune"),
+    when there are two or more of them.
+    """
+    if not known:
+        return readings
+    same = tuple(r for r in readings if r.book_id in known)
+    return same if len(same) > 1 else ()
+
+
 class BookSearchService:
     """Search the catalog: query to books, and book to similar books."""
 
@@ -249,7 +262,7 @@ class BookSearchService:
             chosen = listed[:k]
         else:
             chosen = self._diversify(hits, k, mmr_lambda)
-        titled = self._titled(query.text, hits, allowed)
+        titled = known = self._titled(query.text, hits, allowed)
         if not titled and plan is not None and not filters.has_page_limit:
             named_book = self._named_book(plan, allowed)
             titled = (named_book,) if named_book is not None else ()
@@ -272,8 +285,11 @@ class BookSearchService:
         if missing is not None:
             unknown = NothingFits(unknown.words if unknown else (), missing)
         readings = like_readings or (
-            Readings(self.filters, self.titles).of_request(
-                query.text, hits, by_spelling=plan is not None
+            _of_the_title(
+                Readings(self.filters, self.titles).of_request(
+                    query.text, hits, by_spelling=plan is not None
+                ),
+                known,
             )
             if not filters.has_page_limit
             else ()
