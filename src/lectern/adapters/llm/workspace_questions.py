@@ -178,7 +178,7 @@ class WorkspaceQuestions:
             return []
         assigned = ASSIGNED.search(text)
         someones = assigned is not None and any(
-            assigned.group(g) for g in ("c", "e", "f", "g", "h")
+            assigned.group(g) for g in ("c", "e", "f", "g", "h", "i")
         )
         if (
             not re.search(r"\btasks\b|\b(?:every|all|each|any)\s+(?:\w+\s+)?tasks?\b", text, re.I)

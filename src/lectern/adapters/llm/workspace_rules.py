@@ -21,6 +21,7 @@ from typing import Any
 
 from lectern.adapters.llm.workspace_blockers import WorkspaceBlockers
 from lectern.adapters.llm.workspace_creation import WorkspaceCreation
+from lectern.adapters.llm.workspace_objects import each_object, each_title
 from lectern.adapters.llm.workspace_questions import (
     MODEL_ID,
     CallMaker,
@@ -265,6 +266,13 @@ class WorkspaceRules(
         return []
 
     def _plan_with(self, text: str, context: Refs) -> list[Stage] | None:
+        # "mark the drill, the hunt and the runbook as done", "add tasks 'A' and 'B'": one
+        # verb shared by several objects, one call each
+        each = each_title(text, context, self._create_task) or each_object(
+            text, context, self._one_action
+        )
+        if each:
+            return self._act(each)
         created = self._create_task(text, context)
         if created:
             return self._act(created)

@@ -113,7 +113,10 @@ ASSIGNED = re.compile(
     r"^what\s+(?:am\s+(?P<e>i)|is\s+(?P<f>[A-Za-z][\w.-]*))\s+(?:assigned|on|down\s+for|"
     r"responsible\s+for|handling|doing|owning|working\s+on)\b|"
     r"^what(?:\s+(?:does|has)|['’]s)\s+(?P<g>[A-Za-z][\w.-]*)\s+(?:have|got)(?:\s+going)?\s+on\b|"
-    r"\bon\s+(?P<h>[A-Za-z][\w.-]*)['’]s\s+plate\b",
+    r"\bon\s+(?P<h>[A-Za-z][\w.-]*)['’]s\s+plate\b|"
+    # "what tasks does bob have in the vpn project", "which tickets has carol got"
+    r"\b(?:tasks?|tickets?|items?|work)\s+(?:does|do|has|did)\s+(?P<i>[A-Za-z][\w.-]*)\s+"
+    r"(?:have|got|own|hold|get)\b",
     re.I,
 )
 TASK_DETAILS = re.compile(

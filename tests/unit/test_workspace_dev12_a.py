@@ -1,0 +1,110 @@
+"""Workspace constructs from dev12: several objects sharing one verb, a person filtering a
+listing, a follow-up that repeats the last action with another object, a document named by
+the word for one, and a task named by what it is about.
+"""
+
+from __future__ import annotations
+
+from lectern.domain.assistant import AIResponse
+from tests.unit.test_workspace_phrasings import SYSTEM, _calls, _planned, _rules
+
+
+def _asked(text: str) -> str:
+    stages = _rules().plan(text, [], SYSTEM)
+    assert stages is not None, text
+    asked = stages[0](None)
+    assert isinstance(asked, AIResponse) and not asked.tool_calls, (text, asked)
+    return asked.text
+
+
+def test_several_tasks_sharing_one_verb_get_one_call_each_in_the_order_said() -> None:
+    assert _calls("assign both the runbook and the netscaler token review to bob") == [
+        ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": "bob"}),
+        ("assign_task", {"task_id": "Review NetScaler session tokens", "assignee_id": "bob"}),
+    ]
+    assert _calls("mark the drill, the hunt and the runbook as done") == [
+        ("complete_task", {"task_id": "Schedule the phishing drill"}),
+        ("complete_task", {"task_id": "Hunt for unusual VPN logins"}),
+        ("complete_task", {"task_id": "Write the incident runbook"}),
+    ]
+    assert _calls("set the drill and the hunt to high priority") == [
+        ("update_task", {"task_id": "Schedule the phishing drill", "priority": "high"}),
+        ("update_task", {"task_id": "Hunt for unusual VPN logins", "priority": "high"}),
+    ]
+    # A task whose name holds a preposition is one object ("the hunt for unusual vpn logins").
+    assert _calls("hand the runbook and the hunt for unusual vpn logins over to bob") == [
+        ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": "bob"}),
+        ("assign_task", {"task_id": "Hunt for unusual VPN logins", "assignee_id": "bob"}),
+    ]
+    assert _calls("close the check point patch & the token review") == [
+        ("complete_task", {"task_id": "Patch the Check Point gateways"}),
+        ("complete_task", {"task_id": "Review NetScaler session tokens"}),
+    ]
+
+
+def test_an_object_of_the_list_that_is_no_stored_task_is_asked() -> None:
+    assert "firewall audit" in _asked("assign the runbook and the firewall audit to bob")
+    assert "weekly sync" in _asked("mark the drill, the weekly sync and the hunt done")
+
+
+def test_what_is_no_list_of_objects_stays_as_it_was() -> None:
+    # a comment's words, two changes of their own, a quoted title with "and" in it
+    assert _calls("add a comment to the runbook: checked the drill, the hunt and the patch") == [
+        (
+            "add_comment",
+            {
+                "task_id": "Write the incident runbook",
+                "content": "Checked the drill, the hunt and the patch.",
+            },
+        )
+    ]
+    assert _calls("assign the runbook to bob and the drill to alice") == [
+        ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": "bob"}),
+        ("assign_task", {"task_id": "Schedule the phishing drill", "assignee_id": "alice"}),
+    ]
+    assert _calls("add a task 'Review and sign off' to the vpn project") == [
+        ("create_task", {"project_id": "VPN gateway hardening", "title": "Review and sign off"})
+    ]
+
+
+def test_several_quoted_titles_are_as_many_new_tasks() -> None:
+    said = (
+        'add three tasks to phishing awareness: "Pick a simulation date", '
+        '"Write the landing page" and "Brief the managers"'
+    )
+    assert _calls(said) == [
+        ("create_task", {"project_id": "Phishing awareness", "title": title})
+        for title in ("Pick a simulation date", "Write the landing page", "Brief the managers")
+    ]
+    assert _calls("add 'Train sales' and 'Train support' to the phishing project") == [
+        ("create_task", {"project_id": "Phishing awareness", "title": "Train sales"}),
+        ("create_task", {"project_id": "Phishing awareness", "title": "Train support"}),
+    ]
+    assert _calls(
+        "create tasks 'Order tokens' & 'Ship tokens' in the vpn project, high priority"
+    ) == [
+        (
+            "create_task",
+            {"project_id": "VPN gateway hardening", "title": title, "priority": "high"},
+        )
+        for title in ("Order tokens", "Ship tokens")
+    ]
+
+
+def test_a_person_named_in_a_listing_of_tasks_filters_it() -> None:
+    assert _calls("what tasks does bob have in the vpn project") == [
+        ("get_tasks", {"project_id": "VPN gateway hardening", "assignee_id": "bob"})
+    ]
+    assert _calls("which tickets has alice got in phishing awareness") == [
+        ("get_tasks", {"project_id": "Phishing awareness", "assignee_id": "alice"})
+    ]
+    # The reader named by name is a filter too (said by alice herself).
+    assert _planned("get_tasks", "tasks for alice in vpn hardening") == [
+        ("get_tasks", {"project_id": "VPN gateway hardening", "assignee_id": "alice"})
+    ]
+    assert _planned("get_tasks", "bob's work in phishing awareness") == [
+        ("get_tasks", {"project_id": "Phishing awareness", "assignee_id": "bob"})
+    ]
+    assert _planned("get_tasks", "show tasks in the vpn project") == [
+        ("get_tasks", {"project_id": "VPN gateway hardening"})
+    ]
