@@ -5,8 +5,28 @@ the word for one, and a task named by what it is about.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+from lectern.adapters.llm.told_first import told_first
+from lectern.adapters.understanding.request_sentence import Request
 from lectern.domain.assistant import AIResponse
 from tests.unit.test_workspace_phrasings import SYSTEM, _calls, _planned, _rules
+
+
+@dataclass
+class _Plan:
+    """The rules' plan of a request, as `told_first` reads one."""
+
+    steps: list[Any]
+
+    @classmethod
+    def of(cls, request: str) -> _Plan:
+        return cls(_rules().plan(request, [], SYSTEM) or [])
+
+    def calls(self) -> list[tuple[str, dict[str, Any]]]:
+        first = self.steps[0](None) if self.steps else []
+        return [(c.name, dict(c.arguments)) for c in first] if isinstance(first, list) else []
 
 
 def _asked(text: str) -> str:
@@ -107,4 +127,68 @@ def test_a_person_named_in_a_listing_of_tasks_filters_it() -> None:
     ]
     assert _planned("get_tasks", "show tasks in the vpn project") == [
         ("get_tasks", {"project_id": "VPN gateway hardening"})
+    ]
+
+
+def test_a_record_a_doc_or_an_advisory_is_a_document_not_a_task() -> None:
+    check_point = "CVE-2024-24919: Check Point Quantum Gateway information disclosure"
+    assert _calls("open the Check Point record") == [
+        ("get_document_details", {"document_id": check_point})
+    ]
+    assert _calls("pull up the citrix record") == [
+        (
+            "get_document_details",
+            {"document_id": "CVE-2023-4966: Citrix NetScaler session hijacking"},
+        )
+    ]
+    assert _calls("show me the T1133 record") == [
+        ("get_document_details", {"document_id": "T1133: External Remote Services"})
+    ]
+    # A document's comments are in its details, though a task shares some of its words.
+    assert _calls("any comments on the checkpoint quantum gateway vuln doc?") == [
+        ("get_document_details", {"document_id": check_point})
+    ]
+    assert _calls("any comments on the citrix netscaler advisory?") == [
+        (
+            "get_document_details",
+            {"document_id": "CVE-2023-4966: Citrix NetScaler session hijacking"},
+        )
+    ]
+    # A task's words said whole stay the task's.
+    assert _calls("any notes on the drill task?") == [
+        ("get_task_details", {"task_id": "Schedule the phishing drill"})
+    ]
+
+
+def test_that_record_with_no_document_in_view_is_asked() -> None:
+    assert "document" in _asked("pull up that record")
+    assert "document" in _asked("open this doc")
+
+
+def test_that_record_after_circumstances_naming_its_id_is_that_document() -> None:
+    said = "I need to brief the CISO on the Check Point bug (CVE-2024-24919)."
+    told = told_first(Request(said, "Pull up that record"), _Plan.of)
+    check_point = "CVE-2024-24919: Check Point Quantum Gateway information disclosure"
+    assert told.calls() == [("get_document_details", {"document_id": check_point})]
+    told = told_first(Request("Red team used T1133 on us last night.", "open that one"), _Plan.of)
+    assert told.calls() == [
+        ("get_document_details", {"document_id": "T1133: External Remote Services"})
+    ]
+    # Two ids told: which one is meant stays asked.
+    said = "CVE-2023-4966 and CVE-2024-24919 both landed today."
+    assert told_first(Request(said, "open that record"), _Plan.of).calls() == []
+
+
+def test_a_task_named_by_what_it_is_about_wins_over_a_project_sharing_a_word() -> None:
+    assert _calls("details of the vpn login hunt") == [
+        ("get_task_details", {"task_id": "Hunt for unusual VPN logins"})
+    ]
+    assert _calls("what's the status of the token review") == [
+        ("get_task_details", {"task_id": "Review NetScaler session tokens"})
+    ]
+    assert _calls("details of the vpn project") == [
+        ("get_project_details", {"project_id": "VPN gateway hardening"})
+    ]
+    assert _calls("status of the vpn gateway work") == [
+        ("get_project_details", {"project_id": "VPN gateway hardening"})
     ]

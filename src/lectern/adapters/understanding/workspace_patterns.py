@@ -153,7 +153,7 @@ DOCUMENT_DETAILS = re.compile(
     r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?)|"
     # "open the Check Point advisory document", "what's in the T1133 doc?"
     r"(?:(?:show|open|read|get|pull\s+up|bring\s+up|summari[sz]e)(?: me)?|what(?:'s| is) in) "
-    r"(?:the )?(?P<d4>.+?)\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up)|"
+    r"(?:the )?(?P<d4>.+?)\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up|record)|"
     # "open CVE-2024-24919", "pull up T1133": an advisory's or a technique's id is a document
     r"(?:show|open|read|get|pull\s+up|bring\s+up)(?: me)? (?:the )?"
     r"(?P<d5>CVE-\d{4}-\d{3,}|T\d{4}(?:\.\d{3})?))"
