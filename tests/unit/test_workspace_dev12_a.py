@@ -10,7 +10,7 @@ from typing import Any
 
 from lectern.adapters.llm.told_first import told_first
 from lectern.adapters.understanding.request_sentence import Request
-from lectern.domain.assistant import AIResponse
+from lectern.domain.assistant import AIResponse, Message
 from tests.unit.test_workspace_phrasings import SYSTEM, _calls, _planned, _rules
 
 
@@ -192,3 +192,89 @@ def test_a_task_named_by_what_it_is_about_wins_over_a_project_sharing_a_word() -
     assert _calls("status of the vpn gateway work") == [
         ("get_project_details", {"project_id": "VPN gateway hardening"})
     ]
+
+
+def _after(reply: str, text: str, said: str = "earlier") -> list[tuple[str, dict[str, Any]]]:
+    history = [Message("user", said), Message("assistant", reply)]
+    stages = _rules().plan(text, history, SYSTEM)
+    assert stages is not None, text
+    calls = stages[0](None)
+    assert isinstance(calls, list), (text, calls)
+    return [(c.name, dict(c.arguments)) for c in calls]
+
+
+_DOCUMENT_SHOWN = (
+    'CVE-2024-24919: Check Point Quantum Gateway information disclosure [CVE-2024-24919]: "..." '
+    "[passage:document:9312aebd-b2b9-4ee0-a662-3bbfebaf42ca]"
+)
+_TASK_SHOWN = (
+    "Write the incident runbook (in progress, medium priority) "
+    "[task:9e736ab0-a1ee-4920-8104-5eef8506a06a]"
+)
+_COMMENT_PROPOSED = (
+    "I have prepared this change for your approval (nothing has changed yet):\n"
+    "1. Comment on the task 'Write the incident runbook' [action f8cf] task_id: null -> "
+    '"9e73"; author: null -> "alice"; text: null -> "Legal reviewed section 3."'
+)
+_LISTING = (
+    "2 tasks:\n"
+    "1. Patch the Check Point gateways (todo, high priority, assigned to bob, due 2026-11-26) "
+    "[task:f17bd34c-548a-4dc4-bec0-676ae7f32761]\n"
+    "2. Hunt for unusual VPN logins (todo, low priority) "
+    "[task:fbeb4641-8a05-4561-a160-fd8c102cb5b4]"
+)
+
+
+def test_another_object_after_a_look_up_looks_that_one_up() -> None:
+    citrix = "CVE-2023-4966: Citrix NetScaler session hijacking"
+    assert _after(_DOCUMENT_SHOWN, "and the citrix one?") == [
+        ("get_document_details", {"document_id": citrix})
+    ]
+    # the rule policy drops a leading "and": the object alone, with "one" or "?", is enough
+    assert _after(_DOCUMENT_SHOWN, "the citrix one?") == [
+        ("get_document_details", {"document_id": citrix})
+    ]
+    assert _after(_DOCUMENT_SHOWN, "what about T1190?") == [
+        ("get_document_details", {"document_id": "T1190: Exploit Public-Facing Application"})
+    ]
+    assert _after(_TASK_SHOWN, "and the drill?") == [
+        ("get_task_details", {"task_id": "Schedule the phishing drill"})
+    ]
+
+
+def test_the_same_comment_on_another_task_writes_it_there() -> None:
+    said = "add a comment to the runbook: legal reviewed section 3"
+    expected = [
+        (
+            "add_comment",
+            {"task_id": "Review NetScaler session tokens", "content": "Legal reviewed section 3."},
+        )
+    ]
+    assert (
+        _after(_COMMENT_PROPOSED, "put the same comment on the netscaler review", said) == expected
+    )
+    assert _after(_COMMENT_PROPOSED, "same note for the token review please", said) == expected
+    assert _after(_COMMENT_PROPOSED, "same for the drill", said) == [
+        (
+            "add_comment",
+            {"task_id": "Schedule the phishing drill", "content": "Legal reviewed section 3."},
+        )
+    ]
+
+
+def test_a_task_picked_by_a_property_a_listing_showed() -> None:
+    hunt = "Hunt for unusual VPN logins"
+    assert _after(_LISTING, "assign the low priority one to bob") == [
+        ("assign_task", {"task_id": hunt, "assignee_id": "bob"})
+    ]
+    assert _after(_LISTING, "mark bob's one done") == [
+        ("complete_task", {"task_id": "Patch the Check Point gateways"})
+    ]
+    assert _after(_LISTING, "make the high priority task urgent") == [
+        ("update_task", {"task_id": "Patch the Check Point gateways", "priority": "urgent"})
+    ]
+    # A property both listed tasks have is asked about.
+    stages = _rules().plan("close the todo one", [Message("assistant", _LISTING)], SYSTEM)
+    assert stages is not None
+    asked = stages[0](None)
+    assert isinstance(asked, AIResponse) and "Which task" in asked.text
