@@ -56,6 +56,11 @@ def test_several_tasks_sharing_one_verb_get_one_call_each_in_the_order_said() ->
         ("assign_task", {"task_id": "Write the incident runbook", "assignee_id": "bob"}),
         ("assign_task", {"task_id": "Hunt for unusual VPN logins", "assignee_id": "bob"}),
     ]
+    # A comment for two tasks: its words are said once, after the list.
+    assert _calls("add a comment to the runbook and the hunt: legal checked") == [
+        ("add_comment", {"task_id": task, "content": "Legal checked."})
+        for task in ("Write the incident runbook", "Hunt for unusual VPN logins")
+    ]
     assert _calls("close the check point patch & the token review") == [
         ("complete_task", {"task_id": "Patch the Check Point gateways"}),
         ("complete_task", {"task_id": "Review NetScaler session tokens"}),

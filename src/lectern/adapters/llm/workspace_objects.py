@@ -45,6 +45,14 @@ _SEVERAL_TASKS = re.compile(
 )
 """The words that announce several new tasks ("three tasks"): one of them is "a task"."""
 
+_SAID_OF_ALL = re.compile(
+    r"^\s*(?:$|[:,.!?;–—-]|(?:to|as|for|into|from|off|with|in|on|by|at|over|up|down|back|now|"
+    r"please|pls|too|both|done|complete|completed|finished|urgent|high|low|medium|due|"
+    r"tomorrow|today)\b)",
+    re.I,
+)
+"""What may follow a list's last object: what is said of them all ("to bob", "as done")."""
+
 _QUOTE = r"[\"“‘'](?P<q>[^\"“”‘’']+)[\"”’']"
 _QUOTED_LIST = re.compile(
     rf"(?<!\w){_QUOTE}(?:(?:\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+)[\"“‘'][^\"“”‘’']+[\"”’'])+(?!\w)",
@@ -73,12 +81,18 @@ def _task_of(words: str, refs: Refs) -> tuple[str | None, tuple[str, ...]]:
     name = found.name or find_in(said, tasks).name
     if found.ambiguous:
         return None, tuple(found.candidates)
-    if name is None or covered(said, name) < 1.0:
+    if name is None or covered(said, name) < 1.0 or not _bounded(said, name):
         return None, ()
     project = find_in(said, refs.names.of("project")).name
     if project is not None and covered(said, project) >= covered(said, name):
         return None, ()  # "the vpn project": a project, not one of its tasks
     return name, ()
+
+
+def _bounded(said: str, name: str) -> bool:
+    """Whether a mention starts and ends with words of the name ("to the runbook" does not)."""
+    words = re.findall(r"[\w'’-]+", said)
+    return bool(words) and all(covered(w, name) == 1.0 for w in (words[0], words[-1]))
 
 
 def _objects(text: str, refs: Refs) -> tuple[list[_Object], str] | None:
@@ -126,7 +140,7 @@ def _list_between(
         objects.append(_Object(start, end, task, text[start:end]))
     start, end = segments[-1]
     closing = None
-    ends = [m.start() for m in re.finditer(r"\s+\S", text[start:end])] + [end - start]
+    ends = [m.end() for m in re.finditer(r"[\w'’-]+", text[start:end])]
     for cut in sorted(ends, reverse=True):
         if _LOOSE_END.search(text[start : start + cut]):
             continue  # "the drill to": the object ends before what is said of them all
@@ -161,9 +175,10 @@ def each_object(text: str, refs: Refs, read: Reader) -> list[ToolCall]:
     found = _objects(text, refs)
     if found is None:
         return []
-    objects, _ = found
+    objects, rest = found
+    if not _SAID_OF_ALL.match(rest):
+        return []  # "close the drill and the hunt is next": the list's last part is a clause
     lead = _LIST_LEAD.sub("", text[: objects[0].start].rstrip()) + " "
-    rest = text[objects[-1].end :]
     known = [o for o in objects if o.task is not None]
     readings = []
     for one in known:
