@@ -35,9 +35,6 @@ _LIST_LEAD = re.compile(r"(?:\b(?:both|all(?:\s+of)?|each\s+of)\s+)$", re.I)
 _NOUN_LEAD = re.compile(r"^(?:the|that|our|my|this)\s+\w", re.I)
 """How an object the reader names starts, when it names no stored task ("the firewall audit")."""
 
-_LOOSE_END = re.compile(r"\b(?:to|as|for|into|from|off|with|in|on|by|at|and|or)\W*$", re.I)
-"""A word an object's name does not end with: what is said of the list starts there."""
-
 _SEVERAL_TASKS = re.compile(
     r"\b(?:(?:two|three|four|five|six|\d+|some|a\s+few|a\s+couple\s+of|these|the\s+following)"
     r"\s+)?(?:new\s+)?(?:tasks|todos|to-dos|items)\b",
@@ -142,8 +139,6 @@ def _list_between(
     closing = None
     ends = [m.end() for m in re.finditer(r"[\w'’-]+", text[start:end])]
     for cut in sorted(ends, reverse=True):
-        if _LOOSE_END.search(text[start : start + cut]):
-            continue  # "the drill to": the object ends before what is said of them all
         task, _ = _task_of(text[start : start + cut], refs)
         if task is not None:
             closing = _Object(start, start + cut, task, text[start : start + cut])
