@@ -8,6 +8,7 @@ never a new task's title: a telling sentence is no task.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
@@ -17,6 +18,17 @@ from lectern.adapters.understanding.scaffold import Done, Step
 
 RECORDS_WHAT_WAS_TOLD = frozenset({"resolve_blocker", "create_blocker", "add_comment"})
 """The changes whose words may be the circumstances told before the request."""
+
+
+_POINTED = re.compile(
+    r"\b(?:that|this|the\s+same)\s+(?:record|doc|document|advisory|write-?up|entry|one|"
+    r"bug|vuln(?:erability)?|cve|technique)\b",
+    re.I,
+)
+"""A request's pointer at a record the circumstances named ("pull up that record")."""
+
+_IDENTIFIER = re.compile(r"\bCVE-\d{4}-\d{3,}\b|\bT\d{4}(?:\.\d{3})?\b", re.I)
+"""An advisory's or a technique's id: the name of one document."""
 
 
 class Planned(Protocol):
@@ -41,6 +53,16 @@ def told_first(told: Request, plan: Callable[[str], _P]) -> _P:
     read = alone.steps[0](Done([], [])) if alone.steps else None
     if isinstance(read, list) and all(call.name in WORKSPACE_TOOLS for call in read):
         return alone
+    pointed = _POINTED.search(told.request)
+    ids = {i.upper() for i in _IDENTIFIER.findall(told.circumstances)}
+    if pointed is not None and len(ids) == 1:
+        # "... the Check Point bug (CVE-2024-24919). Can you pull up that record?": the
+        # record pointed at is the one the circumstances name by its id
+        request = f"{told.request[: pointed.start()]}{ids.pop()}{told.request[pointed.end() :]}"
+        by_id = plan(request)
+        first = by_id.steps[0](Done([], [])) if by_id.steps else None
+        if isinstance(first, list) and first and all(c.name in WORKSPACE_TOOLS for c in first):
+            return by_id
     worded = f"{told.request.rstrip(' .!')}: {told.circumstances.rstrip(' .!')}"
     with_them = plan(worded)
     first = with_them.steps[0](Done([], [])) if with_them.steps else None

@@ -26,7 +26,7 @@ from lectern.adapters.llm.workspace_replies import (
     _team_reply,
     attention_reply,
 )
-from lectern.adapters.understanding.layer import which_of
+from lectern.adapters.understanding.layer import name_it, which_of
 from lectern.adapters.understanding.mentions import (
     covered,
     find_in,
@@ -67,7 +67,7 @@ _COMMENTS_ON = re.compile(
 )
 """Whether a thing has comments: of a task named whole, its details; else a search."""
 
-_DOCUMENT_WORD = re.compile(r"\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up)$", re.I)
+_DOCUMENT_WORD = re.compile(r"\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up|record)$", re.I)
 """The word that only says a document, after the words of its title."""
 
 _ABOUT_THIS = re.compile(
@@ -178,7 +178,7 @@ class WorkspaceQuestions:
             return []
         assigned = ASSIGNED.search(text)
         someones = assigned is not None and any(
-            assigned.group(g) for g in ("c", "e", "f", "g", "h")
+            assigned.group(g) for g in ("c", "e", "f", "g", "h", "i")
         )
         if (
             not re.search(r"\btasks\b|\b(?:every|all|each|any)\s+(?:\w+\s+)?tasks?\b", text, re.I)
@@ -316,11 +316,22 @@ class WorkspaceQuestions:
             call = self._call("get_document_details", document_id=refs.page_document)
             return self._single(call, _document_reply)
         documents = refs.names.of("document")
+        if refs.page_document is None and re.fullmatch(
+            r"(?:it|this|that)(?:\s+one)?", target, re.I
+        ):
+            # "pull up that record" with no document in view: which one is asked
+            raise _Unclear(name_it("document", "open", [f"Open {d}" for d in documents]))
         found = find_in(target, documents) if documents else None
         if found is not None and found.name is not None:
             target = found.name  # "the CVE-2023-4966 document": its stored title
         elif found is not None and found.ambiguous:
             raise _Unclear(which_of("document", found.candidates, "Open"))
+        elif (
+            documents
+            and refs.task_in(target)
+            and covered(target, refs.task_in(target) or "") == 1.0
+        ):
+            return []  # "open the runbook record": a task's words, no document's
         call = self._call("get_document_details", document_id=target)
         return self._single(call, _document_reply)
 
@@ -368,8 +379,10 @@ class WorkspaceQuestions:
             # "any notes on the drill task?": a task's comments are in its details
             return self._single(self._call("get_task_details", task_id=task), _task_reply)
         document = said_document(asked.group("q")) if asked else None
-        if document is not None and task is None:
-            # "any comments on the T1133 document?": a document's comments are in its details
+        if document is not None and (task is None or covered(said, task) < 1.0):
+            # "any comments on the T1133 document?", "... on the checkpoint gateway vuln doc?":
+            # a document's comments are in its details (a task's words said with others and
+            # the word "doc" are the document's)
             found = find_in(document, refs.names.of("document")).name
             call = self._call("get_document_details", document_id=found or document)
             return self._single(call, _document_reply)

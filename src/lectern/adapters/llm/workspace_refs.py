@@ -183,15 +183,24 @@ class Refs:
     def task_named(self, value: str | None) -> str | None:
         """The stored task a project-shaped reference names, or None when it may be a project.
 
-        "status of the check point patching" names a task, not a project.
+        "status of the check point patching" names a task, not a project; "the vpn login
+        hunt" a task too, its words all the task's and only one of them the project's.
         """
         words = project_words(value)
         if words is None:
             return None
         projects = self.names.of("project")
-        if not projects or resolve(words, projects).name is not None:
+        if not projects:
             return None
-        return resolve(words, self.names.of("task")).name
+        task = resolve(words, self.names.of("task")).name
+        project = resolve(words, projects).name
+        if task is None or (
+            project is not None and covered(words, project) >= covered(words, task)
+        ):
+            # "details of the vpn login hunt": a task named by what it is about wins over
+            # the project only some of its words are
+            return None
+        return task
 
     def blocker(self, mention: str, *, by_task: bool = False) -> str:
         """The stored blocker a mention means.

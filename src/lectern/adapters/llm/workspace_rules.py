@@ -21,6 +21,8 @@ from typing import Any
 
 from lectern.adapters.llm.workspace_blockers import WorkspaceBlockers
 from lectern.adapters.llm.workspace_creation import WorkspaceCreation
+from lectern.adapters.llm.workspace_followups import picked_from_listing, repeated
+from lectern.adapters.llm.workspace_objects import each_object, each_title
 from lectern.adapters.llm.workspace_questions import (
     MODEL_ID,
     CallMaker,
@@ -235,11 +237,12 @@ class WorkspaceRules(
             # as if asked from its page.
             text = lead.group("rest")
             context = Refs(task, project, led, True, person, names, document, page_task)
-        again = self._again(text, history)
+        again = self._again(text, history) or repeated(text, history, context, self._call)
         if again:
             return self._act(again)
         try:
-            return self._plan_with(text, context)
+            # "assign the low priority one to bob" after a listing: the listed task it picks
+            return self._plan_with(picked_from_listing(text, history), context)
         except _Unclear as unclear:
             question = unclear.question
             return [lambda _: question.response(MODEL_ID)]
@@ -265,6 +268,13 @@ class WorkspaceRules(
         return []
 
     def _plan_with(self, text: str, context: Refs) -> list[Stage] | None:
+        # "mark the drill, the hunt and the runbook as done", "add tasks 'A' and 'B'": one
+        # verb shared by several objects, one call each
+        each = each_title(text, context, self._create_task) or each_object(
+            text, context, self._one_action
+        )
+        if each:
+            return self._act(each)
         created = self._create_task(text, context)
         if created:
             return self._act(created)

@@ -23,7 +23,7 @@ _LOOKUP = re.compile(
 )
 _DOCUMENT_WORDS = re.compile(
     r"^(?:the|a|an|that|this|our)\s+|"
-    r"^(?:linked\s+|attached\s+)?(?:document|doc|advisory|write-?up|page)\s+(?:about|on|for|"
+    r"^(?:linked\s+|attached\s+)?(?:document|doc|advisory|write-?up|record|page)\s+(?:about|on|for|"
     r"called|named|titled)\s+(?:the\s+)?|"
     r"\s+(?:one|document|doc|advisory|write-?up|page)$|\s+please$",
     re.I,
@@ -54,7 +54,7 @@ def document_named(text: str, names: Names) -> str | None:
 
 _CALLED_A_DOCUMENT = re.compile(
     r"\b(?:the|a|that|this|our)\s+(?P<d>(?:(?!\b(?:the|of|on|in|about)\b)[\w.:&'’-]+\s+)"
-    r"{0,9}?[\w.:&-]+)\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up)s?\b",
+    r"{0,9}?[\w.:&-]+)\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up|record)s?\b",
     re.I,
 )
 

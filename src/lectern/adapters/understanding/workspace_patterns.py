@@ -113,7 +113,10 @@ ASSIGNED = re.compile(
     r"^what\s+(?:am\s+(?P<e>i)|is\s+(?P<f>[A-Za-z][\w.-]*))\s+(?:assigned|on|down\s+for|"
     r"responsible\s+for|handling|doing|owning|working\s+on)\b|"
     r"^what(?:\s+(?:does|has)|['’]s)\s+(?P<g>[A-Za-z][\w.-]*)\s+(?:have|got)(?:\s+going)?\s+on\b|"
-    r"\bon\s+(?P<h>[A-Za-z][\w.-]*)['’]s\s+plate\b",
+    r"\bon\s+(?P<h>[A-Za-z][\w.-]*)['’]s\s+plate\b|"
+    # "what tasks does bob have in the vpn project", "which tickets has carol got"
+    r"\b(?:tasks?|tickets?|items?|work)\s+(?:does|do|has|did)\s+(?P<i>[A-Za-z][\w.-]*)\s+"
+    r"(?:have|got|own|hold|get)\b",
     re.I,
 )
 TASK_DETAILS = re.compile(
@@ -150,7 +153,7 @@ DOCUMENT_DETAILS = re.compile(
     r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?)|"
     # "open the Check Point advisory document", "what's in the T1133 doc?"
     r"(?:(?:show|open|read|get|pull\s+up|bring\s+up|summari[sz]e)(?: me)?|what(?:'s| is) in) "
-    r"(?:the )?(?P<d4>.+?)\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up)|"
+    r"(?:the )?(?P<d4>.+?)\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up|record)|"
     # "open CVE-2024-24919", "pull up T1133": an advisory's or a technique's id is a document
     r"(?:show|open|read|get|pull\s+up|bring\s+up)(?: me)? (?:the )?"
     r"(?P<d5>CVE-\d{4}-\d{3,}|T\d{4}(?:\.\d{3})?))"

@@ -387,7 +387,9 @@ def plan_workspace(
                 arguments["assignee_id"] = where.reader
             else:
                 person = _person(text, names, Where(None, None, None))
-                if person is not None and person != where.reader:
+                # the reader is a filter only when named ("tasks for alice", said by alice)
+                by_name = person is not None and re.search(rf"\b{re.escape(person)}\b", text, re.I)
+                if person is not None and (person != where.reader or by_name):
                     arguments["assignee_id"] = person
         return [call(intent, **arguments)]
     if intent in ("get_blockers", "get_team_members"):

@@ -1,0 +1,172 @@
+"""Follow-ups that lean on the turn before: the last action again, or a task picked from a list.
+
+"and the citrix one?" after a document was opened opens that one (a task's or a project's
+details likewise); "put the same comment on the netscaler review" after a comment writes it
+there too, and "same for the hunt" just after one does. The object said must be one stored
+thing of the kind the last reply was about; anything else is left to the other rules. The
+history holds replies, not calls: what was done is read from what the replies say.
+
+"assign the low priority one to bob" just after a listing of tasks: the one task whose
+listed details ("todo, low priority, assigned to bob") hold the words said; two that do are
+asked about, and words no listed task's details hold are left as said.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+
+from lectern.adapters.llm.workspace_refs import Refs, _Unclear, task_words
+from lectern.adapters.understanding.layer import which_of
+from lectern.adapters.understanding.mentions import covered, find_in, resolve
+from lectern.domain.assistant import Message, ToolCall
+
+CallMaker = Callable[..., ToolCall]
+
+_AND_THE = re.compile(
+    r"^(?:(?P<lead>and|what\s+about|how\s+about|now)\s+)?"
+    r"(?P<o>(?:the|that|our)\s+.+?|[A-Z]{1,4}-?\d[\w.-]*)"
+    r"(?P<one>\s+one)?(?:\s+(?:too|as\s+well|please))*\s*(?P<asked>\?)?$",
+    re.I,
+)
+"""Another object for the look-up just made ("and the citrix one?", "what about T1190?")."""
+
+_SAME = re.compile(
+    r"^(?:(?:please\s+)?(?:put|add|leave|post|write|make|give|set|apply|do|copy)\s+)?(?:the\s+)?same"
+    r"(?:\s+(?P<what>comment|note|priority|due\s+date|deadline|status|owner|assignee|thing|"
+    r"change))?\s+(?:on|to|for|with)\s+(?P<o>.+?)(?:\s+(?:too|as\s+well|please))*\W*$",
+    re.I,
+)
+"""The last change again for another task ("put the same comment on the review")."""
+
+_PICKED = re.compile(
+    r"\b(?:(?:the|that)\s+(?P<said>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)|(?P<owner>[a-z][\w.-]*['’]s))"
+    r"\s+(?:one|task)\b",
+    re.I,
+)
+"""A task named by a property a listing showed ("the low priority one")."""
+
+_LISTED = re.compile(
+    r"^\d+\.\s+(?P<title>.+?)\s+\((?P<details>[^()]*)\)\s+\[task:(?P<id>[^\]]+)\]", re.M
+)
+"""A task line of a listing reply: its title, its details, its id."""
+
+
+_COMMENTED = re.compile(
+    r"Comment on the task '[^'\n]*'[^\n]*?\btext: null -> (?P<text>\"(?:[^\"\\]|\\.)*\")"
+)
+"""A comment a reply proposed (or made): its words, as the proposal quotes them."""
+
+_SHOWN = {
+    "document": re.compile(r"\[passage:document:(?P<id>[^\]]+)\]"),
+    "task": re.compile(r"\[task:(?P<id>[^\]]+)\]"),
+    "project": re.compile(r"\[project:(?P<id>[^\]]+)\]"),
+}
+_DETAILS = {
+    "document": "get_document_details",
+    "task": "get_task_details",
+    "project": "get_project_details",
+}
+
+
+def _last_reply(history: Sequence[Message]) -> str:
+    last = next((m for m in reversed(history) if m.role == "assistant"), None)
+    return last.content if last is not None else ""
+
+
+def _last_comment(history: Sequence[Message], *, last_turn: bool) -> str | None:
+    """The words of the last comment a reply proposed (in the last turn only), or None."""
+    for message in reversed(history):
+        if message.role == "user" and last_turn:
+            return None
+        if message.role != "assistant":
+            continue
+        found = list(_COMMENTED.finditer(message.content))
+        if found:
+            said = json.loads(found[-1].group("text"))
+            return said if isinstance(said, str) and said.strip() else None
+    return None
+
+
+def _last_looked_at(history: Sequence[Message]) -> str | None:
+    """The kind of the one thing the last reply showed the details of, or None."""
+    reply = _last_reply(history)
+    shown = [k for k, p in _SHOWN.items() if {m.group("id") for m in p.finditer(reply)}]
+    if len(shown) != 1:
+        return None
+    kind = shown[0]
+    return kind if len({m.group("id") for m in _SHOWN[kind].finditer(reply)}) == 1 else None
+
+
+def _named(words: str, kind: str, refs: Refs) -> str | None:
+    """The one stored name of `kind` all the words are (the word for the kind aside)."""
+    said = re.sub(
+        r"\s+(?:one|doc|document|record|advisory|task|project)$", "", task_words(words), flags=re.I
+    )
+    names = refs.names.of(kind)
+    if not said or not names:
+        return None
+    found = resolve(said, names)
+    name = found.name or find_in(said, names).name
+    if name is None or covered(said, name.replace("-", " ")) < 1.0:
+        return None
+    return name
+
+
+def repeated(text: str, history: Sequence[Message], refs: Refs, make: CallMaker) -> list[ToolCall]:
+    """The last look-up or comment again with the object said instead, or []."""
+    same = _SAME.match(text.strip())
+    if same is not None:
+        what = (same.group("what") or "").casefold()
+        if what not in ("comment", "note", "thing", ""):
+            return []
+        # "the same comment" may be an older one; "same for X" is the last turn's
+        content = _last_comment(history, last_turn=what not in ("comment", "note"))
+        task = _named(same.group("o"), "task", refs)
+        if content is None or task is None:
+            return []
+        return [make("add_comment", task_id=task, content=content)]
+    asked = _AND_THE.match(text.strip())
+    if asked is not None and not (
+        asked.group("lead") or asked.group("one") or asked.group("asked")
+    ):
+        asked = None  # "the hunt" alone is no follow-up; "(and) the citrix one?" is
+    kind = _last_looked_at(history) if asked is not None else None
+    if asked is None or kind is None:
+        return []
+    name = _named(f"{asked.group('o')}{asked.group('one') or ''}", kind, refs)
+    if name is None:
+        return []
+    return [make(_DETAILS[kind], **{f"{kind}_id": name})]
+
+
+def picked_from_listing(text: str, history: Sequence[Message]) -> str:
+    """The message with "the low priority one" named by the listed task it picks, or as said.
+
+    Asks (`_Unclear`) when the property fits more than one listed task.
+    """
+    last = next((m for m in reversed(history) if m.role == "assistant"), None)
+    listed = list(_LISTED.finditer(last.content)) if last is not None else []
+    if len(listed) < 2:
+        return text
+    for picked in _PICKED.finditer(text):
+        said = (picked.group("said") or picked.group("owner")).casefold()
+        words = re.findall(r"[a-z0-9-]+", re.sub(r"['’]s\b", "", said))
+        owner = re.fullmatch(r"(?P<who>[a-z][\w.-]*)['’]s", said)
+        fits = [
+            m
+            for m in listed
+            if (owner and f"assigned to {owner.group('who')}" in m.group("details").casefold())
+            or (
+                not owner
+                and words
+                and all(re.search(rf"\b{re.escape(w)}\b", m.group("details"), re.I) for w in words)
+            )
+        ]
+        if len(fits) == 1:
+            title = fits[0].group("title")
+            return f"{text[: picked.start()]}the task {title}{text[picked.end() :]}"
+        if len(fits) > 1:
+            raise _Unclear(which_of("task", tuple(m.group("title") for m in fits)))
+    return text
