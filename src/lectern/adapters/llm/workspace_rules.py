@@ -70,6 +70,8 @@ from lectern.adapters.understanding.workspace_patterns import (
     TASK_REF,
 )
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
+from lectern.adapters.understanding.workspace_typos import verb_respelt
+from lectern.adapters.understanding.workspace_unsaid import unsaid_question
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
 _UNAPOSTROPHED = re.compile(r"\b(what|who|how|where|there|that)s\b", re.I)
@@ -211,7 +213,7 @@ class WorkspaceRules(
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
-        text = _apostrophes_restored(spelt_out(text))
+        text = _apostrophes_restored(spelt_out(verb_respelt(text)))
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]
@@ -238,6 +240,11 @@ class WorkspaceRules(
         again = self._again(text, history)
         if again:
             return self._act(again)
+        # a verb without its object ("search", "add a blocker to the drill"): asked about
+        shown = any(m.role == "assistant" for m in history)
+        unsaid = unsaid_question(text, shown_before=shown)
+        if unsaid is not None:
+            return [lambda _: unsaid.response(MODEL_ID)]
         try:
             return self._plan_with(text, context)
         except _Unclear as unclear:
@@ -265,6 +272,10 @@ class WorkspaceRules(
         return []
 
     def _plan_with(self, text: str, context: Refs) -> list[Stage] | None:
+        # a description is the task's, never a new task titled by it
+        described = self._describe(text, context)
+        if described:
+            return self._act(described)
         created = self._create_task(text, context)
         if created:
             return self._act(created)
