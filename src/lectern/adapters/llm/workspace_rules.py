@@ -47,6 +47,7 @@ from lectern.adapters.understanding.mentions import (
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.workspace_frames import unframed_change
 from lectern.adapters.understanding.workspace_parts import once_each
 from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER,
@@ -213,7 +214,7 @@ class WorkspaceRules(
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
-        text = _apostrophes_restored(spelt_out(verb_respelt(text)))
+        text = _apostrophes_restored(spelt_out(verb_respelt(unframed_change(text))))
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]

@@ -16,7 +16,7 @@ from lectern.adapters.understanding.layer import Clarification
 
 _POINTING = re.compile(
     r"(?:this|that|it|these|those|the)(?:\s+(?:one|document|doc|record|advisory|page|report|"
-    r"file|entry))?",
+    r"file|entry))?|(?:document|doc|record|advisory|page|report|file|entry)",
     re.I,
 )
 """A document pointed at by "this"/"that" and no word of its own."""
