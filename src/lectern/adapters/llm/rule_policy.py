@@ -90,6 +90,7 @@ from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
+from lectern.adapters.understanding.workspace_told_task import told_task_named
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
@@ -335,6 +336,8 @@ class RulePolicy(CompoundReading):
         )
         told = request_after_circumstances(text) if sees_projects and not whole else None
         if told is not None:
+            # "The drill went fine. Close it.": "it" is the task the telling names
+            told = told_task_named(told, names_from_prompt(system).of("task"))
             # "Bob is swamped this week. Assign the drill to me.": the request is read alone;
             # the sentences before only tell why, or give what the request leaves unsaid
             return told_first(

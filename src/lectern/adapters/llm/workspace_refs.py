@@ -207,6 +207,14 @@ class Refs:
             if len(blockers) == 1:
                 return blockers[0]
             raise _Unclear(which_of("blocker", tuple(blockers), "Resolve"))
+        if re.fullmatch(r"(?:its|the\s+task['’]s)", mention.strip(), re.I):
+            # "resolve its blocker": the one on the task "it" is
+            task = self.task("it")
+            held = [b for b in blockers if self.names.display.get(b) == f"on {task}"]
+            if len(held) == 1:
+                return held[0]
+            if len(held) > 1:
+                raise _Unclear(which_of("blocker", tuple(held), "Resolve"))
         found = resolve(mention, blockers)
         if found.name is not None and not by_task:
             return found.name
