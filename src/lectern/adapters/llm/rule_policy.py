@@ -44,6 +44,7 @@ from lectern.adapters.llm.rule_replies import (
 )
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.llm.told_first import told_first
+from lectern.adapters.llm.workspace_lookup import workspace_look_up
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.book_patterns import LABEL, SEARCH_LEAD, TOPIC_LEAD
@@ -363,6 +364,9 @@ class RulePolicy(CompoundReading):
                 plan.steps.extend(self.steps.single_calls(several))
                 return plan
             stages = self.workspace.plan(text, history, system)
+            if not stages and self.books_titled is not None:
+                # "look up simulation": no catalog book, so the reader's workspace is searched
+                stages = workspace_look_up(text, self.catalog_books.holds, self.spelt, self._call)
             if stages:
                 plan.steps.extend(stages)
                 return plan

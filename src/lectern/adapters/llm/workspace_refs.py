@@ -209,12 +209,12 @@ class Refs:
             raise _Unclear(which_of("blocker", tuple(blockers), "Resolve"))
         if re.fullmatch(r"(?:its|the\s+task['’]s)", mention.strip(), re.I):
             # "resolve its blocker": the one on the task "it" is
-            task = self.task("it")
-            held = [b for b in blockers if self.names.display.get(b) == f"on {task}"]
-            if len(held) == 1:
-                return held[0]
-            if len(held) > 1:
-                raise _Unclear(which_of("blocker", tuple(held), "Resolve"))
+            its = self.task("it")
+            on_it = [b for b in blockers if self.names.display.get(b) == f"on {its}"]
+            if len(on_it) == 1:
+                return on_it[0]
+            if len(on_it) > 1:
+                raise _Unclear(which_of("blocker", tuple(on_it), "Resolve"))
         found = resolve(mention, blockers)
         if found.name is not None and not by_task:
             return found.name

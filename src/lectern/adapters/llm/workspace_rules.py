@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from lectern.adapters.llm.workspace_blockers import WorkspaceBlockers
+from lectern.adapters.llm.workspace_by_state import WorkspaceByState
 from lectern.adapters.llm.workspace_creation import WorkspaceCreation
 from lectern.adapters.llm.workspace_questions import (
     MODEL_ID,
@@ -163,7 +164,12 @@ _PRIORITY_WORD = re.compile(r"^(?:low|medium|high|urgent|critical)(?:\s+priority
 
 
 class WorkspaceRules(
-    WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, WorkspaceCreation, WorkspaceTexts
+    WorkspaceQuestions,
+    WorkspaceBlockers,
+    WorkspaceSeveral,
+    WorkspaceCreation,
+    WorkspaceTexts,
+    WorkspaceByState,
 ):
     """Plans for workspace requests, over the rule policy's call maker."""
 
@@ -320,6 +326,7 @@ class WorkspaceRules(
 
     def _question(self, text: str, context: Refs) -> list[Stage] | None:
         for question in (
+            self._by_state,
             self._attention,
             self._blockers,
             self._team,

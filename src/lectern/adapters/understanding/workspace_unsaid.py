@@ -36,7 +36,8 @@ _BARE_VERB = re.compile(
 
 _BLOCKER_WITHOUT_REASON = re.compile(
     r"^(?:please\s+)?(?:add|create|record|log|raise|flag|put|set|file|open|register|make)\s+"
-    r"(?:a\s+|an\s+)?(?:new\s+)?blocker\s+(?:to|on|for|against)\s+(?P<t>[^:(–—]+?)\W*$",
+    r"(?:a\s+|an\s+)?(?:new\s+)?blocker\s+(?:to|on|for|against)\s+"
+    r"(?P<t>(?:(?!\s[-–—]\s|\s+(?:and|then|that|saying)\b)[^:(,;–—])+?)\W*$",
     re.I,
 )
 """A blocker asked for on a task, and nothing said of what blocks it."""
