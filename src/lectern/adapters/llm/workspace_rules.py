@@ -249,7 +249,7 @@ class WorkspaceRules(
             return self._act(again)
         # a verb without its object ("search", "add a blocker to the drill"): asked about
         shown = any(m.role == "assistant" for m in history)
-        unsaid = unsaid_question(text, shown_before=shown)
+        unsaid = unsaid_question(text, names, shown_before=shown)
         if unsaid is not None:
             return [lambda _: unsaid.response(MODEL_ID)]
         try:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.mentions import Names, covered, resolve
 
 _POINTING = re.compile(
     r"(?:this|that|it|these|those|the)(?:\s+(?:one|document|doc|record|advisory|page|report|"
@@ -51,10 +52,23 @@ _NOTHING_SHOWN = re.compile(
 """Several things pointed at ("add these to ...") that only an earlier reply could show."""
 
 
-def unsaid_question(text: str, *, shown_before: bool) -> Clarification | None:
+def _only_named(words: str, names: Names) -> bool:
+    """Whether the words are a stored task's or project's name and nothing more."""
+    said = re.sub(
+        r"^(?:the|my|our|this|that)\s+|\s+(?:task|project)$", "", words.strip(), flags=re.I
+    )
+    for kind in ("task", "project"):
+        found = resolve(said, names.of(kind)).name
+        if found is not None and covered(said, found) == 1.0:
+            return True
+    return False
+
+
+def unsaid_question(text: str, names: Names, *, shown_before: bool) -> Clarification | None:
     """One question when the request's verb lacks its object, or None.
 
-    `shown_before`: whether an earlier reply showed anything "these" could point at.
+    `shown_before`: whether an earlier reply showed anything "these" could point at. A
+    blocker's reason run on after the name ("... the drill venue not booked") is said.
     """
     if _BARE_VERB.match(text):
         return Clarification(
@@ -62,7 +76,7 @@ def unsaid_question(text: str, *, shown_before: bool) -> Clarification | None:
             ("Search for session tokens", "Search for phishing"),
         )
     blocked = _BLOCKER_WITHOUT_REASON.match(text)
-    if blocked and not re.search(r"\b(?:waiting|because|since|until|saying)\b", text, re.I):
+    if blocked and _only_named(blocked.group("t"), names):
         return Clarification(f"What is blocking {blocked.group('t')}? I'll record it.", ())
     pointed = _NOTHING_SHOWN.match(text)
     if pointed and not shown_before:
