@@ -290,3 +290,13 @@ def test_a_look_up_of_no_catalog_book_searches_the_workspace() -> None:
     # A catalog book, or a request for books, is the catalog's.
     assert search("look up Dune") == []
     assert search("look up books about dragons") == []
+
+
+def test_projects_counted_are_listed_with_their_open_blockers() -> None:
+    assert _calls("how many projects are there and do any have open blockers?") == [
+        ("get_projects", {})
+    ]
+    assert _calls("what's the project count") == [("get_projects", {})]
+    assert _calls("how many active projects do we have?") == [
+        ("get_projects", {"status": "active"})
+    ]

@@ -93,3 +93,21 @@ def project_state_asked(text: str, projects: list[str]) -> str | None:
     """
     found = _STATE_OF.search(text)
     return _project_named(found.group("p"), projects) if found else None
+
+
+_PROJECTS_COUNTED = re.compile(
+    r"^(?:(?:so|and|ok(?:ay)?|hey)\W+)*(?:how\s+many\s+(?:of\s+(?:the\s+|my\s+|our\s+))?"
+    r"(?:\w+\s+)?projects\b|(?:what(?:['’]s|\s+is)\s+)?the\s+(?:number|count)\s+of\s+projects\b|"
+    r"(?:what(?:['’]s|\s+is)\s+)?(?:the\s+|our\s+|my\s+)?project\s+count\b)",
+    re.I,
+)
+"""The projects counted ("how many projects are there, and do any have open blockers?")."""
+
+
+def projects_counted(text: str) -> bool:
+    """Whether a message asks how many projects there are.
+
+    The projects' listing answers it, with each one's task counts and open blockers, so
+    "do any have open blockers?" beside it is answered there too.
+    """
+    return _PROJECTS_COUNTED.match(text.strip()) is not None
