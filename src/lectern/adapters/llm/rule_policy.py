@@ -45,6 +45,7 @@ from lectern.adapters.llm.rule_replies import (
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.llm.same_change import first_stage, same_for, with_another_book
 from lectern.adapters.llm.told_first import told_first
+from lectern.adapters.llm.workspace_lookup import workspace_look_up
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding.book_patterns import LABEL, SEARCH_LEAD, TOPIC_LEAD
@@ -92,6 +93,7 @@ from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
+from lectern.adapters.understanding.workspace_told_task import told_task_named
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
@@ -340,6 +342,8 @@ class RulePolicy(CompoundReading):
         )
         told = request_after_circumstances(text) if sees_projects and not whole else None
         if told is not None:
+            # "The drill went fine. Close it.": "it" is the task the telling names
+            told = told_task_named(told, names_from_prompt(system).of("task"))
             # "Bob is swamped this week. Assign the drill to me.": the request is read alone;
             # the sentences before only tell why, or give what the request leaves unsaid
             return told_first(
@@ -365,6 +369,9 @@ class RulePolicy(CompoundReading):
                 plan.steps.extend(self.steps.single_calls(several))
                 return plan
             stages = self.workspace.plan(text, history, system)
+            if not stages and self.books_titled is not None:
+                # "look up simulation": no catalog book, so the reader's workspace is searched
+                stages = workspace_look_up(text, self.catalog_books.holds, self.spelt, self._call)
             if stages:
                 plan.steps.extend(stages)
                 return plan

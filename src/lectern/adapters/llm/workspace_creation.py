@@ -29,6 +29,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     QUOTED_INTO,
     TASK_FOR,
 )
+from lectern.adapters.understanding.workspace_terse import details_spelt_out
 from lectern.domain.assistant import ToolCall
 
 _LOOKUP_AFTER = re.compile(
@@ -89,7 +90,7 @@ class WorkspaceCreation:
     def _create_task(self, text: str, refs: Refs) -> list[ToolCall]:
         # "add 'Book the training room' to the phishing project": a quoted title put in a
         # project is a new task there.
-        text = self._named_project(text, refs)
+        text = self._named_project(details_spelt_out(text), refs)
         # "task for bob: check the VPN client versions": whose it is, then what it is
         text = TASK_FOR.sub(r"create a task: \g<t>, assign it to \g<p>", text)
         match = CREATE_TASK.match(text)

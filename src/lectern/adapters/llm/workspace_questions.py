@@ -56,6 +56,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     WORKSPACE_SEARCH,
 )
 from lectern.adapters.understanding.workspace_plan import project_status_of, scoped_project
+from lectern.adapters.understanding.workspace_unsaid import pointed_at_nothing
 from lectern.domain.assistant import AIResponse, ToolCall
 
 MODEL_ID = "rules:assistant-v1"
@@ -316,11 +317,10 @@ class WorkspaceQuestions:
             call = self._call("get_document_details", document_id=refs.page_document)
             return self._single(call, _document_reply)
         documents = refs.names.of("document")
-        if refs.page_document is None and re.fullmatch(
-            r"(?:it|this|that)(?:\s+one)?", target, re.I
-        ):
-            # "pull up that record" with no document in view: which one is asked
-            raise _Unclear(name_it("document", "open", [f"Open {d}" for d in documents]))
+        if refs.page_document is None and pointed_at_nothing(target):
+            # "what does this document say?", "pull up that record" with no document in view:
+            # which one is asked
+            raise _Unclear(name_it("document", "open", [f"Open {d}" for d in documents[:3]]))
         found = find_in(target, documents) if documents else None
         if found is not None and found.name is not None:
             target = found.name  # "the CVE-2023-4966 document": its stored title

@@ -216,6 +216,14 @@ class Refs:
             if len(blockers) == 1:
                 return blockers[0]
             raise _Unclear(which_of("blocker", tuple(blockers), "Resolve"))
+        if re.fullmatch(r"(?:its|the\s+task['’]s)", mention.strip(), re.I):
+            # "resolve its blocker": the one on the task "it" is
+            its = self.task("it")
+            on_it = [b for b in blockers if self.names.display.get(b) == f"on {its}"]
+            if len(on_it) == 1:
+                return on_it[0]
+            if len(on_it) > 1:
+                raise _Unclear(which_of("blocker", tuple(on_it), "Resolve"))
         found = resolve(mention, blockers)
         if found.name is not None and not by_task:
             return found.name

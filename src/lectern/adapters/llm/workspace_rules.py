@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from lectern.adapters.llm.workspace_blockers import WorkspaceBlockers
+from lectern.adapters.llm.workspace_by_state import WorkspaceByState
 from lectern.adapters.llm.workspace_creation import WorkspaceCreation
 from lectern.adapters.llm.workspace_followups import picked_from_listing, repeated
 from lectern.adapters.llm.workspace_objects import each_object, each_title
@@ -49,6 +50,7 @@ from lectern.adapters.understanding.mentions import (
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.workspace_frames import unframed_change
 from lectern.adapters.understanding.workspace_parts import once_each
 from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER,
@@ -72,6 +74,8 @@ from lectern.adapters.understanding.workspace_patterns import (
     TASK_REF,
 )
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
+from lectern.adapters.understanding.workspace_typos import verb_respelt
+from lectern.adapters.understanding.workspace_unsaid import unsaid_question
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
 _UNAPOSTROPHED = re.compile(r"\b(what|who|how|where|there|that)s\b", re.I)
@@ -162,7 +166,12 @@ _PRIORITY_WORD = re.compile(r"^(?:low|medium|high|urgent|critical)(?:\s+priority
 
 
 class WorkspaceRules(
-    WorkspaceQuestions, WorkspaceBlockers, WorkspaceSeveral, WorkspaceCreation, WorkspaceTexts
+    WorkspaceQuestions,
+    WorkspaceBlockers,
+    WorkspaceSeveral,
+    WorkspaceCreation,
+    WorkspaceTexts,
+    WorkspaceByState,
 ):
     """Plans for workspace requests, over the rule policy's call maker."""
 
@@ -213,7 +222,7 @@ class WorkspaceRules(
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
-        text = _apostrophes_restored(spelt_out(text))
+        text = _apostrophes_restored(spelt_out(verb_respelt(unframed_change(text))))
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]
@@ -240,6 +249,11 @@ class WorkspaceRules(
         again = self._again(text, history) or repeated(text, history, context, self._call)
         if again:
             return self._act(again)
+        # a verb without its object ("search", "add a blocker to the drill"): asked about
+        shown = any(m.role == "assistant" for m in history)
+        unsaid = unsaid_question(text, names, shown_before=shown)
+        if unsaid is not None:
+            return [lambda _: unsaid.response(MODEL_ID)]
         try:
             # "assign the low priority one to bob" after a listing: the listed task it picks
             return self._plan_with(picked_from_listing(text, history), context)
@@ -268,6 +282,10 @@ class WorkspaceRules(
         return []
 
     def _plan_with(self, text: str, context: Refs) -> list[Stage] | None:
+        # a description is the task's, never a new task titled by it
+        described = self._describe(text, context)
+        if described:
+            return self._act(described)
         # "mark the drill, the hunt and the runbook as done", "add tasks 'A' and 'B'": one
         # verb shared by several objects, one call each
         each = each_title(text, context, self._create_task) or each_object(
@@ -318,6 +336,7 @@ class WorkspaceRules(
 
     def _question(self, text: str, context: Refs) -> list[Stage] | None:
         for question in (
+            self._by_state,
             self._attention,
             self._blockers,
             self._team,

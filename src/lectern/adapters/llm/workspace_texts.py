@@ -9,12 +9,13 @@ comment's words are the reader's (cleaned of quotes, given a capital and a full 
 from __future__ import annotations
 
 from lectern.adapters.llm.workspace_questions import CallMaker
-from lectern.adapters.llm.workspace_refs import Refs, _Unclear
+from lectern.adapters.llm.workspace_refs import _ID, Refs, _Unclear
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.mentions import resolve_person
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.workspace_patterns import COMMENT, DESCRIBE, RENAME_TASK
 from lectern.adapters.understanding.workspace_recorded import kept_on_some_task, recorded
+from lectern.adapters.understanding.workspace_unsaid import described
 from lectern.domain.assistant import ToolCall
 
 
@@ -34,15 +35,17 @@ class WorkspaceTexts:
 
     def _describe(self, text: str, refs: Refs) -> list[ToolCall]:
         match = DESCRIBE.match(text)
-        if not match:
+        said = None if match else described(text)
+        if said is None and not match:
             return []
-        return [
-            self._call(
-                "update_task",
-                task_id=refs.task(match.group("t")),
-                description=_clean(match.group("d")),
-            )
-        ]
+        target = match.group("t") if match else said.task if said else None
+        words = match.group("d") if match else said.description if said else None
+        task = refs.task(target)
+        if not words:
+            # "add a description to the runbook": what it should say is the change; ask
+            shown = task if not _ID.fullmatch(task) else "it"
+            raise _Unclear(Clarification(f"What should the description of {shown!r} say?", ()))
+        return [self._call("update_task", task_id=task, description=_clean(words))]
 
     def _comment(self, text: str, refs: Refs) -> list[ToolCall]:
         if kept_on_some_task(text):

@@ -39,6 +39,16 @@ _KEEPS_WHAT_WAS_SAID = re.compile(
 )
 """A request with no words of its own ("add a blocker", "log that"): what was told is them."""
 
+_POINTS_BACK = re.compile(
+    rf"^{_LEAD}(?:add|put|post|leave|log|record|note|write|save|keep|comment)\s+(?:that|this)\b"
+    r"(?!\s+(?:task|one|blocker|project|document)\b)(?:\s+down)?(?:\s+as\s+(?:a|an)\s+"
+    r"(?:comment|note|blocker)|\s+(?:on|to|under|against|in)\b|\W*$|\s+and\b)|"
+    r"\b(?:with|as)\s+(?:that|this|what\s+i\s+(?:just\s+)?said)\W*$",
+    re.I,
+)
+"""A request whose words are "that", what was just told ("add that as a comment on X",
+"close the blocker with that"): read with what was told, as one."""
+
 
 _SOFTENED = re.compile(r"^(?:(?:just|so|ok(?:ay)?|now|anyway|then|but|and|instead)[\s,]+)+", re.I)
 """Words that only join the request to what was told ("Just close it.", "So, add ...")."""
@@ -73,7 +83,7 @@ def request_after_circumstances(text: str) -> Request | None:
         return None
     for index, sentence in enumerate(sentences):
         if _ASKS.match(sentence):
-            if index == 0 or _KEEPS_WHAT_WAS_SAID.match(sentence):
+            if index == 0 or _KEEPS_WHAT_WAS_SAID.match(sentence) or _POINTS_BACK.search(sentence):
                 return None
             told = sentences[:index]
             if any(s.rstrip().endswith("?") for s in told):

@@ -21,7 +21,7 @@ from lectern.domain.assistant import ToolCall
 CHANGE_VERB = (
     r"(?:make|set|mark|move|push|bump|pull|assign|reassign|unassign|give|hand|put|add|create|"
     r"open|close|complete|finish|resolve|rename|comment|note|tell|let|change|update|raise|"
-    r"lower|drop|flag|log|leave|reopen|start|wrap)"
+    r"lower|drop|flag|log|leave|reopen|start|wrap|take)"
 )
 """The verbs a change starts with: where a joint may begin a second request."""
 _JOINT = re.compile(

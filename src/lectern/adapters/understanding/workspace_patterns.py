@@ -252,7 +252,9 @@ ASSIGN = re.compile(
     rf"(?:assignee|owner)\s+(?:from|of|on)\s+(?:it|that|this)|unassign\s+(?:it|that|this)))?"
     rf"\W*$|"
     # "take the drill off everyone", "take the drill off bob": its assignee removed
-    rf"^take\s+(?P<t7>.+?)\s+off\s+(?P<from>everyone|everybody|anyone|[A-Za-z][\w.-]*)"
+    # ("take me off it": "it" is the task, taken off nobody)
+    rf"^take\s+(?P<t7>.+?)\s+off\s+(?P<from>everyone|everybody|anyone|(?!(?:it|this|that)\b)"
+    r"[A-Za-z][\w.-]*)"
     rf"(?:['’]s\s+plate)?{_FOR_NOW}{_UNOWNED}\W*$|"
     # "take me off the netscaler review"
     rf"^take\s+(?P<from2>me|him|her|[A-Za-z][\w.-]*)\s+off\s+(?P<t8>(?:(?![,;]).)+?){_FOR_NOW}"

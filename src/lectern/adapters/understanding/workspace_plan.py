@@ -236,7 +236,7 @@ _ASKS_TO_RESOLVE = re.compile(
 
 def _says_something(said: str) -> bool:
     """Whether a resolution holds words beyond pointing at the blocker ("that blocker please")."""
-    pointing = r"\b(?:the|that|this|it|blocker|one|please|pls|now|too)\b|\W"
+    pointing = r"\b(?:the|that|this|it|blocker|one|please|pls|now|too|with|as)\b|\W"
     return bool(re.sub(pointing, "", said, flags=re.I))
 
 

@@ -34,6 +34,17 @@ _BARE_BLOCKER = re.compile(
 )
 """"<what happened>. add a blocker": a blocker asked with no words of its own keeps the
 statement before it, as "record that as a blocker" does."""
+_LOGGED = re.compile(
+    rf"^(?P<said>.{{8,}}?){_ASKED}(?:log|record|note|flag|raise|file|register)\s+(?:that|this|it)"
+    r"(?:\s+down)?(?:\s+(?:on|for|against)\s+(?P<t>.+?))?(?:\s+(?:please|thanks))?\W*$",
+    re.I,
+)
+""""<a task is blocked, and why>. log that": a blocker, when what was told says it is one."""
+_SAYS_BLOCKED = re.compile(
+    r"\b(?:is|are|was|got|gets|now)\s+(?:\w+\s+)?(?:blocked|stuck|held\s+up|on\s+hold)\b|"
+    r"\bcan\s*(?:not|['’]?t)\s+(?:go\s+ahead|proceed|continue|move\s+forward)\b",
+    re.I,
+)
 _LEAD = re.compile(
     r"^(?:(?:so|ok(?:ay)?|sorry|hey|hi|well|fyi|heads\s+up|update)\b[\s,:;.!-]*)+", re.I
 )
@@ -54,16 +65,21 @@ def recorded(text: str, names: Names) -> Recorded | None:
         ("add_comment", _AS_COMMENT),
         ("create_blocker", _AS_BLOCKER),
         ("create_blocker", _BARE_BLOCKER),
+        ("create_blocker", _LOGGED),
     ):
         found = pattern.match(text)
         if found is None:
             continue
+        if pattern is _LOGGED and not _SAYS_BLOCKED.search(found.group("said")):
+            continue  # "log that" of what is no blocker: a comment or a question, not here
         said = _LEAD.sub("", found.group("said")).strip(" ,.;:-")
         target = found.group("t")
         tasks = names.of("task")
         if target is None:
             # the task the statement names: its clause is where, the rest is what happened
-            clauses = [c.strip() for c in re.split(r"[,;]\s*|\s+[–—-]\s+", said) if c.strip()]
+            clauses = [
+                c.strip() for c in re.split(r"[,;]\s*|\s+[–—-]\s+|\s+so\s+", said) if c.strip()
+            ]
             placed = [c for c in clauses if find_in(c, tasks).name is not None]
             if len(placed) != 1 or len(clauses) < 2:
                 return None
