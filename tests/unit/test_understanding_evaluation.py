@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from lectern.application.evaluation.assistant import CaseOutcome, ConversationCase, ExpectedCall
 from lectern.application.evaluation.understanding import (
     Judged,
@@ -137,3 +139,20 @@ def test_a_guideline_answer_citing_the_base_volume_by_its_revision_is_right() ->
     assert not judge_guideline(question, other).tools_ok
     elsewhere = {"answer": '"..." [NIST SP 800-63-3 §7]', "labels": ["[NIST SP 800-63-3 §7]"]}
     assert not judge_guideline(question, elsewhere).tools_ok
+
+
+def test_a_model_provider_without_its_model_is_refused_before_any_case(tmp_path: Path) -> None:
+    # It ran: every model step failed, the rules' question stood, and the figures were the
+    # rules' printed under "hybrid" (session 17, a data directory without var/models).
+    from lectern.entrypoints.cli.evaluate_understanding import run_understanding
+    from lectern.errors import ConfigurationError
+    from lectern.settings import Settings
+
+    for provider in ("hybrid", "local"):
+        settings = Settings(data_dir=tmp_path, assistant_provider=provider)
+        with pytest.raises(
+            ConfigurationError, match="no local model at .*LECTERN_LOCAL_MODEL_PATH"
+        ):
+            run_understanding(settings, ("dev",), ("assistant",), "kb")
+    rules = run_understanding(Settings(data_dir=tmp_path), ("dev",), ("assistant",), "kb")
+    assert rules["surfaces"]["assistant"]["dev"].startswith("not run: no book catalog")

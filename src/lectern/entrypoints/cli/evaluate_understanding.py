@@ -26,7 +26,7 @@ import typer
 
 from lectern.application.evaluation.understanding_splits import SPLIT_CHOICES
 from lectern.entrypoints.cli.common import _guarded, _services, out
-from lectern.errors import LecternError
+from lectern.errors import ConfigurationError, LecternError
 
 if TYPE_CHECKING:
     from lectern.application.evaluation.tool_calls import CheckedCalls
@@ -204,6 +204,15 @@ def run_understanding(
     from lectern.application.evaluation.understanding import figures, splits_present
     from lectern.bootstrap import bootstrap
 
+    model = settings.resolved_local_model_path
+    if settings.assistant_provider in MODEL_PROVIDERS and not model.is_file():
+        # Without the file each model step fails, the rules' question stands and the figures
+        # are the rules' under the model's name: refused before any case runs.
+        raise ConfigurationError(
+            f"no local model at {model}: `make local-llm` writes it to var/models of the "
+            "checkout; set LECTERN_LOCAL_MODEL_PATH to it, or run from a data directory that "
+            "holds it"
+        )
     shared = (build or bootstrap)(settings)
     checked = _checked_model(shared) if settings.assistant_provider in MODEL_PROVIDERS else None
     overrides: dict[str, Any] = {} if checked is None else {"local_tool_model": checked}
