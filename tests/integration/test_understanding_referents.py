@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
-from lectern.adapters.llm.rule_policy import OFF_TOPIC, RulePolicy
+from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.intent_examples import EXAMPLES
 from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.off_topic import OFF_TOPIC
 from lectern.adapters.understanding.ruled_out import ruled_out as _ruled_out
 from lectern.adapters.understanding.workspace_patterns import CREATE_TASK
 from lectern.adapters.understanding.workspace_plan import _title

@@ -70,6 +70,7 @@ from lectern.adapters.understanding.mentions import (
     masked,
     names_from_prompt,
 )
+from lectern.adapters.understanding.off_topic import off_topic
 from lectern.adapters.understanding.referents import (
     _NoReferent,
     book_resolver,
@@ -148,41 +149,6 @@ APPROVE_REQUEST = re.compile(
     r"\b(?:approve|confirm|accept|execute|run)\b.{0,40}\b(?:all|every|pending|actions?|changes?)\b",
     re.I,
 )
-OFF_TOPIC = re.compile(
-    r"\b(?:weather|forecast|stock price|stocks?|bitcoin|crypto|joke|password|capital of|"
-    r"football|recipe for|what time is it|who won|lottery|horoscope|translate|"
-    r"ignore (?:all |your |the )?(?:previous |prior )?(?:instructions|rules)|system prompt|"
-    r"write (?:me )?(?:a |an |some )?(?:code|python|program|script|essay|poem|haiku|song|limerick|"
-    r"joke|cover letter))\b"
-    # Arithmetic, but not the numbers of an identifier ("CVE-2024-24919?" is no subtraction).
-    # Nor a rating ("4/5").
-    r"|(?<![\w-])\d+(?!\s*/\s*5\b)\s*(?:[-+*/x]|times|plus|minus|divided\s+by)\s*\d+\s*(?:=|\?|$)",
-    re.I,
-)
-
-
-_TOPICS = re.compile(
-    r"weather|forecast|stock price|stocks?|bitcoin|crypto|joke|football|lottery|horoscope", re.I
-)
-"""Off-topic words that may also be what a book is about ("a novel about football")."""
-_BOOKS_ON = re.compile(
-    r"\b(?:books?|novels?|stories|fiction|memoirs?|biograph\w*|poems|poetry|reads|anything|"
-    r"something)\s+(?:about|on|set\s+(?:in|around)|featuring|involving|around)\b",
-    re.I,
-)
-"""Books asked for on a subject ("anything about football")."""
-
-
-def _off_topic(text: str) -> bool:
-    """Whether a message asks for something outside books and lists.
-
-    "Anything about football, nothing for kids" asks for books on a subject that is off
-    topic on its own; a request to ignore the rules or write a letter is off topic always.
-    """
-    found = [m.group(0) for m in OFF_TOPIC.finditer(text)]
-    if not found:
-        return False
-    return not _BOOKS_ON.search(text) or any(not _TOPICS.fullmatch(f) for f in found)
 
 
 def _names_a_list(text: str, lists: Sequence[str]) -> bool:
@@ -375,7 +341,7 @@ class RulePolicy(CompoundReading):
             if stages:
                 plan.steps.extend(stages)
                 return plan
-        if _off_topic(text):
+        if off_topic(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
             return plan
         # "scrap my Winter list please": thanks and please at the end are not the request.
