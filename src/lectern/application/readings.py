@@ -147,3 +147,16 @@ class Readings:
             if len(readings) == MAX_READINGS:
                 break
         return tuple(readings)
+
+
+def of_the_title(readings: tuple[Reading, ...], known: Sequence[str]) -> tuple[Reading, ...]:
+    """The readings left to offer when the request is a catalog title (`known`: its books).
+
+    "Dune" typed whole names the novel, and the page leads with it: "Children of Dune" is no
+    reading to offer. Books that share the title are (Herbert's or another writer's "Dune"),
+    when there are two or more of them.
+    """
+    if not known:
+        return readings
+    same = tuple(r for r in readings if r.book_id in known)
+    return same if len(same) > 1 else ()

@@ -25,7 +25,7 @@ from lectern.application.ports import (
     BookCatalog,
     TitleMatcher,
 )
-from lectern.application.readings import Readings, nothing_fits
+from lectern.application.readings import Readings, nothing_fits, of_the_title
 from lectern.application.shelf_tail import ShelfTail, names_only_shelves
 from lectern.application.timing import elapsed_ms as _ms
 from lectern.application.understanding import key_of
@@ -123,19 +123,6 @@ def _check_k(k: int) -> None:
         raise InvalidQueryError(
             f"the number of results must be between 1 and {MAX_RESULTS}, not {k}"
         )
-
-
-def _of_the_title(readings: tuple[Reading, ...], known: Sequence[str]) -> tuple[Reading, ...]:
-    """The readings left to offer when the request is a catalog title (`known`: its books).
-
-    "Dune" typed whole names the novel, and the page leads with it: "Children of Dune" is no
-    reading to offer. Books that share the title are (Herbert's or another writer's "Dune"),
-    when there are two or more of them.
-    """
-    if not known:
-        return readings
-    same = tuple(r for r in readings if r.book_id in known)
-    return same if len(same) > 1 else ()
 
 
 class BookSearchService:
@@ -285,7 +272,7 @@ class BookSearchService:
         if missing is not None:
             unknown = NothingFits(unknown.words if unknown else (), missing)
         readings = like_readings or (
-            _of_the_title(
+            of_the_title(
                 Readings(self.filters, self.titles).of_request(
                     query.text, hits, by_spelling=plan is not None
                 ),

@@ -50,6 +50,7 @@ from lectern.adapters.understanding.mentions import (
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import due_clause
+from lectern.adapters.understanding.spoken import apostrophes_restored
 from lectern.adapters.understanding.workspace_frames import unframed_change
 from lectern.adapters.understanding.workspace_parts import once_each
 from lectern.adapters.understanding.workspace_patterns import (
@@ -77,19 +78,6 @@ from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.adapters.understanding.workspace_typos import verb_respelt
 from lectern.adapters.understanding.workspace_unsaid import unsaid_question
 from lectern.domain.assistant import AIResponse, Message, ToolCall
-
-_UNAPOSTROPHED = re.compile(r"\b(what|who|how|where|there|that)s\b", re.I)
-"""A contraction typed without its apostrophe ("whats overdue", "whos on it")."""
-
-
-def _apostrophes_restored(text: str) -> str:
-    """The request with "whats" read as "what's"; quoted words (a title, a comment) as said."""
-    pieces = re.split(r"([\"“'‘][^\"”'’]+[\"”'’])", text)
-    return "".join(
-        piece if index % 2 else _UNAPOSTROPHED.sub(r"\1's", piece)
-        for index, piece in enumerate(pieces)
-    )
-
 
 _PLANNED_FOR = re.compile(
     r"^(?:schedule|plan|pencil\s+in|slot|book)\s+(?P<t>(?:(?!\bfor\b)[^,])+?)\s+for\s+"
@@ -222,7 +210,7 @@ class WorkspaceRules(
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
-        text = _apostrophes_restored(spelt_out(verb_respelt(unframed_change(text))))
+        text = apostrophes_restored(spelt_out(verb_respelt(unframed_change(text))))
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]

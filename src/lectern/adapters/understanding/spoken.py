@@ -112,3 +112,16 @@ def with_subtitle(title: str, said: str) -> bool:
     """
     said = re.sub(r"^the\s+", "", " ".join(said.split()), flags=re.I)
     return re.match(rf"(?:the\s+)?{re.escape(said)}\s*(?:[:;(]|,\s+or\b)", title, re.I) is not None
+
+
+_UNAPOSTROPHED = re.compile(r"\b(what|who|how|where|there|that)s\b", re.I)
+"""A contraction typed without its apostrophe ("whats overdue", "whos on it")."""
+
+
+def apostrophes_restored(text: str) -> str:
+    """The request with "whats" read as "what's"; quoted words (a title, a comment) as said."""
+    pieces = re.split(r"([\"“'‘][^\"”'’]+[\"”'’])", text)
+    return "".join(
+        piece if index % 2 else _UNAPOSTROPHED.sub(r"\1's", piece)
+        for index, piece in enumerate(pieces)
+    )
