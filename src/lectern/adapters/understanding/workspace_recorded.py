@@ -17,7 +17,10 @@ _ASKED = r"[\s,.;:!–—-]+(?:so\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+
 _AS_COMMENT = re.compile(
     rf"^(?P<said>.{{8,}}?){_ASKED}(?:comment|note|log|post|write|add|leave)\s+"
     r"(?:that|this)(?:\s+down)?\s+(?:as\s+a\s+(?:comment|note)\s+)?(?:on|to|under|in|against)\s+"
-    r"(?P<t>.+?)(?:\s+(?:please|thanks))?\W*$",
+    r"(?P<t>.+?)(?:\s+as\s+a\s+(?:comment|note))?(?:\s+(?:please|thanks))?\W*$"
+    # "put that on X as a comment": "put" keeps a comment only when it says so
+    rf"|^(?P<said2>.{{8,}}?){_ASKED}(?:put|stick|pop)\s+(?:that|this)\s+(?:on|under|against)\s+"
+    r"(?P<t2>.+?)\s+as\s+a\s+(?:comment|note)(?:\s+(?:please|thanks))?\W*$",
     re.I,
 )
 _AS_BLOCKER = re.compile(
@@ -50,6 +53,10 @@ _LEAD = re.compile(
 )
 
 
+_IT = re.compile(r"(?:it|that(?:\s+task)?|this\s+task|there)", re.I)
+"""A place that points back at the statement's own task."""
+
+
 @dataclass(frozen=True, slots=True)
 class Recorded:
     """A statement to keep: as a comment or a blocker, on a task (None: not said)."""
@@ -72,9 +79,15 @@ def recorded(text: str, names: Names) -> Recorded | None:
             continue
         if pattern is _LOGGED and not _SAYS_BLOCKED.search(found.group("said")):
             continue  # "log that" of what is no blocker: a comment or a question, not here
-        said = _LEAD.sub("", found.group("said")).strip(" ,.;:-")
-        target = found.group("t")
+        said = _LEAD.sub("", found.group("said") or found.group("said2")).strip(" ,.;:-")
+        target = found.group("t") or (found.group("t2") if "t2" in found.re.groupindex else None)
         tasks = names.of("task")
+        if target is not None and _IT.fullmatch(target):
+            # "the hunt turned up nothing. put that on it": the task the statement names,
+            # and the whole statement is what is kept
+            target = find_in(said, tasks).name
+            if target is None:
+                return None
         if target is None:
             # the task the statement names: its clause is where, the rest is what happened
             clauses = [
