@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from lectern.adapters.llm.workspace_refs import Refs, _Unclear, task_words
 from lectern.adapters.understanding.layer import Clarification, which_of
 from lectern.adapters.understanding.mentions import covered, find_in, resolve
-from lectern.adapters.understanding.workspace_parts import CHANGE_VERB
+from lectern.adapters.understanding.workspace_parts import CHANGE_VERB, OWN_VERB
 from lectern.domain.assistant import ToolCall
 
 Reader = Callable[[str, Refs], list[ToolCall]]
@@ -150,6 +150,8 @@ def _list_between(
         )
         if said is None or not _names_something(said.group("o"), ()):
             return None
+        if OWN_VERB.search(said.group("o")):
+            return None  # "... and the hunt's still waiting": a clause about it, no object
         closing = _Object(start, start + said.end("o"), None, said.group("o"))
     return [*objects, closing], text[closing.end :]
 

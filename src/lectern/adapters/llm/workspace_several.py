@@ -18,6 +18,7 @@ from lectern.adapters.llm.workspace_questions import MODEL_ID, Stage
 from lectern.adapters.llm.workspace_refs import Refs, _Unclear
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.scaffold import Done
+from lectern.adapters.understanding.workspace_parts import OWN_VERB
 from lectern.adapters.understanding.workspace_patterns import ANOTHER_REQUEST, SEARCH, THEN
 from lectern.domain.assistant import AIResponse, ToolCall
 
@@ -193,7 +194,7 @@ class WorkspaceSeveral:
             more = self._changes(second, after, depth=depth + 1) if THEN.search(second) else []
             right = more or self._create_task(second, after) or self._one_action(second, after)
             verb = re.match(r"\s*(?P<v>[a-z]+)\s", first, re.I)
-            if not right and _OWN_VERB.search(second):
+            if not right and OWN_VERB.search(second):
                 # "close the drill and the hunt is next": the second part only tells; the
                 # first is the request. Unless it tells of a change ("and the hunt is done
                 # too"), which is asked rather than guessed.
@@ -208,15 +209,6 @@ class WorkspaceSeveral:
         return []
 
 
-_OWN_VERB = re.compile(
-    r"\b(?:is|are|was|were|isn'?t|aren'?t|wasn'?t|has|have|had|hasn'?t|needs?|will|won'?t|"
-    r"can|can'?t|should|shouldn'?t|must|might|stays?|remains?|comes?|waits?|looks?|seems?)\b"
-    r"|\b\w+'s\s+(?:next|up|done|fine|ok|okay|blocked|waiting|stuck|still)\b",
-    re.I,
-)
-"""A second part with a verb of its own is a sentence about its subject, never an object
-sharing the first part's verb: in "close the drill and the hunt is next" the hunt is what
-comes next, not a second task to close."""
 _TELLS_A_CHANGE = re.compile(
     r"\b(?:done|finished|complete[d]?|closed|resolved|fixed|sorted|over|cancell?ed|dropped|"
     r"assigned|urgent|high|low|priority|due|overdue)\b",

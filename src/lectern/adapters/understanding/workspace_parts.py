@@ -24,6 +24,15 @@ CHANGE_VERB = (
     r"lower|drop|flag|log|leave|reopen|start|wrap|take)"
 )
 """The verbs a change starts with: where a joint may begin a second request."""
+OWN_VERB = re.compile(
+    r"\b(?:is|are|was|were|isn'?t|aren'?t|wasn'?t|has|have|had|hasn'?t|needs?|will|won'?t|"
+    r"can|can'?t|should|shouldn'?t|must|might|stays?|remains?|comes?|waits?|looks?|seems?)\b"
+    r"|\b\w+['’]s\s+(?:next|up|done|fine|ok|okay|blocked|waiting|stuck|still)\b",
+    re.I,
+)
+"""A second part with a verb of its own is a sentence about its subject, never an object
+sharing the first part's verb: in "close the drill and the hunt is next" the hunt is what
+comes next, not a second task to close."""
 _JOINT = re.compile(
     r"\s*(?:[,;]\s*(?:and\s+)?(?:then\s+)?(?:also\s+)?|\s+(?:and\s+then|then|and\s+also|and|&)\s+)"
     # "I take the hunt and I start it now": the reader saying a second thing they do

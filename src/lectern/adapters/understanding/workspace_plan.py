@@ -380,7 +380,8 @@ def plan_workspace(
             return name_it("project", "look at")
         arguments["project_id"] = project
         if intent == "get_tasks":
-            status = status_of(text)
+            # "what's bob working on": whose tasks, not a state (his open work is todo too)
+            status = status_of(re.sub(r"\bworking\s+on\b", " ", text, flags=re.I))
             if status is not None:
                 arguments["status"] = status
             if re.search(r"\b(?:my|mine)\b", text, re.I) and where.reader:

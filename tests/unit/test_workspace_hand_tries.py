@@ -1,0 +1,33 @@
+"""Workspace requests found wrong by trying the product by hand (session 18), one construct each.
+
+"What's bob working on" asks whose tasks, not which state: his open work includes what he
+has not started. "Close the drill and the hunt's still waiting": a part after "and" whose verb
+is contracted onto its subject tells about it; it is not a second task to close.
+"""
+
+from __future__ import annotations
+
+from tests.unit.test_workspace_phrasings import _calls, _planned
+
+
+def test_what_someone_is_working_on_lists_their_tasks_in_every_state() -> None:
+    bobs = ("get_tasks", {"project_id": "VPN gateway hardening", "assignee_id": "bob"})
+    assert _planned("get_tasks", "what's bob working on in the vpn project?") == [bobs]
+    assert _planned("get_tasks", "what is bob working on in VPN gateway hardening") == [bobs]
+    assert _planned("get_tasks", "anything bob's working on over in the vpn project") == [bobs]
+
+
+def test_a_state_said_beside_the_person_still_filters() -> None:
+    started = {"project_id": "VPN gateway hardening", "assignee_id": "bob", "status": "in_progress"}
+    asked = "which of bob's tasks are in progress in the vpn project?"
+    assert _planned("get_tasks", asked) == [("get_tasks", started)]
+
+
+def test_a_clause_after_and_with_a_contracted_verb_only_tells() -> None:
+    for text in (
+        "close the drill and the hunt's still waiting",
+        "close the drill and the hunt’s still waiting on logs",
+        "mark the runbook done, and the netscaler review's next",
+    ):
+        calls = _calls(text)
+        assert len(calls) == 1 and calls[0][0] == "complete_task", (text, calls)
