@@ -43,7 +43,12 @@ from lectern.adapters.llm.rule_replies import (
     _summary,
 )
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
-from lectern.adapters.llm.same_change import first_stage, same_for, with_another_book
+from lectern.adapters.llm.same_change import (
+    first_stage,
+    nothing_to_repeat,
+    same_for,
+    with_another_book,
+)
 from lectern.adapters.llm.told_first import told_first
 from lectern.adapters.llm.workspace_lookup import workspace_look_up
 from lectern.adapters.llm.workspace_replies import read_reply
@@ -361,6 +366,9 @@ class RulePolicy(CompoundReading):
             plan.by_meaning = True
             return plan
         again = [] if nested else self._same_change(text, history, system, available)
+        if isinstance(again, Clarification):
+            plan.steps.append(lambda _: again.response(MODEL_ID))
+            return plan
         if again:
             # "Put Cinder on TBR, and Red Queen too", "same for Holes": one change, two books
             plan.steps.extend(self.steps.single_calls(again))
@@ -414,8 +422,8 @@ class RulePolicy(CompoundReading):
 
     def _same_change(
         self, text: str, history: Sequence[Message], system: str, available: set[str]
-    ) -> list[ToolCall]:
-        """A change made again with another book, in this message or after the last one."""
+    ) -> list[ToolCall] | Clarification:
+        """A change made again with another book, here or after the last one, or a question."""
         titles = self.titles
         if titles is None:
             return []
@@ -423,8 +431,11 @@ class RulePolicy(CompoundReading):
         def plan(said: str, before: Sequence[Message]) -> list[ToolCall]:
             return first_stage(self._plan(said, before, system, available, nested=True).steps)
 
-        return with_another_book(text, history, titles, plan, self._call) or same_for(
-            text, history, titles, plan, self._call
+        return (
+            with_another_book(text, history, titles, plan, self._call)
+            or same_for(text, history, titles, plan, self._call)
+            or nothing_to_repeat(text, history, titles, plan)
+            or []
         )
 
     def _missed(

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from lectern.adapters.llm.book_compound import BOOK_ACTIONS
+from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.scaffold import Done
 from lectern.domain.assistant import Message, ToolCall
 
@@ -76,6 +77,31 @@ def same_for(
         return []
     before = plan(history[last].content, history[:last])
     return _again(before, found.group("other").strip(), call)[len(before) :]
+
+
+def nothing_to_repeat(
+    text: str,
+    history: Sequence[Message],
+    is_title: Callable[[str], bool],
+    plan: Planner,
+) -> Clarification | None:
+    """The question for "same for Emma" with no change before it to make again, or None.
+
+    Without this the message was read by its nearest intent alone ("Which book, and how
+    many stars?" when no rating had been talked of).
+    """
+    found = _SAME_FOR.match(text.strip())
+    if found is None or not is_title(found.group("other")):
+        return None
+    last = max((i for i, m in enumerate(history) if m.role == "user"), default=-1)
+    before = plan(history[last].content, history[:last]) if last >= 0 else []
+    if any(c.name in BOOK_ACTIONS and "book" in c.arguments for c in before):
+        return None
+    other = found.group("other").strip()
+    return Clarification(
+        f"What should I do with {other}? I don't see an earlier change to make again.",
+        (f"Add {other} to a list", f"Rate {other}", f"Tell me about {other}"),
+    )
 
 
 def first_stage(steps: Sequence[Callable[[Done], object]]) -> list[ToolCall]:
