@@ -15,7 +15,8 @@ test6, the book assistant and the workspace only), pool-v8 (seed "pool-v8-2026-1
 test7, all four surfaces), pool-v9 (seed "pool-v9-2026-12-01", dev9 / test8, the book
 assistant and the workspace only) and pool-v10 (seed "pool-v10-2026-12-02", dev10 / test9, the
 same two surfaces), pool-v11 (seed "pool-v11-2026-12-03", dev11 / test10, the same two) and
-pool-v12 (seed "pool-v12-2026-12-04", dev12 / test11, the same two);
+pool-v12 (seed "pool-v12-2026-12-04", dev12 / test11, the same two) and pool-v13 (seed
+"pool-v13-2026-12-05", dev13 / test12, all four surfaces);
 `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
@@ -240,6 +241,31 @@ WRITTEN_BY_V12 = (
     "tool. One pool (origin pool-v12), split per surface by tools/split_understanding_pool.py "
     "--pool pool-v12 (seed pool-v12-2026-12-04, dealt by kind). "
 )
+WRITTEN_BY_V13 = (
+    "Written for issue 26 by three helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not docs/assistant.md or docs/guidelines.md, not "
+    "the unit tests of the rules, not the requests of any earlier set; dev12's (dev8's for the "
+    "guideline chat and the KB reply) files opened only for the JSON shape of their first three "
+    "cases; the tools' names and arguments, the scorer, the loaders, the pool checks, the "
+    "seeded demo workspace and the shared data read for the shape, the names and the answers): "
+    "a thirteenth pool, of all four surfaces, as ordinary people write at a chat box, several "
+    "kinds of writer mixed (a hurried regular who has used the product for a month: terse, lower "
+    "case, shorthand, 'same for X'; a polite newcomer with context first and the request last; "
+    "a non-native English speaker; someone dictating by voice, without punctuation and with "
+    "numbers as words; someone leaning on what was just shown or the page), with the typos "
+    "people make, requests asked as questions or wishes, two or three actions in one message, "
+    "and requests whose right reply is a clarifying question; guideline questions in the "
+    "asker's own words and jargon on NIST SP 800-63-3 and the RFCs, KB questions from people "
+    "stuck with FastAPI. Every expectation is what a careful reader judges right from the words "
+    "and the data: book titles checked in the catalog sources and spelt as they spell them, the "
+    "seeded demo workspace (alice owner, bob member, vera viewer; cases with a 'today' key "
+    "assume 2026-11-02, a Monday, and only those depend on the date), every guideline number "
+    "read in the cited section or page, every KB source a page of the FastAPI docs. "
+    "expect_clarify: one clarifying question back, no action, nothing changed. expect_intent: "
+    "greeting, thanks, capabilities or off_topic, no tool. One pool (origin pool-v13), split per "
+    "surface by tools/split_understanding_pool.py --pool pool-v13 (seed pool-v13-2026-12-05, "
+    "dealt by kind). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -278,6 +304,10 @@ ABOUT = {
     "dev12": WRITTEN_BY_V12 + "This is DEV12: tune on it. TEST11 (../test11) is held out: run "
     "it once, at the end of this pass on issue 26.",
     "test11": WRITTEN_BY_V12 + "This is TEST11, HELD OUT: do not read it while changing the "
+    "rules; run it once, at the end of this pass on issue 26, and report that run.",
+    "dev13": WRITTEN_BY_V13 + "This is DEV13: tune on it. TEST12 (../test12) is held out: run "
+    "it once, at the end of this pass on issue 26.",
+    "test12": WRITTEN_BY_V13 + "This is TEST12, HELD OUT: do not read it while changing the "
     "rules; run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
@@ -319,6 +349,7 @@ POOLS = {
     "pool-v12": Pool(
         "pool-v12", "pool-v12-2026-12-04", ("dev12", "test11"), surfaces=("workspace", "assistant")
     ),
+    "pool-v13": Pool("pool-v13", "pool-v13-2026-12-05", ("dev13", "test12")),
 }
 SEED = POOLS["pool-v2"].seed
 

@@ -295,6 +295,24 @@ POOL_V12 = Pool(
     dated_only_when_due=True,
     titles_vary=(80, 5),
 )
+POOL_V13 = Pool(
+    "pool-v13",
+    ("dev13", "test12"),
+    SURFACES,
+    variety=Variety(cases=230, clarify=32, compound=24, context=20, per_intent=5, per_tool=10),
+    held_out=(
+        "This is TEST12, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v13-2026-12-05",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(80, 5),
+    guideline=Questions(questions=60, declined=14, id_prefix="p13-g-"),
+    kb=Questions(questions=44, declined=12, id_prefix="p13-k-"),
+    numbers_as_written=True,
+)
 POOLS = (
     POOL_V2,
     POOL_V3,
@@ -307,6 +325,7 @@ POOLS = (
     POOL_V10,
     POOL_V11,
     POOL_V12,
+    POOL_V13,
 )
 
 

@@ -30,6 +30,8 @@ MORE_SPLITS = (
     "test10",
     "dev12",
     "test11",
+    "dev13",
+    "test12",
 )
 """Run only when named: the second pool's halves (pool-v2), the third pool (pool-v3, dev3:
 book assistant and workspace only, for tuning) and the fourth pool's halves (pool-v4, dev4 for
