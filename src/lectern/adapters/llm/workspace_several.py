@@ -180,7 +180,8 @@ class WorkspaceSeveral:
         """
         if depth > 2:
             return []
-        for separator in THEN.finditer(text):
+        separators = [*THEN.finditer(text), *_DASH_THEN.finditer(text)]
+        for separator in sorted(separators, key=lambda found: found.start()):
             first, second = text[: separator.start()], text[separator.end() :]
             # "..., make it high priority too": the part without its "too"
             second = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
@@ -208,6 +209,12 @@ class WorkspaceSeveral:
                 return left + right
         return []
 
+
+_DASH_THEN = re.compile(
+    r"\s[-–—]\s*(?=(?:make|set|mark|move|put|bump|push|assign|give|hand|close|complete)\s)", re.I
+)
+"""A dash before a second change ("start the hunt task - put it in progress"); never where a
+part no rule reads is asked about: a comment's words may hold a dash."""
 
 _TELLS_A_CHANGE = re.compile(
     r"\b(?:done|finished|complete[d]?|closed|resolved|fixed|sorted|over|cancell?ed|dropped|"
