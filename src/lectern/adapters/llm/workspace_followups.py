@@ -1,8 +1,9 @@
 """Follow-ups that lean on the turn before: the last action again, or a task picked from a list.
 
 "and the citrix one?" after a document was opened opens that one (a task's or a project's
-details likewise); "put the same comment on the netscaler review" after a comment writes it
-there too, and "same for the hunt" just after one does. The object said must be one stored
+details likewise), and "the other att&ck one" the one other of its family; "put the same
+comment on the netscaler review" after a comment writes it there too, and "same for the
+hunt" just after one does. The object said must be one stored
 thing of the kind the last reply was about; anything else is left to the other rules. The
 history holds replies, not calls: what was done is read from what the replies say.
 
@@ -135,10 +136,41 @@ def repeated(text: str, history: Sequence[Message], refs: Refs, make: CallMaker)
     kind = _last_looked_at(history) if asked is not None else None
     if asked is None or kind is None:
         return []
-    name = _named(f"{asked.group('o')}{asked.group('one') or ''}", kind, refs)
+    said = f"{asked.group('o')}{asked.group('one') or ''}"
+    name = _named(said, kind, refs) or _the_other(said, kind, refs, _last_reply(history))
     if name is None:
         return []
     return [make(_DETAILS[kind], **{f"{kind}_id": name})]
+
+
+_OTHER = re.compile(r"^(?:the\s+)?other(?:\s+(?P<family>.+?))?(?:\s+one)?$", re.I)
+"""The other one of a kind ("the other att&ck one", "the other project")."""
+_FAMILIES = (
+    (re.compile(r"\b(?:att&?ck|attack|mitre|technique)", re.I), re.compile(r"^T\d{4}")),
+    (re.compile(r"\b(?:cve|kev|vuln|advisory|exploited)", re.I), re.compile(r"^CVE-", re.I)),
+)
+"""Document families by the words for them, and how a family's titles begin."""
+
+
+def _the_other(said: str, kind: str, refs: Refs, reply: str) -> str | None:
+    """The one stored thing of `kind` (of the family said, or the shown one's) not shown last.
+
+    "open the T1133 doc" ... "and the other att&ck one": of the ATT&CK techniques linked,
+    the one the last reply did not show. Two or more such are none (left to the other rules).
+    """
+    other = _OTHER.match(said.strip())
+    if other is None:
+        return None
+    names = refs.names.of(kind)
+    shown = [n for n in names if n.casefold() in reply.casefold()]
+    if len(shown) != 1:
+        return None
+    family_words = other.group("family") or ""
+    begins = next((b for words, b in _FAMILIES if words.search(family_words)), None)
+    if begins is None and kind == "document":
+        begins = next((b for _, b in _FAMILIES if b.match(shown[0])), None)
+    rest = [n for n in names if n != shown[0] and (begins is None or begins.match(n))]
+    return rest[0] if len(rest) == 1 else None
 
 
 def picked_from_listing(text: str, history: Sequence[Message]) -> str:
