@@ -56,6 +56,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     WORKSPACE_SEARCH,
 )
 from lectern.adapters.understanding.workspace_plan import project_status_of, scoped_project
+from lectern.adapters.understanding.workspace_summary_asked import summary_asked
 from lectern.adapters.understanding.workspace_unsaid import pointed_at_nothing
 from lectern.domain.assistant import AIResponse, ToolCall
 
@@ -334,6 +335,14 @@ class WorkspaceQuestions:
             return []  # "open the runbook record": a task's words, no document's
         call = self._call("get_document_details", document_id=target)
         return self._single(call, _document_reply)
+
+    def _project_summary(self, text: str, refs: Refs) -> list[Stage]:
+        """A project's summary asked with its task counts: its details, counts and all."""
+        summarised = summary_asked(text)
+        project = refs.project(summarised) if summarised is not None else None
+        if project is None:
+            return []
+        return self._single(self._call("get_project_details", project_id=project), _project_reply)
 
     def _project_details(self, text: str, refs: Refs) -> list[Stage]:
         match = PROJECT_DETAILS.match(text)
