@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from lectern.adapters.llm.workspace_refs import Refs, _Unclear, task_words
 from lectern.adapters.understanding.layer import which_of
@@ -90,6 +91,42 @@ def _last_comment(history: Sequence[Message], *, last_turn: bool) -> str | None:
     return None
 
 
+_PROPOSED = re.compile(
+    r"^\d+\.\s+(?P<verb>Complete|Assign|Reassign|Update)\s+the\s+task\s+'[^'\n]*'\s+"
+    r"\[action\s+[^\]]+\]\s+(?P<diff>.+)$",
+    re.M,
+)
+"""A task change a reply proposed: its verb and its diff (`field: old -> new; ...`)."""
+_FIELD_CHANGE = re.compile(r"(?P<field>\w+): .+? -> (?P<new>\"(?:[^\"\\]|\\.)*\"|null)(?:;\s*|$)")
+_REPEATABLE = {"status", "priority", "due_date"}
+"""Fields a change made again keeps; a title or a description is the task's own."""
+
+
+def _last_change(history: Sequence[Message]) -> tuple[str, dict[str, Any]] | None:
+    """(tool, arguments but the task) of the one task change the last turn proposed, or None."""
+    for message in reversed(history):
+        if message.role == "user":
+            return None
+        proposed = list(_PROPOSED.finditer(message.content))
+        if not proposed:
+            continue
+        if len(proposed) > 1:
+            return None  # several changes: which one "the same" is, is not said
+        verb, diff = proposed[0].group("verb"), proposed[0].group("diff")
+        fields = {
+            f.group("field"): json.loads(f.group("new")) for f in _FIELD_CHANGE.finditer(diff)
+        }
+        if verb == "Complete":
+            return "complete_task", {}
+        if verb in ("Assign", "Reassign") and isinstance(fields.get("assignee"), str):
+            return "assign_task", {"assignee_id": fields["assignee"]}
+        kept = {k: v for k, v in fields.items() if k in _REPEATABLE and isinstance(v, str)}
+        if verb == "Update" and kept and set(fields) <= _REPEATABLE:
+            return "update_task", kept
+        return None
+    return None
+
+
 def _last_looked_at(history: Sequence[Message]) -> str | None:
     """The kind of the one thing the last reply showed the details of, or None."""
     reply = _last_reply(history)
@@ -120,14 +157,17 @@ def repeated(text: str, history: Sequence[Message], refs: Refs, make: CallMaker)
     same = _SAME.match(text.strip())
     if same is not None:
         what = (same.group("what") or "").casefold()
-        if what not in ("comment", "note", "thing", ""):
-            return []
-        # "the same comment" may be an older one; "same for X" is the last turn's
-        content = _last_comment(history, last_turn=what not in ("comment", "note"))
         task = _named(same.group("o"), "task", refs)
-        if content is None or task is None:
+        if task is None:
             return []
-        return [make("add_comment", task_id=task, content=content)]
+        if what in ("comment", "note", "thing", ""):
+            # "the same comment" may be an older one; "same for X" is the last turn's
+            content = _last_comment(history, last_turn=what not in ("comment", "note"))
+            if content is not None:
+                return [make("add_comment", task_id=task, content=content)]
+        # "mark the runbook done" ... "same for the drill": the last turn's change, again
+        change = None if what in ("comment", "note") else _last_change(history)
+        return [make(change[0], task_id=task, **change[1])] if change is not None else []
     asked = _AND_THE.match(text.strip())
     if asked is not None and not (
         asked.group("lead") or asked.group("one") or asked.group("asked")
