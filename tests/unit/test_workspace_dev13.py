@@ -3,7 +3,9 @@ wish that frames the request; a message asking for a new task never read as a ch
 old one; a comment run on after its task's name, or said with "remark"; a blocker said short
 ("<task> blocked, <why>") or of a project the reader is stuck on; a change asked as whether
 the task can be it; a change restated after a dash; "the other att&ck one"; a project's
-summary asked with its task counts.
+summary asked with its task counts; "same for X" after a change; questions about the task in
+view; the reader's work across every project; "anything written anywhere about X"; a
+project's documents named before the kind; "his tasks" after someone's.
 """
 
 from __future__ import annotations
@@ -12,7 +14,15 @@ from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.workspace_frames import unframed_change
 from lectern.adapters.understanding.workspace_plan import plan_workspace
 from lectern.domain.assistant import AIResponse, Message
-from tests.unit.test_workspace_phrasings import NAMES, NOWHERE, SYSTEM, _call, _calls, _rules
+from tests.unit.test_workspace_phrasings import (
+    NAMES,
+    NOWHERE,
+    SYSTEM,
+    _call,
+    _calls,
+    _on_page,
+    _rules,
+)
 
 VPN = "VPN gateway hardening"
 
@@ -221,3 +231,118 @@ def test_a_projects_summary_asked_with_its_task_counts_is_its_details() -> None:
     assert _calls("give me a summary of the runbook task") == [
         ("get_task_details", {"task_id": "Write the incident runbook"})
     ]
+
+
+def _proposal(line: str) -> list[Message]:
+    return [
+        Message("user", "mark the runbook done"),
+        Message(
+            "assistant",
+            f"I have prepared this change for your approval (nothing has changed yet):\n1. {line}",
+        ),
+    ]
+
+
+def test_same_for_another_task_repeats_the_last_turns_change() -> None:
+    completed = _proposal(
+        "Complete the task 'Write the incident runbook' [action a-1] "
+        'status: "in_progress" -> "done"'
+    )
+    assert _reply("same for the drill", completed) == [
+        ("complete_task", {"task_id": "Schedule the phishing drill"})
+    ]
+    assert _reply("do the same for the hunt please", completed) == [
+        ("complete_task", {"task_id": "Hunt for unusual VPN logins"})
+    ]
+    updated = _proposal(
+        "Update the task 'Write the incident runbook' [action a-1] "
+        'priority: "medium" -> "high"; due_date: null -> "2026-11-20"'
+    )
+    assert _reply("same for the drill", updated) == [
+        (
+            "update_task",
+            {
+                "task_id": "Schedule the phishing drill",
+                "priority": "high",
+                "due_date": "2026-11-20",
+            },
+        )
+    ]
+    assigned = _proposal(
+        "Assign the task 'Write the incident runbook' [action a-1] assignee: null -> \"bob\""
+    )
+    assert _reply("same for the hunt too", assigned) == [
+        ("assign_task", {"task_id": "Hunt for unusual VPN logins", "assignee_id": "bob"})
+    ]
+    # A new title is the task's own: not repeated on another task.
+    renamed = _proposal(
+        "Update the task 'Write the incident runbook' [action a-1] "
+        'title: "Write the incident runbook" -> "Runbook v2"'
+    )
+    assert _rules().plan("same for the drill", renamed, SYSTEM) is None or _reply(
+        "same for the drill", renamed
+    ) != [("update_task", {"task_id": "Schedule the phishing drill", "title": "Runbook v2"})]
+
+
+def test_questions_about_the_task_in_view_open_its_details() -> None:
+    page = _on_page("task", "task-7", "Review NetScaler session tokens")
+    details = [("get_task_details", {"task_id": "task-7"})]
+    for text in (
+        "who is this assigned to, and are there comments?",
+        "who owns this, and what's its priority?",
+        "when is it due and who has it",
+    ):
+        assert _calls(text, page) == details, text
+    # A change asked beside it, or a question about the team, is not one.
+    assert _calls("who is on the team?", page) != details
+    stages = _rules().plan("who is this assigned to and can you close it", [], page)
+    assert stages is None or stages[0](None) != details
+
+
+def test_the_readers_work_across_every_project_is_the_summary() -> None:
+    summary = [("get_attention_summary", {})]
+    assert _calls("what is assigned to me across all projects") == summary
+    assert _calls("show my tasks in every project") == summary
+    assert _calls("what's on me across all of the projects?") == summary
+    assert _calls("list all projects") == [("get_projects", {})]
+
+
+def test_anything_written_anywhere_about_words_is_a_search() -> None:
+    assert _calls("anything written anywhere about vpn logs?") == [
+        ("search_content", {"query": "vpn logs"})
+    ]
+    assert _calls("anything anywhere about session tokens") == [
+        ("search_content", {"query": "session tokens"})
+    ]
+    assert _calls("is there anything noted somewhere about the firewall team?") == [
+        ("search_content", {"query": "firewall team"})
+    ]
+
+
+def test_a_projects_documents_named_before_the_kind_and_a_second_look_up() -> None:
+    listed = ("get_documents", {"project_id": VPN})
+    assert _calls("list the vpn docs") == [listed]
+    assert _calls("list the vpn docs and open the check point one") == [
+        listed,
+        (
+            "get_document_details",
+            {"document_id": "CVE-2024-24919: Check Point Quantum Gateway information disclosure"},
+        ),
+    ]
+    assert _rules().plan("list the docs", [], SYSTEM) is None
+
+
+def test_his_tasks_after_someones_are_that_persons() -> None:
+    assert _calls("show me bob's tasks in vpn and his tasks in phishing") == [
+        ("get_tasks", {"project_id": VPN, "assignee_id": "bob"}),
+        ("get_tasks", {"project_id": "Phishing awareness", "assignee_id": "bob"}),
+    ]
+    assert _calls("list alice's tasks in phishing, then her tasks in vpn") == [
+        ("get_tasks", {"project_id": "Phishing awareness", "assignee_id": "alice"}),
+        ("get_tasks", {"project_id": VPN, "assignee_id": "alice"}),
+    ]
+    # "the tasks" after them are everyone's.
+    assert _calls("show me bob's tasks in vpn and the tasks in phishing")[1] == (
+        "get_tasks",
+        {"project_id": "Phishing awareness"},
+    )
