@@ -43,6 +43,28 @@ def _reason_marked(text: str, refs: Refs) -> str:
     return text
 
 
+_SHORT_BLOCKED = re.compile(
+    r"^(?P<t>[^,:;?]+?)\s+(?=(?:blocked|stuck|held\s+up)\s*(?:[:,;—–-]|\s(?:by|on|because|since)\s))",
+    re.I,
+)
+
+
+def _blocked_said_short(text: str, refs: Refs) -> str:
+    """A blocker said short ("<task> blocked, <why>"), given its verb, when a task is named.
+
+    "netscaler review blocked, waiting on citrix support ticket": typed in a hurry, "is" is
+    left out; only a stored task's name before "blocked" makes it a statement of a blocker.
+    """
+    short = _SHORT_BLOCKED.match(text)
+    if short is None:
+        return text
+    said = task_words(short.group("t"))
+    task = resolve(said, refs.names.of("task")).name
+    if task is None or covered(said, task) < 1.0:
+        return text
+    return f"{short.group('t')} is {text[short.end() :]}"
+
+
 class WorkspaceBlockers:
     """The blocker matchers, over the rules' call maker (`_call`)."""
 
@@ -52,9 +74,14 @@ class WorkspaceBlockers:
         kept = recorded(text, refs.names)
         if kept is not None and kept.tool == "create_blocker":
             # "the vendor went quiet on the drill, log that as a blocker": what was said
+            if kept.project is not None:
+                return [
+                    self._call("create_blocker", project_id=kept.project, description=kept.text)
+                ]
             return [
                 self._call("create_blocker", task_id=refs.task(kept.task), description=kept.text)
             ]
+        text = _blocked_said_short(text, refs)
         match = CREATE_BLOCKER.match(text) or CREATE_BLOCKER.match(_reason_marked(text, refs))
         if not match:
             if re.fullmatch(

@@ -77,8 +77,32 @@ _PLACE_FIRST = re.compile(
 
 _PRIORITY_ITEM = re.compile(r"\s*,\s*(?P<p>low|medium|high|urgent)\s*(?=,|$)", re.I)
 """A priority said alone between commas ("..., urgent, due friday")."""
-_NAMED_AS = re.compile(r"(?:^|[\s,;]|\b)(?:title|call|name)\s+it\s*:?\s+(?P<t>.+)$", re.I)
-"""A new task's name said after what it is for ("... title it Audit the servers")."""
+_NAMED_AS = re.compile(
+    r"(?:^|[\s,;?.]|\b)(?:(?:title|call|name)\s+it\s*:?|(?:(?:the|its)\s+)?(?:title|name)\s*:)"
+    r"\s*(?P<t>\S.*)$|"
+    # "..., the title is 'X'", "? It should be called X": announced after what came before,
+    # or with the title quoted ("the title is wrong on the portal" is a title itself)
+    r"(?:(?<=[,;?.])|(?=.*?\b(?:is|be|called|named|titled)\s*:?\s*[\"“'‘]))\s*"
+    r"(?:(?:the|its)\s+(?:title|name)\s+(?:is|should\s+be|will\s+be|would\s+be)|it\s+(?:is|"
+    r"should\s+be|will\s+be|would\s+be|can\s+be|must\s+be)\s+(?:called|named|titled))\s*:?"
+    r"\s*(?P<t2>\S.*)$",
+    re.I,
+)
+"""A new task's name said after what it is for ("... title it Audit the servers", "...,
+title: X"), or announced as its title ("..., the title is 'X'", "It should be called X")."""
+_QUOTED_SPAN = re.compile(r"[\"“'‘][^\"”'’]+[\"”'’]")
+
+
+def _named_as(title: str) -> str | None:
+    """The name a title announces outside quotes, or None when it announces none."""
+    masked = _QUOTED_SPAN.sub(
+        lambda q: q.group()[0] + "x" * (len(q.group()) - 2) + q.group()[-1], title
+    )
+    found = _NAMED_AS.search(masked)
+    if found is None:
+        return None
+    group = "t" if found.group("t") is not None else "t2"
+    return title[found.start(group) :]
 
 
 class WorkspaceCreation:
@@ -160,12 +184,13 @@ class WorkspaceCreation:
             if found_part is not None:
                 reference, start, end = found_part
                 rest = rest[:start] + rest[end:]
-        title = " ".join(rest.split()).lstrip(" :,-").strip()
-        named_as = _NAMED_AS.search(title)
+        title = " ".join(rest.split()).strip()
+        named_as = _named_as(title)
+        title = title.lstrip(" :,-")
         if named_as:
             # "a task to check the servers, title it Audit the servers": the name said, not
             # the purpose before it
-            title = named_as.group("t")
+            title = named_as
         # What is left around the title once the project, date and priority are out: "here:",
         # "called", "new task", quotes around it, "for me" (its assignee).
         for _ in range(2):  # "here called 'X'": the place said as "here", then its name

@@ -1,8 +1,9 @@
 """Follow-ups that lean on the turn before: the last action again, or a task picked from a list.
 
 "and the citrix one?" after a document was opened opens that one (a task's or a project's
-details likewise); "put the same comment on the netscaler review" after a comment writes it
-there too, and "same for the hunt" just after one does. The object said must be one stored
+details likewise), and "the other att&ck one" the one other of its family; "put the same
+comment on the netscaler review" after a comment writes it there too, and "same for the
+hunt" just after one does. The object said must be one stored
 thing of the kind the last reply was about; anything else is left to the other rules. The
 history holds replies, not calls: what was done is read from what the replies say.
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from lectern.adapters.llm.workspace_refs import Refs, _Unclear, task_words
 from lectern.adapters.understanding.layer import which_of
@@ -89,6 +91,42 @@ def _last_comment(history: Sequence[Message], *, last_turn: bool) -> str | None:
     return None
 
 
+_PROPOSED = re.compile(
+    r"^\d+\.\s+(?P<verb>Complete|Assign|Reassign|Update)\s+the\s+task\s+'[^'\n]*'\s+"
+    r"\[action\s+[^\]]+\]\s+(?P<diff>.+)$",
+    re.M,
+)
+"""A task change a reply proposed: its verb and its diff (`field: old -> new; ...`)."""
+_FIELD_CHANGE = re.compile(r"(?P<field>\w+): .+? -> (?P<new>\"(?:[^\"\\]|\\.)*\"|null)(?:;\s*|$)")
+_REPEATABLE = {"status", "priority", "due_date"}
+"""Fields a change made again keeps; a title or a description is the task's own."""
+
+
+def _last_change(history: Sequence[Message]) -> tuple[str, dict[str, Any]] | None:
+    """(tool, arguments but the task) of the one task change the last turn proposed, or None."""
+    for message in reversed(history):
+        if message.role == "user":
+            return None
+        proposed = list(_PROPOSED.finditer(message.content))
+        if not proposed:
+            continue
+        if len(proposed) > 1:
+            return None  # several changes: which one "the same" is, is not said
+        verb, diff = proposed[0].group("verb"), proposed[0].group("diff")
+        fields = {
+            f.group("field"): json.loads(f.group("new")) for f in _FIELD_CHANGE.finditer(diff)
+        }
+        if verb == "Complete":
+            return "complete_task", {}
+        if verb in ("Assign", "Reassign") and isinstance(fields.get("assignee"), str):
+            return "assign_task", {"assignee_id": fields["assignee"]}
+        kept = {k: v for k, v in fields.items() if k in _REPEATABLE and isinstance(v, str)}
+        if verb == "Update" and kept and set(fields) <= _REPEATABLE:
+            return "update_task", kept
+        return None
+    return None
+
+
 def _last_looked_at(history: Sequence[Message]) -> str | None:
     """The kind of the one thing the last reply showed the details of, or None."""
     reply = _last_reply(history)
@@ -119,14 +157,17 @@ def repeated(text: str, history: Sequence[Message], refs: Refs, make: CallMaker)
     same = _SAME.match(text.strip())
     if same is not None:
         what = (same.group("what") or "").casefold()
-        if what not in ("comment", "note", "thing", ""):
-            return []
-        # "the same comment" may be an older one; "same for X" is the last turn's
-        content = _last_comment(history, last_turn=what not in ("comment", "note"))
         task = _named(same.group("o"), "task", refs)
-        if content is None or task is None:
+        if task is None:
             return []
-        return [make("add_comment", task_id=task, content=content)]
+        if what in ("comment", "note", "thing", ""):
+            # "the same comment" may be an older one; "same for X" is the last turn's
+            content = _last_comment(history, last_turn=what not in ("comment", "note"))
+            if content is not None:
+                return [make("add_comment", task_id=task, content=content)]
+        # "mark the runbook done" ... "same for the drill": the last turn's change, again
+        change = None if what in ("comment", "note") else _last_change(history)
+        return [make(change[0], task_id=task, **change[1])] if change is not None else []
     asked = _AND_THE.match(text.strip())
     if asked is not None and not (
         asked.group("lead") or asked.group("one") or asked.group("asked")
@@ -135,10 +176,41 @@ def repeated(text: str, history: Sequence[Message], refs: Refs, make: CallMaker)
     kind = _last_looked_at(history) if asked is not None else None
     if asked is None or kind is None:
         return []
-    name = _named(f"{asked.group('o')}{asked.group('one') or ''}", kind, refs)
+    said = f"{asked.group('o')}{asked.group('one') or ''}"
+    name = _named(said, kind, refs) or _the_other(said, kind, refs, _last_reply(history))
     if name is None:
         return []
     return [make(_DETAILS[kind], **{f"{kind}_id": name})]
+
+
+_OTHER = re.compile(r"^(?:the\s+)?other(?:\s+(?P<family>.+?))?(?:\s+one)?$", re.I)
+"""The other one of a kind ("the other att&ck one", "the other project")."""
+_FAMILIES = (
+    (re.compile(r"\b(?:att&?ck|attack|mitre|technique)", re.I), re.compile(r"^T\d{4}")),
+    (re.compile(r"\b(?:cve|kev|vuln|advisory|exploited)", re.I), re.compile(r"^CVE-", re.I)),
+)
+"""Document families by the words for them, and how a family's titles begin."""
+
+
+def _the_other(said: str, kind: str, refs: Refs, reply: str) -> str | None:
+    """The one stored thing of `kind` (of the family said, or the shown one's) not shown last.
+
+    "open the T1133 doc" ... "and the other att&ck one": of the ATT&CK techniques linked,
+    the one the last reply did not show. Two or more such are none (left to the other rules).
+    """
+    other = _OTHER.match(said.strip())
+    if other is None:
+        return None
+    names = refs.names.of(kind)
+    shown = [n for n in names if n.casefold() in reply.casefold()]
+    if len(shown) != 1:
+        return None
+    family_words = other.group("family") or ""
+    begins = next((b for words, b in _FAMILIES if words.search(family_words)), None)
+    if begins is None and kind == "document":
+        begins = next((b for _, b in _FAMILIES if b.match(shown[0])), None)
+    rest = [n for n in names if n != shown[0] and (begins is None or begins.match(n))]
+    return rest[0] if len(rest) == 1 else None
 
 
 def picked_from_listing(text: str, history: Sequence[Message]) -> str:

@@ -36,6 +36,7 @@ from lectern.adapters.understanding.mentions import (
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of, blocker_status_of
 from lectern.adapters.understanding.workspace_documents import document_named, said_document
+from lectern.adapters.understanding.workspace_in_view import asks_of_the_task_in_view
 from lectern.adapters.understanding.workspace_patterns import (
     ASSIGNED,
     ATTENTION,
@@ -56,6 +57,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     WORKSPACE_SEARCH,
 )
 from lectern.adapters.understanding.workspace_plan import project_status_of, scoped_project
+from lectern.adapters.understanding.workspace_summary_asked import summary_asked
 from lectern.adapters.understanding.workspace_unsaid import pointed_at_nothing
 from lectern.domain.assistant import AIResponse, ToolCall
 
@@ -97,6 +99,14 @@ _ANYWHERE_AFTER = re.compile(
 )
 
 
+_KIND_AFTER_PROJECT = re.compile(
+    r"^(?:show|list|what|which|get|give)\b(?:\s+(?:me|us|all|are|the|our|of))*\s+(?P<w>.+?)\s+"
+    r"(?:documents|docs|files|attachments|advisories|references)\b",
+    re.I,
+)
+"""A listing of a project's documents with the project's words before the kind."""
+
+
 class WorkspaceQuestions:
     """The question matchers, over the rules' call maker (`_call`)."""
 
@@ -109,6 +119,10 @@ class WorkspaceQuestions:
         if not ATTENTION.search(text):
             return []
         named = IN_PROJECT.search(text)
+        if named and re.fullmatch(
+            r"(?:all|every|each)(?:\s+(?:of\s+)?(?:the|my|our))?", named.group("p"), re.I
+        ):
+            named = None  # "my tasks in every project": no one project
         project = refs.project(named.group("p")) if named else scoped_project(text, refs.names)
         if project is not None and re.search(r"\b(?:my|me|i|mine)\b", text, re.I):
             # "what's on my plate in the phishing project": the summary spans every project,
@@ -250,6 +264,10 @@ class WorkspaceQuestions:
         ]
 
     def _task_details(self, text: str, refs: Refs) -> list[Stage]:
+        if refs.page_task is not None and asks_of_the_task_in_view(text):
+            # "who is this assigned to, and are there comments?": the task's details say both
+            call = self._call("get_task_details", task_id=refs.page_task)
+            return self._single(call, _task_reply)
         match = TASK_DETAILS.match(text)
         if not match:
             return []
@@ -278,6 +296,11 @@ class WorkspaceQuestions:
         if not match:
             return []
         project = refs.project(match.group("p")) if match.group("p") else refs.page_project
+        before = _KIND_AFTER_PROJECT.match(text) if project is None else None
+        if before is not None:
+            # "list the vpn docs": the project named by its words before the kind
+            named = refs.project_in(before.group("w"))
+            project = named if named and covered(before.group("w"), named) == 1.0 else None
         if project is None:
             return []
         return self._single(self._call("get_documents", project_id=project), _documents_reply)
@@ -334,6 +357,14 @@ class WorkspaceQuestions:
             return []  # "open the runbook record": a task's words, no document's
         call = self._call("get_document_details", document_id=target)
         return self._single(call, _document_reply)
+
+    def _project_summary(self, text: str, refs: Refs) -> list[Stage]:
+        """A project's summary asked with its task counts: its details, counts and all."""
+        summarised = summary_asked(text)
+        project = refs.project(summarised) if summarised is not None else None
+        if project is None:
+            return []
+        return self._single(self._call("get_project_details", project_id=project), _project_reply)
 
     def _project_details(self, text: str, refs: Refs) -> list[Stage]:
         match = PROJECT_DETAILS.match(text)

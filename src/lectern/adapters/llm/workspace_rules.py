@@ -324,6 +324,7 @@ class WorkspaceRules(
 
     def _question(self, text: str, context: Refs) -> list[Stage] | None:
         for question in (
+            self._project_summary,
             self._by_state,
             self._attention,
             self._blockers,

@@ -53,6 +53,11 @@ _ITS = re.compile(
 _ONE = re.compile(r"\b(?P<the>the|that)\s+(?P<which>[^,]+?)\s+one\b", re.I)
 """A later part's "the T1133 one": one of the kind the earlier part listed."""
 
+_HIS = re.compile(
+    r"\b(?:his|her|their)\s+(?=(?:open\s+|own\s+|other\s+)?(?:tasks?|tickets?|work)\b)", re.I
+)
+"""A later part's "his tasks": the tasks of the person an earlier part named."""
+
 _NEW_ONE = re.compile(r"\b(?:a\s+)?(?:new|another(?:\s+new)?|fresh)\s+one\b", re.I)
 """A later part's "a new one" after a part about a task: a new task."""
 
@@ -62,12 +67,18 @@ _LISTED = {"get_documents": "document", "get_tasks": "task"}
 def _there(part: str, earlier: list[ToolCall]) -> str:
     """A later part with its "there" named: the project of the earlier part's last call.
 
-    "its open blockers" is that project's too, and "the T1133 one" after a list of documents
-    is the T1133 document.
+    "its open blockers" is that project's too, "the T1133 one" after a list of documents
+    is the T1133 document, and "his tasks" after bob's are bob's.
     """
     kind = next((_LISTED[c.name] for c in reversed(earlier) if c.name in _LISTED), None)
     if kind is not None:
         part = _ONE.sub(rf"\g<the> \g<which> {kind}", part)
+    person = next(
+        (c.arguments["assignee_id"] for c in earlier if c.arguments.get("assignee_id")), None
+    )
+    if isinstance(person, str):
+        # "bob's tasks in vpn and his tasks in phishing": "his" is the person said before
+        part = _HIS.sub(f"{person}'s ", part)
     project = next(
         (c.arguments["project_id"] for c in reversed(earlier) if c.arguments.get("project_id")),
         None,
@@ -180,7 +191,8 @@ class WorkspaceSeveral:
         """
         if depth > 2:
             return []
-        for separator in THEN.finditer(text):
+        separators = [*THEN.finditer(text), *_DASH_THEN.finditer(text)]
+        for separator in sorted(separators, key=lambda found: found.start()):
             first, second = text[: separator.start()], text[separator.end() :]
             # "..., make it high priority too": the part without its "too"
             second = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
@@ -208,6 +220,12 @@ class WorkspaceSeveral:
                 return left + right
         return []
 
+
+_DASH_THEN = re.compile(
+    r"\s[-–—]\s*(?=(?:make|set|mark|move|put|bump|push|assign|give|hand|close|complete)\s)", re.I
+)
+"""A dash before a second change ("start the hunt task - put it in progress"); never where a
+part no rule reads is asked about: a comment's words may hold a dash."""
 
 _TELLS_A_CHANGE = re.compile(
     r"\b(?:done|finished|complete[d]?|closed|resolved|fixed|sorted|over|cancell?ed|dropped|"

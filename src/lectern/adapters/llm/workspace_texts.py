@@ -15,6 +15,7 @@ from lectern.adapters.understanding.mentions import resolve_person
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.workspace_patterns import COMMENT, DESCRIBE, RENAME_TASK
 from lectern.adapters.understanding.workspace_recorded import kept_on_some_task, recorded
+from lectern.adapters.understanding.workspace_run_on import run_on_comment
 from lectern.adapters.understanding.workspace_unsaid import described
 from lectern.domain.assistant import ToolCall
 
@@ -62,7 +63,11 @@ class WorkspaceTexts:
             return [self._call("add_comment", task_id=refs.task(kept.task), content=content)]
         match = COMMENT.match(text)
         if not match:
-            return []
+            # "comment on the check point patch two of four gateways done": no colon between
+            run_on = run_on_comment(text, refs.names.of("task"))
+            if run_on is None:
+                return []
+            return [self._call("add_comment", task_id=run_on.task, content=_said(run_on.content))]
         told = match.group("w10") or match.group("w11") or match.group("w12")
         if (
             told
@@ -82,7 +87,10 @@ class WorkspaceTexts:
         content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
         if not content:
             return []
-        content = content[0].upper() + content[1:]
-        if not content.endswith((".", "!", "?")):
-            content += "."
-        return [self._call("add_comment", task_id=refs.task(target), content=content)]
+        return [self._call("add_comment", task_id=refs.task(target), content=_said(content))]
+
+
+def _said(content: str) -> str:
+    """A comment's words as written down: a capital first and a full stop last."""
+    content = content[0].upper() + content[1:]
+    return content if content.endswith((".", "!", "?")) else f"{content}."

@@ -1,7 +1,8 @@
 """A workspace change asked as whether it can be done, read as the change itself.
 
 "Would it be possible to add a description to the runbook: X", "any chance you could close
-the drill?": the frame asks for the change; what follows it is the request the rules read.
+the drill?", "I would like to add a task ...", "can the hunt be due on the 30th": the frame
+asks for the change; what follows it is the request the rules read.
 How-to questions ("how do I assign tasks?") are no frame: they ask what can be done.
 """
 
@@ -13,15 +14,34 @@ _FRAME = re.compile(
     r"^(?:(?:hey|hi|so|um+|quick\s+question)\W+)*"
     r"(?:(?:would|will)\s+it\s+be\s+possible|is\s+it\s+possible)\s+(?:for\s+(?:me|you)\s+)?to\s+|"
     r"^(?:is\s+there\s+(?:a|any)\s+way\s+(?:for\s+(?:me|you)\s+)?to|any\s+chance\s+(?:you\s+"
-    r"could|to)|do\s+you\s+think\s+you\s+could|would\s+you\s+mind)\s+"
+    r"could|to)|do\s+you\s+think\s+you\s+could|would\s+you\s+mind|"
+    # "I would like to add a task ...", "we'd like to close the drill": a wish for the change
+    r"(?:i|we)\s*(?:would|['’]d)\s+(?:like|love|want)\s+to|(?:i|we)\s+want\s+to)\s+"
     r"(?=(?:please\s+)?(?:add|set|change|update|give|assign|close|mark|create|move|put|resolve|"
     r"rename|complete|log|comment|describe|edit|write|make|hand|take|push|bump)\b)",
     re.I,
 )
 
 
+_BE = re.compile(
+    r"^(?:(?:hey|hi|so)\W+)*(?:can|could|would|should)\s+(?P<t>(?:the|my|our|this|that|it)\b"
+    r"(?:(?!\bbe\b).)*?)\s+(?:please\s+)?(?:now\s+)?be\s+(?:(?:set|moved|put|marked)\s+"
+    r"(?:to\s+|as\s+|in(?:to)?\s+)?)?(?P<v>.+?)(?:[\s,]+(?:please|pls|thanks|thank\s+you))?"
+    r"[\s?.!]*$",
+    re.I,
+)
+"""A change asked as whether the task can be it ("can the hunt be due on 2026-11-30 please")."""
+_FIELD = re.compile(r"(?:due|by|(?:a\s+)?(?:low|medium|high|urgent|critical)\b)", re.I)
+_STATE = re.compile(r"(?:in\s+progress|in\s+review|to\s*-?do|done|finished|completed?)\W*$", re.I)
+
+
 def unframed_change(text: str) -> str:
     """The change a framed request asks for, without a question mark; others as typed."""
+    be = _BE.match(text)
+    if be is not None and _FIELD.match(be.group("v")):
+        return f"make {be.group('t')} {be.group('v')}"  # "make the hunt due on 2026-11-30"
+    if be is not None and _STATE.fullmatch(be.group("v")):
+        return f"set {be.group('t')} to {be.group('v')}"
     plain = _FRAME.sub("", text, count=1)
     if plain == text:
         return text

@@ -47,7 +47,11 @@ ATTENTION = re.compile(
     # "what's waiting on me", "anything pending for me?": what the reader has to act on
     r"^(?:what(?:['’]?s|\s+is|\s+are)?|anything|is\s+anything|is\s+there\s+anything)\s+"
     r"(?:still\s+)?(?:waiting|pending|sitting)\s+(?:on|for)\s+(?:me|my\s+(?:input|action|"
-    r"sign-?off))\W*$",
+    r"sign-?off))\W*$|"
+    # "what is assigned to me across all projects", "my tasks in every project": the reader's
+    # work everywhere, which the summary gathers
+    r"\b(?:assigned\s+to\s+me|my\s+(?:tasks|work|tickets)|(?:on|for)\s+me)\s+(?:across|in|on|over)\s+"
+    r"(?:all|every|each)\s+(?:(?:of\s+)?(?:the|my|our)\s+)?projects?\b",
     re.I,
 )
 TEAM = re.compile(
@@ -172,7 +176,9 @@ SEARCH = re.compile(
     r"^(?:search|find|look for|look up|where\s+(?:did|do|does|has|have)\s+(?:the\s+)?[\w.-]+\s+"
     r"(?:talk(?:ed)?|discuss(?:ed)?|mention(?:ed)?|write|wr[io]te|note[d]?)|(?:(?:is|was)\s+there\s+)?"
     r"any(?:thing|\s+notes?|\s+comments?|\s+mentions?)(?:\s+in\s+(?:our|the|my)\s+(?:workspace|"
-    r"notes|projects?))?(?:\s+(?:written|noted|recorded)(?:\s+down)?)?"
+    # "anything written anywhere about vpn logs?"
+    r"notes|projects?))?(?:\s+(?:anywhere|somewhere))?(?:\s+(?:written|noted|recorded)(?:\s+down)?)?"
+    r"(?:\s+(?:anywhere|somewhere|at\s+all))?"
     r"(?=\s+(?:about|on|regarding)\b))(?:\s+for)?\s+(?:(?:the\s+)?(?P<p0>[^,]+?)\s+project\s+for\s+)?(?:anything\s+|everything\s+|tasks\s+|"
     r"comments\s+|documents\s+|notes\s+|(?:the\s+|my\s+|our\s+)?(?:tasks|comments|documents|"
     r"notes|projects|workspace)\s+for\s+)?(?:about\s+|on\s+|regarding\s+|mentioning\s+|"

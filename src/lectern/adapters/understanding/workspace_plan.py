@@ -337,6 +337,15 @@ def project_status_of(text: str) -> str | None:
     return _PROJECT_STATES[(found.group("s") or found.group("s2")).casefold().replace("-", " ")]
 
 
+_CHANGES_OF_A_TASK = frozenset({"assign_task", "complete_task", "update_task"})
+_NEW_TASK = re.compile(
+    r"\b(?:add|create|make|open\s+up|set\s+up|log)\s+(?:a\s+|an\s+|one\s+more\s+|another\s+)?"
+    r"(?:new\s+)?task\b|\bnew\s+task\b",
+    re.I,
+)
+"""A message asking for a task that is not there yet ("add task in VPN project ...")."""
+
+
 def plan_workspace(
     intent: str,
     text: str,
@@ -352,6 +361,13 @@ def plan_workspace(
     """
     text = spelt_out(text)
     arguments: dict[str, Any] = {}
+    if intent in _CHANGES_OF_A_TASK and _NEW_TASK.search(text):
+        # "add task in VPN project, ..., assign to alice" read as an assignment would change
+        # a task the message never named: a new task was asked for, so ask what it is.
+        return Clarification(
+            "Should I create a new task? Tell me its title and project, in quotes if you can.",
+            (),
+        )
     if intent != "create_task" and (asked := unknown_project(text, names)) is not None:
         return asked
     if intent == "get_attention_summary" and where.reader is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lectern.adapters.understanding.mentions import Names, find_in
+from lectern.adapters.understanding.mentions import Names, covered, find_in
 
 _ASKED = r"[\s,.;:!–—-]+(?:so\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+)?"
 _AS_COMMENT = re.compile(
@@ -64,6 +64,8 @@ class Recorded:
     tool: str
     text: str
     task: str | None
+    project: str | None = None
+    """The project a blocker holds up, when the statement names a project and no task."""
 
 
 def recorded(text: str, names: Names) -> Recorded | None:
@@ -94,6 +96,12 @@ def recorded(text: str, names: Names) -> Recorded | None:
                 c.strip() for c in re.split(r"[,;]\s*|\s+[–—-]\s+|\s+so\s+", said) if c.strip()
             ]
             placed = [c for c in clauses if find_in(c, tasks).name is not None]
+            held = _project_held_up(clauses, names) if tool == "create_blocker" else None
+            if held is not None and (not placed or placed == [held[0]]):
+                # "we're stuck on vpn gateway hardening, the firewall team is on leave. log
+                # that as a blocker": the project is what is held up, the rest is why
+                why = ", ".join(c for c in clauses if c is not held[0])
+                return Recorded(tool, why[:1].upper() + why[1:], None, held[1])
             if len(placed) != 1 or len(clauses) < 2:
                 return None
             target = find_in(placed[0], tasks).name
@@ -101,6 +109,28 @@ def recorded(text: str, names: Names) -> Recorded | None:
         if not said:
             return None
         return Recorded(tool, said[:1].upper() + said[1:], target)
+    return None
+
+
+_HELD_UP = re.compile(
+    r"^(?:we['’]?re|we\s+are|i['’]?m|i\s+am|(?:we|i)\s+(?:got|get))?\s*(?:stuck|blocked|held\s+up)"
+    r"\s+(?:on|with|in)\s+(?:the\s+)?(?P<p>.+?)(?:\s+project)?$",
+    re.I,
+)
+
+
+def _project_held_up(clauses: list[str], names: Names) -> tuple[str, str] | None:
+    """(the clause, the project) of "we're stuck on <project>" among a statement's clauses."""
+    for clause in clauses:
+        said = _HELD_UP.match(clause)
+        project = find_in(said.group("p"), names.of("project")).name if said else None
+        if (
+            said is not None
+            and project is not None
+            and covered(said.group("p"), project) == 1.0
+            and len(clauses) > 1
+        ):
+            return clause, project
     return None
 
 

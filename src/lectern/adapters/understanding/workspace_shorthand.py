@@ -30,6 +30,8 @@ _SPELT_OUT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"\bboard\b(?!\s+(?:meeting|members?|review|approv\w*))",
             "project",
         ),
+        # "remark on the drill: ...", "add a remark to the runbook": a comment by another word
+        (r"\bremark(?=\s+(?:on|to|for|under|that|saying)\b|\s*:)", "comment"),
         (r"\bvulns\b", "vulnerabilities"),
         (r"\bvuln\b", "vulnerability"),
         (r"(?<!\w)w/o(?!\w)", "without"),
