@@ -2,7 +2,9 @@
 
 From dev13 (pool-v13): a book told to be on a list already ("this is on my Spooky list by
 mistake, please take it off") asks to put nothing there, and names the list a later "take it
-off" means.
+off" means; a correction naming only its field and value ("language should be english", "the
+year here is wrong") is of the book in view; two languages set against each other ("X isn't
+in French, it's English") say a correction, the one denied being no part of the title.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from typing import Any, cast
 import pytest
 
 from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.understanding.book_plan import plan_books
+from lectern.adapters.understanding.corrections import language_of
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.intents import (
     IntentReading,
@@ -23,9 +27,10 @@ from lectern.adapters.understanding.intents import (
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.list_told import list_told, tells_a_list_holds
 from lectern.adapters.understanding.mentions import names_from_prompt
+from lectern.adapters.understanding.referents import book_resolver
 from lectern.adapters.understanding.ruled_out import ruled_out
 from lectern.application.assistant.names import NAMES_HEADER
-from lectern.domain.assistant import Message, ToolSpec
+from lectern.domain.assistant import Message, ToolCall, ToolSpec
 
 CATALOG = {"holes": "Holes", "gilead": "Gilead", "coraline": "Coraline", "misery": "Misery"}
 LISTS = ("Summer", "Dnf", "Spooky")
@@ -34,6 +39,22 @@ PAGE_BOOK = "0b3c2a56-3c8e-4f3e-9a53-0d2b5c1f7e11"
 PAGE = f"The reader is on a book page: Coraline (id {PAGE_BOOK})."
 TOOLS = [ToolSpec(name, "", {}) for name in BOOK_TOOLS]
 NAMES = names_from_prompt(SYSTEM)
+
+
+def _in_view(reference: str) -> str:
+    return (
+        PAGE_BOOK
+        if reference.casefold() in ("it", "here", "on this page", "this page")
+        else reference
+    )
+
+
+def _nowhere(reference: str) -> str:
+    return reference
+
+
+def _call(name: str, **arguments: Any) -> ToolCall:
+    return ToolCall("c", name, arguments)
 
 
 class _ListMinded:
@@ -115,3 +136,61 @@ def test_take_it_off_after_the_telling_removes_the_book_in_view(said: str) -> No
 def test_the_telling_alone_adds_nothing() -> None:
     made = [name for name, _ in _calls("this is on my Spooky list by mistake")]
     assert "add_to_list" not in made
+
+
+# --- a correction with its book unsaid, or two languages set against each other --------------
+
+
+@pytest.mark.parametrize(
+    ("said", "language"),
+    [
+        ("Dolores Claiborne isn't in French, it's English", "English"),
+        ("trainspotting is english not french pls correct", "English"),
+        ("Emma isn't in Spanish, it's English", "English"),
+        ("persuasion is german not english", "German"),
+    ],
+)
+def test_two_languages_set_against_each_other_say_the_right_one(said: str, language: str) -> None:
+    assert language_of(said) == language
+
+
+def test_a_language_wished_for_in_a_search_is_no_correction() -> None:
+    assert language_of("I want French novels") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "fields"),
+    [
+        ("language should be english", {"language": "English"}),
+        ("the language should be French", {"language": "French"}),
+        ("the year here is wrong, it was published in 1943", {"published_year": 1943}),
+        ("the date on this page is wrong, should be 1943", {"published_year": 1943}),
+    ],
+)
+def test_a_correction_without_its_book_means_the_book_in_view(
+    said: str, fields: dict[str, Any]
+) -> None:
+    planned = plan_books("propose_correction", said, NAMES, _in_view, _call)
+    assert planned == [ToolCall("c", "propose_correction", {"book": PAGE_BOOK, **fields})]
+
+
+def test_a_correction_without_its_book_and_none_in_view_is_asked() -> None:
+    planned = plan_books("propose_correction", "language should be english", NAMES, _nowhere, _call)
+    assert planned is None
+
+
+@pytest.mark.parametrize(
+    ("said", "book"),
+    [
+        ("trainspotting is english not french pls correct", "trainspotting"),
+        ("Dolores Claiborne isn't in French, it's English", "Dolores Claiborne"),
+    ],
+)
+def test_the_denied_language_is_no_part_of_the_title(said: str, book: str) -> None:
+    planned = plan_books("propose_correction", said, NAMES, _nowhere, _call)
+    assert planned == [ToolCall("c", "propose_correction", {"book": book, "language": "English"})]
+
+
+@pytest.mark.parametrize("said", ["here", "on here", "this page", "on this page"])
+def test_here_and_this_page_point_at_the_book_in_view(said: str) -> None:
+    assert book_resolver([], f"{SYSTEM}\n{PAGE}")(said) == PAGE_BOOK

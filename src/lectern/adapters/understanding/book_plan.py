@@ -18,7 +18,11 @@ from lectern.adapters.understanding.book_patterns import (
     REASON_AFTER,
     REASON_WORDS,
 )
-from lectern.adapters.understanding.corrections import correction_of, without_shown_people
+from lectern.adapters.understanding.corrections import (
+    correction_of,
+    without_shown_people,
+    without_wrong_language,
+)
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
 from lectern.adapters.understanding.referents import _NoReferent
@@ -428,8 +432,8 @@ def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[To
         return None
     fields, span = found
     rest = text if span is None else text[: span[0]] + " " + text[span[1] :]
-    rest = without_shown_people(
-        _WRONG_VALUE.sub(" ", CORRECTION_LABEL.sub("", LABEL.sub("", rest)))
+    rest = without_wrong_language(
+        without_shown_people(_WRONG_VALUE.sub(" ", CORRECTION_LABEL.sub("", LABEL.sub("", rest))))
     )
     title = title_in(rest)
     if title is not None and title.isdigit():
@@ -444,6 +448,8 @@ def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[To
         book = it("it")
     elif rest == rest.casefold() and core:
         book = core  # "persuasion's author should be ...": no capital marks the title
+    elif not core:
+        book = it("it")  # "language should be english": only the field and its value
     else:
         book = None
     if book is None or book == "it":

@@ -20,6 +20,8 @@ _BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 _PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
 _IT = re.compile(
     r"^(?:it|this|this book|that|that book|that one|this one|the book)$"
+    # "the year here is wrong", "the date on this page": the book in view
+    r"|^(?:(?:on\s+)?here|(?:on\s+)?(?:this|the)\s+page)$"
     # "that one you mentioned", "the book you suggested": the one the talk so far named
     r"|^(?:that|this|the)\s+(?:one|book|novel|title)\s+(?:you|u)\s+(?:just\s+)?"
     r"(?:mentioned|said|suggested|recommended|showed|listed|named|found|gave)\b.*$",
