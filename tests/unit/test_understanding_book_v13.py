@@ -27,8 +27,11 @@ from lectern.adapters.understanding.intents import (
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.list_told import list_told, tells_a_list_holds
 from lectern.adapters.understanding.mentions import names_from_prompt
-from lectern.adapters.understanding.referents import book_resolver
+from lectern.adapters.understanding.referents import book_resolver, list_in_view
 from lectern.adapters.understanding.ruled_out import ruled_out
+from lectern.adapters.understanding.scaffold import ASKING
+from lectern.adapters.understanding.slots import list_name_of
+from lectern.adapters.understanding.spoken import tidied
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.domain.assistant import Message, ToolCall, ToolSpec
 
@@ -72,7 +75,9 @@ class _ListMinded:
         return IntentReading(ranked, confidence=0.97, margin=0.15)
 
 
-def _calls(text: str, system: str = f"{SYSTEM}\n{PAGE}") -> list[tuple[str, dict[str, Any]]]:
+def _calls(
+    text: str, system: str = f"{SYSTEM}\n{PAGE}", history: Sequence[Message] = ()
+) -> list[tuple[str, dict[str, Any]]]:
     def books(title: str) -> Sequence[tuple[str, str, int]]:
         found = CATALOG.get(title.strip().casefold())
         return [(found, "Someone", 10)] if found else []
@@ -81,7 +86,7 @@ def _calls(text: str, system: str = f"{SYSTEM}\n{PAGE}") -> list[tuple[str, dict
     policy = RulePolicy(
         layer=layer, titles=lambda words: words.strip().casefold() in CATALOG, books=books
     )
-    reply = policy.complete_with_tools([Message("user", text)], TOOLS, system=system)
+    reply = policy.complete_with_tools([*history, Message("user", text)], TOOLS, system=system)
     return [(c.name, dict(c.arguments)) for c in reply.tool_calls]
 
 
@@ -194,3 +199,141 @@ def test_the_denied_language_is_no_part_of_the_title(said: str, book: str) -> No
 @pytest.mark.parametrize("said", ["here", "on here", "this page", "on this page"])
 def test_here_and_this_page_point_at_the_book_in_view(said: str) -> None:
     assert book_resolver([], f"{SYSTEM}\n{PAGE}")(said) == PAGE_BOOK
+
+
+# --- how a request is opened: a greeting, "could you possibly" --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        (
+            "Hi! I'd like to rate Brave New World four stars and Animal Farm five stars.",
+            "I'd like to rate Brave New World four stars and Animal Farm five stars.",
+        ),
+        ("Hello, please add Holes to Summer", "please add Holes to Summer"),
+        ("hey there, could you rate Gilead 4", "could you rate Gilead 4"),
+        ("Good morning! show me my lists", "show me my lists"),
+    ],
+)
+def test_a_greeting_before_a_request_is_no_part_of_it(said: str, asked: str) -> None:
+    assert tidied(said) == asked
+
+
+@pytest.mark.parametrize(
+    "said", ["Hi! First time using this", "Good evening, I am new here", "hello there!"]
+)
+def test_a_greeting_before_no_request_stays(said: str) -> None:
+    assert tidied(said) == said
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("Could you possibly put it on my list called Someday?", "put it on"),
+        ("could you kindly create a list named Poesia", "create a list"),
+        ("would you perhaps add Holes to Summer", "add Holes"),
+    ],
+)
+def test_could_you_possibly_is_how_the_request_is_asked(said: str, asked: str) -> None:
+    assert ASKING.sub("", said).startswith(asked)
+
+
+def test_could_you_possibly_after_what_was_told_reads_the_title_told() -> None:
+    said = (
+        "Hello, I have just finished a podcast about Afghanistan and I would like to read "
+        "Gilead. Could you possibly put it on my list called Summer?"
+    )
+    assert _calls(said, system=SYSTEM) == [("add_to_list", {"list": "Summer", "book": "Gilead"})]
+
+
+# --- a new list's name: "the name is X", and who it is for ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("I would like create a new list, the name is Poesia", "Poesia"),
+        ("create a list, its name should be Plays.", "Plays"),
+        ("new reading list please, the name will be Road trip", "Road trip"),
+        (
+            "Could you possibly create a reading list named Neighbours Club for us?",
+            "Neighbours Club",
+        ),
+        ("start a list called Gifts for her birthday", "Gifts"),
+    ],
+)
+def test_a_list_name_said_as_its_name_or_before_whom_it_is_for(said: str, name: str) -> None:
+    assert list_name_of(said) == name
+
+
+def test_a_capitalised_word_after_for_is_part_of_the_name() -> None:
+    assert list_name_of("make a list called Books for Them") == "Books for Them"
+
+
+# --- "Rebecca itself" --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said", ["Holes itself", "Gilead itself", "the book itself"])
+def test_itself_after_a_book_is_no_part_of_it(said: str) -> None:
+    resolved = book_resolver([], f"{SYSTEM}\n{PAGE}")(said)
+    assert resolved == {"Holes itself": "Holes", "Gilead itself": "Gilead"}.get(said, PAGE_BOOK)
+
+
+# --- the list the last reply made, and "and Mort 5" after a rating -----------------------------
+
+
+def _reply(text: str) -> list[Message]:
+    return [Message("user", "earlier"), Message("assistant", text)]
+
+
+@pytest.mark.parametrize(
+    ("reply", "listed"),
+    [
+        ("Done: Create the reading list 'Cosy'.", "Cosy"),
+        (
+            'I have prepared this change ...\n1. Create the reading list "Mum\'s picks" [a]',
+            "Mum's picks",
+        ),
+        ("Done: Rename the list 'Kids' to 'Family'.", "Family"),
+        ("1. Create the reading list 'A' [a]\n2. Create the reading list 'B' [b]", None),
+        ("Done: Add 'Holes' to the list 'Summer'.", None),
+    ],
+)
+def test_the_list_the_last_reply_made_is_the_list_in_view(reply: str, listed: str | None) -> None:
+    assert list_in_view(_reply(reply)) == listed
+
+
+def test_add_to_it_after_a_list_was_made_adds_to_that_list() -> None:
+    history = [
+        Message("user", "create a list called Cosy"),
+        Message("assistant", "Done: Create the reading list 'Cosy'."),
+    ]
+    system = f"{SYSTEM}\n- list: Cosy"
+    assert _calls("add Gilead to it", system=system, history=history) == [
+        ("add_to_list", {"list": "Cosy", "book": "Gilead"})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "rating"),
+    [
+        ("and Coraline 5", {"book": "Coraline", "stars": 5}),
+        ("& Gilead 4/5", {"book": "Gilead", "stars": 4}),
+        ("and Misery 2 stars", {"book": "Misery", "stars": 2}),
+    ],
+)
+def test_a_book_and_stars_after_a_rating_rate_that_book(said: str, rating: dict[str, Any]) -> None:
+    history = [
+        Message("user", "rate Holes 4 stars"),
+        Message("assistant", "Done: Rate 'Holes' 4 stars."),
+    ]
+    assert _calls(said, history=history) == [("rate_book", rating)]
+
+
+def test_a_book_and_a_number_after_another_change_is_not_a_rating() -> None:
+    history = [
+        Message("user", "add Holes to Summer"),
+        Message("assistant", "Done: Add 'Holes' to the list 'Summer'."),
+    ]
+    assert all(name != "rate_book" for name, _ in _calls("and Gilead 5", history=history))

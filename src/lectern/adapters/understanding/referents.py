@@ -95,6 +95,26 @@ def shown_list(history: Sequence[Message]) -> tuple[str, list[str]] | None:
     return found.group("name"), rows
 
 
+_MADE_LIST = re.compile(
+    r"^(?:\d+\.|Done:)\s+(?:Create the reading list|Rename the list (?P<q0>['\"]).+?(?P=q0) to)\s+"
+    r"(?P<q>['\"])(?P<name>.+?)(?P=q)",
+    re.M,
+)
+"""A list the last reply proposed (or, approved, made) or renamed to, in the preview's words."""
+
+
+def list_in_view(history: Sequence[Message]) -> str | None:
+    """The list the last reply showed, else the one list it proposed to make or rename to.
+
+    After "create a list called Cosy", "add The Rosie Project to it" means Cosy.
+    """
+    shown = shown_list(history)
+    if shown is not None:
+        return shown[0]
+    made = {m.group("name") for m in _MADE_LIST.finditer(_last_reply(history) or "")}
+    return made.pop() if len(made) == 1 else None
+
+
 class _NoReferent(Exception):
     """'it' or 'this book' with nothing it can mean, or 'the Ishiguro one': ask, never guess."""
 
@@ -164,7 +184,7 @@ _BY_WRITER = re.compile(r"^the\s+(?P<who>[\w.'’-]+(?:\s+[\w.'’-]+)?)\s+(?:on
 knows the writer."""
 _THE_WRITER = re.compile(r"the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?)")
 """A book said as "the" and a name ("the Hosseini"): a writer's, when the name is one."""
-_ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now)$", re.I)
+_ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now|itself)$", re.I)
 
 
 def _part_of(reference: str, title: str) -> bool:
