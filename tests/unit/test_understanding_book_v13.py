@@ -15,7 +15,9 @@ from typing import Any, cast
 
 import pytest
 
+from lectern.adapters.llm.list_pointing import with_the_book
 from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.understanding.book_patterns import NAME_SHOULD_BE
 from lectern.adapters.understanding.book_plan import plan_books
 from lectern.adapters.understanding.corrections import language_of
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
@@ -26,7 +28,7 @@ from lectern.adapters.understanding.intents import (
 )
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.list_told import list_told, tells_a_list_holds
-from lectern.adapters.understanding.mentions import names_from_prompt
+from lectern.adapters.understanding.mentions import names_from_prompt, resolve
 from lectern.adapters.understanding.referents import book_resolver, list_in_view
 from lectern.adapters.understanding.ruled_out import ruled_out
 from lectern.adapters.understanding.scaffold import ASKING
@@ -61,14 +63,17 @@ def _call(name: str, **arguments: Any) -> ToolCall:
 
 
 class _ListMinded:
-    """Reads as MiniLM did: a telling about a list is nearest adding; "take off", removing."""
+    """Reads as MiniLM did: a telling about a list is nearest adding; "take off", removing;
+    "stars", rating."""
 
     def classify(
         self, text: str, allowed: Iterable[str], boosts: Mapping[str, float] | None = None
     ) -> IntentReading:
         del allowed, boosts
         removes = re.search(r"\b(?:take|remove)\b", text, re.I) is not None
+        rates = re.search(r"\bstars?\b", text, re.I) is not None
         order = ["remove_from_list", "add_to_list"] if removes else ["add_to_list"]
+        order = ["rate_book", *order] if rates and not removes else order
         order += [i for i in ("delete_list", "get_list_details") if i not in order]
         scores = (0.3, 0.15, 0.14, 0.13)
         ranked = tuple(IntentScore(i, s) for i, s in zip(order, scores, strict=False))
@@ -337,3 +342,105 @@ def test_a_book_and_a_number_after_another_change_is_not_a_rating() -> None:
         Message("assistant", "Done: Add 'Holes' to the list 'Summer'."),
     ]
     assert all(name != "rate_book" for name, _ in _calls("and Gilead 5", history=history))
+
+
+# --- wrong arguments: a list named by filler words, a book unsaid in a later part -------------
+
+
+@pytest.mark.parametrize("name", ["Reading", "Reading now", "The List", "My books"])
+def test_a_list_named_by_filler_words_is_found_by_its_whole_name(name: str) -> None:
+    assert resolve(name, [name, "Summer"]).name == name
+
+
+def test_a_removal_from_a_list_named_reading_is_of_that_list() -> None:
+    system = f"{SYSTEM}\n- list: Reading\n{PAGE}"
+    assert _calls("give Holes four stars and remove it from my Reading list please", system) == [
+        ("rate_book", {"book": "Holes", "stars": 4}),
+        ("remove_from_list", {"list": "Reading", "book": "Holes"}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("part", "read"),
+    [
+        ("remove from Reading now", "remove it from Reading now"),
+        ("please take off Summer", "please take it off Summer"),
+        ("add to Dnf", "add it to Dnf"),
+        ("remove Holes from Summer", "remove Holes from Summer"),
+    ],
+)
+def test_a_later_part_with_its_book_unsaid_means_the_book_before(part: str, read: str) -> None:
+    assert with_the_book(part) == read
+
+
+def test_stars_then_a_removal_with_the_book_unsaid_are_both_of_the_book_in_view() -> None:
+    assert _calls("I finished it, 5 stars and please remove from Spooky now") == [
+        ("rate_book", {"book": PAGE_BOOK, "stars": 5}),
+        ("remove_from_list", {"list": "Spooky", "book": PAGE_BOOK}),
+    ]
+
+
+# --- a list spoken of as what goes; a book not wanted on a list -------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "please the list Summer must be deleted",
+        "the Dnf list should be removed",
+        "Summer list has to be binned",
+    ],
+)
+def test_a_list_said_to_be_deleted_is_deleted(said: str) -> None:
+    planned = plan_books("remove_from_list", said, NAMES, _nowhere, _call)
+    assert isinstance(planned, list)
+    assert [c.name for c in planned] == ["delete_list"]
+
+
+def test_a_book_said_to_be_removed_from_a_list_is_removed() -> None:
+    planned = plan_books(
+        "remove_from_list", "Holes must be removed from the Summer list", NAMES, _nowhere, _call
+    )
+    assert planned == [_call("remove_from_list", list="Summer", book="Holes")]
+
+
+@pytest.mark.parametrize(
+    "said", ["the Dnf list should be removed", "list Summer should be deleted"]
+)
+def test_should_be_deleted_is_no_new_name(said: str) -> None:
+    assert NAME_SHOULD_BE.search(said) is None
+
+
+def test_should_be_a_name_still_renames() -> None:
+    assert NAME_SHOULD_BE.search("the list Horor should be Horror") is not None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I don't want Eat, Pray, Love on Travel anymore",
+        "i dont want Holes on my Summer list anymore",
+        "Holes doesn't belong on Summer",
+        "I no longer want Gilead in Dnf",
+    ],
+)
+def test_a_book_not_wanted_on_a_list_is_never_added(said: str) -> None:
+    assert "add_to_list" in ruled_out(said, NAMES)
+
+
+def test_wanting_a_book_on_a_list_may_still_add_it() -> None:
+    assert "add_to_list" not in ruled_out("I want Holes on my Summer list", NAMES)
+
+
+@pytest.mark.parametrize(
+    ("said", "limit"),
+    [
+        ("similar books to Holes, 10 of them", 10),
+        ("books like Gilead - give me 3 of them", 3),
+        ("more like Holes, thanks", None),
+    ],
+)
+def test_how_many_read_alikes_said_after_the_request(said: str, limit: int | None) -> None:
+    planned = plan_books("similar_books", said, NAMES, _nowhere, _call)
+    assert isinstance(planned, list)
+    assert planned[0].arguments.get("limit") == limit

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
+from lectern.adapters.llm.list_pointing import with_the_book
 from lectern.adapters.llm.rule_replies import _summary
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.understanding.compound import clauses
@@ -78,6 +79,7 @@ class CompoundReading:
             while index < len(parts) - 1:
                 index += 1
                 part = _on_the_list(parts[index], listed)
+                part = with_the_book(part) if index else part
                 try:
                     sub = self._plan(part, history, seen, available, referent, nested=True)
                 except _NoReferent:

@@ -3,7 +3,8 @@
 People say where a book is before they ask for something ("this is on my Spooky list by
 mistake, please take it off", "Coraline's in my Horror list but it shouldn't be, remove
 it"). The telling asks for nothing: it neither puts the book on the list (it is there) nor
-deletes the list; it names the list a later "take it off" means.
+deletes the list; it names the list a later "take it off" means. A book said not to be
+wanted there ("I don't want X on Travel anymore") is not to be added either.
 """
 
 from __future__ import annotations
@@ -25,6 +26,20 @@ _THE_LIST_ITSELF = re.compile(
     rf"\b{DELETE_VERB}\s+(?:the|my|that|this|whole|entire)\s+(?:\w+\s+){{0,3}}list\b", re.I
 )
 """A list named as what goes ("delete the whole Spooky list")."""
+
+
+_UNWANTED = re.compile(
+    r"\b(?:(?:don['’]?t|do\s+not|no\s+longer|never)\s+(?:want|need)|"
+    r"(?:doesn['’]?t|does\s+not|shouldn['’]?t|should\s+not|isn['’]?t\s+meant\s+to)\s+"
+    r"(?:belong|be|go|sit|stay))\b.*\b(?:on|in)\b",
+    re.I,
+)
+"""A book not wanted where it is ("I don't want X on Travel anymore", "X shouldn't be in Y")."""
+
+
+def unwanted_on_a_list(text: str) -> bool:
+    """Whether the message says a book is not wanted on a list: never a request to add it."""
+    return _UNWANTED.search(text) is not None
 
 
 def tells_a_list_holds(text: str) -> bool:
