@@ -444,3 +444,26 @@ def test_how_many_read_alikes_said_after_the_request(said: str, limit: int | Non
     planned = plan_books("similar_books", said, NAMES, _nowhere, _call)
     assert isinstance(planned, list)
     assert planned[0].arguments.get("limit") == limit
+
+
+# --- "..., so it can come off my X list": the clause's "it" is the title told before ----------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Hi! I finished Holes last night and loved it, so it can come off my Summer list.",
+        "I finished Holes, so it can come off Summer now",
+        "Holes was great; it can come off the Summer list",
+    ],
+)
+def test_it_as_the_subject_of_leaving_a_list_is_the_title_told(said: str) -> None:
+    assert _calls(said, system=SYSTEM) == [
+        ("remove_from_list", {"list": "Summer", "book": "Holes"})
+    ]
+
+
+def test_a_book_as_the_subject_of_leaving_a_list_stays_that_book() -> None:
+    assert _calls("Gilead can come off Summer now", system=SYSTEM) == [
+        ("remove_from_list", {"list": "Summer", "book": "Gilead"})
+    ]
