@@ -467,3 +467,16 @@ def test_a_book_as_the_subject_of_leaving_a_list_stays_that_book() -> None:
     assert _calls("Gilead can come off Summer now", system=SYSTEM) == [
         ("remove_from_list", {"list": "Summer", "book": "Gilead"})
     ]
+
+
+# --- "what's on the list?" with no list in view ------------------------------------------------
+
+
+@pytest.mark.parametrize("said", ["what's on the list?", "what is in the list", "show me the list"])
+def test_the_list_with_several_and_none_in_view_is_asked(said: str) -> None:
+    assert _calls(said, system=SYSTEM) == []
+
+
+def test_the_list_of_a_reader_with_one_list_is_that_list() -> None:
+    one = "\n".join([NAMES_HEADER, "- reader: ana", "- list: Summer"])
+    assert _calls("what's on the list?", system=one) == [("get_list_details", {"list": "Summer"})]

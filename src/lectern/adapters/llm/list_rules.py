@@ -283,7 +283,11 @@ class ListRules:
         match = LIST_DETAILS.match(text)
         if not match:
             return []
-        name = _as_stored(_clean(match.group("name")), lists)
+        said = _clean(match.group("name"))
+        if _NO_NAME.match(said) and len(lists) != 1:
+            # "what's on the list?" with no list in view and several of theirs: which one.
+            return [lambda _: name_it("list", "show", lists).response(MODEL_ID)]
+        name = lists[0] if _NO_NAME.match(said) else _as_stored(said, lists)
         call = self.steps.call("get_list_details", list=name)
         return [lambda _: [call], lambda done: AIResponse(_list_reply(done), model=MODEL_ID)]
 
