@@ -14,9 +14,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
+from lectern.adapters.llm.list_pointing import with_the_book
 from lectern.adapters.llm.rule_replies import _summary
 from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.understanding.compound import clauses
+from lectern.adapters.understanding.list_told import list_told
 from lectern.adapters.understanding.mentions import names_from_prompt, with_name
 from lectern.adapters.understanding.referents import _NoReferent
 from lectern.adapters.understanding.scaffold import Done as _Done
@@ -77,6 +79,7 @@ class CompoundReading:
             while index < len(parts) - 1:
                 index += 1
                 part = _on_the_list(parts[index], listed)
+                part = with_the_book(part) if index else part
                 try:
                     sub = self._plan(part, history, seen, available, referent, nested=True)
                 except _NoReferent:
@@ -97,8 +100,12 @@ class CompoundReading:
                     # "I loved Dune, show me more like it" (or "I adored Gilead, now ..."): a
                     # verdict that asks for nothing names the book a later "it" means.
                     verdict = None if last else self._verdict_on(part)
-                    if verdict is not None:
-                        referent = verdict
+                    # "this is on my Spooky list by mistake, please take it off": the telling
+                    # names the list a later part takes "it" off.
+                    told = None if last else list_told(part, names_from_prompt(seen))
+                    listed = told or listed
+                    if verdict is not None or told is not None:
+                        referent = verdict or referent
                         continue
                     if joined or last:
                         return []

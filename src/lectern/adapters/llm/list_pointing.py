@@ -26,6 +26,12 @@ _DESTINATION = re.compile(r"\b(?:to|onto|into|on|in)\s+\S", re.I)
 _TAKING = re.compile(r"^(?:remove|take|drop|pull|get|yank)\b", re.I)
 _SOURCE = re.compile(r"\b(?:from|off|out\s+of)\s+\S", re.I)
 _A_LIST = re.compile(r"\blists?\b", re.I)
+_NO_OBJECT = re.compile(
+    r"^(?P<verb>(?:please\s+)?(?:remove|take|drop|pull|add|put|pop|stick|save))\s+"
+    r"(?=(?:from|off|out\s+of|to|onto|into|on)\s)",
+    re.I,
+)
+"""A later part's verb with its book unsaid ("..., 5 stars and remove from Reading now")."""
 
 
 def on_the_list(part: str, listed: str | None) -> str:
@@ -44,3 +50,11 @@ def on_the_list(part: str, listed: str | None) -> str:
         # "add X to Summer, take Emma off": off the list just named.
         part = re.sub(r"\s+(?:off|out)\W*$", "", part) + f" off the {listed} list"
     return part
+
+
+def with_the_book(part: str) -> str:
+    """A later part whose book is unsaid, with "it" (the book an earlier part named) in.
+
+    "I finished it, 5 stars and please remove from Reading now": the removal is of that book.
+    """
+    return _NO_OBJECT.sub(lambda m: f"{m.group('verb')} it ", part)

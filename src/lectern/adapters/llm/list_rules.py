@@ -151,6 +151,11 @@ _BOOK_MOVES = re.compile(
     re.I,
 )
 """A book said to leave or join a list ("Kindred can come off Gifts now"): one of theirs."""
+_CLAUSE_BEFORE = re.compile(
+    r"^.*[,;.!?]\s+(?:(?:so|and|but|then|now)\s+)*(?=(?:it|this|that)(?:\s+(?:one|book))?$)",
+    re.I,
+)
+"""What was told before a clause whose subject is "it" ("I loved it, so it can ...")."""
 
 
 def _theirs_exactly(said: str, lists: Sequence[str]) -> str | None:
@@ -278,7 +283,11 @@ class ListRules:
         match = LIST_DETAILS.match(text)
         if not match:
             return []
-        name = _as_stored(_clean(match.group("name")), lists)
+        said = _clean(match.group("name"))
+        if _NO_NAME.match(said) and len(lists) != 1:
+            # "what's on the list?" with no list in view and several of theirs: which one.
+            return [lambda _: name_it("list", "show", lists).response(MODEL_ID)]
+        name = lists[0] if _NO_NAME.match(said) else _as_stored(said, lists)
         call = self.steps.call("get_list_details", list=name)
         return [lambda _: [call], lambda done: AIResponse(_list_reply(done), model=MODEL_ID)]
 
@@ -480,5 +489,7 @@ class ListRules:
         if match is None or target is None:
             return []
         tool = "remove_from_list" if match["off"] else "add_to_list"
-        book = it(BY_WRITER_AFTER.sub("", _clean(match["book"])))
+        # "I finished The Martian and loved it, so it can come off ...": the clause's subject.
+        subject = _CLAUSE_BEFORE.sub("", match["book"]) or match["book"]
+        book = it(BY_WRITER_AFTER.sub("", _clean(subject)))
         return self.steps.single(self.steps.call(tool, list=target, book=book))

@@ -46,6 +46,7 @@ from lectern.adapters.llm.rule_steps import MODEL_ID, BookSteps
 from lectern.adapters.llm.same_change import (
     first_stage,
     nothing_to_repeat,
+    rated_next,
     same_for,
     with_another_book,
 )
@@ -79,7 +80,7 @@ from lectern.adapters.understanding.off_topic import off_topic
 from lectern.adapters.understanding.referents import (
     _NoReferent,
     book_resolver,
-    shown_list,
+    list_in_view,
     which_book,
 )
 from lectern.adapters.understanding.request_frames import unframed
@@ -91,7 +92,9 @@ from lectern.adapters.understanding.ruled_out import (
 )
 from lectern.adapters.understanding.said_before import sentence_with_it, title_said_before
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
+from lectern.adapters.understanding.scaffold import ASKING_U as _ASKING_U
 from lectern.adapters.understanding.scaffold import POLITE, Step
+from lectern.adapters.understanding.scaffold import WISH as _WISH
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.adapters.understanding.spoken import tidied
@@ -122,17 +125,7 @@ _LEAD_FILLER = re.compile(
     re.I,
 )
 """Words that lead a request without being it ("ok add it to ...", "so what about ...")."""
-_WISH = re.compile(
-    r"^(?:i'?d|i\s+would)\s+(?:like|love)\s+(?:you\s+)?to\s+(?!know\b)|"
-    r"^i\s+(?:want|need)\s+you\s+to\s+|^let'?s\s+",
-    re.I,
-)
-"""A wish that leads a book request ("I'd like to begin a new list ..."): not the request."""
 _PLEASE = re.compile(r"\b(?:pls|plz|pleas)\b", re.I)
-_ASKING_U = re.compile(
-    r"^(?:please\s+)?(?:can|could|would|will)\s+(?:u|ya|yu)\s+(?:please\s+)?(?=\S)", re.I
-)
-"""A request asked with "u" for "you" ("could u chuck X onto Y"): not the request's words."""
 WORKSPACE_ACTIONS = frozenset(
     {
         "create_task",
@@ -356,10 +349,10 @@ class RulePolicy(CompoundReading):
         # "add X... wait, it's there. ok then add Y": only the request settled on.
         names = names_from_prompt(system)
         text = without_more(retracted(settled_value(text, names.of("list"))))
-        shown = shown_list(history)
-        if shown and not nested and not _names_any(text, names.of("list")):
-            # Just after a list was shown, "take Emma off it" (or off no list said) means it.
-            text = _on_the_list(text, shown[0])
+        in_view = list_in_view(history)
+        if in_view and not nested and not _names_any(text, names.of("list")):
+            # Just after a list was shown (or made), "take Emma off it" (or off none) means it.
+            text = _on_the_list(text, in_view)
         if self.layer is not None and names_workspace_thing(text, system):
             # "tell me about the runbook task" names a task: not a book question.
             plan.steps.extend(self._missed(text, system, available, it, history))
@@ -434,6 +427,7 @@ class RulePolicy(CompoundReading):
         return (
             with_another_book(text, history, titles, plan, self._call)
             or same_for(text, history, titles, plan, self._call)
+            or rated_next(text, history, titles, plan, self._call)
             or nothing_to_repeat(text, history, titles, plan)
             or []
         )

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from lectern.adapters.llm.book_compound import BOOK_ACTIONS
+from lectern.adapters.understanding.compound import rated
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.scaffold import Done
 from lectern.domain.assistant import Message, ToolCall
@@ -30,6 +31,8 @@ _SAME_FOR = re.compile(
     re.I,
 )
 """The last change again for another book ("same for Holes", "do the same with Emma")."""
+_AND_THEN = re.compile(r"^(?:(?:and|&|plus|then|also)\s+)?(?P<rest>.+)$", re.I)
+"""A message that goes on from the last one ("and Mort 5"; its "and" may be read off)."""
 
 Planner = Callable[[str, Sequence[Message]], list[ToolCall]]
 """The change calls a message (read with the talk before it) asks for, or []."""
@@ -77,6 +80,29 @@ def same_for(
         return []
     before = plan(history[last].content, history[:last])
     return _again(before, found.group("other").strip(), call)[len(before) :]
+
+
+def rated_next(
+    text: str,
+    history: Sequence[Message],
+    is_title: Callable[[str], bool],
+    plan: Planner,
+    call: Caller,
+) -> list[ToolCall]:
+    """After a rating, "and Mort 5" rates another book with its own stars, or [].
+
+    The verb is the last message's: only when that one rated a book, and only for a
+    catalog title.
+    """
+    found = _AND_THEN.match(text.strip())
+    book_stars = rated(found.group("rest")) if found else None
+    if book_stars is None or not is_title(book_stars[0]):
+        return []
+    last = max((i for i, m in enumerate(history) if m.role == "user"), default=-1)
+    before = plan(history[last].content, history[:last]) if last >= 0 else []
+    if not before or any(c.name != "rate_book" for c in before):
+        return []
+    return [call("rate_book", book=book_stars[0], stars=book_stars[1])]
 
 
 def nothing_to_repeat(

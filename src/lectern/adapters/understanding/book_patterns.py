@@ -106,6 +106,8 @@ _QUOTED = r"[\"'‘“][^\"'’”]+[\"'’”]"
 NAME_SHOULD_BE = re.compile(
     rf"(?:\blist\s+(?P<old1>{_QUOTED}|[\w'’&-]+)|(?P<old2>{_QUOTED}|[\w'’&-]+)\s+list)\s+"
     r"should\s+(?:really\s+)?(?:be|say|read)\s+(?!in\b|under\b|listed\b|on\b|by\b)"
+    # "the Autumn list should be removed": what is done to it, no name
+    r"(?!(?:deleted|removed|binned|trashed|scrapped|erased|gone|emptied|cleared)\W*$)"
     r"(?:(?:called|named|spelt|spelled)\s+)?(?P<new>.+?)\W*$",
     re.I,
 )

@@ -18,7 +18,11 @@ from lectern.adapters.understanding.book_patterns import (
     REASON_AFTER,
     REASON_WORDS,
 )
-from lectern.adapters.understanding.corrections import correction_of, without_shown_people
+from lectern.adapters.understanding.corrections import (
+    correction_of,
+    without_shown_people,
+    without_wrong_language,
+)
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
 from lectern.adapters.understanding.referents import _NoReferent
@@ -47,6 +51,12 @@ _REQUEST_WORDS = re.compile(
 _TITLED_IT = re.compile(r"(?<=[^\s.!?]\s)It\b(?!['’])")
 """A capital "It" inside a sentence: not after a sentence's end, nor "It's"."""
 _DELETE_WORDS = re.compile(r"\b(?:delete|get\s+rid\s+of|trash|bin|erase|scrap)\b", re.I)
+_GOES = re.compile(
+    r"\b(?:must|should|can|could|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|will)\s+"
+    r"(?:now\s+)?be\s+(?:deleted|removed|binned|trashed|scrapped|erased)\b",
+    re.I,
+)
+"""What goes said as the subject ("the list Summer reading must be deleted")."""
 _JUDGED = re.compile(r"^(?P<book>.+?)\s+(?:was|is|were)\s+(?!by\b|in\b|on\b|about\b)\w", re.I)
 """A verdict on a book ("X was wonderful"): the book stands before the verb."""
 _PLURAL = re.compile(r"(?:these|those|them)(?:\s+(?:books|ones))?|all of them|both", re.I)
@@ -77,6 +87,8 @@ _HOW_MANY = re.compile(
     re.I,
 )
 """How many read-alikes are asked for ("ten things in the same vein")."""
+_HOW_MANY_AFTER = re.compile(rf"[,;:-]\s*(?:give\s+me\s+)?{NUMBER}\s+of\s+(?:them|those)\b", re.I)
+"""How many, said after the request ("similar books to X, 10 of them")."""
 _WORD = r"(?:(?!I['’](?:m|ve|d|ll)\b)[A-Z][\w'’-]*|\d+)"
 """A title's word: capitalised or a number; "I'm" is the reader speaking, never a title's."""
 _TITLE = re.compile(
@@ -428,8 +440,8 @@ def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[To
         return None
     fields, span = found
     rest = text if span is None else text[: span[0]] + " " + text[span[1] :]
-    rest = without_shown_people(
-        _WRONG_VALUE.sub(" ", CORRECTION_LABEL.sub("", LABEL.sub("", rest)))
+    rest = without_wrong_language(
+        without_shown_people(_WRONG_VALUE.sub(" ", CORRECTION_LABEL.sub("", LABEL.sub("", rest))))
     )
     title = title_in(rest)
     if title is not None and title.isdigit():
@@ -444,6 +456,8 @@ def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[To
         book = it("it")
     elif rest == rest.casefold() and core:
         book = core  # "persuasion's author should be ...": no capital marks the title
+    elif not core:
+        book = it("it")  # "language should be english": only the field and its value
     else:
         book = None
     if book is None or book == "it":
@@ -468,7 +482,11 @@ def plan_books(
             book = it("it")
             if book == "it":
                 return name_it("book", "look up")
-        counted = _HOW_MANY.search(text) if intent == "similar_books" else None
+        counted = (
+            _HOW_MANY.search(text) or _HOW_MANY_AFTER.search(text)
+            if intent == "similar_books"
+            else None
+        )
         if counted is not None:
             return [call(intent, book=book, limit=number(counted.group("n"), 5))]
         return [call(intent, book=book)]
@@ -505,9 +523,11 @@ def plan_books(
             rest = rest[: note.start()]
         # "..., we swapped it for something else": a reason after a comma is no part of it.
         rest = REASON_AFTER.sub("", rest)
-        book = _book(rest, it)
-        if book is None and intent == "remove_from_list" and _DELETE_WORDS.search(text):
-            # "delete 'Book club'" names a list and no book: the list itself goes.
+        goes = _GOES.search(rest)
+        book = _book(_GOES.sub(" ", rest), it)
+        if book is None and intent == "remove_from_list" and (_DELETE_WORDS.search(text) or goes):
+            # "delete 'Book club'" (or "the list X must be deleted") names a list and no
+            # book: the list itself goes.
             return [call("delete_list", list=chosen)]
         if book is None:
             return name_it("book", "add" if intent == "add_to_list" else "remove")

@@ -74,7 +74,7 @@ _SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", re.I)
 _NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
-def _rated(segment: str) -> tuple[str, int] | None:
+def rated(segment: str) -> tuple[str, int] | None:
     """A book and its stars said in one piece ("Lolita 3 stars", "3 for The Road")."""
     segment = segment.strip(" .!")
     found = _BOOK_THEN_STARS.match(segment) or _STARS_FOR_BOOK.match(segment)
@@ -100,21 +100,21 @@ def ratings_run(text: str) -> list[tuple[str, int]]:
     pending = ""
     for index, piece in enumerate(pieces):
         joint = joints[index - 1] if index else ""
-        if _rated(f"{pending}{piece}") is not None:
+        if rated(f"{pending}{piece}") is not None:
             said.append(f"{pending}{piece}")
             pending = ""
-        elif said and not pending and _rated(f"{said[-1]}{joint}{piece}") is not None:
+        elif said and not pending and rated(f"{said[-1]}{joint}{piece}") is not None:
             said[-1] = f"{said[-1]}{joint}{piece}"  # "2 for War" + "Peace": one title
         elif index < len(joints):
             pending = f"{pending}{piece}{joints[index]}"  # "War" of "War and Peace 5"
         else:
             return []
-    rated = [found for found in map(_rated, said) if found is not None]
-    if pending or len(rated) < 2:
+    read = [found for found in map(rated, said) if found is not None]
+    if pending or len(read) < 2:
         return []
     if lead is None and not re.search(r"\bstars?\b", text, re.I):
         return []  # without "rate" or "give", only the word "stars" says these are ratings
-    return rated
+    return read
 
 
 def clauses(text: str) -> list[str]:

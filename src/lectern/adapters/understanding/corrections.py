@@ -19,10 +19,10 @@ _YEAR_WORDS = re.compile(
 _SHOWN = re.compile(
     r"\b(?:says?|shows?|lists?|listed|has|have|had|displays?|not|isn'?t|wasn'?t|instead\s+of|"
     r"rather\s+than|down|marked|filed|tagged|catalogued|cataloged|showing|shown|labell?ed)\s+"
-    r"(?:it\s+as\s+|as\s+|it\s+was\s+)?$",
+    r"(?:it\s+as\s+|as\s+|it\s+was\s+|in\s+)?$",
     re.I,
 )
-"""The words before a value the record shows, the wrong one."""
+"""The words before a value the record shows, the wrong one ("isn't in French")."""
 _LANGUAGE_WORDS = re.compile(
     r"\b(?:language|written\s+in|listed\s+as|should\s+be|it'?s\s+(?:a|an|in)|is\s+(?:a|an|in)|"
     r"originally\s+in|translated\s+from|"
@@ -64,16 +64,32 @@ def year_of(text: str) -> int | None:
     return int(right[0].group(0)) if right else None
 
 
+def _languages(text: str) -> tuple[list[re.Match[str]], list[re.Match[str]]]:
+    """The language names a message says: those not marked as the record's, and those marked."""
+    said = [w for w in re.finditer(r"[A-Za-z]+", text) if w.group(0).casefold() in LANGUAGE_NAMES]
+    shown = [w for w in said if _SHOWN.search(text[: w.start()])]
+    return [w for w in said if w not in shown], shown
+
+
 def language_of(text: str) -> str | None:
-    """The language a correction names, as written ("it's a Russian novel" -> Russian)."""
-    if not _LANGUAGE_WORDS.search(text):
+    """The language a correction names, as written ("it's a Russian novel" -> Russian).
+
+    Two languages set against each other ("X isn't in French, it's English", "x is english
+    not french") say a correction by themselves: the one not denied is right.
+    """
+    named, shown = _languages(text)
+    if not _LANGUAGE_WORDS.search(text) and not shown:
         return None
-    named = [
-        w
-        for w in re.finditer(r"[A-Za-z]+", text)
-        if w.group(0).casefold() in LANGUAGE_NAMES and not _SHOWN.search(text[: w.start()])
-    ]
     return named[0].group(0).capitalize() if len(named) == 1 else None
+
+
+def without_wrong_language(text: str) -> str:
+    """The message without the languages it denies ("..., not french"): they are no title."""
+    for wrong in reversed(_languages(text)[1]):
+        before = _SHOWN.search(text[: wrong.start()])
+        start = before.start() if before is not None else wrong.start()
+        text = text[:start].rstrip(" ,") + " " + text[wrong.end() :]
+    return text
 
 
 _NAME = rf"[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|{_PARTICLE}))*"

@@ -101,12 +101,13 @@ def _anchored(core: str, name: str) -> bool:
 
 def resolve(mention: str, names: Sequence[str], *, cutoff: float = CUTOFF) -> Resolution:
     """The stored name `mention` means, by fuzzy match of its content words."""
-    core = _core(mention)
-    if not core or not names:
-        return Resolution(None)
+    # A name said whole is meant even when its words are all filler ("my Reading list").
     for name in names:
         if utils.default_process(name) == utils.default_process(mention):
             return Resolution(name)
+    core = _core(mention)
+    if not core or not names:
+        return Resolution(None)
     scored = process.extract(
         core, list(names), scorer=fuzz.WRatio, processor=utils.default_process, limit=4
     )

@@ -20,6 +20,8 @@ _BOOK_ID = re.compile(r"book:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 _PAGE_BOOK = re.compile(r"on a book page.*?\(id ([0-9a-f-]{36})\)")
 _IT = re.compile(
     r"^(?:it|this|this book|that|that book|that one|this one|the book)$"
+    # "the year here is wrong", "the date on this page": the book in view
+    r"|^(?:(?:on\s+)?here|(?:on\s+)?(?:this|the)\s+page)$"
     # "that one you mentioned", "the book you suggested": the one the talk so far named
     r"|^(?:that|this|the)\s+(?:one|book|novel|title)\s+(?:you|u)\s+(?:just\s+)?"
     r"(?:mentioned|said|suggested|recommended|showed|listed|named|found|gave)\b.*$",
@@ -93,6 +95,26 @@ def shown_list(history: Sequence[Message]) -> tuple[str, list[str]] | None:
     return found.group("name"), rows
 
 
+_MADE_LIST = re.compile(
+    r"^(?:\d+\.|Done:)\s+(?:Create the reading list|Rename the list (?P<q0>['\"]).+?(?P=q0) to)\s+"
+    r"(?P<q>['\"])(?P<name>.+?)(?P=q)",
+    re.M,
+)
+"""A list the last reply proposed (or, approved, made) or renamed to, in the preview's words."""
+
+
+def list_in_view(history: Sequence[Message]) -> str | None:
+    """The list the last reply showed, else the one list it proposed to make or rename to.
+
+    After "create a list called Cosy", "add The Rosie Project to it" means Cosy.
+    """
+    shown = shown_list(history)
+    if shown is not None:
+        return shown[0]
+    made = {m.group("name") for m in _MADE_LIST.finditer(_last_reply(history) or "")}
+    return made.pop() if len(made) == 1 else None
+
+
 class _NoReferent(Exception):
     """'it' or 'this book' with nothing it can mean, or 'the Ishiguro one': ask, never guess."""
 
@@ -162,7 +184,7 @@ _BY_WRITER = re.compile(r"^the\s+(?P<who>[\w.'’-]+(?:\s+[\w.'’-]+)?)\s+(?:on
 knows the writer."""
 _THE_WRITER = re.compile(r"the\s+(?P<who>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?)")
 """A book said as "the" and a name ("the Hosseini"): a writer's, when the name is one."""
-_ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now)$", re.I)
+_ADVERB_AFTER = re.compile(r"[\s,]+(?:instead|too|as\s+well|also|then|now|itself)$", re.I)
 
 
 def _part_of(reference: str, title: str) -> bool:

@@ -11,6 +11,11 @@ from __future__ import annotations
 import re
 
 from lectern.adapters.understanding.layer import CHANGES, CUES
+from lectern.adapters.understanding.list_told import (
+    entry_not_list,
+    tells_a_list_holds,
+    unwanted_on_a_list,
+)
 from lectern.adapters.understanding.mentions import Names, find_in, names_from_prompt, resolve
 from lectern.adapters.understanding.slots import list_name_of
 
@@ -102,7 +107,12 @@ def ruled_out(text: str, names: Names) -> set[str]:
         # "a list called Gifts" that the reader does not have: only creating one fits, or
         # renaming one to it ("Summer should be called Beach").
         gone.update(set(_LIST_INTENTS) - ({"rename_list"} if _RENAME_CUE.search(text) else set()))
-    if not _DELETE_CUE.search(text):
+    if tells_a_list_holds(text) or unwanted_on_a_list(text):
+        # "this is on my Spooky list by mistake": what a list holds already is told, and
+        # nothing asks to put it there ("I don't want X on Travel" asks the opposite);
+        # "..., remove it" takes the book off, not the list.
+        gone.add("add_to_list")
+    if not _DELETE_CUE.search(text) or entry_not_list(text):
         gone.add("delete_list")
     if not _CREATE_CUE.search(text):
         gone.add("create_list")

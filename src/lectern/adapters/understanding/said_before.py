@@ -25,16 +25,24 @@ def title_said_before(
 ) -> str | None:
     """The catalog title `text` names before its first "it", or None.
 
-    A capitalised title is read as `title_in` reads one; in words written all in lower case,
+    A capitalised title is read as `title_in` reads one (the first such run the catalog
+    holds, past places and greetings); in words written all in lower case,
     the longest run of two words or more that the catalog holds ("lord of the flies").
     """
     pointer = _POINTER.search(text)
     if pointer is None or pointer.start() == 0:
         return None
     before = _WORD_EDGE.sub("", text[: pointer.start()])
-    named = title_in(before)
-    if named is not None and is_title(named):
-        return named
+    rest = before
+    while (named := title_in(rest)) is not None:
+        if is_title(named):
+            return named
+        # "... a podcast about Afghanistan and I would like to read Gilead. Could you put it
+        # ...": a place or a greeting said first, then the title.
+        at = rest.find(named)
+        if at < 0:
+            break
+        rest = rest[at + len(named) :]
     lowered = before.casefold()
     found = title_within(lowered, is_title) if len(lowered.split()) >= 2 else None
     return found

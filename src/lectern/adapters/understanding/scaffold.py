@@ -34,7 +34,22 @@ NUMBER = (
     r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a pair of|"
     r"a few)"
 )
-ASKING = re.compile(r"^(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
+ASKING = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could|would|will) you\s+(?:(?:possibly|kindly|perhaps|maybe)\s+)?)?"
+    r"(?:please\s+)?",
+    re.I,
+)
+"""How a request is asked ("could you possibly ..."): not the request's words."""
+ASKING_U = re.compile(
+    r"^(?:please\s+)?(?:can|could|would|will)\s+(?:u|ya|yu)\s+(?:please\s+)?(?=\S)", re.I
+)
+"""A request asked with "u" for "you" ("could u chuck X onto Y"): not the request's words."""
+WISH = re.compile(
+    r"^(?:i'?d|i\s+would)\s+(?:like|love)\s+(?:you\s+)?to\s+(?!know\b)|"
+    r"^i\s+(?:want|need)\s+you\s+to\s+|^let'?s\s+",
+    re.I,
+)
+"""A wish that leads a book request ("I'd like to begin a new list ..."): not the request."""
 POLITE = re.compile(r"[\s,]+(?:please|pls|plz|thanks|thank you)\W*$", re.I)
 QUOTES = "\"'“”‘’«»"
 

@@ -64,8 +64,12 @@ PURPOSE = (
 """Why a list is made ("to keep track", "so I can remember"): no part of its name."""
 _LIST_NAME = re.compile(
     r"\b(?:called|named|titled|name it|call it|with\s+the\s+(?:name|title)|"
-    r"by\s+the\s+name(?:\s+of)?|under\s+the\s+name)\s+(?P<name>.+?)(?=\s+(?:with|and|that|which|"
-    r"containing|for\s+(?:me|my)|"
+    r"by\s+the\s+name(?:\s+of)?|under\s+the\s+name|"
+    # "create a new list, the name is Poesia", "its name should be X"
+    r"(?:the|its)\s+name\s+(?:is|should\s+be|will\s+be|can\s+be))\s+(?P<name>.+?)"
+    r"(?=\s+(?:with|and|that|which|containing|"
+    # "named Neighbours Club for us": who the list is for ends its name
+    r"for\s+(?:me|my|(?-i:us|our|him|her|them|their))|"
     # "called Mum's picks to keep track": what the list is for ends its name ("Books to read"
     # is a name: reading is what a list's books are for, not why the list is made)
     rf"{PURPOSE})\b|[,.!?]|$)",

@@ -2,9 +2,10 @@
 
 People write "pls", "rn", "tbh", emoji for verbs ("❌ X from Y", "🗑️ the Y list"), an arrow
 for "to" ("rename A → B"), a book's writer and year in brackets after its title ("Stoner
-(Williams, 1965)"), whole frames of politeness before the request ("I'd be so grateful if
-you could ..."), and numbers inside titles as words ("catch twenty two"). None of it is
-the request: each is turned into what it stands for, or dropped.
+(Williams, 1965)"), a greeting or whole frames of politeness before the request ("Hi! I'd
+like to ...", "I'd be so grateful if you could ..."), and numbers inside titles as words
+("catch twenty two"). None of it is the request: each is turned into what it stands for, or
+dropped.
 """
 
 from __future__ import annotations
@@ -39,6 +40,15 @@ _POLITE_FRAME = re.compile(
     re.I,
 )
 """A courtesy that wraps the request ("I should be grateful if you would add ...")."""
+_GREETING_BEFORE_REQUEST = re.compile(
+    r"^(?:hi|hello|hey|hiya|good\s+(?:morning|afternoon|evening))(?:\s+there)?[\s,!.:;-]+"
+    r"(?=(?:i['’]?d\s+like|i\s+would\s+like|please|can\s+you|could\s+you|would\s+you|"
+    r"rate|give|add|put|remove|take|create|make|start|rename|delete|show|find|recommend|"
+    r"suggest|search|mark|close|assign)\b)",
+    re.I,
+)
+"""A greeting before the request ("Hi! I'd like to rate ..."); before anything else ("Hi!
+First time using this") it stays, the message's point."""
 _WRITER_IN_BRACKETS = re.compile(
     r"(?<=[\w'’.!?])\s*\((?:by\s+)?(?:[A-Z](?:[a-z'’-]|\.)[\w.'’-]*\s*){1,4}(?:,\s*\d{4})?\)"
     r"(?!\s*['’\"”])|"
@@ -60,7 +70,7 @@ def tidied(text: str) -> str:
     text = _CHAT.sub("", text)
     text = _POINTERS_TYPED.sub(lambda m: "this" if m["this"] else "that", text)
     text = _WRITER_IN_BRACKETS.sub("", text)
-    text = _POLITE_FRAME.sub("", text.strip())
+    text = _POLITE_FRAME.sub("", _GREETING_BEFORE_REQUEST.sub("", text.strip()))
     return " ".join(text.split())
 
 
