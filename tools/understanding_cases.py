@@ -17,20 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-TUNABLE = (
-    "dev",
-    "dev2",
-    "dev3",
-    "dev4",
-    "dev5",
-    "dev7",
-    "dev8",
-    "dev9",
-    "dev10",
-    "dev11",
-    "dev12",
-    "dev13",
-)
+from lectern.application.evaluation.understanding_splits import TUNING_SPLITS
+
+TUNABLE = TUNING_SPLITS
 
 
 def main() -> None:

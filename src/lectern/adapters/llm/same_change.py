@@ -46,6 +46,12 @@ def _again(calls: list[ToolCall], other: str, call: Caller) -> list[ToolCall]:
     return [*calls, *(call(c.name, **{**c.arguments, "book": other}) for c in calls)]
 
 
+def _last_calls(history: Sequence[Message], plan: Planner) -> list[ToolCall]:
+    """The calls the reader's last message asked for, read again with the talk before it."""
+    last = max((i for i, m in enumerate(history) if m.role == "user"), default=-1)
+    return plan(history[last].content, history[:last]) if last >= 0 else []
+
+
 def with_another_book(
     text: str,
     history: Sequence[Message],
@@ -75,10 +81,7 @@ def same_for(
     found = _SAME_FOR.match(text.strip())
     if found is None or not is_title(found.group("other")):
         return []
-    last = max((i for i, m in enumerate(history) if m.role == "user"), default=-1)
-    if last < 0:
-        return []
-    before = plan(history[last].content, history[:last])
+    before = _last_calls(history, plan)
     return _again(before, found.group("other").strip(), call)[len(before) :]
 
 
@@ -98,8 +101,7 @@ def rated_next(
     book_stars = rated(found.group("rest")) if found else None
     if book_stars is None or not is_title(book_stars[0]):
         return []
-    last = max((i for i, m in enumerate(history) if m.role == "user"), default=-1)
-    before = plan(history[last].content, history[:last]) if last >= 0 else []
+    before = _last_calls(history, plan)
     if not before or any(c.name != "rate_book" for c in before):
         return []
     return [call("rate_book", book=book_stars[0], stars=book_stars[1])]
@@ -119,9 +121,7 @@ def nothing_to_repeat(
     found = _SAME_FOR.match(text.strip())
     if found is None or not is_title(found.group("other")):
         return None
-    last = max((i for i, m in enumerate(history) if m.role == "user"), default=-1)
-    before = plan(history[last].content, history[:last]) if last >= 0 else []
-    if any(c.name in BOOK_ACTIONS and "book" in c.arguments for c in before):
+    if any(c.name in BOOK_ACTIONS and "book" in c.arguments for c in _last_calls(history, plan)):
         return None
     other = found.group("other").strip()
     return Clarification(

@@ -27,21 +27,9 @@ from lectern.adapters.understanding.intent_features import (
 )
 from lectern.adapters.understanding.intent_model import IntentModel
 from lectern.application.evaluation.understanding import split_file
+from lectern.application.evaluation.understanding_splits import TUNING_SPLITS
 
-DEV_POOLS = (
-    "dev",
-    "dev2",
-    "dev3",
-    "dev4",
-    "dev5",
-    "dev7",
-    "dev8",
-    "dev9",
-    "dev10",
-    "dev11",
-    "dev12",
-    "dev13",
-)
+DEV_POOLS = TUNING_SPLITS
 """The dev splits the packaged model is fitted on (the test splits are held out)."""
 SURFACES = ("assistant", "workspace")
 C = 16.0

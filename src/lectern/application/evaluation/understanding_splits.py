@@ -46,3 +46,6 @@ pool's (pool-v11, the same two: dev11 for tuning and test10 held out) and the tw
 (pool-v12, the same two: dev12 for tuning and test11 held out)."""
 SPLIT_CHOICES = (*SPLITS, *MORE_SPLITS, "all")
 """What `lectern evaluate understanding --split` takes."""
+TUNING_SPLITS = tuple(s for s in ("dev", *MORE_SPLITS) if s.startswith("dev") and s != "dev6")
+"""The dev splits with book assistant and workspace requests (dev6 has only guideline and KB
+questions): what the intent model is fitted on and what `tools/understanding_cases.py` runs."""
