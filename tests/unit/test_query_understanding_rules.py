@@ -117,6 +117,21 @@ def test_contradictory_languages_keep_the_written_in_one_and_say_why() -> None:
     assert "Spanish" not in plan.variations
 
 
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ("any good french novels that aren't in english?", "fr"),
+        ("books in spanish, not english please", "es"),
+        ("japanese novels, non english", "ja"),
+        ("novels in English that are not French", "en"),
+        ("something not in english", None),
+    ],
+)
+def test_a_language_said_not_to_be_wanted_is_no_filter(query: str, code: str | None) -> None:
+    # "aren't in english" was kept as the language written in (en): the opposite of asked.
+    assert RULES.plan(query).filters.language == code
+
+
 # --- years -------------------------------------------------------------------------------
 
 

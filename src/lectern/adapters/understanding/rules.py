@@ -209,6 +209,12 @@ class RuleBasedUnderstanding:
             after = [t.text for t in tokens[index + 1 : index + 4]]
             if after[:1] and after[0] in SETTING_WORDS:
                 continue
+            if _set_aside(tokens, index):
+                # "french novels that aren't in english": the language said not to be wanted
+                # is no filter (it was kept as the one written in); the other one is.
+                found.used.add(index)
+                found.notes.append(f"{token.text!r} is set aside (not asked for): no filter")
+                continue
             strength = 0
             if before in LANGUAGE_CUES or (after[:1] and after[0] in TRANSLATION_WORDS):
                 strength = 2  # "in Spanish", "English translations of ..."
@@ -378,3 +384,15 @@ class RuleBasedUnderstanding:
             variations.append(" ".join(categories))
         variations += authors
         return variations
+
+
+_DENIALS = frozenset(("not", "non", "no", "without", "arent", "isnt", "never", "except"))
+"""Words before a language (or its "in") that say it is not the one wanted."""
+
+
+def _set_aside(tokens: list[Token], index: int) -> bool:
+    """Whether the language at `index` is denied: "not english", "aren't in english"."""
+    before = [t.text for t in tokens[max(0, index - 2) : index]]
+    if before[-1:] and before[-1] in _DENIALS:
+        return True
+    return len(before) == 2 and before[1] in LANGUAGE_CUES and before[0] in _DENIALS
