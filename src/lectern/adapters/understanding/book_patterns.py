@@ -148,7 +148,12 @@ RATE = re.compile(
     r"(?:\s*(?:[:,.-]|and say|saying|with the review|review:?)\s*(?P<review>.+?))?\W*$",
     re.I,
 )
-RATE_ALT = re.compile(rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+{_STARS}\W*$", re.I)
+RATE_ALT = re.compile(
+    # "rate Holes a 3 — it was our last pick": the grade's article and a remark (no number in
+    # it) after a dash or comma are not the title's
+    rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+(?:an?\s+)?{_STARS}(?:\s*[—–,;.!-]\s+[^\d]*)?\W*$",
+    re.I,
+)
 _WRONG_WORDS = r"(?:wrong|incorrect|off|not\s+right|a\s+mistake|mistaken)"
 """What a record's wrong value is said to be; one list for both readings below."""
 _SAID_WRONG = rf"(?:(?:is|['’]s)\s+{_WRONG_WORDS}|isn['’]t\s+right)"

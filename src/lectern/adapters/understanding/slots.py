@@ -41,7 +41,7 @@ _STARS = re.compile(
     r"of\s+(?:5|five)(?=\s*(?:$|[,.;:!?)]|stars?\b|from\b|for\b)))",
     re.I,
 )
-_REMARK = r"(?:\W*$|\s*[,;.!-]\s+[^\d]*$)"
+_REMARK = r"(?:\W*$|\s*[,;.!—–-]\s+[^\d]*$)"
 """The end of a rating: nothing, or a remark with no number in it ("rate it 4, loved it")."""
 _STARS_BARE = re.compile(
     rf"(?:rating|rate|score)\b.*?\b(?P<n>[1-5])\b{_REMARK}|"
