@@ -116,6 +116,9 @@ _SET_ASIDE = re.compile(
 )
 """What a question sets aside ("if we email it instead of posting it"): a clause naming it is
 about something else."""
+_CHANNEL = re.compile(r"\b(?:over|via|through)\s+(\w+)", re.I)
+"""The way a quantity is carried ("a DNS reply over UDP"): a sentence stating the kind asked
+without naming it states another way's ("the DNS message ... 65535 bytes" of DNS over HTTPS)."""
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+")
 HELD_FLOOR = 0.25
 """A sentence that states the kind of quantity asked in a clause whose subject names the
@@ -343,6 +346,9 @@ class GuidelineRulePolicy:
         set_aside = frozenset(
             t for found in _SET_ASIDE.finditer(question) for t in question_terms(found.group(1))
         )
+        channel = frozenset(
+            t for found in _CHANNEL.finditer(question) for t in question_terms(found.group(1))
+        )
 
         scored: list[_Scored] = []
         for candidate in candidates:
@@ -384,8 +390,9 @@ class GuidelineRulePolicy:
                 ) and not any(covers_term(stating, t) for t in set_aside)
                 if holder and thing and not named:
                     bonus -= HOLDER_COST
-                elif (share >= KIND_FLOOR and met) or (
-                    held_here and share >= HELD_FLOOR and unknown <= own * counted
+                elif all(covers(candidate.words, t) for t in channel) and (
+                    (share >= KIND_FLOOR and met)
+                    or (held_here and share >= HELD_FLOOR and unknown <= own * counted)
                 ):
                     # It states the kind of quantity asked, of the thing asked about: it
                     # answers though the question's other words are not all its own.
