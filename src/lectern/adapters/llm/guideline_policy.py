@@ -28,6 +28,7 @@ from lectern.adapters.llm.guideline_sentences import (
 )
 from lectern.adapters.llm.guideline_sentences import candidates as pair_candidates
 from lectern.adapters.llm.guideline_sentences import covers as covers_term
+from lectern.adapters.understanding.circumstances import told_around
 from lectern.adapters.understanding.permission import asks_permission
 from lectern.adapters.understanding.quantity import (
     BOUND,
@@ -115,6 +116,9 @@ _SET_ASIDE = re.compile(
 )
 """What a question sets aside ("if we email it instead of posting it"): a clause naming it is
 about something else."""
+_CHANNEL = re.compile(r"\b(?:over|via|through)\s+(\w+)", re.I)
+"""The way a quantity is carried ("a DNS reply over UDP"): a sentence stating the kind asked
+without naming it states another way's ("the DNS message ... 65535 bytes" of DNS over HTTPS)."""
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+")
 HELD_FLOOR = 0.25
 """A sentence that states the kind of quantity asked in a clause whose subject names the
@@ -281,6 +285,16 @@ class GuidelineRulePolicy:
         synonyms = self._synonyms(terms, candidates, [item[4] for item in scored[:SYNONYM_DEPTH]])
         if synonyms:
             scored = self._scored(question, candidates, terms, said_as, synonyms)
+        circumstantial = _circumstantial(question, terms)
+        if circumstantial:
+            # The order stays the whole message's (its statements say which thing is meant);
+            # whether the first answers is read without the statements it does not hold.
+            apart = self._scored(question, candidates, terms, said_as, synonyms, circumstantial)
+            share_of = {id(item[4]): item[1] for item in apart}
+            scored = [
+                (score, max(share, share_of[id(c)]), own, matched, c)
+                for score, share, own, matched, c in scored
+            ]
         if scored[0][1] < self.min_coverage:
             # Still refused: meaning may find the sentence that says it otherwise.
             scored = self._by_meaning(question, scored, wants_number(question))
@@ -293,10 +307,12 @@ class GuidelineRulePolicy:
         terms: Sequence[str],
         said_as: SaidAs,
         synonyms: dict[str, frozenset[str]],
+        circumstantial: frozenset[str] = frozenset(),
     ) -> list[_Scored]:
         """Every candidate scored by the question's words it and its passage cover, best first.
 
-        `synonyms`: question word -> the passages' words that stand for it.
+        `synonyms`: question word -> the passages' words that stand for it; `circumstantial`:
+        words of the asker's statements, counted only where the passage holds them.
         """
 
         def covers(words: frozenset[str], term: str) -> bool:
@@ -330,6 +346,9 @@ class GuidelineRulePolicy:
         set_aside = frozenset(
             t for found in _SET_ASIDE.finditer(question) for t in question_terms(found.group(1))
         )
+        channel = frozenset(
+            t for found in _CHANNEL.finditer(question) for t in question_terms(found.group(1))
+        )
 
         scored: list[_Scored] = []
         for candidate in candidates:
@@ -340,9 +359,15 @@ class GuidelineRulePolicy:
                 measured |= {unit_dimension(w) for w in WORD.findall(candidate.text)} - {None}
             met = frozenset(t for t, kinds in dimensional.items() if kinds & measured)
             matched = frozenset(t for t in thing if covers(candidate.words, t)) | met
-            own = sum(weight[t] for t in matched) / total
+            # The asker's circumstances count where the passage holds them, never against it.
+            counted = total - sum(
+                weight[t]
+                for t in circumstantial
+                if t not in matched and not covers(candidate.passage_words, t)
+            )
+            own = sum(weight[t] for t in matched) / counted
             context = sum(weight[t] for t in thing if covers(candidate.passage_words, t))
-            context = (context + sum(weight[t] for t in met)) / total
+            context = (context + sum(weight[t] for t in met)) / counted
             share = SENTENCE_SHARE * own + (1 - SENTENCE_SHARE) * context
             bonus = 0.0
             if number_wanted and _NUMBER.search(candidate.text):
@@ -365,8 +390,9 @@ class GuidelineRulePolicy:
                 ) and not any(covers_term(stating, t) for t in set_aside)
                 if holder and thing and not named:
                     bonus -= HOLDER_COST
-                elif (share >= KIND_FLOOR and met) or (
-                    held_here and share >= HELD_FLOOR and unknown <= own * total
+                elif all(covers(candidate.words, t) for t in channel) and (
+                    (share >= KIND_FLOOR and met)
+                    or (held_here and share >= HELD_FLOOR and unknown <= own * counted)
                 ):
                     # It states the kind of quantity asked, of the thing asked about: it
                     # answers though the question's other words are not all its own.
@@ -485,6 +511,18 @@ class GuidelineRulePolicy:
             sum(by_text.get(t, 0.0) for t in c.halves) / 2 if c.pair else by_text.get(c.text, 0.0)
             for c in candidates
         ]
+
+
+def _circumstantial(question: str, terms: Sequence[str]) -> frozenset[str]:
+    """The question's words that only its statements hold (`told_around`), not its asking.
+
+    None when the asking sentences name no thing of their own in words ("401 or 403?" asks
+    which of two codes fits the case the statements tell).
+    """
+    asking, told = told_around(question)
+    if all(t.isdigit() for t in _subject_terms(asking)):
+        return frozenset()
+    return frozenset(question_terms(told)) & frozenset(terms) - frozenset(question_terms(asking))
 
 
 def _holder(text: str, said_as: SaidAs = ()) -> frozenset[str]:

@@ -35,7 +35,9 @@ ASKS_FOR: tuple[tuple[re.Pattern[str], frozenset[str | None]], ...] = (
     (re.compile(r"\b(time-?outs?|idle|inactivity|time limits?)\b"), frozenset({"time"})),
     (re.compile(r"\b(characters?|chars?)\b"), frozenset({"char"})),
     (
-        re.compile(r"\b(bits?|bytes?|octets?|entropy|strength|random(ness)?)\b"),
+        re.compile(
+            r"\b(bits?|bytes?|octets?|entropy|strength|random(ness)?|sizes?)\b|\bhow (big|large)\b"
+        ),
         frozenset({"size"}),
     ),
     (
@@ -69,6 +71,8 @@ DIMENSION_WORDS: dict[str, frozenset[str | None]] = {
     "characters": frozenset({"char"}),
     "digits": frozenset({"digit"}),
     "short": frozenset({"char", "size", "digit"}),
+    "big": frozenset({"size"}),
+    "large": frozenset({"size"}),
     "strength": frozenset({"size"}),
     "entropy": frozenset({"size"}),
     "random": frozenset({"size"}),
