@@ -91,7 +91,6 @@ def test_a_book_change_spoken_of_but_not_asked_is_not_asked(said: str) -> None:
         "I'm going to close the drill tomorrow",
         "once the runbook is reviewed, close it",
         "alice asked me to close the drill",
-        "alice will close the drill",
         "bob finished the hunt last week",
         "yesterday I asked you to close the drill",
         "I never asked you to close the drill",
@@ -124,6 +123,11 @@ def test_one_change_asked_beside_such_a_clause_is_made(said: str, tool: str) -> 
         "if you can, close the drill",
         "I'm going to need you to add Dune to TBR",
         "add Dune to TBR please",
+        # a value said as it should be, after a mistake owned; another's future is an assignment
+        "i made a typo, the list 'Horor' should be 'Horror'",
+        "I put the wrong date, the drill should be due friday",
+        "alice will do this",
+        "bob is going to take the hunt",
     ],
 )
 def test_a_plain_request_is_asked(said: str) -> None:

@@ -5,15 +5,16 @@ People mention a change they do not want made: they rule it out ("don't add The 
 yesterday", "Rebecca is already on Travel", "my friend gave it 5 stars"), ask whether to make
 it ("should I give it 5 stars?", "do I need to close the patch task?"), plan or suppose it
 ("if I finish it I'll add it to Read", "maybe close the runbook later"), pass on someone
-else's wish ("my sister wants it on her list", "alice will close the drill") or recall an
+else's wish ("my sister wants it on her list", "alice asked me to close it") or recall an
 earlier request ("yesterday I asked you to add Dune"). The matchers read the verb and the
 book or task and propose the change anyway: a wrong action, the worst thing the rules do.
 
 `not_asked(text)` reads the message clause by clause. A clause is *unasked* when it has one
 of those constructs; it is *asked* when it names a change plainly (an imperative, "please",
-"can you", "I'd like") without one. The message is not asked when some clause is unasked
-and none is asked, so "don't add Kindred, add Beloved instead" and "Rebecca is already on
-Travel, so please add Dracula to it" still make their one change. The front
+"can you", "I'd like", or a value said as it should be) without one. The message is not
+asked when some clause is unasked and none is asked, so "don't add Kindred, add Beloved
+instead" and "Rebecca is already on Travel, so please add Dracula to it" still make their
+one change. Another's future ("alice will do this") is an assignment, so not here. The
 (`rule_policy.py`) then asks whether the change is wanted instead of proposing it.
 """
 
@@ -30,7 +31,7 @@ _CHANGE = (
 _CHANGE_WORD = re.compile(rf"\b{_CHANGE}\b", re.I)
 
 _PAST = (
-    r"(?:added|renamed|rated|gave|deleted|removed|created|made|assigned|reassigned|"
+    r"(?:added|renamed|rated|gave|deleted|removed|created|assigned|reassigned|"
     r"commented|put|took|closed|resolved|started|moved|changed|set|marked|dropped|asked|told)"
 )
 
@@ -76,7 +77,7 @@ _UNASKED = [
     re.compile(
         r"^(?:(?:my|our|his|her|their)\s+\w+(?:\s+\w+)?|(?!i\b|we\b|you\b|please\b|pls\b|"
         r"just\b|also\b|now\b|then\b|and\b|so\b)[a-z]+)\s+(?:wants?|asked\s+(?:me|us)|said|"
-        r"says|thinks?|told\s+(?:me|us)|will|would\s+like|is\s+going\s+to|suggested)\b",
+        r"says|thinks?|told\s+(?:me|us)|would\s+like|suggested)\b",
         re.I,
     ),
     # Done before, or already so: "... yesterday", "Rebecca is already on Travel".
@@ -96,6 +97,8 @@ _UNASKED = [
 ]
 
 _ASKED = re.compile(
+    # a value said as it should be ("the list 'Horor' should be 'Horror'") is a correction
+    r"\bshould\s+(?:be|say|read)\b|"
     rf"^(?:(?:ok|okay|so|and|then|but|now|just|also|instead|pls|please|kindly|"
     rf"can\s+you|could\s+you|would\s+you|will\s+you|i'?d\s+like\s+(?:you\s+)?to|"
     rf"i\s+want\s+(?:you\s+)?to)\s+)*{_CHANGE}\b",
