@@ -128,6 +128,17 @@ def test_one_change_asked_beside_such_a_clause_is_made(said: str, tool: str) -> 
         "I put the wrong date, the drill should be due friday",
         "alice will do this",
         "bob is going to take the hunt",
+        # a clause that opens with the change, whatever reason follows it
+        "ok remove dune from travel i already watched the film",
+        "take Rebecca off TBR we already read it last month",
+        "comment on the hunt that the logs are from last week",
+        # asked as whether it may be done, or as a wish for the book
+        "would it be ok to mark the drill as complete?",
+        "is it possible to remove Dune from Travel? I already have it",
+        "my sister told me about Dune - could it go on TBR?",
+        "I finished Dune yesterday. I would like to give it five stars.",
+        "Dune shouldn't be on Travel, I read it last year",
+        "I finished Dune last night, so it can come off TBR",
     ],
 )
 def test_a_plain_request_is_asked(said: str) -> None:

@@ -26,7 +26,7 @@ _CHANGE = (
     r"(?:add|adding|put|putting|stick|include|remove|removing|take|drop|delete|deleting|"
     r"rename|renaming|rate|rating|give|giving|create|creating|make|making|start|starting|"
     r"close|closing|complete|mark|assign|assigning|reassign|comment|block|resolve|set|move|"
-    r"change|update|fix|correct|bump|push|reopen)"
+    r"change|update|fix|correct|bump|push|reopen|finish|note|lower|raise)"
 )
 _CHANGE_WORD = re.compile(rf"\b{_CHANGE}\b", re.I)
 
@@ -58,7 +58,7 @@ _UNASKED = [
     # Whether to make it: "should I ...", "do you think I should ...", "do I need to ...".
     re.compile(
         r"^(?:(?:so|and|but|remind\s+me)\s+)?(?:should\s+(?:i|we)|shall\s+we|"
-        r"do\s+you\s+think|would\s+(?!you\b|u\b|ya\b|it\s+be\s+possible)\w+|"
+        r"do\s+you\s+think|would\s+(?!you\b|u\b|ya\b|it\s+be\s+\w+\s+to\b)\w+|"
         r"is\s+it\s+(?:a\s+good\s+idea|worth|wise|ok|okay)|what\s+would\s+happen|"
         r"do\s+(?:i|we)\s+(?:need|have)\s+to|did\s+(?:i|we|you|anyone)|"
         r"have\s+(?:i|we|you)\b)",
@@ -97,11 +97,21 @@ _UNASKED = [
 ]
 
 _ASKED = re.compile(
-    # a value said as it should be ("the list 'Horor' should be 'Horror'") is a correction
-    r"\bshould\s+(?:be|say|read)\b|"
     rf"^(?:(?:ok|okay|so|and|then|but|now|just|also|instead|pls|please|kindly|"
-    rf"can\s+you|could\s+you|would\s+you|will\s+you|i'?d\s+like\s+(?:you\s+)?to|"
-    rf"i\s+want\s+(?:you\s+)?to)\s+)*{_CHANGE}\b",
+    rf"can\s+you|could\s+you|would\s+you|will\s+you|"
+    rf"(?:is|would)\s+it\s+be\s+(?:possible|ok|okay|alright|fine)\s+to|is\s+it\s+possible\s+to|"
+    rf"i(?:'d|\s+would)\s+(?:like|love)\s+(?:you\s+)?to|i\s+want\s+(?:you\s+)?to)\s+)*{_CHANGE}\b",
+    re.I,
+)
+"""A clause that opens with the change asked ("take gilead out, we already did it")."""
+
+_ASKED_ANYWHERE = re.compile(
+    # a value said as it should be ("the list 'Horor' should be 'Horror'") is a correction;
+    # "could it go on ...", "so it can come off ...", "X shouldn't be on Read": a wish for it
+    r"\bshould\s+(?:be|say|read)\b|"
+    r"\b(?:could|can|may)\s+(?:it|this|that|they)\s+(?:go|come\s+(?:off|out)|be\s+\w+ed)\b|"
+    r"\b(?:it|this|that|they)\s+(?:could|can|may)\s+(?:go|come\s+(?:off|out))\b|"
+    r"\b(?:shouldn'?t|should\s+not)\s+be\s+(?:on|in)\b|\bdoesn'?t\s+belong\b",
     re.I,
 )
 
@@ -132,7 +142,9 @@ def not_asked(text: str) -> bool:
     unasked = [c for c in clauses if _unasked(c)]
     if not unasked:
         return False
-    return not any(_ASKED.search(c) and not _unasked(c) for c in clauses)
+    if any(_ASKED.search(c) for c in clauses):
+        return False
+    return not any(_ASKED_ANYWHERE.search(c) and not _unasked(c) for c in clauses)
 
 
 def asked_whether() -> str:
