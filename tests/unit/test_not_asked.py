@@ -139,6 +139,9 @@ def test_one_change_asked_beside_such_a_clause_is_made(said: str, tool: str) -> 
         "I finished Dune yesterday. I would like to give it five stars.",
         "Dune shouldn't be on Travel, I read it last year",
         "I finished Dune last night, so it can come off TBR",
+        # a book "says" a stored value: a correction, not someone's wish
+        "Middlesex says 1999 but it was published in 2002",
+        "Dune says Spanish but it's in English",
     ],
 )
 def test_a_plain_request_is_asked(said: str) -> None:

@@ -73,11 +73,16 @@ _UNASKED = [
         re.I,
     ),
     re.compile(r"\bmaybe\b.*\b(?:later|tomorrow|next\s+\w+|some\s*day|at\s+some\s+point)\b", re.I),
-    # Someone else's wish or plan: "my sister wants ...", "alice will close the drill".
+    # Someone else's wish: "my sister wants ...", "alice asked me to close the drill". A
+    # book "says" or "said" a stored value (a correction), so a bare name does not say.
     re.compile(
-        r"^(?:(?:my|our|his|her|their)\s+\w+(?:\s+\w+)?|(?!i\b|we\b|you\b|please\b|pls\b|"
-        r"just\b|also\b|now\b|then\b|and\b|so\b)[a-z]+)\s+(?:wants?|asked\s+(?:me|us)|said|"
+        r"^(?:my|our|his|her|their)\s+\w+(?:\s+\w+)?\s+(?:wants?|asked\s+(?:me|us)|said|"
         r"says|thinks?|told\s+(?:me|us)|would\s+like|suggested)\b",
+        re.I,
+    ),
+    re.compile(
+        r"^(?!i\b|we\b|you\b|please\b|pls\b|just\b|also\b|now\b|then\b|and\b|so\b)[a-z]+\s+"
+        r"(?:wants?|asked\s+(?:me|us)|thinks?|told\s+(?:me|us)|would\s+like|suggested)\b",
         re.I,
     ),
     # Done before, or already so: "... yesterday", "Rebecca is already on Travel".
