@@ -67,15 +67,13 @@ from lectern.adapters.understanding.intent_examples import (
     WORKSPACE_TOOLS,
 )
 from lectern.adapters.understanding.layer import (
+    CHANGES,
     Clarification,
     Understanding,
     conversational_reply,
 )
-from lectern.adapters.understanding.mentions import (
-    Names,
-    masked,
-    names_from_prompt,
-)
+from lectern.adapters.understanding.mentions import Names, masked, names_from_prompt
+from lectern.adapters.understanding.not_asked import asked_whether, not_asked
 from lectern.adapters.understanding.off_topic import off_topic
 from lectern.adapters.understanding.referents import (
     _NoReferent,
@@ -265,6 +263,8 @@ class RulePolicy(CompoundReading):
             calls = [c for c in outcome if c.name in available]
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
+            if any(c.name in CHANGES for c in calls) and not_asked(request):
+                return AIResponse(asked_whether(), model=MODEL_ID)  # "don't add X", "I added X"
             unknown = self.catalog_books.not_in_catalog(calls)
             if unknown is not None:
                 return which_book(unknown).response(MODEL_ID)

@@ -1,0 +1,160 @@
+"""Messages that speak of a change without asking for it now (issue 26, wrong actions).
+
+People mention a change they do not want made: they rule it out ("don't add The Hobbit",
+"I'd rather not rename TBR"), report it as done or as a fact ("bob closed the drill
+yesterday", "Rebecca is already on Travel", "my friend gave it 5 stars"), ask whether to make
+it ("should I give it 5 stars?", "do I need to close the patch task?"), plan or suppose it
+("if I finish it I'll add it to Read", "maybe close the runbook later"), pass on someone
+else's wish ("my sister wants it on her list", "alice asked me to close it") or recall an
+earlier request ("yesterday I asked you to add Dune"). The matchers read the verb and the
+book or task and propose the change anyway: a wrong action, the worst thing the rules do.
+
+`not_asked(text)` reads the message clause by clause. A clause is *unasked* when it has one
+of those constructs; it is *asked* when it names a change plainly (an imperative, "please",
+"can you", "I'd like", or a value said as it should be) without one. The message is not
+asked when some clause is unasked and none is asked, so "don't add Kindred, add Beloved
+instead" and "Rebecca is already on Travel, so please add Dracula to it" still make their
+one change. Another's future ("alice will do this") is an assignment, so not here. The
+(`rule_policy.py`) then asks whether the change is wanted instead of proposing it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CHANGE = (
+    r"(?:add|adding|put|putting|stick|include|remove|removing|take|drop|delete|deleting|"
+    r"rename|renaming|rate|rating|give|giving|create|creating|make|making|start|starting|"
+    r"close|closing|complete|mark|assign|assigning|reassign|comment|block|resolve|set|move|"
+    r"change|update|fix|correct|bump|push|reopen|finish|note|lower|raise)"
+)
+_CHANGE_WORD = re.compile(rf"\b{_CHANGE}\b", re.I)
+
+_PAST = (
+    r"(?:added|renamed|rated|gave|deleted|removed|created|assigned|reassigned|"
+    r"commented|put|took|closed|resolved|started|moved|changed|set|marked|dropped|asked|told)"
+)
+
+_UNASKED = [
+    # A change ruled out: "don't add ...", "no need to rate ...", "I won't be adding ...".
+    re.compile(
+        rf"^(?:(?:no|nope|ok|okay|please|pls|but|and|actually|so)\s+)*"
+        rf"(?:don'?t|dont|do\s+not|never|no\s+need\s+to|hold\s+off(?:\s+on)?|stop)\s+"
+        rf"(?!forget\b|hesitate\b)(?:\w+\s+){{0,1}}{_CHANGE}",
+        re.I,
+    ),
+    re.compile(
+        rf"\b(?:i|we)\s+(?:won'?t|will\s+not|wouldn'?t|would\s+not|(?:'d|would)\s+rather\s+not|"
+        rf"never|didn'?t|did\s+not|haven'?t|have\s+not)\s+(?:\w+\s+){{0,2}}?{_CHANGE}",
+        re.I,
+    ),
+    re.compile(rf"\bi\s+never\s+{_PAST}\b", re.I),
+    # A change kept from happening: "leave the hunt open", "keep Travel as it is".
+    re.compile(
+        r"^(?:please\s+)?(?:leave|keep)\b.*\b(?:open|as\s+it\s+is|as\s+is|alone|unchanged|"
+        r"where\s+it\s+is|for\s+now)\b",
+        re.I,
+    ),
+    # Whether to make it: "should I ...", "do you think I should ...", "do I need to ...".
+    re.compile(
+        r"^(?:(?:so|and|but|remind\s+me)\s+)?(?:should\s+(?:i|we)|shall\s+we|"
+        r"do\s+you\s+think|would\s+(?!you\b|u\b|ya\b|it\s+be\s+\w+\s+to\b)\w+|"
+        r"is\s+it\s+(?:a\s+good\s+idea|worth|wise|ok|okay)|what\s+would\s+happen|"
+        r"do\s+(?:i|we)\s+(?:need|have)\s+to|did\s+(?:i|we|you|anyone)|"
+        r"have\s+(?:i|we|you)\b)",
+        re.I,
+    ),
+    re.compile(r"\btell\s+me\s+(?:if|whether)\b|\bnot\s+sure\b", re.I),
+    # Planned or supposed: "if I finish it ...", "maybe I'll ...", "I'm going to ... tomorrow".
+    re.compile(
+        r"\b(?:i|we)(?:\s+(?:might|may|could|plan\s+to|intend\s+to|was\s+going\s+to|"
+        r"were\s+going\s+to)|(?:'m|\s+am|'re|\s+are)\s+(?:going\s+to|gonna|thinking|planning))"
+        r"\b(?!\s+(?:need|want|ask)\s+you\b)",
+        re.I,
+    ),
+    re.compile(r"\bmaybe\b.*\b(?:later|tomorrow|next\s+\w+|some\s*day|at\s+some\s+point)\b", re.I),
+    # Someone else's wish: "my sister wants ...", "alice asked me to close the drill". A
+    # book "says" or "said" a stored value (a correction), so a bare name does not say.
+    re.compile(
+        r"^(?:my|our|his|her|their)\s+\w+(?:\s+\w+)?\s+(?:wants?|asked\s+(?:me|us)|said|"
+        r"says|thinks?|told\s+(?:me|us)|would\s+like|suggested)\b",
+        re.I,
+    ),
+    re.compile(
+        r"^(?!i\b|we\b|you\b|please\b|pls\b|just\b|also\b|now\b|then\b|and\b|so\b)[a-z]+\s+"
+        r"(?:wants?|asked\s+(?:me|us)|thinks?|told\s+(?:me|us)|would\s+like|suggested)\b",
+        re.I,
+    ),
+    # Done before, or already so: "... yesterday", "Rebecca is already on Travel".
+    re.compile(
+        r"\b(?:already|yesterday|last\s+(?:week|month|night|time|year)|ago|earlier|"
+        r"the\s+other\s+day)\b",
+        re.I,
+    ),
+    re.compile(r"\b(?:i|we)\s+(?:asked|told)\s+you\s+to\b", re.I),
+    re.compile(
+        rf"^(?:(?:my|our|his|her|their)\s+\w+|he|she|they|someone|somebody|i|we)\s+{_PAST}\b",
+        re.I,
+    ),
+    # A rating denied: "The Hobbit isn't a 2 star book", "I don't think it deserves 5 stars".
+    re.compile(r"\b(?:isn'?t|is\s+not|not)\s+(?:a\s+)?\w+[\s-]+stars?\b", re.I),
+    re.compile(r"\b(?:don'?t|do\s+not)\s+think\b", re.I),
+]
+
+_ASKED = re.compile(
+    rf"^(?:(?:ok|okay|so|and|then|but|now|just|also|instead|pls|please|kindly|"
+    rf"can\s+you|could\s+you|would\s+you|will\s+you|"
+    rf"(?:is|would)\s+it\s+be\s+(?:possible|ok|okay|alright|fine)\s+to|is\s+it\s+possible\s+to|"
+    rf"i(?:'d|\s+would)\s+(?:like|love)\s+(?:you\s+)?to|i\s+want\s+(?:you\s+)?to)\s+)*{_CHANGE}\b",
+    re.I,
+)
+"""A clause that opens with the change asked ("take gilead out, we already did it")."""
+
+_ASKED_ANYWHERE = re.compile(
+    # a value said as it should be ("the list 'Horor' should be 'Horror'") is a correction;
+    # "could it go on ...", "so it can come off ...", "X shouldn't be on Read": a wish for it
+    r"\bshould\s+(?:be|say|read)\b|"
+    r"\b(?:could|can|may)\s+(?:it|this|that|they)\s+(?:go|come\s+(?:off|out)|be\s+\w+ed)\b|"
+    r"\b(?:it|this|that|they)\s+(?:could|can|may)\s+(?:go|come\s+(?:off|out))\b|"
+    r"\b(?:shouldn'?t|should\s+not)\s+be\s+(?:on|in)\b|\bdoesn'?t\s+belong\b",
+    re.I,
+)
+
+_CONDITION = re.compile(
+    r"^(?:if|once|when|whenever|as\s+soon\s+as|in\s+case|after)\s+"
+    r"(?!you\b|u\b|possible\b|poss\b|convenient\b|so\b|that\b|this\b|that'?s\s+ok)",
+    re.I,
+)
+"""A condition put first ("once the gateways are patched, close the task") holds the rest."""
+
+_CLAUSES = re.compile(r"\s*(?:[,;.!?:]|\s-\s|\s(?:but|so|and\s+then)\s)\s*", re.I)
+
+
+def _unasked(clause: str) -> bool:
+    return any(pattern.search(clause) for pattern in _UNASKED)
+
+
+def not_asked(text: str) -> bool:
+    """Whether the message speaks of a change without asking for one now.
+
+    True when some clause rules a change out, reports it, asks whether to make it, plans
+    or supposes it, passes on another's wish or recalls an earlier request, and no clause
+    asks for a change plainly.
+    """
+    if _CONDITION.search(text.strip()):
+        return True
+    clauses = [c for c in _CLAUSES.split(text.strip()) if c]
+    unasked = [c for c in clauses if _unasked(c)]
+    if not unasked:
+        return False
+    if any(_ASKED.search(c) for c in clauses):
+        return False
+    return not any(_ASKED_ANYWHERE.search(c) and not _unasked(c) for c in clauses)
+
+
+def asked_whether() -> str:
+    """The question put instead of a change the message did not ask for."""
+    return (
+        "I haven't changed anything: that reads as something you don't want done now. "
+        "Do you want me to make a change? If so, tell me which."
+    )
