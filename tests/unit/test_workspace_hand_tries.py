@@ -2,12 +2,13 @@
 
 "What's bob working on" asks whose tasks, not which state: his open work includes what he
 has not started. "Close the drill and the hunt's still waiting": a part after "and" whose verb
-is contracted onto its subject tells about it; it is not a second task to close.
+is contracted onto its subject tells about it; it is not a second task to close. "Close the
+drill. bob finished it": a member telling why after the change is no part of the task's name.
 """
 
 from __future__ import annotations
 
-from tests.unit.test_workspace_phrasings import _calls, _planned
+from tests.unit.test_workspace_phrasings import SYSTEM, _calls, _planned, _rules
 
 
 def test_what_someone_is_working_on_lists_their_tasks_in_every_state() -> None:
@@ -31,3 +32,21 @@ def test_a_clause_after_and_with_a_contracted_verb_only_tells() -> None:
     ):
         calls = _calls(text)
         assert len(calls) == 1 and calls[0][0] == "complete_task", (text, calls)
+
+
+def test_a_change_then_a_member_telling_why_is_the_change_alone() -> None:
+    # "bob finished it" says why: it was read as part of the task's name ("drill. bob ...").
+    assert _calls("close the drill. bob finished it") == [
+        ("complete_task", {"task_id": "Schedule the phishing drill"})
+    ]
+    assert _calls("mark the runbook done, alice wrapped it up yesterday") == [
+        ("complete_task", {"task_id": "Write the incident runbook"})
+    ]
+
+
+def test_a_later_sentence_naming_another_task_is_still_read_whole() -> None:
+    # The member tells of another task: not only a reason, so the change is not guessed.
+    stages = _rules().plan("close the drill. bob needs the hunt next", [], SYSTEM)
+    assert stages is not None
+    outcome = stages[0](None)
+    assert not isinstance(outcome, list), outcome

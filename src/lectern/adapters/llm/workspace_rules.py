@@ -100,11 +100,13 @@ _DUE_ALONE = re.compile(
 _CHANGE_THEN_STATEMENT = re.compile(
     r"^(?P<lead>[^.?!]+?(?:[.?!]+|[,;]|\s[-–—]))\s+(?P<rest>(?:i|i['’](?:ve|m|d|ll)|we|"
     r"we['’](?:ve|re|ll)|it|"
-    r"it['’]s|its|that|that['’]s|this|they|they['’]re|he|she|the|my|our)\b.*)$",
+    r"it['’]s|its|that|that['’]s|this|they|they['’]re|he|she|the|my|our|"
+    r"(?P<who>[a-z][\w.-]*)(?=\s+(?:has|had|is|was|just|already|finished|did|fixed|wrapped|"
+    r"closed|completed|says?|said|needs|wants)))\b.*)$",
     re.I | re.S,
 )
 """A first sentence (or clause), then a statement with its own subject ("I've finished the
-draft.", "..., it's finished")."""
+draft.", "..., it's finished", "bob finished it": a member, checked by the reader)."""
 
 _FIELD_WORDS = re.compile(r"\b(?:low|medium|high|urgent|due|deadline|priority)\b", re.I)
 """A field's words: a later clause with them may be a change of its own."""
@@ -353,6 +355,9 @@ class WorkspaceRules(
         if not said or re.search(r"(?:\?|\b(?:too|as\s+well|also))\W*$", said.group("rest")):
             return []  # a question, or a second request said short ("The runbook too.")
         lead, rest = said.group("lead"), said.group("rest")
+        who = said.group("who")
+        if who and who.casefold() not in {m.casefold() for m in context.names.of("member")}:
+            return []  # "close the drill. Patch next": no member tells it
         for matcher in (
             self._due,
             self._priority,
