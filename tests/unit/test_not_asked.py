@@ -7,16 +7,22 @@ Beside each construct, a message that asks for one change still makes it.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
 import pytest
 
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS, WORKSPACE_TOOLS
-from lectern.adapters.understanding.layer import CHANGES
-from lectern.adapters.understanding.not_asked import not_asked
+from lectern.adapters.understanding.intents import (
+    IntentReading,
+    IntentScore,
+    NearestExampleClassifier,
+)
+from lectern.adapters.understanding.layer import CHANGES, Understanding
+from lectern.adapters.understanding.not_asked import asked_whether, not_asked
 from lectern.application.assistant.names import NAMES_HEADER
-from lectern.domain.assistant import Message, ToolSpec
+from lectern.domain.assistant import Message, ToolCall, ToolSpec
 
 BOOKS = {"dune": "Dune", "rebecca": "Rebecca", "the hobbit": "The Hobbit", "dracula": "Dracula"}
 BOOK_SYSTEM = "\n".join([NAMES_HEADER, "- reader: ana", "- list: TBR", "- list: Travel"])
@@ -163,3 +169,43 @@ def test_the_front_asks_back_instead_of_a_change_not_asked(
         reply = _reply(unasked, system, tools)
         made = [] if isinstance(reply, str) else [name for name, _ in reply]
         assert not set(made) & CHANGES, (unasked, reply)
+
+
+class _AddMinded:
+    """A fake of the intent model that reads every message as adding a book to a list."""
+
+    def classify(
+        self, text: str, allowed: Iterable[str], boosts: Mapping[str, float] | None = None
+    ) -> IntentReading:
+        del text, allowed, boosts
+        ranked = (IntentScore("add_to_list", 0.3), IntentScore("get_list_details", 0.1))
+        return IntentReading(ranked, confidence=0.97, margin=0.2)
+
+
+def _read_by_meaning(text: str) -> str:
+    policy = _policy()
+    policy.layer = Understanding(cast(NearestExampleClassifier, _AddMinded()))
+    specs = [ToolSpec(name, "", {}) for name in BOOK_TOOLS]
+    reply = policy.complete_with_tools([Message("user", text)], specs, system=BOOK_SYSTEM)
+    assert not reply.tool_calls, (text, reply.tool_calls)
+    return reply.text
+
+
+def test_the_reply_names_the_change_and_offers_it_unless_it_was_ruled_out() -> None:
+    # Read by meaning, each of these is an add of Dune to TBR: the front keeps it unmade.
+    told = _read_by_meaning("my sister wants to add Dune to TBR")
+    assert told.endswith("Do you want me to add Dune to TBR?"), told
+    ruled_out = _read_by_meaning("don't add Dune to TBR")
+    assert ruled_out.startswith("All right, I won't add Dune to TBR"), ruled_out
+    assert "?" not in ruled_out
+
+
+def test_the_offered_reply_is_read_as_the_request_it_names() -> None:
+    offer = asked_whether(
+        "my sister wants Dune on TBR",
+        [ToolCall("t", "add_to_list", {"book": "Dune", "list": "TBR"})],
+    )
+    assert offer.suggestions[0] == "Add Dune to TBR"
+    assert _reply(offer.suggestions[0], BOOK_SYSTEM, BOOK_TOOLS) == [
+        ("add_to_list", {"book": "Dune", "list": "TBR"})
+    ]

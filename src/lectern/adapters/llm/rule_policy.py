@@ -264,7 +264,8 @@ class RulePolicy(CompoundReading):
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
             if any(c.name in CHANGES for c in calls) and not_asked(request):
-                return AIResponse(asked_whether(), model=MODEL_ID)  # "don't add X", "I added X"
+                # "don't add X", "I added X", "my wife wants X on Y": asked, never made
+                return asked_whether(request, calls).response(MODEL_ID)
             unknown = self.catalog_books.not_in_catalog(calls)
             if unknown is not None:
                 return which_book(unknown).response(MODEL_ID)

@@ -21,6 +21,10 @@ one change. Another's future ("alice will do this") is an assignment, so not her
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from lectern.adapters.understanding.layer import Clarification
+from lectern.domain.assistant import ToolCall
 
 _CHANGE = (
     r"(?:add|adding|put|putting|stick|include|remove|removing|take|drop|delete|deleting|"
@@ -152,9 +156,57 @@ def not_asked(text: str) -> bool:
     return not any(_ASKED_ANYWHERE.search(c) and not _unasked(c) for c in clauses)
 
 
-def asked_whether() -> str:
-    """The question put instead of a change the message did not ask for."""
-    return (
+_SAID_AS = {
+    "add_to_list": "add {book} to {list}",
+    "remove_from_list": "remove {book} from {list}",
+    "rate_book": "rate {book} {stars} stars",
+    "delete_list": "delete the list {list}",
+    "rename_list": "rename the list {list} to {new_name}",
+    "create_list": "create a list called {name}",
+    "complete_task": "mark {task_id} done",
+    "assign_task": "assign {task_id} to {assignee_id}",
+    "add_comment": "comment on {task_id}",
+    "create_blocker": "record a blocker on {task_id}",
+}
+"""How a change is said back as the request that would make it (the others are not named)."""
+
+
+_RULED_OUT = (*_UNASKED[:4], *_UNASKED[-2:])
+"""The constructs that say the change is not wanted ("don't add", "leave it open", "isn't a
+2 star book"): the reply says nothing was changed and asks nothing back."""
+
+
+def asked_whether(text: str, calls: Sequence[ToolCall] = ()) -> Clarification:
+    """The reply instead of a change the message did not ask for.
+
+    A change ruled out is left undone and said so. Otherwise, with one change the rules
+    read, it is named and saying it as a request is offered: "my wife wants Rebecca on Cosy
+    reads" -> "Do you want me to add Rebecca to Cosy reads?".
+    """
+    said = [_said(c) for c in calls]
+    clauses = [c for c in _CLAUSES.split(text.strip()) if c]
+    if any(p.search(c) for p in _RULED_OUT for c in clauses):
+        if len(said) == 1 and said[0]:
+            return Clarification(f"All right, I won't {said[0]}: nothing has changed.", ())
+        return Clarification("All right: I haven't changed anything.", ())
+    if len(said) == 1 and said[0] is not None:
+        return Clarification(
+            "I haven't changed anything: that reads as something told, not asked for now. "
+            f"Do you want me to {said[0]}?",
+            (said[0][:1].upper() + said[0][1:], "No, leave it"),
+        )
+    return Clarification(
         "I haven't changed anything: that reads as something you don't want done now. "
-        "Do you want me to make a change? If so, tell me which."
+        "Do you want me to make a change? If so, tell me which.",
+        (),
     )
+
+
+def _said(call: ToolCall) -> str | None:
+    template = _SAID_AS.get(call.name)
+    if template is None:
+        return None
+    try:
+        return template.format(**{k: str(v) for k, v in call.arguments.items()})
+    except KeyError:
+        return None
