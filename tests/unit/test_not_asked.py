@@ -209,3 +209,9 @@ def test_the_offered_reply_is_read_as_the_request_it_names() -> None:
     assert _reply(offer.suggestions[0], BOOK_SYSTEM, BOOK_TOOLS) == [
         ("add_to_list", {"book": "Dune", "list": "TBR"})
     ]
+
+
+def test_a_change_whose_book_is_no_catalog_title_is_not_named_back() -> None:
+    # "should I rate atonement 5 stars?" was offered as "rate should atonement 5 stars".
+    asked = _read_by_meaning("should I add the wrong book to TBR?")
+    assert asked.endswith("If so, tell me which."), asked

@@ -265,7 +265,8 @@ class RulePolicy(CompoundReading):
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
             if any(c.name in CHANGES for c in calls) and not_asked(request):
                 # "don't add X", "I added X", "my wife wants X on Y": asked, never made
-                return asked_whether(request, calls).response(MODEL_ID)
+                named = calls if self.catalog_books.not_in_catalog(calls) is None else []
+                return asked_whether(request, named).response(MODEL_ID)
             unknown = self.catalog_books.not_in_catalog(calls)
             if unknown is not None:
                 return which_book(unknown).response(MODEL_ID)

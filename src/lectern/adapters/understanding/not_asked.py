@@ -191,12 +191,14 @@ def asked_whether(text: str, calls: Sequence[ToolCall] = ()) -> Clarification:
         return Clarification("All right: I haven't changed anything.", ())
     if len(said) == 1 and said[0] is not None:
         return Clarification(
-            "I haven't changed anything: that reads as something told, not asked for now. "
+            "I haven't changed anything: that reads as something told or wondered about, not asked "
+            "for now. "
             f"Do you want me to {said[0]}?",
             (said[0][:1].upper() + said[0][1:], "No, leave it"),
         )
     return Clarification(
-        "I haven't changed anything: that reads as something you don't want done now. "
+        "I haven't changed anything: that reads as something told or wondered about, not asked "
+        "for now. "
         "Do you want me to make a change? If so, tell me which.",
         (),
     )
