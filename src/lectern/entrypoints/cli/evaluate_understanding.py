@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
 import sys
 import tempfile
 import time
@@ -69,7 +68,7 @@ def _assistant(
         return f"not run: no book catalog at {catalog} (run `lectern ingest` first)"
     with tempfile.TemporaryDirectory(prefix="lectern-understanding-") as folder:
         copy = Path(folder) / "catalog.db"
-        shutil.copy(catalog, copy)
+        _snapshot(catalog, copy)
         services = bootstrap(
             settings.model_copy(update={"catalog_url": f"sqlite:///{copy}"}), **overrides
         )
@@ -131,6 +130,21 @@ def _workspace(
         for case in sampled(load_workspace_conversations(source), every, lambda c: c.id):
             judged += judge_workspace(case, run_workspace_case(case, make_world(case.today)))
         return judged
+
+
+def _snapshot(database: Path, copy: Path) -> None:
+    """A consistent copy of a SQLite file that another process may be writing.
+
+    A file copy of a database in WAL mode misses what the log holds and may catch a write
+    half done (one book message of a split read differently in runs made while other
+    evaluations used the same data directory). SQLite's online backup copies one consistent
+    state, the log included.
+    """
+    import sqlite3
+    from contextlib import closing
+
+    with closing(sqlite3.connect(database)) as source, closing(sqlite3.connect(copy)) as target:
+        source.backup(target)
 
 
 def _fixed_clock(today: date) -> Callable[[], datetime]:
