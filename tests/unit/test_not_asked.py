@@ -215,3 +215,15 @@ def test_a_change_whose_book_is_no_catalog_title_is_not_named_back() -> None:
     # "should I rate atonement 5 stars?" was offered as "rate should atonement 5 stars".
     asked = _read_by_meaning("should I add the wrong book to TBR?")
     assert asked.endswith("If so, tell me which."), asked
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Kindly pull Dune off my Winter list, I gave up on it.",
+        "pop Rebecca on Travel, my sister gave it to me",
+        "chuck Dracula off TBR please, I already read it",
+    ],
+)
+def test_an_everyday_verb_asks_beside_a_reported_clause(said: str) -> None:
+    assert not not_asked(said)

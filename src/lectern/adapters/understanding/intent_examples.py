@@ -58,10 +58,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "do you do anything apart from recommendations?",
         "is there more you can do than look things up",
         "anything else you're able to help with besides lists?",
-        # A broad "help me with <the whole domain>" asks what help there is, not a search.
-        "could you help me out with my reading?",
-        "can you help me with my reading lists",
-        "i need some help with this app",
     ),
     "dismiss": (
         "never mind",

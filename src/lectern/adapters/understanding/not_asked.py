@@ -30,7 +30,9 @@ _CHANGE = (
     r"(?:add|adding|put|putting|stick|include|remove|removing|take|drop|delete|deleting|"
     r"rename|renaming|rate|rating|give|giving|create|creating|make|making|start|starting|"
     r"close|closing|complete|mark|assign|assigning|reassign|comment|block|resolve|set|move|"
-    r"change|update|fix|correct|bump|push|reopen|finish|note|lower|raise)"
+    r"change|update|fix|correct|bump|push|reopen|finish|note|lower|raise|"
+    # the everyday verbs of a list change ("kindly pull Dune off my Winter list")
+    r"pull|pop|chuck|toss|throw|shove|slot|bin|ditch|scrap|tick|clear)"
 )
 _CHANGE_WORD = re.compile(rf"\b{_CHANGE}\b", re.I)
 
