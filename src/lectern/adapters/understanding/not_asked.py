@@ -23,16 +23,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from lectern.adapters.understanding.compound import ACTION_VERB
 from lectern.adapters.understanding.layer import Clarification
 from lectern.domain.assistant import ToolCall
 
 _CHANGE = (
-    r"(?:add|adding|put|putting|stick|include|remove|removing|take|drop|delete|deleting|"
-    r"rename|renaming|rate|rating|give|giving|create|creating|make|making|start|starting|"
-    r"close|closing|complete|mark|assign|assigning|reassign|comment|block|resolve|set|move|"
-    r"change|update|fix|correct|bump|push|reopen|finish|note|lower|raise|"
-    # the everyday verbs of a list change ("kindly pull Dune off my Winter list")
-    r"pull|pop|chuck|toss|throw|shove|slot|bin|ditch|scrap|tick|clear)"
+    # The lexicon's verbs of a change (ACTION_VERB: "pull Dune off", "chuck it on", "bin the
+    # list"), the workspace's, and the -ing forms a plan or a denial takes ("I won't be adding").
+    rf"(?:{ACTION_VERB}|adding|putting|removing|deleting|renaming|rating|giving|creating|"
+    r"making|starting|closing|assigning|include|close|complete|assign|reassign|comment|block|"
+    r"resolve|set|update|bump|push|reopen|finish|note|lower|raise)"
 )
 _CHANGE_WORD = re.compile(rf"\b{_CHANGE}\b", re.I)
 
