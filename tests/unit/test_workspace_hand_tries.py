@@ -4,11 +4,23 @@
 has not started. "Close the drill and the hunt's still waiting": a part after "and" whose verb
 is contracted onto its subject tells about it; it is not a second task to close. "Close the
 drill. bob finished it": a member telling why after the change is no part of the task's name.
+"Reopen it" is never a completion, and "it isn't done" is asked, not completed.
 """
 
 from __future__ import annotations
 
-from tests.unit.test_workspace_phrasings import SYSTEM, _calls, _planned, _rules
+from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.workspace_plan import plan_workspace
+from tests.unit.test_workspace_phrasings import (
+    MONDAY,
+    NAMES,
+    NOWHERE,
+    SYSTEM,
+    _call,
+    _calls,
+    _planned,
+    _rules,
+)
 
 
 def test_what_someone_is_working_on_lists_their_tasks_in_every_state() -> None:
@@ -50,3 +62,23 @@ def test_a_later_sentence_naming_another_task_is_still_read_whole() -> None:
     assert stages is not None
     outcome = stages[0](None)
     assert not isinstance(outcome, list), outcome
+
+
+def test_a_task_asked_back_to_its_start_is_never_completed() -> None:
+    # "we never finished the drill, can you reopen it" was read near "finished": a completion.
+    reopened = [("update_task", {"task_id": "Schedule the phishing drill", "status": "todo"})]
+    for said in (
+        "we never finished the drill, can you reopen it",
+        "reopen the phishing drill please",
+        "put the drill back to todo",
+    ):
+        assert _planned("complete_task", said) == reopened, said
+
+
+def test_done_denied_is_asked_not_completed() -> None:
+    for said in ("the drill isn't done yet", "the phishing drill is not finished"):
+        planned = plan_workspace("complete_task", said, NAMES, NOWHERE, _call, MONDAY)
+        assert isinstance(planned, Clarification), (said, planned)
+    assert _planned("complete_task", "close the drill, it's finished") == [
+        ("complete_task", {"task_id": "Schedule the phishing drill"})
+    ]

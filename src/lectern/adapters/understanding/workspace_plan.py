@@ -337,6 +337,17 @@ def project_status_of(text: str) -> str | None:
     return _PROJECT_STATES[(found.group("s") or found.group("s2")).casefold().replace("-", " ")]
 
 
+_REOPENED = re.compile(
+    r"\bre-?open(?:ed)?\b|\bback\s+to\s+(?:todo|to\s*-?\s*do|open)\b|\bun-?(?:done|complete)\b",
+    re.I,
+)
+"""A task asked back to its start: never a completion, whatever else the message says."""
+_NOT_DONE = re.compile(
+    r"\b(?:isn['’]?t|is\s+not|not|never|hasn['’]?t\s+been|wasn['’]?t)\s+(?:\w+\s+)?"
+    r"(?:done|finished|complete[d]?|closed)\b",
+    re.I,
+)
+"""Done said not to be so ("isn't actually done", "we never finished it")."""
 _CHANGES_OF_A_TASK = frozenset({"assign_task", "complete_task", "update_task"})
 _NEW_TASK = re.compile(
     r"\b(?:add|create|make|open\s+up|set\s+up|log)\s+(?:a\s+|an\s+|one\s+more\s+|another\s+)?"
@@ -449,7 +460,19 @@ def plan_workspace(
         return task if isinstance(task, Clarification) else [call(intent, task_id=task)]
     if intent == "complete_task":
         task = _task(text, names, where, "Complete")
-        return task if isinstance(task, Clarification) else [call(intent, task_id=task)]
+        if isinstance(task, Clarification):
+            return task
+        if _NOT_DONE.search(text) and not _REOPENED.search(text):
+            # "the runbook isn't actually done": a state denied is no completion
+            return Clarification(
+                "That sounds like it isn't done. Should I leave it as it is, or reopen it?",
+                ("Leave it as it is", "Reopen it"),
+            )
+        if _REOPENED.search(text):
+            # "we never finished the drill, can you reopen it": its opposite, read by meaning
+            # near "finished"
+            return [call("update_task", task_id=task, status="todo")]
+        return [call(intent, task_id=task)]
     if intent == "assign_task":
         task = _task(text, names, where, "Assign")
         if isinstance(task, Clarification):
