@@ -16,7 +16,8 @@ test7, all four surfaces), pool-v9 (seed "pool-v9-2026-12-01", dev9 / test8, the
 assistant and the workspace only) and pool-v10 (seed "pool-v10-2026-12-02", dev10 / test9, the
 same two surfaces), pool-v11 (seed "pool-v11-2026-12-03", dev11 / test10, the same two) and
 pool-v12 (seed "pool-v12-2026-12-04", dev12 / test11, the same two) and pool-v13 (seed
-"pool-v13-2026-12-05", dev13 / test12, all four surfaces);
+"pool-v13-2026-12-05", dev13 / test12, all four surfaces) and pool-v14 (seed
+"pool-v14-2026-12-06", dev14 / test13, the book assistant and the workspace only);
 `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
@@ -266,6 +267,30 @@ WRITTEN_BY_V13 = (
     "surface by tools/split_understanding_pool.py --pool pool-v13 (seed pool-v13-2026-12-05, "
     "dealt by kind). "
 )
+WRITTEN_BY_V14 = (
+    "Written for issue 26 by four helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not docs/assistant.md or docs/guidelines.md, not "
+    "the unit tests of the rules, not the requests of any earlier set; dev13's files opened "
+    "only for the JSON shape of their first three cases; the tools' names and arguments, the "
+    "scorer, the loaders, the pool checks, the seeded demo workspace and the shared data read "
+    "for the shape, the names and the answers), two per surface, each half of a surface from "
+    "one writer: a fourteenth pool, of the book assistant and the workspace only, as people "
+    "unlike the earlier pools' writers type at a chat box (book: a retired schoolteacher with "
+    "the request buried mid-message, a teenager on a phone, someone misremembering titles, a "
+    "busy parent in fragments, a Spanish speaker, a book-club organiser using list nicknames "
+    "and earlier turns, a terse librarian, someone changing their mind mid-message, a German "
+    "speaker, voice dictation; workspace: a night-shift SOC analyst, a project manager, an "
+    "unsure intern asking permission, a French speaker, loose paraphrases of task titles, a "
+    "team lead on a phone, a formal compliance officer, someone leaning on the page, an "
+    "Indian English speaker, someone reporting facts to be recorded). Every expectation is what "
+    "a careful reader judges right from the words and the data: book titles checked in the "
+    "catalog sources and spelt as they spell them, the seeded demo workspace (alice owner, bob "
+    "member, vera viewer; cases with a 'today' key assume 2026-11-02, a Monday, and only those "
+    "depend on the date). expect_clarify: one clarifying question back, no action, nothing "
+    "changed. expect_intent: greeting, thanks, capabilities or off_topic, no tool. One pool "
+    "(origin pool-v14), split per surface by tools/split_understanding_pool.py --pool pool-v14 "
+    "(seed pool-v14-2026-12-06, dealt by kind). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -309,6 +334,10 @@ ABOUT = {
     "it once, at the end of this pass on issue 26.",
     "test12": WRITTEN_BY_V13 + "This is TEST12, HELD OUT: do not read it while changing the "
     "rules; run it once, at the end of this pass on issue 26, and report that run.",
+    "dev14": WRITTEN_BY_V14 + "This is DEV14: tune on it. TEST13 (../test13) is held out: run "
+    "it once, at the end of this pass on issue 26.",
+    "test13": WRITTEN_BY_V14 + "This is TEST13, HELD OUT: do not read it while changing the "
+    "rules; run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
 }
@@ -350,6 +379,9 @@ POOLS = {
         "pool-v12", "pool-v12-2026-12-04", ("dev12", "test11"), surfaces=("workspace", "assistant")
     ),
     "pool-v13": Pool("pool-v13", "pool-v13-2026-12-05", ("dev13", "test12")),
+    "pool-v14": Pool(
+        "pool-v14", "pool-v14-2026-12-06", ("dev14", "test13"), surfaces=("workspace", "assistant")
+    ),
 }
 SEED = POOLS["pool-v2"].seed
 

@@ -313,6 +313,21 @@ POOL_V13 = Pool(
     kb=Questions(questions=44, declined=12, id_prefix="p13-k-"),
     numbers_as_written=True,
 )
+POOL_V14 = Pool(
+    "pool-v14",
+    ("dev14", "test13"),
+    ("assistant", "workspace"),
+    variety=Variety(cases=230, clarify=32, compound=24, context=20, per_intent=5, per_tool=10),
+    held_out=(
+        "This is TEST13, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v14-2026-12-06",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(80, 5),
+)
 POOLS = (
     POOL_V2,
     POOL_V3,
@@ -326,6 +341,7 @@ POOLS = (
     POOL_V11,
     POOL_V12,
     POOL_V13,
+    POOL_V14,
 )
 
 
