@@ -21,6 +21,7 @@ from lectern.adapters.understanding.compound import clauses
 from lectern.adapters.understanding.list_told import list_told
 from lectern.adapters.understanding.mentions import names_from_prompt, with_name
 from lectern.adapters.understanding.referents import _NoReferent
+from lectern.adapters.understanding.request_sentence import only_tells
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import Step
 from lectern.domain.assistant import AIResponse, Message, ToolCall
@@ -80,6 +81,11 @@ class CompoundReading:
                 index += 1
                 part = _on_the_list(parts[index], listed)
                 part = with_the_book(part) if index else part
+                if index < len(parts) - 1 and only_tells(part):
+                    # "I have read this book in Russian as a student. Please rate it 5": what
+                    # the reader did is told, not asked; a book it names is a later "it"
+                    referent = self._verdict_on(part) or referent
+                    continue
                 try:
                     sub = self._plan(part, history, seen, available, referent, nested=True)
                 except _NoReferent:

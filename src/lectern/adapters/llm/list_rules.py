@@ -137,7 +137,8 @@ _OFF_THEIRS = re.compile(
 
 
 _RENAME_THEIRS = re.compile(
-    r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?P<old>.+?)\s+(?:to|as|into)\s+(?P<new>.+?)\W*$",
+    r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?P<old>.+?)\s+(?:to|as|into)\s+(?P<new>.+?)"
+    r"(?:\s+instead)?\W*$",
     re.I,
 )
 """A list renamed by its name alone: only one of the reader's, word for word."""

@@ -54,6 +54,7 @@ from lectern.adapters.llm.told_first import told_first
 from lectern.adapters.llm.workspace_lookup import workspace_look_up
 from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
+from lectern.adapters.understanding import request_sentence as asked
 from lectern.adapters.understanding.book_patterns import LABEL, SEARCH_LEAD, TOPIC_LEAD
 from lectern.adapters.understanding.book_plan import plan_books, title_in
 from lectern.adapters.understanding.compound import (
@@ -82,7 +83,6 @@ from lectern.adapters.understanding.referents import (
     which_book,
 )
 from lectern.adapters.understanding.request_frames import unframed
-from lectern.adapters.understanding.request_sentence import request_after_circumstances
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     names_workspace_thing,
@@ -294,6 +294,10 @@ class RulePolicy(CompoundReading):
         whole: bool = False,
     ) -> _Plan:
         text = tidied(_PLEASE.sub("please", " ".join(request.split()))) or request
+        names = names_from_prompt(system)
+        sees_projects = bool(names.of("project")) or bool(_WORKSPACE_PAGE.search(system))
+        # "Thank you. Please add this book to ...", "is X good? whatever, ...": not the request
+        text = text if sees_projects else asked.without_asides(text, names.of("list"))
         text = _ASKING.sub("", _LEAD_FILLER.sub("", text))
         plan = _Plan()
         if referent is None and self.titles is not None:
@@ -303,10 +307,7 @@ class RulePolicy(CompoundReading):
         if APPROVE_REQUEST.search(text):
             plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))
             return plan
-        sees_projects = bool(names_from_prompt(system).of("project")) or bool(
-            _WORKSPACE_PAGE.search(system)
-        )
-        told = request_after_circumstances(text) if sees_projects and not whole else None
+        told = asked.request_after_circumstances(text) if sees_projects and not whole else None
         if told is not None:
             # "The drill went fine. Close it.": "it" is the task the telling names
             told = told_task_named(told, names_from_prompt(system).of("task"))

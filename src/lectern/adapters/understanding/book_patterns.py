@@ -99,7 +99,8 @@ CREATE_WISH = re.compile(
 """A new list wished for, then named ("we need a list for the club, call it Picks")."""
 RENAME = re.compile(
     r"^(?:please\s+)?rename\s+(?:my\s+|the\s+)?(?:(?:reading\s+)?list\s+(?P<old1>.+?)|"
-    r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)\W*$",
+    # "rename X to Y instead": the change of mind is no part of the new name
+    r"(?P<old2>.+?)\s+(?:reading\s+)?list)\s+to\s+(?P<new>.+?)(?:\s+instead)?\W*$",
     re.I,
 )
 _QUOTED = r"[\"'‘“][^\"'’”]+[\"'’”]"
@@ -142,8 +143,10 @@ ARROW = re.compile(
 )
 """A book pointed at a list ("X -> Kids list"): an entry, when the right side is a list."""
 RATE = re.compile(
-    rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+(?:a\s+)?"
-    # "4 out of 5" is a rating whether or not "stars" follows it.
+    rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+"
+    r"(?:(?:with|at)\s+)?(?:a\s+)?"
+    # "4 out of 5" is a rating whether or not "stars" follows it; "rate it with five stars",
+    # "rate it at 4 stars": the grade's preposition is no part of the title
     rf"{_STARS}(?:\s*/\s*5|\s+out\s+of\s+(?:5|five)(?:\s+stars?)?|\s+stars?)"
     r"(?:\s*(?:[:,.-]|and say|saying|with the review|review:?)\s*(?P<review>.+?))?\W*$",
     re.I,
@@ -151,7 +154,7 @@ RATE = re.compile(
 RATE_ALT = re.compile(
     # "rate Holes a 3 — it was our last pick": the grade's article and a remark (no number in
     # it) after a dash or comma are not the title's
-    rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+(?:an?\s+)?{_STARS}(?:\s*[—–,;.!-]\s+[^\d]*)?\W*$",
+    rf"^(?:please\s+)?rate\s+(?P<book>.+?)\s+(?:(?:with|at)\s+)?(?:an?\s+)?{_STARS}(?:\s*[—–,;.!-]\s+[^\d]*)?\W*$",
     re.I,
 )
 _WRONG_WORDS = r"(?:wrong|incorrect|off|not\s+right|a\s+mistake|mistaken)"

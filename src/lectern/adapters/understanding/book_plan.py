@@ -28,6 +28,7 @@ from lectern.adapters.understanding.mentions import Names, resolve
 from lectern.adapters.understanding.referents import _NoReferent
 from lectern.adapters.understanding.scaffold import NUMBER, clean, number
 from lectern.adapters.understanding.slots import list_name_of, stars_of
+from lectern.adapters.understanding.spoken_years import with_spoken_years
 from lectern.domain.assistant import ToolCall
 
 CallMaker = Callable[..., ToolCall]
@@ -392,6 +393,8 @@ _CLAIMED = re.compile(
     r"^(?P<book>[^,.;:!?]+?)\s+(?:lists|shows|says|has|credits|gives|names)\b", re.I
 )
 """The book as the subject of what its record claims ("siddhartha lists X as an author")."""
+_IN_VIEW = re.compile(r"(?:this|it|that)(?:\s+(?:one|book|page|record))?|the\s+page", re.I)
+"""What says a wrong value when the book in view does ("this page says Italian")."""
 
 
 def _named_after_list(text: str) -> str | None:
@@ -435,23 +438,38 @@ def _correction(text: str, it: Callable[[str], str], call: CallMaker) -> list[To
     "Moby-Dick says 2006 but it was published in 1851", "the author of X is Y, not Z",
     "fix X's language, it's a Russian novel"; "this"/"it" is the page's book.
     """
+    text = with_spoken_years(text)  # "came out in nineteen forty three"
     found = correction_of(text)
     if found is None:
         return None
     fields, span = found
     rest = text if span is None else text[: span[0]] + " " + text[span[1] :]
-    rest = without_wrong_language(
-        without_shown_people(_WRONG_VALUE.sub(" ", CORRECTION_LABEL.sub("", LABEL.sub("", rest))))
+    rest = without_shown_people(
+        _WRONG_VALUE.sub(" ", CORRECTION_LABEL.sub("", LABEL.sub("", rest)))
     )
+    if "language" in fields:
+        # "I own the English original. The language should be English.": said twice, no title
+        rest = re.sub(rf"\b{re.escape(str(fields['language']))}\b", " ", rest, flags=re.I)
+    claimed = _CLAIMED.match(rest)  # before the denied value goes with its "says"
+    rest = without_wrong_language(rest)
     title = title_in(rest)
     if title is not None and title.isdigit():
         title = None  # "x says 2006??": the year the record shows is no title
     core = " ".join(_REQUEST_WORDS.sub(" ", _FIELD_WORDS.sub(" ", rest)).split())
-    claimed = _CLAIMED.match(rest)
-    if title is not None:
-        book: str | None = re.sub(r"['’]s$", "", title)
-    elif claimed and not _DEICTIC.search(claimed.group("book")):
-        book = claimed.group("book")  # "siddhartha lists X as an author": what lists it
+    subject = claimed.group("book") if claimed else None
+    if subject is not None and _IN_VIEW.fullmatch(subject.strip()):
+        # "this says French?? it's in English, Thompson was American": what says it is the
+        # book in view; a name told after it is a reason, no title
+        book: str | None = it("it")
+    elif (
+        subject is not None
+        and not _DEICTIC.search(subject)
+        and (title is None or title.casefold() not in subject.casefold())
+    ):
+        # "cujo says spanish. its english": the book is what says the wrong value
+        book = subject
+    elif title is not None:
+        book = re.sub(r"['’]s$", "", title)
     elif _DEICTIC.search(rest):
         book = it("it")
     elif rest == rest.casefold() and core:

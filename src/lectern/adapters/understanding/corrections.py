@@ -80,7 +80,9 @@ def language_of(text: str) -> str | None:
     named, shown = _languages(text)
     if not _LANGUAGE_WORDS.search(text) and not shown:
         return None
-    return named[0].group(0).capitalize() if len(named) == 1 else None
+    # "I own the English original. The language should be English.": one language said twice
+    right = {w.group(0).casefold() for w in named}
+    return named[0].group(0).capitalize() if len(right) == 1 else None
 
 
 def without_wrong_language(text: str) -> str:

@@ -13,7 +13,11 @@ sentence.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
+
+from lectern.adapters.understanding.courtesy import without_courtesy
+from lectern.adapters.understanding.list_named_before import list_named_before
 
 _QUOTED = re.compile(r"[\"“‘][^\"“”‘’]*[\"”’]|(?<!\w)'[^']+'(?!\w)")
 _END = re.compile(r"(?<=[.!?])\s+(?=\S)")
@@ -91,3 +95,66 @@ def request_after_circumstances(text: str) -> Request | None:
             asked = _SOFTENED.sub("", " ".join(sentences[index:]))
             return Request(" ".join(told), asked[:1].upper() + asked[1:])
     return None
+
+
+_TELLS = re.compile(
+    r"^(?:i|we|my\s+\w+|our\s+\w+)\s+(?:(?:have|had|'ve|’ve|just|already|finally|once|"
+    r"also)\s+)*(?!(?:want|wanted|need|needed|would|wish|wonder|hope|think|like|love|"
+    r"wanna|could|can|will|shall|should|must|might|may|do|did|don['’]t)\b)"
+    r"(?:read|finished|started|bought|borrowed|got|was|were|saw|heard|met|studied|kept|named|"
+    r"made|had|lent|gave\s+up|picked\s+up|\w+ed)\b",
+    re.I,
+)
+_ASKS_ANYWHERE = re.compile(
+    r"\?|\b(?:please|pls|could\s+you|can\s+you|would\s+you|will\s+you|i['’]?d\s+like|"
+    r"let['’]?s)\b",
+    re.I,
+)
+
+_ASKED_AFTER = re.compile(
+    r"[,:;.!–—-]\s*(?:(?:and|then|so|now)\s+)*(?:rate|give|add|put|remove|take|delete|rename|"
+    r"create|make|mark|move|drop)\b|\bstars?\b|\b[1-5]\s*/\s*5\b",
+    re.I,
+)
+"""A request said after the telling in the same part ("I finished The Help: give it 4 stars")."""
+
+
+def only_tells(sentence: str) -> bool:
+    """Whether a sentence only tells what the reader did, asking nothing.
+
+    "I have read this book in Russian when I was a student": circumstances, never a request
+    of its own.
+    """
+    return (
+        bool(_TELLS.match(sentence.strip()))
+        and not _ASKS_ANYWHERE.search(sentence)
+        and not _ASKED_AFTER.search(sentence)
+    )
+
+
+_TAKEN_BACK = re.compile(
+    r"^[^?]+\?+\s*(?:(?:eh|oh|ah|um+|hmm+|well|ok(?:ay)?|actually|no|nah)[\s,.!-]+)*"
+    r"(?:whatever|never\s*mind|nvm|forget\s+(?:it|that)|(?:it\s+)?doesn['’]?t\s+matter|"
+    r"scratch\s+that|no\s+matter)\b[\s,.!:;-]*(?=\S)",
+    re.I,
+)
+
+
+def question_taken_back(text: str) -> str:
+    """The message after a question its writer took back ("is this any good? eh whatever, ...").
+
+    "is this any good? eh whatever, I read it years ago and it was fine. just rate it 3" asks
+    only for the rating: the question before "whatever" (or "never mind", "forget it") is
+    withdrawn, so it is no request of its own.
+    """
+    found = _TAKEN_BACK.match(text)
+    return text[found.end() :] if found else text
+
+
+def without_asides(text: str, lists: Sequence[str] = ()) -> str:
+    """The message without what is said around its request: courtesy and questions taken back.
+
+    A request pointing at a list the telling before it named is read alone, the list said.
+    """
+    text = without_courtesy(question_taken_back(text))
+    return list_named_before(text, lists) or text
