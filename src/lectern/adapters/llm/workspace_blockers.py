@@ -13,6 +13,7 @@ from lectern.adapters.llm.workspace_refs import Refs, _Unclear, project_words, t
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.mentions import covered, resolve
 from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.workspace_parts import CHANGE_VERB
 from lectern.adapters.understanding.workspace_patterns import (
     BLOCKER_VERB,
     CREATE_BLOCKER,
@@ -40,7 +41,32 @@ def _reason_marked(text: str, refs: Refs) -> str:
             if found:
                 place = f"{name} project" if kind == "project" else name
                 return f"{found.group('head')}{place}: {found.group('why')}"
-    return text
+    return _reason_after_comma(text, refs)
+
+
+_COMMA_REASON = re.compile(
+    rf"^(?P<v>{BLOCKER_VERB})\s+(?:a|an|one|another)?\s*(?:new\s+)?blocker\s+(?P<on>on|for|"
+    r"against|to)\s+(?P<t>[^,:;]+?)\s*,\s*(?P<why>(?!(?:and|then|also|so|please|pls|can|could|"
+    rf"would|{CHANGE_VERB})\b)\S[^,;]{{8,}})$",
+    re.I,
+)
+
+
+def _reason_after_comma(text: str, refs: Refs) -> str:
+    """A blocker put on a stored task by its words, the reason after a comma, given a colon.
+
+    "kindly raise one blocker on the runbook task, legal has not shared the template yet":
+    the words before the comma name a task of the reader's; what follows is why (a later
+    request, "..., and assign it to bob", is none).
+    """
+    found = _COMMA_REASON.match(text)
+    if found is None:
+        return text
+    words = task_words(found.group("t"))
+    if not IT.match(words) and resolve(words, refs.names.of("task")).name is None:
+        return text
+    said = f"{found.group('v')} a blocker {found.group('on')} {found.group('t')}"
+    return f"{said}: {found.group('why')}"
 
 
 _SHORT_BLOCKED = re.compile(

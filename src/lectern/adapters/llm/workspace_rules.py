@@ -74,6 +74,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     STATUS_WORDS,
     TASK_REF,
 )
+from lectern.adapters.understanding.workspace_record_that import record_that
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.adapters.understanding.workspace_typos import verb_respelt
 from lectern.adapters.understanding.workspace_unsaid import unsaid_question
@@ -212,7 +213,7 @@ class WorkspaceRules(
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
-        text = apostrophes_restored(spelt_out(verb_respelt(unframed_change(text))))
+        text = apostrophes_restored(spelt_out(verb_respelt(record_that(unframed_change(text)))))
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]

@@ -203,6 +203,8 @@ class WorkspaceSeveral:
             if any(c.arguments.get("task_id") for c in left):
                 # "close the drill and open a new one called X": one of the kind just named
                 second = _NEW_ONE.sub("a new task", second)
+            # "bump the patch to urgent + assign to me": the later verb's object is "it"
+            second = _OBJECTLESS.sub(r"\g<v> it ", second, count=1)
             more = self._changes(second, after, depth=depth + 1) if THEN.search(second) else []
             right = more or self._create_task(second, after) or self._one_action(second, after)
             verb = re.match(r"\s*(?P<v>[a-z]+)\s", first, re.I)
@@ -226,6 +228,13 @@ _DASH_THEN = re.compile(
 )
 """A dash before a second change ("start the hunt task - put it in progress"); never where a
 part no rule reads is asked about: a comment's words may hold a dash."""
+
+_OBJECTLESS = re.compile(
+    r"^\s*(?P<v>(?:please\s+)?(?:(?:re)?assign|give|hand|set|mark|make|bump|push))\s+"
+    r"(?=(?:to|as|done|finished|complete|high|low|urgent|medium|due)\b)",
+    re.I,
+)
+"""A later change said without its object ("... and assign to bob"): the earlier part's task."""
 
 _TELLS_A_CHANGE = re.compile(
     r"\b(?:done|finished|complete[d]?|closed|resolved|fixed|sorted|over|cancell?ed|dropped|"

@@ -115,6 +115,13 @@ _ASKED = re.compile(
     re.I,
 )
 """A clause that opens with the change asked ("take gilead out, we already did it")."""
+_ASKED_IF_YOU = re.compile(
+    r"^(?:(?:is|would|will)\s+it\s+be|is\s+it|would\s+you\s+mind)\s+(?:ok|okay|alright|"
+    r"all\s+right|fine|possible)?\s*if\s+(?:you|u)\s+(?:could\s+)?[a-z]+",
+    re.I,
+)
+"""A change asked as a wish in the past tense ("would it be ok if you took me off the drill"):
+the verb's past is the mood of the wish, not a report of what was done."""
 
 _ASKED_ANYWHERE = re.compile(
     # a value said as it should be ("the list 'Horor' should be 'Horror'") is a correction;
@@ -153,7 +160,7 @@ def not_asked(text: str) -> bool:
     unasked = [c for c in clauses if _unasked(c)]
     if not unasked:
         return False
-    if any(_ASKED.search(c) for c in clauses):
+    if any(_ASKED.search(c) or _ASKED_IF_YOU.search(c) for c in clauses):
         return False
     return not any(_ASKED_ANYWHERE.search(c) and not _unasked(c) for c in clauses)
 

@@ -10,15 +10,50 @@ from __future__ import annotations
 
 import re
 
+_PAST_TO_BASE = {
+    "took": "take",
+    "gave": "give",
+    "put": "put",
+    "set": "set",
+    "made": "make",
+    "moved": "move",
+    "pushed": "push",
+    "bumped": "bump",
+    "assigned": "assign",
+    "reassigned": "reassign",
+    "unassigned": "unassign",
+    "closed": "close",
+    "marked": "mark",
+    "added": "add",
+    "changed": "change",
+    "handed": "hand",
+    "resolved": "resolve",
+    "renamed": "rename",
+    "completed": "complete",
+    "created": "create",
+    "raised": "raise",
+    "logged": "log",
+    "recorded": "record",
+}
+"""A change wished in the past tense after "if you" ("would it be ok if you took me off X")."""
+_PAST = "|".join(_PAST_TO_BASE)
+
 _FRAME = re.compile(
-    r"^(?:(?:hey|hi|so|um+|quick\s+question)\W+)*"
+    rf"^(?:(?:hey|hi|so|um+|quick\s+question)\W+)*"
     r"(?:(?:would|will)\s+it\s+be\s+possible|is\s+it\s+possible)\s+(?:for\s+(?:me|you)\s+)?to\s+|"
     r"^(?:is\s+there\s+(?:a|any)\s+way\s+(?:for\s+(?:me|you)\s+)?to|any\s+chance\s+(?:you\s+"
     r"could|to)|do\s+you\s+think\s+you\s+could|would\s+you\s+mind|"
     # "I would like to add a task ...", "we'd like to close the drill": a wish for the change
-    r"(?:i|we)\s*(?:would|['’]d)\s+(?:like|love|want)\s+to|(?:i|we)\s+want\s+to)\s+"
+    r"(?:i|we)\s*(?:would|['’]d)\s+(?:like|love|want)\s+to|(?:i|we)\s+want\s+to|"
+    # "would it be ok to add a task", "is it alright if you closed the drill", "would you be
+    # so kind as to record ...", "am I allowed to see ...": leave asked, or a courtesy
+    r"(?:would|will)\s+it\s+be\s+(?:ok(?:ay)?|alright|all\s+right|fine)\s+(?:if\s+(?:you|we|i)|"
+    r"for\s+(?:you|me)\s+to|to)|is\s+it\s+(?:ok(?:ay)?|alright|all\s+right|fine)\s+(?:if\s+"
+    r"(?:you|we|i)|for\s+(?:you|me)\s+to|to)|would\s+you\s+(?:be\s+so\s+kind\s+as\s+to|kindly)|"
+    r"(?:am\s+i|are\s+we)\s+allowed\s+to|kindly)\s+"
     r"(?=(?:please\s+)?(?:add|set|change|update|give|assign|close|mark|create|move|put|resolve|"
-    r"rename|complete|log|comment|describe|edit|write|make|hand|take|push|bump)\b)",
+    r"rename|complete|log|comment|describe|edit|write|make|hand|take|push|bump|record|raise|"
+    rf"note|{_PAST})\b|(?<=allowed\sto\s)(?:see|view)\b)",
     re.I,
 )
 
@@ -45,4 +80,9 @@ def unframed_change(text: str) -> str:
     plain = _FRAME.sub("", text, count=1)
     if plain == text:
         return text
+    verb, _, rest = plain.partition(" ")
+    if verb.casefold() in ("see", "view"):
+        plain = f"show me {rest}"  # "am I allowed to see which tasks ...": a look asked
+    elif verb.casefold() in _PAST_TO_BASE:
+        plain = f"{_PAST_TO_BASE[verb.casefold()]} {rest}"  # "... if you took me off X"
     return plain[:-1] if plain.endswith("?") else plain

@@ -188,10 +188,20 @@ def _title(text: str, names: Names | None = None) -> str | None:
             continue  # "a task for bob": who it is for, not what it is
         if names is not None and _only_a_place(title, names):
             continue  # "a new task in the vpn project": where it goes, not what it is
+        if _ONLY_ASKS_FOR_A_TASK.fullmatch(title):
+            continue  # "would it be ok to add a new task?": the request, not its title
         first, _, rest = title.partition(" ")
         title = " ".join(w for w in (base_form(first), rest) if w)
         return title[:1].upper() + title[1:] if title else None
     return None
+
+
+_ONLY_ASKS_FOR_A_TASK = re.compile(
+    r"(?:(?:add|create|make|open|log|start|set\s+up)\s+)?(?:a|an|one|another|one\s+more)?\s*"
+    r"(?:new\s+|fresh\s+|extra\s+)?(?:task|todo|to-do|ticket|item)(?:\s+(?:please|pls|for\s+me))?\W*",
+    re.I,
+)
+"""A new task's "title" that only says a task is wanted ("add a new task")."""
 
 
 def _only_a_place(title: str, names: Names) -> bool:
