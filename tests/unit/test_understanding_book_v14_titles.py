@@ -210,6 +210,14 @@ def test_a_slip_holding_a_shorter_title_is_the_slipped_title_not_the_shorter() -
     assert _book_of("add the remains of the days to Summer") == "The Remains of the Day"
 
 
+@pytest.mark.parametrize(
+    "said",
+    ["add something like Don Quijote to Summer", "put a book like The Lowland on Holiday"],
+)
+def test_a_title_compared_with_is_no_slip_of_the_book(said: str) -> None:
+    assert all(c[1].get("book") not in ("Don Quixote", "The Lowland") for c in _calls(said))
+
+
 def test_without_the_near_titles_a_slip_is_asked_as_before() -> None:
     assert _calls("take The Poisonwood Bibles off Summer", near=False) == [
         ("remove_from_list", {"list": "Summer", "book": "The Poisonwood Bibles"})

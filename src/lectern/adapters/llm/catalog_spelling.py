@@ -159,7 +159,8 @@ class CatalogSpelling:
         """The one title `book` slips from by a plural, a space or a letter, or None."""
         if self.near is None:
             return None
-        for said in dict.fromkeys([book, _CAPITALISED_END.sub(r"\g<title>", book)]):
+        tail = _CAPITALISED_END.sub(r"\g<title>", book)
+        for said in dict.fromkeys([book] if self.holds(tail) else [book, tail]):
             slip = _loose(said)
             alike = [t for t, _ in self.near(said, SAME_TITLE_SIMILARITY) if _slipped(slip, t)]
             if len({_main_key(t) for t in alike}) == 1:
@@ -258,7 +259,9 @@ is 96 like *The Distant Hours*; another of Kate Morton's as like would be asked 
 _AUTHOR = r"[A-Z](?:\.|[\w'’-]+)(?:\s+[A-Z](?:\.|[\w'’-]+)){0,3}"
 """A writer's name after "by": capitalised words or initials, up to a sentence's end."""
 _TITLE_BY = re.compile(r"^(?P<title>.+?)\s+by\s+(?P<author>[^,;]+?)\W*$", re.I)
-_CAPITALISED_END = re.compile(r"^[a-z][\w\s'’]*?\s(?P<title>[A-Z].*)$")
+_CAPITALISED_END = re.compile(
+    r"^[a-z][\w\s'’]*?(?<!\blike)(?<!\bthan)(?<!\bby)\s(?P<title>[A-Z].*)$"
+)
 """Lower-case words before a capitalised title ("please Don Quijote")."""
 _IN_CAPITALS = re.compile(
     r"(?:[A-Z0-9][\w'’-]*)(?:\s+(?:(?:of|the|and|in|a|an|to|on|for|at|with|from|upon)\s+)*"
