@@ -149,3 +149,18 @@ def spelt_title(title: str, titles: TitleMatcher, catalog: BookCatalog) -> str |
     closest = titles.closest(title.strip(" \"'“”"))
     book = catalog.get(uuid.UUID(closest)) if closest is not None else None
     return book.title if book is not None else None
+
+
+def books_spelt_like(
+    title: str, cutoff: float, titles: TitleMatcher, catalog: BookCatalog
+) -> tuple[tuple[str, str], ...]:
+    """(catalog title, first author) of each book whose title is `cutoff` like `title`.
+
+    Closest first; the rules read an author said beside a misremembered title with it ("The
+    Thirteenth Story by Diane Setterfield"), and tell a slip of one title from two alike.
+    """
+    ids = titles.spelt_like(title.strip(" \"'“”"), cutoff)
+    books = {str(b.id): b for b in catalog.get_many([uuid.UUID(i) for i in ids])}
+    return tuple(
+        (books[i].title, books[i].authors[0] if books[i].authors else "") for i in ids if i in books
+    )

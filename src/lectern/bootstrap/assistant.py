@@ -80,6 +80,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
         if provider in ("rules", "hybrid"):
             from lectern.adapters.llm.rule_policy import RulePolicy
             from lectern.application.book_lookup import (
+                books_spelt_like,
                 books_titled,
                 names_a_title,
                 names_an_author,
@@ -94,6 +95,9 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
                 books=lambda title: books_titled(title, self.vocabulary(), self.catalog),
                 authors=lambda name: names_an_author(name, self.vocabulary()),
                 spelt=lambda title: spelt_title(title, self.title_matcher(), self.catalog),
+                near=lambda title, cutoff: books_spelt_like(
+                    title, cutoff, self.title_matcher(), self.catalog
+                ),
             )
             if provider == "rules":
                 return rules

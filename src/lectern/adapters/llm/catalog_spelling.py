@@ -5,7 +5,10 @@ title is read the way the catalog spells it ("the tigers wife" -> *The Tiger's W
 forty nine" -> *Lot 49*, the title inside "Finished Water for Elephants"), books by
 different writers sharing it are asked about (`SameTitle`), and a change whose book names
 no catalog title at all ("the book my friend recommended") is asked about too
-(`NotInCatalog`), never sent to fail at the tool.
+(`NotInCatalog`), never sent to fail at the tool. A book the catalog does not hold is first
+read from the catalog and the message (`settled`): a close title the author said beside it
+confirms, a slip of one title by a plural, a space or a letter, or the title the message holds
+where the words taken for the book are none.
 """
 
 from __future__ import annotations
@@ -13,14 +16,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from lectern.adapters.understanding.compound import title_within, titles_in
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
+
+from lectern.adapters.understanding.compound import title_within, titles_held, titles_in
 from lectern.adapters.understanding.referents import NotInCatalog, SameTitle
 from lectern.adapters.understanding.spoken import said_forms, with_subtitle
 from lectern.application.understanding import key_of
 from lectern.domain.assistant import Message, ToolCall
+from lectern.domain.search import SAME_TITLE_SIMILARITY
 
 CatalogBooks = Callable[[str], Sequence[tuple[str, str, int]]]
 """(title, first author, readers) of each catalog book a title names word for word."""
+NearBooks = Callable[[str, float], Sequence[tuple[str, str]]]
+"""(title, first author) of each catalog book whose title is at least so alike (0-100)."""
 BOOK_ID = re.compile(r"^(?:book:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 LOOKUPS = frozenset({"get_book_details", "similar_books"})
 """Book tools that change nothing: the only ones a title read by its spelling may reach."""
@@ -39,11 +48,18 @@ class CatalogSpelling:
     """What the catalog makes of a book argument (without a catalog, the words as said)."""
 
     def __init__(
-        self, books: CatalogBooks | None, spelt: Callable[[str], str | None] | None
+        self,
+        books: CatalogBooks | None,
+        spelt: Callable[[str], str | None] | None,
+        near: NearBooks | None = None,
     ) -> None:
-        """`books` names catalog books word for word; `spelt` reads a misspelt title."""
+        """`books` names catalog books word for word; `spelt` reads a misspelt title.
+
+        `near` lists the books a misremembered title may mean (`settled` reads them).
+        """
         self.books_titled = books
         self.spelt = spelt
+        self.near = near
         self._read: set[str] = set()
         """Titles the spelling matcher gave: catalog titles, so bounded by the catalog."""
 
@@ -81,6 +97,114 @@ class CatalogSpelling:
             return NotInCatalog(book, like)
         return None
 
+    def settled(self, calls: Sequence[ToolCall], said: str) -> list[ToolCall]:
+        """The calls about to leave, each book the catalog does not hold read from `said`.
+
+        Read on the calls the plan settled on, as `not_in_catalog` is: a close title its
+        author, said beside it, confirms ("The Distant Hour by Kate Morton"); a title slipped
+        by a plural, a space or one letter in a long title ("the poisonwood bibles"); or the
+        catalog title the message holds where the words taken for the book are none
+        ("crucible we finished"). Anything less plain is left to be asked about.
+        """
+        if self.books_titled is None:
+            return list(calls)
+        settled: list[ToolCall] = []
+        for call in calls:
+            book, named = call.arguments.get("book"), call.arguments.get("list")
+            read = None
+            if (
+                call.name in MISREMEMBERED
+                and isinstance(book, str)
+                and not (book in self._read or self.holds(book) or _IT_SAID.match(book))
+            ):
+                read = (
+                    self._by_author(book, said)
+                    or self._alike(book)
+                    or self._held(book, said, named if isinstance(named, str) else "")
+                )
+            arguments = call.arguments if read is None else {**call.arguments, "book": read}
+            settled.append(ToolCall(call.id, call.name, arguments))
+        return settled
+
+    def _by_author(self, book: str, said: str) -> str | None:
+        """The one title by the author said beside `book` that is like it, or None."""
+        found = _TITLE_BY.match(book) or re.search(
+            rf"(?P<title>{re.escape(book)})\s+by\s+(?P<author>{_AUTHOR})", said
+        )
+        if found is None or self.books_titled is None:
+            return None
+        wrote = set(key_of(found["author"])) - {"and"}
+
+        def by_them(author: str) -> bool:
+            return bool(wrote) and wrote <= set(key_of(author))
+
+        exact = [t for t, author, _ in self.books_titled(found["title"]) if by_them(author)]
+        if exact:
+            return exact[0]
+        near = self.near(found["title"], AUTHOR_CONFIRMS) if self.near else ()
+        theirs: dict[tuple[str, ...], tuple[float, str]] = {}
+        for title, author in near:
+            if by_them(author) and _main_key(title) not in theirs:
+                theirs[_main_key(title)] = (_likeness(found["title"], title), title)
+        ranked = sorted(theirs.values(), reverse=True)
+        if not ranked or (len(ranked) > 1 and ranked[0][0] - ranked[1][0] < AUTHOR_MARGIN):
+            return None  # two of the writer's books alike: which one is asked
+        return ranked[0][1]
+
+    def slips_to_one(self, words: str) -> bool:
+        """Whether `words` slip from one catalog title by a plural, a space or a letter."""
+        return self.books_titled is not None and self._alike(words) is not None
+
+    def _alike(self, book: str) -> str | None:
+        """The one title `book` slips from by a plural, a space or a letter, or None."""
+        if self.near is None:
+            return None
+        tail = _CAPITALISED_END.sub(r"\g<title>", book)
+        for said in dict.fromkeys([book] if self.holds(tail) else [book, tail]):
+            slip = _loose(said)
+            alike = [t for t, _ in self.near(said, SAME_TITLE_SIMILARITY) if _slipped(slip, t)]
+            if len({_main_key(t) for t in alike}) == 1:
+                return self._one_book(alike[0])
+        return None
+
+    def _held(self, book: str, said: str, named: str) -> str | None:
+        """The catalog title the message holds where `book` is no title, or None.
+
+        The title holding the book's first word ("the crucible" for "crucible we
+        finished"), else, when none does, the one title of two words or more written in
+        capitals ("Special Topics in Calamity Physics"), never one a comparison names
+        ("like The Secret History"); a common word alone ("We", "It") is no title here.
+        """
+        assert self.books_titled is not None
+        books_titled = self.books_titled
+        listed = set(key_of(named))
+        words = said.split()
+
+        def counts(part: str) -> bool:
+            content = [w for w in key_of(part) if w not in _COMMON]
+            return bool(content) and not set(content) <= listed and bool(books_titled(part))
+
+        found = titles_held(said, counts)
+        first = next((w for w in key_of(book) if w not in _COMMON), None)
+        holding = [part for _, _, part in found if first in key_of(part)]
+        if not holding:
+            holding = [
+                part
+                for start, _, part in found
+                if _IN_CAPITALS.fullmatch(part)
+                and len([w for w in key_of(part) if w not in _COMMON]) >= 2
+                and not (start and _COMPARED.fullmatch(words[start - 1].strip(",")))
+            ]
+        if len({_main_key(books_titled(p)[0][0]) for p in holding}) != 1:
+            return None
+        return self._one_book(holding[0])
+
+    def _one_book(self, title: str) -> str | None:
+        """The catalog's spelling of `title` when one widely read book has it, else None."""
+        found = self.books_titled(title) if self.books_titled else ()
+        rivals = [b for b in found if b[2] >= RIVAL_SHARE * found[0][2]]
+        return found[0][0] if len(rivals) == 1 else None
+
     def holds(self, book: str) -> bool:
         """Whether the catalog holds `book` as written (or it is an id): no spelling to read."""
         return bool(BOOK_ID.match(book)) or bool(self.books_titled and self.books_titled(book))
@@ -107,8 +231,13 @@ class CatalogSpelling:
             # "Crime & Punishment": an ampersand written for the title's "and".
             book = re.sub(r"\s*&\s*", " and ", book)
             found = books_titled(book)
-        if not found and len(titles_in(book, is_title)) == 1:
-            # Not a run of several titles ("The Shining and Carrie"): one title and more words.
+
+        def is_or_slips(words: str) -> bool:
+            return is_title(words) or self.slips_to_one(words)
+
+        if not found and len(titles_in(book, is_or_slips)) == 1 and not self.slips_to_one(book):
+            # Not a run of several titles ("The Shining and Carrie"): one title and more words;
+            # nor a slip of one ("the remains of the days" holds *Days*, but means the Day).
             inside = title_within(book, is_title)
             found = books_titled(inside) if inside else ()
         if not found:
@@ -117,6 +246,69 @@ class CatalogSpelling:
         if len(rivals) > 1:
             raise SameTitle(found[0][0], [b[1] for b in rivals])
         return found[0][0]
+
+
+MISREMEMBERED = CATALOG_BOOK | LOOKUPS | {"remove_from_list"}
+"""Tools whose book a misremembered title or a span of extra words is read for."""
+AUTHOR_CONFIRMS = 70.0
+"""How alike a title must be for the author said beside it to confirm it ("The Thirteenth
+Story by Diane Setterfield" is 77 like *The Thirteenth Tale*)."""
+AUTHOR_MARGIN = 8.0
+"""How much closer than the writer's next book the one confirmed must be ("The Distant Hour"
+is 96 like *The Distant Hours*; another of Kate Morton's as like would be asked about)."""
+_AUTHOR = r"[A-Z](?:\.|[\w'’-]+)(?:\s+[A-Z](?:\.|[\w'’-]+)){0,3}"
+"""A writer's name after "by": capitalised words or initials, up to a sentence's end."""
+_TITLE_BY = re.compile(r"^(?P<title>.+?)\s+by\s+(?P<author>[^,;]+?)\W*$", re.I)
+_CAPITALISED_END = re.compile(
+    r"^[a-z][\w\s'’]*?(?<!\blike)(?<!\bthan)(?<!\bby)\s(?P<title>[A-Z].*)$"
+)
+"""Lower-case words before a capitalised title ("please Don Quijote")."""
+_IN_CAPITALS = re.compile(
+    r"(?:[A-Z0-9][\w'’-]*)(?:\s+(?:(?:of|the|and|in|a|an|to|on|for|at|with|from|upon)\s+)*"
+    r"[A-Z0-9][\w'’-]*)*"
+)
+_COMPARED = re.compile(
+    r"like|than|unlike|as|not|after|of|to|about|similar|by|new|newest|latest|last|next|other|"
+    r"another|more",
+    re.I,
+)
+"""A word before a title that compares with it, names it as another's or as a writer's ("by
+Stephen King", "the new Stephen King"): not the book meant."""
+_COMMON_WORDS = (
+    "the a an of and or to in on at for with from by my your our it its this that these those "
+    "i me we you he she they them is was be do did have has had not no so but if as all one "
+    "book books list lists add put remove take rate read finished"
+)
+_COMMON = frozenset(_COMMON_WORDS.split())
+"""Words too common to make a title held in a message on their own ("We", "It")."""
+
+
+def _main_key(title: str) -> tuple[str, ...]:
+    return key_of(title.split(":")[0])
+
+
+def _likeness(said: str, title: str) -> float:
+    """How alike a title said is to a catalog title by spelling (0-100), articles aside."""
+    bare = [_bare(words) for words in (said, title.split(":")[0])]
+    return float(fuzz.ratio(*bare))
+
+
+def _bare(title: str) -> str:
+    return " ".join(w for w in key_of(title) if w not in ("the", "a", "an"))
+
+
+def _loose(title: str) -> str:
+    """A title's letters without articles, spaces, hyphens or a closing plural "s"."""
+    words = [w for w in key_of(title) if w not in ("the", "a", "an")]
+    return "".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words)
+
+
+def _slipped(slip: str, title: str) -> bool:
+    """Whether `slip` is `title` but for plurals and spaces, or one letter in a long title."""
+    other = _loose(title.split(":")[0])
+    return slip == other or (
+        min(len(slip), len(other)) >= 10 and Levenshtein.distance(slip, other) <= 1
+    )
 
 
 _ASKED = re.compile(

@@ -93,8 +93,14 @@ _MOVE = re.compile(
 
 
 def _as_stored(said: str, lists: Sequence[str]) -> str:
-    """A list's name as the reader's list is spelt ("sci fi" -> "Sci-fi"), else as said."""
-    return resolve(said, lists, cutoff=90).name or said if lists else said
+    """A list's name as the reader's list is spelt ("sci fi" -> "Sci-fi"), else as said.
+
+    A slip in the name ("Favorits" for "Favourites") is the one stored list clearly closest
+    (`_not_theirs` takes it for theirs); two alike are neither, and the name stays as said.
+    """
+    if not lists:
+        return said
+    return resolve(said, lists, cutoff=90).name or resolve(said, lists, cutoff=85).name or said
 
 
 def _not_theirs(said: str, lists: Sequence[str]) -> list[Step]:

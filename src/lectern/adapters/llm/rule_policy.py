@@ -29,6 +29,7 @@ from lectern.adapters.llm.book_rules import BookRules
 from lectern.adapters.llm.catalog_spelling import (
     CatalogBooks,
     CatalogSpelling,
+    NearBooks,
     answered_request,
 )
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
@@ -195,17 +196,18 @@ class RulePolicy(CompoundReading):
         books: CatalogBooks | None = None,
         authors: Callable[[str], bool] | None = None,
         spelt: Callable[[str], str | None] | None = None,
+        near: NearBooks | None = None,
     ) -> None:
         """Query-understanding rules filter searches; `layer` reads what patterns miss.
 
         Without a layer, a request no pattern matches is a book search. `clock` (the wall
-        clock by default) reads relative due dates ("by Friday"). `titles` says whether
-        words are a catalog title, so "Emma and Persuasion" is two books and "War and
-        Peace" one; without it, a run of titles is never split. `books` reads a title as
-        the catalog spells it ("the tigers wife" -> *The Tiger's Wife*), and tells apart books
-        that share one; without it, a book is passed on as written. `authors` says whether
-        words name a catalog writer and no title ("the Hosseini": which book is asked).
-        `spelt` reads a misspelt title ("the dispossesed") for look-ups, never for changes.
+        clock by default) reads relative due dates ("by Friday"). `titles` says whether words
+        are a catalog title, so "Emma and Persuasion" is two books and "War and Peace" one.
+        `books` reads a title as the catalog spells it ("the tigers wife" -> *The Tiger's
+        Wife*) and tells apart books that share one. `authors` says whether words name a
+        catalog writer and no title ("the Hosseini": which book is asked). `spelt` reads a
+        misspelt title ("the dispossesed") for look-ups; `near` lists what a misremembered
+        one may mean (`CatalogSpelling.settled`).
         """
         self.authors = authors
         self.spelt = spelt
@@ -215,9 +217,9 @@ class RulePolicy(CompoundReading):
         self.titles = titles
         self.clock = clock or (lambda: datetime.now(UTC))
         self._counter = 0
-        self.catalog_books = CatalogSpelling(books, spelt)
+        self.catalog_books = CatalogSpelling(books, spelt, near)
         self.workspace = WorkspaceRules(self._call, self.clock)
-        self.steps = BookSteps(self._call, titles)
+        self.steps = BookSteps(self._call, titles, self.catalog_books.slips_to_one)
         self.books = BookRules(self.steps, understanding)
         self.lists = ListRules(self.steps, self.books.search_call)
 
@@ -260,7 +262,7 @@ class RulePolicy(CompoundReading):
             if answered + len(outcome) <= len(done.calls):
                 answered += len(outcome)
                 continue
-            calls = [c for c in outcome if c.name in available]
+            calls = self.catalog_books.settled([c for c in outcome if c.name in available], request)
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
             if any(c.name in CHANGES for c in calls) and not_asked(request):

@@ -22,10 +22,20 @@ CallMaker = Callable[..., ToolCall]
 class BookSteps:
     """The stages the book rules share, with the policy's own call maker (ids in order)."""
 
-    def __init__(self, call: CallMaker, titles: Callable[[str], bool] | None) -> None:
-        """`call` numbers the calls; `titles` says whether words are a catalog title."""
+    def __init__(
+        self,
+        call: CallMaker,
+        titles: Callable[[str], bool] | None,
+        slipped: Callable[[str], bool] | None = None,
+    ) -> None:
+        """`call` numbers the calls; `titles` says whether words are a catalog title.
+
+        `slipped` says whether words slip from one catalog title by a plural or a space
+        ("the poisonwood bibles"): a run of such titles is spread per book too.
+        """
         self.call = call
         self.titles = titles
+        self.slipped = slipped
 
     def single_calls(self, calls: list[ToolCall]) -> list[Step]:
         """The calls as one stage, then a summary of what they did."""
@@ -42,11 +52,19 @@ class BookSteps:
                 spread.append(call)
                 continue
             named = titles_in(book, self.titles)
+            if len(named) == 1 and self.slipped is not None and not self.titles(book):
+                # "the poisonwood bibles and the low land": each a slip of one title
+                named = titles_in(book, self._title_or_slip)
             if len(named) == 1:
                 spread.append(call)
                 continue
             spread.extend(self.call(call.name, **{**call.arguments, "book": b}) for b in named)
         return spread
+
+    def _title_or_slip(self, words: str) -> bool:
+        return bool(self.titles and self.titles(words)) or bool(
+            self.slipped and self.slipped(words)
+        )
 
     def single(self, call: ToolCall) -> list[Step]:
         """One change (spread per book), then its summary."""

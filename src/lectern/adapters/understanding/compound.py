@@ -304,3 +304,30 @@ def without_more(text: str) -> str:
     """`text` without a closing "tell me more" that follows a request of its own."""
     trimmed = _MORE_AFTER.sub("", text).strip()
     return trimmed if len(trimmed.split()) >= 2 else text
+
+
+_EDGE = " \"'“”‘’()[]"
+_SENTENCE_END = re.compile(r"[,;:.!?…]+$")
+TITLE_WORDS = 8
+"""The most words a title held in a message is looked for with."""
+
+
+def titles_held(said: str, is_title: Callable[[str], bool]) -> list[tuple[int, int, str]]:
+    """Each catalog title a message holds: (first word, word after it, words as written).
+
+    The longest runs only ("The Crucible" and not its "Crucible"), none across a comma or a
+    sentence's end: what `CatalogSpelling` reads when the words the rules took for a book are
+    no title ("crucible we finished" in "remove the crucible from X we finished it").
+    """
+    words = [w.strip(_EDGE) for w in said.split()]
+    found: list[tuple[int, int, str]] = []
+    for start in range(len(words)):
+        for end in range(min(len(words), start + TITLE_WORDS), start, -1):
+            inner = words[start : end - 1]
+            if not words[end - 1] or any(_SENTENCE_END.search(w) for w in inner):
+                continue
+            part = " ".join([*inner, _SENTENCE_END.sub("", words[end - 1])]).strip(_EDGE)
+            if part and not any(s <= start and end <= e for s, e, _ in found) and is_title(part):
+                found.append((start, end, part))
+                break
+    return found
