@@ -101,7 +101,7 @@ from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
-from lectern.adapters.understanding.workspace_told_task import told_task_named
+from lectern.adapters.understanding.workspace_told_task import task_led, told_task_named
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
@@ -119,11 +119,11 @@ NOT_SURE_TEXT = (
 )
 _LEAD_FILLER = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|all right|so|well|right|cool|great|nice|perfect|awesome|lovely|"
-    r"sure|yes|yeah|yep|and|also|hmm+|um+|oh|first(?:ly|\s+of\s+all)?|kindly)\b"
-    r"[\s,.!-]*)+(?=\S+\s+\S)",
+    r"sure|yes|yeah|yep|and|also|hmm+|um+|oh|first(?:ly|\s+of\s+all)?|kindly)\b[\s,.!-]*|"
+    r"(?:(?:quick|status|small)\s+)?(?:update|news|progress)\s*[:–—-]\s*)+(?=\S+\s+\S)",
     re.I,
 )
-"""Words that lead a request without being it ("ok add it to ...", "so what about ...")."""
+"""Words that lead a request without being it ("ok add it to ...", "Update: I've ...")."""
 _PLEASE = re.compile(r"\b(?:pls|plz|pleas)\b", re.I)
 WORKSPACE_ACTIONS = frozenset(
     {
@@ -329,7 +329,7 @@ class RulePolicy(CompoundReading):
             )
         if "get_projects" in available and sees_projects:
             # "give it to bob, actually no, set it to high": only the change settled on
-            text = changed_mind(text, names_from_prompt(system).of("task"))
+            text = changed_mind(task_led(text, names.of("task")), names.of("task"))
             # Workspace requests first: a task may well mention a password or a translation.
             # Only for a reader who has projects to speak of: "give Rebecca 4 stars and add it
             # to Winter" from a reader with none is no task handed to a person called Winter.

@@ -38,6 +38,14 @@ _LOOKUP_AFTER = re.compile(
     re.I,
 )
 """A look-up asked after a new task's quoted title: a request of its own."""
+_CHANGE_AFTER = re.compile(
+    r"\s*[,;.]?\s*(?:(?:and|then|also|plus)\s+)+(?:please\s+)?(?:comment|note|close|complete|"
+    r"mark|resolve|add\s+a\s+(?:comment|note|blocker)|leave\s+a|set|move|assign|give|hand)\b"
+    # "..., and comment on the drill that ...": another task's change, not this one's
+    r"(?!\s+(?:it|this|that)\b)",
+    re.I,
+)
+"""A change of another task asked after a new task's quoted title: a request of its own."""
 
 _QUOTED_HERE = re.compile(
     r"^(?:add|put|create|drop|stick)\s+(?P<t>[\"“'‘][^\"”'’]+[\"”'’])\s+(?:(?:in|to|into|under)\s+)?"
@@ -47,7 +55,9 @@ _QUOTED_HERE = re.compile(
 """A quoted title put "here": a new task in the project in view."""
 _QUOTED_TITLE = re.compile(r"[\"“'‘][^\"”'’]+[\"”'’]")
 _PLACE = re.compile(
-    r"\s(?:in|into|under|to|for|on)\s+(?:the\s+)?(?P<p>[^,.;:'\"“”‘’]+?)(?=\s*(?:[,.;:]|$))"
+    r"\s(?:in|into|under|to|for|on)\s+(?:the\s+)?(?P<p>[^,.;:'\"“”‘’]+?)"
+    # "new task on phishing 'Book the room'": the place may come before the quoted title
+    r"(?=\s*(?:[,.;:]|$|\s[\"“'‘]))"
 )
 
 
@@ -204,7 +214,7 @@ class WorkspaceCreation:
         quoted = re.fullmatch(r"[\"“'‘](?P<t>[^\"”'’]+)[\"”'’](?P<after>.*)", title)
         if quoted:
             title, after = quoted.group("t"), quoted.group("after")
-            if _LOOKUP_AFTER.match(after):
+            if _LOOKUP_AFTER.match(after) or _CHANGE_AFTER.match(after):
                 return []  # "... and then show me the T1133 doc": two requests, read as such
             owner = re.fullmatch(
                 r"\s*(?:,\s*)?for\s+(?P<p>me|[a-z][\w.-]*)\s*[,.]?\s*", after, re.I

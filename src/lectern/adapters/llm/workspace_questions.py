@@ -35,6 +35,11 @@ from lectern.adapters.understanding.mentions import (
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of, blocker_status_of
+from lectern.adapters.understanding.workspace_document_kinds import (
+    called_a_document,
+    only_a_source,
+    without_kind,
+)
 from lectern.adapters.understanding.workspace_documents import document_named, said_document
 from lectern.adapters.understanding.workspace_in_view import asks_of_the_task_in_view
 from lectern.adapters.understanding.workspace_patterns import (
@@ -272,6 +277,8 @@ class WorkspaceQuestions:
         if not match:
             return []
         target = next(v for k, v in match.groupdict().items() if v and k.startswith("t"))
+        if called_a_document(target, refs.names):
+            return []  # "open the citrix netscaler kev entry": a document, not the task
         whose = match.group("t7") or match.group("t8") or match.group("t11")
         if whose:
             # "who's on phishing awareness", "who has access to the logs", "show me the
@@ -330,7 +337,9 @@ class WorkspaceQuestions:
         else:
             return []
         # "the External Remote Services document": the title's words, not the word document
-        target = _DOCUMENT_WORD.sub("", _clean(target)) or _clean(target)
+        target = without_kind(_DOCUMENT_WORD.sub("", _clean(target)) or _clean(target))
+        if only_a_source(target):
+            return []  # "show me the ATT&CK technique": which one is not said
         if refs.page_document is not None and re.fullmatch(
             r"(?:it|this|that|this\s+one|that\s+one|this\s+(?:document|doc|advisory|page))",
             target,

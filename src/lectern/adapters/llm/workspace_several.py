@@ -18,7 +18,8 @@ from lectern.adapters.llm.workspace_questions import MODEL_ID, Stage
 from lectern.adapters.llm.workspace_refs import Refs, _Unclear
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.scaffold import Done
-from lectern.adapters.understanding.workspace_parts import OWN_VERB
+from lectern.adapters.understanding.workspace_gapping import MOVING_ON, may_share_verb
+from lectern.adapters.understanding.workspace_parts import CHANGE_VERB, OWN_VERB
 from lectern.adapters.understanding.workspace_patterns import ANOTHER_REQUEST, SEARCH, THEN
 from lectern.domain.assistant import AIResponse, ToolCall
 
@@ -191,36 +192,65 @@ class WorkspaceSeveral:
         """
         if depth > 2:
             return []
-        separators = [*THEN.finditer(text), *_DASH_THEN.finditer(text)]
+        separators = [*THEN.finditer(text), *_DASH_THEN.finditer(text), *_DETAIL.finditer(text)]
+        asked: _Unclear | None = None
         for separator in sorted(separators, key=lambda found: found.start()):
-            first, second = text[: separator.start()], text[separator.end() :]
-            # "..., make it high priority too": the part without its "too"
-            second = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
-            left = self._create_task(first, context) or self._one_action(first, context)
-            if not left:
+            try:
+                found = self._split_at(text, separator, context, depth=depth)
+            except _Unclear as unclear:
+                # "new task 'X', give it to bob. also comment on the drill ...": a split
+                # whose part asks may give way to a later one that reads whole
+                asked = asked or unclear
                 continue
-            after = context.with_it(left[-1].arguments.get("task_id"))
-            if any(c.arguments.get("task_id") for c in left):
-                # "close the drill and open a new one called X": one of the kind just named
-                second = _NEW_ONE.sub("a new task", second)
-            # "bump the patch to urgent + assign to me": the later verb's object is "it"
-            second = _OBJECTLESS.sub(r"\g<v> it ", second, count=1)
-            more = self._changes(second, after, depth=depth + 1) if THEN.search(second) else []
-            right = more or self._create_task(second, after) or self._one_action(second, after)
-            verb = re.match(r"\s*(?P<v>[a-z]+)\s", first, re.I)
-            if not right and OWN_VERB.search(second):
-                # "close the drill and the hunt is next": the second part only tells; the
-                # first is the request. Unless it tells of a change ("and the hunt is done
-                # too"), which is asked rather than guessed.
-                return [] if _TELLS_A_CHANGE.search(second) else left
-            if not right and verb:
-                # "give the netscaler review to bob and the runbook to bob too": the second
-                # part's verb is the first's.
-                gapped = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
-                right = self._one_action(f"{verb.group('v')} {gapped}", after)
-            if right:
-                return left + right
+            if found is not None:
+                return found
+        if asked is not None:
+            raise asked
         return []
+
+    def _split_at(
+        self, text: str, separator: re.Match[str], context: Refs, *, depth: int
+    ) -> list[ToolCall] | None:
+        """The changes of the parts either side of one separator; None when it splits none.
+
+        [] ends the search: a told part that says a change is asked, not guessed.
+        """
+        first, second = text[: separator.start()], text[separator.end() :]
+        # "..., make it high priority too": the part without its "too"
+        second = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
+        left = self._create_task(first, context) or self._one_action(first, context)
+        if not left:
+            return None
+        after = context.with_it(left[-1].arguments.get("task_id"))
+        if any(c.arguments.get("task_id") for c in left):
+            # "close the drill and open a new one called X": one of the kind just named
+            second = _NEW_ONE.sub("a new task", second)
+            # "add a blocker on the hunt ... and comment there": there is that task
+            second = _TASK_THERE.sub(r"\g<v> on it", second, count=1)
+            # "close the task and add a comment that HR signed off": on that task
+            second = _BARE_COMMENT.sub(r"\g<v> on it ", second, count=1)
+        if separator.re is _DETAIL:
+            # "give the drill to alice, due nov 20, and ...": a detail said alone is a change
+            # of the same task
+            second = _DETAIL_ALONE.sub(lambda m: f"{_DETAIL_VERB[m.group(1).lower()]} ", second)
+        # "bump the patch to urgent + assign to me": the later verb's object is "it"
+        second = _OBJECTLESS.sub(r"\g<v> it ", second, count=1)
+        split = THEN.search(second) or _DETAIL.search(second)
+        more = self._changes(second, after, depth=depth + 1) if split else []
+        right = more or self._create_task(second, after) or self._one_action(second, after)
+        verb = re.match(r"\s*(?P<v>[a-z]+)\s", first, re.I)
+        if not right and (_TOLD.match(second) or MOVING_ON.match(second.strip())):
+            # "close the drill and the hunt is next", "... and move on to the hunt": the
+            # second part only tells; the first is the request. Unless it tells of a
+            # change ("and the hunt is done too"), which is asked rather than guessed.
+            return [] if _TELLS_A_CHANGE.search(second) else left
+        if not right and verb and may_share_verb(second, context.names):
+            # "give the netscaler review to bob and the runbook to bob too": the second
+            # part's verb is the first's (never a part with a verb of its own, or one
+            # naming only a project: "close the drill and move to the vpn project").
+            gapped = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
+            right = self._one_action(f"{verb.group('v')} {gapped}", after)
+        return left + right if right else None
 
 
 _DASH_THEN = re.compile(
@@ -229,12 +259,38 @@ _DASH_THEN = re.compile(
 """A dash before a second change ("start the hunt task - put it in progress"); never where a
 part no rule reads is asked about: a comment's words may hold a dash."""
 
+_DETAIL = re.compile(r"\s*,\s*(?=(?:due|by|(?:low|medium|high|urgent)\s+priority)\b)", re.I)
+"""A comma before a detail said alone ("..., due nov 20, and comment ..."): a change more."""
+_DETAIL_ALONE = re.compile(r"^(?=(due|by|low|medium|high|urgent)\b)", re.I)
+_DETAIL_VERB = {"due": "set", "by": "set due", "low": "make", "medium": "make"}
+_DETAIL_VERB |= {"high": "make", "urgent": "make"}
+
+_BARE_COMMENT = re.compile(
+    r"^\s*(?P<v>(?:please\s+)?(?:comment|note|(?:add|leave|post|put)\s+(?:a|the)\s+"
+    r"(?:comment|note)))\s*(?=[:\"“'‘]|that\b|saying\b)",
+    re.I,
+)
+"""A later comment said without its task ("... and comment 'X'"): the earlier part's task."""
+
+_TASK_THERE = re.compile(
+    r"\b(?P<v>comment|note|blocker|reply|message|update)\s+(?:(?:on|in|over)\s+)?there\b",
+    re.I,
+)
+"""A later change's "comment there": the task the earlier part changed."""
+
 _OBJECTLESS = re.compile(
     r"^\s*(?P<v>(?:please\s+)?(?:(?:re)?assign|give|hand|set|mark|make|bump|push))\s+"
     r"(?=(?:to|as|done|finished|complete|high|low|urgent|medium|due)\b)",
     re.I,
 )
 """A later change said without its object ("... and assign to bob"): the earlier part's task."""
+
+_TOLD = re.compile(
+    rf"^(?!\s*(?:(?:also|and|then|plus|please)\s+)*{CHANGE_VERB}\b)(?=.*?(?:{OWN_VERB.pattern}))",
+    re.I | re.S,
+)
+"""A part that tells with a verb of its own ("the hunt is next"); one that starts with a
+change's verb is a request, whatever its words say ("comment that booking is in progress")."""
 
 _TELLS_A_CHANGE = re.compile(
     r"\b(?:done|finished|complete[d]?|closed|resolved|fixed|sorted|over|cancell?ed|dropped|"

@@ -14,6 +14,8 @@ _THIS = r"(?:this|it|this\s+(?:task|one)|the\s+task)"
 _ASKED = re.compile(
     rf"^(?:and\s+|also\s+)?(?:who(?:['’]s|\s+is)\s+{_THIS}\s+(?:assigned\s+to|with|on|for)|"
     rf"who\s+(?:owns|has|is\s+on|is\s+doing|is\s+handling)\s+{_THIS}|"
+    # "who's on this", "who's got it": the task's assignee, not the project's members
+    rf"who(?:['’]s|\s+is)\s+(?:on|doing|handling|working\s+on|got|running)\s+{_THIS}|"
     rf"whose\s+is\s+{_THIS}|"
     rf"(?:are\s+there|is\s+there|any|does\s+{_THIS}\s+have)\s+(?:any\s+)?"
     rf"(?:comments?|notes?|updates?)(?:\s+(?:on|for|in)\s+{_THIS})?(?:\s+yet)?|"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from lectern.adapters.understanding.workspace_moot import moot_blocker
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import ToolCall
 
@@ -74,8 +75,19 @@ _POINTS = re.compile(r"\b(?:it|its|it['’]s|this|that\s+one|that\s+task)\b", re
 def changes_in_parts(text: str, read: PartReader, actions: frozenset[str]) -> list[ToolCall]:
     """Every part's changes in the order asked, or [] when any part is not one.
 
-    `read` is tried on each part with the task the previous parts named last as "it".
+    `read` is tried on each part with the task the previous parts named last as "it". A
+    blocker told to be moot after the telling is resolved by it (`workspace_moot.py`).
     """
+    moot = moot_blocker(text)
+    if moot is not None:
+        # "bob finished the patching, so the vendor window blocker is moot now"
+        head, resolving = moot
+        told = (changes_in_parts(head, read, actions) or read(head, None) or []) if head else []
+        named = [c.arguments.get("task_id") for c in told if c.arguments.get("task_id")]
+        resolved = read(resolving, str(named[-1]) if named else None) or []
+        both = told + resolved
+        ok = (told or not head) and resolved and all(c.name in actions for c in both)
+        return once_each(both) if ok else []
     found: list[ToolCall] = []
     task: str | None = None
     for part in parts(spelt_out(text)):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from lectern.adapters.understanding.workspace_document_kinds import DOCUMENT_KIND
+
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 PAGE = re.compile(r"on an? (?P<type>project|task|document|dashboard) page.*?\(id (?P<id>[^)]+)\)")
 PAGE_PROJECT = re.compile(r"belongs to the project with id (?P<id>[^\s.]+)")
@@ -157,7 +159,7 @@ DOCUMENT_DETAILS = re.compile(
     r"document\s+(?P<d2>.+?) say|summari[sz]e (?:the )?document\s+(?P<d3>.+?)|"
     # "open the Check Point advisory document", "what's in the T1133 doc?"
     r"(?:(?:show|open|read|get|pull\s+up|bring\s+up|summari[sz]e)(?: me)?|what(?:'s| is) in) "
-    r"(?:the )?(?P<d4>.+?)\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up|record)|"
+    rf"(?:the )?(?P<d4>.+?)\s+{DOCUMENT_KIND}|"
     # "open CVE-2024-24919", "pull up T1133": an advisory's or a technique's id is a document
     r"(?:show|open|read|get|pull\s+up|bring\s+up)(?: me)? (?:the )?"
     r"(?P<d5>CVE-\d{4}-\d{3,}|T\d{4}(?:\.\d{3})?))"
@@ -246,7 +248,9 @@ _UNOWNED = (
 """A removal restated ("take bob off it, nobody owns it for now"): no part of the task."""
 ASSIGN = re.compile(
     rf"^(?:re)?assign\s+(?P<t>.+?)\s+to\s+(?P<a>[A-Za-z][\w.-]*(?: [A-Z][\w.-]*)?){_FOR_NOW}\W*$|"
-    rf"^(?:give|hand)\s+(?P<t2>.+?)(?:\s+over)?\s+to\s+(?P<a2>[A-Za-z][\w.-]*){_FOR_NOW}\W*$|"
+    # "move the patch over to vera": a task moved over to a person is theirs
+    rf"^(?:give|hand|pass|transfer|(?:move|shift|send|switch)(?=\s.+?\s+over\s+to\s))\s+"
+    rf"(?P<t2>.+?)(?:\s+over)?\s+to\s+(?P<a2>[A-Za-z][\w.-]*){_FOR_NOW}\W*$|"
     # "unassign the drill", "remove the assignee from it", "clear the owner of the runbook"
     rf"^(?:unassign|de-?assign|un-assign)\s+(?P<t3>.+?){_FOR_NOW}{_UNOWNED}\W*$|"
     rf"^(?:remove|clear|drop|delete)\s+(?:the\s+)?(?:assignee|owner|assignment)\s+"
@@ -399,6 +403,8 @@ COMMENT = re.compile(
 )
 THEN = re.compile(
     r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+|"
+    # "list the vpn tasks. also who's on the team": a sentence more, joined by "also"
+    r"(?<=[.!])\s+(?:also|plus)\s+|"
     # "I'm taking the hunt task, make it high priority too"; "...; also move its due date"
     r"\s*[,;]\s*(?:also\s+)?(?=(?:make|set|mark|move|push|bump|assign|give|hand|add|leave|put|"
     r"close|complete|finish|resolve|rename|comment|note|tell\s+(?:everyone|everybody|the\s+team))\b)",
