@@ -170,10 +170,13 @@ def test_a_detail_said_alone_between_changes_is_a_change_of_the_same_task() -> N
         ("update_task", {"task_id": RUNBOOK, "priority": "high"}),
         ("add_comment", {"task_id": RUNBOOK, "content": "Legal needs it first."}),
     ]
-    assert [t for t, _ in _calls("assign the runbook to bob, due friday, high priority")] == [
-        "assign_task",
-        "update_task",
-        "update_task",
+    assert _calls("assign the runbook to bob, due friday, high priority") == [
+        ("assign_task", {"task_id": RUNBOOK, "assignee_id": "bob"}),
+        ("update_task", {"task_id": RUNBOOK, "due_date": "2026-11-06", "priority": "high"}),
+    ]
+    assert _calls("set the hunt task to urgent, due 2026-11-20, and assign it to me") == [
+        ("update_task", {"task_id": HUNT, "priority": "urgent", "due_date": "2026-11-20"}),
+        ("assign_task", {"task_id": HUNT, "assignee_id": "alice"}),
     ]
 
 
@@ -197,7 +200,9 @@ def test_a_task_said_as_a_heading_is_what_it_means() -> None:
     )
     assert task_led("the netscaler review: assign it to bob", TASKS) == f"assign {REVIEW} to bob"
     assert task_led("re the hunt: close it", TASKS) == f"close {HUNT}"
-    # a heading no task is, or a rest with no "it", stays as said
+    # a heading no task is, a rest with no "it", or an "it" after a first part, stays as said
+    said = "on the Check Point task: set the priority to urgent, assign it to me"
+    assert task_led(said, TASKS) == said
     assert task_led("vpn project: new task 'Rotate keys'", TASKS) == (
         "vpn project: new task 'Rotate keys'"
     )

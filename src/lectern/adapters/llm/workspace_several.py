@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from lectern.adapters.llm.workspace_questions import MODEL_ID, Stage
@@ -250,7 +251,7 @@ class WorkspaceSeveral:
             # naming only a project: "close the drill and move to the vpn project").
             gapped = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
             right = self._one_action(f"{verb.group('v')} {gapped}", after)
-        return left + right if right else None
+        return _one_update(left + right) if right else None
 
 
 _DASH_THEN = re.compile(
@@ -298,6 +299,23 @@ _TELLS_A_CHANGE = re.compile(
     re.I,
 )
 """What a told part may say that is itself a change to make ("the hunt is done too")."""
+
+
+def _one_update(calls: list[ToolCall]) -> list[ToolCall]:
+    """Updates of one task said one after another as one ("set it to urgent, due nov 20")."""
+    merged: list[ToolCall] = []
+    for call in calls:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and call.name == last.name == "update_task"
+            and call.arguments.get("task_id") == last.arguments.get("task_id")
+            and not (set(call.arguments) & set(last.arguments)) - {"task_id"}
+        ):
+            merged[-1] = replace(last, arguments={**last.arguments, **call.arguments})
+            continue
+        merged.append(call)
+    return merged
 
 
 def _given(calls: list[ToolCall], _: Any) -> list[ToolCall]:

@@ -61,6 +61,9 @@ def task_led(text: str, tasks: list[str]) -> str:
     # the first "it" outside quotes (a quoted comment's "it" is the comment's)
     hidden = _QUOTED.sub(lambda quoted: "\0" * len(quoted.group()), rest)
     pointer = _POINTER.search(hidden)
-    if pointer is None:
+    joint = re.search(r"[,;]|\s(?:and|then)\s", hidden)
+    if pointer is None or (joint is not None and joint.start() < pointer.start()):
+        # "on the Check Point task: set the priority to urgent, assign it to me": a first
+        # part with no "it" of its own is read with the heading as it was said
         return text
     return f"{rest[: pointer.start()]}{task}{rest[pointer.end() :]}"
