@@ -75,8 +75,34 @@ def test_record_that_a_state_or_a_blocker_is_the_change() -> None:
             {"task_id": "Hunt for unusual VPN logins", "description": "The firewall team's leave"},
         )
     ]
+    # a task said to wait on something is held up by it (found trying it by hand)
+    assert _calls("record that the hunt is waiting on the firewall logs") == [
+        (
+            "create_blocker",
+            {
+                "task_id": "Hunt for unusual VPN logins",
+                "description": "Waiting on the firewall logs",
+            },
+        )
+    ]
+    assert _calls("please note that the drill is still waiting for HR to pick a week") == [
+        (
+            "create_blocker",
+            {
+                "task_id": "Schedule the phishing drill",
+                "description": "Waiting for HR to pick a week",
+            },
+        )
+    ]
+    assert _calls("blocker on the runbook task waiting on legal review") == [
+        (
+            "create_blocker",
+            {"task_id": RUNBOOK, "description": "Waiting on legal review"},
+        )
+    ]
     # a statement of neither kind is left as typed
     assert record_that("record that bob liked the runbook") == "record that bob liked the runbook"
+    assert record_that("record that bob is waiting") == "record that bob is waiting"
 
 
 def test_a_blockers_reason_after_a_comma() -> None:

@@ -554,7 +554,7 @@ def plan_workspace(
         return [call(intent, **arguments)]
     if intent == "create_blocker":
         found = re.search(
-            r"(?::|\s[-–—]\s|\bby\b|\buntil\b|\bwaiting for\b|\bon\b.*?:)\s*(?P<d>.+)$",
+            r"(?::|\s[-–—]\s|\bby\b|\buntil\b|\bwaiting (?:for|on)\b|\bon\b.*?:)\s*(?P<d>.+)$",
             text,
             re.I,
         )

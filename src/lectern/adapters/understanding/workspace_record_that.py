@@ -3,8 +3,9 @@
 "Would you kindly record that the NetScaler review has moved back to in progress", "please
 note that the runbook is now in review", "log that the VPN project is blocked pending the
 board's approval": the statement after "record that" is the change itself, said as what
-is now true. A state said reads as setting it; "blocked <why>" as a blocker with that why.
-Any other statement (a comment's words, a report) is left to the other rules.
+is now true. A state said reads as setting it; "blocked <why>" (or "waiting on <what>") as
+a blocker with that why. Any other statement (a comment's words, a report) is left to the
+other rules.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ _STATE_SAID = re.compile(
 )
 _BLOCKED_SAID = re.compile(
     rf"{_RECORD}(?P<t>.+?)\s+(?:is|are|has\s+been|was|got)\s+(?:now\s+|still\s+)?"
-    r"(?:blocked|held\s+up|stuck)\s+(?P<why>(?:pending|by|on|until|waiting\s+(?:for|on)|"
-    r"because\s+of|due\s+to)\b.{6,}?)\W*$",
+    r"(?:(?:blocked|held\s+up|stuck)\s+(?P<why>(?:pending|by|on|until|waiting\s+(?:for|on)|"
+    r"because\s+of|due\s+to)\b.{6,}?)|"
+    # "record that the hunt is waiting on the firewall logs": a task waiting is held up
+    r"(?P<waits>waiting\s+(?:for|on)\s+.{4,}?))\W*$",
     re.I,
 )
 
@@ -33,6 +36,6 @@ def record_that(text: str) -> str:
         return f"set {state.group('t')} to {state.group('s')}"
     blocked = _BLOCKED_SAID.match(text.strip())
     if blocked is not None:
-        why = re.sub(r"^by\s+", "", blocked.group("why"), flags=re.I)
+        why = re.sub(r"^by\s+", "", blocked.group("why") or blocked.group("waits"), flags=re.I)
         return f"add a blocker on {blocked.group('t')}: {why[:1].upper()}{why[1:]}"
     return text
