@@ -142,3 +142,19 @@ def test_a_later_change_without_its_object_is_the_earlier_tasks() -> None:
         ("update_task", {"task_id": DRILL, "priority": "high"}),
         ("assign_task", {"task_id": DRILL, "assignee_id": "bob"}),
     ]
+
+
+def test_one_more_task_after_a_comma_and_also_takes_the_same_change() -> None:
+    # found trying it by hand: the second task was dropped without a word
+    assert _calls("close out the check point patch, also the netscaler one") == [
+        ("complete_task", {"task_id": "Patch the Check Point gateways"}),
+        ("complete_task", {"task_id": "Review NetScaler session tokens"}),
+    ]
+    assert _calls("finish the hunt; also the runbook") == [
+        ("complete_task", {"task_id": "Hunt for unusual VPN logins"}),
+        ("complete_task", {"task_id": RUNBOOK}),
+    ]
+    # a project said after it is where the speaker goes next, never a second task closed
+    assert _calls("close the drill, also the vpn project is next") == [
+        ("complete_task", {"task_id": "Schedule the phishing drill"})
+    ]

@@ -405,6 +405,8 @@ THEN = re.compile(
     r"\s*(?:,\s*|\s+)(?:and\s+then|then|and\s+also|and)\s+|"
     # "list the vpn tasks. also who's on the team": a sentence more, joined by "also"
     r"(?<=[.!])\s+(?:also|plus)\s+|"
+    # "close out the patch, also the netscaler one": one more thing the same verb takes
+    r"\s*[,;]\s*(?:also|plus)\s+(?=(?:the|that|this|my|his|her)\s)|"
     # "I'm taking the hunt task, make it high priority too"; "...; also move its due date"
     r"\s*[,;]\s*(?:also\s+)?(?=(?:make|set|mark|move|push|bump|assign|give|hand|add|leave|put|"
     r"close|complete|finish|resolve|rename|comment|note|tell\s+(?:everyone|everybody|the\s+team))\b)",
