@@ -56,6 +56,9 @@ BOOKS = [
     ("Donna Tartt", "A Critic"),
     ("Sally Rooney", "A Critic"),
     ("Never Let Me Go", "Kazuo Ishiguro"),
+    ("The One", "Kiera Cass"),
+    ("Sister", "Rosamund Lupton"),
+    ("Teacher", "Someone Else"),
 ]
 LISTS = ("Favourites", "TBR", "english class", "Clásicos", "Holiday", "Summer")
 SYSTEM = "\n".join([NAMES_HEADER, "- reader: ana", *(f"- list: {name}" for name in LISTS)])
@@ -308,3 +311,36 @@ def test_a_slip_close_to_two_lists_is_not_guessed() -> None:
     assert all(
         c.arguments.get("list") not in ("Winter 2023", "Winter 2024") for c in reply.tool_calls
     )
+
+
+# --- a book described, not named -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # found trying it by hand: added *The One*, then (the title held) *Sister*
+        "put the one my sister liked on Summer",
+        "add the book my teacher mentioned to my TBR",
+        "rate the one she gave me for my birthday 4 stars",
+    ],
+)
+def test_a_book_described_by_who_did_what_holds_no_title(said: str) -> None:
+    calls = _calls(said)
+    assert not any(name in {"add_to_list", "rate_book"} for name, _ in calls), calls
+
+
+def test_a_description_is_left_as_said_by_the_catalog_spelling() -> None:
+    spelling = _spelling()
+    assert spelling.as_catalog_spells("the one my sister liked") == "the one my sister liked"
+    assert (
+        _settled(
+            "add_to_list",
+            "the one my sister liked",
+            "put the one my sister liked on Summer",
+            list="Summer",
+        )
+        == "the one my sister liked"
+    )
+    # a title that starts like one is still read: "The One" said whole
+    assert spelling.as_catalog_spells("The One") == "The One"

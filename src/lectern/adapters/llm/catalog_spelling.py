@@ -35,6 +35,15 @@ LOOKUPS = frozenset({"get_book_details", "similar_books"})
 """Book tools that change nothing: the only ones a title read by its spelling may reach."""
 CATALOG_BOOK = frozenset({"add_to_list", "rate_book", "propose_correction"})
 """Changes whose book must be a catalog book: one that names none is asked about, not sent."""
+_DESCRIBED = re.compile(
+    r"^(?:the|that|this)\s+(?:one|book|novel|story)\s+(?:(?:that|which|who)\s+)?"
+    r"(?:my|i|you|he|she|they|we|his|her|our|their|someone|somebody|everyone|[\w-]+['’]s)\s+\w",
+    re.I,
+)
+"""A book described, not named: "the one my sister liked", "the book you recommended". The
+words after "the one" are who said or did what about it, so no title is looked for inside
+("put the one my sister liked on Summer" added the book *The One*, found trying it by hand):
+which book is asked."""
 _IT_SAID = re.compile(r"^(?:it|this|that|this book|that book|this one|that one)$", re.I)
 RIVAL_SHARE = 0.03
 """A book sharing a title is asked about when it has at least this share of the most read
@@ -116,6 +125,7 @@ class CatalogSpelling:
                 call.name in MISREMEMBERED
                 and isinstance(book, str)
                 and not (book in self._read or self.holds(book) or _IT_SAID.match(book))
+                and not _DESCRIBED.match(book)
             ):
                 read = (
                     self._by_author(book, said)
@@ -235,7 +245,12 @@ class CatalogSpelling:
         def is_or_slips(words: str) -> bool:
             return is_title(words) or self.slips_to_one(words)
 
-        if not found and len(titles_in(book, is_or_slips)) == 1 and not self.slips_to_one(book):
+        if (
+            not found
+            and not _DESCRIBED.match(book)
+            and len(titles_in(book, is_or_slips)) == 1
+            and not self.slips_to_one(book)
+        ):
             # Not a run of several titles ("The Shining and Carrie"): one title and more words;
             # nor a slip of one ("the remains of the days" holds *Days*, but means the Day).
             inside = title_within(book, is_title)
