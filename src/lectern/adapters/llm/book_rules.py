@@ -47,6 +47,7 @@ from lectern.adapters.understanding.compound import only_regrade
 from lectern.adapters.understanding.lexicon_data import LANGUAGE_NAMES
 from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.referents import Several
+from lectern.adapters.understanding.remarks import review_told, ungraded
 from lectern.adapters.understanding.scaffold import NUMBER, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
@@ -178,7 +179,8 @@ class BookRules:
         """A rating ("give Emma four stars"), with its review when one is written."""
         match = RATE.match(text) or RATE_ALT.match(text)
         if not match:
-            return []
+            asked = ungraded(text)
+            return [lambda _: asked.response(MODEL_ID)] if asked else []
         stars = regraded(text) or _number(match.group("stars"), 3)
         try:
             books = [it(match.group("book"))]
@@ -188,6 +190,7 @@ class BookRules:
         review = match.groupdict().get("review")
         if review and only_regrade(review):
             review = None  # "rate X two stars. Make it three.": the grade said again
+        review = review_told(review) if review else None
         extra = {"review": _clean(review)} if review else {}
         calls = [self.steps.call("rate_book", book=book, stars=stars, **extra) for book in books]
         return self.steps.single(calls[0]) if len(calls) == 1 else self.steps.single_calls(calls)

@@ -48,6 +48,7 @@ from lectern.adapters.understanding.book_patterns import (
 from lectern.adapters.understanding.compound import titles_in
 from lectern.adapters.understanding.layer import Clarification, name_it
 from lectern.adapters.understanding.mentions import resolve
+from lectern.adapters.understanding.remarks import remark_after, without_reason_told
 from lectern.adapters.understanding.scaffold import NUMBER, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
@@ -446,6 +447,9 @@ class ListRules:
         """A book put on one of the reader's lists named without the word "list"."""
         match = _ONTO_THEIRS.match(text)
         target = _theirs_exactly(match["list"], lists) if match else None
+        if target is None and (told := remark_after(text)):
+            # "pop Dune into Summer, saw it at the shop": the remark is no part of the name
+            return self._onto_theirs(told[0], it, lists)
         if match is None or target is None or _theirs_exactly(match["book"], lists):
             return []
         book = it(BY_WRITER_AFTER.sub("", _clean(match["book"])))
@@ -476,7 +480,8 @@ class ListRules:
             self.steps.call(
                 "remove_from_list",
                 list=_as_stored(named, lists),
-                book=it(REASON_AFTER.sub("", match.group("book")).strip()),
+                # "remove the last one. she hated it": why, told after, is no part of it
+                book=it(without_reason_told(REASON_AFTER.sub("", match.group("book"))).strip()),
             )
         )
 
@@ -484,6 +489,9 @@ class ListRules:
         """A book taken off one of the reader's lists named without the word "list"."""
         match = _OFF_THEIRS.match(text)
         target = _theirs_exactly(match["list"], lists) if match else None
+        if target is None and (told := remark_after(text)):
+            # "take the hobbit off my tbr, already read it ages ago"
+            return self._off_theirs(told[0], it, lists)
         if match is None or target is None or _theirs_exactly(match["book"], lists):
             return []
         book = it(BY_WRITER_AFTER.sub("", REASON_AFTER.sub("", match["book"]).strip()))

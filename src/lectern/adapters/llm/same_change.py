@@ -1,5 +1,7 @@
 """The same change again with another book: "and Red Queen too", "same for Holes".
 
+After a rating, "actually make that 4" is that rating again with the new grade.
+
 "Put Cinder on TBR, and Red Queen too" adds both; after "add Hatchet to Kids", "same for
 Bridge to Terabithia" adds that one to Kids. The change is read once (from this message, or
 from the reader's last one) and made again with the other book in place of its book. Only a
@@ -13,9 +15,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from lectern.adapters.llm.book_compound import BOOK_ACTIONS
-from lectern.adapters.understanding.compound import rated
+from lectern.adapters.understanding.compound import only_regrade, rated
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.scaffold import Done
+from lectern.adapters.understanding.slots import regraded
 from lectern.domain.assistant import Message, ToolCall
 
 _ANOTHER_BOOK = re.compile(
@@ -27,7 +30,8 @@ _ANOTHER_BOOK = re.compile(
 """A change, then another book it holds for ("..., and Red Queen too", "..., also Emma")."""
 _SAME_FOR = re.compile(
     r"^(?:(?:and|ok(?:ay)?|now|then)\W+)*(?:(?:do\s+|and\s+)?(?:the\s+)?same\s+(?:thing\s+)?"
-    r"(?:for|with)|ditto\s+(?:for|with)|likewise\s+(?:for|with))\s+(?P<other>.+?)\W*$",
+    # "same again for The Peach Keeper"
+    r"(?:again\s+)?(?:for|with)|ditto\s+(?:for|with)|likewise\s+(?:for|with))\s+(?P<other>.+?)\W*$",
     re.I,
 )
 """The last change again for another book ("same for Holes", "do the same with Emma")."""
@@ -95,8 +99,11 @@ def rated_next(
     """After a rating, "and Mort 5" rates another book with its own stars, or [].
 
     The verb is the last message's: only when that one rated a book, and only for a
-    catalog title.
+    catalog title. "actually make that 4" rates the last book again (`regraded_last`).
     """
+    again = regraded_last(text, history, plan, call)
+    if again:
+        return again
     found = _AND_THEN.match(text.strip())
     book_stars = rated(found.group("rest")) if found else None
     if book_stars is None or not is_title(book_stars[0]):
@@ -105,6 +112,20 @@ def rated_next(
     if not before or any(c.name != "rate_book" for c in before):
         return []
     return [call("rate_book", book=book_stars[0], stars=book_stars[1])]
+
+
+def regraded_last(
+    text: str, history: Sequence[Message], plan: Planner, call: Caller
+) -> list[ToolCall]:
+    """After a rating, "actually make that 4" rates the same book again with the new grade.
+
+    Only when the reader's last message rated, and this one says nothing but the grade.
+    """
+    stars = regraded(text) if only_regrade(text) else None
+    before = _last_calls(history, plan) if stars is not None else []
+    if not before or any(c.name != "rate_book" for c in before):
+        return []
+    return [call("rate_book", **{**c.arguments, "stars": stars}) for c in before]
 
 
 def nothing_to_repeat(

@@ -41,7 +41,9 @@ COUNT_ONTO_LIST = re.compile(
 named Space"): the same plan as FIND_AND_ADD, said the other way round."""
 LIST_WITH = re.compile(
     r"^(?:please\s+)?(?:make|create|start|set up|build)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
-    r"(?:reading\s+)?list\s+(?:called\s+|named\s+|titled\s+)?(?P<name>.+?)\s+(?:"
+    # "a list for summer with a couple of beach reads": what the list is for is its name
+    r"(?:reading\s+)?list\s+(?:called\s+|named\s+|titled\s+|for\s+(?:my\s+|our\s+)?)?"
+    r"(?P<name>.+?)\s+(?:"
     rf"with\s+{_NUMBER}\s+(?P<query>.+?)|and\s+(?:add|put)\s+(?P<book>.+?)\s+(?:to|on|in)\s+it)"
     r"\W*$",
     re.I,
@@ -148,7 +150,9 @@ RATE = re.compile(
     # "4 out of 5" is a rating whether or not "stars" follows it; "rate it with five stars",
     # "rate it at 4 stars": the grade's preposition is no part of the title
     rf"{_STARS}(?:\s*/\s*5|\s+out\s+of\s+(?:5|five)(?:\s+stars?)?|\s+stars?)"
-    r"(?:\s*(?:[:,.-]|and say|saying|with the review|review:?)\s*(?P<review>.+?))?\W*$",
+    r"(?:\s*(?:[:,.-]|and say|saying|with the review|review:?)\s*(?P<review>.+?)|"
+    # "3 stars since I finished it": why, after the grade (no review: `remarks.review_told`)
+    r"\s+(?P<why>(?:since|because|cos|as)\s.+?))?\W*$",
     re.I,
 )
 RATE_ALT = re.compile(

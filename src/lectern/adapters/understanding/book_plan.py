@@ -26,6 +26,7 @@ from lectern.adapters.understanding.corrections import (
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
 from lectern.adapters.understanding.mentions import Names, resolve
 from lectern.adapters.understanding.referents import _NoReferent
+from lectern.adapters.understanding.remarks import book_unsaid, without_reason_told
 from lectern.adapters.understanding.scaffold import NUMBER, clean, number
 from lectern.adapters.understanding.slots import list_name_of, stars_of
 from lectern.adapters.understanding.spoken_years import with_spoken_years
@@ -540,13 +541,20 @@ def plan_books(
             # "... with a note: from Sam": the note is not part of the title.
             rest = rest[: note.start()]
         # "..., we swapped it for something else": a reason after a comma is no part of it.
-        rest = REASON_AFTER.sub("", rest)
+        rest = without_reason_told(REASON_AFTER.sub("", rest))
         goes = _GOES.search(rest)
         book = _book(_GOES.sub(" ", rest), it)
         if book is None and intent == "remove_from_list" and (_DELETE_WORDS.search(text) or goes):
             # "delete 'Book club'" (or "the list X must be deleted") names a list and no
             # book: the list itself goes.
             return [call("delete_list", list=chosen)]
+        if book is None and book_unsaid(text):
+            try:
+                # "remove from TBR" on a book's page: the book in view.
+                book = it("it")
+            except _NoReferent:
+                book = None
+            book = None if book == "it" else book
         if book is None:
             return name_it("book", "add" if intent == "add_to_list" else "remove")
         if note is not None and intent == "add_to_list":

@@ -32,6 +32,8 @@ _BREAK = re.compile(
     r"(?:also\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+)?"
     # "... it's English. Also I'd give it 4 stars": the reader's wish is the request
     r"(?:i['’]?d\s+(?:also\s+)?(?=give\b))?"
+    # "The Kite Runner, which my former pupil recommended": a relative clause, no question
+    r"(?!which\s+(?:my|our|his|her|their|i|we|he|she|they|you|a|an)\s)"
     rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b)",
     re.I,
 )

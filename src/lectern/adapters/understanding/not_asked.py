@@ -109,7 +109,8 @@ _UNASKED = [
 
 _ASKED = re.compile(
     rf"^(?:(?:ok|okay|so|and|then|but|now|just|also|instead|pls|please|kindly|"
-    rf"can\s+you|could\s+you|would\s+you|will\s+you|"
+    # "could u take ...": the polite lead as typed in a hurry
+    rf"(?:can|could|would|will)\s+(?:you|u|ya)|plz|"
     rf"(?:is|would)\s+it\s+be\s+(?:possible|ok|okay|alright|fine)\s+to|is\s+it\s+possible\s+to|"
     rf"i(?:'d|\s+would)\s+(?:like|love)\s+(?:you\s+)?to|i\s+want\s+(?:you\s+)?to)\s+)*{_CHANGE}\b",
     re.I,

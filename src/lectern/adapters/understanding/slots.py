@@ -48,7 +48,9 @@ _STARS_BARE = re.compile(
     rf"\bgive\b.+\b(?:a|an)\s+(?P<given>[1-5])\b{_REMARK}|"
     # "X is a solid 4": a verdict that grades the book is its rating.
     r"\b(?:is|was|it['’]?s|that['’]?s)\s+(?:a|an)\s+(?:(?:solid|strong|easy|firm|clear|fair|"
-    rf"generous|harsh|weak|low|high|definite|good|decent)\s+)?(?P<graded>[1-5])\b{_REMARK}",
+    rf"generous|harsh|weak|low|high|definite|good|decent)\s+)?"
+    # "it was a solid four": the grade in words
+    rf"(?P<graded>[1-5]|one|two|three|four|five)\b{_REMARK}",
     re.I,
 )
 _STAR_SYMBOLS = re.compile(r"[⭐★]{1,5}")
