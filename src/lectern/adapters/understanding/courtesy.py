@@ -1,7 +1,8 @@
 """Sentences of courtesy around a request: a greeting or thanks said as a sentence of its own.
 
 Courteous writers open with "Good day.", "Hello dear.", "Thank you." or "Dear assistant," and
-close with "Thank you kindly." or "Many thanks in advance.". Read with the request, the
+close with "Thank you kindly." or "Many thanks in advance."; some wish the reader well ("Hope
+your day is going well."). Read with the request, the
 opening sentence lends its words to it: "Thank you. Please add this book to my list X" took
 "Thank" for the book, "Good day. I am searching for novels by German authors ..." searched for
 "Good day". A sentence made only of courtesy is never the request, so it is set aside when
@@ -17,11 +18,16 @@ import re
 
 _ADDRESS = r"(?:\s+(?:there|dear|again|all|everyone|friend|assistant|lectern|my\s+dear))*"
 _COURTESY = (
-    r"(?:(?:hi|hello|hey|hiya|greetings|good\s+(?:morning|afternoon|evening|day))" + _ADDRESS + "|"
+    r"(?:(?:hi|hello|hey|hiya|howdy|greetings|(?:good\s+)?(?:morning|afternoon|evening)|"
+    r"good\s+day|quick\s+(?:one|question))" + _ADDRESS + "|"
     r"dear\s+(?:assistant|lectern|friend|sir|madam|sir\s+or\s+madam)|"
     r"(?:thank\s+you|thanks|many\s+thanks|thanks\s+a\s+lot|cheers)"
     r"(?:\s+(?:so\s+much|very\s+much|kindly|again|in\s+advance|a\s+lot|ever\s+so\s+much|dear))*"
     + _ADDRESS
+    + "|"
+    # a well-wish: "Hope your day is going well.", "I hope you're well!", "Hope all is good."
+    r"(?:i\s+)?hope\s+(?:you(?:['’]re|\s+are)|your\s+\w+\s+(?:is|are|has\s+been)|all\s+is|"
+    r"this\s+finds\s+you|you\s+(?:had|have|are\s+having))\b[^.!?;:]{0,40}"
     + ")"
 )
 _OPENING = re.compile(rf"^\s*{_COURTESY}\s*[.!,:;]+\s+(?=\S)", re.I)
