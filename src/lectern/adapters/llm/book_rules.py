@@ -52,6 +52,7 @@ from lectern.adapters.understanding.scaffold import NUMBER, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
+from lectern.adapters.understanding.settled_search import settled_search
 from lectern.adapters.understanding.slots import regraded
 from lectern.application.ports import QueryUnderstanding
 from lectern.application.understanding import key_of
@@ -172,6 +173,7 @@ class BookRules:
         counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", query, re.I)
         if counted:
             limit, query = _number(counted.group("n"), 5), counted.group("rest")
+        query = SEARCH_LEAD.sub("", settled_search(query))  # "fantasy? no wait, not fantasy, ..."
         call = self.search_call(query or text, limit)
         return [lambda _: [call], lambda done: AIResponse(_books_reply(done, call), model=MODEL_ID)]
 

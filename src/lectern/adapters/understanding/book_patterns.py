@@ -332,7 +332,8 @@ EXCLUDE_AUTHOR = re.compile(
     re.I,
 )
 EXCLUDE_CATEGORY = re.compile(
-    r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
+    r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?!(?:wait|actually|scratch|hang|hold)\b)"
+    r"(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
     re.I,
 )
 TOPIC_LEAD = re.compile(
