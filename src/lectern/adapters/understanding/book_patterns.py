@@ -91,6 +91,12 @@ CREATE_QUOTED = re.compile(
 )
 """A new list named in quotes without the word list ("create 'Hosseini'"): nothing else on
 the book surface is made with a name alone."""
+CREATE_LABELLED = re.compile(
+    r"^(?:(?:and|then|also|ok(?:ay)?|so)\s+)*(?:a\s+)?new\s+(?:reading\s+)?list\s*[:—–-]\s*"
+    r"(?P<name>\w.*?)\W*$",
+    re.I,
+)
+"""A new list set down as a label and its name ("new list: Reading Group 2027")."""
 CREATE_WISH = re.compile(
     r"^(?:i|we)\s*(?:need|want|wanna|['’]d\s+like|would\s+like)\s+(?:a|another|one\s+more)\s+"
     r"(?:new\s+|fresh\s+|separate\s+)?(?:reading\s+)?list\b[^,.;:]*[,.;:]?\s*(?:and\s+|so\s+)?"
