@@ -52,6 +52,7 @@ from lectern.adapters.understanding.scaffold import NUMBER, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
+from lectern.adapters.understanding.settled_search import settled_search
 from lectern.adapters.understanding.slots import regraded
 from lectern.application.ports import QueryUnderstanding
 from lectern.application.understanding import key_of
@@ -172,8 +173,19 @@ class BookRules:
         counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", query, re.I)
         if counted:
             limit, query = _number(counted.group("n"), 5), counted.group("rest")
+        query = SEARCH_LEAD.sub("", settled_search(query))  # "fantasy? no wait, not fantasy, ..."
         call = self.search_call(query or text, limit)
         return [lambda _: [call], lambda done: AIResponse(_books_reply(done, call), model=MODEL_ID)]
+
+    def _title_opens_with_like(self, before: str, said: str) -> bool:
+        """Whether a capitalised "Like" starts a catalog title said whole ("Like Water for...")."""
+        if self.steps.titles is None or not before.rstrip().endswith("Like"):
+            return False
+        words = said.split()
+        return any(
+            self.steps.titles(" ".join(["Like", *words[:count]]))
+            for count in range(len(words), 0, -1)
+        )
 
     def rate(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A rating ("give Emma four stars"), with its review when one is written."""
@@ -287,6 +299,8 @@ class BookRules:
             return []
         group = next(name for name, value in match.groupdict().items() if value)
         said = "it" if group == "bare" else match.group(group)
+        if group == "title" and self._title_opens_with_like(text[: match.start(group)], said):
+            return []  # "For the book Like Water for Chocolate I give three stars": a title
         named, adults, tail = like_but(said)
         title = it(named)
         # "gimme 3 more like it", "two novels like X": as many as asked for, said before X.

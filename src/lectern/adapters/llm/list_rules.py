@@ -29,6 +29,7 @@ from lectern.adapters.understanding.book_patterns import (
     BY_WRITER_AFTER,
     COUNT_ONTO_LIST,
     CREATE,
+    CREATE_LABELLED,
     CREATE_QUOTED,
     CREATE_WISH,
     DELETE,
@@ -333,7 +334,12 @@ class ListRules:
     def create(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A new, empty list."""
         del it
-        match = CREATE.match(text) or CREATE_QUOTED.match(text) or CREATE_WISH.match(text)
+        match = (
+            CREATE.match(text)
+            or CREATE_QUOTED.match(text)
+            or CREATE_WISH.match(text)
+            or CREATE_LABELLED.match(text)
+        )
         if not match:
             return []
         # "called Travel and leave it empty": the name ends where the request goes on.

@@ -91,6 +91,12 @@ CREATE_QUOTED = re.compile(
 )
 """A new list named in quotes without the word list ("create 'Hosseini'"): nothing else on
 the book surface is made with a name alone."""
+CREATE_LABELLED = re.compile(
+    r"^(?:(?:and|then|also|ok(?:ay)?|so)\s+)*(?:a\s+)?new\s+(?:reading\s+)?list\s*[:—–-]\s*"
+    r"(?P<name>\w.*?)\W*$",
+    re.I,
+)
+"""A new list set down as a label and its name ("new list: Reading Group 2027")."""
 CREATE_WISH = re.compile(
     r"^(?:i|we)\s*(?:need|want|wanna|['’]d\s+like|would\s+like)\s+(?:a|another|one\s+more)\s+"
     r"(?:new\s+|fresh\s+|separate\s+)?(?:reading\s+)?list\b[^,.;:]*[,.;:]?\s*(?:and\s+|so\s+)?"
@@ -332,7 +338,8 @@ EXCLUDE_AUTHOR = re.compile(
     re.I,
 )
 EXCLUDE_CATEGORY = re.compile(
-    r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
+    r"\s*,?\s*(?:but\s+)?(?:no|without|excluding)\s+(?!(?:wait|actually|scratch|hang|hold)\b)"
+    r"(?P<category>[a-z][a-z -]+?)(?=\s*(?:,|$))",
     re.I,
 )
 TOPIC_LEAD = re.compile(

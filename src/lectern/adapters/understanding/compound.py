@@ -34,11 +34,12 @@ _BREAK = re.compile(
     r"(?:i['’]?d\s+(?:also\s+)?(?=give\b))?"
     # "The Kite Runner, which my former pupil recommended": a relative clause, no question
     r"(?!which\s+(?:my|our|his|her|their|i|we|he|she|they|you|a|an)\s)"
-    rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b)",
+    # "delete Old TBR. new list: Reading Group 2027": a list named as made is a request too
+    rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b|new\s+(?:reading\s+)?list\s*[:—–-])",
     re.I,
 )
 """A joint before another request: a comma, semicolon, "and", "then", "also", "now" or a
-sentence's end, and the next words start with a verb of a change or a look-up."""
+sentence's end, and the next words start with a verb of a change or a look-up (or "new list:")."""
 _STARS = r"(?:[1-5]|one|two|three|four|five)(?:\s*(?:/\s*5|stars?|out of (?:5|five)))?"
 _GAPPED = re.compile(
     rf"^(?P<verb>rate|give)\s+(?P<first>.+?\s{_STARS})\s*(?:,\s*|\s+)(?:and|&)\s+"
