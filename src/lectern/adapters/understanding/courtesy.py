@@ -27,8 +27,7 @@ _COURTESY = (
     + "|"
     # a well-wish: "Hope your day is going well.", "I hope you're well!", "Hope all is good."
     r"(?:i\s+)?hope\s+(?:you(?:['’]re|\s+are)|your\s+\w+\s+(?:is|are|has\s+been)|all\s+is|"
-    r"this\s+finds\s+you|you\s+(?:had|have|are\s+having))\b[^.!?;:]{0,40}"
-    + ")"
+    r"this\s+finds\s+you|you\s+(?:had|have|are\s+having))\b[^.!?;:]{0,40}" + ")"
 )
 _OPENING = re.compile(rf"^\s*{_COURTESY}\s*[.!,:;]+\s+(?=\S)", re.I)
 """A courtesy sentence that opens the message ("Good day. ", "Thank you! ")."""
