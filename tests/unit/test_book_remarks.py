@@ -298,3 +298,26 @@ def test_a_change_with_its_book_unsaid_and_none_in_view_asks() -> None:
 )
 def test_why_told_after_the_request_is_no_part_of_it(said: str, kept: str) -> None:
     assert without_reason_told(said) == kept
+
+
+# --- the stars answered to the question asked -------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", ["4 stars", "4", "four", "4 stars please"])
+def test_the_stars_answered_to_the_question_complete_the_rating(answer: str) -> None:
+    # found trying it by hand: the suggested reply "4 stars" was asked "Which book, and how
+    # many stars?" again, a question that led nowhere
+    asked = _calls("rate Gone Girl")
+    assert isinstance(asked, str) and asked.startswith("How many stars")
+    history = [Message("user", "rate Gone Girl"), Message("assistant", asked)]
+    assert _calls(answer, history) == [("rate_book", {"book": "Gone Girl", "stars": 4})]
+
+
+def test_an_answer_that_is_no_grade_or_another_question_is_not_a_rating() -> None:
+    history = [
+        Message("user", "rate Gone Girl"),
+        Message("assistant", "How many stars (1 to 5) should I give Gone Girl?"),
+    ]
+    assert not any(name == "rate_book" for name, _ in _calls("add Dune to TBR", history) or [])
+    answered_elsewhere = [Message("user", "rate Gone Girl"), Message("assistant", "Done.")]
+    assert _calls("4", answered_elsewhere) != [("rate_book", {"book": "Gone Girl", "stars": 4})]

@@ -21,6 +21,8 @@ from rapidfuzz.distance import Levenshtein
 
 from lectern.adapters.understanding.compound import title_within, titles_held, titles_in
 from lectern.adapters.understanding.referents import NotInCatalog, SameTitle
+from lectern.adapters.understanding.scaffold import number
+from lectern.adapters.understanding.slots import stars_of
 from lectern.adapters.understanding.spoken import said_forms, with_subtitle
 from lectern.application.understanding import key_of
 from lectern.domain.assistant import Message, ToolCall
@@ -352,6 +354,9 @@ def answered_request(history: Sequence[Message], answer: str) -> str | None:
     """
     if len(history) < 2 or history[-1].role != "assistant" or history[-2].role != "user":
         return None
+    graded = _graded_answer(history[-1].content, history[-2].content, answer)
+    if graded is not None:
+        return graded
     asked = _ASKED.match(history[-1].content)
     said = answer.strip()
     if asked is None or not said or len(said.split()) > 12 or _NEW_REQUEST.match(said):
@@ -365,3 +370,30 @@ def answered_request(history: Sequence[Message], answer: str) -> str | None:
     if where < 0:
         return None
     return request[:where] + said.strip(" .!?") + request[where + len(asked["said"]) :]
+
+
+_STARS_ASKED = re.compile(
+    r"^(?:How many stars \(1 to 5\) should I give .+?\?|"
+    r"Which book, and how many stars \(1 to 5\)\?)"
+)
+"""The questions the rules ask when a rating's grade is unsaid (`remarks.ungraded`,
+`book_plan`): their suggested replies are "5 stars", "4 stars", "3 stars"."""
+_BARE_GRADE = re.compile(r"^\W*(?P<n>[1-5]|one|two|three|four|five)\W*$", re.I)
+"""A grade answered alone ("4", "four."): the question just asked for stars."""
+
+
+def _graded_answer(asked: str, request: str, answer: str) -> str | None:
+    """The rating request completed with the stars answered to the question after it.
+
+    "rate the secret history" was asked back ("How many stars (1 to 5) should I give the
+    secret history?"); "4 stars", "4" or the suggested reply rates it: "rate the secret
+    history 4 stars". None when the question was another, or the answer is no grade alone.
+    """
+    said = answer.strip()
+    if not _STARS_ASKED.match(asked) or len(said.split()) > 6 or _NEW_REQUEST.match(said):
+        return None
+    bare = _BARE_GRADE.match(said)
+    stars = number(bare.group("n"), 0) if bare else stars_of(said)
+    if not stars:
+        return None
+    return f"{request.strip().rstrip('.!?')} {stars} stars"
