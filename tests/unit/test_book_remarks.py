@@ -321,3 +321,13 @@ def test_an_answer_that_is_no_grade_or_another_question_is_not_a_rating() -> Non
     assert not any(name == "rate_book" for name, _ in _calls("add Dune to TBR", history) or [])
     answered_elsewhere = [Message("user", "rate Gone Girl"), Message("assistant", "Done.")]
     assert _calls("4", answered_elsewhere) != [("rate_book", {"book": "Gone Girl", "stars": 4})]
+
+
+@pytest.mark.parametrize("answer", ["Dune, 4 stars", "4 stars for Dune", "Rebecca - four"])
+def test_an_answer_naming_a_book_is_read_whole_not_cut_to_its_grade(answer: str) -> None:
+    history = [
+        Message("user", "rate it"),
+        Message("assistant", "Which book, and how many stars (1 to 5)?"),
+    ]
+    calls = _calls(answer, history)
+    assert not any(name == "rate_book" and args.get("book") == "it" for name, args in calls)

@@ -22,7 +22,6 @@ from rapidfuzz.distance import Levenshtein
 from lectern.adapters.understanding.compound import title_within, titles_held, titles_in
 from lectern.adapters.understanding.referents import NotInCatalog, SameTitle
 from lectern.adapters.understanding.scaffold import number
-from lectern.adapters.understanding.slots import stars_of
 from lectern.adapters.understanding.spoken import said_forms, with_subtitle
 from lectern.application.understanding import key_of
 from lectern.domain.assistant import Message, ToolCall
@@ -378,8 +377,14 @@ _STARS_ASKED = re.compile(
 )
 """The questions the rules ask when a rating's grade is unsaid (`remarks.ungraded`,
 `book_plan`): their suggested replies are "5 stars", "4 stars", "3 stars"."""
-_BARE_GRADE = re.compile(r"^\W*(?P<n>[1-5]|one|two|three|four|five)\W*$", re.I)
-"""A grade answered alone ("4", "four."): the question just asked for stars."""
+_GRADE_ALONE = re.compile(
+    r"^\W*(?:(?:i['’]?d\s+say|make\s+it|give\s+it|maybe|just|um+|uh+)\s+)?"
+    r"(?P<n>[1-5]|one|two|three|four|five)(?:\s*(?:stars?|/\s*5|out\s+of\s+(?:5|five)))?"
+    r"(?:\s*,?\s*(?:please|pls|thanks|thank\s+you))?\W*$",
+    re.I,
+)
+"""A grade answered alone ("4", "four stars please"): an answer naming a book too ("Dune, 4
+stars") is a request of its own, read whole, never cut to its grade."""
 
 
 def _graded_answer(asked: str, request: str, answer: str) -> str | None:
@@ -392,8 +397,8 @@ def _graded_answer(asked: str, request: str, answer: str) -> str | None:
     said = answer.strip()
     if not _STARS_ASKED.match(asked) or len(said.split()) > 6 or _NEW_REQUEST.match(said):
         return None
-    bare = _BARE_GRADE.match(said)
-    stars = number(bare.group("n"), 0) if bare else stars_of(said)
+    alone = _GRADE_ALONE.match(said)
+    stars = number(alone.group("n"), 0) if alone else 0
     if not stars:
         return None
     return f"{request.strip().rstrip('.!?')} {stars} stars"
