@@ -20,7 +20,7 @@ from lectern.adapters.llm.workspace_refs import Refs, _Unclear
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.scaffold import Done
 from lectern.adapters.understanding.workspace_gapping import MOVING_ON, may_share_verb
-from lectern.adapters.understanding.workspace_parts import CHANGE_VERB, OWN_VERB
+from lectern.adapters.understanding.workspace_parts import CHANGE_VERB, OWN_VERB, TOO
 from lectern.adapters.understanding.workspace_patterns import ANOTHER_REQUEST, SEARCH, THEN
 from lectern.domain.assistant import AIResponse, ToolCall
 
@@ -218,7 +218,7 @@ class WorkspaceSeveral:
         """
         first, second = text[: separator.start()], text[separator.end() :]
         # "..., make it high priority too": the part without its "too"
-        second = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
+        second = TOO.sub("", second)
         left = self._create_task(first, context) or self._one_action(first, context)
         if not left:
             return None
@@ -249,8 +249,7 @@ class WorkspaceSeveral:
             # "give the netscaler review to bob and the runbook to bob too": the second
             # part's verb is the first's (never a part with a verb of its own, or one
             # naming only a project: "close the drill and move to the vpn project").
-            gapped = re.sub(r"[\s,]+(?:too|as\s+well|also)\W*$", "", second, flags=re.I)
-            right = self._one_action(f"{verb.group('v')} {gapped}", after)
+            right = self._one_action(f"{verb.group('v')} {second}", after)
         return _one_update(left + right) if right else None
 
 

@@ -41,7 +41,8 @@ _JOINT = re.compile(
     rf"(?={CHANGE_VERB}\b)",
     re.I,
 )
-_TOO = re.compile(r"[\s,]+(?:too|as\s+well|also)\W*$", re.I)
+TOO = re.compile(r"[\s,]+(?:too|as\s+well|also)\W*$", re.I)
+"""A part's closing "too" / "as well" / "also": no part of what it asks."""
 
 PartReader = Callable[[str, str | None], list[ToolCall] | None]
 """Reads one part, with the task "it" means (or None): its calls, or None when it cannot."""
@@ -63,7 +64,7 @@ def parts(text: str) -> list[str]:
         pieces.append(text[start : joint.start()])
         start = joint.end()
     pieces.append(text[start:])
-    pieces = [_TOO.sub("", p).strip(" ,;.") for p in pieces]
+    pieces = [TOO.sub("", p).strip(" ,;.") for p in pieces]
     pieces = [p for p in pieces if p]
     return pieces if 2 <= len(pieces) <= 3 else []
 
