@@ -6,6 +6,7 @@ whose reason follows a comma; a later change said without its object ("+ assign 
 
 from __future__ import annotations
 
+from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.not_asked import not_asked
 from lectern.adapters.understanding.workspace_frames import unframed_change
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
@@ -158,3 +159,27 @@ def test_one_more_task_after_a_comma_and_also_takes_the_same_change() -> None:
     assert _calls("close the drill, also the vpn project is next") == [
         ("complete_task", {"task_id": "Schedule the phishing drill"})
     ]
+
+
+def test_one_asked_to_take_a_task_who_is_no_member_is_asked_about() -> None:
+    # found trying it by hand: "bob", named with the reason, was made the assignee
+    for said in (
+        "could dave pick up the hunt? bob's swamped",
+        "can someone take the runbook, bob is out",
+        "can carol do the drill? bob has no time",
+    ):
+        planned = plan_workspace("assign_task", said, NAMES, Where(None, None, None), _call)
+        assert isinstance(planned, Clarification), (said, planned)
+    # a member asked, or "you" asked with the member after "for", is read as before
+    assert _planned("could alice pick up the hunt? bob's swamped") == [
+        ("assign_task", {"task_id": "Hunt for unusual VPN logins", "assignee_id": "alice"})
+    ]
+    assert _planned("can you take the runbook for bob") == [
+        ("assign_task", {"task_id": RUNBOOK, "assignee_id": "bob"})
+    ]
+
+
+def _planned(said: str) -> list[tuple[str, dict[str, object]]]:
+    planned = plan_workspace("assign_task", said, NAMES, Where(None, None, None), _call)
+    assert isinstance(planned, list), planned
+    return [(c.name, dict(c.arguments)) for c in planned]

@@ -34,18 +34,12 @@ from lectern.adapters.understanding.slots import (
     without_status,
 )
 from lectern.adapters.understanding.workspace_documents import said_document
+from lectern.adapters.understanding.workspace_people import person_in
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import ToolCall
 
 CallMaker = Callable[..., ToolCall]
 _DEICTIC = re.compile(r"\b(?:this|it|that)(?:\s+(?:one|task|project|blocker))?\b", re.I)
-_PERSON_CUE = re.compile(
-    r"\b(?:to|for|give\s+(?:it\s+)?to|over\s+to)\s+(?P<p>[A-Za-z][\w.-]*(?:\s+[A-Z][\w.-]*)?)"
-    r"|^(?:could|can|let|should|make|put)?\s*(?P<p2>[a-z][\w.-]*)\s+(?:pick up|take|own|do|will|"
-    r"should|responsible|on)\b|\b(?:put|let|make)\s+(?P<p3>[a-z][\w.-]*)\s+(?:on|own|"
-    r"responsible|take|do)\b|->\s*(?P<p4>\w+)",
-    re.I,
-)
 _TITLES = tuple(
     re.compile(pattern, re.I)
     for pattern in (
@@ -145,19 +139,6 @@ def _project(text: str, names: Names, where: Where) -> str | None:
         if any(w in text.casefold() for w in words) or project.casefold() in text.casefold():
             return project
     return where.project
-
-
-def _person(text: str, names: Names, where: Where) -> str | None:
-    for found in _PERSON_CUE.finditer(text):
-        mention = next((g for g in found.groups() if g), "")
-        person = resolve_person(mention, names, where.reader)
-        if person.name is not None:
-            return person.name
-    for word in re.findall(r"[A-Za-z]+", text):
-        person = resolve_person(word, names, None)
-        if person.name is not None:
-            return person.name
-    return None
 
 
 def base_form(word: str) -> str:
@@ -424,7 +405,7 @@ def plan_workspace(
             if re.search(r"\b(?:my|mine)\b", text, re.I) and where.reader:
                 arguments["assignee_id"] = where.reader
             else:
-                person = _person(text, names, Where(None, None, None))
+                person = person_in(text, names, None)
                 # the reader is a filter only when named ("tasks for alice", said by alice)
                 by_name = person is not None and re.search(rf"\b{re.escape(person)}\b", text, re.I)
                 if person is not None and (person != where.reader or by_name):
@@ -487,7 +468,7 @@ def plan_workspace(
         task = _task(text, names, where, "Assign")
         if isinstance(task, Clarification):
             return task
-        person = _person(text, names, where)
+        person = person_in(text, names, where.reader)
         if person is None:
             return Clarification(
                 "Who should I assign it to?",
@@ -538,7 +519,7 @@ def plan_workspace(
         project = _project(text, names, where)
         if project is not None:
             arguments["project_id"] = project
-        person = _person(re.sub(r"\bto\s+\w+\s*$", "", text) if False else text, names, where)
+        person = person_in(text, names, where.reader)
         if re.search(r"\b(?:give it to me|for me|to me)\b", text, re.I) and where.reader:
             person = where.reader
         if person is not None and re.search(
