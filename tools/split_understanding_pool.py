@@ -17,7 +17,8 @@ assistant and the workspace only) and pool-v10 (seed "pool-v10-2026-12-02", dev1
 same two surfaces), pool-v11 (seed "pool-v11-2026-12-03", dev11 / test10, the same two) and
 pool-v12 (seed "pool-v12-2026-12-04", dev12 / test11, the same two) and pool-v13 (seed
 "pool-v13-2026-12-05", dev13 / test12, all four surfaces) and pool-v14 (seed
-"pool-v14-2026-12-06", dev14 / test13, the book assistant and the workspace only);
+"pool-v14-2026-12-06", dev14 / test13, the book assistant and the workspace only) and
+pool-v15 (seed "pool-v15-2026-12-07", dev15 / test14, the same two);
 `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
@@ -291,6 +292,33 @@ WRITTEN_BY_V14 = (
     "(origin pool-v14), split per surface by tools/split_understanding_pool.py --pool pool-v14 "
     "(seed pool-v14-2026-12-06, dealt by kind). "
 )
+WRITTEN_BY_V15 = (
+    "Written for issue 26 by four helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not docs/assistant.md or docs/guidelines.md, not "
+    "the unit tests of the rules, not the requests of any earlier set; dev13's files opened "
+    "only for the JSON shape of their first three cases; the tools' names and arguments, the "
+    "scorer, the loaders, the pool checks, the seeded demo workspace and the shared data read "
+    "for the shape, the names and the answers), two per surface, each half of a surface from "
+    "one writer: a fifteenth pool, of the book assistant and the workspace only, as people "
+    "unlike the earlier pools' writers type at a chat box (book: a grandparent dictating to a "
+    "grandchild, someone writing like an email, a reader naming authors by surname or "
+    "nickname, a Dutch speaker, someone asking everything as a question, a student with a "
+    "class's context, emoji and abbreviations, books named by plot or character, a Portuguese "
+    "speaker, long run-on messages, reasons before the request, a librarian asking for a "
+    "patron, all caps or no punctuation, a correction in the next turn; workspace: a CISO's "
+    "clipped directives, a new hire's everyday words for security things, a Portuguese "
+    "speaker, the passive voice, Slack shorthand and @mentions, a status report with a request "
+    "in it, a manager delegating by outcome, a contractor naming things by vendor, a junior "
+    "over-explaining, permission-style questions that are commands, a German speaker, someone "
+    "working from the page, casual questions about the state of work). Every expectation is "
+    "what a careful reader judges right from the words and the data: book titles checked in "
+    "the catalog sources and spelt as they spell them, the seeded demo workspace (alice owner, "
+    "bob member, vera viewer; cases with a 'today' key assume 2026-11-02, a Monday, and only "
+    "those depend on the date). expect_clarify: one clarifying question back, no action, "
+    "nothing changed. expect_intent: greeting, thanks, capabilities or off_topic, no tool. One "
+    "pool (origin pool-v15), split per surface by tools/split_understanding_pool.py --pool "
+    "pool-v15 (seed pool-v15-2026-12-07, dealt by kind). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -338,6 +366,10 @@ ABOUT = {
     "it once, at the end of this pass on issue 26.",
     "test13": WRITTEN_BY_V14 + "This is TEST13, HELD OUT: do not read it while changing the "
     "rules; run it once, at the end of this pass on issue 26, and report that run.",
+    "dev15": WRITTEN_BY_V15 + "This is DEV15: tune on it. TEST14 (../test14) is held out: run "
+    "it once, at the end of this pass on issue 26.",
+    "test14": WRITTEN_BY_V15 + "This is TEST14, HELD OUT: do not read it while changing the "
+    "rules; run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
 }
@@ -381,6 +413,9 @@ POOLS = {
     "pool-v13": Pool("pool-v13", "pool-v13-2026-12-05", ("dev13", "test12")),
     "pool-v14": Pool(
         "pool-v14", "pool-v14-2026-12-06", ("dev14", "test13"), surfaces=("workspace", "assistant")
+    ),
+    "pool-v15": Pool(
+        "pool-v15", "pool-v15-2026-12-07", ("dev15", "test14"), surfaces=("workspace", "assistant")
     ),
 }
 SEED = POOLS["pool-v2"].seed

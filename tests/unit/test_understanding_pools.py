@@ -328,6 +328,21 @@ POOL_V14 = Pool(
     dated_only_when_due=True,
     titles_vary=(80, 5),
 )
+POOL_V15 = Pool(
+    "pool-v15",
+    ("dev15", "test14"),
+    ("assistant", "workspace"),
+    variety=Variety(cases=230, clarify=32, compound=24, context=20, per_intent=5, per_tool=10),
+    held_out=(
+        "This is TEST14, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v15-2026-12-07",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(80, 5),
+)
 POOLS = (
     POOL_V2,
     POOL_V3,
@@ -342,6 +357,7 @@ POOLS = (
     POOL_V12,
     POOL_V13,
     POOL_V14,
+    POOL_V15,
 )
 
 
