@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from lectern.adapters.understanding.workspace_told_request import told_request
+
 _RECORD = r"^(?:please\s+)?(?:record|note|log|register|mark\s+down)\s+(?:down\s+)?that\s+"
 _STATE_SAID = re.compile(
     rf"{_RECORD}(?P<t>.+?)\s+(?:has\s+(?:been\s+)?(?:moved|gone|put|set)|is\s+(?:now\s+)?"
@@ -30,7 +32,10 @@ _BLOCKED_SAID = re.compile(
 
 
 def record_that(text: str) -> str:
-    """The change a "record that <statement>" asks for, as an imperative; others as typed."""
+    """The change a "record that <statement>" asks for, as an imperative; others as typed.
+
+    A change told as a consequence or a requirement is read too (`workspace_told_request`).
+    """
     state = _STATE_SAID.match(text.strip())
     if state is not None:
         return f"set {state.group('t')} to {state.group('s')}"
@@ -38,4 +43,4 @@ def record_that(text: str) -> str:
     if blocked is not None:
         why = re.sub(r"^by\s+", "", blocked.group("why") or blocked.group("waits"), flags=re.I)
         return f"add a blocker on {blocked.group('t')}: {why[:1].upper()}{why[1:]}"
-    return text
+    return told_request(text)

@@ -7,7 +7,13 @@ Only when the telling names exactly one stored task and the request names none.
 A request may also be led by its task as a heading ("drill: give it to alice, due nov 20,
 and ..."): read whole, the heading is no part of any change and "it" points at nothing, so
 later details fell away. When the words before the first colon are all a stored task's, the
-request is the rest with its first "it" as that task.
+request is the rest with its first "it" as that task; a rest clipped to a verb or a field
+alone ("runbook: unassign. nobody on it for now.", "check point patch: due friday.") is that
+change of the task.
+
+A report that names one task, then asks for it to be noted ("fyi HR approved the week of the
+16th for the drill, pls note that on the task"), is a comment on that task with the report
+as its words: "the task" and "that" point back at what was told.
 """
 
 from __future__ import annotations
@@ -48,8 +54,65 @@ _LEAD = re.compile(
 )
 
 
+_CLIPPED = re.compile(
+    r"^(?:(?P<verb>unassign|close|complete|start)|(?P<due>due\s+\S[^,;.!?]*)|"
+    r"(?P<level>low|medium|high|urgent|critical)(?:\s+priority)?|"
+    r"(?P<state>in[\s-]+progress|in[\s-]+review|to[\s-]?do|done)|"
+    r"(?:assign(?:ed)?\s+to|->|→)\s*(?P<who>me|[a-z][\w.-]*))"
+    r"(?:\s*,?\s*(?:please|pls|thanks))?\s*(?P<after>(?:[.;!]\s*.*)?)$",
+    re.I | re.S,
+)
+"""A heading's rest clipped to one change: a verb, a due day, a level, a state, a person."""
+
+
+def _clipped(rest: str, task: str) -> str | None:
+    """The change a clipped rest makes to the heading's task, or None when it is not one."""
+    found = _CLIPPED.match(rest.strip())
+    if found is None:
+        return None
+    after = found.group("after").strip()
+    if found.group("verb"):
+        change = f"{found.group('verb')} {task}"
+    elif found.group("due"):
+        change = f"set {task} {found.group('due').strip()}"
+    elif found.group("level"):
+        change = f"set {task} to {found.group('level')} priority"
+    elif found.group("state") and found.group("state").casefold() == "done":
+        change = f"mark {task} done"
+    elif found.group("state"):
+        change = f"set {task} to {found.group('state')}"
+    else:
+        change = f"assign {task} to {found.group('who')}"
+    return f"{change}{after[:1]} {after[1:].strip()}".strip() if after else change
+
+
+_NOTE_THAT = re.compile(
+    r"^(?:(?:fyi|btw|heads\s+up|update)\b[\s:,.!-]*)?(?P<report>[^?]{8,}?)[\s,;.!–—-]+"
+    r"(?:(?:so\s+|and\s+)?(?:pls|please|can\s+you|could\s+you|would\s+you)\s+)+"
+    r"(?:note|log|record|add|put|jot|write)\s+(?:that|this|it)(?:\s+down)?\s+(?:on|to|in|under)\s+"
+    r"(?:the\s+task|that\s+task|it|there)(?:\s*,?\s*(?:please|pls|thanks))?\W*$",
+    re.I | re.S,
+)
+"""'<report>, pls note that on the task': a comment on the task the report names."""
+
+
+def noted_on_task(text: str, tasks: list[str]) -> str:
+    """A report asked to be noted on the task it names, as a comment; else as said."""
+    found = _NOTE_THAT.match(text.strip())
+    if found is None or not tasks:
+        return text
+    report = found.group("report").strip(" ,;.")
+    task = find_in(_QUOTED.sub(" ", report), tasks).name
+    if task is None:
+        return text
+    return f"comment on {task}: {report}"
+
+
 def task_led(text: str, tasks: list[str]) -> str:
     """The request after a task's heading with its "it" as that task; else as said."""
+    noted = noted_on_task(text, tasks)
+    if noted != text:
+        return noted
     found = _LEAD.match(text)
     if found is None or not tasks:
         return text
@@ -58,6 +121,9 @@ def task_led(text: str, tasks: list[str]) -> str:
     if task is None or covered(said, task) < 1.0:
         return text
     rest = found.group("rest")
+    clipped = _clipped(rest, task)
+    if clipped is not None:
+        return clipped
     # the first "it" outside quotes (a quoted comment's "it" is the comment's)
     hidden = _QUOTED.sub(lambda quoted: "\0" * len(quoted.group()), rest)
     pointer = _POINTER.search(hidden)
