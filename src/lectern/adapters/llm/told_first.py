@@ -15,6 +15,7 @@ from typing import Protocol, TypeVar
 from lectern.adapters.understanding.intent_examples import WORKSPACE_TOOLS
 from lectern.adapters.understanding.request_sentence import Request
 from lectern.adapters.understanding.scaffold import Done, Step
+from lectern.adapters.understanding.workspace_need_told import need_told_as_title
 
 RECORDS_WHAT_WAS_TOLD = frozenset({"resolve_blocker", "create_blocker", "add_comment"})
 """The changes whose words may be the circumstances told before the request."""
@@ -49,6 +50,7 @@ def told_first(told: Request, plan: Callable[[str], _P]) -> _P:
     Alone when that is a workspace request said in full; with the circumstances only when
     every change they give records words (never a new task); else alone's.
     """
+    told = need_told_as_title(told)  # "Somebody needs to brief the execs. A task for that"
     alone = plan(told.request)
     read = alone.steps[0](Done([], [])) if alone.steps else None
     if isinstance(read, list) and all(call.name in WORKSPACE_TOOLS for call in read):
