@@ -58,11 +58,7 @@ from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding import request_sentence as asked
 from lectern.adapters.understanding.book_patterns import LABEL, SEARCH_LEAD, TOPIC_LEAD
 from lectern.adapters.understanding.book_plan import plan_books, title_in
-from lectern.adapters.understanding.compound import (
-    retracted,
-    title_within,
-    without_more,
-)
+from lectern.adapters.understanding.compound import retracted, title_within, without_more
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
     CONVERSATIONAL,
@@ -98,6 +94,7 @@ from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
+from lectern.adapters.understanding.workspace_everyday import by_everyday_names
 from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
@@ -300,6 +297,7 @@ class RulePolicy(CompoundReading):
         sees_projects = bool(names.of("project")) or bool(_WORKSPACE_PAGE.search(system))
         # "Thank you. Please add this book to ...", "is X good? whatever, ...": not the request
         text = text if sees_projects else asked.without_asides(text, names.of("list"))
+        text = by_everyday_names(self.layer, text, names) if sees_projects else text
         text = _ASKING.sub("", _LEAD_FILLER.sub("", text))
         plan = _Plan()
         if referent is None and self.titles is not None:

@@ -15,6 +15,7 @@ from typing import Protocol, TypeVar
 from lectern.adapters.understanding.intent_examples import WORKSPACE_TOOLS
 from lectern.adapters.understanding.request_sentence import Request
 from lectern.adapters.understanding.scaffold import Done, Step
+from lectern.adapters.understanding.workspace_need_told import need_told_as_title
 from lectern.adapters.understanding.workspace_told_request import told_request
 
 RECORDS_WHAT_WAS_TOLD = frozenset({"resolve_blocker", "create_blocker", "add_comment"})
@@ -57,6 +58,7 @@ def told_first(told: Request, plan: Callable[[str], _P]) -> _P:
         first = whole.steps[0](Done([], [])) if whole.steps else None
         if isinstance(first, list) and first and all(c.name in WORKSPACE_TOOLS for c in first):
             return whole
+    told = need_told_as_title(told)  # "Somebody needs to brief the execs. A task for that"
     alone = plan(told.request)
     read = alone.steps[0](Done([], [])) if alone.steps else None
     if isinstance(read, list) and all(call.name in WORKSPACE_TOOLS for call in read):

@@ -216,7 +216,11 @@ class WorkspaceQuestions:
                 return self._single(self._call("get_task_details", task_id=task), _task_reply)
         arguments: dict[str, Any] = {}
         if re.search(
-            r"\b(?:waiting|awaiting|up|ready|needs?|pending)\s+(?:for\s+)?review", text, re.I
+            r"\b(?:waiting|awaiting|up|ready|needs?|pending)\s+(?:for\s+)?review|"
+            # everyday words for the state: "in revision", "being reviewed", "under review"
+            r"\b(?:in|under)\s+(?:review|revision)\b|\b(?:being|getting)\s+reviewed\b",
+            text,
+            re.I,
         ):
             arguments["status"] = "in_review"
         for word, status in sorted(STATUS_WORDS.items(), key=lambda kv: -len(kv[0])):
@@ -287,6 +291,12 @@ class WorkspaceQuestions:
             found = resolve(task_words(whose), refs.names.of("task")).name
             if found is None or covered(task_words(whose), found) < 0.6:
                 return []
+        if match.group("t13"):
+            # a stored task's words, more of them its than any project's; else not this
+            named = refs.task_named(match.group("t13"))
+            if named is None or covered(task_words(match.group("t13")), named) < 0.6:
+                return []
+            return self._single(self._call("get_task_details", task_id=named), _task_reply)
         if match.group("t12"):
             # "what's it about": the task in view only; a document's page, or none, is not this
             if refs.page_document is not None:

@@ -140,7 +140,9 @@ TASK_DETAILS = re.compile(
     r"(?:details|info|information)|"
     # "who's doing the phishing drill?", "who has the runbook": whose a task is, in its details
     r"who(?:['’]s|\s+is)\s+(?:doing|handling|on|got|owning|running|working\s+on|assigned\s+to|"
-    r"responsible\s+for)\s+(?P<t7>[^,]+?)|who\s+(?:has|owns|got|does|is\s+doing)\s+(?P<t8>[^,]+?))"
+    r"responsible\s+for)\s+(?P<t7>[^,]+?)|who\s+(?:has|owns|got|does|is\s+doing)\s+(?P<t8>[^,]+?)|"
+    # "open the VPN login hunt": a stored task by its words alone (checked by the rules)
+    r"(?:show|open|pull\s+up|bring\s+up)(?:\s+me)?\s+(?:the\s+)?(?P<t13>[^,]+?))"
     r"(?:\s+(?:for\s+me|please|quickly|real\s+quick|right\s+now|now|at\s+the\s+moment|too|"
     r"as\s+well|also))*\W*$",
     re.I,
