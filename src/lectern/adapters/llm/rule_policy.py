@@ -34,6 +34,7 @@ from lectern.adapters.llm.catalog_spelling import (
 )
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
 from lectern.adapters.llm.list_rules import ListRules
+from lectern.adapters.llm.meant_instead import meant_instead
 from lectern.adapters.llm.rule_replies import (
     _decision,
     _facets_reply,
@@ -420,8 +421,7 @@ class RulePolicy(CompoundReading):
         self, text: str, history: Sequence[Message], system: str, available: set[str]
     ) -> list[ToolCall] | Clarification:
         """A change made again with another book, here or after the last one, or a question."""
-        titles = self.titles
-        if titles is None:
+        if (titles := self.titles) is None:
             return []
 
         def plan(said: str, before: Sequence[Message]) -> list[ToolCall]:
@@ -432,7 +432,7 @@ class RulePolicy(CompoundReading):
             or same_for(text, history, titles, plan, self._call)
             or rated_next(text, history, titles, plan, self._call)
             or nothing_to_repeat(text, history, titles, plan)
-            or []
+            or meant_instead(text, history, names_from_prompt(system).of("list"), plan)
         )
 
     def _missed(

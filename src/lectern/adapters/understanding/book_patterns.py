@@ -245,6 +245,8 @@ SIMILAR = re.compile(
     # "what else is like X", "anything else like this?": "else" is no part of the book
     r"(?:(?:books?|novels?|titles?|reads|ones|something|anything|more)\s+|what\s+(?=else\b))"
     r"(?:else\s+(?:(?:is|are|would\s+be|might\s+be)\s+)?)?"
+    # "books that are similar to X", "which books are like X": the same, said in a clause
+    r"(?:(?:that|which)\s+)?(?:(?:are|is|would\s+be|might\s+be|feel|read)\s+)?"
     r"(?:like|similar to|comparable to|akin to|in the vein of)\s+"
     r"(?P<title>.+?)\W*$"
     r"|^(?:what(?:'?s|\s+is)\s+)?(?:similar|comparable)\s+to\s+(?P<title2>.+?)\W*$"

@@ -19,7 +19,8 @@ _YEAR_WORDS = re.compile(
 _SHOWN = re.compile(
     r"\b(?:says?|shows?|lists?|listed|has|have|had|displays?|not|isn'?t|wasn'?t|instead\s+of|"
     r"rather\s+than|down|marked|filed|tagged|catalogued|cataloged|showing|shown|labell?ed)\s+"
-    r"(?:it\s+as\s+|as\s+|it\s+was\s+|in\s+)?$",
+    # "X is not from 1913", "wasn't published in 1913": the year denied is the record's
+    r"(?:it\s+)?(?:(?:as|was|from|in|published|released|written|out|first)\s+){0,3}$",
     re.I,
 )
 """The words before a value the record shows, the wrong one ("isn't in French")."""

@@ -305,7 +305,8 @@ ADULT_AUDIENCE = tuple(
 )
 """Phrases that ask for books for adults: every youth shelf is ruled out."""
 
-_PAGES = r"(?:pages?|pp\.?|p[aá]ginas?|seiten|pagine)"
+# "nothing over 350 pgs": pages as typed in a hurry
+_PAGES = r"(?:pages?|pp\.?|pgs?\.?|p[aá]ginas?|seiten|pagine)"
 _N = r"(\d{1,5})"
 PAGE_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.I), kind)

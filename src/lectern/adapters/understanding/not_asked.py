@@ -64,7 +64,9 @@ _UNASKED = [
     # Whether to make it: "should I ...", "do you think I should ...", "do I need to ...".
     re.compile(
         r"^(?:(?:so|and|but|remind\s+me)\s+)?(?:should\s+(?:i|we)|shall\s+we|"
-        r"do\s+you\s+think|would\s+(?!you\b|u\b|ya\b|it\s+be\s+\w+\s+to\b)\w+|"
+        # "would it be possible that Dune goes on TBR?" asks for the change, as "... to add" does
+        r"do\s+you\s+think|would\s+(?!you\b|u\b|ya\b|it\s+be\s+\w+\s+to\b|"
+        r"it\s+be\s+possible\s+(?:that|for)\b)\w+|"
         r"is\s+it\s+(?:a\s+good\s+idea|worth|wise|ok|okay)|what\s+would\s+happen|"
         r"do\s+(?:i|we)\s+(?:need|have)\s+to|did\s+(?:i|we|you|anyone)|"
         r"have\s+(?:i|we|you)\b)",

@@ -34,6 +34,13 @@ _ASKED_IF_IT_MOVES = re.compile(
     re.I,
 )
 """A book asked whether it can join or leave a list ("could it go on Mum's picks?")."""
+_WHETHER_IT_MOVES = re.compile(
+    r"^(?:(?:would|could|will)\s+it\s+be|is\s+it)\s+possible\s+(?:that|for)\s+"
+    r"(?P<book>.+?)\s+(?:(?:to\s+|could\s+|can\s+)?(?P<verb>go|come)e?s?)\s+"
+    r"(?P<where>(?:on|onto|in|into|to|off|out\s+of|from)\s+[^?]+?)\s*\??$",
+    re.I,
+)
+"""The same, asked as whether it may be ("would it be possible that Dune goes on my TBR?")."""
 _NAME_CHANGED = re.compile(
     r"^(?:please\s+)?(?:change|update|alter|switch|edit)\s+(?:the\s+)?name\s+of\s+"
     r"(?P<old>.+?)\s+to\s+(?P<new>.+)$|"
@@ -48,6 +55,12 @@ _RENAMED_AS = re.compile(
     r"^(?:please\s+)?rename\s+(?P<old>.+?)\s+as\s+(?P<new>[^,.;!?]+)\W*$", re.I
 )
 """A rename whose new name follows "as" ("rename my Maybe list as Perhaps")."""
+_SHOULD_NOT_IT = re.compile(
+    r"^(?:but\s+)?(?:shouldn['’]?t|should\s+not)\s+(?P<book>.+?)\s+(?P<verb>say|be|read|show|list)\s+"
+    r"(?P<value>[^?]+?)\s*\?",
+    re.I,
+)
+"""A value asked as whether it should be ("Shouldn't X say 1943?"): the record put right."""
 _TOO_FOR_TO = re.compile(r"\btoo\s+(?=(?:my|the|our|a)\s)", re.I)
 _FORM_FOR_FROM = re.compile(r"\bform\s+(?=(?:my|the|our)\s)", re.I)
 _ME_FOR_MY = re.compile(
@@ -64,6 +77,11 @@ def unframed(text: str) -> str:
     moves = _ASKED_IF_IT_MOVES.match(text)
     if moves is not None:
         text = f"{moves['book']} can {moves['move']}"
+    whether = _WHETHER_IT_MOVES.match(text)
+    if whether is not None:
+        text = f"{whether['book']} can {whether['verb'].casefold()} {whether['where']}"
+    # "Shouldn't The Little Prince say 1943? Could you correct the year?"
+    text = _SHOULD_NOT_IT.sub(r"\g<book> should \g<verb> \g<value>.", text, count=1)
     said_as = _RENAMED_AS.match(text)
     if said_as is not None:
         text = f"rename {said_as['old']} to {said_as['new']}"

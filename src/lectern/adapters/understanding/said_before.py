@@ -16,6 +16,11 @@ from lectern.adapters.understanding.compound import title_within
 _POINTER = re.compile(r"\bit\b(?!['’]\w)(?!\s+(?:is|was|has|had|will|would)\b)", re.I)
 """"It" as the object pointed at, not the subject of a remark ("it's English")."""
 _WORD_EDGE = re.compile(r"[^\w'’]+$")
+_PRONOUN_RUN = re.compile(
+    r"^the\s+(?:one|ones|two|three|four|five|six|seven|same|other|last|first|next|best|rest)$"
+)
+"""Lower-case words that point rather than name ("yeah that's the one, put it on Next", "the
+one with the three witches"): a catalog title of those words is never what was meant."""
 
 
 def title_said_before(
@@ -45,7 +50,7 @@ def title_said_before(
         rest = rest[at + len(named) :]
     lowered = before.casefold()
     found = title_within(lowered, is_title) if len(lowered.split()) >= 2 else None
-    return found
+    return None if found is None or _PRONOUN_RUN.match(found.casefold()) else found
 
 
 _SENTENCE_BREAK = re.compile(r"(?:[.!?;]+|\s[-–—]+)\s+")

@@ -50,7 +50,11 @@ WISH = re.compile(
     re.I,
 )
 """A wish that leads a book request ("I'd like to begin a new list ..."): not the request."""
-POLITE = re.compile(r"[\s,]+(?:please|pls|plz|thanks|thank you)\W*$", re.I)
+POLITE = re.compile(
+    # "rename tbr → TBR 2026 thx": the thanks as typed in chat is no part of the new name
+    r"[\s,]+(?:please|pls|plz|thanks|thank\s+(?:you|u)|thx|thnx|thanx|tysm)\W*$",
+    re.I,
+)
 QUOTES = "\"'“”‘’«»"
 
 
