@@ -50,3 +50,27 @@ def list_named_before(text: str, lists: Sequence[str]) -> str | None:
         )
         return f"{asked[: pointer.start()]}{said}{asked[pointer.end() :]}"
     return None
+
+
+_RENAME_IT = re.compile(
+    r"(?:[.!?]|,|\s[-–—])\s+(?P<asked>(?:(?:so|and|then|now)\s+)?(?:(?:could|can|would|will)\s+you\s+|"
+    r"please\s+|kindly\s+)*(?:rename|retitle)\s+)it\b(?!['’]\w)",
+    re.I,
+)
+"""A rename asked of "it" after a telling ("..., so could you rename it to 'Tuesday Club'?")."""
+
+
+def list_renamed_after(text: str, lists: Sequence[str]) -> str | None:
+    """The rename asked of "it" with the one list the telling before named, or None.
+
+    "My list 'Book Club' is now only for the Tuesday group, so could you rename it to
+    'Tuesday Book Club'?": "it" is Book Club; read whole, the new name lent the request a
+    second list and it was asked about.
+    """
+    found = _RENAME_IT.search(text)
+    if found is None:
+        return None
+    named = _names(text[: found.start()], lists)
+    if len(named) != 1:
+        return None
+    return f"{found.group('asked')}the {named.pop()} list{text[found.end() :]}"
