@@ -15,9 +15,10 @@ import pytest
 
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.book_plan import title_in
-from lectern.adapters.understanding.book_request import book_request, book_told
+from lectern.adapters.understanding.book_request import asked_alone, book_request, book_told
 from lectern.adapters.understanding.courtesy import without_courtesy
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
+from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.domain.assistant import Message, ToolSpec
 
@@ -221,3 +222,13 @@ def test_a_correction_asked_after_what_is_wrong_is_read_whole(said: str) -> None
 )
 def test_a_rename_of_it_is_the_list_told_before(said: str, new_name: str) -> None:
     assert _calls(said) == [("rename_list", {"list": "Summer", "new_name": new_name})]
+
+
+def test_it_told_in_words_no_title_holds_is_read_whole() -> None:
+    names = names_from_prompt(SYSTEM)
+    said = (
+        "one of the ladies recommended a novel called The Thirteenth Story. Before I commit to "
+        "buying it, could you tell me what it is about?"
+    )
+    assert asked_alone(said, names, _is_title) is None
+    assert asked_alone("Big fan of the app. Could you add Circe to TBR", names, _is_title)

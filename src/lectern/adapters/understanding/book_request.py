@@ -82,6 +82,7 @@ could you fix the year"): what was told is the correction, so the message is rea
 _SIMILAR = re.compile(r"\bsimilar\b|\blike\s+(?:it|this|that)\b", re.I)
 """A search for books like the one told of: what was told is which book, not the topic."""
 
+_ANY_IT = re.compile(r"\bit\b", re.I)
 _IT = re.compile(r"\bit\b(?!['’]\w)(?!\s+(?:is|was|has|had|will|would)\b)", re.I)
 
 
@@ -178,4 +179,8 @@ def asked_alone(text: str, names: Names, is_title: Callable[[str], bool] | None)
     if found is None:
         return None
     said = book_told(found.told, is_title, title_in) if is_title is not None else None
+    if said is None and _ANY_IT.search(found.request) and not _POINTS_AT_PAGE.search(found.told):
+        # "... recommended a novel called The Thirteenth Story. Before I commit to buying it,
+        # could you tell me what it is about": "it" is told in words no title holds
+        return None
     return Alone(with_title(found.request, said), said)

@@ -60,6 +60,14 @@ _RENAME_IT = re.compile(
 """A rename asked of "it" after a telling ("..., so could you rename it to 'Tuesday Club'?")."""
 
 
+_ASKED_BEFORE = re.compile(
+    r"^\s*(?:show|add|put|remove|take|delete|rename|rate|give|create|make|move|list|tell|find|"
+    r"open|pull|let)\b|\?",
+    re.I,
+)
+"""A request said before the rename: the list is then that request's, read as a compound."""
+
+
 def list_renamed_after(text: str, lists: Sequence[str]) -> str | None:
     """The rename asked of "it" with the one list the telling before named, or None.
 
@@ -68,8 +76,8 @@ def list_renamed_after(text: str, lists: Sequence[str]) -> str | None:
     second list and it was asked about.
     """
     found = _RENAME_IT.search(text)
-    if found is None:
-        return None
+    if found is None or _ASKED_BEFORE.search(text[: found.start()]):
+        return None  # "show me the Oldies list, then rename it": "it" is the list just used
     named = _names(text[: found.start()], lists)
     if len(named) != 1:
         return None
