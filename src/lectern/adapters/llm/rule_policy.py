@@ -299,6 +299,9 @@ class RulePolicy(CompoundReading):
         # "Thank you. Please add this book to ...", "is X good? whatever, ...": not the request
         text = text if sees_projects else asked.without_asides(text, names.of("list"))
         text = by_everyday_names(self.layer, text, names) if sees_projects else text
+        why = None if sees_projects or whole else asked.asked_alone(text, names, self.titles)
+        if why is not None:  # "Since I keep forgetting ..., can you make a list called X?"
+            return self._plan(why.request, history, system, available, why.said, whole=True)
         text = _ASKING.sub("", _LEAD_FILLER.sub("", text))
         plan = _Plan()
         if referent is None and self.titles is not None:
@@ -312,8 +315,7 @@ class RulePolicy(CompoundReading):
         if told is not None:
             # "The drill went fine. Close it.": "it" is the task the telling names
             told = told_task_named(told, names_from_prompt(system).of("task"))
-            # "Bob is swamped this week. Assign the drill to me.": the request is read alone;
-            # the sentences before only tell why, or give what the request leaves unsaid
+            # "Bob is swamped. Assign the drill to me.": read alone, or with what was told
             return told_first(
                 told,
                 functools.partial(
@@ -396,17 +398,15 @@ class RulePolicy(CompoundReading):
             except _NoReferent as error:
                 return _asking_which_book(plan, error)
             if steps and matcher in (lists.list_with_books, lists.find_and_add):
-                # "pop Rebecca on a new list Gothic, then give it 4 stars": a list made with
-                # its books may be only the first of the requests; the reading that leaves no
-                # request behind wins.
+                # "pop Rebecca on a new list Gothic, then give it 4 stars": a list made with its
+                # books may be only the first request; the reading leaving none behind wins.
                 steps = fuller(steps, compound(text, it))
             if steps:
                 plan.steps.extend(steps)
                 return plan
         alone = sentence_with_it(text) if referent is not None and not nested else None
         if alone is not None:
-            # "My mum told me about Still Alice - could it go on Mum's picks?": the sentence
-            # before tells which book; the request is the sentence with "it", read alone.
+            # "My mum told me about Still Alice - could it go on Mum's picks?": read alone
             read_alone = self._plan(alone, history, system, available, referent, nested=True)
             if not read_alone.by_meaning and first_stage(read_alone.steps):
                 return read_alone

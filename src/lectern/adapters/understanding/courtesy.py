@@ -31,8 +31,19 @@ _COURTESY = (
 )
 _OPENING = re.compile(rf"^\s*{_COURTESY}\s*[.!,:;]+\s+(?=\S)", re.I)
 """A courtesy sentence that opens the message ("Good day. ", "Thank you! ")."""
-_CLOSING = re.compile(rf"(?<=[.!?])\s+{_COURTESY}\s*[.!]*\s*$", re.I)
-"""A courtesy sentence that closes the message (". Thank you kindly.")."""
+_SIGN_OFF = (
+    r"(?:(?:best|kind|warm|warmest)\s+(?:regards|wishes)|regards|best|all\s+the\s+best|"
+    r"sincerely|yours(?:\s+(?:truly|sincerely))?|take\s+care|cheers)"
+)
+_NAME = r"(?-i:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?)"
+_SIGNED = rf"(?:\s*[,.!]*\s*[-–—]?\s*{_NAME})"
+"""The writer's name under a sign-off ("Thanks,\nMaureen", "Many thanks, Ruth")."""
+_CLOSING = re.compile(
+    rf"(?<=[.!?])\s+(?:{_COURTESY}{_SIGNED}?|{_SIGN_OFF}\s*[,!–—-]\s*{_NAME})\s*[.!]*\s*$",
+    re.I,
+)
+"""A courtesy sentence that closes the message (". Thank you kindly.", "? Thanks, Maureen"),
+or a letter's sign-off with the writer's name ("Best regards, Ruth"): never the book."""
 _LONG = 6
 """The fewest words after a greeting for it to be set aside."""
 

@@ -50,3 +50,35 @@ def list_named_before(text: str, lists: Sequence[str]) -> str | None:
         )
         return f"{asked[: pointer.start()]}{said}{asked[pointer.end() :]}"
     return None
+
+
+_RENAME_IT = re.compile(
+    r"(?:[.!?]|,|\s[-–—])\s+(?P<asked>(?:(?:so|and|then|now)\s+)?(?:(?:could|can|would|will)\s+you\s+|"
+    r"please\s+|kindly\s+)*(?:rename|retitle)\s+)it\b(?!['’]\w)",
+    re.I,
+)
+"""A rename asked of "it" after a telling ("..., so could you rename it to 'Tuesday Club'?")."""
+
+
+_ASKED_BEFORE = re.compile(
+    r"^\s*(?:show|add|put|remove|take|delete|rename|rate|give|create|make|move|list|tell|find|"
+    r"open|pull|let)\b|\?",
+    re.I,
+)
+"""A request said before the rename: the list is then that request's, read as a compound."""
+
+
+def list_renamed_after(text: str, lists: Sequence[str]) -> str | None:
+    """The rename asked of "it" with the one list the telling before named, or None.
+
+    "My list 'Book Club' is now only for the Tuesday group, so could you rename it to
+    'Tuesday Book Club'?": "it" is Book Club; read whole, the new name lent the request a
+    second list and it was asked about.
+    """
+    found = _RENAME_IT.search(text)
+    if found is None or _ASKED_BEFORE.search(text[: found.start()]):
+        return None  # "show me the Oldies list, then rename it": "it" is the list just used
+    named = _names(text[: found.start()], lists)
+    if len(named) != 1:
+        return None
+    return f"{found.group('asked')}the {named.pop()} list{text[found.end() :]}"

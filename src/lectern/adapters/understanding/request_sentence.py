@@ -16,8 +16,9 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from lectern.adapters.understanding.book_request import asked_alone as asked_alone
 from lectern.adapters.understanding.courtesy import without_courtesy
-from lectern.adapters.understanding.list_named_before import list_named_before
+from lectern.adapters.understanding.list_named_before import list_named_before, list_renamed_after
 
 _QUOTED = re.compile(r"[\"“‘][^\"“”‘’]*[\"”’]|(?<!\w)'[^']+'(?!\w)")
 _END = re.compile(r"(?<=[.!?])\s+(?=\S)")
@@ -157,4 +158,4 @@ def without_asides(text: str, lists: Sequence[str] = ()) -> str:
     A request pointing at a list the telling before it named is read alone, the list said.
     """
     text = without_courtesy(question_taken_back(text))
-    return list_named_before(text, lists) or text
+    return list_named_before(text, lists) or list_renamed_after(text, lists) or text
