@@ -550,7 +550,7 @@ class RulePolicy(CompoundReading):
             planned = plan_workspace(intent, part, names, where, self._call, self.clock())
             return planned if isinstance(planned, list) else None
 
-        return changes_in_parts(text, read, WORKSPACE_ACTIONS)
+        return changes_in_parts(text, read, WORKSPACE_ACTIONS, names.of("member"))
 
     def _verdict_on(self, part: str) -> str | None:
         """The catalog book a statement names ("I loved Dune"), or None (a question, no book).

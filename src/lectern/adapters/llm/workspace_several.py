@@ -38,6 +38,11 @@ _LOOKUP_LEAD = re.compile(
     r"(?:show|list|give|get|find|pull\s+up|tell)(?:\s+(?:me|us))?\s+",
     re.I,
 )
+_BARE = re.compile(
+    r"^(?:blockers|tasks|documents|docs|team|team\s+roster|roster|members|projects|overview)\W*$",
+    re.I,
+)
+"""A part that only names what to show ("blockers. then team roster.")."""
 _VERB_FIRST = re.compile(
     r"^\s*(?:what|which|who|how|is|are|show|list|give|get|find|tell|pull|add|make|set|"
     r"mark|move|assign|close|complete|resolve|create|comment|put|hand|push)\b",
@@ -64,6 +69,8 @@ _NEW_ONE = re.compile(r"\b(?:a\s+)?(?:new|another(?:\s+new)?|fresh)\s+one\b", re
 """A later part's "a new one" after a part about a task: a new task."""
 
 _LISTED = {"get_documents": "document", "get_tasks": "task"}
+# "show me the Citrix write-up, and the Check Point one too": one of the kind just shown
+_LISTED |= {"get_document_details": "document", "get_task_details": "task"}
 
 
 def _there(part: str, earlier: list[ToolCall]) -> str:
@@ -116,15 +123,19 @@ class WorkspaceSeveral:
                     # a workspace request is the workspace's, in words of its own or not (the
                     # pair stands only when the later part reads too).
                     first = self._part(said, context.in_workspace())
+                if not first and _BARE.match(said):
+                    # "blockers. then team roster.": things named alone are things to show
+                    said = f"show me the {said.rstrip('.!')}"
+                    first = self._part(said, context)
                 if not first:
                     continue
                 asked = first[0](None)
                 if not isinstance(asked, list):
                     continue
                 task = next((c.arguments.get("task_id") for c in reversed(asked)), None)
-                later = _there(text[separator.end() :].strip(), asked)
+                later = _there(TOO.sub("", text[separator.end() :]).strip(), asked)
                 second = self._part(later, context.with_it(task))
-                lead = _LOOKUP_LEAD.match(text)
+                lead = _LOOKUP_LEAD.match(said)
                 if not second and lead and not _VERB_FIRST.match(later):
                     # "show me the VPN blockers, then the tasks ...": the look-up's verb is
                     # said once for both parts.
@@ -167,12 +178,15 @@ class WorkspaceSeveral:
         """
         for separator in THEN.finditer(text):
             first, second = text[: separator.start()].strip(" ,"), text[separator.end() :].strip()
-            if not ANOTHER_REQUEST.match(second):
+            another = ANOTHER_REQUEST.match(second)
+            if not another and (not _CHANGE_START.match(second) or MOVING_ON.match(second)):
                 continue
             try:
                 left = self._create_task(first, context) or self._one_action(first, context)
                 if not left:
                     continue
+                if not another and any(set(c.arguments) & _WORDS for c in left):
+                    continue  # "comment: reviewed and set aside": the joint is in the words
                 after = context.with_it(left[-1].arguments.get("task_id"))
                 if self._create_task(second, after) or self._one_action(second, after):
                     continue
@@ -253,6 +267,10 @@ class WorkspaceSeveral:
         return _one_update(left + right) if right else None
 
 
+_CHANGE_START = re.compile(rf"^(?:please\s+)?{CHANGE_VERB}\s", re.I)
+"""A later part starting with a change's verb ("... and drop a note that ..."): a request."""
+_WORDS = frozenset({"content", "description", "resolution", "title"})
+
 _DASH_THEN = re.compile(
     r"\s[-–—]\s*(?=(?:make|set|mark|move|put|bump|push|assign|give|hand|close|complete)\s)", re.I
 )
@@ -266,7 +284,7 @@ _DETAIL_VERB = {"due": "set", "by": "set due", "low": "make", "medium": "make"}
 _DETAIL_VERB |= {"high": "make", "urgent": "make"}
 
 _BARE_COMMENT = re.compile(
-    r"^\s*(?P<v>(?:please\s+)?(?:comment|note|(?:add|leave|post|put)\s+(?:a|the)\s+"
+    r"^\s*(?P<v>(?:please\s+)?(?:comment|note|(?:add|leave|post|put|drop|write)\s+(?:a|the)\s+"
     r"(?:comment|note)))\s*(?=[:\"“'‘]|that\b|saying\b)",
     re.I,
 )

@@ -21,7 +21,10 @@ from lectern.adapters.understanding.courtesy import without_courtesy
 from lectern.adapters.understanding.list_named_before import list_named_before, list_renamed_after
 
 _QUOTED = re.compile(r"[\"“‘][^\"“”‘’]*[\"”’]|(?<!\w)'[^']+'(?!\w)")
-_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=;)\s+(?!.*\b(?:he|she|him|her|his|they|them|their)\b)")
+"""A sentence's end; a semicolon ends one too ("token review came back clean; close ..."),
+unless what follows speaks of a person the telling names ("I'm covering for bob; show me
+the tasks he has")."""
 
 _LEAD = (
     r"(?:(?:please|pls|just|so|ok(?:ay)?|now|anyway|then|but|and|instead|"
@@ -45,7 +48,8 @@ _KEEPS_WHAT_WAS_SAID = re.compile(
 """A request with no words of its own ("add a blocker", "log that"): what was told is them."""
 
 _POINTS_BACK = re.compile(
-    rf"^{_LEAD}(?:add|put|post|leave|log|record|note|write|save|keep|comment)\s+(?:that|this)\b"
+    rf"^{_LEAD}(?:add|put|post|leave|log|record|note|write|save|keep|comment|flag|raise|file)"
+    r"\s+(?:that|this)\b"
     r"(?!\s+(?:task|one|blocker|project|document)\b)(?:\s+down)?(?:\s+as\s+(?:a|an)\s+"
     r"(?:comment|note|blocker)|\s+(?:on|to|under|against|in)\b|\W*$|\s+and\b)|"
     r"\b(?:with|as)\s+(?:that|this|what\s+i\s+(?:just\s+)?said)\W*$",

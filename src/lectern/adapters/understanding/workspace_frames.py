@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from lectern.adapters.understanding.workspace_should_be import said_as_changes
+
 _PAST_TO_BASE = {
     "took": "take",
     "gave": "give",
@@ -66,12 +68,58 @@ _BE = re.compile(
     re.I,
 )
 """A change asked as whether the task can be it ("can the hunt be due on 2026-11-30 please")."""
+_HAD_DONE = re.compile(
+    r"^(?:(?:can|could|would|will)\s+(?:we|you|u|i)\s+)?(?:please\s+)?(?:get|have)\s+"
+    r"(?P<body>.+?)[\s?.!]*$",
+    re.I,
+)
+"""A change asked as having it done ("can we get the hunt moved to friday and bob put on
+it?"): each clause's object, then its verb's past participle, then the rest."""
+_DONE_CLAUSE = re.compile(rf"^(?P<o>\S.*?)\s+(?P<pp>{_PAST})\b(?P<rest>.*)$", re.I)
+_PLACE = re.compile(r"\s+(?:on|onto|to|in|into|as|at|for|back)\b", re.I)
+_LOOK = re.compile(
+    r"^(?:can|could)\s+(?:we|i)\s+(?:please\s+)?(?=(?:list|show|see|view|pull\s+up)\b)", re.I
+)
+"""A look-up asked as whether we may ("can we list the phishing tasks?")."""
 _FIELD = re.compile(r"(?:due|by|(?:a\s+)?(?:low|medium|high|urgent|critical)\b)", re.I)
 _STATE = re.compile(r"(?:in\s+progress|in\s+review|to\s*-?do|done|finished|completed?)\W*$", re.I)
 
 
+def _had_done(text: str) -> str | None:
+    """The changes asked as had done, as their verbs ("move the hunt to friday and ..")."""
+    had = _HAD_DONE.match(text)
+    if had is None:
+        return None
+    clauses = re.split(r"\s*,?\s+and\s+", had.group("body"))
+    done = [_DONE_CLAUSE.match(clause) for clause in clauses]
+    if not all(done) or len(clauses) > 3:
+        return None
+    if any(
+        d and d.group("pp").casefold() in ("put", "set") and not _PLACE.match(d.group("rest"))
+        for d in done
+    ):
+        return None  # "have bob put a note on it": bob puts, nothing is put on bob
+    return " and ".join(
+        f"{_PAST_TO_BASE[d.group('pp').casefold()]} {d.group('o')}{d.group('rest')}"
+        for d in done
+        if d is not None
+    )
+
+
 def unframed_change(text: str) -> str:
     """The change a framed request asks for, without a question mark; others as typed."""
+    should = said_as_changes(text)
+    if should is not None:
+        return should  # "the patch task should be marked done": "mark the patch task done"
+    had = _had_done(text)
+    if had is not None:
+        return had
+    look = _LOOK.match(text)
+    if look is not None:
+        plain = text[look.end() :]
+        verb, _, rest = plain.partition(" ")
+        plain = f"show me {rest}" if verb.casefold() in ("see", "view") else plain
+        return plain[:-1] if plain.endswith("?") else plain
     be = _BE.match(text)
     if be is not None and _FIELD.match(be.group("v")):
         return f"make {be.group('t')} {be.group('v')}"  # "make the hunt due on 2026-11-30"

@@ -7,12 +7,14 @@ closed the VPN task (a wrong action). A part may take the earlier verb only when
 with what an object starts with (a determiner, a possessive, a quoted title, or a word of a
 stored task's name that is not a verb before its own object) and names no project alone.
 A part that says where the speaker goes next ("move on to the hunt", "then I'll look at the
-runbook") is no request at all: the earlier part is the request.
+runbook") is no request at all: the earlier part is the request. A verb said once for two
+people ("put alice on the patch and bob on the hunt") is two changes with that verb.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from lectern.adapters.understanding.mentions import Names, resolve
 
@@ -57,3 +59,31 @@ def may_share_verb(part: str, names: Names) -> bool:
     projects, tasks = names.of("project"), names.of("task")
     # "close the drill and the vpn one": a project's words and no task's
     return not (projects and resolve(part, projects).name and not resolve(part, tasks).name)
+
+
+_PERSON_FIRST = (
+    r"^(?P<lead>(?:(?:please|pls|can\s+you|could\s+you)\s+)*(?P<verb>[a-z]+)\s+)"
+    r"(?P<first>{people})\s+(?P<rest>\S.*?)\s*,?\s+(?:and|&|\+)\s+(?P<second>{people})\s+"
+    r"(?P<more>(?:(?:on|onto|to|with|for|the|that|this|a|an)\b|[\"“'‘]).*?)[\s,]*"
+    r"(?:too|as\s+well)?\W*$"
+)
+
+
+def gapped_people(text: str, people: Sequence[str]) -> list[str]:
+    """The two changes of a verb said once for two people ("put alice on X and bob on Y").
+
+    The later part starts with a stored member's name and goes on as the first part did
+    after its person (a preposition or an object): the verb is the first part's. [] when
+    the message is not so shaped, or names one person twice.
+    """
+    if not people:
+        return []
+    names = "|".join(re.escape(p) for p in sorted(people, key=len, reverse=True))
+    said = re.match(_PERSON_FIRST.format(people=rf"(?:{names})\b"), text.strip(), re.I)
+    if said is None or said.group("first").casefold() == said.group("second").casefold():
+        return []
+    verb = said.group("verb")
+    return [
+        f"{verb} {said.group('first')} {said.group('rest')}",
+        f"{verb} {said.group('second')} {said.group('more')}",
+    ]

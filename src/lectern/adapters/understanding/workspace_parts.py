@@ -13,8 +13,10 @@ nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from lectern.adapters.understanding.workspace_frames import unframed_change
+from lectern.adapters.understanding.workspace_gapping import gapped_people
 from lectern.adapters.understanding.workspace_moot import moot_blocker
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import ToolCall
@@ -73,11 +75,14 @@ _POINTS = re.compile(r"\b(?:it|its|it['’]s|this|that\s+one|that\s+task)\b", re
 """A part that points back ("give it to bob"): after a new task, at a task with no id yet."""
 
 
-def changes_in_parts(text: str, read: PartReader, actions: frozenset[str]) -> list[ToolCall]:
+def changes_in_parts(
+    text: str, read: PartReader, actions: frozenset[str], people: Sequence[str] = ()
+) -> list[ToolCall]:
     """Every part's changes in the order asked, or [] when any part is not one.
 
     `read` is tried on each part with the task the previous parts named last as "it". A
-    blocker told to be moot after the telling is resolved by it (`workspace_moot.py`).
+    blocker told to be moot after the telling is resolved by it (`workspace_moot.py`). A verb
+    said once for two of `people` ("put alice on X and bob on Y") is a part for each.
     """
     moot = moot_blocker(text)
     if moot is not None:
@@ -91,7 +96,9 @@ def changes_in_parts(text: str, read: PartReader, actions: frozenset[str]) -> li
         return once_each(both) if ok else []
     found: list[ToolCall] = []
     task: str | None = None
-    for part in parts(spelt_out(text)):
+    # "can we get the hunt moved to friday and bob put on it?": the changes as asked
+    spelt = spelt_out(unframed_change(text))
+    for part in parts(spelt) or gapped_people(spelt, people):
         if any(c.name == "create_task" for c in found) and _POINTS.search(part):
             # "add a task X and give it to bob": the new task has no id for "it" to mean
             # yet; the create-task reading takes the whole message. A part that names its

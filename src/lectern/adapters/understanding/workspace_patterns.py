@@ -371,15 +371,17 @@ RESOLVE = re.compile(
     re.I,
 )
 COMMENT = re.compile(
-    r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s+(?:to|on)\s+(?P<t>.+?)\s*"
+    r"^(?:add|post|leave|write|put|drop)\s+(?:a\s+)?(?:comment|note)\s+(?:to|on)\s+(?P<t>.+?)\s*"
     r"(?::|saying|that)\s*(?P<c>.+)$|"
-    r"^(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)\s*(?::|saying|that)\s*(?P<c2>.+)$|"
+    # "drop a note that all four gateways are patched": a note dropped is one left
+    r"^(?:add|post|leave|write|put|drop)\s+(?:a\s+)?(?:comment|note)\s*(?::|saying|that)\s*"
+    r"(?P<c2>.+)$|"
     # "add a comment 'draft is up'": quoted, on the task in view (or named earlier)
     r"^(?:add|post|leave|write|put|drop)\s+(?:a\s+)?(?:comment|note)\s+[\"“'‘](?P<c11>[^\"”'’]+)"
     r"[\"”'’]\W*$|"
     r"^comment\s+on\s+(?P<t3>.+?)\s*:\s*(?P<c3>.+)$|"
     # "add a comment on the netscaler task 'tokens revoked'", "comment on it asking bob to ..."
-    r"^(?:(?:add|post|leave|write|put)\s+(?:a\s+)?(?:comment|note)|comment)\s+(?:to|on)\s+"
+    r"^(?:(?:add|post|leave|write|put|drop)\s+(?:a\s+)?(?:comment|note)|comment)\s+(?:to|on)\s+"
     r"(?P<t4>.+?)\s*(?:[\"“'‘](?P<c4>[^\"”'’]+)[\"”'’]|\b(?P<c5>(?:asking|telling)\s+.+))\W*$|"
     # "comment that it's ready": on the task in view; "note on this task: logs are missing"
     r"^comment\s+(?:saying|that|:)\s*(?P<c7>.+)$|"

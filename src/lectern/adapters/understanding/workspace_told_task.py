@@ -30,11 +30,21 @@ _POINTER = re.compile(
 """A task pointed at, not named: "that task", "this one", "the task", "it" (not "it's")."""
 _STATUS = re.compile(r"\b(?:in[\s-]+(?:review|progress)|to[\s-]?do|done)\b", re.I)
 _QUOTED = re.compile(r"[\"“][^\"”]*[\"”]|(?<!\w)['‘][^'’]+['’](?!\w)")
+_WORDS_TO_WRITE = re.compile(
+    r"\b(?:comment|note|say|saying|reply|message)\b(?:(?!\b(?:on|to)\b).)*?"
+    r"(?:\bthat\b|\bsaying\b|:)(?P<words>.*)$",
+    re.I,
+)
+"""A comment's words ("drop a note that all four gateways are patched"): what to write, no
+task named; the words before them may still name one ("a note on the hunt that ...")."""
 
 
 def told_task_named(told: Request, tasks: list[str]) -> Request:
     """The request with its pointer replaced by the task the telling names; else as told."""
     unquoted = _QUOTED.sub(" ", told.request)  # a quoted comment or resolution names nothing
+    written = _WORDS_TO_WRITE.search(unquoted)
+    if written is not None:
+        unquoted = unquoted[: written.start("words")]
     # "set the task to in review": a status, not the task "Review NetScaler session tokens"
     unquoted = _STATUS.sub(" ", unquoted)
     if not tasks or find_in(unquoted, tasks).name is not None:
