@@ -88,6 +88,10 @@ def test_a_verb_said_once_for_two_people_is_a_change_each() -> None:
     ]
     assert gapped_people("please assign bob to the runbook, and alice to the drill", people)
     # one person twice, a person told of, or two people for one task: not two changes
+    assert gapped_people("put bob on the runbook and me on the drill", people) == [
+        "put bob on the runbook",
+        "put me on the drill",
+    ]
     assert gapped_people("put alice on the patch and alice on the hunt", people) == []
     assert gapped_people("tell alice the drill is done and bob is next", people) == []
     assert gapped_people("assign the drill to alice and bob", people) == []

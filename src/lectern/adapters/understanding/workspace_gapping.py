@@ -72,13 +72,14 @@ _PERSON_FIRST = (
 def gapped_people(text: str, people: Sequence[str]) -> list[str]:
     """The two changes of a verb said once for two people ("put alice on X and bob on Y").
 
-    The later part starts with a stored member's name and goes on as the first part did
+    The later part starts with a stored member's name (or "me") and goes on as the first part did
     after its person (a preposition or an object): the verb is the first part's. [] when
     the message is not so shaped, or names one person twice.
     """
     if not people:
         return []
-    names = "|".join(re.escape(p) for p in sorted(people, key=len, reverse=True))
+    # "put bob on the runbook and me on the drill": the writer is one of the two
+    names = "|".join([*(re.escape(p) for p in sorted(people, key=len, reverse=True)), "me"])
     said = re.match(_PERSON_FIRST.format(people=rf"(?:{names})\b"), text.strip(), re.I)
     if said is None or said.group("first").casefold() == said.group("second").casefold():
         return []
