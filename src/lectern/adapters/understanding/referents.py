@@ -271,11 +271,9 @@ def book_resolver(
             # "add The Maltese Falcon to it and rate the Falcon 4": the title just named.
             return referent
         by_author = _BY_AUTHOR.match(reference)
-        who = by_author.group("who") if by_author else ""
-        if by_author and (authors is None or authors(who) or " " in who):
-            # "the Ishiguro one": an author, not a title; which of their books is open ("the
-            # Gatsby book", one word no writer's, is read from the catalog's titles instead).
-            raise _NoReferent(who)
+        if by_author:
+            # "the Ishiguro one": an author, not a title; which of their books is open.
+            raise _NoReferent(by_author.group("who"))
         by_writer = _BY_WRITER.match(reference)
         if by_writer and authors is not None and authors(by_writer.group("who")):
             # "the murakami book", written in lower case: a writer the catalog knows.
