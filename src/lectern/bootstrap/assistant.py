@@ -86,6 +86,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
                 names_an_author,
                 spelt_title,
             )
+            from lectern.application.writers_books import CatalogWriters
 
             rules = RulePolicy(
                 self.understanding(),
@@ -98,6 +99,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
                 near=lambda title, cutoff: books_spelt_like(
                     title, cutoff, self.title_matcher(), self.catalog
                 ),
+                writers=CatalogWriters(self.catalog),
             )
             if provider == "rules":
                 return rules

@@ -20,6 +20,13 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from lectern.adapters.understanding.compound import title_within, titles_held, titles_in
+from lectern.adapters.understanding.described_books import (
+    WhichOfTheirs,
+    also_named,
+    described_book,
+    points_at_writer,
+)
+from lectern.adapters.understanding.described_books import WriterShelf as WriterShelf
 from lectern.adapters.understanding.referents import NotInCatalog, SameTitle
 from lectern.adapters.understanding.scaffold import number
 from lectern.adapters.understanding.spoken import said_forms, with_subtitle
@@ -62,16 +69,23 @@ class CatalogSpelling:
         books: CatalogBooks | None,
         spelt: Callable[[str], str | None] | None,
         near: NearBooks | None = None,
+        writers: WriterShelf | None = None,
+        is_writer: Callable[[str], bool] | None = None,
     ) -> None:
         """`books` names catalog books word for word; `spelt` reads a misspelt title.
 
-        `near` lists the books a misremembered title may mean (`settled` reads them).
+        `near` lists the books a misremembered title may mean (`settled` reads them);
+        `writers` and `is_writer` read a book said by its writer and what it is about.
         """
         self.books_titled = books
         self.spelt = spelt
         self.near = near
         self._read: set[str] = set()
         """Titles the spelling matcher gave: catalog titles, so bounded by the catalog."""
+        self.writers = writers
+        self.is_writer = is_writer
+        self._which: dict[str, NotInCatalog] = {}
+        """The question for each described book of the calls `settled` last read."""
 
     def as_argument(self, tool: str, book: str) -> str:
         """The book argument of `tool` as the catalog spells it.
@@ -80,7 +94,7 @@ class CatalogSpelling:
         without its subtitle ("Team of Rivals" for "Team of Rivals: The ...").
         """
         spelt = self.as_catalog_spells(book)
-        if self.spelt is not None and not self.holds(spelt):
+        if self.spelt is not None and not self.holds(spelt) and not self._points_at_writer(book):
             read = self.spelt(spelt)
             if read and (tool in LOOKUPS or with_subtitle(read, spelt)):
                 self._read.add(read)
@@ -97,6 +111,8 @@ class CatalogSpelling:
             return None
         for call in calls:
             book = call.arguments.get("book")
+            if call.name in MISREMEMBERED and isinstance(book, str) and book in self._which:
+                return self._which[book]  # "the Ishiguro butler one": which of theirs is asked
             if call.name not in CATALOG_BOOK or not isinstance(book, str):
                 continue
             if book in self._read or self.holds(book) or _IT_SAID.match(book):
@@ -119,6 +135,7 @@ class CatalogSpelling:
         if self.books_titled is None:
             return list(calls)
         settled: list[ToolCall] = []
+        self._which = {}
         for call in calls:
             book, named = call.arguments.get("book"), call.arguments.get("list")
             read = None
@@ -129,13 +146,38 @@ class CatalogSpelling:
                 and not _DESCRIBED.match(book)
             ):
                 read = (
-                    self._by_author(book, said)
+                    self._described(book, said)
+                    or self._by_author(book, said)
                     or self._alike(book)
                     or self._held(book, said, named if isinstance(named, str) else "")
                 )
             arguments = call.arguments if read is None else {**call.arguments, "book": read}
             settled.append(ToolCall(call.id, call.name, arguments))
+            more = also_named(book) if read is not None and isinstance(book, str) else None
+            also = self._one_book(more) if more else None
+            if also:
+                # "put the Gaiman graveyard one and Coraline on Kids": Coraline too
+                settled.append(ToolCall(f"{call.id}-and", call.name, {**arguments, "book": also}))
         return settled
+
+    def _points_at_writer(self, book: str) -> bool:
+        """Whether `book` is a writer's name and words about it: no title is read inside."""
+        if self.writers is None or self.is_writer is None:
+            return False
+        return points_at_writer(book, self.writers, self.is_writer, self.holds)
+
+    def _described(self, book: str, said: str) -> str | None:
+        """The writer's book `book` describes ("the Orwell farm one"), or None.
+
+        Several of their books fitting, or none, leave the question `not_in_catalog` asks.
+        """
+        if self.writers is None or self.is_writer is None:
+            return None
+        try:
+            return described_book(book, said, self.writers, self.is_writer, self.holds)
+        except WhichOfTheirs as which:
+            self._which[book] = which
+            return None
 
     def _by_author(self, book: str, said: str) -> str | None:
         """The one title by the author said beside `book` that is like it, or None."""
@@ -249,6 +291,7 @@ class CatalogSpelling:
         if (
             not found
             and not _DESCRIBED.match(book)
+            and not self._points_at_writer(book)
             and len(titles_in(book, is_or_slips)) == 1
             and not self.slips_to_one(book)
         ):

@@ -30,6 +30,7 @@ from lectern.adapters.llm.catalog_spelling import (
     CatalogBooks,
     CatalogSpelling,
     NearBooks,
+    WriterShelf,
     answered_request,
 )
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
@@ -195,17 +196,16 @@ class RulePolicy(CompoundReading):
         authors: Callable[[str], bool] | None = None,
         spelt: Callable[[str], str | None] | None = None,
         near: NearBooks | None = None,
+        writers: WriterShelf | None = None,
     ) -> None:
         """Query-understanding rules filter searches; `layer` reads what patterns miss.
 
-        Without a layer, a request no pattern matches is a book search. `clock` (the wall
-        clock by default) reads relative due dates ("by Friday"). `titles` says whether words
-        are a catalog title, so "Emma and Persuasion" is two books and "War and Peace" one.
-        `books` reads a title as the catalog spells it ("the tigers wife" -> *The Tiger's
-        Wife*) and tells apart books that share one. `authors` says whether words name a
-        catalog writer and no title ("the Hosseini": which book is asked). `spelt` reads a
-        misspelt title ("the dispossesed") for look-ups; `near` lists what a misremembered
-        one may mean (`CatalogSpelling.settled`).
+        Without a layer, a request no pattern matches is a book search. `clock` reads relative
+        due dates ("by Friday"). `titles` says whether words are a catalog title ("War and
+        Peace" is one book); `books` reads a title as the catalog spells it and tells apart
+        books sharing one; `authors` says whether words name a catalog writer and no title
+        ("the Hosseini": asked). `spelt` reads a misspelt title for look-ups; `near` and
+        `writers` what a misremembered or described book may mean (`CatalogSpelling`).
         """
         self.authors = authors
         self.spelt = spelt
@@ -215,7 +215,7 @@ class RulePolicy(CompoundReading):
         self.titles = titles
         self.clock = clock or (lambda: datetime.now(UTC))
         self._counter = 0
-        self.catalog_books = CatalogSpelling(books, spelt, near)
+        self.catalog_books = CatalogSpelling(books, spelt, near, writers, authors)
         self.workspace = WorkspaceRules(self._call, self.clock)
         self.steps = BookSteps(self._call, titles, self.catalog_books.slips_to_one)
         self.books = BookRules(self.steps, understanding)
