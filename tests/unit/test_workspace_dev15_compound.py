@@ -225,3 +225,15 @@ def test_a_later_change_no_rule_reads_is_asked_about_never_dropped() -> None:
     assert _calls("assign the drill to bob and move on to the hunt") == [
         ("assign_task", {"task_id": DRILL, "assignee_id": "bob"})
     ]
+
+
+def test_a_later_part_that_says_again_who_takes_the_task_is_no_second_request() -> None:
+    # dev10 (lost when unread later parts began to be asked about): said twice, done once
+    for said, person in (
+        ("i'll take the phishing drill, put it on me", "alice"),
+        ("give the runbook to bob, assign it to bob", "bob"),
+        ("i will take the runbook, put it on me", "alice"),
+    ):
+        calls = _calls(said)
+        assert [tool for tool, _ in calls] == ["assign_task"], (said, calls)
+        assert calls[0][1]["assignee_id"] == person

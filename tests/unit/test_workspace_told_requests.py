@@ -256,3 +256,13 @@ def test_a_report_asked_to_be_noted_on_the_task_it_names_is_a_comment() -> None:
     # no task named: left as said (asked which task)
     said = "HR approved the week of the 16th, pls note that on the task"
     assert task_led(said, TASKS) == said
+
+
+def test_who_is_stuck_is_no_task_to_block() -> None:
+    # dev10: "we're" had become the task of a new blocker
+    for said in (
+        "we're stuck on one of my tasks can you note that",
+        "I'm blocked on something, log it",
+        "the team is held up waiting on legal, please record it",
+    ):
+        assert told_request(said) == said

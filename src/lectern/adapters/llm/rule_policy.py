@@ -592,7 +592,8 @@ class RulePolicy(CompoundReading):
 
 _READ_IT = re.compile(
     r"\b(?:finished|loved|read|enjoyed|liked|hated|devoured|adored|disliked|started|"
-    r"reading|reread|re-read)\s+(?P<book>.+)$",
+    r"reading|reread|re-read)\s+(?!(?:it|this|that|them)\b)(?P<book>.+)$",
     re.I,
 )
-"""What a reader says they read ("i finished persuasion"): the verb's object is the book."""
+"""What a reader says they read ("i finished persuasion"): the verb's object is the book; a
+pronoun ("reading it now, add it to summer") names none, though *It* is a title."""

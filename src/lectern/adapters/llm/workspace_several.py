@@ -187,6 +187,8 @@ class WorkspaceSeveral:
                     continue
                 if not another and any(set(c.arguments) & _WORDS for c in left):
                     continue  # "comment: reviewed and set aside": the joint is in the words
+                if _restates(second, left[-1], context.person):
+                    continue  # "i'll take the phishing drill, put it on me": said twice
                 after = context.with_it(left[-1].arguments.get("task_id"))
                 if self._create_task(second, after) or self._one_action(second, after):
                     continue
@@ -337,3 +339,18 @@ def _one_update(calls: list[ToolCall]) -> list[ToolCall]:
 
 def _given(calls: list[ToolCall], _: Any) -> list[ToolCall]:
     return calls
+
+
+_RESTATED = re.compile(
+    r"^(?:just\s+|so\s+)?(?:put|assign|give|hand|set)\s+(?:it|this|that)(?:\s+one)?\s+"
+    r"(?:on|to)\s+(?P<who>[\w.-]+)\W*$",
+    re.I,
+)
+
+
+def _restates(second: str, first: ToolCall, person: Callable[[str | None], str]) -> bool:
+    """Whether a later part only says again who the first part assigned ("..., put it on me")."""
+    said = _RESTATED.match(second)
+    if said is None or first.name != "assign_task":
+        return False
+    return person(said.group("who")) == first.arguments.get("assignee_id")

@@ -363,7 +363,31 @@ def _list(text: str, names: Names) -> str | Clarification | None:
         return found
     if len(lists) > 1:
         return which_of("list", lists)
+    unstored = _LIST_SAID.search(text)
+    if lists and unstored and not _NO_LIST_NAME.fullmatch(unstored.group("name")):
+        # "put Circe on my TBR" from a reader whose one list is Summer: a list they lack was
+        # named, and the one they have is not it (it had been added to Summer)
+        said = unstored.group("name")
+        return Clarification(
+            f"You have no list called {said!r}. Should I use '{lists[0]}', or create "
+            f"'{said}' first?",
+            (f"Add it to {lists[0]}", f"Create a list called {said}"),
+        )
     return lists[0] if lists else None
+
+
+_LIST_SAID = re.compile(
+    r"\b(?:to|on|onto|into|in)\s+(?:(?:my|the|our)\s+)?"
+    r"(?P<name>[A-Za-z][\w'’-]*(?:\s+(?!(?:list|please|pls|thanks|thx)\b)[\w'’-]+)?)"
+    r"(?:\s+(?:reading\s+)?list)?\s*(?:please|pls|thanks|thx)?\W*$",
+    re.I,
+)
+"""The list a request ends on ("... on my TBR", "to Favourites list please")."""
+_NO_LIST_NAME = re.compile(
+    r"(?:(?:my|the|a|one|reading|book|books|it|this|that|them|there|here|list|lists)\s*)+",
+    re.I,
+)
+"""Words that name no list of their own ("add it to my list", "on the reading list")."""
 
 
 _AFTER_LIST = re.compile(

@@ -50,7 +50,22 @@ def title_said_before(
         rest = rest[at + len(named) :]
     lowered = before.casefold()
     found = title_within(lowered, is_title) if len(lowered.split()) >= 2 else None
+    if found is None:
+        # "my book club is reading pachinko - can it go on my tbr", "gave up on dune halfway,
+        # pull it from my tbr": one lower-case word the reader says they are reading
+        read = _READ_ONE.search(lowered)
+        found = read.group("word") if read and is_title(read.group("word")) else None
     return None if found is None or _PRONOUN_RUN.match(found.casefold()) else found
+
+
+_READ_ONE = re.compile(
+    r"\b(?:reading|read|reread|re-read|finished|finishing|started|starting|loved|hated|"
+    r"enjoyed|gave\s+up\s+on|giving\s+up\s+on|dnf['’]?d|abandoned|listening\s+to)\s+"
+    r"(?!(?:it|this|that|the|a|an|my|your|his|her|their|our|some|one|more|about|up|on|"
+    r"through|again|now|too|lately|recently|last|next|every|all|book|books|novel)\b)"
+    r"(?P<word>[a-z][\w'’-]+)\b"
+)
+"""One word after the reader's reading verb: the book, when the catalog holds it."""
 
 
 _SENTENCE_BREAK = re.compile(r"(?:[.!?;]+|\s[-–—]+)\s+")

@@ -102,11 +102,24 @@ def _passive_to_active(said: str) -> str | None:
     return None
 
 
+_PEOPLE = re.compile(
+    r"(?:we|we['’]re|we\s+are|i|i['’]m|i\s+am|they|they['’]re|you|he|she|everyone|"
+    r"someone|somebody|the\s+team|our\s+team)",
+    re.I,
+)
+"""Who is stuck, not which task ("we're stuck on one of my tasks can you note that" asks
+which task; it had become a blocker on a task called "we're")."""
+
+
 def told_request(text: str) -> str:
     """The change a consequence or a requirement asks for, as an imperative; else as said."""
     said = text.strip()
     blocked = _BLOCKED_THEN_LOG.match(said)
-    if blocked is not None and not _ASKS.match(blocked.group("t")):
+    if (
+        blocked is not None
+        and not _ASKS.match(blocked.group("t"))
+        and not _PEOPLE.fullmatch(blocked.group("t").strip())
+    ):
         why = blocked.group("why").strip(" .;,")
         return f"add a blocker on {blocked.group('t')}: {why[:1].upper()}{why[1:]}"
     active = _passive_to_active(said)
