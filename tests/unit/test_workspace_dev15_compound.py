@@ -237,3 +237,17 @@ def test_a_later_part_that_says_again_who_takes_the_task_is_no_second_request() 
         calls = _calls(said)
         assert [tool for tool, _ in calls] == ["assign_task"], (said, calls)
         assert calls[0][1]["assignee_id"] == person
+
+
+def test_a_request_asked_as_whether_we_may_follows_what_was_told() -> None:
+    # found by hand: read whole, "bob's out sick" lent bob to the assignment (a wrong action)
+    for told, request in (
+        ("bob's out sick.", "Can we get the netscaler review moved to monday and me put on it?"),
+        ("The drill went fine.", "Can we close it?"),
+        ("bob is away this week.", "Could i take the hunt?"),
+    ):
+        found = request_after_circumstances(f"{told} {request}")
+        assert found == Request(told, request), found
+    # a telling that opens with "I get" is no request
+    found = request_after_circumstances("I get the feeling the drill is late. Close it.")
+    assert found is not None and found.request == "Close it."

@@ -28,10 +28,13 @@ the tasks he has")."""
 
 _LEAD = (
     r"(?:(?:please|pls|just|so|ok(?:ay)?|now|anyway|then|but|and|instead|"
-    r"(?:can|could|would|will)\s+(?:you|u)|i\s+(?:need|want)\s+you\s+to)[\s,]+)*"
+    r"(?:can|could|would|will)\s+(?:you|u)|(?:can|could)\s+(?:we|i)|"
+    r"i\s+(?:need|want)\s+you\s+to)[\s,]+)*"
 )
 _VERB = (
-    r"(?:assign|reassign|give|hand|add|create|make|set|mark|close|complete|finish|put|move|"
+    # "can we get the review moved to monday": a change had done
+    r"(?:get\s+(?!(?:it|this|that)\b)(?:the|my|our|a|an)\b|"
+    r"assign|reassign|give|hand|add|create|make|set|mark|close|complete|finish|put|move|"
     r"change|update|open|show|list|rename|retitle|comment|note|log|flag|block|unblock|"
     r"resolve|remove|delete|tell|start|reopen|push|bump|raise|lower|drop|record|file|"
     r"attach|write|schedule|plan|let\s+me\s+see|pull\s+up|take)\b"
