@@ -89,3 +89,16 @@ def test_a_pronoun_after_the_readers_verb_is_no_verdict_on_a_book() -> None:
     assert _READ_IT.search("loved that one") is None
     found = _READ_IT.search("i finished persuasion")
     assert found is not None and found.group("book") == "persuasion"
+
+
+def test_reading_as_a_nouns_word_names_no_book() -> None:
+    from lectern.adapters.understanding.book_plan import title_in
+    from lectern.adapters.understanding.said_before import title_said_before
+
+    held = {"circle", "group", "dune"}
+    for said in (
+        "our reading circle meets on Thursday. Before I buy it, what is it about",
+        "the reading group liked dune a lot but can it go on my tbr",
+    ):
+        found = title_said_before(said, lambda words: words.casefold() in held, title_in)
+        assert found in (None, "dune"), found

@@ -246,3 +246,20 @@ def test_it_told_in_words_no_title_holds_is_read_whole() -> None:
     )
     assert asked_alone(said, names, _is_title) is None
     assert asked_alone("Big fan of the app. Could you add Circe to TBR", names, _is_title)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # dev10: the new grade of a rating the telling gave
+        "On reflection Lucky Jim deserves one star less than I gave it. Make it three.",
+        "Thinking about it more, Dune was better than I said. Make that five stars.",
+        "Rebecca has grown on me since I rated it. Change it to 4.",
+        # dev11: a correction asked of "its" field after what is wrong was told
+        "Fun Home is a graphic memoir - can you change its category to Comics & Graphic Novels?",
+        "Persuasion is a novel, not poetry. Could you update its category to Fiction?",
+        "Dune was written in English - please change its language to English.",
+    ],
+)
+def test_a_request_of_what_was_told_is_read_whole(said: str) -> None:
+    assert book_request(said) is None

@@ -72,7 +72,7 @@ _NOTHING_OF_ITS_OWN = re.compile(
 
 
 _CORRECTS = re.compile(
-    rf"^{_LEAD}(?:correct|fix|amend)\b|^{_LEAD}(?:change|update)\s+(?:it|that|this|the\s+"
+    rf"^{_LEAD}(?:correct|fix|amend)\b|^{_LEAD}(?:change|update)\s+(?:it|that|this|its|the\s+"
     r"(?:year|date|author|authors|language|pages|title))\b",
     re.I,
 )
@@ -92,7 +92,10 @@ def with_title(request: str, title: str | None) -> str:
 
 
 _CONTINUES = re.compile(
-    r"^(?:and|also|plus)\b|\b(?:too|as\s+well|also)\W*(?:please|pls|thanks)?\W*$", re.I
+    # "... deserves one star less than I gave it. Make it three.": the grade of the rating told
+    r"^(?:make|change)\s+(?:it|that)\s+(?:to\s+|a\s+)?\w+(?:\s+stars?)?\W*$|"
+    r"^(?:and|also|plus)\b|\b(?:too|as\s+well|also)\W*(?:please|pls|thanks)?\W*$",
+    re.I,
 )
 """A request that goes on from one said before it ("... it's only Stella Gibbons. And add it
 to Classics too"): what came first asked something too (a correction stated as a fact), so

@@ -59,7 +59,11 @@ def title_said_before(
 
 
 _READ_ONE = re.compile(
-    r"\b(?:reading|read|reread|re-read|finished|finishing|started|starting|loved|hated|"
+    # the verb the reader's: after its subject or at the start, never a noun's word ("our
+    # reading circle" had made *Circle* the book)
+    r"(?:^|\b(?:i|we|she|he|they|is|am|are|was|were|been|just|currently|also|finally|"
+    r"already)\s+|['’](?:m|re|s|ve)\s+)"
+    r"(?:reading|read|reread|re-read|finished|finishing|started|starting|loved|hated|"
     r"enjoyed|gave\s+up\s+on|giving\s+up\s+on|dnf['’]?d|abandoned|listening\s+to)\s+"
     r"(?!(?:it|this|that|the|a|an|my|your|his|her|their|our|some|one|more|about|up|on|"
     r"through|again|now|too|lately|recently|last|next|every|all|book|books|novel)\b)"
