@@ -10,7 +10,11 @@ import pytest
 import sqlalchemy as sa
 
 from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
+from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.sources.fetch import MirrorSourceFetcher
+from lectern.adapters.understanding.intent_examples import EXAMPLES
+from lectern.adapters.understanding.intents import packaged_classifier
+from lectern.adapters.understanding.layer import Understanding
 from lectern.application.ingestion import IngestionService, IngestReport
 from lectern.bootstrap import default_sources
 from tests.conftest import IN_CI, built_once, catalog_url_for
@@ -86,3 +90,10 @@ def full_ingest(shared_books: Path, tmp_path_factory: pytest.TempPathFactory) ->
     folder = built_once(tmp_path_factory, "full-ingest", build)
     report = pickle.loads((folder / "report.pickle").read_bytes())  # noqa: S301 - our own file
     return FullIngest(folder / "catalog.db", report)
+
+
+@pytest.fixture(scope="module")
+def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
+    """The understanding layer over the packaged MiniLM, its example vectors cached per module."""
+    cache = tmp_path_factory.mktemp("understanding")
+    return Understanding(packaged_classifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))

@@ -11,12 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.book_rules import BookRules
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.llm.rule_steps import BookSteps
-from lectern.adapters.understanding.intent_examples import EXAMPLES
-from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.ruled_out import ruled_out
@@ -24,12 +21,6 @@ from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.application.book_lookup import books_titled, names_a_title, names_an_author
 from lectern.domain.assistant import ToolCall
 from tests.assistant_world import World, make_catalog, make_vocabulary, make_world
-
-
-@pytest.fixture(scope="module")
-def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
-    cache = tmp_path_factory.mktemp("understanding")
-    return Understanding(packaged_classifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
 
 
 @pytest.fixture

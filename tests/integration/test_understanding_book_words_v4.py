@@ -14,10 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.rule_policy import RulePolicy
-from lectern.adapters.understanding.intent_examples import EXAMPLES
-from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.application.book_lookup import books_titled, names_a_title
@@ -50,12 +47,6 @@ def _catalog() -> FakeCatalog:
         provenance = (FieldProvenance("title", "goodbooks", str(n)),)
         catalog.entries[book.id] = StoredEntry(CatalogEntry(book, (), provenance, ()), "h")
     return catalog
-
-
-@pytest.fixture(scope="module")
-def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
-    cache = tmp_path_factory.mktemp("understanding")
-    return Understanding(packaged_classifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
 
 
 @pytest.fixture

@@ -11,10 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.rule_policy import RulePolicy
-from lectern.adapters.understanding.intent_examples import EXAMPLES
-from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.off_topic import OFF_TOPIC
@@ -23,12 +20,6 @@ from lectern.adapters.understanding.workspace_patterns import CREATE_TASK
 from lectern.adapters.understanding.workspace_plan import _title
 from lectern.domain.assistant import PageContext
 from tests.workspace_world import WorkspaceWorld, conversation_worlds
-
-
-@pytest.fixture(scope="module")
-def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
-    cache = tmp_path_factory.mktemp("understanding")
-    return Understanding(packaged_classifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
 
 
 @pytest.fixture

@@ -10,22 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.rule_policy import RulePolicy
-from lectern.adapters.understanding.intent_examples import EXAMPLES
-from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
 from lectern.application.ports import StoredEntry
 from lectern.domain.books import CatalogEntry, FieldProvenance
 from tests.assistant_world import _book, make_catalog, make_vocabulary, make_world
 from tests.workspace_world import Clock, WorkspaceWorld, conversation_worlds
-
-
-@pytest.fixture(scope="module")
-def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
-    cache = tmp_path_factory.mktemp("understanding")
-    return Understanding(packaged_classifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
 
 
 @pytest.fixture

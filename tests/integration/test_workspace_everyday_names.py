@@ -11,10 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lectern.adapters.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 from lectern.adapters.llm.rule_policy import RulePolicy
-from lectern.adapters.understanding.intent_examples import EXAMPLES
-from lectern.adapters.understanding.intents import packaged_classifier
 from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
@@ -38,12 +35,6 @@ NAMES = Names(
     },
     {"alice": "Alice Analyst", "bob": "Bob Builder"},
 )
-
-
-@pytest.fixture(scope="module")
-def layer(tmp_path_factory: pytest.TempPathFactory) -> Understanding:
-    cache = tmp_path_factory.mktemp("understanding")
-    return Understanding(packaged_classifier(OnnxMiniLMEmbedder(threads=1), EXAMPLES, cache))
 
 
 @pytest.fixture
