@@ -213,3 +213,19 @@ def _understanding() -> RuleBasedUnderstanding:
 )
 def test_pages_typed_short_are_pages(query: str, high: int) -> None:
     assert _understanding().plan(query).filters.max_pages == high
+
+
+@pytest.mark.parametrize(
+    ("said", "title"),
+    [
+        # dev15: with no book in view, "that book" is asked about, not searched for
+        ("I want a recommendation similar to that book", "that book"),
+        ("any recs similar to dune?", "dune"),
+        ("suggestions similar to Jane Eyre please", "Jane Eyre please"),
+    ],
+)
+def test_a_recommendation_similar_to_a_book_names_the_book(said: str, title: str) -> None:
+    from lectern.adapters.understanding.book_patterns import SIMILAR
+
+    found = SIMILAR.search(said)
+    assert found is not None and found.group("title") == title

@@ -243,7 +243,9 @@ FIELD_UNSAID = re.compile(
 """A record's field to change with no value said ("fix the author on X"): the value is asked."""
 SIMILAR = re.compile(
     # "what else is like X", "anything else like this?": "else" is no part of the book
-    r"(?:(?:books?|novels?|titles?|reads|ones|something|anything|more)\s+|what\s+(?=else\b))"
+    # "I want a recommendation similar to that book": a recommendation is books too
+    r"(?:(?:books?|novels?|titles?|reads|ones|something|anything|more|recommendations?|recs?|"
+    r"suggestions?)\s+|what\s+(?=else\b))"
     r"(?:else\s+(?:(?:is|are|would\s+be|might\s+be)\s+)?)?"
     # "books that are similar to X", "which books are like X": the same, said in a clause
     r"(?:(?:that|which)\s+)?(?:(?:are|is|would\s+be|might\s+be|feel|read)\s+)?"
