@@ -102,3 +102,19 @@ def test_reading_as_a_nouns_word_names_no_book() -> None:
     ):
         found = title_said_before(said, lambda words: words.casefold() in held, title_in)
         assert found in (None, "dune"), found
+
+
+def test_a_pointer_inside_a_book_argument_is_never_the_novel_it() -> None:
+    # found on dev15: "And who translated it to English?" after Blindness looked up *It*
+    from lectern.adapters.llm.catalog_spelling import CatalogSpelling
+
+    held = {"it": "It", "we": "We", "dune": "Dune"}
+
+    def books(title: str) -> list[tuple[str, str, int]]:
+        found = held.get(title.casefold())
+        return [(found, "Someone", 10)] if found else []
+
+    spelling = CatalogSpelling(books, lambda _title: None, None)
+    for said in ("it to English", "this one in french", "that to spanish"):
+        assert spelling.as_catalog_spells(said) == said
+    assert spelling.as_catalog_spells("dune") == "Dune"

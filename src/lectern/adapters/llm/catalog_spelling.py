@@ -298,6 +298,8 @@ class CatalogSpelling:
             # Not a run of several titles ("The Shining and Carrie"): one title and more words;
             # nor a slip of one ("the remains of the days" holds *Days*, but means the Day).
             inside = title_within(book, is_title)
+            if inside is not None and inside.casefold() in ("it", "this", "that", "them"):
+                inside = None  # "who translated it to english": a pointer, though *It* is a title
             found = books_titled(inside) if inside else ()
         if not found:
             return book
