@@ -118,3 +118,15 @@ def test_a_pointer_inside_a_book_argument_is_never_the_novel_it() -> None:
     for said in ("it to English", "this one in french", "that to spanish"):
         assert spelling.as_catalog_spells(said) == said
     assert spelling.as_catalog_spells("dune") == "Dune"
+
+
+def test_of_two_stored_lists_said_the_one_after_the_preposition_is_meant() -> None:
+    two = names_from_prompt(
+        "\n".join([NAMES_HEADER, "- reader: ana", "- list: Read", "- list: TBR"])
+    )
+    # dev15: "read" is the reader's verb here, not their list (which list came first flipped)
+    assert _list("remove the road from my tbr i read it already", two) == "TBR"
+    assert _list("take Dune off TBR, read it last week", two) == "TBR"
+    assert _list("i read it already, put it on Read not TBR", two) == "Read"
+    asked = _list("Read and TBR both have Dune", two)
+    assert isinstance(asked, Clarification)

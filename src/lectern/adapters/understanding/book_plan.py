@@ -24,6 +24,7 @@ from lectern.adapters.understanding.corrections import (
     without_wrong_language,
 )
 from lectern.adapters.understanding.layer import Clarification, name_it, which_of
+from lectern.adapters.understanding.lists_said import stored_lists_said, unstored_list_asked
 from lectern.adapters.understanding.mentions import Names, resolve
 from lectern.adapters.understanding.referents import _NoReferent
 from lectern.adapters.understanding.remarks import book_unsaid, without_reason_told
@@ -348,9 +349,11 @@ _NOT_A_NAME = frozenset(
 
 def _list(text: str, names: Names) -> str | Clarification | None:
     lists = names.of("list")
-    for name in lists:
-        if re.search(rf"\b{re.escape(name)}\b", text, re.I):
-            return name
+    said = stored_lists_said(text, lists)
+    if len(said) > 1:
+        return which_of("list", said)
+    if said:
+        return said[0]
     # A list named by one of its words ("the scifi one"); the request's own small words
     # ("to", "my", "list") name no list, though "to" is most of "To read".
     words = [w for w in re.findall(r"[A-Za-z][\w'-]+", text) if w.casefold() not in _NOT_A_NAME]
@@ -363,31 +366,7 @@ def _list(text: str, names: Names) -> str | Clarification | None:
         return found
     if len(lists) > 1:
         return which_of("list", lists)
-    unstored = _LIST_SAID.search(text)
-    if lists and unstored and not _NO_LIST_NAME.fullmatch(unstored.group("name")):
-        # "put Circe on my TBR" from a reader whose one list is Summer: a list they lack was
-        # named, and the one they have is not it (it had been added to Summer)
-        said = unstored.group("name")
-        return Clarification(
-            f"You have no list called {said!r}. Should I use '{lists[0]}', or create "
-            f"'{said}' first?",
-            (f"Add it to {lists[0]}", f"Create a list called {said}"),
-        )
-    return lists[0] if lists else None
-
-
-_LIST_SAID = re.compile(
-    r"\b(?:to|on|onto|into|in)\s+(?:(?:my|the|our)\s+)?"
-    r"(?P<name>[A-Za-z][\w'’-]*(?:\s+(?!(?:list|please|pls|thanks|thx)\b)[\w'’-]+)?)"
-    r"(?:\s+(?:reading\s+)?list)?\s*(?:please|pls|thanks|thx)?\W*$",
-    re.I,
-)
-"""The list a request ends on ("... on my TBR", "to Favourites list please")."""
-_NO_LIST_NAME = re.compile(
-    r"(?:(?:my|the|a|one|reading|book|books|it|this|that|them|there|here|list|lists)\s*)+",
-    re.I,
-)
-"""Words that name no list of their own ("add it to my list", "on the reading list")."""
+    return (unstored_list_asked(text, lists[0]) or lists[0]) if lists else None
 
 
 _AFTER_LIST = re.compile(
