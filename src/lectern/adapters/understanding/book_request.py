@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.scaffold import quotes_hidden
 
 _LEAD = (
     r"(?:(?:please|pls|kindly|so|ok(?:ay)?|now|anyway|then|but|and|"
@@ -51,7 +52,6 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _CLAUSE = re.compile(r"\s*(?:[,:;]|\s[-–—]+)\s+(?=\S)")
 """Where a clause ends inside a sentence: a comma, a colon, a dash."""
 
-_QUOTED = re.compile(r"[\"“‘][^\"“”‘’]*[\"”’]|(?<!\w)'[^']+'(?!\w)")
 
 _POINTS_AT_PAGE = re.compile(r"\bthis\s+(?:one|book|novel|title)\b|\bthis\b\s*$", re.I)
 """A telling that points at the book in view ("I think I'll love this one too")."""
@@ -116,7 +116,7 @@ class BookRequest(NamedTuple):
 
 def _cuts(text: str) -> list[int]:
     """Where the message's parts start: after sentences, and clauses that ask."""
-    hidden = _QUOTED.sub(lambda m: "\0" * len(m.group()), text)
+    hidden = quotes_hidden(text)
     cuts = [m.end() for m in _SENTENCE.finditer(hidden)]
     cuts += [m.end() for m in _CLAUSE.finditer(hidden) if _ASKING_LEAD.match(hidden[m.end() :])]
     return sorted(set(cuts))

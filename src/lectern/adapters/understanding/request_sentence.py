@@ -19,8 +19,8 @@ from typing import NamedTuple
 from lectern.adapters.understanding.book_request import asked_alone as asked_alone
 from lectern.adapters.understanding.courtesy import without_courtesy
 from lectern.adapters.understanding.list_named_before import list_named_before, list_renamed_after
+from lectern.adapters.understanding.scaffold import quotes_hidden
 
-_QUOTED = re.compile(r"[\"“‘][^\"“”‘’]*[\"”’]|(?<!\w)'[^']+'(?!\w)")
 _END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=;)\s+(?!.*\b(?:he|she|him|her|his|they|them|their)\b)")
 """A sentence's end; a semicolon ends one too ("token review came back clean; close ..."),
 unless what follows speaks of a person the telling names ("I'm covering for bob; show me
@@ -77,7 +77,7 @@ class Request(NamedTuple):
 
 def _sentences(text: str) -> list[str]:
     """The message's sentences; a full stop inside quotes ends none."""
-    hidden = _QUOTED.sub(lambda m: "\0" * len(m.group()), text)
+    hidden = quotes_hidden(text)
     cuts = [m.end() for m in _END.finditer(hidden)]
     starts = [0, *cuts]
     ends = [*cuts, len(text)]
