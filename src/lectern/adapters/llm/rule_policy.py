@@ -11,7 +11,8 @@ This module is the front: it cleans the message, sends workspace requests to
 `workspace_rules.py`, tries the book matchers in a fixed order (reading lists in
 `list_rules.py`, catalog requests in `book_rules.py`, their shared stages in
 `rule_steps.py`, "it" and "this book" in `understanding/referents.py`, a message of
-several requests in `book_compound.py`), and reads what no pattern matched by meaning.
+several requests in `book_compound.py`), and reads what no pattern matched by meaning
+(`by_meaning.py`).
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from lectern.adapters.llm.book_compound import BOOK_WORDS as _BOOK_WORDS
 from lectern.adapters.llm.book_compound import CompoundReading, fuller
 from lectern.adapters.llm.book_rules import BookRules
+from lectern.adapters.llm.by_meaning import WORKSPACE_PAGE as _WORKSPACE_PAGE
+from lectern.adapters.llm.by_meaning import ByMeaning
 from lectern.adapters.llm.catalog_spelling import (
     CatalogBooks,
     CatalogSpelling,
@@ -38,10 +40,7 @@ from lectern.adapters.llm.list_rules import ListRules
 from lectern.adapters.llm.meant_instead import meant_instead
 from lectern.adapters.llm.rule_replies import (
     _decision,
-    _facets_reply,
     _lead,
-    _list_reply,
-    _lists_reply,
     _parse,
     _summary,
 )
@@ -55,24 +54,20 @@ from lectern.adapters.llm.same_change import (
 )
 from lectern.adapters.llm.told_first import told_first
 from lectern.adapters.llm.workspace_lookup import workspace_look_up
-from lectern.adapters.llm.workspace_replies import read_reply
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding import request_sentence as asked
-from lectern.adapters.understanding.book_patterns import LABEL, SEARCH_LEAD, TOPIC_LEAD
-from lectern.adapters.understanding.book_plan import plan_books, title_in
+from lectern.adapters.understanding.book_patterns import LABEL
+from lectern.adapters.understanding.book_plan import title_in
 from lectern.adapters.understanding.compound import retracted, title_within, without_more
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
-    CONVERSATIONAL,
-    WORKSPACE_TOOLS,
 )
 from lectern.adapters.understanding.layer import (
     CHANGES,
     Clarification,
     Understanding,
-    conversational_reply,
 )
-from lectern.adapters.understanding.mentions import Names, masked, names_from_prompt
+from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.not_asked import asked_whether, not_asked
 from lectern.adapters.understanding.off_topic import off_topic
 from lectern.adapters.understanding.referents import (
@@ -83,9 +78,7 @@ from lectern.adapters.understanding.referents import (
 )
 from lectern.adapters.understanding.request_frames import unframed
 from lectern.adapters.understanding.ruled_out import (
-    mentioned_kinds,
     names_workspace_thing,
-    ruled_out,
 )
 from lectern.adapters.understanding.said_before import sentence_with_it, title_said_before
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
@@ -97,25 +90,11 @@ from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
-from lectern.adapters.understanding.workspace_parts import changes_in_parts
-from lectern.adapters.understanding.workspace_patterns import PAGE
-from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.adapters.understanding.workspace_told_task import task_led, told_task_named
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 
-_CHANGE_WISH = re.compile(
-    r"\b(?:want|wanna|like|need|going|trying)\s+to\s+(?:rate|score|review|add|put|remove|take|"
-    r"delete|rename|create|make|start|fix|correct|change)\b",
-    re.I,
-)
-"""A wish to change something ("I want to rate a book"): never a request for books."""
-_WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
-NOT_SURE_TEXT = (
-    "I'm not sure what you mean here. Ask about this project's tasks, blockers or "
-    "documents, or say what to change."
-)
 _LEAD_FILLER = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|all right|so|well|right|cool|great|nice|perfect|awesome|lovely|"
     r"sure|yes|yeah|yep|and|also|hmm+|um+|oh|first(?:ly|\s+of\s+all)?|kindly)\b[\s,.!-]*|"
@@ -124,47 +103,15 @@ _LEAD_FILLER = re.compile(
 )
 """Words that lead a request without being it ("ok add it to ...", "Update: I've ...")."""
 _PLEASE = re.compile(r"\b(?:pls|plz|pleas)\b", re.I)
-WORKSPACE_ACTIONS = frozenset(
-    {
-        "create_task",
-        "update_task",
-        "assign_task",
-        "complete_task",
-        "add_comment",
-        "create_blocker",
-        "resolve_blocker",
-    }
-)
-"""The workspace tools that change something: what the parts of a several-change message
-may do (a look-up read by meaning is not trusted inside one)."""
-PART_FLOOR = 0.9
-"""The least confidence a part of a several-change message needs to be read by meaning:
-parts are short, and one misread part ("take me off X" read as completing X) would add a
-change nobody asked for, where the whole message read alone proposes one right change."""
 APPROVE_REQUEST = re.compile(
     r"\b(?:approve|confirm|accept|execute|run)\b.{0,40}\b(?:all|every|pending|actions?|changes?)\b",
     re.I,
 )
 
 
-def _names_a_list(text: str, lists: Sequence[str]) -> bool:
-    """Whether the message speaks of one of the reader's lists ("the books in Summer")."""
-    return any(
-        re.search(rf"\b(?:in|on|from|off)\s+(?:my\s+|the\s+)?{re.escape(name)}\b", text, re.I)
-        for name in lists
-    )
-
-
 def _names_any(text: str, lists: Sequence[str]) -> bool:
     """Whether the message says the name of one of the reader's lists."""
     return any(re.search(rf"\b{re.escape(name)}\b", text, re.I) for name in lists)
-
-
-def _without_names(text: str, names: Sequence[str]) -> str:
-    """The message with the given names taken out (longest first, whole words only)."""
-    for name in sorted(names, key=len, reverse=True):
-        text = re.sub(rf"\b{re.escape(name)}\b", " ", text, flags=re.I)
-    return text
 
 
 @dataclass
@@ -180,7 +127,7 @@ def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
     return plan
 
 
-class RulePolicy(CompoundReading):
+class RulePolicy(ByMeaning, CompoundReading):
     """A `ChatModel` by rules: the assistant works with no model and no network."""
 
     model_id = MODEL_ID
@@ -435,123 +382,6 @@ class RulePolicy(CompoundReading):
             or meant_instead(text, history, names_from_prompt(system).of("list"), plan)
         )
 
-    def _missed(
-        self,
-        text: str,
-        system: str,
-        available: set[str],
-        it: Callable[[str], str],
-        history: Sequence[Message],
-    ) -> list[Step]:
-        """A request no pattern matched: read by meaning, or a question; never a blind guess."""
-        on_workspace = bool(_WORKSPACE_PAGE.search(system))
-        if self.layer is None:
-            if on_workspace:
-                return [lambda _: Clarification(NOT_SURE_TEXT, ()).response(MODEL_ID)]
-            return self.books.search(text)
-        names = names_from_prompt(system)
-        if self._asks_for_books(text, system):
-            # "find books about Panem" reads as a request for books: no reading needed.
-            return self.books.search(text)
-        tools = [t for t in WORKSPACE_TOOLS if t in available] if names.of("project") else []
-        if not on_workspace:
-            tools += [t for t in BOOK_TOOLS if t in available]
-        reading = self._read(text, tools, names, on_workspace)
-        if (
-            not self.layer.confident(reading)
-            and not on_workspace
-            and _BOOK_WORDS.search(_without_names(text, names.of("list")))
-            and not _CHANGE_WISH.search(text)
-        ):
-            # Unsure, but it reads as a request for books: the search is that reading (before
-            # a look-up read below the floor: "novels about dragons" is no catalog overview).
-            # A list's own name is no request for books ("delete Book club").
-            return self.books.search(text)
-        intent = self.layer.decided(reading)
-        if intent is None:
-            question = self.layer.clarify(reading)
-            return [lambda _: question.response(MODEL_ID, unsure=True)]
-        if intent in CONVERSATIONAL:
-            reply = conversational_reply(intent, OFF_TOPIC_TEXT)
-            return [lambda _: AIResponse(reply, model=MODEL_ID)]
-        if intent == "search_books":
-            return self.books.search(text)
-        if intent in WORKSPACE_TOOLS:
-            where = self._where(history, system)
-            planned = plan_workspace(intent, text, names, where, self._call, self.clock())
-        else:
-            planned = plan_books(intent, text, names, it, self._call)
-        if planned is None:
-            return [lambda _: self.layer_question(reading)]
-        if isinstance(planned, Clarification):
-            asked = planned
-            return [lambda _: asked.response(MODEL_ID)]
-        calls = self.steps.each_book(planned)
-        if intent == "get_book_details":
-            return self.steps.details(calls[0], ("authors", "published_year", "description"))
-        book_replies: dict[str, Callable[[_Done], str]] = {
-            "get_reading_lists": _lists_reply,
-            "get_list_details": _list_reply,
-            "catalog_facets": _facets_reply,
-        }
-        told = read_reply(intent, text) or book_replies.get(intent) or _summary
-        return [lambda _: calls, lambda done: AIResponse(told(done), model=MODEL_ID)]
-
-    def _read(self, text: str, tools: list[str], names: Names, on_workspace: bool) -> Any:
-        """The layer's reading of `text` among `tools`, with stored names masked."""
-        assert self.layer is not None
-        meaning = text
-        if on_workspace or names.of("project"):
-            # What follows a colon is what to write ("comment: vendor confirmed the window"),
-            # not a reference: only the request before it is masked.
-            head, colon, body = text.partition(":")
-            meaning = masked(head, names) + colon + body
-        reading = self.layer.read(meaning, tools, mentioned_kinds(text, names), said=text)
-        return reading.without(ruled_out(text, names))
-
-    def _where(self, history: Sequence[Message], system: str, task: str | None = None) -> Where:
-        """What "it", "this project", "me" and "this document" mean for a workspace plan."""
-        in_view, project = self.workspace.context(history, system)
-        reader = names_from_prompt(system).of("reader")
-        page = PAGE.search(system)
-        document = page.group("id") if page and page.group("type") == "document" else None
-        return Where(task or in_view, project, reader[0] if reader else None, document)
-
-    def _workspace_parts(
-        self, text: str, history: Sequence[Message], system: str, available: set[str]
-    ) -> list[ToolCall]:
-        """The changes of a message of several workspace changes, each part read alone.
-
-        A part is read by the workspace patterns, else by meaning when the layer is sure
-        (among the tools the whole message would be read among); `workspace_parts.py` says
-        when the split stands.
-        """
-        layer = self.layer
-        if layer is None:
-            return []
-        names = names_from_prompt(system)
-        on_workspace = bool(_WORKSPACE_PAGE.search(system))
-        tools = [t for t in WORKSPACE_TOOLS if t in available]
-        if not on_workspace:
-            tools += [t for t in BOOK_TOOLS if t in available]
-
-        def read(part: str, task: str | None) -> list[ToolCall] | None:
-            stages = self.workspace.plan(part, history, system, it=task)
-            if stages:
-                first = stages[0](_Done([], []))
-                return first if isinstance(first, list) else None
-            reading = self._read(part, tools, names, on_workspace)
-            if reading.confidence < PART_FLOOR:
-                return None
-            intent = layer.decided(reading)
-            if intent not in WORKSPACE_ACTIONS:
-                return None
-            where = self._where(history, system, task)
-            planned = plan_workspace(intent, part, names, where, self._call, self.clock())
-            return planned if isinstance(planned, list) else None
-
-        return changes_in_parts(text, read, WORKSPACE_ACTIONS, names.of("member"))
-
     def _verdict_on(self, part: str) -> str | None:
         """The catalog book a statement names ("I loved Dune"), or None (a question, no book).
 
@@ -570,24 +400,6 @@ class RulePolicy(CompoundReading):
                 title = title_within(title, lambda words: bool(books_titled(words)))
         found = books_titled(title) if title else ()
         return found[0][0] if found else None
-
-    @staticmethod
-    def _asks_for_books(text: str, system: str) -> bool:
-        """Whether the message reads as a request for books ("find books about Panem")."""
-        return (
-            not _WORKSPACE_PAGE.search(system)
-            and (
-                bool(SEARCH_LEAD.match(text) and _BOOK_WORDS.search(text))
-                or bool(TOPIC_LEAD.match(text))
-            )
-            and not re.search(r"\blists?\b", text, re.I)
-            and not _names_a_list(text, names_from_prompt(system).of("list"))
-        )
-
-    def layer_question(self, reading: Any) -> AIResponse:
-        """The layer's clarifying question for a reading no plan could fill."""
-        assert self.layer is not None
-        return self.layer.clarify(reading).response(MODEL_ID, unsure=True)
 
 
 _READ_IT = re.compile(

@@ -7,7 +7,8 @@ project's name or a task's title to its id (and refuse ambiguity). "It" and "thi
 mean the page's task, else the last task a reply named (`[task:<id>]`); "this project" the
 page's project. The blocker changes are in `workspace_blockers.py`, the questions in
 `workspace_questions.py`, new tasks in `workspace_creation.py`, comments, titles and
-descriptions in `workspace_texts.py`; a message of several requests is read part by part
+descriptions in `workspace_texts.py`, one field's change (done, status, assignee, priority,
+due date) in `workspace_fields.py`; a message of several requests is read part by part
 (`workspace_several.py`), each part by the rules here.
 """
 
@@ -17,11 +18,11 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 from lectern.adapters.llm.workspace_blockers import WorkspaceBlockers
 from lectern.adapters.llm.workspace_by_state import WorkspaceByState
 from lectern.adapters.llm.workspace_creation import WorkspaceCreation
+from lectern.adapters.llm.workspace_fields import WorkspaceFields
 from lectern.adapters.llm.workspace_followups import picked_from_listing, repeated
 from lectern.adapters.llm.workspace_objects import each_object, each_title
 from lectern.adapters.llm.workspace_questions import (
@@ -31,47 +32,32 @@ from lectern.adapters.llm.workspace_questions import (
     WorkspaceQuestions,
 )
 from lectern.adapters.llm.workspace_refs import (
-    _ID,
     Refs,
     _Unclear,
     person_ref,
     project_ref,
     task_ref,
-    task_words,
 )
 from lectern.adapters.llm.workspace_replies import _summary
 from lectern.adapters.llm.workspace_several import WorkspaceSeveral
 from lectern.adapters.llm.workspace_texts import WorkspaceTexts
-from lectern.adapters.understanding.layer import REPLIES, Clarification
+from lectern.adapters.understanding.layer import REPLIES
 from lectern.adapters.understanding.mentions import (
     names_from_prompt,
     resolve,
-    resolve_person,
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
-from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.spoken import apostrophes_restored
 from lectern.adapters.understanding.workspace_frames import unframed_change
 from lectern.adapters.understanding.workspace_parts import once_each
 from lectern.adapters.understanding.workspace_patterns import (
     ANOTHER,
-    ANOTHER_REQUEST,
-    ASSIGN,
     CAPABILITIES,
-    COMPLETE,
     CREATED,
-    DUE,
-    DUE_CLAUSE,
-    DUE_WORDS,
-    FIELD_ONLY,
-    IT,
     PAGE,
     PAGE_PROJECT,
-    PRIORITY,
     PROJECT_LEAD,
     PROJECT_REF,
-    STATUS,
-    STATUS_WORDS,
     TASK_REF,
 )
 from lectern.adapters.understanding.workspace_record_that import record_that
@@ -80,23 +66,9 @@ from lectern.adapters.understanding.workspace_typos import verb_respelt
 from lectern.adapters.understanding.workspace_unsaid import unsaid_question
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
-_PLANNED_FOR = re.compile(
-    r"^(?:schedule|plan|pencil\s+in|slot|book)\s+(?P<t>(?:(?!\bfor\b)[^,])+?)\s+for\s+"
-    r"(?P<when>[^,;]+?)\W*$",
-    re.I,
-)
-"""A task given a day with a planning verb ("plan the drill for next week")."""
-
 _PASSAGE_TASK = re.compile(r"\[passage:task:([0-9a-f]{8}-[0-9a-f-]{27,})\]", re.I)
 """A task a search reply cites."""
 
-_DUE_ALONE = re.compile(
-    r"^(?:(?:make\s+it|set\s+it|have\s+it|it(?:['’]s|\s+is|\s+should\s+be)(?:\s+now)?)\s+)?"
-    r"(?:due|deadline)\s*:?\s+(?P<when>(?:(?!\b(?:please|pls|thanks)\b)[^,.;?!])+?)"
-    r"(?:\s*,?\s*(?:please|pls|thanks|thank\s+you))?[\s.!]*$",
-    re.I,
-)
-"""A due date and nothing else ("due next friday please", "it's due the 20th")."""
 
 _CHANGE_THEN_STATEMENT = re.compile(
     r"^(?P<lead>[^.?!]+?(?:[.?!]+|[,;]|\s[-–—]))\s+(?P<rest>(?:i|i['’](?:ve|m|d|ll)|we|"
@@ -112,48 +84,9 @@ draft.", "..., it's finished", "bob finished it": a member, checked by the reade
 _FIELD_WORDS = re.compile(r"\b(?:low|medium|high|urgent|due|deadline|priority)\b", re.I)
 """A field's words: a later clause with them may be a change of its own."""
 
-_PRIORITY_SAID = re.compile(
-    r"^(?P<t>[^,;:!?–—]+?)(?:['’]s\s+priority)?\s+(?:is|['’]s|has\s+become|became)\s+"
-    r"(?:now\s+|really\s+|suddenly\s+)?(?P<level>low|medium|high|urgent)(?:\s+priority)?"
-    r"(?:\s+(?:now|again|from\s+now\s+on))?\s*(?:[.!]*$|[-–—,;:]\s*(?P<why>\S.*)$|"
-    r"\s+(?:because|since|as)\b)",
-    re.I,
-)
-"""A task's priority said as a fact ("the hunt is urgent now - they found more logins")."""
-
-_ASKS_MORE = re.compile(
-    r"^(?:please\s+)?(?:can|could|would|will)\s+you\b|^(?:please\s+)?(?:make|set|move|push|put|"
-    r"add|give|hand|assign|close|complete|mark|change|update|create|open|show|list|tell)\b",
-    re.I,
-)
-"""What follows a said priority when it is a request of its own, not the reason."""
-
-_DUE_SAID = re.compile(
-    r"^(?:(?P<t>[^,:;–—]+?)(?:\s*[,:;–—-]|['’]s)\s*)?(?:the\s+|its\s+)?new\s+(?:due\s+date|deadline)"
-    r"(?:\s+(?:for|of|on)\s+(?P<t2>[^,:;]+?))?\s*(?:is|will\s+be|:|=)\s*(?P<when>[^,.;!?]+?)"
-    r"\s*(?:[,.;!]\s*(?:please|pls|thanks|thank\s+you)?)?[\s.!]*$",
-    re.I,
-)
-"""A new due date said as a fact ("hunt task: new deadline is the 20th")."""
-
-_AFTER_PERSON = re.compile(
-    r"(?:\s+(?:instead|too|as\s+well|then|now|for\s+now|from\s+now\s+on|please|thanks|"
-    r"this\s+(?:week|time)|going\s+forward))+\W*$",
-    re.I,
-)
-"""Words after an assignee that say when or why, not who ("assign it to me instead")."""
 
 _REPEATS = re.compile(r"\b(?:and|also|plus|too|as\s+well|another|one\s+more|same)\b", re.I)
 """A bare quoted title repeats the last creation only with a word that says so."""
-
-
-_PERSON_FIRST = re.compile(
-    r"^(?P<v>(?:please\s+)?(?:re)?assign|give|hand)\s+to\s+(?P<who>me|myself|\w+)\s+"
-    r"(?P<t>(?:the|this|that|my|our)\b[^,;]*?)\s*$",
-    re.I,
-)
-"""An assignment that names the person before the task ("assign to me the hunt")."""
-_PRIORITY_WORD = re.compile(r"^(?:low|medium|high|urgent|critical)(?:\s+priority)?\W*$", re.I)
 
 
 class WorkspaceRules(
@@ -163,6 +96,7 @@ class WorkspaceRules(
     WorkspaceCreation,
     WorkspaceTexts,
     WorkspaceByState,
+    WorkspaceFields,
 ):
     """Plans for workspace requests, over the rule policy's call maker."""
 
@@ -405,195 +339,3 @@ class WorkspaceRules(
     @staticmethod
     def _act(calls: list[ToolCall]) -> list[Stage]:
         return [lambda _: calls, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
-
-    # --- actions --------------------------------------------------------------------------
-
-    def _complete(self, text: str, refs: Refs) -> list[ToolCall]:
-        match = COMPLETE.match(text)
-        if not match:
-            return []
-        terse = match.group("t5")
-        if terse and resolve(task_words(terse), refs.names.of("task")).name is None:
-            return []  # "thanks, all done": a terse report only of a task the reader has
-        target = next(match.group(g) for g in ("t1", "t2", "t3", "t6", "t5") if match.group(g))
-        if re.search(r"\bblocker\b", target, re.I):
-            return []
-        return [self._call("complete_task", task_id=refs.task(target))]
-
-    def _status(self, text: str, refs: Refs) -> list[ToolCall]:
-        match = STATUS.match(text)
-        bare = None if match else FIELD_ONLY.match(text)
-        named = (bare.group("t") or bare.group("t2")) if bare else None
-        # a value word inside the task's name ("the token review") is no value
-        unnamed = text.replace(named, " ") if named else text
-        valued = re.search(
-            r"\b(?:low|medium|high|urgent|critical|done|todo|to\s*-?do|in\s+progress|review|"
-            r"finished|complete)\b|\d",
-            unnamed,
-            re.I,
-        )
-        if bare and not valued:
-            # "change the status of the drill": which task is said, to what is not; ask
-            task = refs.task(bare.group("t") or bare.group("t2"))
-            field = (bare.group("field") or bare.group("field2")).casefold()
-            shown = task if not _ID.fullmatch(task) else "it"
-            options = {
-                "priority": ("Make it high priority", "Make it low priority"),
-                "status": ("Mark it in progress", "Mark it done"),
-                "state": ("Mark it in progress", "Mark it done"),
-            }.get(field, ("Due next Friday", "Due end of the month"))
-            asked = {
-                "priority": "low, medium, high or urgent",
-                "status": "to do, in progress, in review or done",
-                "state": "to do, in progress, in review or done",
-            }.get(field, "which date")
-            what = "due date" if field == "deadline" else field.replace("state", "status")
-            raise _Unclear(
-                Clarification(f"What should the {what} of {shown!r} be: {asked}?", options)
-            )
-        if not match:
-            return []
-        if match.group("t2"):
-            if re.search(r"\b(?:reading\s+)?list\b", match.group("t2"), re.I):
-                return []  # "start a new reading list named Beach" is not a task
-            return [
-                self._call(
-                    "update_task", task_id=refs.task(match.group("t2")), status="in_progress"
-                )
-            ]
-        status = STATUS_WORDS[re.sub(r"\s+", " ", match.group("status").lower())]
-        target = match.group("t")
-        if status == "done":
-            return [self._call("complete_task", task_id=refs.task(target))]
-        return [self._call("update_task", task_id=refs.task(target), status=status)]
-
-    def _assign(self, text: str, refs: Refs) -> list[ToolCall]:
-        # "assign to me the hunt": the person said before the task
-        match = ASSIGN.match(_PERSON_FIRST.sub(r"\g<v> \g<t> to \g<who>", text))
-        if not match:
-            return []
-        taken = match.group("t7") or match.group("t8")
-        if taken:
-            # "take the drill off bob" / "take me off the drill": only of a person and a task
-            # ("take Dune off Winter" is a reading list's).
-            whom = match.group("from") or match.group("from2")
-            anyone = whom.casefold() in ("me", "him", "her", "everyone", "everybody", "anyone")
-            if not anyone and resolve_person(whom, refs.names).name is None:
-                return []
-            tasks = refs.names.of("task")
-            words = task_words(taken)
-            if tasks and not IT.match(words) and resolve(words, tasks).name is None:
-                return []
-        cleared = match.group("t3") or match.group("t5") or match.group("t6") or taken
-        if cleared:
-            return [self._call("assign_task", task_id=refs.task(cleared), assignee_id=None)]
-        mine = match.group("t4") or match.group("t9") or match.group("t10")
-        if mine:  # "I'm taking the hunt task", "grab the drill for me"
-            task = refs.task(mine)
-            return [self._call("assign_task", task_id=task, assignee_id=refs.person("me"))]
-        target = match.group("t") or match.group("t2")
-        person = match.group("a") or match.group("a2")
-        # "to me instead", "to bob for now": what follows the person only says when or why
-        person = _AFTER_PERSON.sub("", person) or person
-        if person.casefold() in ("me", "myself"):
-            person = "me"
-        if _PRIORITY_WORD.match(person):
-            return []  # "... the priority of it to high": a priority is nobody's name
-        return [
-            self._call("assign_task", task_id=refs.task(target), assignee_id=refs.person(person))
-        ]
-
-    def _priority(self, text: str, refs: Refs) -> list[ToolCall]:
-        match = PRIORITY.match(text)
-        if not match:
-            return []
-        target = match.group("t") or match.group("t2") or match.group("t3")
-        level = (match.group("priority") or match.group("p2") or match.group("p3")).lower()
-        more: dict[str, Any] = {}
-        if match.group("more"):
-            # ", due 2026-11-20" / ", due Friday" after the priority: the same change
-            due = DUE_CLAUSE.search(match.group("more"))
-            relative = None if due else due_clause(match.group("more"), self.clock())
-            when = due.group("due") if due else (relative[0] if relative else None)
-            if when is None:
-                return []
-            more["due_date"] = when
-        return [self._call("update_task", task_id=refs.task(target), priority=level, **more)]
-
-    def _due(self, text: str, refs: Refs) -> list[ToolCall]:
-        match = DUE.match(text)
-        planned = None if match else _PLANNED_FOR.match(text)
-        if (
-            planned
-            and resolve(task_words(planned.group("t")), refs.names.of("task")).name
-            and resolve_person(planned.group("when"), refs.names).name is None
-        ):
-            # "plan the hunt for next week": a stored task given a day (else asked which)
-            text = f"set {planned.group('t')} due {planned.group('when')}"
-        if not match:
-            worded = DUE_WORDS.match(text)
-            if not worded:
-                return []
-            said = worded.group("when") or worded.group("when2") or worded.group("when3")
-            day = due_clause(f"due {said}", self.clock(), moved=True)
-            if day is None:
-                # "due soonish": a date is meant, none is given
-                raise _Unclear(
-                    Clarification(
-                        "When should it be due? Give a date, or say 'next Friday'.",
-                        ("Due next Friday", "Due end of the month"),
-                    )
-                )
-            also = {"priority": worded.group("also").lower()} if worded.group("also") else {}
-            return [
-                self._call(
-                    "update_task",
-                    task_id=refs.task(worded.group("t") or worded.group("t2")),
-                    due_date=day[0],
-                    **also,
-                )
-            ]
-        target = match.group("t") or match.group("t2") or match.group("t3")
-        when = match.group("due") or match.group("due2") or match.group("due3")
-        return [self._call("update_task", task_id=refs.task(target), due_date=when)]
-
-    def _field_said(self, text: str, refs: Refs) -> list[ToolCall]:
-        """A task's new priority or due date said as a fact, not asked as a change.
-
-        Only of a stored task named by its words (or "it"); what follows the priority is why.
-        """
-        said = _PRIORITY_SAID.match(text)
-        if said:
-            words = task_words(said.group("t"))
-            if not IT.match(words) and resolve(words, refs.names.of("task")).name is None:
-                return []  # "the weather is high": no task of the reader's
-            why = said.group("why") or ""
-            if ANOTHER_REQUEST.match(why) or _ASKS_MORE.match(why):
-                return []  # "... - assign it to bob": a second request, not a reason
-            level = said.group("level").lower()
-            return [self._call("update_task", task_id=refs.task(said.group("t")), priority=level)]
-        due = _DUE_SAID.match(text)
-        if not due:
-            return []
-        when = f"due {due.group('when').strip()}"
-        day = due_clause(when, self.clock(), moved=True)
-        if day is None or when[day[2] :].strip():
-            raise _Unclear(
-                Clarification(
-                    "When should it be due? Give a date, or say 'next Friday'.",
-                    ("Due next Friday", "Due end of the month"),
-                )
-            )
-        target = due.group("t") or due.group("t2")
-        return [self._call("update_task", task_id=refs.task(target), due_date=day[0])]
-
-    def _due_alone(self, text: str, refs: Refs) -> list[ToolCall]:
-        """A due date said on its own ("due next friday please"): the task in view's."""
-        match = _DUE_ALONE.match(text)
-        if not match:
-            return []
-        said = f"due {match.group('when').strip()}"
-        day = due_clause(said, self.clock(), moved=True)
-        if day is None or said[day[2] :].strip():
-            return []  # "due friday for the runbook" names its task: not the one in view
-        return [self._call("update_task", task_id=refs.task(None), due_date=day[0])]
