@@ -18,7 +18,8 @@ same two surfaces), pool-v11 (seed "pool-v11-2026-12-03", dev11 / test10, the sa
 pool-v12 (seed "pool-v12-2026-12-04", dev12 / test11, the same two) and pool-v13 (seed
 "pool-v13-2026-12-05", dev13 / test12, all four surfaces) and pool-v14 (seed
 "pool-v14-2026-12-06", dev14 / test13, the book assistant and the workspace only) and
-pool-v15 (seed "pool-v15-2026-12-07", dev15 / test14, the same two);
+pool-v15 (seed "pool-v15-2026-12-07", dev15 / test14, the same two) and pool-v16 (seed
+"pool-v16-2026-12-08", dev16 / test15, the same two);
 `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
@@ -319,6 +320,33 @@ WRITTEN_BY_V15 = (
     "pool (origin pool-v15), split per surface by tools/split_understanding_pool.py --pool "
     "pool-v15 (seed pool-v15-2026-12-07, dealt by kind). "
 )
+WRITTEN_BY_V16 = (
+    "Written for issue 26 by four helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not docs/assistant.md or docs/guidelines.md, not "
+    "the unit tests of the rules, not the requests of any earlier set; dev13's files opened "
+    "only for the JSON shape of their first three cases; the tools' names and arguments, the "
+    "scorer, the loaders, the pool checks, the seeded demo workspace and the shared data read "
+    "for the shape, the names and the answers), two per surface, each half of a surface from "
+    "one writer: a sixteenth pool, of the book assistant and the workspace only, as people "
+    "unlike the earlier pools' writers type at a chat box (book: a teenager texting, "
+    "speech-to-text with misheard words, a French speaker, a reader unsure of the title, a "
+    "book-club organiser giving several instructions, ratings said as feelings, replies to what "
+    "was just shown, a retired professor's digressions, an Italian speaker, a parent with a "
+    "list per child, books named by their place in a series, 'Hey Lectern' voice-assistant "
+    "habits, hedging, asking then acting in the next turn, impatient users; workspace: an "
+    "incident responder mid-incident, an auditor's compliance vocabulary, a Spanish speaker, a "
+    "project manager's agile jargon, forwarded e-mails, asking the state before a change, a "
+    "hedging intern, a voice-note transcript, a French speaker, a pasted alert or log line "
+    "with a request, a manager wrapping up the day, teammates spoken of in the third person, "
+    "someone working from the page). Every expectation is what a careful reader judges right "
+    "from the words and the data: book titles checked in the catalog sources and spelt as they "
+    "spell them, the seeded demo workspace (alice owner, bob member, vera viewer; cases with a "
+    "'today' key assume 2026-11-02, a Monday, and only those depend on the date). "
+    "expect_clarify: one clarifying question back, no action, nothing changed. expect_intent: "
+    "greeting, thanks, capabilities or off_topic, no tool. One pool (origin pool-v16), split "
+    "per surface by tools/split_understanding_pool.py --pool pool-v16 (seed "
+    "pool-v16-2026-12-08, dealt by kind). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -370,6 +398,10 @@ ABOUT = {
     "it once, at the end of this pass on issue 26.",
     "test14": WRITTEN_BY_V15 + "This is TEST14, HELD OUT: do not read it while changing the "
     "rules; run it once, at the end of this pass on issue 26, and report that run.",
+    "dev16": WRITTEN_BY_V16 + "This is DEV16: tune on it. TEST15 (../test15) is held out: run "
+    "it once, at the end of this pass on issue 26.",
+    "test15": WRITTEN_BY_V16 + "This is TEST15, HELD OUT: do not read it while changing the "
+    "rules; run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
 }
@@ -416,6 +448,9 @@ POOLS = {
     ),
     "pool-v15": Pool(
         "pool-v15", "pool-v15-2026-12-07", ("dev15", "test14"), surfaces=("workspace", "assistant")
+    ),
+    "pool-v16": Pool(
+        "pool-v16", "pool-v16-2026-12-08", ("dev16", "test15"), surfaces=("workspace", "assistant")
     ),
 }
 SEED = POOLS["pool-v2"].seed

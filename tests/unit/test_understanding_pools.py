@@ -343,6 +343,21 @@ POOL_V15 = Pool(
     dated_only_when_due=True,
     titles_vary=(80, 5),
 )
+POOL_V16 = Pool(
+    "pool-v16",
+    ("dev16", "test15"),
+    ("assistant", "workspace"),
+    variety=Variety(cases=230, clarify=32, compound=24, context=20, per_intent=5, per_tool=10),
+    held_out=(
+        "This is TEST15, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v16-2026-12-08",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(80, 5),
+)
 POOLS = (
     POOL_V2,
     POOL_V3,
@@ -358,6 +373,7 @@ POOLS = (
     POOL_V13,
     POOL_V14,
     POOL_V15,
+    POOL_V16,
 )
 
 
