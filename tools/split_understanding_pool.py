@@ -19,7 +19,8 @@ pool-v12 (seed "pool-v12-2026-12-04", dev12 / test11, the same two) and pool-v13
 "pool-v13-2026-12-05", dev13 / test12, all four surfaces) and pool-v14 (seed
 "pool-v14-2026-12-06", dev14 / test13, the book assistant and the workspace only) and
 pool-v15 (seed "pool-v15-2026-12-07", dev15 / test14, the same two) and pool-v16 (seed
-"pool-v16-2026-12-08", dev16 / test15, the same two);
+"pool-v16-2026-12-08", dev16 / test15, the same two) and pool-v17 (seed "pool-v17-2026-12-09",
+dev17 / test16, the guideline chat and the KB reply only);
 `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
@@ -347,6 +348,24 @@ WRITTEN_BY_V16 = (
     "per surface by tools/split_understanding_pool.py --pool pool-v16 (seed "
     "pool-v16-2026-12-08, dealt by kind). "
 )
+WRITTEN_BY_V17 = (
+    "Written for issue 26 by two helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, no guideline or KB answering code, not "
+    "docs/assistant.md or docs/guidelines.md, not the unit tests of the rules, not the "
+    "questions of any earlier set; dev13's files opened only for the JSON shape of their "
+    "first three entries; the scorer, the loaders, the pool checks and the shared documents "
+    "read for the shape and the answers), one per surface: a seventeenth pool, of the "
+    "guideline chat and the KB reply only, as people who are not the documents' authors ask "
+    "(a developer in a hurry, a product manager, a support engineer pasting a customer's "
+    "words, a non-native speaker, half-remembered terms, numbers asked in everyday words, "
+    "follow-ups in a session; forum posts with pasted errors). Guideline answers read in NIST "
+    "SP 800-63-3 / 63A / 63B / 63C and the RFCs (every expected number is in each accepted "
+    "section or page, as the text writes it; page = form-feed page); KB answers are pages of "
+    "the FastAPI docs. A guideline question with no accepted label, and a KB question not "
+    "answerable, expects a refusal. One pool (origin pool-v17), split per surface by "
+    "tools/split_understanding_pool.py --pool pool-v17 (seed pool-v17-2026-12-09, dealt by "
+    "kind; a guideline session stays whole). "
+)
 ABOUT = {
     "dev2": WRITTEN_BY + "This is DEV2: tune on it. TEST2 (../test2) is held out: run it once, "
     "at the end of the work on issue 26.",
@@ -402,6 +421,10 @@ ABOUT = {
     "it once, at the end of this pass on issue 26.",
     "test15": WRITTEN_BY_V16 + "This is TEST15, HELD OUT: do not read it while changing the "
     "rules; run it once, at the end of this pass on issue 26, and report that run.",
+    "dev17": WRITTEN_BY_V17 + "This is DEV17: tune on it. TEST16 (../test16) is held out: run "
+    "it once, at the end of this pass on issue 26.",
+    "test16": WRITTEN_BY_V17 + "This is TEST16, HELD OUT: do not read it while changing the "
+    "rules; run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
 }
@@ -451,6 +474,9 @@ POOLS = {
     ),
     "pool-v16": Pool(
         "pool-v16", "pool-v16-2026-12-08", ("dev16", "test15"), surfaces=("workspace", "assistant")
+    ),
+    "pool-v17": Pool(
+        "pool-v17", "pool-v17-2026-12-09", ("dev17", "test16"), surfaces=("guideline", "kb")
     ),
 }
 SEED = POOLS["pool-v2"].seed

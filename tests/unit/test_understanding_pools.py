@@ -358,6 +358,21 @@ POOL_V16 = Pool(
     dated_only_when_due=True,
     titles_vary=(80, 5),
 )
+POOL_V17 = Pool(
+    "pool-v17",
+    ("dev17", "test16"),
+    ("guideline", "kb"),
+    held_out=(
+        "This is TEST16, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v17-2026-12-09",
+    deal_is_the_files=True,
+    guideline=Questions(questions=64, declined=16, id_prefix="p17-g-"),
+    kb=Questions(questions=46, declined=14, id_prefix="p17-k-"),
+    numbers_as_written=True,
+)
 POOLS = (
     POOL_V2,
     POOL_V3,
@@ -374,6 +389,7 @@ POOLS = (
     POOL_V14,
     POOL_V15,
     POOL_V16,
+    POOL_V17,
 )
 
 

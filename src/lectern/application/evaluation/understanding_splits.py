@@ -38,6 +38,8 @@ MORE_SPLITS = (
     "test14",
     "dev16",
     "test15",
+    "dev17",
+    "test16",
 )
 """Run only when named: the second pool's halves (pool-v2), the third pool (pool-v3, dev3:
 book assistant and workspace only, for tuning) and the fourth pool's halves (pool-v4, dev4 for
@@ -53,7 +55,8 @@ pool's (pool-v11, the same two: dev11 for tuning and test10 held out) and the tw
 (pool-v13, all four: dev13 / test12) and the fourteenth pool's (pool-v14, book assistant and
 workspace only: dev14 for tuning and test13 held out) and the fifteenth pool's (pool-v15, the
 same two: dev15 for tuning and test14 held out) and the sixteenth pool's (pool-v16, the same
-two: dev16 for tuning and test15 held out)."""
+two: dev16 for tuning and test15 held out) and the seventeenth pool's (pool-v17, guideline
+chat and KB reply only: dev17 for tuning and test16 held out)."""
 SPLIT_CHOICES = (*SPLITS, *MORE_SPLITS, "all")
 """What `lectern evaluate understanding --split` takes."""
 TUNING_SPLITS = tuple(s for s in ("dev", *MORE_SPLITS) if s.startswith("dev") and s != "dev6")
