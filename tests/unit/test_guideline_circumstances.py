@@ -210,3 +210,22 @@ def test_a_reference_entry_answers_nothing() -> None:
     )
     answer = _ask("date and time on the internet timestamps rfc 3339?", references)
     assert answer == REFUSED
+
+
+def test_what_leads_the_colon_tells_the_case_and_what_follows_asks() -> None:
+    # "<the case>: <the question>?" (a ticket quoted, or a follow-up searched with the question
+    # before it): the case's words count only where the passage holds them.
+    led = (
+        "ticket from the helpdesk about the rollout of printed cards for the audit next month: "
+        "how should the verifier store look-up secrets?"
+    )
+    assert "§5.1.2.2" in _ask(led, LOOKUP, SALT)
+    follow_up = (
+        "we are rolling out printed cards with codes for everyone before the audit: "
+        "and how must verifiers store the look-up secrets?"
+    )
+    assert "§5.1.2.2" in _ask(follow_up, LOOKUP, SALT)
+    # What follows the colon must still be answered: the case does not answer it.
+    assert _ask(led.replace("how should the verifier store", "what colour are"), LOOKUP) == (
+        REFUSED
+    )

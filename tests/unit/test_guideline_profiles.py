@@ -176,3 +176,50 @@ def test_the_model_rewrites_when_configured_and_the_rules_back_it() -> None:
     assert failing.rewrite(HISTORY, "and for AAL3?") == (
         "How often must the subscriber reauthenticate at AAL3?"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "standalone"),
+    [
+        # A level named by its place moves the previous question's level there.
+        ("what about the highest level, same numbers?", "How long may a session last at AAL3?"),
+        ("and at the lowest one?", "How long may a session last at AAL1?"),
+        ("and for the next level up?", "How long may a session last at AAL3?"),
+        ("ok and the strongest level", "How long may a session last at AAL3?"),
+        # "how many" / "how long" asked in the follow-up stay its words.
+        (
+            "ok and how many times may they retry",
+            "How long may a session last at AAL2: how many times may they retry?",
+        ),
+        (
+            "and how long can the code stay valid?",
+            "How long may a session last at AAL2: how long can the code stay valid?",
+        ),
+    ],
+)
+def test_a_follow_up_names_a_level_by_its_place_and_keeps_its_how(
+    question: str, standalone: str
+) -> None:
+    history = [Message("user", "How long may a session last at AAL2?"), Message("assistant", "x")]
+    assert RuleFollowUpRewriter().rewrite(history, question) == standalone
+
+
+def test_a_follow_up_of_a_follow_up_leans_on_what_the_one_before_meant() -> None:
+    history = [
+        Message("user", "How long may a session last at AAL2?"),
+        Message("assistant", "12 hours"),
+        Message("user", "and for AAL3?"),
+        Message("assistant", "12 hours"),
+    ]
+    assert RuleFollowUpRewriter().rewrite(history, "and after how much idle time?") == (
+        "How long may a session last at AAL3: after how much idle time?"
+    )
+    history += [Message("user", "what about the lowest level?"), Message("assistant", "30 days")]
+    assert RuleFollowUpRewriter().rewrite(history, "and for IAL2?") == (
+        "How long may a session last at AAL1: IAL2?"
+    )
+    # A level that would fall off the scale is left as the words say.
+    top = [Message("user", "What is required at AAL3?"), Message("assistant", "x")]
+    assert RuleFollowUpRewriter().rewrite(top, "and the next level up?") == (
+        "What is required at AAL3: the next level up?"
+    )

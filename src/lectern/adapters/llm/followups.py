@@ -33,10 +33,20 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("header", re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b")),
 )
 _LEAD = re.compile(
-    r"^(?:and|also|but|so|ok(?:ay)?|then)?\s*(?:what|how)?\s*(?:about|abt)?\s*"
+    r"^(?:and|also|but|so|ok(?:ay)?|then)?\s*(?:(?:what|how)\s+(?:about|abt)\b)?\s*"
     r"(?:for|at|in|with|under|on)?\s+",
     re.I,
 )
+"""What leads a follow-up's own words ("and what about for ...", "ok for ..."): "what" and "how"
+only before "about" ("how many failed scans ..." keeps its "how many")."""
+_LEVEL = re.compile(
+    r"\b(?P<which>highest|top|strongest|maximum|max|lowest|bottom|weakest|minimum|min|next|"
+    r"higher|lower)\s+(?:one|level|assurance\s+level|tier)\b",
+    re.I,
+)
+"""An assurance level named by its place ("the highest level", "the lowest one", "the next
+level"): the previous question's AAL, IAL or FAL says which kind and from where."""
+_LEVELLED = ("aal", "ial", "fal")
 _FOLLOW_UP_START = re.compile(
     r"^(?:(?:ok(?:ay)?|so|right|alright)\W+(?=and\b))?"
     r"(?:and\b|also\b|what about\b|how about\b|same\b|what if\b|for\b|at\b|in\b|with\b)",
@@ -64,9 +74,43 @@ def is_follow_up(question: str) -> bool:
 
 
 def _previous_question(history: Sequence[Message]) -> str | None:
-    for message in reversed(history):
-        if message.role == "user" and message.content.strip():
-            return message.content.strip()
+    """The last question before this one, standalone.
+
+    A follow-up of a follow-up leans on what the one before it meant ("and if they walk away,
+    after how much idle time?" after "what about the highest level?" after a question on AAL2
+    sessions), not on its words.
+    """
+    users = [i for i, m in enumerate(history) if m.role == "user" and m.content.strip()]
+    if not users:
+        return None
+    last = users[-1]
+    said = " ".join(history[last].content.split())
+    if len(users) == 1 or not is_follow_up(said):
+        return said
+    return RuleFollowUpRewriter().rewrite(history[:last], said)
+
+
+def _by_place(text: str, previous: str) -> str | None:
+    """The previous question with its level moved to the one the follow-up names by place."""
+    place = _LEVEL.search(text)
+    if place is None:
+        return None
+    for kind, pattern in _KINDS:
+        old = pattern.search(previous) if kind in _LEVELLED else None
+        if old is None:
+            continue
+        level = int(old.group(0)[-1])
+        which = place.group("which").casefold()
+        if which in ("highest", "top", "strongest", "maximum", "max"):
+            level = 3
+        elif which in ("lowest", "bottom", "weakest", "minimum", "min"):
+            level = 1
+        else:
+            level = level + 1 if which in ("next", "higher") else level - 1
+        if not 1 <= level <= 3:
+            return None
+        named = f"{kind.upper()}{level}"
+        return previous[: old.start()] + named + previous[old.end() :]
     return None
 
 
@@ -87,6 +131,10 @@ class RuleFollowUpRewriter:
                 if _OWN_QUESTION.search(rest) and len(question_terms(rest)) >= OWN_WORDS:
                     return _STARTER.sub("", text).strip() or text
                 return previous[: old.start()] + new.group(0) + previous[old.end() :]
+        placed = _by_place(text, previous)
+        if placed is not None:
+            # "what about the highest level, same numbers?": the level moved, the rest kept
+            return placed
         rest = _LEAD.sub("", _STARTER.sub("", text)).strip(" ?.!")
         if not rest:
             return previous
