@@ -86,6 +86,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
                 names_an_author,
                 spelt_title,
             )
+            from lectern.application.series_books import CatalogSeries
             from lectern.application.writers_books import CatalogWriters
 
             rules = RulePolicy(
@@ -100,6 +101,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
                     title, cutoff, self.title_matcher(), self.catalog
                 ),
                 writers=CatalogWriters(self.catalog),
+                series=CatalogSeries(self.catalog),
             )
             if provider == "rules":
                 return rules
