@@ -67,6 +67,7 @@ from lectern.adapters.understanding.layer import (
     Clarification,
     Understanding,
 )
+from lectern.adapters.understanding.listed_books import on_the_list
 from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.not_asked import asked_whether, not_asked
 from lectern.adapters.understanding.off_topic import off_topic
@@ -210,7 +211,8 @@ class RulePolicy(ByMeaning, CompoundReading):
             if answered + len(outcome) <= len(done.calls):
                 answered += len(outcome)
                 continue
-            calls = self.catalog_books.settled([c for c in outcome if c.name in available], request)
+            heard = on_the_list(outcome, system, self.catalog_books.holds)  # "carry": *Carrie*
+            calls = self.catalog_books.settled([c for c in heard if c.name in available], request)
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
             if any(c.name in CHANGES for c in calls) and not_asked(request):
