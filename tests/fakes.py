@@ -171,6 +171,7 @@ class FakeCatalog:
                 s.entry.book.title,
                 cast(str | None, s.entry.book.metadata.get("series")),
                 int(cast(int, s.entry.book.metadata.get("ratings_count", 0) or 0)),
+                cast(str | None, s.entry.book.metadata.get("series_number")),
             )
             for s in self.entries.values()
         ]

@@ -34,6 +34,8 @@ from lectern.bootstrap.search import SearchWiring
 from lectern.bootstrap.workspace import WorkspaceWiring
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from lectern.adapters.understanding.layer import Understanding
 
 
@@ -86,6 +88,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
                 names_an_author,
                 spelt_title,
             )
+            from lectern.application.series_books import CatalogSeries
             from lectern.application.writers_books import CatalogWriters
 
             rules = RulePolicy(
@@ -100,6 +103,7 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
                     title, cutoff, self.title_matcher(), self.catalog
                 ),
                 writers=CatalogWriters(self.catalog),
+                series=CatalogSeries(self.catalog),
             )
             if provider == "rules":
                 return rules
@@ -228,8 +232,18 @@ class AssistantWiring(SearchWiring, AnsweringWiring, WorkspaceWiring):
             pii=self.overrides.pii or PatternPiiDetector(),
             observer=observer,
             page_check=self.workspace().checked_page,
-            names=visible_names(self.workspace(), self.library()),
+            names=visible_names(self.workspace(), self.library(), self._titles_of),
         )
+
+    def _titles_of(self, book_ids: Sequence[str]) -> dict[str, str]:
+        """The catalog titles of these book ids (unknown ids left out)."""
+        wanted = []
+        for book_id in book_ids:
+            try:
+                wanted.append(uuid.UUID(book_id))
+            except ValueError:
+                continue  # not a catalog id: nothing to show
+        return {str(book.id): book.title for book in self.catalog.get_many(wanted)}
 
     def action_reviewers(self) -> dict[str, ActionReviewer]:
         """Automatic reviews of previews, by tool (LECTERN_REVIEW_CORRECTIONS)."""

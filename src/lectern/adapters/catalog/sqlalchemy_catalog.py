@@ -345,6 +345,7 @@ class SqlAlchemyBookCatalog:
                 row.title,
                 _series(row.metadata_json),
                 _popularity(row.metadata_json),
+                _series_number(row.metadata_json),
             )
             for row in rows
         ]
@@ -470,6 +471,15 @@ def _series(metadata_json: str) -> str | None:
     except (ValueError, AttributeError):
         return None
     return series if isinstance(series, str) else None
+
+
+def _series_number(metadata_json: str) -> str | None:
+    """The book's number in its series as the metadata gives it, or None."""
+    try:
+        number = json.loads(metadata_json).get("series_number")
+    except (ValueError, AttributeError):
+        return None
+    return str(number) if isinstance(number, str | int) else None
 
 
 def _popularity(metadata_json: str) -> int:

@@ -29,6 +29,7 @@ from lectern.adapters.understanding.book_patterns import (
     EXCLUDE_CATEGORY,
     FACETS,
     FIELD_UNSAID,
+    GENRE_Q,
     HOW_LONG,
     LANGUAGE_Q,
     NOT_YOUTH,
@@ -331,11 +332,13 @@ class BookRules:
 
     def question(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A question about a book (who wrote it, when, in what language, what it is about)."""
+        text = _TOLD_QUESTION.sub("", text)  # "tell me how long it is": the question told
         for pattern, fields in (
             (WHO_WROTE, ("authors",)),
             (WHEN, ("published_year",)),
             (LANGUAGE_Q, ("language",)),
             (HOW_LONG, ("pages",)),
+            (GENRE_Q, ("categories",)),
             (ABOUT, ("description", "categories")),
         ):
             match = pattern.match(text)
@@ -359,3 +362,13 @@ class BookRules:
             return []
         call = self.steps.call("catalog_facets", top=top_of(text) or 10)
         return [lambda _: [call], lambda done: AIResponse(_facets_reply(done), model=MODEL_ID)]
+
+
+_TOLD_QUESTION = re.compile(
+    r"^(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:tell\s+me|let\s+me\s+know|i\s+wonder|"
+    r"i\s+(?:want|need|would\s+like|['’]?d\s+like)\s+to\s+know|do\s+you\s+know)\s+"
+    r"(?=(?:how|who|when|what|which)\b)",
+    re.I,
+)
+"""A question told as a wish to know ("tell me how long it is", "let me know who wrote it"):
+the question after it is the request, in the order a told question takes."""

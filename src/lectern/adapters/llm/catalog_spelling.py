@@ -96,6 +96,11 @@ class CatalogSpelling:
         spelt = self.as_catalog_spells(book)
         if self.spelt is not None and not self.holds(spelt) and not self._points_at_writer(book):
             read = self.spelt(spelt)
+            told = _RUN_ON.search(spelt) if tool in LOOKUPS and read is None else None
+            if told is not None and told.start() > 0:
+                # "how many pages is anna karen nina i need to know what im getting into":
+                # the reader's own clause runs on after the title, unpunctuated
+                read = self.spelt(spelt[: told.start()])
             if read and (tool in LOOKUPS or with_subtitle(read, spelt)):
                 self._read.add(read)
                 return read
@@ -309,6 +314,11 @@ class CatalogSpelling:
         return found[0][0]
 
 
+_RUN_ON = re.compile(
+    r"\s+(?:i|im|i['’]m|ive|i['’]ve|i['’]d|i['’]ll|we|we['’]re|my|cuz|cause|because|since)\s+",
+    re.I,
+)
+"""Where the reader's own clause starts after a title said without a stop: a subject."""
 MISREMEMBERED = CATALOG_BOOK | LOOKUPS | {"remove_from_list"}
 """Tools whose book a misremembered title or a span of extra words is read for."""
 AUTHOR_CONFIRMS = 70.0

@@ -45,6 +45,7 @@ from lectern.adapters.understanding.book_patterns import (
     REMOVE,
     REMOVE_VERB,
     RENAME,
+    SENT_ONTO,
 )
 from lectern.adapters.understanding.compound import titles_in
 from lectern.adapters.understanding.layer import Clarification, name_it
@@ -468,6 +469,9 @@ class ListRules:
         lists) is never read as an entry.
         """
         match = ARROW.match(text)
+        sent = None if match else SENT_ONTO.match(text)
+        if sent and self.steps.titles is not None and self.steps.titles(_clean(sent["book"])):
+            match = sent  # "The Color of Magic, onto Fantasy": a title sent with no verb
         if not match or not lists:
             return []
         target = resolve(_clean(match.group("list")), lists, cutoff=85).name

@@ -67,6 +67,7 @@ from lectern.adapters.understanding.layer import (
     Clarification,
     Understanding,
 )
+from lectern.adapters.understanding.listed_books import on_the_list
 from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.not_asked import asked_whether, not_asked
 from lectern.adapters.understanding.off_topic import off_topic
@@ -87,6 +88,7 @@ from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import WISH as _WISH
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.self_corrected import settled_value
+from lectern.adapters.understanding.series_said import SeriesShelf, series_said
 from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
@@ -144,6 +146,7 @@ class RulePolicy(ByMeaning, CompoundReading):
         spelt: Callable[[str], str | None] | None = None,
         near: NearBooks | None = None,
         writers: WriterShelf | None = None,
+        series: SeriesShelf | None = None,
     ) -> None:
         """Query-understanding rules filter searches; `layer` reads what patterns miss.
 
@@ -163,6 +166,7 @@ class RulePolicy(ByMeaning, CompoundReading):
         self.clock = clock or (lambda: datetime.now(UTC))
         self._counter = 0
         self.catalog_books = CatalogSpelling(books, spelt, near, writers, authors)
+        self.series = series
         self.workspace = WorkspaceRules(self._call, self.clock)
         self.steps = BookSteps(self._call, titles, self.catalog_books.slips_to_one)
         self.books = BookRules(self.steps, understanding)
@@ -207,7 +211,8 @@ class RulePolicy(ByMeaning, CompoundReading):
             if answered + len(outcome) <= len(done.calls):
                 answered += len(outcome)
                 continue
-            calls = self.catalog_books.settled([c for c in outcome if c.name in available], request)
+            heard = on_the_list(outcome, system, self.catalog_books.holds)  # "carry": *Carrie*
+            calls = self.catalog_books.settled([c for c in heard if c.name in available], request)
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
             if any(c.name in CHANGES for c in calls) and not_asked(request):
@@ -243,6 +248,10 @@ class RulePolicy(ByMeaning, CompoundReading):
         text = tidied(_PLEASE.sub("please", " ".join(request.split()))) or request
         names = names_from_prompt(system)
         sees_projects = bool(names.of("project")) or bool(_WORKSPACE_PAGE.search(system))
+        placed = self._placed_in_series(text) if not sees_projects else None
+        if isinstance(placed, Clarification):  # "the second Dune": which book is asked
+            return _Plan([lambda _: placed.response(MODEL_ID)])
+        text = placed or text  # "the second Hunger Games" is *Catching Fire*
         # "Thank you. Please add this book to ...", "is X good? whatever, ...": not the request
         text = text if sees_projects else asked.without_asides(text, names.of("list"))
         text = by_everyday_names(self.layer, text, names) if sees_projects else text
@@ -363,6 +372,11 @@ class RulePolicy(ByMeaning, CompoundReading):
         except _NoReferent as error:
             return _asking_which_book(plan, error)
         return plan
+
+    def _placed_in_series(self, text: str) -> str | Clarification | None:
+        if self.series is None or self.titles is None:
+            return None
+        return series_said(text, self.series, self.titles)
 
     def _same_change(
         self, text: str, history: Sequence[Message], system: str, available: set[str]

@@ -150,6 +150,14 @@ ARROW = re.compile(
     re.I,
 )
 """A book pointed at a list ("X -> Kids list"): an entry, when the right side is a list."""
+SENT_ONTO = re.compile(
+    r"^(?P<book>[^,;:?>]+?)\s*(?:,|-|–|—)?\s+(?:onto|into|on\s+to|to)\s+(?:my\s+|the\s+)?"
+    r"(?P<list>[^?]+?)(?:\s+(?:reading\s+)?list)?[.!\s]*$",
+    re.I,
+)
+"""A book sent to a list with no verb ("The Color of Magic, onto Fantasy", "Dracula into
+Spooky"): an entry, as the arrow is, when the left side is a catalog title and the right
+side one of the reader's lists."""
 RATE = re.compile(
     rf"^(?:please\s+)?(?:rate|give|i(?:'d| would)? give|i rate)\s+(?P<book>.+?)\s+"
     r"(?:(?:with|at)\s+)?(?:a\s+)?"
@@ -293,8 +301,8 @@ WHO_WROTE = re.compile(
 """Who a book is by; the catalog credits translators, illustrators and editors beside the
 author, so "who translated X" is answered from the same record."""
 WHEN = re.compile(
-    r"^when\s+(?:was|did)\s+(?P<title>.+?)\s+(?:first\s+)?(?:published|written|come out|"
-    r"released|appear)\W*$",
+    r"^when\s+(?:(?:was|did)\s+(?P<title>.+?)|(?P<title2>(?!was\b|did\b).+?)\s+(?:was|came))\s+"
+    r"(?:first\s+)?(?:published|written|come out|out|released|appear(?:ed)?)\W*$",
     re.I,
 )
 ABOUT = re.compile(
@@ -319,6 +327,8 @@ BY_WRITER_AFTER = re.compile(r"\s+by\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*$
 """The writer said after a title ("The Sea by Banville"): no part of the title."""
 HOW_LONG = re.compile(
     r"^(?:how\s+(?:long|big|many\s+pages)\s+(?:is|does)\s+(?P<title>.+?)(?:\s+(?:have|run))?|"
+    # the order of a question told ("tell me how long it is", "... how many pages Dune has")
+    r"how\s+(?:long|big|many\s+pages)\s+(?P<title3>(?!is\b|does\b).+?)\s+(?:is|has|runs)|"
     r"(?:what(?:['’]?s|\s+is)\s+)?(?:the\s+)?(?:page\s+count|length|number\s+of\s+pages)\s+"
     r"(?:of|for|in)\s+(?P<title2>.+?))\W*$",
     re.I,
@@ -333,6 +343,18 @@ LANGUAGE_Q = re.compile(
     r"|\s+(?:(?:in|on)\s+)?here)?\W*$",
     re.I,
 )
+GENRE_Q = re.compile(
+    r"^(?:(?:what|which)\s+(?:genre|category|kind\s+of\s+(?:book|novel|story)|"
+    r"type\s+of\s+(?:book|novel|story)|sort\s+of\s+(?:book|novel|story))\s+(?:is|was|would)\s+"
+    r"(?P<title>.+?)(?:\s+(?:be\s+)?(?:in|under|considered|classed\s+as|filed\s+under|shelved\s+"
+    r"(?:under|as)))?|"
+    r"(?:what(?:['’]?s|\s+is)\s+)?(?:the\s+)?(?:genre|category)\s+(?:of|for)\s+(?P<title2>.+?)|"
+    r"(?:what|which)\s+(?:genre|category)\s+(?:does|did)\s+(?P<title3>.+?)\s+"
+    r"(?:belong\s+to|fall\s+(?:under|into|in)|fit\s+(?:in|into|under)|go\s+under))\W*$",
+    re.I,
+)
+"""One book's genre asked ("what genre is the night circus", "genre of Dune?", "what kind of
+book is Beloved"): its shelves, never a search for a title holding "genre"."""
 FACETS = re.compile(
     r"\b(?:what|which)\s+(?:languages|categories|genres|shelves)\b|\bhow many books\b", re.I
 )

@@ -8,7 +8,7 @@ Names are data, never instructions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from lectern.application.assistant.ports import LibraryStore
 from lectern.application.workspace.service import WorkspaceService
@@ -27,10 +27,20 @@ def _on(title: str | None) -> str:
     return f" (on {flat})" if flat else ""
 
 
+MAX_LISTED = 80
+"""How many books on the reader's lists the names block shows (after every other name)."""
+
+
 def visible_names(
-    workspace: WorkspaceService | None, library: LibraryStore | None
+    workspace: WorkspaceService | None,
+    library: LibraryStore | None,
+    book_titles: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
 ) -> Callable[[str], str]:
-    """A function giving the names block for one reader (empty when there is nothing)."""
+    """A function giving the names block for one reader (empty when there is nothing).
+
+    With `book_titles` (book ids to titles), the books on each list too ("- listed: Carrie (on
+    Horror)"): a title misheard on a list it is on is the list's book.
+    """
 
     def names(user: str) -> str:
         lines: list[str] = [_line("reader", user)]
@@ -57,7 +67,11 @@ def visible_names(
                         seen.add(member.user)
                         lines.append(_line("member", member.user, f" ({member.display_name})"))
         if library is not None:
-            lines += [_line("list", r.name) for r in library.lists(user)]
+            lists = library.lists(user)
+            lines += [_line("list", r.name) for r in lists]
+            on = [(r.name, e.book_id) for r in lists for e in r.entries][:MAX_LISTED]
+            shown = book_titles([b for _, b in on]) if book_titles is not None and on else {}
+            lines += [_line("listed", shown[b], _on(n)) for n, b in on if b in shown]
         if len(lines) == 1:
             return ""
         return "\n".join([NAMES_HEADER, *lines[:MAX_NAMES]])

@@ -163,6 +163,8 @@ class BookFacts:
     series: str | None = None
     popularity: int = 0
     """Ratings count when a source gives one, else 0 (orders a shelf's books past the pool)."""
+    series_number: str | None = None
+    """The book's number in `series` as the source gives it ("2", "1-3"), when it does."""
 
 
 @dataclass(frozen=True, slots=True)
