@@ -51,7 +51,7 @@ from lectern.adapters.understanding.compound import titles_in
 from lectern.adapters.understanding.layer import Clarification, name_it
 from lectern.adapters.understanding.mentions import resolve
 from lectern.adapters.understanding.remarks import remark_after, without_reason_told
-from lectern.adapters.understanding.scaffold import NUMBER, Step
+from lectern.adapters.understanding.scaffold import NUMBER, POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
@@ -393,7 +393,8 @@ class ListRules:
                 tuple(lists)[:3],
             )
             return [lambda _: asked.response(MODEL_ID)]
-        match = DELETE.match(text)
+        # "cancel my Old list please, I made it only for try": why and please are no name
+        match = DELETE.match(POLITE.sub("", _REASON_AFTER.sub("", text)))
         if not match:
             return self._several_deleted(text, lists)
         name = _UTTERLY.sub("", _clean(match.group("name1") or match.group("name2")))

@@ -59,6 +59,7 @@ from lectern.adapters.understanding import request_sentence as asked
 from lectern.adapters.understanding.book_patterns import LABEL
 from lectern.adapters.understanding.book_plan import title_in
 from lectern.adapters.understanding.compound import retracted, title_within, without_more
+from lectern.adapters.understanding.hedges import unhedged
 from lectern.adapters.understanding.intent_examples import (
     BOOK_TOOLS,
 )
@@ -215,7 +216,7 @@ class RulePolicy(ByMeaning, CompoundReading):
             calls = self.catalog_books.settled([c for c in heard if c.name in available], request)
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
-            if any(c.name in CHANGES for c in calls) and not_asked(request):
+            if any(c.name in CHANGES for c in calls) and not_asked(self._unhedged(request, system)):
                 # "don't add X", "I added X", "my wife wants X on Y": asked, never made
                 named = calls if self.catalog_books.not_in_catalog(calls) is None else []
                 return asked_whether(request, named).response(MODEL_ID)
@@ -226,6 +227,13 @@ class RulePolicy(ByMeaning, CompoundReading):
         return AIResponse(_summary(done), model=MODEL_ID)
 
     # --- planning -------------------------------------------------------------------------
+
+    @staticmethod
+    def _unhedged(request: str, system: str) -> str:
+        """A book request without its hedges ("if it's no bother", "Maybe Someday" no plan)."""
+        names = names_from_prompt(system)
+        on_workspace = bool(names.of("project")) or bool(_WORKSPACE_PAGE.search(system))
+        return request if on_workspace else unhedged(request)
 
     def _call(self, tool: str, **arguments: Any) -> ToolCall:
         book = arguments.get("book")

@@ -18,9 +18,11 @@ REMOVE_VERB = r"(?:remove|take|delete|drop|get\s+rid\s+of|get|pull|strike|cross|
 """Verbs people take a book off a list with ("get X off the Work list")."""
 DELETE_VERB = (
     r"(?:delete|remove|drop|get rid of|bin|trash|nuke|scrap|ditch|axe|kill|wipe|erase|dump|"
-    r"junk|zap)"
+    r"junk|zap|eliminate|suppress|cancel(?!\s+(?:that|this|it|everything|all|\w+ing)\b))"
 )
-"""Verbs people delete a whole list with ("bin the kids list", "nuke the Horror list")."""
+"""Verbs people delete a whole list with ("bin the kids list", "nuke the Horror list");
+"cancel", "eliminate", "suppress" as French, Italian and Spanish speakers say it ("cancel the
+list Prova": cancellare, supprimer), never "cancel that" (a request taken back)."""
 
 FIND_AND_ADD = re.compile(
     r"^(?:please\s+)?(?:find|search for|get|recommend|suggest|pick|choose)\s+(?:me\s+)?"
@@ -257,7 +259,8 @@ SIMILAR = re.compile(
     r"(?:else\s+(?:(?:is|are|would\s+be|might\s+be)\s+)?)?"
     # "books that are similar to X", "which books are like X": the same, said in a clause
     r"(?:(?:that|which)\s+)?(?:(?:are|is|would\s+be|might\s+be|feel|read)\s+)?"
-    r"(?:like|similar to|comparable to|akin to|in the vein of)\s+"
+    r"(?:(?:a\s+(?:bit|little)|somewhat|kind\s+of|sort\s+of|a\s+lot)\s+)?"  # "a bit like X"
+    r"(?:like|similar to|comparable to|akin to|in the vein of|resembl(?:e|es|ing))\s+"
     r"(?P<title>.+?)\W*$"
     r"|^(?:what(?:'?s|\s+is)\s+)?(?:similar|comparable)\s+to\s+(?P<title2>.+?)\W*$"
     r"|\bread-?\s?alikes?\s+(?:for|to|of)\s+(?P<title3>.+?)\W*$"
@@ -444,11 +447,22 @@ _FOR_ADULTS = re.compile(
 _BUT = re.compile(r"\s*,?\s+(?:but|only|except)(?:\s*,\s*|\s+)(?P<tail>.+)$", re.I)
 
 
+_IN_RESPECT = re.compile(
+    r"\s+in\s+(?:(?:its|their|the|her|his)\s+)?(?:manner|tone|style|spirit|mood|feel|atmosphere|"
+    r"themes?|subject(?:\s+matter)?|preoccupations?|voice|setting|scope|concerns?|prose|pace)"
+    r"(?:\s*(?:,|and|or)\s*(?:\w+))*$",
+    re.I,
+)
+"""The respects a likeness is asked in ("resemble it in manner and preoccupation")."""
+
+
 def like_but(title: str) -> tuple[str, bool, str]:
     """A "like X but ..." title split: X, whether the tail asks for adults' books, the tail.
 
-    "the hunger games but for grown-ups" -> ("the hunger games", True, "for grown-ups").
+    "the hunger games but for grown-ups" -> ("the hunger games", True, "for grown-ups"); the
+    respects a likeness is asked in are no part of X ("it in manner and tone" -> "it").
     """
+    title = _IN_RESPECT.sub("", title)
     found = _BUT.search(title)
     if found is None or found.start() == 0:
         return title, False, ""

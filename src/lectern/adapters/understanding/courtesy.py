@@ -26,8 +26,9 @@ _COURTESY = (
     + _ADDRESS
     + "|"
     # a well-wish: "Hope your day is going well.", "I hope you're well!", "Hope all is good."
-    r"(?:i\s+)?hope\s+(?:you(?:['’]re|\s+are)|your\s+\w+\s+(?:is|are|has\s+been)|all\s+is|"
-    r"this\s+finds\s+you|you\s+(?:had|have|are\s+having))\b[^.!?;:]{0,40}" + ")"
+    r"(?:i\s+)?(?:hope|trust)\s+(?:you(?:['’]re|\s+are)|your\s+\w+\s+(?:is|are|has\s+been)|"
+    r"all\s+is|this\s+finds\s+you|i\s+find\s+you|you\s+(?:had|have|are\s+having))\b"
+    r"[^.!?;:]{0,40}" + ")"
 )
 _OPENING = re.compile(rf"^\s*{_COURTESY}\s*[.!,:;]+\s+(?=\S)", re.I)
 """A courtesy sentence that opens the message ("Good day. ", "Thank you! ")."""
@@ -59,12 +60,47 @@ _SOFTENED_VERB = re.compile(rf"(?:^|(?<=[.!?,;]\s))(?:just|simply)\s+(?={_VERB}\
 a title, is followed by no verb."""
 
 
+_CALLED_BY_NAME = re.compile(
+    r"^\s*(?:(?:hey|hi|hello|hiya|ok(?:ay)?|yo|oi|dear|so|right)[\s,]+)?(?:lectern|assistant)\b"
+    r"\s*[,.!:;–—-]*\s+(?=\S+\s+\S)|[,\s]+(?:lectern|assistant)(?=\s*[.!?]*\s*$)",
+    re.I,
+)
+"""The assistant called by its name, as one calls a voice assistant ("Hey Lectern, ...",
+"..., Lectern"): an address, never the request's words or its book, however short the rest."""
+_ASKS = re.compile(
+    rf"^(?:please\s+)?(?:{_VERB}|what|who|which|(?:can|could|would|will)\s+(?:you|u))\b", re.I
+)
+"""What follows a greeting when it asks at once ("Hi, tell me about X"): the greeting is
+then set aside however short the request."""
+
+
+_NEWCOMER = re.compile(
+    r"^(?:(?:it|this)(?:['’]s|\s+is)\s+my\s+(?:very\s+)?first\s+(?:visit|time|day|go)|"
+    r"(?:i['’]m|i\s+am)\s+(?:new|a\s+new\s+\w+)(?:\s+(?:here|to\s+\w+(?:\s+\w+)?))?|"
+    r"first\s+time\s+(?:here|using\s+\w+)|"
+    r"(?:i\s+)?(?:(?:have|['’]ve)\s+)?just\s+(?:joined|signed\s+up|arrived|found\s+\w+))"
+    r"[^.!?;:]{0,40}[.!;]*\s*$",
+    re.I,
+)
+"""A reader saying they are new, and nothing more ("it is my first visit to this
+establishment."): with a greeting before it, the message is the greeting."""
+
+
+_PLEASE_COMMA = re.compile(r"^\s*please\s*,\s*(?=[a-z])", re.I)
+"""A "please" set off by a comma before the verb ("Please, cancel the list Prova")."""
+
+
 def without_courtesy(text: str) -> str:
     """The message without the sentences of courtesy around what it says, "please" first."""
+    text = _PLEASE_COMMA.sub("please ", _CALLED_BY_NAME.sub("", text))
     while (opening := _OPENING.match(text)) is not None:
-        if len(text[opening.end() :].split()) < _LONG:
+        rest = text[opening.end() :]
+        newcomer = _NEWCOMER.match(rest) or _NEWCOMER.match(_OPENING.sub("", rest))
+        if newcomer and len(rest.split()) >= _LONG:
+            return text[: opening.end()].strip()  # "Good evening. It is my first visit."
+        if len(rest.split()) < _LONG and not (_ASKS.match(rest) and len(rest.split()) > 1):
             break
-        text = text[opening.end() :]
+        text = rest
     closing = _CLOSING.search(text)
     if closing is not None and closing.start() > 0:
         text = text[: closing.start()]

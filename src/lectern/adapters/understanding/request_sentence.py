@@ -18,8 +18,13 @@ from typing import NamedTuple
 
 from lectern.adapters.understanding.book_request import asked_alone as asked_alone
 from lectern.adapters.understanding.courtesy import without_courtesy
+from lectern.adapters.understanding.formal import plain_words
+from lectern.adapters.understanding.hedges import unhedged
+from lectern.adapters.understanding.list_as_one import list_said_as_one
 from lectern.adapters.understanding.list_named_before import list_named_before, list_renamed_after
+from lectern.adapters.understanding.rating_told import rating_told
 from lectern.adapters.understanding.scaffold import quotes_hidden
+from lectern.adapters.understanding.stored_renamed import stored_renamed
 
 _END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=;)\s+(?!.*\b(?:he|she|him|her|his|they|them|their)\b)")
 """A sentence's end; a semicolon ends one too ("token review came back clean; close ..."),
@@ -160,9 +165,15 @@ def question_taken_back(text: str) -> str:
 
 
 def without_asides(text: str, lists: Sequence[str] = ()) -> str:
-    """The message without what is said around its request: courtesy and questions taken back.
+    """The message without what is said around its request: courtesy, hedges, questions taken back.
 
     A request pointing at a list the telling before it named is read alone, the list said.
     """
-    text = without_courtesy(question_taken_back(text))
-    return list_named_before(text, lists) or list_renamed_after(text, lists) or text
+    text = plain_words(unhedged(without_courtesy(question_taken_back(text))))
+    text = list_said_as_one(text) or rating_told(text) or text
+    return (
+        list_named_before(text, lists)
+        or list_renamed_after(text, lists)
+        or stored_renamed(text, lists)
+        or text
+    )

@@ -32,6 +32,7 @@ _ASKS_AFTER = re.compile(
 """A question in a later clause ("ugh the vpn thing is stuck, whats blocking it")."""
 _DELETE_CUE = re.compile(
     r"\b(?:delete|remove|drop|get rid of|trash|erase|bin|throw away|don't need|do not need|"
+    r"cancel|eliminate|suppress|"
     r"no longer need)\b(?!.*\b(?:from|off|out of|onto|on|into|to|for)\b.*\blist\b)",
     re.I,
 )
