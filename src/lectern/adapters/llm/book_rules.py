@@ -54,6 +54,7 @@ from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
 from lectern.adapters.understanding.settled_search import settled_search
+from lectern.adapters.understanding.said_bounds import with_leading_bounds
 from lectern.adapters.understanding.slots import regraded
 from lectern.application.ports import QueryUnderstanding
 from lectern.application.understanding import key_of
@@ -124,7 +125,7 @@ class BookRules:
 
     def search_call(self, query: str, limit: int = 5) -> ToolCall:
         """A `search_books` call with the filters and exclusions the query states."""
-        query = _AT_MOST.sub("at most ", ABOUT_ME.sub("", _clean(query)))
+        query = with_leading_bounds(_AT_MOST.sub("at most ", ABOUT_ME.sub("", _clean(query))))
         query = _NOT_BEFORE.sub(lambda m: f"since {m.group('year')}", query)
         query = _NOT_AFTER.sub(lambda m: f"until {m.group('year')}", query)
         query = " ".join(_PLEASE.sub(" ", query).split())
