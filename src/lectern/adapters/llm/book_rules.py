@@ -49,12 +49,12 @@ from lectern.adapters.understanding.lexicon_data import LANGUAGE_NAMES
 from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.referents import Several
 from lectern.adapters.understanding.remarks import review_told, ungraded
+from lectern.adapters.understanding.said_bounds import with_leading_bounds
 from lectern.adapters.understanding.scaffold import NUMBER, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
 from lectern.adapters.understanding.settled_search import settled_search
-from lectern.adapters.understanding.said_bounds import with_leading_bounds
 from lectern.adapters.understanding.slots import regraded
 from lectern.application.ports import QueryUnderstanding
 from lectern.application.understanding import key_of

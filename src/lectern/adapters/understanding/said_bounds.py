@@ -13,6 +13,7 @@ the direction serves every shape; the rewritten words are the filter's and leave
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from lectern.adapters.understanding.spoken_years import with_spoken_years
 from lectern.domain.evidence import SMALL_NUMBERS, TENS
@@ -117,6 +118,15 @@ def _said(found: re.Match[str]) -> str:
     return next(g for g in found.groups() if g)
 
 
+def _leading(lead: str, unit: str = "") -> Callable[[re.Match[str]], str]:
+    """A replacement that says a bound's number after its leading word."""
+
+    def said(found: re.Match[str]) -> str:
+        return f"{lead} {_said(found)}{unit}"
+
+    return said
+
+
 def with_leading_bounds(query: str) -> str:
     """The query with its year and page bounds said in the leading form the rules read."""
     # A year said in words is read as one only inside a bound: "Nineteen Eighty-Four" alone
@@ -124,9 +134,9 @@ def with_leading_bounds(query: str) -> str:
     spoken = with_spoken_years(query)
     led = spoken
     for pattern, lead in _YEAR_RULES:
-        led = pattern.sub(lambda m, lead=lead: f"{lead} {_said(m)}", led)
+        led = pattern.sub(_leading(lead), led)
     text = led if led != spoken else query
     text = _SPELT_COUNT.sub(lambda m: str(_number(m.group("words"))), text)
     for pattern, lead in _PAGE_RULES:
-        text = pattern.sub(lambda m, lead=lead: f"{lead} {_said(m)} pages", text)
+        text = pattern.sub(_leading(lead, " pages"), text)
     return _LONG_AFTER_COUNT.sub(r"\1", text)
