@@ -95,7 +95,9 @@ _CONTRAST = re.compile(
     r"|\b(?:is|are)\s+(?:down|listed|marked|filed|catalogued|cataloged|tagged|shown|showing|"
     r"labell?ed)\s+(?:as\b|(?-i:[A-Z]))"
     r"|\b(?:only|sole|real|actual)\s+(?:author|writer)\s+is\b"
-    r"|\b(?:it['’]s|is)\s+only\s+(?-i:[A-Z])",
+    r"|\b(?:it['’]s|is)\s+only\s+(?-i:[A-Z])"
+    # "... is A and B both, not just one": the writers said set against a record with fewer
+    r"|\bnot\s+(?:just|only|merely)\s+(?:the\s+)?(?:one(?:\s+of\s+them)?|him|her|(?-i:[A-Z]))",
     re.I,
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""

@@ -50,6 +50,7 @@ from lectern.adapters.understanding.book_patterns import (
 from lectern.adapters.understanding.compound import titles_in
 from lectern.adapters.understanding.layer import Clarification, name_it
 from lectern.adapters.understanding.mentions import resolve
+from lectern.adapters.understanding.move_unplaced import unplaced_move
 from lectern.adapters.understanding.remarks import remark_after, without_reason_told
 from lectern.adapters.understanding.scaffold import NUMBER, POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
@@ -305,7 +306,8 @@ class ListRules:
         """A book moved between two of the reader's lists: off one, onto the other."""
         match = _MOVE.match(text)
         if not match:
-            return []
+            unplaced = unplaced_move(text, list(lists))
+            return [lambda _: unplaced.response(MODEL_ID)] if unplaced else []
         ends = [resolve(_clean(match.group(g)), lists, cutoff=85).name for g in ("src", "dst")]
         if not lists or None in ends:
             return []

@@ -122,8 +122,19 @@ def _cuts(text: str) -> list[int]:
     return sorted(set(cuts))
 
 
+_UNMARKED_QUESTION = re.compile(
+    r"^\W*(?:what|which|how\s+many|who|where|do\s+you\s+have)\b(?!\s+an?\b)", re.I
+)
+"""A question typed without its mark ("what categories. list them"): it asks, and the part
+after it only says the asking again; "what a week." is no question."""
+
+
 def _tells(part: str) -> bool:
-    return not _ASKS.match(part) and not _ASKS_ANYWHERE.search(part)
+    return (
+        not _ASKS.match(part)
+        and not _ASKS_ANYWHERE.search(part)
+        and not _UNMARKED_QUESTION.match(part)
+    )
 
 
 def book_request(text: str, lists: Sequence[str] = ()) -> BookRequest | None:

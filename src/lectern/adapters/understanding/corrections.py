@@ -133,6 +133,18 @@ _SHOULD_NAME = re.compile(
 be A and B", "the author field should only say C"): every name, and only these."""
 
 
+_WORDS_OF_A_NAME = r"[\w.'’-]+(?:\s+[\w.'’-]+){0,3}?"
+_ALL_NOT_JUST_ONE = re.compile(
+    r"(?:\b(?:authors?|writers?)\b[^.;]*?\b(?:is|are|was|were)|[=:]|\b(?:written\s+)?by)\s+"
+    rf"(?:by\s+)?(?P<who>{_WORDS_OF_A_NAME}(?:\s*(?:,\s*(?:and\s+)?|\s+(?:and|&)\s+)"
+    rf"{_WORDS_OF_A_NAME})+?)\s*,?\s*(?:(?:both|together|jointly|too|as\s+well)\s*,?\s*)?"
+    r"(?:and\s+|but\s+)?not\s+(?:just|only|merely|solely)\b",
+    re.I,
+)
+"""Several writers said to be the authors against a record with fewer ("the author of Good
+Omens is terry pratchett and neil gaiman both, not just one"): every one of them."""
+
+
 def authors_of(text: str) -> list[str] | None:
     """The author a correction says is right ("the author is Herman Melville, not X").
 
@@ -145,6 +157,11 @@ def authors_of(text: str) -> list[str] | None:
         named = [w for w in named if w and not _PRONOUN.match(w)]
         if named:
             return named
+    every = _ALL_NOT_JUST_ONE.search(text)
+    if every is not None:
+        named = [_without_stop(w) for w in _JOINED_NAMES.split(every.group("who").strip())]
+        if named and not any(_PRONOUN.match(w) for w in named):
+            return [w if w != w.casefold() else w.title() for w in named]
     found = _AUTHOR.search(text) or _IS_THE_AUTHOR.search(text)
     if found:
         return [_without_stop(found.group("who"))]

@@ -34,12 +34,31 @@ _BOOKS_ON = re.compile(
 """Books asked for on a subject ("anything about football")."""
 
 
+_WRITING_FOR_THE_READER = re.compile(
+    r"\b(?:write|draft|compose|word|phrase|proofread)\s+(?:me\s+|up\s+)?(?:a|an|the|my|our|this|"
+    r"that|some)?\s*(?:\w+\s+)?(?:e-?mails?|letters?|messages?|texts?|notes?\s+to|speech|cv|"
+    r"r[eé]sum[eé]|homework|assignment|invitations?|complaint|application)\b",
+    re.I,
+)
+"""A piece of the reader's own writing asked for ("help me write the email to the school",
+"draft a letter to my landlord"): the assistant writes no such thing, whatever it is about."""
+_SAID_NOT_BOOKS = re.compile(
+    r"\b(?:it'?s|its|it\s+is|this\s+is|this'?s|that'?s|question\s+is)\s+(?:not|nothing)\s+"
+    r"(?:about|to\s+do\s+with|related\s+to|on)\s+(?:books?|reading|literature)\b|"
+    r"\b(?:not|nothing)\s+(?:a\s+)?book[\s-]related\b|\bunrelated\s+to\s+books\b",
+    re.I,
+)
+"""The reader saying the request is not about books ("it's not about books")."""
+
+
 def off_topic(text: str) -> bool:
     """Whether a message asks for something outside books and lists.
 
     "Anything about football, nothing for kids" asks for books on a subject that is off
     topic on its own; a request to ignore the rules or write a letter is off topic always.
     """
+    if _SAID_NOT_BOOKS.search(text) or _WRITING_FOR_THE_READER.search(text):
+        return True
     found = [m.group(0) for m in OFF_TOPIC.finditer(text)]
     if not found:
         return False
