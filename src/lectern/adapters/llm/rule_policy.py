@@ -90,6 +90,7 @@ from lectern.adapters.understanding.scaffold import WISH as _WISH
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.adapters.understanding.series_said import SeriesShelf, series_said
+from lectern.adapters.understanding.shown_places import with_places_named
 from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
@@ -319,6 +320,12 @@ class RulePolicy(ByMeaning, CompoundReading):
         # "add X... wait, it's there. ok then add Y": only the request settled on.
         names = names_from_prompt(system)
         text = without_more(retracted(settled_value(text, names.of("list"))))
+        # "rename the second one", "no, the other list": what the last reply showed, named
+        placed = text if nested else with_places_named(text, history, names.of("list"))
+        if isinstance(placed, Clarification):
+            plan.steps.append(lambda _: placed.response(MODEL_ID))
+            return plan
+        text = placed
         in_view = list_in_view(history)
         if in_view and not nested and not _names_any(text, names.of("list")):
             # Just after a list was shown (or made), "take Emma off it" (or off none) means it.
