@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from lectern.adapters.llm.rule_policy import RulePolicy
+from lectern.adapters.understanding.compound import _GAPPED_ENTRIES, clauses
 from lectern.adapters.understanding.corrections import authors_of
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.move_unplaced import unplaced_move
@@ -150,4 +151,51 @@ def test_several_authors_against_fewer_is_a_correction() -> None:
             "propose_correction",
             {"book": "Good Omens", "authors": ["Terry Pratchett", "Neil Gaiman"]},
         )
+    ]
+
+
+# --- two entries with their verb said once -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "parts"),
+    [
+        (
+            "add Matilda to Sofia's list and Diary of a Wimpy Kid to Luca's",
+            ["add Matilda to Sofia's list", "add Diary of a Wimpy Kid to Luca's list"],
+        ),
+        (
+            "put Emma on Summer, and Dune on Classics",
+            ["put Emma on Summer", "put Dune on Classics"],
+        ),
+        (
+            "take Carrie off TBR and Dracula off Summer please",
+            ["take Carrie off TBR", "take Dracula off Summer"],
+        ),
+        (
+            "pls add Pride and Prejudice to Classics & Dune to TBR",
+            ["add Pride and Prejudice to Classics", "add Dune to TBR"],
+        ),
+        (
+            "remove emma from tbr plus dune from summer",
+            ["remove emma from tbr", "remove dune from summer"],
+        ),
+    ],
+)
+def test_two_entries_with_one_verb_are_two_requests(said: str, parts: list[str]) -> None:
+    assert clauses(said) == parts
+
+
+@pytest.mark.parametrize(
+    "said", ["add Matilda and Emma to Summer", "add Matilda to Summer and rate it 4"]
+)
+def test_one_list_or_a_second_verb_is_no_gapped_entry(said: str) -> None:
+    assert _GAPPED_ENTRIES.match(said) is None
+
+
+def test_gapped_entries_reach_both_lists() -> None:
+    calls = _calls("put Emma on Summer, and Dune on Classics")
+    assert calls == [
+        ("add_to_list", {"list": "Summer", "book": "Emma"}),
+        ("add_to_list", {"list": "Classics", "book": "Dune"}),
     ]

@@ -48,6 +48,30 @@ _GAPPED = re.compile(
 )
 """A rating whose verb is said once for two books ("rate Emma 4 and Persuasion 5")."""
 
+_WHERE = r"(?:to|on|onto|into|in|from|off|out\s+of)"
+_GAPPED_ENTRIES = re.compile(
+    rf"^(?:(?:please|pls|plz)\s+)?(?P<verb>add|put|pop|stick|remove|take|drop)\s+(?P<b1>.+?)\s+"
+    rf"(?P<p1>{_WHERE})\s+(?P<l1>.+?)\s*(?:,\s*|\s+)(?:and|&|plus)\s+"
+    r"(?P<b2>(?!(?:it|this|that|them|then|also|add|put|pop|stick|remove|take|drop|rate|give)\b)"
+    rf".+?)\s+(?P<p2>{_WHERE})\s+(?P<l2>.+?)(?:\s+(?:please|pls|too|thanks))?\W*$",
+    re.I,
+)
+"""Two entries with their verb said once ("add Matilda to Sofia's list and Diary of a Wimpy
+Kid to Luca's", "take Emma off TBR and Dune off Done")."""
+
+
+def gapped_entries(found: re.Match[str]) -> list[str]:
+    """The two entries of a gapped request, each with the verb (and the list's noun) said."""
+    verb, first_list, second_list = found.group("verb"), found.group("l1"), found.group("l2")
+    noun = re.search(r"['’]s\s+(?P<noun>(?:reading\s+)?list)$", first_list, re.I)
+    if noun and re.search(r"['’]s$", second_list):
+        second_list = f"{second_list} {noun.group('noun')}"  # "Luca's" is Luca's list
+    return [
+        f"{verb} {found.group('b1')} {found.group('p1')} {first_list}",
+        f"{verb} {found.group('b2')} {found.group('p2')} {second_list}",
+    ]
+
+
 _LISTS_MADE = re.compile(
     r"^(?:please\s+)?(?P<verb>create|make|start|set\s+up|open)\s+(?:me\s+)?(?:an?\s+)?"
     r"(?:new\s+)?(?P<first>(?:(?!\b(?:to|on|onto|into)\b)[^,;])+?)\s+(?:reading\s+)?list\s*(?:,\s*|\s+)(?:and|&|plus)\s+"
@@ -137,6 +161,9 @@ def clauses(text: str) -> list[str]:
     if gapped:
         verb = gapped.group("verb")
         return [f"{verb} {gapped.group('first')}", f"{verb} {gapped.group('second')}"]
+    entries = _GAPPED_ENTRIES.match(text.strip())
+    if entries:
+        return gapped_entries(entries)
     parts = [p.strip(" ,;-") for p in _BREAK.split(text)]
     parts = [p for p in parts if p]
     if any(_ONLY_REGRADE.match(p) for p in parts[1:]):
