@@ -321,11 +321,11 @@ class RulePolicy(ByMeaning, CompoundReading):
         names = names_from_prompt(system)
         text = without_more(retracted(settled_value(text, names.of("list"))))
         # "rename the second one", "no, the other list": what the last reply showed, named
-        placed = text if nested else with_places_named(text, history, names.of("list"))
-        if isinstance(placed, Clarification):
-            plan.steps.append(lambda _: placed.response(MODEL_ID))
+        pointed = text if nested else with_places_named(text, history, names.of("list"))
+        if isinstance(pointed, Clarification):
+            plan.steps.append(lambda _: pointed.response(MODEL_ID))
             return plan
-        text = placed
+        text = pointed
         in_view = list_in_view(history)
         if in_view and not nested and not _names_any(text, names.of("list")):
             # Just after a list was shown (or made), "take Emma off it" (or off none) means it.
