@@ -38,6 +38,7 @@ from lectern.adapters.llm.catalog_spelling import (
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
 from lectern.adapters.llm.list_rules import ListRules
 from lectern.adapters.llm.meant_instead import meant_instead
+from lectern.adapters.llm.quoted_first import quoted_first
 from lectern.adapters.llm.rule_replies import (
     _decision,
     _lead,
@@ -94,6 +95,8 @@ from lectern.adapters.understanding.shown_places import with_places_named
 from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
+from lectern.adapters.understanding.workspace_quoted import beside_the_quoted
+from lectern.adapters.understanding.workspace_shorthand import tracker_words_read
 from lectern.adapters.understanding.workspace_told_task import task_led, told_task_named
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
@@ -193,7 +196,8 @@ class RulePolicy(ByMeaning, CompoundReading):
         start = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
         if start < 0:
             return AIResponse("Ask me about books, or about your reading lists.", model=MODEL_ID)
-        request = messages[start].content
+        said = messages[start].content  # with its line breaks: a pasted line ends there
+        request = " ".join(said.split())
         done = _Done([], [])
         for message in messages[start + 1 :]:
             if message.role == "assistant":
@@ -204,7 +208,9 @@ class RulePolicy(ByMeaning, CompoundReading):
         if completed is not None:
             # The answer to "which book?" completes the request the question was about.
             request, start = completed, start - 2
-        plan = self._plan(request, messages[:start], system, available)
+        plan = self._plan(
+            said if completed is None else request, messages[:start], system, available
+        )
         answered = 0
         for step in plan.steps:
             outcome = step(done)
@@ -261,8 +267,14 @@ class RulePolicy(ByMeaning, CompoundReading):
         if isinstance(placed, Clarification):  # "the second Dune": which book is asked
             return _Plan([lambda _: placed.response(MODEL_ID)])
         text = placed or text  # "the second Hunger Games" is *Catching Fire*
+        if sees_projects and not whole and (quoted := beside_the_quoted(request)) is not None:
+            reread = functools.partial(self._plan, history=history, system=system, whole=True)
+            return quoted_first(
+                quoted, functools.partial(reread, available=available), names, request
+            )
         # "Thank you. Please add this book to ...", "is X good? whatever, ...": not the request
         text = text if sees_projects else asked.without_asides(text, names.of("list"))
+        text = tracker_words_read(text) if sees_projects else text  # "the phishing backlog"
         text = by_everyday_names(self.layer, text, names) if sees_projects else text
         why = None if sees_projects or whole else asked.asked_alone(text, names, self.titles)
         if why is not None:  # "Since I keep forgetting ..., can you make a list called X?"

@@ -67,6 +67,11 @@ _POINTS_BACK = re.compile(
 "close the blocker with that"): read with what was told, as one."""
 
 
+def points_back(request: str) -> bool:
+    """Whether a request's words are what was said before it ("comment that on the drill")."""
+    return bool(_KEEPS_WHAT_WAS_SAID.match(request) or _POINTS_BACK.search(request))
+
+
 _SOFTENED = re.compile(r"^(?:(?:just|so|ok(?:ay)?|now|anyway|then|but|and|instead)[\s,]+)+", re.I)
 """Words that only join the request to what was told ("Just close it.", "So, add ...")."""
 

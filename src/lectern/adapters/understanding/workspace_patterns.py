@@ -178,10 +178,12 @@ SAYS = re.compile(
 """Only a document says things: "what does the merger memo say about Zephyrine?"."""
 SEARCH = re.compile(
     r"^(?:search|find|look for|look up|where\s+(?:did|do|does|has|have)\s+(?:the\s+)?[\w.-]+\s+"
-    r"(?:talk(?:ed)?|discuss(?:ed)?|mention(?:ed)?|write|wr[io]te|note[d]?)|(?:(?:is|was)\s+there\s+)?"
+    r"(?:talk(?:ed)?|discuss(?:ed)?|mention(?:ed)?|write|wr[io]te|note[d]?)|(?:(?:is|was)\s+there\s+|"
+    # "do we have anything about X", "have we got any notes on X": whether it is written
+    r"(?:do|did)\s+(?:we|you|i)\s+have\s+|have\s+(?:we|you)\s+got\s+)?"
     r"any(?:thing|\s+notes?|\s+comments?|\s+mentions?)(?:\s+in\s+(?:our|the|my)\s+(?:workspace|"
     # "anything written anywhere about vpn logs?"
-    r"notes|projects?))?(?:\s+(?:anywhere|somewhere))?(?:\s+(?:written|noted|recorded)(?:\s+down)?)?"
+    r"notes|projects?))?(?:\s+(?:anywhere|somewhere))?(?:\s+(?:written|noted|recorded)(?:\s+(?:down|up))?)?"
     r"(?:\s+(?:anywhere|somewhere|at\s+all))?"
     r"(?=\s+(?:about|on|regarding)\b))(?:\s+for)?\s+(?:(?:the\s+)?(?P<p0>[^,]+?)\s+project\s+for\s+)?(?:anything\s+|everything\s+|tasks\s+|"
     r"comments\s+|documents\s+|notes\s+|(?:the\s+|my\s+|our\s+)?(?:tasks|comments|documents|"

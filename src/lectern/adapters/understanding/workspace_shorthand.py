@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from lectern.adapters.understanding.workspace_agile import AGILE_WORDS
+
 _SPELT_OUT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.I), words)
     for pattern, words in (
@@ -57,14 +59,27 @@ _SPELT_OUT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _QUOTED = re.compile(r"([\"“‘][^\"“”‘’]+[\"”’]|(?<!\w)'[^']+'(?!\w))")
 
 
-def spelt_out(text: str) -> str:
-    """The request with its shorthand spelt out, quoted words left as said."""
+def _outside_quotes(text: str, patterns: tuple[tuple[re.Pattern[str], str], ...]) -> str:
     pieces = _QUOTED.split(text)
     for index in range(0, len(pieces), 2):
         piece = pieces[index]
-        for pattern, words in _SPELT_OUT:
+        for pattern, words in patterns:
             if index and pattern.pattern.startswith("^"):
                 continue  # a lead is only the message's own
             piece = pattern.sub(words, piece)
         pieces[index] = piece
     return " ".join("".join(pieces).split()) if text.strip() else text
+
+
+def spelt_out(text: str) -> str:
+    """The request with its shorthand spelt out, quoted words left as said."""
+    return _outside_quotes(text, (*_SPELT_OUT, *AGILE_WORDS))
+
+
+def tracker_words_read(text: str) -> str:
+    """The request with a tracker's words (ticket, backlog, epic) as the workspace's.
+
+    Read before the intent is, so "pull up the phishing backlog" is read as the project's
+    tasks, not its details.
+    """
+    return _outside_quotes(text, AGILE_WORDS)

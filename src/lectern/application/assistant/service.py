@@ -191,7 +191,9 @@ class AssistantService:
         self._check_enabled()
         page = self._checked(user, page)
         conversation = conversation or self.new_id()
-        cleaned = " ".join(text.split())[:MAX_MESSAGE_CHARS]
+        # a pasted alert's or log's lines end where the request begins: the breaks are kept
+        lines = (" ".join(line.split()) for line in text.splitlines())
+        cleaned = "\n".join(line for line in lines if line)[:MAX_MESSAGE_CHARS]
         masked_kinds: tuple[str, ...] = ()
         if self.config.mask_pii and self.pii is not None:
             masked = mask(cleaned, self.pii.find(cleaned))
