@@ -92,12 +92,17 @@ from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.adapters.understanding.series_said import SeriesShelf, series_said
 from lectern.adapters.understanding.shown_places import with_places_named
+from lectern.adapters.understanding.slots import weekday_with_its_day
 from lectern.adapters.understanding.spoken import tidied
+from lectern.adapters.understanding.workspace_asked_within import asked_within
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
+from lectern.adapters.understanding.workspace_heading import without_heading
 from lectern.adapters.understanding.workspace_quoted import beside_the_quoted
+from lectern.adapters.understanding.workspace_search_pointed import search_pointed
 from lectern.adapters.understanding.workspace_shorthand import tracker_words_read
 from lectern.adapters.understanding.workspace_told_task import task_led, told_task_named
+from lectern.adapters.understanding.workspace_unfinished import unfinished_change
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
 from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
@@ -276,6 +281,11 @@ class RulePolicy(ByMeaning, CompoundReading):
         text = text if sees_projects else asked.without_asides(text, names.of("list"))
         text = tracker_words_read(text) if sees_projects else text  # "the phishing backlog"
         text = by_everyday_names(self.layer, text, names) if sees_projects else text
+        # "someone wrote something about a lab gateway? search for it": the subject is searched
+        # "end of day stuff: comment ..., move ...": the heading is none of the requests
+        text = asked_within(without_heading(text, names)) if sees_projects else text
+        text = weekday_with_its_day(text) if sees_projects else text
+        text = (search_pointed(text) or text) if sees_projects else text
         why = None if sees_projects or whole else asked.asked_alone(text, names, self.titles)
         if why is not None:  # "Since I keep forgetting ..., can you make a list called X?"
             return self._plan(why.request, history, system, available, why.said, whole=True)
@@ -311,6 +321,10 @@ class RulePolicy(ByMeaning, CompoundReading):
             # Workspace requests first: a task may well mention a password or a translation.
             # Only for a reader who has projects to speak of: "give Rebecca 4 stars and add it
             # to Winter" from a reader with none is no task handed to a person called Winter.
+            cut_off = unfinished_change(text, names.of("task"))
+            if cut_off is not None:  # "the hunt task can you make it uh": what to change?
+                plan.steps.append(lambda _: cut_off.response(MODEL_ID))
+                return plan
             several = self._workspace_parts(text, history, system, available) if not nested else []
             if several:
                 plan.steps.extend(self.steps.single_calls(several))

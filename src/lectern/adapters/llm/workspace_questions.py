@@ -35,6 +35,7 @@ from lectern.adapters.understanding.mentions import (
 )
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of, blocker_status_of
+from lectern.adapters.understanding.workspace_document_asked import document_asked
 from lectern.adapters.understanding.workspace_document_kinds import (
     called_a_document,
     only_a_source,
@@ -330,6 +331,8 @@ class WorkspaceQuestions:
         match = DOCUMENT_DETAILS.match(text)
         says = SAYS.match(text)
         named = None if match or says else document_named(text, refs.names)
+        # "what does the citrix netscaler record say, the CVE-2023-4966 one"
+        named = document_asked(text, refs.names) or named
         if named is not None:
             # "pull up exploit public facing application": a document by its title's words
             call = self._call("get_document_details", document_id=named)

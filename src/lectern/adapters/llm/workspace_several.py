@@ -68,6 +68,15 @@ _HIS = re.compile(
 _NEW_ONE = re.compile(r"\b(?:a\s+)?(?:new|another(?:\s+new)?|fresh)\s+one\b", re.I)
 """A later part's "a new one" after a part about a task: a new task."""
 
+_ADD_ONE = re.compile(
+    r"\b(?P<v>add|make|create|open|log|raise|file|put\s+in)\s+(?:one|another(?:\s+one)?|"
+    r"a\s+(?:new|fresh)\s+one)\b",
+    re.I,
+)
+"""A later part's "add one" after a list of blockers or tasks: a new one of that kind
+("which blockers are open, and then add one for the runbook: no template")."""
+_ADDED_KIND = {"get_blockers": "blocker", "get_tasks": "task"}
+
 _LISTED = {"get_documents": "document", "get_tasks": "task"}
 # "show me the Citrix write-up, and the Check Point one too": one of the kind just shown
 _LISTED |= {"get_document_details": "document", "get_task_details": "task"}
@@ -80,6 +89,9 @@ def _there(part: str, earlier: list[ToolCall]) -> str:
     is the T1133 document, and "his tasks" after bob's are bob's.
     """
     kind = next((_LISTED[c.name] for c in reversed(earlier) if c.name in _LISTED), None)
+    added = next((_ADDED_KIND[c.name] for c in earlier if c.name in _ADDED_KIND), None)
+    if added is not None:
+        part = _ADD_ONE.sub(rf"\g<v> a {added}", part, count=1)
     if kind is not None:
         part = _ONE.sub(rf"\g<the> \g<which> {kind}", part)
     person = next(

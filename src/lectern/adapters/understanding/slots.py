@@ -82,8 +82,10 @@ _WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*\.?"
 _DATE = re.compile(
     r"\b(?P<lead>by|before|due|on|until|to|for)\s+(?P<when>"
-    # "Friday the 20th": the day's number decides, the weekday only names it
-    rf"{_WEEKDAY},?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)(?:\s+(?:of\s+)?{_MONTH})?|"
+    # "Friday the 20th", "next friday, the 13th": the day's number decides, the weekday
+    # (and which week it falls in) only names it
+    rf"(?:(?:next|this|coming)\s+)?{_WEEKDAY},?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)"
+    rf"(?:\s+(?:of\s+)?{_MONTH})?|"
     r"(?:(?:next|this|coming)\s+)?"
     rf"(?:{_WEEKDAY}|week|month)|tomorrow|today|tonight|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+|"
     r"next\s+)?(?:week|month)|\d{4}-\d{2}-\d{2}|in\s+(?:\d+|a|one|two|three|four)\s+(?:days?|weeks?)|"
@@ -250,6 +252,20 @@ def count_of(text: str, default: int) -> int:
     return number(found.group("n"), default) if found else default
 
 
+_WEEKDAY_THEN_DAY = re.compile(
+    rf"\b(?P<weekday>{_WEEKDAY}),\s+(?P<day>(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b)", re.I
+)
+
+
+def weekday_with_its_day(text: str) -> str:
+    """`text` with a day's number said after its weekday joined to it, comma dropped.
+
+    "due next friday, the 13th" is one date, the number deciding which Friday; the comma had
+    ended the date at "next friday" and left ", the 13th" as a telling of its own.
+    """
+    return _WEEKDAY_THEN_DAY.sub(r"\g<weekday> \g<day>", text)
+
+
 def due_date_of(text: str, now: datetime, *, moved: bool = False) -> str | None:
     """A due date ("by Friday", "next week") as YYYY-MM-DD, relative to `now`.
 
@@ -301,7 +317,7 @@ def _day_of(when: str, today: date) -> date | None:
     here: "end of the month" (it returns None), "this friday" (the coming one, today
     included), "the 20th" (this month's, else next month's), "end of the week" (Friday).
     """
-    when = re.sub(rf"^{_WEEKDAY},?\s+(?:the\s+)?(?=\d)", "the ", when)
+    when = re.sub(rf"^(?:(?:next|this|coming)\s+)?{_WEEKDAY},?\s+(?:the\s+)?(?=\d)", "the ", when)
     when = re.sub(r"^the\s+(?=end\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z])", "", when)
     month_end = re.fullmatch(r"end of (?:the |this |next )?(week|month)", when)
     if month_end:

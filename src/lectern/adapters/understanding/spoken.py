@@ -29,6 +29,13 @@ _EMOJI = re.compile(
 _STARS = "★☆⭐"
 _CHAT = re.compile(r"\s*\b(?:rn|tbh|tbf|lol|lmao|imo|imho|fyi|atm|asap|omg|ngl)\b\.?", re.I)
 """Chat abbreviations that tell how the reader feels or when, never what to do."""
+_SPOKEN_FILLER = re.compile(
+    r"(?:(?<=\s)|^)(?:u+h+m*|erm+|e+r+(?=\s*,)|hmm+|u+m+(?!\s+\w*[A-ZÀ-Þ]))(?:\s*,)?(?=\s|$)"
+)
+"""A sound a speaker makes while thinking ("bump it to urgent and uh also assign it to me",
+"um so the hunt task"), in lower case: dictation keeps it, and it had split no request or
+had stood between "and" and the next verb. "um" before a capitalised word is Portuguese or
+German ("Relato de Um Náufrago" typed in lower case with its noun capitalised)."""
 _POINTERS_TYPED = re.compile(r"\b(?:(?P<this>dis)|(?P<that>dat))\b(?!['’])")
 """'this' and 'that' as typed in chat ("add dis to faves"): a pointer; in lower case only (a
 title's capital "Dis" is left alone)."""
@@ -68,6 +75,7 @@ def tidied(text: str) -> str:
     text = _ARROW.sub(" to " if _RENAME.match(text) else " -> ", text)
     text = _EMOJI.sub(lambda m: "" if not set(m.group(0)) & set(_STARS) else m.group(0), text)
     text = _CHAT.sub("", text)
+    text = _SPOKEN_FILLER.sub("", text)
     text = _POINTERS_TYPED.sub(lambda m: "this" if m["this"] else "that", text)
     text = _WRITER_IN_BRACKETS.sub("", text)
     text = _POLITE_FRAME.sub("", _GREETING_BEFORE_REQUEST.sub("", text.strip()))

@@ -47,9 +47,13 @@ ATTENTION = re.compile(
     r"^(?:which|what|any|are(?:\s+there)?\s+any)\s+tasks?\s+(?:are\s+|is\s+)?(?:currently\s+|"
     r"still\s+)?(?:stuck|blocked)\W*$|"
     # "what's waiting on me", "anything pending for me?": what the reader has to act on
-    r"^(?:what(?:['’]?s|\s+is|\s+are)?|anything|is\s+anything|is\s+there\s+anything)\s+"
+    # after an apology, with a time or a worry of the reader's told after it ("sorry, is there
+    # anything waiting on me? I don't want to miss something")
+    r"^(?:(?:sorry|excuse\s+me|quick\s+question|hey|hi)\W+)*"
+    r"(?:what(?:['’]?s|\s+is|\s+are)?|anything|is\s+anything|is\s+there\s+anything)\s+"
     r"(?:still\s+)?(?:waiting|pending|sitting)\s+(?:on|for)\s+(?:me|my\s+(?:input|action|"
-    r"sign-?off))\W*$|"
+    r"sign-?off))(?:\s+(?:right\s+)?now|\s+today|\s+at\s+the\s+moment)?\W*"
+    r"(?:[?.!]\s*(?:i|i['’]m|just|don['’]t)\b[^?]*)?$|"
     # "what is assigned to me across all projects", "my tasks in every project": the reader's
     # work everywhere, which the summary gathers
     r"\b(?:assigned\s+to\s+me|my\s+(?:tasks|work|tickets)|(?:on|for)\s+me)\s+(?:across|in|on|over)\s+"
@@ -345,7 +349,9 @@ CREATE_BLOCKER = re.compile(
     r"proceed|continue|move\s+(?:on|forward|ahead)|start|happen|progress)\s+(?:because(?:\s+of)?|"
     r"since|as|while|(?P<until>until|till))\s+(?P<d3>[^?]+?)(?:\s*[,;.]\s*(?:so\s+)?(?:please\s+)?"
     rf"(?:{BLOCKER_VERB}|mark)\s+(?:this|it|that)\s+(?:down\s+)?as\s+(?:a\s+)?blocker)?\W*$|"
-    r"^(?P<target2>.+?)(?:\s+is|\s+has\s+been|['’]s)\s+(?:blocked|stuck|held\s+up)\s*"
+    # "what's blocked on the vpn project" asks what is: a question word is no task
+    r"^(?!(?:what|which|who|how|why|anything|everything)\b)"
+    r"(?P<target2>.+?)(?:\s+is|\s+has\s+been|['’]s)\s+(?:blocked|stuck|held\s+up)\s*"
     r"(?:\s(?:by|on|because(?:\s+of)?|since|as)\s+|[:,;—–-]\s*)"
     # "the vpn thing is stuck, whats blocking it" asks; it records nothing
     r"(?!\s*(?:what|whats|what's|who|why|how|which|is|are|can|could)\b)(?P<d2>[^?]+?)\W*$",
