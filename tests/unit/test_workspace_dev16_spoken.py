@@ -87,6 +87,7 @@ def test_a_heading_that_names_nothing_is_no_part_of_the_requests() -> None:
         "new task, vpn project: 'Rotate keys'. bob. high.",
         "comment: close it later",
         "vpn stuff: close the hunt",
+        "checkpoint patching: start it, mark in progress",
     ):
         assert without_heading(kept, NAMES) == kept, kept
 
@@ -168,6 +169,9 @@ def test_a_change_cut_off_before_its_value_is_asked_about() -> None:
         "assign it to me",
         "make it so",
         "assign the incident runbook",
+        # a question strands its preposition
+        "who can I assign things to",
+        "which project should I move the drill to?",
     ):
         assert unfinished_change(whole, tasks) is None, whole
 

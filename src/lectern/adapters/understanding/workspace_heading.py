@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.mentions import Names, find_in
 from lectern.adapters.understanding.workspace_parts import CHANGE_VERB
 
 _HEADED = re.compile(
@@ -66,7 +66,11 @@ def _names_stored(heading: str, names: Names) -> bool:
         for word in _WORD.findall(name)
     }
     said = {w.casefold() for w in _WORD.findall(heading)} - _PLAIN
-    return bool(said & stored)
+    if said & stored:
+        return True
+    # "checkpoint patching": a name's words spelt loosely ("Check Point", "Patch")
+    things = [n for kind in ("task", "project", "document") for n in names.of(kind)]
+    return find_in(heading, things).name is not None
 
 
 def without_heading(text: str, names: Names) -> str:

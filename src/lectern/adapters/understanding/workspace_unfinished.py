@@ -26,12 +26,14 @@ _CUT_OFF = re.compile(
     r"(?:[\w'’-]+\s+){0,4}?(?:to|as|into|onto)[\s.…-]*$",
     re.I,
 )
+_WH_QUESTION = re.compile(r"^\W*(?:who|whom|what|which|where|how)\b", re.I)
+"""A question strands its preposition ("who can I assign things to"): nothing is cut off."""
 _OPEN_ENDED = ("status", "priority", "due date", "assignee")
 
 
 def unfinished_change(text: str, tasks: list[str]) -> Clarification | None:
     """A question about what to change when `text` stops before saying it, else None."""
-    if _CUT_OFF.search(text.strip()) is None:
+    if _WH_QUESTION.match(text) or _CUT_OFF.search(text.strip()) is None:
         return None
     task = find_in(text, tasks).name if tasks else None
     fields = ", ".join(_OPEN_ENDED[:-1]) + f" or {_OPEN_ENDED[-1]}"
