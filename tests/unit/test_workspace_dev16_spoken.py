@@ -172,6 +172,10 @@ def test_a_change_cut_off_before_its_value_is_asked_about() -> None:
         # a question strands its preposition
         "who can I assign things to",
         "which project should I move the drill to?",
+        # the value was told before the request
+        "he says it's done, mark it",
+        "phishing drill is in progress now, please update it",
+        "Vera is taking over the phishing drill from Bob, please reassign it.",
     ):
         assert unfinished_change(whole, tasks) is None, whole
 

@@ -28,12 +28,19 @@ _CUT_OFF = re.compile(
 )
 _WH_QUESTION = re.compile(r"^\W*(?:who|whom|what|which|where|how)\b", re.I)
 """A question strands its preposition ("who can I assign things to"): nothing is cut off."""
+_TOLD_BEFORE = re.compile(
+    r"\b(?:is|are|was|were|says|said|has|have|had|taking|took|done|finished|over)\b|['’]s\b",
+    re.I,
+)
+"""A telling before the request says its value ("he says it's done, mark it", "Vera is taking
+over the drill, please reassign it"): nothing is cut off."""
 _OPEN_ENDED = ("status", "priority", "due date", "assignee")
 
 
 def unfinished_change(text: str, tasks: list[str]) -> Clarification | None:
     """A question about what to change when `text` stops before saying it, else None."""
-    if _WH_QUESTION.match(text) or _CUT_OFF.search(text.strip()) is None:
+    cut = _CUT_OFF.search(text.strip())
+    if _WH_QUESTION.match(text) or cut is None or _TOLD_BEFORE.search(text.strip()[: cut.start()]):
         return None
     task = find_in(text, tasks).name if tasks else None
     fields = ", ".join(_OPEN_ENDED[:-1]) + f" or {_OPEN_ENDED[-1]}"
