@@ -140,6 +140,16 @@ def test_record_that_an_exception_is_remediated_resolves_the_blocker(worlds: Any
             "granted for 14 Nov",
             "14 Nov",
         ),
+        (
+            "For audit purposes, please record that the exception on the Check Point patch is "
+            "closed: CAB approval CHG-1182.",
+            "CHG-1182",
+        ),
+        (
+            "Please mark the exeption 'Waiting for the vendor maintenance window' as "
+            "remediated: CAB approved.",
+            "CAB approved",
+        ),
     ):
         calls = _one(worlds(), text)
         assert [(n, a["blocker_id"]) for n, a in calls] == [("resolve_blocker", VENDOR)], text
@@ -232,6 +242,14 @@ def test_the_following_and_a_control_owner_are_the_requests_they_frame(worlds: A
             "Record the following: set the priority of 'Patch the Check Point gateways' to low",
             [("update_task", {"task_id": PATCH, "priority": "low"})],
         ),
+        (
+            "Please record that the control owner for 'Schedule the phishing drill' is now Bob.",
+            [("assign_task", {"task_id": DRILL, "assignee_id": "bob"})],
+        ),
+        (
+            "Please record the due date of 'Hunt for unusual VPN logins' as 30 November.",
+            [("update_task", {"task_id": HUNT, "due_date": "2026-11-30"})],
+        ),
     ):
         assert _one(worlds(), text) == expected, text
 
@@ -251,12 +269,23 @@ def test_which_actions_the_assistant_may_perform_is_what_it_can_do(worlds: Any) 
         assert "I can" in reply.text, (text, reply.text)
 
 
-def test_a_register_that_asks_no_change_makes_none(worlds: Any) -> None:
-    # an exception raised is no exception remediated; words after "that" stay words
+def test_a_stored_blocker_spoken_of_is_never_a_new_one(worlds: Any) -> None:
+    # dev16's shape: the quoted blocker's "Waiting for" had become a new blocker's words
     for text in (
         "Please record that the exception 'Waiting for the vendor maintenance window' was "
         "raised by the change board.",
+        "note that the impediment 'Waiting for the vendor maintenance window' still stands",
+    ):
+        reply = worlds().assistant.chat("alice", text)
+        assert reply.tool_calls == () and reply.actions == (), (text, reply.tool_calls)
+
+
+def test_a_register_that_asks_no_change_makes_none(worlds: Any) -> None:
+    # an exception raised is no exception remediated; words after "that" stay words
+    for text in (
         "please record that the control test passed",
+        "Please record that the remediation item 'Patch the Check Point gateways' was raised "
+        "by internal audit.",
     ):
         calls = _one(worlds(), text)
         assert "resolve_blocker" not in [n for n, _ in calls], (text, calls)

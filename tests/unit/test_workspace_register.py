@@ -166,3 +166,45 @@ def test_a_stored_blocker_quoted_is_found_by_its_name() -> None:
     assert stored_blocker_quoted(f"the exception '{VENDOR}' was raised", NAMES) == VENDOR
     assert stored_blocker_quoted("the exception 'Patch the Check Point gateways'", NAMES) is None
     assert stored_blocker_quoted("no quotes here", NAMES) is None
+
+
+def test_an_owner_or_a_field_recorded_as_a_value_is_that_change() -> None:
+    for text, expected in (
+        ("Please record that the control owner for 'D' is now Bob.", "assign 'D' to Bob"),
+        ("record the process owner of the hunt is alice", "assign the hunt to alice"),
+        ("note that the owner of this control will be bob", "assign this task to bob"),
+        (
+            "Please record the due date of 'H' as 30 November.",
+            "set the due date of 'H' to 30 November",
+        ),
+        ("log the deadline for the runbook as friday", "set the due date of the runbook to friday"),
+        (
+            "record the priority of the remediation item 'P' as high",
+            "set the priority of 'P' to high",
+        ),
+    ):
+        assert _read(text) == expected, text
+
+
+def test_what_the_entry_is_for_and_its_evidence_are_no_part_of_the_change() -> None:
+    for text, expected in (
+        (
+            "For audit purposes, please record that the exception on the patch is closed: CAB "
+            "approval CHG-1182.",
+            "resolve the blocker on the patch: CAB approval CHG-1182",
+        ),
+        (
+            "Please record that the remediation item 'P' is complete, with evidence in CHG-2201.",
+            "complete 'P'",
+        ),
+        (
+            "for the audit file, record on 'W' that legal reviewed it",
+            "add a comment on 'W': legal reviewed it",
+        ),
+        (
+            "Please record the following impediment on 'H': the export is not approved.",
+            "add a blocker on 'H': the export is not approved.",
+        ),
+        ("record that the finding 'F' has been remediated - see SEC-12", "complete 'F'"),
+    ):
+        assert _read(text) == expected, text

@@ -24,7 +24,11 @@ import re
 
 from lectern.adapters.understanding.mentions import Names
 
-_LEAD = r"^(?:(?:please|kindly|could\s+you|can\s+you|would\s+you|will\s+you)\s+)*"
+_LEAD = (
+    # "for audit purposes, please record ...": what the entry is for comes first
+    r"^(?:for\s+(?:the\s+)?(?:audit|compliance|record|evidence)(?:\s+(?:purposes|file|trail|"
+    r"record))?\s*,?\s*)?(?:(?:please|kindly|could\s+you|can\s+you|would\s+you|will\s+you)\s+)*"
+)
 # "reccord", "recrod": the register's verb as typed in a hurry
 _VERB = r"(?:rec+o?r+d|recrod|note|log|register|document|minute|enter)"
 _RECORD = rf"{_LEAD}{_VERB}\s+(?:down\s+)?"
@@ -45,7 +49,9 @@ _RESOLVED = (
 _DONE = r"(?:completed|complete|done|finished|closed(?:\s+out)?|rem[ei]diated|implemented)"
 
 _FOLLOWING = re.compile(
-    rf"{_RECORD}(?:the\s+following|as\s+follows)\s*(?:[:;,–—-]+\s*|\s+)(?P<rest>\S.*)$",
+    rf"{_RECORD}(?:the\s+following|as\s+follows)\s*(?:[:;,–—-]+\s*|"
+    # "record the following impediment on X: ..." is an impediment, read below
+    rf"\s+(?!(?:new\s+)?{_BLOCKER_NOUN}\b))(?P<rest>\S.*)$",
     re.I | re.S,
 )
 _ITEM = rf"(?:{_QUOTED}|(?:this|that|the)\s+(?:{_TASK_NOUN})(?:\s+{_QUOTED})?)"
@@ -75,7 +81,8 @@ _RESOLVED_SAID = re.compile(
 )
 _CLOSE_NOUN = re.compile(
     rf"{_LEAD}(?P<v>close(?:\s+out)?|clear|lift|resolve|remove|withdraw|rem[ei]diate)\s+"
-    rf"(?P<d>the|this|that)\s+(?:open\s+)?{_BLOCKER_NOUN}\b",
+    # the rules' own "blocker" stays theirs
+    rf"(?P<d>the|this|that)\s+(?:open\s+)?(?!blocker\b){_BLOCKER_NOUN}\b",
     re.I,
 )
 """'close the exception 'X', ...': the blocker closed, said by an audit's noun."""
@@ -83,7 +90,9 @@ _DONE_SAID = re.compile(
     rf"{_RECORD}that\s+(?P<t>.+?)\s+(?:has\s+(?:now\s+)?been|is(?:\s+now)?|was)\s+"
     rf"(?:fully\s+|successfully\s+)?{_DONE}"
     r"(?:\s*(?:,|and|,\s*and)\s*(?:please\s+)?(?:mark|set|close|flag|move)\s+(?:it|this|that)"
-    r"(?:\s+(?:as\s+|to\s+)?(?:closed|done|complete|completed|resolved))?)?\W*$",
+    r"(?:\s+(?:as\s+|to\s+)?(?:closed|done|complete|completed|resolved))?)?"
+    # ", with evidence in CHG-2201": what shows it, no part of the change
+    r"(?:\s*[,;–—-]\s*(?:with|see|per|as\s+per|evidence|ref(?:erence)?)\b[^?]*)?\W*$",
     re.I | re.S,
 )
 _IMPEDIMENT = re.compile(
@@ -108,6 +117,18 @@ _ACTIONS_ASKED = re.compile(
     re.I | re.S,
 )
 """'which actions are you able to perform on the workspace on my behalf[, for the audit]?'"""
+_OWNER_IS = re.compile(
+    rf"{_RECORD}(?:that\s+)?the\s+(?:control\s+|process\s+|risk\s+)?owner\s+(?:of|for)\s+"
+    r"(?P<t>.+?)\s+(?:is|will\s+be|has\s+become)\s+(?:now\s+)?(?P<p>\w[\w.-]*?)\W*$",
+    re.I | re.S,
+)
+"""'record that the control owner for X is now Bob': an assignment."""
+_FIELD_AS = re.compile(
+    rf"{_RECORD}the\s+(?P<f>due\s+date|deadline|target\s+date|priority)\s+(?:of|for|on)\s+"
+    r"(?P<t>.+?)\s+as\s+(?P<v>[^?]+?)\W*$",
+    re.I | re.S,
+)
+"""'record the due date of X as 30 November': the field set to the value."""
 _IN_VIEW = re.compile(rf"^(?:this|that)\s+(?:{_TASK_NOUN})$|^it$", re.I)
 _NOUN_BEFORE_QUOTE = re.compile(
     rf"^(?:the\s+)?(?:{_TASK_NOUN}|{_BLOCKER_NOUN})\s+(?P<q>{_QUOTED})$", re.I
@@ -175,6 +196,13 @@ def registered(text: str, names: Names) -> str:
         return f"resolve {_blocker(done.group('t'))}"  # a blocker "completed" is lifted
     if done is not None:
         return f"complete {_task(done.group('t'))}"
+    owner = _OWNER_IS.match(said)
+    if owner is not None:
+        return f"assign {_task(owner['t'])} to {owner['p']}"
+    field = _FIELD_AS.match(said)
+    if field is not None:
+        name = "due date" if field["f"].casefold() != "priority" else "priority"
+        return f"set the {name} of {_task(field['t'])} to {field['v']}"
     impediment = _IMPEDIMENT.match(said)
     if impediment is not None:
         where = f"{impediment.group('p')} {_task(impediment.group('t'))}"
