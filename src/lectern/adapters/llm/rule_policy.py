@@ -99,6 +99,7 @@ from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
 from lectern.adapters.understanding.workspace_heading import without_heading
 from lectern.adapters.understanding.workspace_quoted import beside_the_quoted
+from lectern.adapters.understanding.workspace_register import registered
 from lectern.adapters.understanding.workspace_search_pointed import search_pointed
 from lectern.adapters.understanding.workspace_shorthand import tracker_words_read
 from lectern.adapters.understanding.workspace_told_task import task_led, told_task_named
@@ -318,6 +319,8 @@ class RulePolicy(ByMeaning, CompoundReading):
         if "get_projects" in available and sees_projects:
             # "give it to bob, actually no, set it to high": only the change settled on
             text = changed_mind(task_led(text, names.of("task")), names.of("task"))
+            # "please record that the exception 'X' is remediated: ...": an audit's register
+            text = registered(text, names)
             # Workspace requests first: a task may well mention a password or a translation.
             # Only for a reader who has projects to speak of: "give Rebecca 4 stars and add it
             # to Winter" from a reader with none is no task handed to a person called Winter.

@@ -35,6 +35,7 @@ from lectern.adapters.understanding.slots import (
 )
 from lectern.adapters.understanding.workspace_documents import said_document
 from lectern.adapters.understanding.workspace_people import person_in
+from lectern.adapters.understanding.workspace_register import stored_blocker_quoted
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import ToolCall
 
@@ -542,6 +543,13 @@ def plan_workspace(
         description = clean(found.group("d")) if found else ""
         if not description:
             return Clarification("What is it blocked by?", ())
+        quoted = stored_blocker_quoted(text, names)  # "the exception 'X' was raised by ..."
+        if quoted is not None:
+            return Clarification(
+                f"'{quoted}' is already recorded as a blocker. Should I resolve it (and with "
+                "what resolution), or record a new one?",
+                (),
+            )
         # "hold up the drill task - the venue fell through": the task named before the reason
         # (not a project named there, nor a task "it" means that the message has just made)
         head = text[: found.start()] if found else text
