@@ -92,16 +92,11 @@ from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.adapters.understanding.series_said import SeriesShelf, series_said
 from lectern.adapters.understanding.shown_places import with_places_named
-from lectern.adapters.understanding.slots import weekday_with_its_day
 from lectern.adapters.understanding.spoken import tidied
-from lectern.adapters.understanding.workspace_asked_within import asked_within
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
-from lectern.adapters.understanding.workspace_everyday import by_everyday_names
-from lectern.adapters.understanding.workspace_heading import without_heading
 from lectern.adapters.understanding.workspace_quoted import beside_the_quoted
 from lectern.adapters.understanding.workspace_register import registered
-from lectern.adapters.understanding.workspace_search_pointed import search_pointed
-from lectern.adapters.understanding.workspace_shorthand import tracker_words_read
+from lectern.adapters.understanding.workspace_said import workspace_said
 from lectern.adapters.understanding.workspace_told_task import task_led, told_task_named
 from lectern.adapters.understanding.workspace_unfinished import unfinished_change
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
@@ -278,15 +273,12 @@ class RulePolicy(ByMeaning, CompoundReading):
             return quoted_first(
                 quoted, functools.partial(reread, available=available), names, request
             )
-        # "Thank you. Please add this book to ...", "is X good? whatever, ...": not the request
-        text = text if sees_projects else asked.without_asides(text, names.of("list"))
-        text = tracker_words_read(text) if sees_projects else text  # "the phishing backlog"
-        text = by_everyday_names(self.layer, text, names) if sees_projects else text
-        # "someone wrote something about a lab gateway? search for it": the subject is searched
-        # "end of day stuff: comment ..., move ...": the heading is none of the requests
-        text = asked_within(without_heading(text, names)) if sees_projects else text
-        text = weekday_with_its_day(text) if sees_projects else text
-        text = (search_pointed(text) or text) if sees_projects else text
+        if sees_projects:
+            # "the phishing backlog", "end of day stuff: ...", "next friday, the 13th", ...
+            text = workspace_said(text, names, self.layer)
+        else:
+            # "Thank you. Please add this book to ...", "is X good? whatever, ...": asides
+            text = asked.without_asides(text, names.of("list"))
         why = None if sees_projects or whole else asked.asked_alone(text, names, self.titles)
         if why is not None:  # "Since I keep forgetting ..., can you make a list called X?"
             return self._plan(why.request, history, system, available, why.said, whole=True)

@@ -1,0 +1,37 @@
+"""A workspace message in the words the workspace rules read, before any of them runs.
+
+People write to a project's assistant in their own words; each step here turns one such
+construct into the words the rules already read, and leaves everything else as it was.
+They run in this order, for a reader who has projects to speak of:
+
+1. tracker words (`workspace_shorthand.tracker_words_read`): "the phishing backlog", "a
+   story", "the done column";
+2. everyday names for stored things compared by meaning (`workspace_everyday`): "the
+   fake-email test" is the phishing drill;
+3. a heading that names nothing stored (`workspace_heading`): "end of day stuff: comment
+   ..., move ..." is its requests;
+4. a question framed as a wish to know (`workspace_asked_within`): "can you tell me which
+   blockers are open" asks which blockers are open;
+5. a weekday with its day of the month (`slots.weekday_with_its_day`): "next friday, the
+   13th" is the 13th;
+6. a subject pointed at for a search (`workspace_search_pointed`): "someone wrote something
+   about a lab gateway? search for it" searches "lab gateway".
+"""
+
+from __future__ import annotations
+
+from lectern.adapters.understanding.layer import Understanding
+from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.slots import weekday_with_its_day
+from lectern.adapters.understanding.workspace_asked_within import asked_within
+from lectern.adapters.understanding.workspace_everyday import by_everyday_names
+from lectern.adapters.understanding.workspace_heading import without_heading
+from lectern.adapters.understanding.workspace_search_pointed import search_pointed
+from lectern.adapters.understanding.workspace_shorthand import tracker_words_read
+
+
+def workspace_said(text: str, names: Names, layer: Understanding | None) -> str:
+    """`text` with each construct above read as the rules read it."""
+    text = by_everyday_names(layer, tracker_words_read(text), names)
+    text = weekday_with_its_day(asked_within(without_heading(text, names)))
+    return search_pointed(text) or text
