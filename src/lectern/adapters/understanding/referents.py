@@ -61,7 +61,7 @@ _ORDINAL = re.compile(
     re.I,
 )
 """A book pointed at by its place in what was just shown ("the second one", "number 3")."""
-_PLACES = {
+PLACES = {
     "first": 1,
     "1st": 1,
     "second": 2,
@@ -242,7 +242,7 @@ def book_resolver(
             # "remove the second one": the book at that place in what the last reply showed.
             rows = shown[1] if shown else list(dict.fromkeys(cited))
             nth = place.group("nth")
-            at = int(place.group("n") or 0) or _PLACES.get((nth or "").casefold(), len(rows))
+            at = int(place.group("n") or 0) or PLACES.get((nth or "").casefold(), len(rows))
             if not rows or at > len(rows):
                 raise _NoReferent("it")
             return rows[at - 1]

@@ -17,24 +17,12 @@ import re
 from collections.abc import Sequence
 
 from lectern.adapters.understanding.layer import Clarification, which_of
-from lectern.adapters.understanding.referents import shown_list
+from lectern.adapters.understanding.referents import PLACES, shown_list
 from lectern.domain.assistant import Message
 
 _LISTS_SHOWN = re.compile(r"^You have \d+ reading lists?:\s*(?P<names>.+?)\s*$", re.M)
 _LIST_ENTRY = re.compile(r"\s*(?P<name>.+?)\s+\(\d+\s+books?\)\s*(?:,|$)")
-_PLACES = {
-    "first": 1,
-    "1st": 1,
-    "second": 2,
-    "2nd": 2,
-    "third": 3,
-    "3rd": 3,
-    "fourth": 4,
-    "4th": 4,
-    "fifth": 5,
-    "5th": 5,
-}
-_PLACE = "|".join([*_PLACES, "last"])
+_PLACE = "|".join([*PLACES, "last"])
 _LIST_AT = re.compile(rf"\b(?:the|that)\s+(?P<nth>{_PLACE})\s+(?:one|list)\b", re.I)
 """A list said by its place among those shown ("the second one", "the last list")."""
 _OTHER_ONLY = re.compile(
@@ -65,7 +53,7 @@ def lists_shown(history: Sequence[Message]) -> list[str]:
 
 
 def _at(rows: Sequence[str], nth: str) -> str | None:
-    place = len(rows) if nth.casefold() == "last" else _PLACES[nth.casefold()]
+    place = len(rows) if nth.casefold() == "last" else PLACES[nth.casefold()]
     return rows[place - 1] if 0 < place <= len(rows) else None
 
 
