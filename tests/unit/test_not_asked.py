@@ -227,3 +227,25 @@ def test_a_change_whose_book_is_no_catalog_title_is_not_named_back() -> None:
 )
 def test_an_everyday_verb_asks_beside_a_reported_clause(said: str) -> None:
     assert not not_asked(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "um so like remove the hobbit from summer i already read it",
+        "uh take dune off tbr, finished it last week",
+        "well, add emma to summer, my sister loved it",
+        "like put dracula on tbr my friend says it's great",
+        "erm delete the list Old, I never use it",
+        "yeah rate it 4, I enjoyed it",
+    ],
+)
+def test_a_spoken_filler_before_the_change_does_not_make_it_a_report(said: str) -> None:
+    assert not not_asked(said)
+
+
+@pytest.mark.parametrize(
+    "said", ["um I took dune off tbr yesterday", "so like, I already removed the hobbit"]
+)
+def test_a_report_after_a_filler_is_still_a_report(said: str) -> None:
+    assert not_asked(said)

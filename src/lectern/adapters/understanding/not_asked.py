@@ -111,6 +111,8 @@ _UNASKED = [
 
 _ASKED = re.compile(
     rf"^(?:(?:ok|okay|so|and|then|but|now|just|also|instead|pls|please|kindly|"
+    # "um so like remove ...": spoken fillers lead the change without being a report
+    rf"um+|uh+|erm+|hmm+|like|well|right|oh|yeah|yep|"
     # "could u take ...": the polite lead as typed in a hurry
     rf"(?:can|could|would|will)\s+(?:you|u|ya)|plz|"
     rf"(?:is|would)\s+it\s+be\s+(?:possible|ok|okay|alright|fine)\s+to|is\s+it\s+possible\s+to|"
