@@ -166,5 +166,9 @@ class WorkspaceBlockers:
         reasons = ("r", "r2", "r3", "r4", "r5", "r6", "r7")
         resolution = _clean(next((match.group(g) for g in reasons if match.group(g)), ""))
         resolution = resolution[0].upper() + resolution[1:] if resolution else resolution
-        blocker = refs.blocker(blocker, by_task=said is None)
+        if re.sub(r"\b(?:the|that|this|it|one)\b", "", blocker, flags=re.I).strip():
+            blocker = refs.blocker(blocker, by_task=said is None)
+        else:
+            # "legal signed off on the runbook, so that blocker can go": the runbook's blocker
+            blocker = refs.blocker_for(blocker, resolution)
         return [self._call("resolve_blocker", blocker_id=blocker, resolution=resolution)]

@@ -9,11 +9,12 @@ holds. A reference left open raises `_Unclear`, carrying the question to ask.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from lectern.adapters.understanding.layer import Clarification, name_it, which_of
+from lectern.adapters.understanding.layer import Clarification, name_it, no_blocker_on, which_of
 from lectern.adapters.understanding.mentions import (
     Names,
+    Resolution,
     covered,
     find_in,
     resolve,
@@ -233,6 +234,32 @@ class Refs:
             return held[0]
         if len(held) > 1:
             raise _Unclear(which_of("blocker", tuple(held), "Resolve"))
+        if task is not None and by_task and found.name is None:
+            # "resolve the blocker on the runbook" when nothing holds the runbook up: said,
+            # never another task's blocker (the one there is had been taken)
+            raise _Unclear(no_blocker_on(task, blockers))
+        return self._blocker_named(mention, found, blockers)
+
+    def blocker_for(self, mention: str, told: str) -> str:
+        """The blocker a pointer means ("so that blocker can go"), read with what was told.
+
+        The one on the task the telling names ("legal signed off on the runbook"); a task
+        told of that holds none is said, not swapped for the blocker there is.
+        """
+        blockers = self.names.of("blocker")
+        task = find_in(told, self.names.of("task")).name if blockers else None
+        if task is None or re.sub(r"\b(?:the|that|this|it|one)\b", "", mention, flags=re.I).strip():
+            return self.blocker(mention, by_task=not mention.strip())
+        held = [b for b in blockers if self.names.display.get(b) == f"on {task}"]
+        if len(held) == 1:
+            return held[0]
+        if len(held) > 1:
+            raise _Unclear(which_of("blocker", tuple(held), "Resolve"))
+        raise _Unclear(no_blocker_on(task, blockers))
+
+    @staticmethod
+    def _blocker_named(mention: str, found: Resolution, blockers: Sequence[str]) -> str:
+        """The blocker a mention names by its own words, a question, or the words as said."""
         if found.name is not None:
             return found.name
         if found.ambiguous:

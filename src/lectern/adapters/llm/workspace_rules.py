@@ -147,7 +147,9 @@ class WorkspaceRules(
 
         `it`: the task "it" means when an earlier part of the same message named one.
         """
-        text = apostrophes_restored(spelt_out(verb_respelt(record_that(unframed_change(text)))))
+        tasks = names_from_prompt(system).of("task")
+        text = record_that(unframed_change(text), tasks)
+        text = apostrophes_restored(spelt_out(verb_respelt(text)))
         if CAPABILITIES.match(text):
             told = REPLIES["capabilities"]
             return [lambda _: AIResponse(told, model=MODEL_ID)]

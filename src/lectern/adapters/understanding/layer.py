@@ -298,6 +298,14 @@ def which_of(what: str, candidates: Iterable[str], action: str = "") -> Clarific
     return Clarification(f"Which {what} do you mean: {listed}?", suggestions)
 
 
+def no_blocker_on(task: str, blockers: Iterable[str]) -> Clarification:
+    """Say that a task holds no open blocker, and offer the ones there are."""
+    return Clarification(
+        f"'{task}' has no open blocker. Which blocker do you mean?",
+        tuple(f"Resolve {b}" for b in list(blockers)[:3]),
+    )
+
+
 def name_it(what: str, action: str, options: Iterable[str] = ()) -> Clarification:
     """Ask for the one thing a request leaves out ("mark it done" with no task in view)."""
     return Clarification(

@@ -134,6 +134,9 @@ _ASKED_ANYWHERE = re.compile(
     r"\bshould\s+(?:be|say|read)\b|"
     r"\b(?:could|can|may)\s+(?:it|this|that|they)\s+(?:go|come\s+(?:off|out)|be\s+\w+ed)\b|"
     r"\b(?:it|this|that|they)\s+(?:could|can|may)\s+(?:go|come\s+(?:off|out))\b|"
+    # "..., which means that one can be completed": the task the report names, to close
+    r"\b(?:this|that)\s+one\s+(?:can|could|may)\s+(?:now\s+)?be\s+(?:closed|completed|resolved|"
+    r"marked|ticked|finished|wrapped)\b|"
     r"\b(?:shouldn'?t|should\s+not)\s+be\s+(?:on|in)\b|\bdoesn'?t\s+belong\b",
     re.I,
 )

@@ -16,7 +16,12 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from lectern.adapters.understanding.layer import Clarification, name_it, which_of
+from lectern.adapters.understanding.layer import (
+    Clarification,
+    name_it,
+    no_blocker_on,
+    which_of,
+)
 from lectern.adapters.understanding.mentions import (
     Names,
     covered,
@@ -569,7 +574,14 @@ def plan_workspace(
         blockers = names.of("blocker")
         found_blocker = find_in(text.split(":")[0], blockers)
         if found_blocker.name is None:
-            if len(blockers) == 1 and re.search(r"\bblocker\b", text, re.I):
+            told = find_in(text, names.of("task")).name
+            holding = [b for b in blockers if told and names.display.get(b) == f"on {told}"]
+            if told is not None and len(holding) != 1:
+                # "resolve the blocker on the runbook", the one blocker being another task's
+                return which_of("blocker", holding) if holding else no_blocker_on(told, blockers)
+            if holding:
+                found_blocker = type(found_blocker)(holding[0])
+            elif len(blockers) == 1 and re.search(r"\bblocker\b", text, re.I):
                 found_blocker = type(found_blocker)(blockers[0])
             else:
                 return name_it("blocker", "resolve", [f"Resolve {b}" for b in blockers])

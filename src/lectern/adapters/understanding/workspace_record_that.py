@@ -11,6 +11,7 @@ other rules.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from lectern.adapters.understanding.workspace_told_request import told_request
 
@@ -31,7 +32,7 @@ _BLOCKED_SAID = re.compile(
 )
 
 
-def record_that(text: str) -> str:
+def record_that(text: str, tasks: Sequence[str] = ()) -> str:
     """The change a "record that <statement>" asks for, as an imperative; others as typed.
 
     A change told as a consequence or a requirement is read too (`workspace_told_request`).
@@ -43,4 +44,4 @@ def record_that(text: str) -> str:
     if blocked is not None:
         why = re.sub(r"^by\s+", "", blocked.group("why") or blocked.group("waits"), flags=re.I)
         return f"add a blocker on {blocked.group('t')}: {why[:1].upper()}{why[1:]}"
-    return told_request(text)
+    return told_request(text, tasks)

@@ -24,7 +24,9 @@ Two ways people ask for a change without its verb:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from lectern.adapters.understanding.mentions import find_in
 from lectern.adapters.understanding.workspace_clipped import unclipped
 
 _ASKS = re.compile(
@@ -111,8 +113,11 @@ _PEOPLE = re.compile(
 which task; it had become a blocker on a task called "we're")."""
 
 
-def told_request(text: str) -> str:
-    """The change a consequence or a requirement asks for, as an imperative; else as said."""
+def told_request(text: str, tasks: Sequence[str] = ()) -> str:
+    """The change a consequence or a requirement asks for, as an imperative; else as said.
+
+    `tasks`: the stored tasks, for the one a report names when the change points at it.
+    """
     said = text.strip()
     blocked = _BLOCKED_THEN_LOG.match(said)
     if (
@@ -137,6 +142,9 @@ def told_request(text: str) -> str:
     target = re.sub(r"^(?:the|that|this)\s+", "", found.group("x").strip(), flags=re.I)
     if re.search(r"\bblockers?\b", target, re.I):
         return f"resolve the {target}: {report}"
-    if re.fullmatch(r"it|this(?:\s+one)?|that(?:\s+one)?", target, re.I):
-        return "close it"
+    if re.fullmatch(r"it|one|(?:this|that)(?:\s+one)?", target, re.I):
+        # "bob finished the token review, so that one can be ticked off": the one task the
+        # report names ("that" was read off above); else "it", the task in view
+        named = find_in(report, tasks).name if tasks else None
+        return f"close {named}" if named is not None else "close it"
     return f"close the {target}"
