@@ -216,3 +216,28 @@ def test_a_trackers_words_are_the_workspaces(workspace: WorkspaceWorld) -> None:
         if name == "create_task":
             wanted = PHISHING if "phishing" in said else VPN
             assert arguments["project_id"] == wanted, said
+
+
+def test_a_short_subject_line_is_what_it_means(workspace: WorkspaceWorld) -> None:
+    # Found by the lead (session 21): "re: runbook --" had become a quote the request could
+    # not use, and "assign it to bob" asked which task (it had been made before the pass).
+    runbook, hunt = "Write the incident runbook", "Hunt for unusual VPN logins"
+    assert _calls(workspace, "re: runbook -- can you assign it to bob") == [
+        ("assign_task", {"task_id": runbook, "assignee_id": "bob"})
+    ]
+    assert _calls(workspace, "re: the hunt -- pls close it") == [
+        ("complete_task", {"task_id": hunt})
+    ]
+    assert _calls(workspace, "re: vpn logins hunt -- set it to urgent") == [
+        ("update_task", {"task_id": hunt, "priority": "urgent"})
+    ]
+    # Two "it"s, or a subject that is a sentence: not read as the subject; asked instead.
+    assert _calls(workspace, "re: drill -- bob says he has it, can you mark it in progress") == []
+
+
+def test_a_pasted_line_before_for_that_is_a_blockers_words(workspace: WorkspaceWorld) -> None:
+    calls = _calls(
+        workspace, "ERROR: could not export logs\ncan you add a blocker on the hunt for that"
+    )
+    assert [name for name, _ in calls] == ["create_blocker"]
+    assert calls[0][1]["description"] == "ERROR: could not export logs"

@@ -78,7 +78,7 @@ def quoted_first(told: Request, plan: Callable[[str], _P], names: Names, said: s
         return alone
     which = _ASKED_WHICH.match(asked.text)
     if which is None:
-        return alone
+        return _about_the_subject(told, plan, names) or alone
     kind, action = which["kind"], which["action"]
     named = find_in(told.circumstances, names.of(kind)).name
     if named is None or find_in(told.request, names.of(kind)).name is not None:
@@ -92,3 +92,27 @@ def quoted_first(told: Request, plan: Callable[[str], _P], names: Names, said: s
             return alone
     # the quote's writer and the people it names are not who the reader gave a task to
     return with_quote if _named_by_reader(calls, told.request) else alone
+
+
+_IT = re.compile(r"\bit\b", re.I)
+
+
+def _about_the_subject(told: Request, plan: Callable[[str], _P], names: Names) -> _P | None:
+    """The request about the task a short subject line names, or None.
+
+    "re: runbook -- can you assign it to bob": its "it" is the runbook. Only a subject of a
+    few words naming one stored task, only a request that says "it", and only calls on that
+    task, given to people the reader named.
+    """
+    if len(told.circumstances.split()) > 5 or len(_IT.findall(told.request)) != 1:
+        return None
+    task = find_in(told.circumstances, names.of("task")).name
+    if task is None or find_in(told.request, names.of("task")).name is not None:
+        return None
+    about = plan(_IT.sub(task, told.request, count=1))
+    calls = _first(about)
+    if not isinstance(calls, list) or not calls:
+        return None
+    if any(call.arguments.get("task_id") != task for call in calls):
+        return None
+    return about if _named_by_reader(calls, told.request) else None

@@ -125,6 +125,8 @@ class WorkspaceBlockers:
             return []  # "I can't go on because I'm tired": only a task is held up
         target = _clean(match.group("target") or match.group("target2") or said)
         description = _clean(match.group("d") or match.group("d2") or match.group("d3"))
+        # "add a blocker on the hunt for that: ERROR ...": the colon leads the words, is none
+        description = description.lstrip(" :;,–—-")
         if match.group("until"):
             description = f"waiting until {description}"  # "can't start until we get access"
         if description.endswith(")") and "(" not in description:
