@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from lectern.adapters.understanding.mentions import Names
-from lectern.adapters.understanding.scaffold import quotes_hidden
+from lectern.adapters.understanding.scaffold import Request, quotes_hidden
 
 _LEAD = (
     r"(?:(?:please|pls|kindly|so|ok(?:ay)?|now|anyway|then|but|and|"
@@ -105,15 +105,6 @@ _REASON = re.compile(r"^(?:since|because|as|cause|['’]cause|seeing\s+as|now\s+
 """The word that opens a reason ("Since Rebecca gave me chills"): no title's first word."""
 
 
-class BookRequest(NamedTuple):
-    """A book message split into what it tells and what it asks."""
-
-    told: str
-    """The parts before the request, as written."""
-    request: str
-    """The request, from its part to the end of the message."""
-
-
 def _cuts(text: str) -> list[int]:
     """Where the message's parts start: after sentences, and clauses that ask."""
     hidden = quotes_hidden(text)
@@ -137,7 +128,7 @@ def _tells(part: str) -> bool:
     )
 
 
-def book_request(text: str, lists: Sequence[str] = ()) -> BookRequest | None:
+def book_request(text: str, lists: Sequence[str] = ()) -> Request | None:
     """The request told after what only tells, or None when the message is not so shaped.
 
     None when the message opens with its request, when a part before it asks too (a compound
@@ -161,7 +152,7 @@ def book_request(text: str, lists: Sequence[str] = ()) -> BookRequest | None:
             and not _NOTHING_OF_ITS_OWN.sub(" ", request).strip()
         ):
             return None
-        return BookRequest(told.rstrip(" ,:;-–—"), request[:1].upper() + request[1:])
+        return Request(told.rstrip(" ,:;-–—"), request[:1].upper() + request[1:])
     return None
 
 
@@ -199,8 +190,12 @@ def asked_alone(text: str, names: Names, is_title: Callable[[str], bool] | None)
     found = book_request(text, names.of("list"))
     if found is None:
         return None
-    said = book_told(found.told, is_title, title_in) if is_title is not None else None
-    if said is None and _ANY_IT.search(found.request) and not _POINTS_AT_PAGE.search(found.told):
+    said = book_told(found.circumstances, is_title, title_in) if is_title is not None else None
+    if (
+        said is None
+        and _ANY_IT.search(found.request)
+        and not _POINTS_AT_PAGE.search(found.circumstances)
+    ):
         # "... recommended a novel called The Thirteenth Story. Before I commit to buying it,
         # could you tell me what it is about": "it" is told in words no title holds
         return None

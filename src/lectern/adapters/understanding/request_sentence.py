@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from lectern.adapters.understanding.book_request import asked_alone as asked_alone
 from lectern.adapters.understanding.courtesy import without_courtesy
@@ -23,6 +22,7 @@ from lectern.adapters.understanding.hedges import unhedged
 from lectern.adapters.understanding.list_as_one import list_said_as_one
 from lectern.adapters.understanding.list_named_before import list_named_before, list_renamed_after
 from lectern.adapters.understanding.rating_told import rating_told
+from lectern.adapters.understanding.scaffold import Request as Request
 from lectern.adapters.understanding.scaffold import quotes_hidden
 from lectern.adapters.understanding.stored_renamed import stored_renamed
 
@@ -74,15 +74,6 @@ def points_back(request: str) -> bool:
 
 _SOFTENED = re.compile(r"^(?:(?:just|so|ok(?:ay)?|now|anyway|then|but|and|instead)[\s,]+)+", re.I)
 """Words that only join the request to what was told ("Just close it.", "So, add ...")."""
-
-
-class Request(NamedTuple):
-    """A message split into what it tells and what it asks."""
-
-    circumstances: str
-    """The telling sentences before the request, as written."""
-    request: str
-    """The request, from its sentence to the end of the message."""
 
 
 def _sentences(text: str) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from lectern.domain.assistant import AIResponse, ToolCall
 
@@ -98,3 +98,12 @@ def quotes_hidden(text: str) -> str:
     Positions in the result are positions in `text`, so cuts found in it cut `text`.
     """
     return _QUOTED.sub(lambda m: "\0" * len(m.group()), text)
+
+
+class Request(NamedTuple):
+    """A message split into what it tells and what it asks."""
+
+    circumstances: str
+    """The telling sentences before the request, as written."""
+    request: str
+    """The request, from its sentence to the end of the message."""
