@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from lectern.adapters.understanding.layer import Clarification, name_it, no_blocker_on, which_of
+from lectern.adapters.understanding.layer import Clarification, blocker_on, name_it, which_of
 from lectern.adapters.understanding.mentions import (
     Names,
     Resolution,
@@ -229,15 +229,13 @@ class Refs:
         if found.name is not None and not by_task:
             return found.name
         task = find_in(mention, self.names.of("task")).name
-        held = [b for b in blockers if task and self.names.display.get(b) == f"on {task}"]
-        if len(held) == 1:
-            return held[0]
-        if len(held) > 1:
-            raise _Unclear(which_of("blocker", tuple(held), "Resolve"))
-        if task is not None and by_task and found.name is None:
-            # "resolve the blocker on the runbook" when nothing holds the runbook up: said,
-            # never another task's blocker (the one there is had been taken)
-            raise _Unclear(no_blocker_on(task, blockers))
+        holds = task is not None and any(
+            self.names.display.get(b) == f"on {task}" for b in blockers
+        )
+        if task is not None and (holds or (by_task and found.name is None)):
+            # the blocker on the task named; "resolve the blocker on the runbook" when nothing
+            # holds the runbook up is said, never another task's blocker
+            return self._on_task(task, blockers)
         return self._blocker_named(mention, found, blockers)
 
     def blocker_for(self, mention: str, told: str) -> str:
@@ -250,12 +248,14 @@ class Refs:
         task = find_in(told, self.names.of("task")).name if blockers else None
         if task is None or re.sub(r"\b(?:the|that|this|it|one)\b", "", mention, flags=re.I).strip():
             return self.blocker(mention, by_task=not mention.strip())
-        held = [b for b in blockers if self.names.display.get(b) == f"on {task}"]
-        if len(held) == 1:
-            return held[0]
-        if len(held) > 1:
-            raise _Unclear(which_of("blocker", tuple(held), "Resolve"))
-        raise _Unclear(no_blocker_on(task, blockers))
+        return self._on_task(task, blockers)
+
+    def _on_task(self, task: str, blockers: Sequence[str]) -> str:
+        """The one blocker on `task` (`layer.blocker_on`); a question is raised."""
+        held = blocker_on(task, blockers, self.names.display)
+        if isinstance(held, Clarification):
+            raise _Unclear(held)
+        return held
 
     @staticmethod
     def _blocker_named(mention: str, found: Resolution, blockers: Sequence[str]) -> str:

@@ -10,7 +10,7 @@ question.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
@@ -298,8 +298,20 @@ def which_of(what: str, candidates: Iterable[str], action: str = "") -> Clarific
     return Clarification(f"Which {what} do you mean: {listed}?", suggestions)
 
 
-def no_blocker_on(task: str, blockers: Iterable[str]) -> Clarification:
-    """Say that a task holds no open blocker, and offer the ones there are."""
+def blocker_on(
+    task: str, blockers: Sequence[str], held_by: Mapping[str, str]
+) -> str | Clarification:
+    """The one open blocker holding up `task`, or the question to ask instead.
+
+    Which of its blockers when it holds several; when it holds none, that it holds none and
+    which blocker is meant (never another task's blocker in its place). `held_by`: each
+    blocker's "on <task>" (the names block's display).
+    """
+    held = [b for b in blockers if held_by.get(b) == f"on {task}"]
+    if len(held) == 1:
+        return held[0]
+    if held:
+        return which_of("blocker", held, "Resolve")
     return Clarification(
         f"'{task}' has no open blocker. Which blocker do you mean?",
         tuple(f"Resolve {b}" for b in list(blockers)[:3]),

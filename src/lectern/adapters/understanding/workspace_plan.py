@@ -18,8 +18,8 @@ from rapidfuzz import fuzz
 
 from lectern.adapters.understanding.layer import (
     Clarification,
+    blocker_on,
     name_it,
-    no_blocker_on,
     which_of,
 )
 from lectern.adapters.understanding.mentions import (
@@ -575,12 +575,12 @@ def plan_workspace(
         found_blocker = find_in(text.split(":")[0], blockers)
         if found_blocker.name is None:
             told = find_in(text, names.of("task")).name
-            holding = [b for b in blockers if told and names.display.get(b) == f"on {told}"]
-            if told is not None and len(holding) != 1:
-                # "resolve the blocker on the runbook", the one blocker being another task's
-                return which_of("blocker", holding) if holding else no_blocker_on(told, blockers)
-            if holding:
-                found_blocker = type(found_blocker)(holding[0])
+            # "resolve the blocker on the runbook": the runbook's, never another task's
+            holding = blocker_on(told, blockers, names.display) if told is not None else None
+            if isinstance(holding, Clarification):
+                return holding
+            if holding is not None:
+                found_blocker = type(found_blocker)(holding)
             elif len(blockers) == 1 and re.search(r"\bblocker\b", text, re.I):
                 found_blocker = type(found_blocker)(blockers[0])
             else:
