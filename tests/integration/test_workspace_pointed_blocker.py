@@ -83,3 +83,23 @@ def test_the_blocker_on_the_task_the_report_names_is_resolved(worlds: Any) -> No
         assert [(c.name, c.arguments["blocker_id"]) for c in reply.tool_calls] == [
             ("resolve_blocker", VENDOR)
         ], said
+
+
+@pytest.mark.parametrize(
+    ("said", "task"),
+    [
+        ("the runbook is blocked on legal review, log it", "Write the incident runbook"),
+        ("the runbook is blocked on legal sign-off, log it", "Write the incident runbook"),
+        ("the drill is stuck waiting for HR, record it", "Schedule the phishing drill"),
+        ("the hunt is blocked on log access, note that", HUNT),
+    ],
+)
+def test_log_it_after_a_told_blocker_records_it_and_changes_nothing_else(
+    worlds: Any, said: str, task: str
+) -> None:
+    # Found by the lead (session 21, older than the pass): "log it" read as a part of its own
+    # completed the runbook beside the blocker: a wrong action.
+    reply = _reply(worlds(), said)
+    assert [(c.name, c.arguments["task_id"]) for c in reply.tool_calls] == [
+        ("create_blocker", task)
+    ], said

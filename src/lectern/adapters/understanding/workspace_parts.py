@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from lectern.adapters.understanding.request_sentence import points_back
 from lectern.adapters.understanding.workspace_frames import unframed_change
 from lectern.adapters.understanding.workspace_gapping import gapped_people
 from lectern.adapters.understanding.workspace_moot import moot_blocker
@@ -103,6 +104,10 @@ def changes_in_parts(
             # "add a task X and give it to bob": the new task has no id for "it" to mean
             # yet; the create-task reading takes the whole message. A part that names its
             # own task ("..., and put a blocker on the drill") stands.
+            return []
+        if found and points_back(part):
+            # "the runbook is blocked on legal review, log it": "log it" records what was told,
+            # it is no change of its own (read alone it had completed the runbook)
             return []
         calls = read(part, task)
         if not calls or any(c.name not in actions for c in calls):
