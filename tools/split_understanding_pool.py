@@ -20,7 +20,8 @@ pool-v12 (seed "pool-v12-2026-12-04", dev12 / test11, the same two) and pool-v13
 "pool-v14-2026-12-06", dev14 / test13, the book assistant and the workspace only) and
 pool-v15 (seed "pool-v15-2026-12-07", dev15 / test14, the same two) and pool-v16 (seed
 "pool-v16-2026-12-08", dev16 / test15, the same two) and pool-v17 (seed "pool-v17-2026-12-09",
-dev17 / test16, the guideline chat and the KB reply only);
+dev17 / test16, the guideline chat and the KB reply only) and pool-v18 (seed
+"pool-v18-2026-12-10", dev18 / test17, the book assistant and the workspace only);
 `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
@@ -348,6 +349,35 @@ WRITTEN_BY_V16 = (
     "per surface by tools/split_understanding_pool.py --pool pool-v16 (seed "
     "pool-v16-2026-12-08, dealt by kind). "
 )
+WRITTEN_BY_V18 = (
+    "Written for issue 26 by four helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not docs/assistant.md or docs/guidelines.md, not "
+    "the unit tests of the rules, not the requests of any earlier set; dev13's files opened "
+    "only for the JSON shape of their first three cases; the tools' names and arguments, the "
+    "scorer, the loaders, the pool checks, the seeded demo workspace and the shared data read "
+    "for the shape, the names and the answers), two per surface, each half of a surface from "
+    "one writer: an eighteenth pool, of the book assistant and the workspace only, as people "
+    "unlike the earlier pools' writers type at a chat box (book: a grandmother dictating with "
+    "preambles, a librarian's catalogue words, a student's autocorrect, books named by their "
+    "film or their hero, a German speaker, a gift buyer, corrections of the assistant's last "
+    "turn, one- and two-word messages, yes/no questions that are look-ups, a book-club host's "
+    "numbered instructions, books named by their author, ratings on other scales, a Spanish "
+    "speaker, British slang, capitals and no punctuation, chat commands, a tired parent, a "
+    "mind changed mid-message; workspace: an SRE on call in shorthand, a compliance officer, a "
+    "German speaker, a CISO's summaries, a pasted Slack thread, a new employee unsure of the "
+    "names, Jira phrases, teammates in the third person, the page's 'this', a driver "
+    "dictating, a Portuguese speaker, todo.txt shorthand, markdown bullets, a manager "
+    "delegating, questions that are commands, e-mails with signatures, heavy typos, "
+    "follow-ups after a listing, asking the state and changing it in one message). Every "
+    "expectation is what a careful reader judges right from the words and the data: book "
+    "titles checked in the catalog sources and spelt as they spell them, the seeded demo "
+    "workspace (alice owner, bob member, vera viewer; cases with a 'today' key assume "
+    "2026-11-02, a Monday, and only those depend on the date). expect_clarify: one clarifying "
+    "question back, no action, nothing changed. expect_intent: greeting, thanks, capabilities "
+    "or off_topic, no tool. One pool (origin pool-v18), split per surface by "
+    "tools/split_understanding_pool.py --pool pool-v18 (seed pool-v18-2026-12-10, dealt by "
+    "kind). "
+)
 WRITTEN_BY_V17 = (
     "Written for issue 26 by two helper engineers who had not read the rules (nothing under "
     "adapters/understanding or adapters/llm, no guideline or KB answering code, not "
@@ -425,6 +455,10 @@ ABOUT = {
     "it once, at the end of this pass on issue 26.",
     "test16": WRITTEN_BY_V17 + "This is TEST16, HELD OUT: do not read it while changing the "
     "rules; run it once, at the end of this pass on issue 26, and report that run.",
+    "dev18": WRITTEN_BY_V18 + "This is DEV18: tune on it. TEST17 (../test17) is held out: run "
+    "it once, at the end of this pass on issue 26.",
+    "test17": WRITTEN_BY_V18 + "This is TEST17, HELD OUT: do not read it while changing the "
+    "rules; run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
 }
@@ -477,6 +511,9 @@ POOLS = {
     ),
     "pool-v17": Pool(
         "pool-v17", "pool-v17-2026-12-09", ("dev17", "test16"), surfaces=("guideline", "kb")
+    ),
+    "pool-v18": Pool(
+        "pool-v18", "pool-v18-2026-12-10", ("dev18", "test17"), surfaces=("workspace", "assistant")
     ),
 }
 SEED = POOLS["pool-v2"].seed

@@ -373,6 +373,21 @@ POOL_V17 = Pool(
     kb=Questions(questions=46, declined=14, id_prefix="p17-k-"),
     numbers_as_written=True,
 )
+POOL_V18 = Pool(
+    "pool-v18",
+    ("dev18", "test17"),
+    ("assistant", "workspace"),
+    variety=Variety(cases=230, clarify=32, compound=24, context=20, per_intent=5, per_tool=10),
+    held_out=(
+        "This is TEST17, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v18-2026-12-10",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(80, 5),
+)
 POOLS = (
     POOL_V2,
     POOL_V3,
@@ -390,6 +405,7 @@ POOLS = (
     POOL_V15,
     POOL_V16,
     POOL_V17,
+    POOL_V18,
 )
 
 
