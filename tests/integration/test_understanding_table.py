@@ -179,6 +179,24 @@ def test_a_but_no_tool_can_hold_is_said_not_dropped(layer: Understanding) -> Non
     assert 'could not narrow them by "funnier"' in reply.text
 
 
+def test_a_page_limit_after_but_narrows_the_similar_books(layer: Understanding) -> None:
+    world = _book_world(layer)
+    reply = world.service.chat("reader", "anything like Grey City but under 300 pages?")
+    [(name, arguments)] = _calls(reply)
+    assert name == "similar_books" and arguments["max_pages"] == 299
+    assert "could not narrow" not in reply.text
+
+
+def test_a_limit_beside_a_wish_no_tool_holds_narrows_and_says_the_rest(
+    layer: Understanding,
+) -> None:
+    world = _book_world(layer)
+    reply = world.service.chat("reader", "books like Grey City but funnier and after 2012")
+    [(name, arguments)] = _calls(reply)
+    assert name == "similar_books" and arguments["min_year"] == 2013
+    assert 'could not narrow them by "funnier"' in reply.text
+
+
 def test_a_count_put_onto_a_new_list_in_one_breath_is_searched_and_added(
     layer: Understanding,
 ) -> None:

@@ -106,6 +106,22 @@ class SearchFilters:
         high = self.max_pages if self.max_pages is not None else MAX_PAGES
         return low <= pages <= high
 
+    def fits_book(self, book: Book) -> bool | None:
+        """Whether one book meets the language, year and page limits; None when in doubt.
+
+        Categories, exclusions and youth shelves are not read here. A book with no known year
+        or language fails a limit on it, as the catalog's SQL filters do; an unknown page count
+        is None, ranked after the books known to fit.
+        """
+        if self.language is not None and book.language != self.language:
+            return False
+        year = book.published_year
+        if self.min_year is not None and (year is None or year < self.min_year):
+            return False
+        if self.max_year is not None and (year is None or year > self.max_year):
+            return False
+        return self.fits_pages(book.pages) if self.has_page_limit else True
+
 
 _NO_FILTERS = SearchFilters()
 

@@ -102,6 +102,24 @@ _CONTRAST = re.compile(
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
 _PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
+_TAIL_GLUE = frozenset(
+    re.findall(
+        r"\w+",
+        "a an and also but or the that than which with please pls one ones book books novel "
+        "novels something anything pages page long",
+    )
+)
+"""Words of a "but ..." tail that are no wish of their own once its limits are read."""
+
+
+def _bounds_led(query: str) -> str:
+    """The query with its limits said the way the filter rules read them (direction first)."""
+    query = with_leading_bounds(_AT_MOST.sub("at most ", query))
+    query = _NOT_BEFORE.sub(lambda m: f"since {m.group('year')}", query)
+    query = _NOT_AFTER.sub(lambda m: f"until {m.group('year')}", query)
+    return " ".join(_PLEASE.sub(" ", query).split())
+
+
 _THE_BOOK = re.compile(r"^(?:the|this|that)\s+(?:book|novel)\s+(?=\S)", re.I)
 _SIMILAR_COUNT = re.compile(
     rf"\b{_NUMBER}\s+(?:more|others?|similar|(?:\w+\s+)?(?:books?|novels?|titles?|reads|ones))\b",
@@ -127,10 +145,7 @@ class BookRules:
 
     def search_call(self, query: str, limit: int = 5) -> ToolCall:
         """A `search_books` call with the filters and exclusions the query states."""
-        query = with_leading_bounds(_AT_MOST.sub("at most ", ABOUT_ME.sub("", _clean(query))))
-        query = _NOT_BEFORE.sub(lambda m: f"since {m.group('year')}", query)
-        query = _NOT_AFTER.sub(lambda m: f"until {m.group('year')}", query)
-        query = " ".join(_PLEASE.sub(" ", query).split())
+        query = _bounds_led(ABOUT_ME.sub("", _clean(query)))
         arguments: dict[str, Any] = {}
         # Authors the query rules find refused against the catalog ("no Le Carré", "no
         # Tolkien"): a refusal the shelf pattern below would take for a shelf is an author's.
@@ -315,6 +330,11 @@ class BookRules:
         }
         if adults:
             arguments["exclude_youth"] = True
+        elif tail:
+            # "like the hobbit but under 300 pages": the limits the tail states narrow the
+            # neighbours; only what is left unread is said as not held.
+            limits, tail = self._limits_of(tail)
+            arguments.update(limits)
         similar = self.steps.call("similar_books", **arguments)
         fallback = self.search_call(text)
         if tail and not adults:
@@ -332,6 +352,26 @@ class BookRules:
             return AIResponse(_books_reply(done, fallback), model=MODEL_ID)
 
         return [lambda _: [similar], answer, after_fallback]
+
+    def _limits_of(self, tail: str) -> tuple[dict[str, Any], str]:
+        """The language, year and page limits a "but ..." tail states, and its other words."""
+        if self.understanding is None:
+            return {}, tail
+        said = _bounds_led(tail)
+        plan = self.understanding.plan(said)
+        limits = {
+            name: value
+            for name in ("language", "min_year", "max_year", "min_pages", "max_pages")
+            if (value := getattr(plan.filters, name)) is not None
+        }
+        if not limits:
+            return {}, tail
+        rest = said
+        for found in sorted(plan.recognised, key=lambda r: -r.start):
+            if found.kind in ("language", "years", "pages") and found.end > found.start:
+                rest = rest[: found.start] + " " + rest[found.end :]
+        left = [w for w in re.findall(r"[a-z']+", rest.lower()) if w not in _TAIL_GLUE]
+        return limits, " ".join(left)
 
     def question(self, text: str, it: Callable[[str], str]) -> list[Step]:
         """A question about a book (who wrote it, when, in what language, what it is about)."""

@@ -146,11 +146,21 @@ class SimilarBooksInput(BookInput):
     exclude_youth: bool = Field(
         False, description='Rule out books for young readers ("like X but for adults").'
     )
+    language: str | None = Field(None, description="ISO 639-1 code, e.g. en, es.")
+    min_year: int | None = Field(None, description="Published in or after this year.")
+    max_year: int | None = Field(None, description="Published in or before this year.")
+    min_pages: int | None = Field(
+        None, ge=1, le=MAX_PAGES, description='At least this long ("like X but longer than 400").'
+    )
+    max_pages: int | None = Field(
+        None, ge=1, le=MAX_PAGES, description='At most this long ("like X but under 300 pages").'
+    )
 
 
 YOUTH_DEPTH = 10
-"""With `exclude_youth`, this many times `limit` neighbours are read before young readers'
-books are left out (a young-adult book's nearest neighbours are mostly young-adult too)."""
+"""With `exclude_youth` or a limit on language, years or pages, this many times `limit`
+neighbours are read before the ones that do not fit are left out (a young-adult book's nearest
+neighbours are mostly young-adult too; a long novel's are mostly long)."""
 
 
 class SimilarBooks(QueryTool):
@@ -165,17 +175,33 @@ class SimilarBooks(QueryTool):
         del context
         search = self.deps.searcher()
         book = resolve_book(self.deps, args.book)
-        depth = min(MAX_RESULTS, args.limit * YOUTH_DEPTH) if args.exclude_youth else args.limit
         try:
+            limits = SearchFilters(
+                args.language, None, args.min_year, args.max_year, args.min_pages, args.max_pages
+            )
+            narrowed = args.exclude_youth or not limits.is_empty
+            depth = min(MAX_RESULTS, args.limit * YOUTH_DEPTH) if narrowed else args.limit
             response = search.similar(book.id, depth)
         except InvalidQueryError as error:
             raise ToolError(str(error)) from None
         results = response.results
         if args.exclude_youth:
             results = [r for r in results if not any(map(is_youth_shelf, r.book.categories))]
-            results = results[: args.limit]
+        if not limits.is_empty:
+            # Known to fit first, then the ones whose page count is unknown (as search does).
+            fits = [(limits.fits_book(r.book), r) for r in results]
+            results = [r for fit, r in fits if fit] + [r for fit, r in fits if fit is None]
+        results = results[: args.limit]
         kept, dropped = book_relevance_gate(results, self.deps.min_relevance)
-        return _books_output(kept, dropped, similar_to=book_json(book, with_description=False))
+        narrowing: dict[str, JSONValue] = {
+            name: value
+            for name in ("language", "min_year", "max_year", "min_pages", "max_pages")
+            if (value := getattr(args, name)) is not None
+        }
+        extra: dict[str, JSONValue] = {"similar_to": book_json(book, with_description=False)}
+        if narrowing:
+            extra["narrowed_by"] = narrowing
+        return _books_output(kept, dropped, **extra)
 
 
 class FacetsInput(ToolInput):
