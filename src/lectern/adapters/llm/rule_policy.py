@@ -73,6 +73,7 @@ from lectern.adapters.understanding.listed_books import on_the_list
 from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.not_asked import asked_whether, not_asked
 from lectern.adapters.understanding.off_topic import off_topic
+from lectern.adapters.understanding.own_words import in_own_words
 from lectern.adapters.understanding.referents import (
     _NoReferent,
     book_resolver,
@@ -209,9 +210,8 @@ class RulePolicy(ByMeaning, CompoundReading):
         if completed is not None:
             # The answer to "which book?" completes the request the question was about.
             request, start = completed, start - 2
-        plan = self._plan(
-            said if completed is None else request, messages[:start], system, available
-        )
+        asked_for = said if completed is None else request
+        plan = self._plan(asked_for, messages[:start], system, available)
         answered = 0
         for step in plan.steps:
             outcome = step(done)
@@ -222,6 +222,7 @@ class RulePolicy(ByMeaning, CompoundReading):
                 continue
             heard = on_the_list(outcome, system, self.catalog_books.holds)  # "carry": *Carrie*
             calls = self.catalog_books.settled([c for c in heard if c.name in available], request)
+            calls = in_own_words(calls, asked_for)  # "the citrix ticket" kept, not "task"
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
             if any(c.name in CHANGES for c in calls) and not_asked(self._unhedged(request, system)):

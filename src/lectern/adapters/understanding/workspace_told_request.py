@@ -126,6 +126,9 @@ def told_request(text: str, tasks: Sequence[str] = ()) -> str:
         and not _PEOPLE.fullmatch(blocked.group("t").strip())
     ):
         why = blocked.group("why").strip(" .;,")
+        # "blocked on legal review, log it": what blocks it is "legal review", the "on" is
+        # the verb's ("pending", "until", "waiting" carry meaning of their own and stay)
+        why = re.sub(r"^on\s+(?=\w)", "", why, flags=re.I)
         return f"add a blocker on {blocked.group('t')}: {why[:1].upper()}{why[1:]}"
     active = _passive_to_active(said)
     if active is not None:
