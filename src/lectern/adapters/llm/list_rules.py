@@ -94,6 +94,12 @@ _MOVE = re.compile(
     re.I,
 )
 """A book moved from one list to another: both named, both the reader's."""
+_MOVE_TO = re.compile(
+    r"^(?:please\s+)?(?:move|shift|transfer)\s+(?P<book>.+?)\s+(?:to|onto|into|over\s+to)\s+"
+    r"(?:my\s+|the\s+)?(?P<dst>.+?)(?:\s+list)?(?:\s+(?:please|pls|plz|too|as\s+well))?\W*$",
+    re.I,
+)
+"""A book moved onto one of the reader's lists, no list said it leaves: it goes on that one."""
 
 
 def _as_stored(said: str, lists: Sequence[str]) -> str:
@@ -305,6 +311,16 @@ class ListRules:
     def move(self, text: str, it: Callable[[str], str], lists: Sequence[str]) -> list[Step]:
         """A book moved between two of the reader's lists: off one, onto the other."""
         match = _MOVE.match(text)
+        onto = _MOVE_TO.match(text) if not match else None
+        if onto is not None and not re.search(r"\b(?:from|off)\b", onto.group("book"), re.I):
+            # "rate emma 3 and move it to tbr": onto TBR (read by meaning, the move was taken
+            # for a removal from TBR: the wrong way round)
+            target = resolve(_clean(onto.group("dst")), lists, cutoff=85).name if lists else None
+            if target is not None:
+                book = it(onto.group("book"))
+                return self.steps.single_calls(
+                    [self.steps.call("add_to_list", list=target, book=book)]
+                )
         if not match:
             unplaced = unplaced_move(text, list(lists))
             return [lambda _: unplaced.response(MODEL_ID)] if unplaced else []

@@ -43,7 +43,7 @@ _REQUEST_WORDS = re.compile(
     r"also|now|again|as well|ok|okay|so|then|just|nice|cool|great|perfect|awesome|lovely|"
     r"sure|yes|yeah|yep|want|wanna|unlist|delist|books|novels|"
     # the list verbs people say in a hurry ("could u chuck the road onto summer")
-    r"chuck|toss|bung|shove|stash|yank|ditch|"
+    r"chuck|toss|bung|shove|stash|yank|ditch|move|shift|transfer|"
     # "hyperion shouldnt be in sci-fi, remove": where the book does not belong is no title
     r"should(?:n'?t|\s+not)\s+be|does(?:n'?t|\s+not)\s+belong|is(?:n'?t|\s+not)|belongs?|"
     # "beloved = ★★★★★": the marks that point at or grade a book are no part of its title

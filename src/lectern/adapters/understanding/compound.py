@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator
 from lectern.adapters.understanding.book_patterns import ADD_VERB, DELETE_VERB, REMOVE_VERB
 
 ACTION_VERB = (
-    rf"(?:rate|give|make|create|start|rename|call|move|mark|fix|correct|change|{ADD_VERB}|"
+    rf"(?:rate|give|make|create|start|rename|call|move|shift|transfer|mark|fix|correct|change|"
+    rf"{ADD_VERB}|"
     rf"{REMOVE_VERB}|{DELETE_VERB})"
 )
 """The verbs of a change (the lexicon's verbs for lists among them)."""
