@@ -115,6 +115,17 @@ def list_in_view(history: Sequence[Message]) -> str | None:
     return made.pop() if len(made) == 1 else None
 
 
+_TRAILED_OFF = re.compile(
+    r"(?:\.\.\.|…)\s*(?:\w+\W*){0,3}?\b(?:you\s+know|ugh|um+|erm|whatsit|thingy|"
+    r"what['’]?s\s+it\s+called|whatever\s+it['’]?s\s+called|i\s+forget|can['’]?t\s+remember)\b"
+    # "the one with the white whale": a book told by what is in it, not the title *The One*
+    r"|^(?-i:the\s+one)\s+(?:with|where|about|that|who|in\s+which)\b",
+    re.I,
+)
+"""A name the reader trailed off from ("the one with the... ugh. you know.") or left unsaid,
+telling the book by what happens in it."""
+
+
 class _NoReferent(Exception):
     """'it' or 'this book' with nothing it can mean, or 'the Ishiguro one': ask, never guess."""
 
@@ -157,6 +168,10 @@ class Several(_NoReferent):  # noqa: N818 - a referent that is several books, no
         self.books = tuple(books)
 
 
+class Unnamed(_NoReferent):
+    """A book the reader could not name, or told by what is in it: which title is asked."""
+
+
 def _how_many(reference: str) -> int | None:
     """How many books "both" or "all three" points at; None for "them" or "these"."""
     found = _THESE.match(reference)
@@ -172,6 +187,11 @@ def which_book(error: _NoReferent) -> Clarification:
     if isinstance(error, (SameTitle, NotInCatalog)):
         return error.question
     who = str(error)
+    if isinstance(error, Unnamed):
+        return Clarification(
+            "Which book do you mean? Tell me its title (or its author), and I'll use that one.",
+            (),
+        )
     if _IT.match(who):
         return name_it("book", "use")
     if _THESE.match(who):
@@ -256,6 +276,10 @@ def book_resolver(
                 raise Several(reference, shown[1])
         if _THESE.match(reference) or _ANY.match(reference):
             raise _NoReferent(reference)
+        if not quoted and _TRAILED_OFF.search(reference):
+            # "add the... the one with the... ugh. you know. to bedtime": the reader could not
+            # name it; the catalog's *The One* is no answer to a name left unsaid.
+            raise Unnamed(reference)
         if _IT.match(reference):
             if referent:
                 return referent
