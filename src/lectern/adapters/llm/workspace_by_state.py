@@ -19,7 +19,7 @@ from lectern.adapters.understanding.workspace_by_state import (
     projects_counted,
     tasks_by_state,
 )
-from lectern.adapters.understanding.workspace_plan import project_status_of
+from lectern.adapters.understanding.workspace_projects_said import project_status_of
 from lectern.domain.assistant import AIResponse, ToolCall
 
 

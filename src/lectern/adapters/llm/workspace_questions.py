@@ -62,7 +62,10 @@ from lectern.adapters.understanding.workspace_patterns import (
     TEAM,
     WORKSPACE_SEARCH,
 )
-from lectern.adapters.understanding.workspace_plan import project_status_of, scoped_project
+from lectern.adapters.understanding.workspace_projects_said import (
+    project_status_of,
+    scoped_project,
+)
 from lectern.adapters.understanding.workspace_summary_asked import summary_asked
 from lectern.adapters.understanding.workspace_unsaid import pointed_at_nothing
 from lectern.domain.assistant import AIResponse, ToolCall

@@ -180,14 +180,37 @@ _SELF_CORRECTED = re.compile(
 """Where a speaker takes back what they just said ("low... no wait, make it medium")."""
 
 
+_NOT_NOW_BEFORE = re.compile(
+    r"(?:\b(?:\w+n['’]?t|not|no\s+longer|never)\s+(?:\w+\s+){0,3}|\bfrom\s+)$", re.I
+)
+"""Before a priority that is not the one asked for: refused ("doesn't need to be high"), or
+the one left ("from high to medium")."""
+_NOT_NOW_AFTER = re.compile(r"^(?:\s+priority)?\s+(?:any\s*more|no\s+more)\b", re.I)
+"""After a priority that no longer holds ("high anymore")."""
+
+
 def priority_of(text: str) -> str | None:
-    """The priority a message names (low, medium, high, urgent); the one settled on last."""
+    """The priority a message names (low, medium, high, urgent); the one settled on last.
+
+    A priority refused or left ("doesn't need to be high anymore - drop it to medium", "from
+    high to medium") is not the one asked for; a message that only refuses one names none.
+    """
     taken_back = list(_SELF_CORRECTED.finditer(text))
     settled = _PRIORITY.search(text[taken_back[-1].end() :]) if taken_back else None
-    found = settled or _PRIORITY.search(text)
-    if not found:
-        return None
-    word = found.group(1).casefold()
+    if settled is None:
+        said = list(_PRIORITY.finditer(text))
+        settled = next(
+            (
+                m
+                for m in said
+                if not _NOT_NOW_BEFORE.search(text[: m.start()])
+                and not _NOT_NOW_AFTER.match(text[m.end() :])
+            ),
+            None,
+        )
+        if settled is None:
+            return None
+    word = settled.group(1).casefold()
     return _PRIORITY_WORDS.get(word, word)
 
 

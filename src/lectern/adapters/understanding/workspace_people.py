@@ -25,10 +25,15 @@ _ASKED_TO_TAKE = re.compile(r"\s(?:pick\s+up|take|own|do|will|should|responsible
 """A cue that asks someone to take the task ("could dave pick up"), not "drill on bob"."""
 
 
-def person_in(text: str, names: Names, reader: str | None) -> str | None:
+_OWNERS = re.compile(r"['’]s?\b")
+"""A possessive after a name ("bob's", "James'")."""
+
+
+def person_in(text: str, names: Names, reader: str | None, *, owners: bool = True) -> str | None:
     """The member a change is for, or None when the one asked to take it is no member.
 
-    The one a cue names ("to bob", "could bob take"), else the first member named anywhere.
+    The one a cue names ("to bob", "could bob take"), else the first member named anywhere;
+    with `owners` False, not one named as whose task it is ("bob's patch": no assignee).
     """
     for found in _PERSON_CUE.finditer(text):
         mention = next((g for g in found.groups() if g), "")
@@ -40,8 +45,10 @@ def person_in(text: str, names: Names, reader: str | None) -> str | None:
             # "could dave pick up the hunt? bob's swamped": the one asked to take it is no
             # member; never another name the message gives a reason with (asked instead)
             return None
-    for word in re.findall(r"[A-Za-z]+", text):
-        person = resolve_person(word, names, None)
+    for found in re.finditer(r"[A-Za-z]+", text):
+        if not owners and _OWNERS.match(text, found.end()):
+            continue  # "bob's check point patch": whose task it is, not who is to take it
+        person = resolve_person(found.group(0), names, None)
         if person.name is not None:
             return person.name
     return None

@@ -1,0 +1,61 @@
+"""Whose task it is is no assignment, and a priority refused is not the one asked for.
+
+"bob's check point patch doesn't need to be high anymore — drop it to medium" (dev18) was an
+assignment to bob (his name, read as the one to hand it to) and, read as a change, set the
+priority to high (the first priority said, the one refused).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lectern.adapters.understanding.slots import priority_of
+from tests.unit.test_workspace_phrasings import _planned
+
+
+@pytest.mark.parametrize(
+    ("said", "priority"),
+    [
+        ("the runbook doesn't need to be high anymore — drop it to medium", "medium"),
+        ("from high to medium please", "medium"),
+        ("it is not urgent, make it low", "low"),
+        ("no longer urgent; make it medium", "medium"),
+        ("the drill isn't low priority any more, it's high", "high"),
+        ("set it to high", "high"),
+        ("low... no wait, make it medium", "medium"),
+    ],
+)
+def test_the_priority_asked_for_is_not_the_one_refused(said: str, priority: str) -> None:
+    assert priority_of(said) == priority
+
+
+def test_a_priority_only_refused_is_no_priority() -> None:
+    assert priority_of("the runbook isn't high priority any more") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "task", "priority"),
+    [
+        ("bob's patch: drop it to medium", "Patch the Check Point gateways", "medium"),
+        (
+            "bob's check point patch doesn't need to be high anymore, make it low",
+            "Patch the Check Point gateways",
+            "low",
+        ),
+        ("alice's runbook should be urgent now", "Write the incident runbook", "urgent"),
+        ("Bob’s token review: bump it to high", "Review NetScaler session tokens", "high"),
+        ("alice's hunt task, lower it to low priority", "Hunt for unusual VPN logins", "low"),
+    ],
+)
+def test_whose_task_it_is_with_a_new_value_changes_the_task(
+    said: str, task: str, priority: str
+) -> None:
+    assert _planned("assign_task", said) == [
+        ("update_task", {"task_id": task, "priority": priority})
+    ]
+
+
+def test_whose_task_it_is_does_not_stop_an_assignment_to_another() -> None:
+    assert _planned("assign_task", "give bob's patch task to alice") == [
+        ("assign_task", {"task_id": "Patch the Check Point gateways", "assignee_id": "alice"})
+    ]
