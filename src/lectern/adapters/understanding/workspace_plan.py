@@ -70,9 +70,12 @@ to/for", "to/for" ("add an urgent task to the VPN project: Disable legacy SSL ci
 
 
 _READING = re.compile(
-    r"^(?:any|are there|is there|what|which|who|show|list|read|see)\b|\?\s*$", re.I
+    r"^(?:any|are there|is there|what|which|who|show|list|read|see|has|have|did|does)\b|"
+    r"\?(?:\s|$)",
+    re.I,
 )
-"""A message that asks to see (comments, history), not to write."""
+"""A message that asks to see (comments, history), not to write ("has Bob written anything
+on the patch task? he mentioned a lab test": a question, then a remark)."""
 
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
