@@ -95,6 +95,16 @@ class ExclusionRules:
                 start, end = match.span(named[0]) if named else match.span()
                 if not self._free(tokens, found, start, end):
                     continue
+                stated = (low, high)
+                both = _tighter(low, high, limits)
+                if both[0] is not None and both[1] is not None and both[0] > both[1]:
+                    # "under 300 pages (people moan about long ones)": a number said beats a
+                    # length word it would contradict (both had been dropped)
+                    found.notes.append(
+                        f"{text[start:end]!r} not read as a length: "
+                        f"{describe_page_limit(*stated)} was said"
+                    )
+                    continue
                 low, high = _tighter(low, high, limits)
                 found.notes.append(
                     f"{text[start:end]!r} read as {describe_page_limit(*limits)}; books of unknown "
