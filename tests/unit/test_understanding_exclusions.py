@@ -137,8 +137,16 @@ def test_length_words_keep_the_genre_they_describe() -> None:
     assert epic.filters.min_pages == 601 and "fantasy" in epic.categories
 
 
-def test_contradictory_lengths_are_dropped_with_a_note() -> None:
+def test_a_length_word_against_the_number_said_yields_with_a_note() -> None:
+    # Session 22: the number said is the limit (it had been dropped with the word; see
+    # test_pages_number_beats_word), and the note says the word was not read.
     plan = RULES.plan("a short book over 500 pages")
+    assert (plan.filters.min_pages, plan.filters.max_pages) == (501, None)
+    assert any("'short' not read as a length" in n for n in plan.notes)
+
+
+def test_contradictory_numbers_are_dropped_with_a_note() -> None:
+    plan = RULES.plan("books over 500 pages and under 300 pages")
     assert (plan.filters.min_pages, plan.filters.max_pages) == (None, None)
     assert any("dropped the page limits" in n for n in plan.notes)
 
