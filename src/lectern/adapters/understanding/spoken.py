@@ -67,6 +67,10 @@ Never inside quotes (a quoted title is kept as typed: "to 'VPN logins (T1133)'")
 writer's name is letters ("(T1133)" is an id)."""
 
 
+_AND_TYPED = re.compile(r"(?<=\w)\s+n\s+(?=\w)")
+"""A lower-case "n" typed for "and" between words ("add the hobbit n the fellowship")."""
+
+
 def tidied(text: str) -> str:
     """`text` with emoji verbs, arrows, chat words, typed pointers and courtesy frames read."""
     for emoji, verb in _VERB_EMOJI:
@@ -75,6 +79,7 @@ def tidied(text: str) -> str:
     text = _ARROW.sub(" to " if _RENAME.match(text) else " -> ", text)
     text = _EMOJI.sub(lambda m: "" if not set(m.group(0)) & set(_STARS) else m.group(0), text)
     text = _CHAT.sub("", text)
+    text = _AND_TYPED.sub(" and ", text)
     text = _SPOKEN_FILLER.sub("", text)
     text = _POINTERS_TYPED.sub(lambda m: "this" if m["this"] else "that", text)
     text = _WRITER_IN_BRACKETS.sub("", text)
