@@ -112,6 +112,11 @@ _TAIL_GLUE = frozenset(
 """Words of a "but ..." tail that are no wish of their own once its limits are read."""
 
 
+_POINTER_THEN_REMARK = re.compile(
+    r"^(?P<p>that|this|it|that\s+one|this\s+one)\s*[?!.]\s+.*$", re.I | re.S
+)
+
+
 def _bounds_led(query: str) -> str:
     """The query with its limits said the way the filter rules read them (direction first)."""
     query = with_leading_bounds(_AT_MOST.sub("at most ", query))
@@ -318,6 +323,9 @@ class BookRules:
             return []
         group = next(name for name, value in match.groupdict().items() if value)
         said = "it" if group == "bare" else match.group(group)
+        # "she loved Matilda. more like that? something she can read herself": the pointer,
+        # then a remark; the remark is no part of what is pointed at
+        said = _POINTER_THEN_REMARK.sub(r"\g<p>", said)
         if group == "title" and self._title_opens_with_like(text[: match.start(group)], said):
             return []  # "For the book Like Water for Chocolate I give three stars": a title
         named, adults, tail = like_but(said)

@@ -13,8 +13,13 @@ from collections.abc import Callable
 
 from lectern.adapters.understanding.compound import title_within
 
-_POINTER = re.compile(r"\bit\b(?!['’]\w)(?!\s+(?:is|was|has|had|will|would)\b)", re.I)
-""""It" as the object pointed at, not the subject of a remark ("it's English")."""
+_POINTER = re.compile(
+    r"\bit\b(?!['’]\w)(?!\s+(?:is|was|has|had|will|would)\b)"
+    r"|\blike\s+(?:that|this)(?:\s+one)?(?=\s*(?:(?:please|pls|plz)\s*)?(?:[?!.,]|$))",
+    re.I,
+)
+""""It" as the object pointed at, not the subject of a remark ("it's English"); "like that"
+after a book ("she loved Matilda. more like that?")."""
 _WORD_EDGE = re.compile(r"[^\w'’]+$")
 _PRONOUN_RUN = re.compile(
     r"^the\s+(?:one|ones|two|three|four|five|six|seven|same|other|last|first|next|best|rest)$"
