@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process, utils
+from rapidfuzz.distance import OSA
 
 from lectern.application.assistant.names import NAMES_HEADER
 
@@ -131,7 +132,31 @@ def resolve_person(mention: str, names: Names, me: str | None = None) -> Resolut
         display = names.display.get(user, "")
         if text in (user.casefold(), display.casefold()) or text in display.casefold().split():
             return Resolution(user)
-    return Resolution(None)
+    # "asign the patch to alcie": two letters swapped in a member's name is that member when
+    # only one is so close; anyone else is asked.
+    slipped = [
+        user
+        for user in members
+        if any(_slipped(text, name) for name in _names_of(user, names.display.get(user, "")))
+    ]
+    return Resolution(slipped[0]) if len(slipped) == 1 else Resolution(None)
+
+
+def _names_of(user: str, display: str) -> set[str]:
+    return {user.casefold(), *display.casefold().split()}
+
+
+def _slipped(said: str, name: str) -> bool:
+    """Whether `said` is `name` with a slip of the fingers, not another name.
+
+    Two neighbouring letters swapped ("alcie" for alice). A letter more or less is not
+    read so: "robert" may well be someone other than "roberta".
+    """
+    if len(said) < 4 or len(name) < 4 or not said.isalpha():
+        return False
+    if OSA.distance(said, name) != 1:
+        return False
+    return sorted(said) == sorted(name) or min(len(said), len(name)) >= 6 and len(said) != len(name)
 
 
 _STOP = frozenset(
