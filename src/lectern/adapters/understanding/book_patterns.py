@@ -80,14 +80,17 @@ LIST_DETAILS = re.compile(
     re.I,
 )
 CREATE = re.compile(
-    r"^(?:please\s+)?(?:create|make|start|open|set up|begin)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    # "set me up a list called X": who it is for said inside the verb
+    r"^(?:please\s+)?(?:create|make|start|open|set\s+(?:me\s+|us\s+)?up|begin)\s+(?:me\s+|us\s+)?"
+    r"(?:a\s+)?(?:new\s+)?"
     # "a list for kids bedtime": what the list is for is its name
     r"(?:reading\s+)?list\s+(?:(?:called|named|titled)\s+|for\s+(?:my\s+|our\s+)?)?"
     r"(?P<name>.+?)\W*$",
     re.I,
 )
 CREATE_QUOTED = re.compile(
-    r"^(?:please\s+)?(?:create|make|start|set up|begin)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?"
+    r"^(?:please\s+)?(?:create|make|start|set\s+(?:me\s+|us\s+)?up|begin)\s+(?:me\s+|us\s+)?"
+    r"(?:a\s+)?(?:new\s+)?"
     r"(?P<name>[\"“'‘][^\"”'’]{1,40}[\"”'’])\W*$",
     re.I,
 )

@@ -371,7 +371,12 @@ def _list(text: str, names: Names) -> str | Clarification | None:
 
 _AFTER_LIST = re.compile(
     r"\blist\b\s*[:,-]?\s*(?!(?:for|of|to|with|about|my|me|the|a|an|please|pls)\b)"
-    r"(?P<name>[\w'’&-]+(?:\s+(?!(?:with|and|that|which|for|please|pls)\b)[\w'’&-]+)*)",
+    r"(?P<name>[\w'’&-]+(?:\s+(?!(?:with|and|that|which|please|pls)\b|"
+    # "Gifts for Mum": who it is for, by name, is part of the name; "for my trip" is not
+    r"for\b(?!\s+(?-i:[A-Z]))|"
+    # "Gifts for Mum her birthday is in march": a new clause ends the name
+    r"(?-i:she|he|they|her|his|their|its|it['’]s|because|since|cos|coz|as|so|but)\b)"
+    r"[\w'’&-]+)*)",
     re.I,
 )
 _CALL_INSTEAD = re.compile(

@@ -32,7 +32,7 @@ _LEAD = (
 _VERB = (
     r"(?:add|put|pop|stick|remove|take|delete|rename|rate|give|create|make|start|move|drop|"
     r"show|list|find|search|look\s+up|recommend|suggest|tell|mark|change|correct|fix|update|"
-    r"let\s+me\s+see|pull\s+up)\b"
+    r"let\s+me\s+see|pull\s+up|set\s+(?:me\s+|us\s+)?up)\b"
 )
 _ASKS = re.compile(rf"^{_LEAD}{_VERB}", re.I)
 """A part that asks: a request's verb after the words that soften it."""

@@ -20,6 +20,7 @@ from lectern.adapters.understanding.courtesy import without_courtesy
 from lectern.adapters.understanding.formal import plain_words
 from lectern.adapters.understanding.hedges import unhedged
 from lectern.adapters.understanding.list_as_one import list_said_as_one
+from lectern.adapters.understanding.list_by_name import list_request
 from lectern.adapters.understanding.list_named_before import list_named_before, list_renamed_after
 from lectern.adapters.understanding.rating_told import rating_told
 from lectern.adapters.understanding.scaffold import Request as Request
@@ -171,5 +172,6 @@ def without_asides(text: str, lists: Sequence[str] = ()) -> str:
         list_named_before(text, lists)
         or list_renamed_after(text, lists)
         or stored_renamed(text, lists)
+        or list_request(text, lists)
         or text
     )

@@ -44,7 +44,7 @@ _LIST_INTENTS = (
     "delete_list",
 )
 _CREATE_CUE = re.compile(
-    r"\b(?:new|create|make|start|set\s+up|fresh|another|open\s+a|begin)\b|"
+    r"\b(?:new|create|make|start|set\s+(?:me\s+|us\s+)?up|fresh|another|open\s+a|begin)\b|"
     r"\b(?:have|want|need|get|like)\s+a\s+(?:\w+\s+)?list\b",
     re.I,
 )
