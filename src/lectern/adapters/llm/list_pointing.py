@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from lectern.adapters.understanding.book_patterns import ADD_VERB
+
 _LIST_VERB_IT = re.compile(
     r"^(?P<verb>rename|delete|bin|scrap|trash|ditch|nuke|axe)\s+it\b(?!\s+(?:from|off|out)\b)",
     re.I,
@@ -21,7 +23,9 @@ _TO_IT = re.compile(
 )
 """A later part's list said by pointing ("add X to it", "put it on there", "put it there")."""
 _THE_LIST = re.compile(r"\b(?:the|that|this)\s+list\b(?!\s+(?:called|named|titled)\b)", re.I)
-_ENTRY = re.compile(r"^(?:add|put|pop|stick|chuck|throw|toss|save|include)\b", re.I)
+_ENTRY = re.compile(rf"^(?:(?:then|so|ok(?:ay)?|right|and)\W+)*(?:{ADD_VERB})\b", re.I)
+_PARTICLE = re.compile(r"\s+(?:on|in)(?=(?:\s+(?:then|please|pls|now|too|as\s+well))*\W*$)", re.I)
+"""A put's place left as a bare particle ("bung it on"): the list in view is the place."""
 _DESTINATION = re.compile(r"\b(?:to|onto|into|on|in)\s+\S", re.I)
 _TAKING = re.compile(r"^(?:remove|take|drop|pull|get|yank)\b", re.I)
 _SOURCE = re.compile(r"\b(?:from|off|out\s+of)\s+\S", re.I)
@@ -44,8 +48,10 @@ def on_the_list(part: str, listed: str | None) -> str:
     part = _TO_IT.sub(lambda m: f"{m.group(1) or 'on'} the {listed} list", part)
     # "..., then show me the list": the list the message just used, said as "the list".
     part = _THE_LIST.sub(f"the {listed} list", part)
-    if _ENTRY.match(part) and not _DESTINATION.search(part):
-        part = f"{part} to the {listed} list"
+    bare = _PARTICLE.sub("", part)
+    if _ENTRY.match(bare) and not _DESTINATION.search(bare):
+        particle = "on" if bare != part else "to"  # "bung it on": on the list in view
+        part = f"{bare} {particle} the {listed} list"
     elif _TAKING.match(part) and not _SOURCE.search(part) and not _A_LIST.search(part):
         # "add X to Summer, take Emma off": off the list just named.
         part = re.sub(r"\s+(?:off|out)\W*$", "", part) + f" off the {listed} list"

@@ -54,6 +54,7 @@ from lectern.adapters.llm.same_change import (
     with_another_book,
 )
 from lectern.adapters.llm.told_first import told_first
+from lectern.adapters.llm.undone_last import undone_last
 from lectern.adapters.llm.workspace_lookup import workspace_look_up
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding import request_sentence as asked
@@ -431,6 +432,7 @@ class RulePolicy(ByMeaning, CompoundReading):
             or rated_next(text, history, titles, plan, self._call)
             or nothing_to_repeat(text, history, titles, plan)
             or meant_instead(text, history, names_from_prompt(system).of("list"), plan)
+            or undone_last(text, history, names_from_prompt(system).of("list"), plan, self._call)
         )
 
     def _verdict_on(self, part: str) -> str | None:

@@ -86,6 +86,20 @@ _NEWCOMER = re.compile(
 establishment."): with a greeting before it, the message is the greeting."""
 
 
+_PRAISE_ONLY = re.compile(
+    r"^(?:(?:love|luv|mate|pet|hun|hon|dear|darling|sweetheart|petal|duck|pal)\s*[,.!]*\s*)?"
+    r"(?:(?:you|u)(?:['’]?ve|['’]?re|\s+have|\s+are)\s+(?:been\s+)?|(?:that|this|it)"
+    r"(?:['’]s|\s+(?:was|is|has\s+been))\s+)?(?:(?:ever\s+so|so|very|really|truly|such|a|an|"
+    r"most|absolutely|incredibly|super|a\s+real|a\s+great|a\s+big)\s+)*"
+    r"(?:patient|helpful|kind|great|brilliant|lovely|wonderful|star|gem|lifesaver|life\s*saver|"
+    r"legend|diamond|angel|best|amazing|fab|fantastic|perfect|useful|marvellous|smashing|sweet|"
+    r"good|help|treasure|darling)\b[^?]*$",
+    re.I,
+)
+"""Thanks said with praise or an endearment only ("Thank you, love, you've been ever so
+patient with me"): the whole message is the thanks, nothing after it is a request."""
+
+
 _PLEASE_COMMA = re.compile(r"^\s*please\s*,\s*(?=[a-z])", re.I)
 """A "please" set off by a comma before the verb ("Please, cancel the list Prova")."""
 
@@ -95,6 +109,8 @@ def without_courtesy(text: str) -> str:
     text = _PLEASE_COMMA.sub("please ", _CALLED_BY_NAME.sub("", text))
     while (opening := _OPENING.match(text)) is not None:
         rest = text[opening.end() :]
+        if _PRAISE_ONLY.match(rest) and not re.search(rf"\b{_VERB}\b", rest, re.I):
+            break  # "Thanks, love, you've been ever so patient": the thanks is the message
         newcomer = _NEWCOMER.match(rest) or _NEWCOMER.match(_OPENING.sub("", rest))
         if newcomer and len(rest.split()) >= _LONG:
             return text[: opening.end()].strip()  # "Good evening. It is my first visit."

@@ -17,12 +17,15 @@ from collections.abc import Sequence
 
 from lectern.adapters.understanding.book_request import asked_alone as asked_alone
 from lectern.adapters.understanding.courtesy import without_courtesy
+from lectern.adapters.understanding.echoed import echo_dropped
 from lectern.adapters.understanding.formal import plain_words
 from lectern.adapters.understanding.hedges import unhedged
 from lectern.adapters.understanding.list_as_one import list_said_as_one
 from lectern.adapters.understanding.list_by_name import list_request
 from lectern.adapters.understanding.list_named_before import list_named_before, list_renamed_after
+from lectern.adapters.understanding.rating_said import out_of_ten, rating_said
 from lectern.adapters.understanding.rating_told import rating_told
+from lectern.adapters.understanding.said_again import said_again
 from lectern.adapters.understanding.scaffold import Request as Request
 from lectern.adapters.understanding.scaffold import quotes_hidden
 from lectern.adapters.understanding.stored_renamed import stored_renamed
@@ -166,8 +169,10 @@ def without_asides(text: str, lists: Sequence[str] = ()) -> str:
 
     A request pointing at a list the telling before it named is read alone, the list said.
     """
-    text = plain_words(unhedged(without_courtesy(question_taken_back(text))))
+    text = plain_words(unhedged(without_courtesy(question_taken_back(echo_dropped(text)))))
     text = list_said_as_one(text) or rating_told(text) or text
+    # "five stars for X", "X gets a 4 from me", "should be 1850 - no sorry, 1851"
+    text = rating_said(out_of_ten(said_again(text))) or said_again(text)
     return (
         list_named_before(text, lists)
         or list_renamed_after(text, lists)

@@ -39,7 +39,7 @@ _PREPOSITIONS = {
 _PREPOSITION = r"(?:out\s+of|into|onto|to|on|in|as|from|off)"
 _FRAGMENT = re.compile(
     r"^(?:(?P<where>it['’]?s|it\s+is|it\s+was|that['’]?s)\s+(?=(?:in|on)\s))?"
-    rf"(?:(?P<prep>{_PREPOSITION})\s+)?(?P<value>[^,;.!?]+?)\s*(?=$|[,;.!?]|\s-+\s)",
+    rf"(?:(?P<prep>{_PREPOSITION})\s+)?(?P<value>[^,;.!?–—]+?)\s*(?=$|[,;.!?–—]|\s-+\s)",
     re.I,
 )
 """What is said again: a phrase ("to B", "from B"), where the book is ("it's in B"), or a bare
@@ -57,6 +57,19 @@ _KEPT_THEN = re.compile(
 )
 """The first change kept undone, then another ("actually keep it there and drop it from B")."""
 _IT = re.compile(r"\b(?:it|that|them)\b", re.I)
+_GOES_ON = re.compile(
+    r"^[\s,;.!?–—-]*(?:(?:and|then|also|plus|&)\s+)+(?:(?:please|pls|can\s+you|could\s+you|"
+    rf"you\s+can|i['’]?d|i\s+would|i\s+will|i['’]?ll|just)\s+)*(?P<request>{ACTION_VERB}\b.+)$",
+    re.I | re.S,
+)
+"""A request of its own after the value said again ("— and I'd rate it a 4"): it is kept."""
+_PLACED = re.compile(
+    rf"^(?!{ACTION_VERB}\b)(?P<book>(?!(?:it|this|that|them|i|we|you)\b)[^,;.!?–—]+?)\s+"
+    r"(?:on\s+to|onto|on|into|in|to)"
+    r"\s+(?P<list>[^,;.!?–—]+?)(?:\s+(?:please|pls|plz))?(?=\s*(?:[,;.!?–—]|\s-+\s))",
+    re.I,
+)
+"""A book and a list with no verb ("Rebecca on to Summer please"): a book put on a list."""
 
 
 def _group(preposition: str) -> str:
@@ -106,6 +119,17 @@ def settled_value(text: str, lists: Sequence[str] = ()) -> str:
     remark); a grade or "it" said again is left to the readers of grades and of whole requests.
     """
     stored = {_key(name) for name in lists}
+    placed = _PLACED.match(text)
+    if placed is not None and _key(placed["list"]) in stored:
+        # "Rebecca on to Summer please — actually no, ..., make that Autumn": read with its verb
+        said = f"put {placed['book']} on {placed['list']}{text[placed.end() :]}"
+        settled = _settled(said, stored)
+        return settled if settled != said else text
+    return _settled(text, stored)
+
+
+def _settled(text: str, stored: set[str]) -> str:
+    """`settled_value` with the reader's list names put as keys."""
     for taken_back in _TAKE_BACK.finditer(text):
         before = text[: taken_back.start()].strip()
         opens = _OPENS_CHANGE.match(before)
@@ -145,5 +169,9 @@ def settled_value(text: str, lists: Sequence[str] = ()) -> str:
             else:
                 settled = _replaced(before, None, value)
         if settled is not None:
+            goes_on = _GOES_ON.match(after[fragment.end() :])
+            if goes_on is not None:
+                # "to Summer — actually make that Autumn — and I'd rate it a 4"
+                settled = f"{settled}, and {goes_on['request']}"
             return " ".join(settled.split())
     return text
