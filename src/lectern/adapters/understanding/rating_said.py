@@ -101,6 +101,12 @@ _REGRADED = re.compile(
     re.I,
 )
 """The grade taken back and said again after the book ("Five stars for X — no wait, four")."""
+_FELT = re.compile(
+    r"^(?:i\s+|we\s+)?(?:really\s+|just\s+)?(?:loved|liked|hated|adored|enjoyed|finished|"
+    r"devoured|disliked)\s+(?=\S)",
+    re.I,
+)
+"""A verdict said before the book ("loved misery, 4 stars")."""
 _NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
 _NOW = re.compile(r"\s+(?:now|then|too|as\s+well|please|pls|thanks|ta)(?=\W*$)", re.I)
 
@@ -169,12 +175,14 @@ def rating_said(text: str) -> str | None:
     count = stars(regraded or found)
     if count is None:
         return None
+    # "loved misery, 4 stars, ...": the reader's verdict before the book is no part of it
+    book = _FELT.sub("", found["book"].strip()) or found["book"].strip()
     if regraded is not None:
-        return f"rate {found['book'].strip()} {count} stars"
+        return f"rate {book} {count} stars"
     then = _then(found["rest"])
     if then is None and (not asks or _NUMBER.search(found["rest"])):
         return None  # a remark with a number in it may say another grade: left as said
-    return f"rate {found['book'].strip()} {count} stars{then or ''}"
+    return f"rate {book} {count} stars{then or ''}"
 
 
 _OUT_OF_TEN = re.compile(
