@@ -56,7 +56,13 @@ class CompoundReading:
     _verdict_on: Callable[[str], str | None]
 
     def _compound(
-        self, history: Sequence[Message], system: str, available: set[str], *, nested: bool
+        self,
+        history: Sequence[Message],
+        system: str,
+        available: set[str],
+        *,
+        nested: bool,
+        given: Sequence[str] = (),
     ) -> Callable[[str, Callable[[str], str]], list[Step]]:
         """Several requests in one message ("add X to Y and rate it 4"), each part read alone.
 
@@ -68,7 +74,8 @@ class CompoundReading:
 
         def matcher(text: str, it: Callable[[str], str]) -> list[Step]:
             del it
-            parts = [] if nested else clauses(text)
+            # `given`: the requests as the reader set them out, one a line
+            parts = list(given) if given else [] if nested else clauses(text)
             if not parts:
                 return []
             planned: list[tuple[list[ToolCall], Step]] = []

@@ -35,6 +35,7 @@ from lectern.adapters.llm.catalog_spelling import (
     WriterShelf,
     answered_request,
 )
+from lectern.adapters.llm.line_plans import LineReading
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
 from lectern.adapters.llm.list_rules import ListRules
 from lectern.adapters.llm.meant_instead import meant_instead
@@ -72,6 +73,7 @@ from lectern.adapters.understanding.layer import (
 )
 from lectern.adapters.understanding.listed_books import on_the_list
 from lectern.adapters.understanding.mentions import names_from_prompt
+from lectern.adapters.understanding.message_lines import one_line, unframed_mail
 from lectern.adapters.understanding.not_asked import asked_whether, not_asked
 from lectern.adapters.understanding.off_topic import off_topic
 from lectern.adapters.understanding.own_words import in_own_words
@@ -137,7 +139,7 @@ def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
     return plan
 
 
-class RulePolicy(ByMeaning, CompoundReading):
+class RulePolicy(ByMeaning, CompoundReading, LineReading):
     """A `ChatModel` by rules: the assistant works with no model and no network."""
 
     model_id = MODEL_ID
@@ -200,7 +202,8 @@ class RulePolicy(ByMeaning, CompoundReading):
         if start < 0:
             return AIResponse("Ask me about books, or about your reading lists.", model=MODEL_ID)
         said = messages[start].content  # with its line breaks: a pasted line ends there
-        request = " ".join(said.split())
+        said = unframed_mail(said)  # "Hi,\n\n...\n\nThanks,\nAlice": the e-mail's frame
+        request = one_line(said)  # "After last night:\n- rate X 4\n- ...": the items asked
         done = _Done([], [])
         for message in messages[start + 1 :]:
             if message.role == "assistant":
@@ -270,6 +273,11 @@ class RulePolicy(ByMeaning, CompoundReading):
         if isinstance(placed, Clarification):  # "the second Dune": which book is asked
             return _Plan([lambda _: placed.response(MODEL_ID)])
         text = placed or text  # "the second Hunger Games" is *Catching Fire*
+        if not nested and not whole and "\n" in request.strip():
+            # "a few things:\n1. make a list ...\n2. add ... to it": a request a line
+            lined = self._by_lines(request, history, system, available, workspace=sees_projects)
+            if lined:
+                return _Plan(lined)
         if sees_projects and not whole and (quoted := beside_the_quoted(request)) is not None:
             reread = functools.partial(self._plan, history=history, system=system, whole=True)
             return quoted_first(
