@@ -49,6 +49,7 @@ from lectern.adapters.understanding.scaffold import Step
 from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
+from lectern.adapters.understanding.workspace_text_end import shown_blocker_named
 from lectern.application.assistant.guardrails import OFF_TOPIC_TEXT
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
@@ -155,6 +156,10 @@ class ByMeaning:
             return self.books.search(text)
         if intent in WORKSPACE_TOOLS:
             where = self._where(history, system)
+            if intent == "resolve_blocker":
+                # "what's blocking us" ... "resolve it": the one blocker the reply showed
+                last = next((m.content for m in reversed(history) if m.role == "assistant"), "")
+                text = shown_blocker_named(text, last or "")
             planned = plan_workspace(intent, text, names, where, self._call, self.clock())
         else:
             planned = plan_books(intent, text, names, it, self._call)

@@ -101,6 +101,12 @@ from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_quoted import beside_the_quoted
 from lectern.adapters.understanding.workspace_register import registered
 from lectern.adapters.understanding.workspace_said import workspace_said
+from lectern.adapters.understanding.workspace_text_end import (
+    clock_masked,
+    clock_restored,
+    fillers_dropped,
+    shorthand_fields,
+)
 from lectern.adapters.understanding.workspace_told_task import task_led, told_task_named
 from lectern.adapters.understanding.workspace_unfinished import unfinished_change
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
@@ -253,7 +259,8 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
         if tool in BOOK_TOOLS and isinstance(book, str):
             arguments["book"] = self.catalog_books.as_argument(tool, book)
         self._counter += 1
-        return ToolCall(f"rp-{self._counter}", tool, dict(arguments))
+        # a clock time read with its colon masked is proposed as said (`workspace_text_end.py`)
+        return ToolCall(f"rp-{self._counter}", tool, clock_restored(dict(arguments)))
 
     def _plan(
         self,
@@ -284,6 +291,10 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
                 quoted, functools.partial(reread, available=available), names, request
             )
         if sees_projects:
+            # "saturday 02:00": a clock time's colon leads no text; "..., yeah, ...": a filler
+            text = fillers_dropped(clock_masked(text))
+            # "t: rotate certs @bob !high +vpn": the shorthand that sets a field, in words
+            text = shorthand_fields(text, names.of("project"))
             # "the phishing backlog", "end of day stuff: ...", "next friday, the 13th", ...
             text = workspace_said(text, names, self.layer)
         else:

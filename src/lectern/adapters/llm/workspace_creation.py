@@ -18,6 +18,7 @@ from lectern.adapters.llm.workspace_refs import Refs, _Unclear
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.mentions import covered, resolve, resolve_person
 from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.scaffold import quotes_hidden
 from lectern.adapters.understanding.slots import due_clause
 from lectern.adapters.understanding.workspace_patterns import (
     ASSIGN_CLAUSE,
@@ -30,6 +31,12 @@ from lectern.adapters.understanding.workspace_patterns import (
     TASK_FOR,
 )
 from lectern.adapters.understanding.workspace_terse import details_spelt_out
+from lectern.adapters.understanding.workspace_text_end import (
+    IT_FIELD,
+    OWN_FIELD,
+    fillers_dropped,
+    text_end,
+)
 from lectern.domain.assistant import ToolCall
 
 _LOOKUP_AFTER = re.compile(
@@ -89,7 +96,9 @@ _PLACE_FIRST = re.compile(
 _PRIORITY_ITEM = re.compile(r"\s*,\s*(?P<p>low|medium|high|urgent)\s*(?=,|$)", re.I)
 """A priority said alone between commas ("..., urgent, due friday")."""
 _NAMED_AS = re.compile(
-    r"(?:^|[\s,;?.]|\b)(?:(?:title|call|name)\s+it\s*:?|(?:(?:the|its)\s+)?(?:title|name)\s*:)"
+    r"(?:^|[\s,;?.]|\b)(?:(?:title|call|name)\s+it\s*:?|(?:(?:the|its)\s+)?(?:title|name)\s*:|"
+    # "with the name 'X'", "under the title X": the name said as what it carries
+    r"(?:with|under|by)\s+(?:the\s+)?(?:title|name)\s*:?(?=\s*[\"“'‘]))"
     r"\s*(?P<t>\S.*)$|"
     # "..., the title is 'X'", "? It should be called X": announced after what came before,
     # or with the title quoted ("the title is wrong on the portal" is a title itself)
@@ -135,7 +144,15 @@ class WorkspaceCreation:
         if re.search(r"\bto\s+$", text[: match.start("rest")], re.I):
             rest = f"to {rest}"  # "a task to Phishing awareness called X": maybe a place
         arguments: dict[str, Any] = {}
-        assign = ASSIGN_CLAUSE.search(rest)
+        # "..., yeah, and put it on bob", "..., it should be assigned to Bob": the title ends
+        # where the new task's own field or a request of its own starts
+        rest = IT_FIELD.sub("", fillers_dropped(rest))
+        own = OWN_FIELD.search(quotes_hidden(rest))
+        if own is not None:
+            person = own.group("a") or own.group("a2") or own.group("a3")
+            arguments["assignee_id"] = refs.person(person)
+            rest = rest[: own.start()] + rest[own.end() :]
+        assign = ASSIGN_CLAUSE.search(rest) if "assignee_id" not in arguments else None
         if assign:
             arguments["assignee_id"] = refs.person(assign.group("a") or "me")
             rest = rest[: assign.start()] + rest[assign.end() :]
@@ -157,6 +174,8 @@ class WorkspaceCreation:
             rest = rest[: said_alone.start()] + rest[said_alone.end() :]
         if match.group("lead_priority") and "priority" not in arguments:
             arguments["priority"] = match.group("lead_priority").lower()
+        if text_end(rest) < len(rest):
+            return []  # "..., and then comment on the drill that ...": two requests
         to_it = re.match(
             r"\s*(?:(?:to|in|into|on)\s+)?(?:it|this(?:\s+one)?|that(?:\s+one)?)\b\s*"
             r"(?=called\b|named\b|titled\b|:|$)",

@@ -29,6 +29,11 @@ Reader = Callable[[str, Refs], list[ToolCall]]
 _SEPARATOR = re.compile(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", re.I)
 """Between two objects of one list ("the drill, the hunt and the runbook")."""
 
+_COMMENT_LEAD = re.compile(
+    r"^\W*(?:(?:add|post|leave|write|put|drop)\s+(?:a\s+)?)?(?:comment|note)\b", re.I
+)
+"""A comment asked for: the words after its "that" are what it says."""
+
 _LIST_LEAD = re.compile(r"(?:\b(?:both|all(?:\s+of)?|each\s+of)\s+)$", re.I)
 """The word before a list that only says it is one ("both the runbook and ...")."""
 
@@ -99,7 +104,9 @@ def _objects(text: str, refs: Refs) -> tuple[list[_Object], str] | None:
     with an object (the verb before it), the middle ones are objects whole, and the last
     starts with one (what follows it is said of them all).
     """
-    head = re.split(r"[:\"“]", text, maxsplit=1)[0]
+    # "add a comment on X saying A, B": what is said is a free text, never a list of objects
+    said = r"|\bthat\b" if _COMMENT_LEAD.match(text) else ""
+    head = re.split(rf"[:\"“]|\b(?:saying|noting)\b{said}", text, maxsplit=1, flags=re.I)[0]
     joints = [m for m in _SEPARATOR.finditer(head) if m.start() > 0]
     if not joints:
         return None

@@ -245,8 +245,9 @@ class WorkspaceSeveral:
         [] ends the search: a told part that says a change is asked, not guessed.
         """
         first, second = text[: separator.start()], text[separator.end() :]
-        # "..., make it high priority too": the part without its "too"
-        second = TOO.sub("", second)
+        # "..., make it high priority too": the part without its "too"; "..., and then also,
+        # comment on ...": the words that only join it are no part of it either
+        second = _JOINING.sub("", TOO.sub("", second))
         left = self._create_task(first, context) or self._one_action(first, context)
         if not left:
             return None
@@ -281,6 +282,11 @@ class WorkspaceSeveral:
         return _one_update(left + right) if right else None
 
 
+_JOINING = re.compile(
+    r"^\s*(?:(?:also|then|and|plus|subsequently|afterwards|after\s+that|finally|next)\b\s*,?\s*)+",
+    re.I,
+)
+"""The words that join a later request to the one before ("and then also, ...")."""
 _CHANGE_START = re.compile(rf"^(?:please\s+)?{CHANGE_VERB}\s", re.I)
 """A later part starting with a change's verb ("... and drop a note that ..."): a request."""
 _WORDS = frozenset({"content", "description", "resolution", "title"})

@@ -84,7 +84,9 @@ class WorkspaceTexts:
             None,
         )
         said = ("c", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12")
+        # "... saying, three of the five are patched": the comma after "saying" leads it
         content = _clean(next((match.group(g) for g in said if match.group(g)), ""))
+        content = content.lstrip(" ,;:–—-").strip()
         if not content:
             return []
         return [self._call("add_comment", task_id=refs.task(target), content=_said(content))]

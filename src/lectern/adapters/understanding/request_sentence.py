@@ -45,7 +45,7 @@ _VERB = (
     r"(?:get\s+(?!(?:it|this|that)\b)(?:the|my|our|a|an)\b|"
     r"assign|reassign|give|hand|add|create|make|set|mark|close|complete|finish|put|move|"
     r"change|update|open|show|list|rename|retitle|comment|note|log|flag|block|unblock|"
-    r"resolve|remove|delete|tell|start|reopen|push|bump|raise|lower|drop|record|file|"
+    r"resolve|clear|lift|remove|delete|tell|start|reopen|push|bump|raise|lower|drop|record|file|"
     r"attach|write|schedule|plan|let\s+me\s+see|pull\s+up|take)\b"
 )
 _ASKS = re.compile(rf"^{_LEAD}{_VERB}", re.I)

@@ -330,7 +330,8 @@ DUE_WORDS = re.compile(
 """A due date in words ("set it due on the 20th of November", "make the drill due soonish")."""
 RENAME_TASK = re.compile(
     r"^(?:rename\s+(?:the\s+)?task\s+(?P<t>.+?)|rename\s+(?P<t3>.+?\s+task|it|this|that)|change\s+the\s+title\s+of\s+(?P<t2>.+?))\s+to\s+"
-    r"(?P<title>.+?)\W*$",
+    # "to 'Hunt for VPN logins (Oct-Nov)'": a closing bracket is the title's, not punctuation
+    r"(?P<title>.+?\)?)[^\w)]*$",
     re.I,
 )
 DESCRIBE = re.compile(

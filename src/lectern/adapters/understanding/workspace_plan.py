@@ -246,11 +246,11 @@ def _says_something(said: str) -> bool:
 
 
 def _told_beside_request(text: str) -> str:
-    """The clause of a message that says what happened, beside the one asking to resolve.
-
-    "the vendor shipped the part - please lift the blocker": what happened is before.
-    """
-    clauses = re.split(r"\s+[-–—]\s+|\s*[;:]\s*|(?<=[.!?])\s+|,\s+(?=so\b)", text)
+    """What happened, beside the clause asking to resolve ("the part came - lift the blocker")."""
+    ask = _ASKS_TO_RESOLVE.pattern.lstrip("^")  # "mw confirmed for thu, resolve the blocker"
+    clauses = re.split(
+        rf"\s+[-–—]\s+|\s*[;:]\s*|(?<=[.!?])\s+|,\s+(?=so\b|{ask})", text, flags=re.I
+    )
     told = [
         clean(c) for c in clauses if not _ASKS_TO_RESOLVE.search(clean(c)) and len(clean(c)) >= 3
     ]
