@@ -247,7 +247,8 @@ def _says_something(said: str) -> bool:
 
 def _told_beside_request(text: str) -> str:
     """What happened, beside the clause asking to resolve ("the part came - lift the blocker")."""
-    ask = _ASKS_TO_RESOLVE.pattern.lstrip("^")  # "mw confirmed for thu, resolve the blocker"
+    # "mw confirmed for thu, resolve the blocker": a request with no words of its own after
+    ask = _ASKS_TO_RESOLVE.pattern.lstrip("^") + r"[^,;.]*?\bblocker(?:\s+(?:please|now))?\W*$"
     clauses = re.split(
         rf"\s+[-–—]\s+|\s*[;:]\s*|(?<=[.!?])\s+|,\s+(?=so\b|{ask})", text, flags=re.I
     )
