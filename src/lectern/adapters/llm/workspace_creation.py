@@ -149,7 +149,7 @@ class WorkspaceCreation:
         rest = IT_FIELD.sub("", fillers_dropped(rest))
         own = OWN_FIELD.search(quotes_hidden(rest))
         if own is not None:
-            person = own.group("a") or own.group("a2") or own.group("a3")
+            person = next(own.group(g) for g in ("a", "a2", "a3", "a4", "a5") if own.group(g))
             arguments["assignee_id"] = refs.person(person)
             rest = rest[: own.start()] + rest[own.end() :]
         assign = ASSIGN_CLAUSE.search(rest) if "assignee_id" not in arguments else None

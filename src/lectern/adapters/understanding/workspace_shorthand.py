@@ -52,6 +52,8 @@ _SPELT_OUT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"leave|tell|change|then|also|open|create|complete|finish|rename|push|bump)\b)",
             "and",
         ),
+        # "x hunt vpn logins": todo.txt's mark of a task done, leading the line
+        (r"^(?-i:x)\s+(?=[a-z])", "complete "),
         # "please: add ...": please leading a request is no part of it
         (r"^please\s*[:,]?\s*(?=\S)", ""),
     )

@@ -65,11 +65,16 @@ OWN_FIELD = re.compile(
     r"|(?:it|this|that)\s+(?:should|must|will|can|needs\s+to|has\s+to|is\s+to)\s+be\s+"
     rf"(?:assigned|given|handed(?:\s+over)?)\s+to\s+(?P<a2>{_PERSON})"
     rf"|(?:have|let)\s+(?P<a3>{_PERSON})\s+(?:own|take|do|handle)\s+(?:it|this|that)"
+    # "..., high, bob owns it", "bob will take it", "owned by bob"
+    rf"|(?!(?:it|this|that|which|who|he|she|they|we|i|you)\b)(?P<a4>{_PERSON})\s+"
+    r"(?:owns|will\s+own|takes|will\s+take|handles|will\s+handle|is\s+on|['’]s\s+on)\s+"
+    r"(?:it|this|that)"
+    rf"|owned\s+by\s+(?P<a5>{_PERSON})"
     r")\b(?=\s*(?:[,;.!]|$|\s+and\b))",
     re.I,
 )
 """The new task's assignee said of "it" after its title ("put it on bob", "it should be
-assigned to Bob", "have bob take it")."""
+assigned to Bob", "have bob take it", "bob owns it", "owned by bob")."""
 
 IT_FIELD = re.compile(
     r"\b(?:make|set|mark|have)\s+(?:it|this)\s+(?:as\s+)?(?=(?:a\s+)?(?:low|medium|high|urgent)\b|"
