@@ -12,8 +12,11 @@ from lectern.adapters.understanding.scaffold import NUMBER
 
 _NUMBER = NUMBER
 _STARS = r"(?P<stars>[1-5]|one|two|three|four|five)"
-ADD_VERB = r"(?:add|put|save|pop|stick|chuck|throw|toss|bung|shove|slap|stash|slot|file|include)"
-"""Verbs people put a book on a list with ("chuck X on my to read list")."""
+ADD_VERB = (
+    r"(?:add|put|save|pop|stick|chuck|throw|toss|bung|shove|slap|stash|slot|file|include|shelve)"
+)
+"""Verbs people put a book on a list with ("chuck X on my to read list", a librarian's "shelve
+X on Staff Picks")."""
 REMOVE_VERB = r"(?:remove|take|delete|drop|get\s+rid\s+of|get|pull|strike|cross|knock|scratch|yank)"
 """Verbs people take a book off a list with ("get X off the Work list")."""
 DELETE_VERB = (
