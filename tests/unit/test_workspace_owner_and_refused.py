@@ -23,6 +23,11 @@ from tests.unit.test_workspace_phrasings import _planned
         ("the drill isn't low priority any more, it's high", "high"),
         ("set it to high", "high"),
         ("low... no wait, make it medium", "medium"),
+        ("the runbook doesnt need to be high anymore, make it medium", "medium"),
+        # a word ending in "nt" is no refusal ("hunt", "front", "urgent")
+        ("bump the vpn login hunt to high, its urgent now", "high"),
+        ("move the front task to low", "low"),
+        ("the pentest hunt to high", "high"),
     ],
 )
 def test_the_priority_asked_for_is_not_the_one_refused(said: str, priority: str) -> None:

@@ -181,7 +181,9 @@ _SELF_CORRECTED = re.compile(
 
 
 _NOT_NOW_BEFORE = re.compile(
-    r"(?:\b(?:\w+n['’]?t|not|no\s+longer|never)\s+(?:\w+\s+){0,3}|\bfrom\s+)$", re.I
+    r"(?:\b(?:\w+n['’]t|(?:do|does|did|is|are|was|were|should|would|could|must|need|has|have)"
+    r"nt|cannot|not|no\s+longer|never)\s+(?:\w+\s+){0,3}|\bfrom\s+)$",
+    re.I,
 )
 """Before a priority that is not the one asked for: refused ("doesn't need to be high"), or
 the one left ("from high to medium")."""
