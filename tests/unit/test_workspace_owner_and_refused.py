@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.slots import priority_of
-from tests.unit.test_workspace_phrasings import _planned
+from lectern.adapters.understanding.workspace_plan import plan_workspace
+from tests.unit.test_workspace_phrasings import NAMES, NOWHERE, _call, _planned
 
 
 @pytest.mark.parametrize(
@@ -64,3 +66,19 @@ def test_whose_task_it_is_does_not_stop_an_assignment_to_another() -> None:
     assert _planned("assign_task", "give bob's patch task to alice") == [
         ("assign_task", {"task_id": "Patch the Check Point gateways", "assignee_id": "alice"})
     ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the hunt doesn't need bob anymore",
+        "bob is off the hunt",
+        "the runbook no longer needs alice",
+        "the drill can go ahead without bob",
+        "bob's off the netscaler review now",
+    ],
+)
+def test_a_person_the_words_take_a_task_from_is_no_assignee(said: str) -> None:
+    """Older than session 22: "the hunt doesn't need bob anymore" assigned the hunt to bob."""
+    asked = plan_workspace("assign_task", said, NAMES, NOWHERE, _call)
+    assert isinstance(asked, Clarification), (said, asked)

@@ -26,6 +26,14 @@ _ASKED_TO_TAKE = re.compile(r"\s(?:pick\s+up|take|own|do|will|should|responsible
 
 
 _OWNERS = re.compile(r"['’]s?\b")
+_LET_GO_BEFORE = re.compile(
+    r"\b(?:\w+n['’]t|not|no\s+longer|never|without|except)\s+(?:\w+\s+){0,2}$", re.I
+)
+_LET_GO_AFTER = re.compile(
+    r"^\s+(?:is|['’]s|was|has\s+been|got)?\s*(?:off|no\s+longer|not)\b|^\s+(?:any\s*more|no\s+more)\b",
+    re.I,
+)
+"""A person the words take a task from ("doesn't need bob", "bob is off the hunt")."""
 """A possessive after a name ("bob's", "James'")."""
 
 
@@ -48,6 +56,10 @@ def person_in(text: str, names: Names, reader: str | None, *, owners: bool = Tru
     for found in re.finditer(r"[A-Za-z]+", text):
         if not owners and _OWNERS.match(text, found.end()):
             continue  # "bob's check point patch": whose task it is, not who is to take it
+        if not owners and (
+            _LET_GO_BEFORE.search(text[: found.start()]) or _LET_GO_AFTER.match(text[found.end() :])
+        ):
+            continue  # "the hunt doesn't need bob anymore", "bob is off the hunt": not to him
         person = resolve_person(found.group(0), names, None)
         if person.name is not None:
             return person.name
