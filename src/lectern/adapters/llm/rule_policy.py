@@ -93,7 +93,11 @@ from lectern.adapters.understanding.scaffold import ASKING_U as _ASKING_U
 from lectern.adapters.understanding.scaffold import POLITE, Step
 from lectern.adapters.understanding.scaffold import WISH as _WISH
 from lectern.adapters.understanding.scaffold import Done as _Done
-from lectern.adapters.understanding.self_corrected import settled_value
+from lectern.adapters.understanding.self_corrected import (
+    settled_name,
+    settled_value,
+    wholly_taken_back,
+)
 from lectern.adapters.understanding.series_said import SeriesShelf, series_said
 from lectern.adapters.understanding.shown_places import with_places_named
 from lectern.adapters.understanding.spoken import tidied
@@ -143,6 +147,22 @@ def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
     question = which_book(error)
     plan.steps.append(lambda _: question.response(MODEL_ID))
     return plan
+
+
+def _renames_taken_back(calls: list[ToolCall]) -> str | None:
+    """The list whose rename the message took back ("..., no wait, keep it"), else None.
+
+    A rename whose new name holds a take-back and the name settled on is kept in place.
+    """
+    for index, call in enumerate(calls):
+        if call.name != "rename_list" or not isinstance(call.arguments.get("new_name"), str):
+            continue
+        settled = settled_name(str(call.arguments["new_name"]))
+        if settled is None:
+            return str(call.arguments.get("list"))
+        if settled != call.arguments["new_name"]:
+            calls[index] = ToolCall(call.id, call.name, {**call.arguments, "new_name": settled})
+    return None
 
 
 class RulePolicy(ByMeaning, CompoundReading, LineReading):
@@ -221,6 +241,9 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             # The answer to "which book?" completes the request the question was about.
             request, start = completed, start - 2
         asked_for = said if completed is None else request
+        if wholly_taken_back(request) and not (messages[start + 1 :]):
+            # "rename horror to spooky, no wait, keep it": all it asked is taken back
+            return AIResponse("All right: I haven't changed anything.", model=MODEL_ID)
         plan = self._plan(asked_for, messages[:start], system, available)
         answered = 0
         for step in plan.steps:
@@ -233,6 +256,9 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             heard = on_the_list(outcome, system, self.catalog_books.holds)  # "carry": *Carrie*
             calls = self.catalog_books.settled([c for c in heard if c.name in available], request)
             calls = in_own_words(calls, asked_for)  # "the citrix ticket" kept, not "task"
+            kept = _renames_taken_back(calls)
+            if kept is not None:  # "rename horror to spooky, no wait, keep it"
+                return AIResponse(f"All right: I've left {kept} as it is.", model=MODEL_ID)
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
             if any(c.name in CHANGES for c in calls) and not_asked(self._unhedged(request, system)):

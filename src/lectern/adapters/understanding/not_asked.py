@@ -104,6 +104,13 @@ _UNASKED = [
         rf"^(?:(?:my|our|his|her|their)\s+\w+|he|she|they|someone|somebody|i|we)\s+{_PAST}\b",
         re.I,
     ),
+    # A grade someone else gave: "Dune got 4 stars in the paper", "... from the Guardian",
+    # "has 4 stars on Goodreads" ("gets 4 stars from me" is the reader's own, and asks).
+    re.compile(
+        r"\b(?:got|gets|received|earned|has|had|scored)\s+(?:a\s+)?\w+(?:[\s-]+stars?|/\d+)\s+"
+        r"(?:in|on|from|by|at|with)\s+(?!me\b|us\b|myself\b)",
+        re.I,
+    ),
     # A rating denied: "The Hobbit isn't a 2 star book", "I don't think it deserves 5 stars".
     re.compile(r"\b(?:isn'?t|is\s+not|not)\s+(?:a\s+)?\w+[\s-]+stars?\b", re.I),
     re.compile(r"\b(?:don'?t|do\s+not)\s+think\b", re.I),

@@ -175,3 +175,55 @@ def _settled(text: str, stored: set[str]) -> str:
                 settled = f"{settled}, and {goes_on['request']}"
             return " ".join(settled.split())
     return text
+
+
+_TAKEN_BACK = re.compile(
+    r"\s*[,;.–—-]*\s*\b(?:no\s+wait|wait\s+no|no\s+actually|actually(?:\s+no)?|"
+    r"scratch\s+that|never\s*mind|or\s+rather|i\s+mean)\b[\s,.!–—-]*",
+    re.I,
+)
+_KEPT = re.compile(
+    r"^(?:(?:just|please)\s+)?(?:keep|leave|don['’]?t|do\s+not|never\s*mind|cancel|forget)\b",
+    re.I,
+)
+
+
+_KEPT_WHOLE = re.compile(
+    r"^(?:never\s*mind|forget\s+it|cancel(?:\s+that)?|(?:keep|leave)\s+it(?:\s+as\s+(?:it\s+)?is)?)"
+    r"\W*$",
+    re.I,
+)
+
+
+def settled_name(said: str) -> str | None:
+    """A new name said, then taken back: the one settled on, or None when it is kept as is.
+
+    "spooky, no wait, keep it" -> None; "spooky, no wait, Halloween" -> "Halloween".
+    """
+    if _KEPT_WHOLE.match(said):
+        return None  # "actually never mind" read down to its last words: "never mind"
+    taken = list(_TAKEN_BACK.finditer(said))
+    if not taken or taken[0].start() == 0:
+        return said
+    after = said[taken[-1].end() :].strip(" ,.!")
+    if not after or _KEPT.match(after):
+        return None
+    return " ".join(re.sub(r"^(?:make\s+it|call\s+it|to|as)\s+", "", after, flags=re.I).split())
+
+
+_WHOLLY_TAKEN_BACK = re.compile(
+    r"(?:[,;.!?–—-]|\.\.\.|\s)\s*(?:(?:no|oh|ok|okay|um|hmm|sorry)\W+)*"
+    r"(?:(?:(?:no\s+)?wait(?:\s+no)?|actually(?:\s+no)?|no\s+actually|scratch\s+that|"
+    r"on\s+second\s+thoughts?)\W+(?:just\s+)?(?:keep|leave)\s+it(?:\s+as\s+(?:it\s+)?is)?|"
+    r"(?:(?:no\s+)?wait(?:\s+no)?|actually(?:\s+no)?|no\s+actually|scratch\s+that|"
+    r"on\s+second\s+thoughts?)?\W*(?:never\s*mind|forget\s+it|cancel\s+that))\W*$",
+    re.I,
+)
+
+
+def wholly_taken_back(text: str) -> bool:
+    """Whether the message ends by taking back all it asked: nothing is to change.
+
+    "rename horror to spooky, no wait, keep it", "add dune to summer... actually never mind".
+    """
+    return _WHOLLY_TAKEN_BACK.search(text.strip()) is not None

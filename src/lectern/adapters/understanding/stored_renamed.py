@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from lectern.adapters.understanding.self_corrected import settled_name
+
 _LEAD = (
     r"^(?:please\s+)?(?:(?:i|we)\s*(?:['’]d|would|should)?\s*(?:like|love|want|wish|need)\s+"
     r"(?:you\s+)?to\s+)?"
@@ -39,6 +41,12 @@ def stored_renamed(text: str, lists: Sequence[str]) -> str | None:
         found = re.match(rf"{_LEAD}{_VERB}{re.escape(name)}{_TO}(?P<new>.+)$", text.strip(), re.I)
         if found is None:
             continue
+        settled = settled_name(found["new"])
+        if settled is None:
+            return None  # "... to abandoned... no actually, keep it": nothing is renamed
+        if settled != found["new"]:
+            # "rename Someday to Later, no wait, to Eventually maybe": the name settled on
+            return f"rename {name} to {settled}"
         new = _WHY.sub("", _SENTENCE_END.split(found["new"])[0]).strip(" .!?,;\"'“”‘’")
         if not new or new.casefold() == name.casefold():
             return None
