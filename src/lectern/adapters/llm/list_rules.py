@@ -56,7 +56,6 @@ from lectern.adapters.understanding.scaffold import NUMBER, POLITE, Step
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
-from lectern.adapters.understanding.self_corrected import settled_name
 from lectern.adapters.understanding.slots import list_name_of
 from lectern.domain.assistant import AIResponse, ToolCall
 
@@ -378,11 +377,11 @@ class ListRules:
         if _NO_NAME.match(old):
             # "rename my list to X" names no list: which one is asked.
             return [lambda _: name_it("list", "rename").response(MODEL_ID)]
-        new = settled_name(_clean(match.group("new")))
-        if new is None:
-            # "rename horror to spooky, no wait, keep it": taken back; nothing is changed
-            return [lambda _: AIResponse(f"All right: I've left {old} as it is.", model=MODEL_ID)]
-        return self.steps.single(self.steps.call("rename_list", list=old, new_name=new))
+        # a new name taken back ("..., no wait, keep it") is read by the policy
+        # (`rule_policy._renames_taken_back`), whichever matcher made the rename
+        return self.steps.single(
+            self.steps.call("rename_list", list=old, new_name=_clean(match.group("new")))
+        )
 
     def _renamed_theirs(self, text: str, lists: Sequence[str]) -> list[Step]:
         """A list of theirs renamed without the word "list" ("rename 'Gifts' as 'Xmas'")."""

@@ -177,22 +177,14 @@ def _settled(text: str, stored: set[str]) -> str:
     return text
 
 
-_TAKEN_BACK = re.compile(
-    r"\s*[,;.–—-]*\s*\b(?:no\s+wait|wait\s+no|no\s+actually|actually(?:\s+no)?|"
-    r"scratch\s+that|never\s*mind|or\s+rather|i\s+mean)\b[\s,.!–—-]*",
-    re.I,
-)
+_KEEP_IT = r"(?:just\s+)?(?:keep|leave)\s+it(?:\s+as\s+(?:it\s+)?is)?"
+_NEVER_MIND = r"never\s*mind|forget\s+it|cancel\s+that"
 _KEPT = re.compile(
     r"^(?:(?:just|please)\s+)?(?:keep|leave|don['’]?t|do\s+not|never\s*mind|cancel|forget)\b",
     re.I,
 )
-
-
-_KEPT_WHOLE = re.compile(
-    r"^(?:never\s*mind|forget\s+it|cancel(?:\s+that)?|(?:keep|leave)\s+it(?:\s+as\s+(?:it\s+)?is)?)"
-    r"\W*$",
-    re.I,
-)
+"""What comes after a take-back that keeps things as they were ("..., no wait, keep it")."""
+_KEPT_WHOLE = re.compile(rf"^(?:{_KEEP_IT}|{_NEVER_MIND}|cancel)\W*$", re.I)
 
 
 def settled_name(said: str) -> str | None:
@@ -202,7 +194,7 @@ def settled_name(said: str) -> str | None:
     """
     if _KEPT_WHOLE.match(said):
         return None  # "actually never mind" read down to its last words: "never mind"
-    taken = list(_TAKEN_BACK.finditer(said))
+    taken = list(_TAKE_BACK.finditer(said))
     if not taken or taken[0].start() == 0:
         return said
     after = said[taken[-1].end() :].strip(" ,.!")
@@ -212,11 +204,8 @@ def settled_name(said: str) -> str | None:
 
 
 _WHOLLY_TAKEN_BACK = re.compile(
-    r"(?:[,;.!?–—-]|\.\.\.|\s)\s*(?:(?:no|oh|ok|okay|um|hmm|sorry)\W+)*"
-    r"(?:(?:(?:no\s+)?wait(?:\s+no)?|actually(?:\s+no)?|no\s+actually|scratch\s+that|"
-    r"on\s+second\s+thoughts?)\W+(?:just\s+)?(?:keep|leave)\s+it(?:\s+as\s+(?:it\s+)?is)?|"
-    r"(?:(?:no\s+)?wait(?:\s+no)?|actually(?:\s+no)?|no\s+actually|scratch\s+that|"
-    r"on\s+second\s+thoughts?)?\W*(?:never\s*mind|forget\s+it|cancel\s+that))\W*$",
+    rf"(?:[,;.!?–—-]|\s)\s*(?:(?:(?:{_SOFT}|{_STRONG}|on\s+second\s+thoughts?)\b\W*)+"
+    rf"(?:{_KEEP_IT}|{_NEVER_MIND})|{_NEVER_MIND})\W*$",
     re.I,
 )
 
