@@ -180,11 +180,12 @@ _SELF_CORRECTED = re.compile(
 """Where a speaker takes back what they just said ("low... no wait, make it medium")."""
 
 
-_NOT_NOW_BEFORE = re.compile(
-    r"(?:\b(?:\w+n['’]t|(?:do|does|did|is|are|was|were|should|would|could|must|need|has|have)"
-    r"nt|cannot|not|no\s+longer|never)\s+(?:\w+\s+){0,3}|\bfrom\s+)$",
-    re.I,
+REFUSING = (
+    r"(?:\w+n['’]t|(?:do|does|did|is|are|was|were|should|would|could|must|need|has|have)nt|"
+    r"cannot|not|no\s+longer|never)"
 )
+"""A word that refuses what follows it ("doesn't", "isnt", "no longer"; not "hunt")."""
+_NOT_NOW_BEFORE = re.compile(rf"(?:\b{REFUSING}\s+(?:\w+\s+){{0,3}}|\bfrom\s+)$", re.I)
 """Before a priority that is not the one asked for: refused ("doesn't need to be high"), or
 the one left ("from high to medium")."""
 _NOT_NOW_AFTER = re.compile(r"^(?:\s+priority)?\s+(?:any\s*more|no\s+more)\b", re.I)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from lectern.adapters.understanding.mentions import Names, resolve_person
+from lectern.adapters.understanding.slots import REFUSING
 
 _PERSON_CUE = re.compile(
     r"\b(?:to|for|give\s+(?:it\s+)?to|over\s+to)\s+(?P<p>[A-Za-z][\w.-]*(?:\s+[A-Z][\w.-]*)?)"
@@ -26,9 +27,7 @@ _ASKED_TO_TAKE = re.compile(r"\s(?:pick\s+up|take|own|do|will|should|responsible
 
 
 _OWNERS = re.compile(r"['’]s?\b")
-_LET_GO_BEFORE = re.compile(
-    r"\b(?:\w+n['’]t|not|no\s+longer|never|without|except)\s+(?:\w+\s+){0,2}$", re.I
-)
+_LET_GO_BEFORE = re.compile(rf"\b(?:{REFUSING}|without|except)\s+(?:\w+\s+){{0,2}}$", re.I)
 _LET_GO_AFTER = re.compile(
     r"^\s+(?:is|['’]s|was|has\s+been|got)?\s*(?:off|no\s+longer|not)\b|^\s+(?:any\s*more|no\s+more)\b",
     re.I,
