@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from lectern.adapters.catalog.library import SqlAlchemyLibrary
+from lectern.adapters.catalog.sqlalchemy_catalog import SqlAlchemyBookCatalog
 from lectern.application.assistant.books import resolve_book
 from lectern.application.evaluation.assistant import (
     ConversationRunner,
@@ -135,3 +139,29 @@ def test_runner_scores_tools_and_end_state() -> None:
     (failure,) = report["failures"]
     assert failure["id"] == "wrong"
     assert any("stars" in p for p in failure["problems"])
+
+
+def test_the_setups_lists_are_listed_in_its_order(tmp_path: Path) -> None:
+    """ "The second one" is the setup's second list: lists made in one instant were listed by
+    their random ids (SQL orders by creation time, then id), so a case naming a list by its
+    position passed or failed by chance."""
+    catalog = SqlAlchemyBookCatalog.from_url(f"sqlite:///{tmp_path / 'lists.db'}")
+    library = SqlAlchemyLibrary(catalog.engine)
+    world = make_world(library=library)
+    runner = ConversationRunner(world.service, library, world.catalog, lambda _title: None)
+    names = ["Zebra", "Apple", "Mango", "Kiwi", "Banana", "Cherry", "Fig", "Date"]
+    case = _case(
+        {
+            "id": "order",
+            "kind": "order",
+            "approve": True,
+            "setup": {"lists": {name: [] for name in names}},
+            "request": "hello",
+            "expect_calls": [],
+        }
+    )
+    for _ in range(3):
+        runner._setup("order-reader", case)
+        assert [made.name for made in library.lists("order-reader")] == names
+        for made in library.lists("order-reader"):
+            library.delete_list("order-reader", made.id)

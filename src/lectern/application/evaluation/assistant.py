@@ -264,9 +264,13 @@ class ConversationRunner:
 
     def _setup(self, user: str, case: ConversationCase) -> None:
         now = self.assistant.clock()
-        for name, titles in case.setup_lists.items():
+        made = len(case.setup_lists)
+        for position, (name, titles) in enumerate(case.setup_lists.items()):
             list_id = str(uuid.uuid4())
-            self.library.create_list(user, list_id, name, now)
+            # Lists are listed oldest first: one millisecond apart in the setup's order, so
+            # "the second one" is the setup's second (one shared instant left it to the ids).
+            created = now - timedelta(milliseconds=made - position)
+            self.library.create_list(user, list_id, name, created)
             for order, title in enumerate(titles):
                 book = self._book(title)
                 # A list keeps the order its books were added in: one microsecond apart and
