@@ -21,7 +21,8 @@ pool-v12 (seed "pool-v12-2026-12-04", dev12 / test11, the same two) and pool-v13
 pool-v15 (seed "pool-v15-2026-12-07", dev15 / test14, the same two) and pool-v16 (seed
 "pool-v16-2026-12-08", dev16 / test15, the same two) and pool-v17 (seed "pool-v17-2026-12-09",
 dev17 / test16, the guideline chat and the KB reply only) and pool-v18 (seed
-"pool-v18-2026-12-10", dev18 / test17, the book assistant and the workspace only);
+"pool-v18-2026-12-10", dev18 / test17, the book assistant and the workspace only) and pool-v19
+(seed "pool-v19-2026-12-11", dev19 / test18, the same two);
 `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
@@ -349,6 +350,33 @@ WRITTEN_BY_V16 = (
     "per surface by tools/split_understanding_pool.py --pool pool-v16 (seed "
     "pool-v16-2026-12-08, dealt by kind). "
 )
+WRITTEN_BY_V19 = (
+    "Written for issue 26 by four helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, not docs/assistant.md or docs/guidelines.md, not "
+    "the unit tests of the rules, not the requests of any earlier set; dev13's files opened "
+    "only for the JSON shape of their first three cases; the tools' names and arguments, the "
+    "scorer, the loaders, the pool checks, the seeded demo workspace and the shared data read "
+    "for the shape, the names and the answers), two per surface, each half of a surface from "
+    "one writer: a nineteenth pool, of the book assistant and the workspace only, as people "
+    "unlike the earlier pools' writers type at a chat box (book: a retiree dictating by voice, "
+    "a teenager texting, a teacher's class lists, a roundabout polite writer, requests buried "
+    "in small talk, books named by series position, character or plot, other words for a "
+    "list, corrections and conditions, a French and an Indian English speaker, capitals, a "
+    "book-club organiser's paragraphs, a parent's typos, corrections of the assistant's last "
+    "reply, ratings in words and emoji, questions that are requests; workspace: an ops lead's "
+    "ticket words, stand-up notes, CVE ids and log lines around a request, French and Hindi "
+    "speakers, voice dictation, emoji and one-word follow-ups, bulk reassignments, status asked "
+    "many ways, a manager's passive voice, questions that imply actions, a new hire mixing up "
+    "names, conditions, dates said many ways, frustration and sarcasm, reversals, people named "
+    "by role or display name). Every expectation is what a careful reader judges right from "
+    "the words and the data: book titles checked in the catalog sources and spelt as they "
+    "spell them, the seeded demo workspace (alice owner, bob member, vera viewer; cases with a "
+    "'today' key assume 2026-11-02, a Monday, and only those depend on the date). "
+    "expect_clarify: one clarifying question back, no action, nothing changed. expect_intent: "
+    "greeting, thanks, capabilities or off_topic, no tool. One pool (origin pool-v19), split "
+    "per surface by tools/split_understanding_pool.py --pool pool-v19 (seed "
+    "pool-v19-2026-12-11, dealt by kind). "
+)
 WRITTEN_BY_V18 = (
     "Written for issue 26 by four helper engineers who had not read the rules (nothing under "
     "adapters/understanding or adapters/llm, not docs/assistant.md or docs/guidelines.md, not "
@@ -459,6 +487,10 @@ ABOUT = {
     "it once, at the end of this pass on issue 26.",
     "test17": WRITTEN_BY_V18 + "This is TEST17, HELD OUT: do not read it while changing the "
     "rules; run it once, at the end of this pass on issue 26, and report that run.",
+    "dev19": WRITTEN_BY_V19 + "This is DEV19: tune on it. TEST18 (../test18) is held out: run "
+    "it once, at the end of this pass on issue 26.",
+    "test18": WRITTEN_BY_V19 + "This is TEST18, HELD OUT: do not read it while changing the "
+    "rules; run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
 }
@@ -514,6 +546,9 @@ POOLS = {
     ),
     "pool-v18": Pool(
         "pool-v18", "pool-v18-2026-12-10", ("dev18", "test17"), surfaces=("workspace", "assistant")
+    ),
+    "pool-v19": Pool(
+        "pool-v19", "pool-v19-2026-12-11", ("dev19", "test18"), surfaces=("workspace", "assistant")
     ),
 }
 SEED = POOLS["pool-v2"].seed

@@ -388,6 +388,21 @@ POOL_V18 = Pool(
     dated_only_when_due=True,
     titles_vary=(80, 5),
 )
+POOL_V19 = Pool(
+    "pool-v19",
+    ("dev19", "test18"),
+    ("assistant", "workspace"),
+    variety=Variety(cases=230, clarify=32, compound=24, context=20, per_intent=5, per_tool=10),
+    held_out=(
+        "This is TEST18, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v19-2026-12-11",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(80, 5),
+)
 POOLS = (
     POOL_V2,
     POOL_V3,
@@ -406,6 +421,7 @@ POOLS = (
     POOL_V16,
     POOL_V17,
     POOL_V18,
+    POOL_V19,
 )
 
 
