@@ -35,6 +35,7 @@ CATALOG = {
         "The Hobbit",
         "Wuthering Heights",
         "The Little Prince",
+        "Dune Messiah",
     )
 }
 TOOLS = [ToolSpec(name, "", {}) for name in BOOK_TOOLS]
@@ -113,6 +114,49 @@ def test_the_last_request_again_with_the_value_meant(
     turns: list[str], lists: tuple[str, ...], expected: Calls
 ) -> None:
     assert _calls(turns, lists) == expected
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (  # dev19
+            ["add dune to summer", "no sorry not Dune, Dune Messiah. i already read the first"],
+            [("add_to_list", {"book": "Dune Messiah", "list": "Summer"})],
+        ),
+        (
+            ["put Emma on TBR", "not Emma, Persuasion"],
+            [("add_to_list", {"book": "Persuasion", "list": "TBR"})],
+        ),
+        (
+            ["rate Holes 4 stars", "no, not Holes — Rebecca"],
+            [("rate_book", {"book": "Rebecca", "stars": 4})],
+        ),
+        (
+            ["add The Hobbit to Kids", "oops not Kids; Summer"],
+            [("add_to_list", {"book": "The Hobbit", "list": "Summer"})],
+        ),
+        (
+            ["remove Dune from Summer", "wait not Summer, TBR! sorry"],
+            [("remove_from_list", {"book": "Dune", "list": "TBR"})],
+        ),
+    ],
+)
+def test_the_value_put_right_bare_after_a_comma(turns: list[str], expected: Calls) -> None:
+    assert _calls(turns) == expected
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["add Dune to Summer", "not Summer, put it on TBR"],
+        ["add Dune to Summer", "not Summer, I want it on Kids"],
+    ],
+)
+def test_a_request_after_the_comma_is_no_value_put_right(turns: list[str]) -> None:
+    calls = _calls(turns)
+    assert isinstance(calls, str) or not any(
+        "put" in str(args.get("list")) or "want" in str(args.get("list")) for _, args in calls
+    ), calls
 
 
 @pytest.mark.parametrize(

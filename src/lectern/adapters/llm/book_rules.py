@@ -188,6 +188,12 @@ class BookRules:
                     arguments[name] = value
             if refused and not authors:
                 arguments["exclude_authors"] = list(refused)
+            # "fantasy recs but NOT harry potter", "... NO romance and nothing for kids": what
+            # the plan rules out that the patterns above did not
+            for name in ("exclude_titles", "exclude_categories"):
+                ruled_out = list(getattr(filters, name))
+                if ruled_out and name not in arguments:
+                    arguments[name] = ruled_out
         return self.steps.call("search_books", query=query, limit=limit, **arguments)
 
     def search(self, text: str) -> list[Step]:

@@ -165,6 +165,23 @@ class CatalogSpelling:
                 settled.append(ToolCall(f"{call.id}-and", call.name, {**arguments, "book": also}))
         return settled
 
+    def names_a_book(self, book: str, said: str) -> bool:
+        """Whether `book` is a catalog title or one `settled` would read from `said`.
+
+        A pointer ("it") and a described book ("the one with the whale") count: what they
+        mean is read, or asked, later. Without a catalog every book counts.
+        """
+        if self.books_titled is None or book in self._read or self.holds(book):
+            return True
+        if _IT_SAID.match(book) or _DESCRIBED.match(book):
+            return True
+        return bool(
+            self._described(book, said)
+            or self._by_author(book, said)
+            or self._alike(book)
+            or self._held(book, said, "")
+        )
+
     def _points_at_writer(self, book: str) -> bool:
         """Whether `book` is a writer's name and words about it: no title is read inside."""
         if self.writers is None or self.is_writer is None:

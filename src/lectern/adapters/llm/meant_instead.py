@@ -31,6 +31,18 @@ _MEANT = re.compile(
     re.I,
 )
 """A value said before put right: what was meant, and what was said instead."""
+_NOT_THEN = re.compile(
+    # "no sorry not Dune, Dune Messiah. i already read the first": the value put right
+    # bare, after a comma; what follows its sentence is the reader's reason
+    _LEAD + r"not\s+(?P<old>[^,;.!?]+?)\s*[,;:–—-]+\s*(?P<new>[^,;.!?]+?)\s*(?:[.!?;,]|$)",
+    re.I,
+)
+_NO_VALUE = re.compile(
+    r"\b(?:it|them|this|that|i|me|my|you|put|add|make|give|take|remove|rate|move|do|use|"
+    r"want|need|read|is|was|are)\b",
+    re.I,
+)
+"""Words no bare value holds: with them, the words after the comma are a request or a remark."""
 _OTHER = re.compile(
     _LEAD + r"(?:i\s+)?meant\s+(?:the\s+)?other\s+(?:list|one)\W*$",
     re.I,
@@ -63,6 +75,21 @@ def _redone(
     return plan(last[: found.start()] + new + last[found.end() :], before)
 
 
+def put_right(text: str) -> bool:
+    """Whether `text` opens by putting a value of the last request right.
+
+    "not Dune, Dune Messiah. i already read the first": the reader's reason after it is no
+    report of a change, so the redone request is asked for.
+    """
+    bare = _NOT_THEN.match(text.strip())
+    return bare is not None and _value(bare["new"])
+
+
+def _value(words: str) -> bool:
+    """Whether the words after "not X," are a bare value, not a request or a remark."""
+    return len(words.split()) <= 6 and not _NO_VALUE.search(words)
+
+
 def meant_instead(
     text: str, history: Sequence[Message], lists: Sequence[str], plan: Planner
 ) -> list[ToolCall] | Clarification:
@@ -76,6 +103,9 @@ def meant_instead(
         old = _bare(found.group("old") or found.group("old2"))
         new = _bare(found.group("new") or found.group("new2"))
         return _redone(said, old, new, before, plan)
+    bare = _NOT_THEN.match(text.strip())
+    if bare is not None and _value(bare["new"]):
+        return _redone(said, _bare(bare["old"]), _bare(bare["new"]), before, plan)
     if _OTHER.match(text.strip()) is None:
         return []
     named = [name for name in lists if _said(name, said)]

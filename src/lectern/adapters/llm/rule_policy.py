@@ -38,7 +38,7 @@ from lectern.adapters.llm.catalog_spelling import (
 from lectern.adapters.llm.line_plans import LineReading
 from lectern.adapters.llm.list_pointing import on_the_list as _on_the_list
 from lectern.adapters.llm.list_rules import ListRules
-from lectern.adapters.llm.meant_instead import meant_instead
+from lectern.adapters.llm.meant_instead import meant_instead, put_right
 from lectern.adapters.llm.quoted_first import quoted_first
 from lectern.adapters.llm.rule_replies import (
     _decision,
@@ -101,6 +101,7 @@ from lectern.adapters.understanding.self_corrected import (
 from lectern.adapters.understanding.series_said import SeriesShelf, series_said
 from lectern.adapters.understanding.shown_places import with_places_named
 from lectern.adapters.understanding.spoken import tidied
+from lectern.adapters.understanding.sweeping import sweeping_change
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_quoted import beside_the_quoted
 from lectern.adapters.understanding.workspace_register import registered
@@ -118,7 +119,10 @@ from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 
 _LEAD_FILLER = re.compile(
-    r"^(?:(?:ok(?:ay)?|alright|all right|so|well|right|cool|great|nice|perfect|awesome|lovely|"
+    # "ok sold. add it to Autumn": the reader's reaction, though *Sold* is a catalog title
+    r"^(?:(?:ok(?:ay)?|alright|all right|right|yes|yeah|yep|fine|well)[\s,]+(?:i['’]?m\s+)?"
+    r"(?:sold|convinced|persuaded|in|game|down|hooked|intrigued)\s*[.!,;]+\s*|"
+    r"(?:ok(?:ay)?|alright|all right|so|well|right|cool|great|nice|perfect|awesome|lovely|"
     r"sure|yes|yeah|yep|and|also|hmm+|um+|oh|first(?:ly|\s+of\s+all)?|kindly)\b[\s,.!-]*|"
     r"(?:(?:quick|status|small)\s+)?(?:update|news|progress)\s*[:–—-]\s*)+(?=\S+\s+\S)",
     re.I,
@@ -261,7 +265,11 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
                 return AIResponse(f"All right: I've left {kept} as it is.", model=MODEL_ID)
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
-            if any(c.name in CHANGES for c in calls) and not_asked(self._unhedged(request, system)):
+            if (
+                any(c.name in CHANGES for c in calls)
+                and not put_right(request)  # "not Dune, Dune Messiah. i already read the first"
+                and not_asked(self._unhedged(request, system))
+            ):
                 # "don't add X", "I added X", "my wife wants X on Y": asked, never made
                 named = calls if self.catalog_books.not_in_catalog(calls) is None else []
                 return asked_whether(request, named).response(MODEL_ID)
@@ -380,6 +388,10 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
                 return plan
         if off_topic(text):
             plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
+            return plan
+        swept = None if sees_projects else sweeping_change(text, names.of("list"))
+        if swept is not None:  # "delete everything", "clear out my lists": where to start?
+            plan.steps.append(lambda _: swept.response(MODEL_ID))
             return plan
         # "scrap my Winter list please": thanks and please at the end are not the request.
         text = unframed(

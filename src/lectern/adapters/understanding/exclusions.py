@@ -255,7 +255,13 @@ class ExclusionRules:
                     self.vocabulary.best_title_starting(key) if size > 1 else None
                 )
             elif size > 1:
-                title = self.vocabulary.best_title(key)
+                # "not harry potter", "not the hunger games": a series or a title said in
+                # lower case, as the catalog's titles start (a shelf of it is left out too)
+                title = (
+                    self.vocabulary.best_title(key)
+                    or self.vocabulary.best_title(("the", *key))
+                    or self.vocabulary.best_title_starting(key)
+                )
             if title is not None and (size > 1 or shelf is None or said[:1].isupper()):
                 return "title", said, (said,), position + size
             if shelf is not None:
