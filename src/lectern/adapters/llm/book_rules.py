@@ -102,6 +102,12 @@ _CONTRAST = re.compile(
 )
 """A correction sets the right value against what the record shows ("..., not Jan Needle")."""
 _PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
+_VALUE_THEN_WHY = re.compile(
+    r"\s*(?:,|;|\.|\s[—–-])\s*(?:that['’]?s|that\s+is|it['’]?s|it\s+is|it\s+was|which|as|since|"
+    r"because|cos|can|could|would|please|pls)\b.*$",
+    re.I | re.S,
+)
+"""What follows a category's value: why, or a request ("French, that's the language ...")."""
 _TAIL_GLUE = frozenset(
     re.findall(
         r"\w+",
@@ -276,6 +282,8 @@ class BookRules:
         if category:
             book = category.group("book") or category.group("book2")
             value = _clean(category.group("category") or category.group("category2"))
+            # "listed as French, that's the language it was written in": the value, then why
+            value = _VALUE_THEN_WHY.sub("", value) or value
             if value.casefold() in LANGUAGE_NAMES:
                 # "should be listed as French": a language, not a shelf.
                 return self.steps.single(

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from lectern.adapters.llm.book_compound import BOOK_ACTIONS
 from lectern.adapters.understanding.compound import only_regrade, rated
 from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.rating_moved import regrade_remark_dropped
 from lectern.adapters.understanding.scaffold import Done
 from lectern.adapters.understanding.slots import regraded
 from lectern.domain.assistant import Message, ToolCall
@@ -119,8 +120,10 @@ def regraded_last(
 ) -> list[ToolCall]:
     """After a rating, "actually make that 4" rates the same book again with the new grade.
 
-    Only when the reader's last message rated, and this one says nothing but the grade.
+    Only when the reader's last message rated, and this one says nothing but the grade (and a
+    remark after it).
     """
+    text = regrade_remark_dropped(text)  # "make that 4. the middle dragged": a remark after
     stars = regraded(text) if only_regrade(text) else None
     before = _last_calls(history, plan) if stars is not None else []
     if not before or any(c.name != "rate_book" for c in before):

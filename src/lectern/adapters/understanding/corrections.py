@@ -165,7 +165,8 @@ def authors_of(text: str) -> list[str] | None:
     found = _AUTHOR.search(text) or _IS_THE_AUTHOR.search(text)
     if found:
         return [_without_stop(found.group("who"))]
-    only = _ONLY_AUTHOR.search(text)
+    # "is only Patrick Süskind, John E. Woods is just the translator": the translator is none
+    only = _ONLY_AUTHOR.search(without_shown_people(text))
     if only is None:
         return None
     who = (only.group("who") or only.group("alone") or only.group("said")).rstrip(".")

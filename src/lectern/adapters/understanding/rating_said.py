@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from lectern.adapters.understanding.compound import ACTION_VERB
+from lectern.adapters.understanding.compound import ACTION_VERB, LOOKUP_VERB
 
 _WORD = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _N = r"(?:10|[1-9]|one|two|three|four|five|ten)"
@@ -69,10 +69,15 @@ _HURRIED = re.compile(
 _RUN_ON = re.compile(
     rf"^(?P<head>(?:please\s+)?(?:rate|give)\s+.+?\s+{_GRADE}{_WHOLE})\s+"
     r"(?P<rest>(?:it|it['’]s|its|she|he|they|this|that|so|too|very|really|such|was|absolutely|"
-    r"honestly|loved|hated|adored|lovely|great|amazing|boring|dull|meh)\b.*)$",
+    r"honestly|loved|hated|adored|lovely|great|amazing|boring|dull|meh)\b.*|"
+    # "... 5 stars kids r obsessed, we read it every nite": any words that go on no request
+    r"(?!(?:and|with|for|on|in|into|to|as|at|by|from|of|out|review|saying|says|plus|also|then|"
+    r"but|because|since|cos|if|or|stars?|please|pls|thanks|ta)\b)[a-z]+\s+[a-z].*)$",
     re.I | re.S,
 )
 """A rating and a remark run on with no stop between ("... 2 stars it was so boring")."""
+_ASKS = re.compile(rf"\b(?:{ACTION_VERB}|{LOOKUP_VERB})\b|\?", re.I)
+"""A request or a question in a remark run on: it is read as said, not dropped."""
 _NO_BOOK = re.compile(
     rf"^/?(?:rate|rating|give|score|grade)\s*:?\s+{_GRADE}{_WHOLE}"
     r"(?:\s+(?:please|pls|plz|thanks|ta))?\W*$",
@@ -168,7 +173,8 @@ def rating_said(text: str) -> str | None:
         found, asks = hurried, True
     elif run_on is not None:
         remark = run_on["rest"]
-        return None if _then(remark) or _NUMBER.search(remark) else run_on["head"]
+        asks = _then(remark) or _NUMBER.search(remark) or _ASKS.search(remark)
+        return None if asks else run_on["head"]
     else:
         return None
     regraded = _REGRADED.match(found["rest"])

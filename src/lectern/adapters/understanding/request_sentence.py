@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from lectern.adapters.understanding.book_request import asked_alone as asked_alone
+from lectern.adapters.understanding.correction_said import correction_said
 from lectern.adapters.understanding.courtesy import without_courtesy
 from lectern.adapters.understanding.echoed import echo_dropped
 from lectern.adapters.understanding.formal import plain_words
@@ -23,11 +24,13 @@ from lectern.adapters.understanding.hedges import unhedged
 from lectern.adapters.understanding.list_as_one import list_said_as_one
 from lectern.adapters.understanding.list_by_name import list_request
 from lectern.adapters.understanding.list_named_before import list_named_before, list_renamed_after
+from lectern.adapters.understanding.rating_moved import rating_moved
 from lectern.adapters.understanding.rating_said import out_of_ten, rating_said
 from lectern.adapters.understanding.rating_told import rating_told
 from lectern.adapters.understanding.said_again import said_again
 from lectern.adapters.understanding.scaffold import Request as Request
 from lectern.adapters.understanding.scaffold import quotes_hidden
+from lectern.adapters.understanding.star_symbols import star_symbols
 from lectern.adapters.understanding.stored_renamed import stored_renamed
 
 _END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=;)\s+(?!.*\b(?:he|she|him|her|his|they|them|their)\b)")
@@ -172,6 +175,10 @@ def without_asides(text: str, lists: Sequence[str] = ()) -> str:
     text = plain_words(unhedged(without_courtesy(question_taken_back(echo_dropped(text)))))
     text = list_said_as_one(text) or rating_told(text) or text
     # "five stars for X", "X gets a 4 from me", "should be 1850 - no sorry, 1851"
+    # "⭐⭐⭐⭐ X", "bump X down to 2": a grade in symbols, a rating moved
+    text = rating_moved(text) or star_symbols(text) or text
+    # "X doesn't have a language. It's English", "X is listed as A. It is B. fix it"
+    text = correction_said(text) or text
     text = rating_said(out_of_ten(said_again(text))) or said_again(text)
     return (
         list_named_before(text, lists)

@@ -26,7 +26,7 @@ _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2190-\u21ff\ufe0f\u200d\u20e3]+"
 )
 """Pictographs and their joiners; the star marks a rating is given with are kept apart."""
-_STARS = "★☆⭐"
+_STARS = "★☆⭐🌟"
 _CHAT = re.compile(r"\s*\b(?:rn|tbh|tbf|lol|lmao|imo|imho|fyi|atm|asap|omg|ngl)\b\.?", re.I)
 """Chat abbreviations that tell how the reader feels or when, never what to do."""
 _SPOKEN_FILLER = re.compile(
@@ -36,9 +36,9 @@ _SPOKEN_FILLER = re.compile(
 "um so the hunt task"), in lower case: dictation keeps it, and it had split no request or
 had stood between "and" and the next verb. "um" before a capitalised word is Portuguese or
 German ("Relato de Um Náufrago" typed in lower case with its noun capitalised)."""
-_POINTERS_TYPED = re.compile(r"\b(?:(?P<this>dis)|(?P<that>dat))\b(?!['’])")
-"""'this' and 'that' as typed in chat ("add dis to faves"): a pointer; in lower case only (a
-title's capital "Dis" is left alone)."""
+_POINTERS_TYPED = re.compile(r"\b(?:(?P<this>dis|ths|thsi|tihs|htis)|(?P<that>dat))\b(?!['’])")
+"""'this' and 'that' as typed in chat ("add dis to faves", "rate ths 2 stars"): a pointer; in
+lower case only (a title's capital "Dis" is left alone)."""
 _POLITE_FRAME = re.compile(
     r"^(?:i\s+(?:should|would|'d|’d)|i'd|i’d)\s+be\s+(?:most|very|so|really|ever\s+so)?\s*"
     r"(?:grateful|thankful|obliged)\s+if\s+you\s+(?:would|could|might)\s+(?:kindly\s+)?|"
@@ -118,13 +118,38 @@ _CLASS_NOUN = re.compile(r"^(?:the\s+)?(?:book|novel)\s+(?=\S)", re.I)
 _AND = re.compile(r"\s+and\s+", re.I)
 
 
+_CHAT_SPELLING = {
+    "nite": "night",
+    "tonite": "tonight",
+    "lite": "light",
+    "thru": "through",
+    "luv": "love",
+    "nd": "and",
+    "bk": "book",
+}
+"""Words of a title as chat spells them ("goodnite moon" for *Goodnight Moon*)."""
+_CHAT_SPELT = re.compile(rf"\b(?:{'|'.join(_CHAT_SPELLING)})\b|(?<=\w)nite\b", re.I)
+"""A chat spelling as a word, or "nite" ending one ("goodnite", "fortnite")."""
+
+
+def _chat_spelled_out(title: str) -> str:
+    """`title` with chat spellings written out ("goodnite moon" -> "goodnight moon")."""
+    return _CHAT_SPELT.sub(lambda m: _CHAT_SPELLING[m.group(0).casefold()], title)
+
+
 def said_forms(title: str) -> list[str]:
     """Other ways the catalog may hold a title said aloud, most likely first.
 
     "book Stoner" (the word for what it is leads the title), "lot forty nine" (a number
-    said as words), "jonathan strange and mr norrell" (the title's ampersand said "and").
+    said as words), "jonathan strange and mr norrell" (the title's ampersand said "and"),
+    "goodnite moon" (a word as chat spells it).
     """
-    forms = [_CLASS_NOUN.sub("", title), with_digits(title), _AND.sub(" & ", title)]
+    forms = [
+        _CLASS_NOUN.sub("", title),
+        with_digits(title),
+        _AND.sub(" & ", title),
+        _chat_spelled_out(title),
+    ]
     return [f for f in dict.fromkeys(forms) if f and f != title]
 
 
