@@ -151,7 +151,9 @@ def authors_of(text: str) -> list[str] | None:
     What the record should say wins over anything said of the writers before it ("co-written
     by B, so the authors should be A and B"); a pronoun is never a writer.
     """
-    should = _SHOULD_NAME.search(text)
+    # "is only Patrick Süskind, John E. Woods is just the translator": the translator is none
+    credited = without_shown_people(text)
+    should = _SHOULD_NAME.search(credited)
     if should is not None:
         named = [_without_stop(w) for w in _JOINED_NAMES.split(should.group("who").strip())]
         named = [w for w in named if w and not _PRONOUN.match(w)]
@@ -165,8 +167,7 @@ def authors_of(text: str) -> list[str] | None:
     found = _AUTHOR.search(text) or _IS_THE_AUTHOR.search(text)
     if found:
         return [_without_stop(found.group("who"))]
-    # "is only Patrick Süskind, John E. Woods is just the translator": the translator is none
-    only = _ONLY_AUTHOR.search(without_shown_people(text))
+    only = _ONLY_AUTHOR.search(credited)
     if only is None:
         return None
     who = (only.group("who") or only.group("alone") or only.group("said")).rstrip(".")

@@ -71,8 +71,9 @@ _RUN_ON = re.compile(
     r"(?P<rest>(?:it|it['’]s|its|she|he|they|this|that|so|too|very|really|such|was|absolutely|"
     r"honestly|loved|hated|adored|lovely|great|amazing|boring|dull|meh)\b.*|"
     # "... 5 stars kids r obsessed, we read it every nite": any words that go on no request
-    r"(?!(?:and|with|for|on|in|into|to|as|at|by|from|of|out|review|saying|says|plus|also|then|"
-    r"but|because|since|cos|if|or|stars?|please|pls|thanks|ta)\b)[a-z]+\s+[a-z].*)$",
+    # (after a grade said in stars: "give me three books about ..." asks for books)
+    r"(?P<any>(?!(?:and|with|for|on|in|into|to|as|at|by|from|of|out|review|saying|says|plus|"
+    r"also|then|but|because|since|cos|if|or|books?|please|pls|thanks|ta)\b)[a-z]+\s+[a-z].*))$",
     re.I | re.S,
 )
 """A rating and a remark run on with no stop between ("... 2 stars it was so boring")."""
@@ -174,6 +175,8 @@ def rating_said(text: str) -> str | None:
     elif run_on is not None:
         remark = run_on["rest"]
         asks = _then(remark) or _NUMBER.search(remark) or _ASKS.search(remark)
+        if run_on["any"] and not run_on["stars"]:
+            return None  # "give me three books about bees": no grade without "stars"
         return None if asks else run_on["head"]
     else:
         return None

@@ -36,6 +36,8 @@ _NOT_A_TITLE = re.compile(
 )
 """Words that open a request, a question or a sentence of the reader's: no title before a row."""
 _SEPARATOR = r"\s*[:\-–—|]?\s*"
+_VERDICT = re.compile(r"\s(?:deserves?|earns?|merits?|gets?|got|is|was|scores?|rated)$", re.I)
+"""A verb before the row: whose grade it is depends on it."""
 _AFTER = re.compile(r"^\s*(?:$|[.,;:!—–|(]|\s-+\s)")
 """What may follow a row after a title: nothing, or a stop before a remark."""
 
@@ -66,7 +68,12 @@ def star_symbols(text: str) -> str | None:
     if stars is None or _HALF.match(after):
         return None
     grade = f"{stars} star" + ("s" if stars > 1 else "")
-    before = re.sub(rf"{_SEPARATOR}$", "", before)
+    before = re.sub(rf"(?:{_SEPARATOR}|\s*=\s*)$", "", before)  # "Dune: ★★★★", "beloved = ★★★★★"
+    if _VERDICT.search(before):
+        # "X deserves ⭐⭐⭐⭐⭐" is the reader's verdict (`rating_said` reads it); "X gets ⭐⭐⭐"
+        # may tell someone else's grade and is left as written
+        own = re.search(r"\b(?:deserves?|earns?|merits?)$", before, re.I)
+        return f"{before} {grade}{after.rstrip()}" if own else None
     if re.match(rf"^(?:please\s+)?{_GRADES}", before, re.I):
         return f"{before} {grade}{after}"  # "rate Dune ⭐⭐⭐⭐": the verb is said
     if not before:
