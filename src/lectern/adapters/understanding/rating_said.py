@@ -174,10 +174,10 @@ def rating_said(text: str) -> str | None:
         found, asks = hurried, True
     elif run_on is not None:
         remark = run_on["rest"]
-        asks = _then(remark) or _NUMBER.search(remark) or _ASKS.search(remark)
+        more = bool(_then(remark) or _NUMBER.search(remark) or _ASKS.search(remark))
         if run_on["any"] and not run_on["stars"]:
             return None  # "give me three books about bees": no grade without "stars"
-        return None if asks else run_on["head"]
+        return None if more else run_on["head"]
     else:
         return None
     regraded = _REGRADED.match(found["rest"])
