@@ -16,8 +16,8 @@ OFF_TOPIC = re.compile(
     r"write (?:me )?(?:a |an |some )?(?:code|python|program|script|essay|poem|haiku|song|limerick|"
     r"joke|cover letter))\b"
     # Arithmetic, but not the numbers of an identifier ("CVE-2024-24919?" is no subtraction).
-    # Nor a rating ("4/5").
-    r"|(?<![\w-])\d+(?!\s*/\s*5\b)\s*(?:[-+*/x]|times|plus|minus|divided\s+by)\s*\d+\s*(?:=|\?|$)",
+    # Nor a rating ("4/5", "Gone Girl 7/10").
+    r"|(?<![\w-])\d+(?!\s*/\s*(?:5|10)\b)\s*(?:[-+*/x]|times|plus|minus|divided\s+by)\s*\d+\s*(?:=|\?|$)",
     re.I,
 )
 

@@ -179,7 +179,8 @@ def without_asides(text: str, lists: Sequence[str] = ()) -> str:
     text = rating_moved(text) or star_symbols(text) or text
     # "X doesn't have a language. It's English", "X is listed as A. It is B. fix it"
     text = correction_said(text) or text
-    text = rating_said(out_of_ten(said_again(text))) or said_again(text)
+    halved = out_of_ten(said_again(text))  # "Gone Girl 8/10": 4 stars, read on as such
+    text = rating_said(halved) or halved
     return (
         list_named_before(text, lists)
         or list_renamed_after(text, lists)

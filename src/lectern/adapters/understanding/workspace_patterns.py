@@ -193,7 +193,8 @@ SEARCH = re.compile(
     r"comments\s+|documents\s+|notes\s+|(?:the\s+|my\s+|our\s+)?(?:tasks|comments|documents|"
     r"notes|projects|workspace)\s+for\s+)?(?:about\s+|on\s+|regarding\s+|mentioning\s+|"
     r"that mention\s+)?"
-    r"(?P<q>.+?)(?:\s+in\s+(?:the\s+)?(?:(?P<p>.+?)\s+project|(?:my\s+|our\s+)?(?:projects|"
+    r"(?P<q>.+?)(?:\s+(?:in|within|inside|under)\s+(?:the\s+)?(?:(?P<p>.+?)\s+project|"
+    r"(?:my\s+|our\s+)?(?:projects|"
     r"workspace|tasks|comments|documents)))?\W*$",
     re.I,
 )
