@@ -3,7 +3,7 @@
 From dev19 (pool-v19): "I think I'd quite like to clear everything out and start afresh, if
 you wouldn't mind." read nearest `similar_books`, and its words (all but the stop words)
 went out as the book. A look-up costs nothing, but one of no book is a guess that answers
-nothing: the layer's question names the likeliest readings instead. A title the catalog
+nothing: which book is asked instead (its words are not quoted back as a title). A title the catalog
 holds, spells like or slips from is still looked up.
 """
 
@@ -90,7 +90,7 @@ def _reply(text: str, *, catalog: bool = True) -> Any:
 def test_a_look_up_of_no_catalog_book_is_asked_back(said: str) -> None:
     reply = _reply(said)
     assert reply.tool_calls == ()
-    assert reply.suggestions, reply.text
+    assert reply.text.startswith("Which book do you mean?"), reply.text
 
 
 @pytest.mark.parametrize(

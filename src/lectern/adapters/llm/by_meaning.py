@@ -18,7 +18,6 @@ from typing import Any
 
 from lectern.adapters.llm.book_compound import BOOK_WORDS as _BOOK_WORDS
 from lectern.adapters.llm.book_rules import BookRules
-from lectern.adapters.llm.catalog_spelling import LOOKUPS, CatalogSpelling
 from lectern.adapters.llm.rule_replies import (
     _facets_reply,
     _list_reply,
@@ -113,7 +112,6 @@ class ByMeaning:
     workspace: WorkspaceRules
     clock: Callable[[], datetime]
     _call: Callable[..., ToolCall]
-    catalog_books: CatalogSpelling
 
     def _missed(
         self,
@@ -171,11 +169,6 @@ class ByMeaning:
             asked = planned
             return [lambda _: asked.response(MODEL_ID)]
         calls = self.steps.each_book(planned)
-        if intent in LOOKUPS and not all(self._names_a_book(c, text) for c in calls):
-            # "I think I'd like to clear everything out and start afresh" read nearest a
-            # look-up: the words taken for its book name none the catalog holds or spells
-            # like, so the reading was a guess; the layer's question names the likeliest.
-            return [lambda _: self.layer_question(reading)]
         if intent == "get_book_details":
             return self.steps.details(calls[0], ("authors", "published_year", "description"))
         book_replies: dict[str, Callable[[_Done], str]] = {
@@ -253,11 +246,6 @@ class ByMeaning:
             and not re.search(r"\blists?\b", text, re.I)
             and not _names_a_list(text, names_from_prompt(system).of("list"))
         )
-
-    def _names_a_book(self, call: ToolCall, said: str) -> bool:
-        """Whether a look-up's book is one the catalog holds or reads (or no catalog says)."""
-        book = call.arguments.get("book")
-        return not isinstance(book, str) or self.catalog_books.names_a_book(book, said)
 
     def layer_question(self, reading: Any) -> AIResponse:
         """The layer's clarifying question for a reading no plan could fill."""

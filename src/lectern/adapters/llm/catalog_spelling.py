@@ -27,7 +27,7 @@ from lectern.adapters.understanding.described_books import (
     points_at_writer,
 )
 from lectern.adapters.understanding.described_books import WriterShelf as WriterShelf
-from lectern.adapters.understanding.referents import NotInCatalog, SameTitle
+from lectern.adapters.understanding.referents import NotInCatalog, SameTitle, Unnamed
 from lectern.adapters.understanding.scaffold import number
 from lectern.adapters.understanding.spoken import said_forms, with_subtitle
 from lectern.application.understanding import key_of
@@ -164,6 +164,20 @@ class CatalogSpelling:
                 # "put the Gaiman graveyard one and Coraline on Kids": Coraline too
                 settled.append(ToolCall(f"{call.id}-and", call.name, {**arguments, "book": also}))
         return settled
+
+    def looked_up_unnamed(self, calls: Sequence[ToolCall], said: str) -> Unnamed | None:
+        """The first look-up whose book names no catalog title, read by meaning, or None.
+
+        "I think I'd like to clear the decks and try afresh" read nearest `similar_books`
+        sent its words as the book: a look-up of no book answers nothing, so which book is
+        asked. Called for a plan the layer read by meaning; a pattern's look-up of an unknown
+        title is left to the tool's own "no book titled ...".
+        """
+        for call in calls:
+            book = call.arguments.get("book")
+            if call.name in LOOKUPS and isinstance(book, str) and not self.names_a_book(book, said):
+                return Unnamed(book)  # its words are no title: not quoted back as one
+        return None
 
     def names_a_book(self, book: str, said: str) -> bool:
         """Whether `book` is a catalog title or one `settled` would read from `said`.

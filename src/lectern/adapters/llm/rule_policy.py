@@ -274,6 +274,8 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
                 named = calls if self.catalog_books.not_in_catalog(calls) is None else []
                 return asked_whether(request, named).response(MODEL_ID)
             unknown = self.catalog_books.not_in_catalog(calls)
+            if unknown is None and plan.by_meaning:
+                unknown = self.catalog_books.looked_up_unnamed(calls, request)
             if unknown is not None:
                 return which_book(unknown).response(MODEL_ID)
             return AIResponse(_lead(done), tuple(calls), model=MODEL_ID)
