@@ -273,7 +273,7 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
                 # "don't add X", "I added X", "my wife wants X on Y": asked, never made
                 named = calls if self.catalog_books.not_in_catalog(calls) is None else []
                 return asked_whether(request, named).response(MODEL_ID)
-            unknown = self.catalog_books.not_in_catalog(calls)
+            unknown: _NoReferent | None = self.catalog_books.not_in_catalog(calls)
             if unknown is None and plan.by_meaning:
                 unknown = self.catalog_books.looked_up_unnamed(calls, request)
             if unknown is not None:
