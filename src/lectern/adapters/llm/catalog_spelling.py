@@ -179,6 +179,13 @@ class CatalogSpelling:
                 return Unnamed(book)  # its words are no title: not quoted back as one
         return None
 
+    def wrote(self, title: str, writer: str) -> bool:
+        """Whether a catalog book titled `title` is by `writer` ("Austen": Jane Austen)."""
+        named = set(key_of(writer))
+        if not named or self.books_titled is None:
+            return False
+        return any(named <= set(key_of(author)) for _, author, _ in self.books_titled(title))
+
     def names_a_book(self, book: str, said: str) -> bool:
         """Whether `book` is a catalog title or one `settled` would read from `said`.
 

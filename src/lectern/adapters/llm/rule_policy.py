@@ -344,7 +344,9 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
         if referent is None and self.titles is not None:
             # "the gruffalo is too babyish now, take it off ...": the title said before "it"
             referent = title_said_before(text, self.titles, title_in)
-        it = book_resolver(history, system, text, referent, self.authors, title_in)
+        it = book_resolver(
+            history, system, text, referent, self.authors, title_in, self.catalog_books.wrote
+        )
         if APPROVE_REQUEST.search(text):
             plan.steps.append(lambda _: AIResponse(CANNOT_APPROVE_TEXT, model=MODEL_ID))
             return plan

@@ -222,8 +222,12 @@ def book_resolver(
     referent: str | None = None,
     authors: Callable[[str], bool] | None = None,
     title_in: Callable[[str], str | None] = lambda _: None,
+    wrote: Callable[[str, str], bool] | None = None,
 ) -> Callable[[str], str]:
     """'it' and 'this book' mean the page's book, else the book the talk last named.
+
+    "the Austen one" just after a list was shown is the one book of the list `wrote` says
+    that writer wrote (`wrote(title, writer)`); with none or several, which one is asked.
 
     The book the talk last named: the last one a reply cited, else the title the reader's
     last message named (never one of their lists), as `title_in` reads titles.
@@ -308,4 +312,21 @@ def book_resolver(
             raise _NoReferent(writer.group("who"))
         return reference
 
-    return resolve
+    def resolved(reference: str) -> str:
+        head = re.split(r"\s*[,;–—]\s*", reference.strip(), maxsplit=1)[0]
+        if head != reference.strip() and _BY_AUTHOR.match(_clean(head)):
+            reference = head  # "remove the Dickens one, too gloomy": the remark is no part
+        try:
+            return resolve(reference)
+        except _NoReferent as error:
+            # "remove the Austen one" just after the list was shown: its one Austen
+            theirs = (
+                [row for row in shown[1] if wrote(row, str(error))]
+                if shown and wrote is not None and type(error) is _NoReferent and str(error)
+                else []
+            )
+            if len(theirs) == 1:
+                return theirs[0]
+            raise
+
+    return resolved
