@@ -24,6 +24,7 @@ from lectern.adapters.llm.workspace_by_state import WorkspaceByState
 from lectern.adapters.llm.workspace_creation import WorkspaceCreation
 from lectern.adapters.llm.workspace_fields import WorkspaceFields
 from lectern.adapters.llm.workspace_followups import picked_from_listing, repeated
+from lectern.adapters.llm.workspace_moved import moved_due
 from lectern.adapters.llm.workspace_objects import each_object, each_title
 from lectern.adapters.llm.workspace_questions import (
     MODEL_ID,
@@ -182,6 +183,10 @@ class WorkspaceRules(
         if unsaid is not None:
             return [lambda _: unsaid.response(MODEL_ID)]
         try:
+            # "push it out a week": from the due date shown, looked up, or from today
+            moved = moved_due(text, context, self._call, self.clock().date(), history)
+            if moved:
+                return moved
             # "assign the low priority one to bob" after a listing: the listed task it picks
             return self._plan_with(picked_from_listing(text, history), context)
         except _Unclear as unclear:
