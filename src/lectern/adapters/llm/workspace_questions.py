@@ -43,6 +43,11 @@ from lectern.adapters.understanding.workspace_document_kinds import (
 )
 from lectern.adapters.understanding.workspace_documents import document_named, said_document
 from lectern.adapters.understanding.workspace_in_view import asks_of_the_task_in_view
+from lectern.adapters.understanding.workspace_status_said import (
+    every_project_status_asked,
+    is_this,
+    project_status_asked,
+)
 from lectern.adapters.understanding.workspace_patterns import (
     ASSIGNED,
     ATTENTION,
@@ -116,6 +121,14 @@ _KIND_AFTER_PROJECT = re.compile(
 """A listing of a project's documents with the project's words before the kind."""
 
 
+_THIS_BLOCKED = re.compile(
+    r"^(?:so\W+)?(?:is|are)\s+(?:this|it)(?:\s+(?:one|task))?\s+(?:still\s+|currently\s+)?"
+    r"(?:blocked|held\s+up|stuck)\b(?!.*\bprojects?\b)",
+    re.I,
+)
+"""Whether the task in view is blocked: its details, which list its blockers."""
+
+
 class WorkspaceQuestions:
     """The question matchers, over the rules' call maker (`_call`)."""
 
@@ -149,6 +162,10 @@ class WorkspaceQuestions:
         return self._single(self._call("get_attention_summary"), told)
 
     def _blockers(self, text: str, refs: Refs) -> list[Stage]:
+        if refs.page_task is not None and _THIS_BLOCKED.match(text):
+            # "is this one blocked by anything?" on a task's page: that task's own blockers
+            call = self._call("get_task_details", task_id=refs.page_task)
+            return self._single(call, _task_reply)
         if not (
             BLOCKER_QUESTION.search(text)
             or re.search(r"\bholding up\b|^what(?:'?s| is) stopping\b", text, re.I)
@@ -387,6 +404,24 @@ class WorkspaceQuestions:
         """A project's summary asked with its task counts: its details, counts and all."""
         summarised = summary_asked(text)
         project = refs.project(summarised) if summarised is not None else None
+        if project is None:
+            return []
+        return self._single(self._call("get_project_details", project_id=project), _project_reply)
+
+    def _status_said(self, text: str, refs: Refs) -> list[Stage]:
+        """A project's state asked in people's words (`workspace_status_said`)."""
+        if every_project_status_asked(text):
+            return self._single(self._call("get_projects"), _projects_reply)
+        said = project_status_asked(text)
+        if said is None:
+            return []
+        if is_this(said):
+            # only on the project's own page; on a task's page or none: read as before
+            project = refs.page_project if refs.page_task is None else None
+        elif refs.task_named(said) is not None:
+            return []  # "what's left on the runbook": a task's, read as before
+        else:
+            project = resolve(said, refs.names.of("project")).name
         if project is None:
             return []
         return self._single(self._call("get_project_details", project_id=project), _project_reply)

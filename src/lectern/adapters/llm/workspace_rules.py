@@ -269,6 +269,7 @@ class WorkspaceRules(
     def _question(self, text: str, context: Refs) -> list[Stage] | None:
         for question in (
             self._project_summary,
+            self._status_said,
             self._by_state,
             self._attention,
             self._blockers,
