@@ -33,6 +33,7 @@ from lectern.adapters.understanding.mentions import (
     resolve,
     resolve_person,
 )
+from lectern.adapters.understanding.scaffold import Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.slots import attention_sections_of, blocker_status_of
 from lectern.adapters.understanding.workspace_document_asked import document_asked
@@ -44,6 +45,7 @@ from lectern.adapters.understanding.workspace_document_kinds import (
 from lectern.adapters.understanding.workspace_documents import document_named, said_document
 from lectern.adapters.understanding.workspace_in_view import asks_of_the_task_in_view
 from lectern.adapters.understanding.workspace_status_said import (
+    each_said,
     every_project_status_asked,
     is_this,
     project_status_asked,
@@ -418,10 +420,26 @@ class WorkspaceQuestions:
         if is_this(said):
             # only on the project's own page; on a task's page or none: read as before
             project = refs.page_project if refs.page_task is None else None
-        elif refs.task_named(said) is not None:
+            return self._one_project(project)
+        if refs.task_named(said) is not None:
             return []  # "what's left on the runbook": a task's, read as before
-        else:
-            project = resolve(said, refs.names.of("project")).name
+        # "where are we on VPN and on phishing?": each stored project said, in order
+        each = [resolve(p, refs.names.of("project")).name for p in each_said(said)]
+        found = [p for p in each if p is not None]
+        if len(each) < 2 or len(found) < len(each) or len(set(found)) < len(found):
+            return self._one_project(resolve(said, refs.names.of("project")).name)
+        calls = [self._call("get_project_details", project_id=p) for p in found]
+
+        def reply(done: Any) -> AIResponse:
+            texts = [
+                _project_reply(Done(done.calls[n : n + 1], done.results[n : n + 1]))
+                for n in range(len(done.results))
+            ]
+            return AIResponse("\n\n".join(texts), model=MODEL_ID)
+
+        return [lambda _: calls, reply]
+
+    def _one_project(self, project: str | None) -> list[Stage]:
         if project is None:
             return []
         return self._single(self._call("get_project_details", project_id=project), _project_reply)

@@ -24,6 +24,11 @@ from lectern.adapters.llm.workspace_by_state import WorkspaceByState
 from lectern.adapters.llm.workspace_creation import WorkspaceCreation
 from lectern.adapters.llm.workspace_fields import WorkspaceFields
 from lectern.adapters.llm.workspace_followups import picked_from_listing, repeated
+from lectern.adapters.llm.workspace_listed_changes import (
+    each_title_with_its_own,
+    handoffs_listed,
+    same_change_too,
+)
 from lectern.adapters.llm.workspace_moved import moved_due
 from lectern.adapters.llm.workspace_objects import each_object, each_title
 from lectern.adapters.llm.workspace_questions import (
@@ -222,6 +227,14 @@ class WorkspaceRules(
         # verb shared by several objects, one call each
         each = each_title(text, context, self._create_task) or each_object(
             text, context, self._one_action
+        )
+        # "add two tasks to P: 'A' due x and 'B' due y", "reshuffle: drill -> alice, hunt ->
+        # bob", "mark the drill done, and the runbook too": each object with its own words
+        each = (
+            each
+            or each_title_with_its_own(text, context, self._create_task)
+            or handoffs_listed(text, context, self._call)
+            or same_change_too(text, context, self._one_action, self._call)
         )
         if each:
             return self._act(each)

@@ -69,6 +69,17 @@ _LOOKING = re.compile(
 )
 """'how's this one looking' on a project's page: that project's state."""
 
+_WHERE = re.compile(
+    r"^(?:(?:ok|okay|so|and|hey)\W+)?(?:where\s+(?:are|r)\s+(?:we|things)(?:\s+at)?|"
+    r"where\s+do\s+(?:we|things)\s+stand|how\s+(?:far\s+along|are\s+we\s+doing))\s+"
+    r"(?:on|with|in)\s+(?:the\s+)?(?P<p>[^,?.!;:]+?)(?:\s+projects?)?" + _END,
+    re.I,
+)
+"""'where are we on VPN and on phishing?': each project's state."""
+
+_EACH = re.compile(r"\s*(?:,|\band\b|&)\s*(?:(?:on|with|in)\s+)?(?:the\s+)?", re.I)
+"""Between two projects asked about at once ("VPN and on phishing")."""
+
 _ALL = re.compile(
     r"\b(?:status|state|progress|overview|sitrep|update|rundown|summary)\s+"
     r"(?:across|of|on|for|over)\s+(?:all|every|each)\s+(?:(?:the|my|our)\s+)?projects?\b",
@@ -80,7 +91,7 @@ _ALL = re.compile(
 def project_status_asked(text: str) -> str | None:
     """The project (as said; "" or "this" for the one in view) whose state is asked, or None."""
     said = text.strip()
-    for pattern in (_LEFT, _REVERT, _LOOKING):
+    for pattern in (_LEFT, _REVERT, _LOOKING, _WHERE):
         found = pattern.match(said)
         if found:
             return (found.group("p") or "").strip()
@@ -88,6 +99,11 @@ def project_status_asked(text: str) -> str | None:
     if found and (not found.group("parts") or _PARTS.match(found.group("parts").strip())):
         return found.group("p").strip()
     return None
+
+
+def each_said(said: str) -> list[str]:
+    """The projects said together ("VPN and on phishing"), each as said."""
+    return [p.strip() for p in _EACH.split(said) if p.strip()]
 
 
 def every_project_status_asked(text: str) -> bool:
