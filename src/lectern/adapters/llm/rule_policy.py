@@ -112,6 +112,7 @@ from lectern.adapters.understanding.workspace_text_end import (
     fillers_dropped,
     shorthand_fields,
 )
+from lectern.adapters.understanding.workspace_ticked import ticked_done
 from lectern.adapters.understanding.workspace_told_task import task_led, told_task_named
 from lectern.adapters.understanding.workspace_unfinished import unfinished_change
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
@@ -309,8 +310,11 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
         nested: bool = False,
         whole: bool = False,
     ) -> _Plan:
-        text = tidied(_PLEASE.sub("please", " ".join(request.split()))) or request
         names = names_from_prompt(system)
+        # "✅ netscaler review ✅ runbook - both done": a checklist, before the emoji are read
+        ticked = ticked_done(request, names.of("task")) if names.of("project") else None
+        request = ticked or request
+        text = tidied(_PLEASE.sub("please", " ".join(request.split()))) or request
         sees_projects = bool(names.of("project")) or bool(_WORKSPACE_PAGE.search(system))
         placed = self._placed_in_series(text) if not sees_projects else None
         if isinstance(placed, Clarification):  # "the second Dune": which book is asked
