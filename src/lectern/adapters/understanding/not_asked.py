@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from lectern.adapters.understanding.compound import ACTION_VERB
 from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.workspace_cleared_told import CLEARED
 from lectern.domain.assistant import ToolCall
 
 _CHANGE = (
@@ -147,6 +148,9 @@ _ASKED_ANYWHERE = re.compile(
     r"\b(?:shouldn'?t|should\s+not)\s+be\s+(?:on|in)\b|\bdoesn'?t\s+belong\b",
     re.I,
 )
+_CLEARED_NOW = CLEARED
+"""A blocker said to be cleared now ("blocker's cleared, hotfix went in last night"): the
+record is still open, so the news asks for it to say so (`workspace_cleared_told`)."""
 
 _CONDITION = re.compile(
     r"^(?:if|once|when|whenever|as\s+soon\s+as|in\s+case|after)\s+"
@@ -177,7 +181,9 @@ def not_asked(text: str) -> bool:
         return False
     if any(_ASKED.search(c) or _ASKED_IF_YOU.search(c) for c in clauses):
         return False
-    return not any(_ASKED_ANYWHERE.search(c) and not _unasked(c) for c in clauses)
+    return not any(
+        (_ASKED_ANYWHERE.search(c) or _CLEARED_NOW.search(c)) and not _unasked(c) for c in clauses
+    )
 
 
 _SAID_AS = {

@@ -38,6 +38,7 @@ from lectern.adapters.understanding.slots import (
     status_of,
     without_status,
 )
+from lectern.adapters.understanding.workspace_cleared_told import without_go_ahead
 from lectern.adapters.understanding.workspace_documents import said_document
 from lectern.adapters.understanding.workspace_people import person_in
 from lectern.adapters.understanding.workspace_projects_said import (
@@ -517,7 +518,9 @@ def plan_workspace(
                 found_blocker = type(found_blocker)(blockers[0])
             else:
                 return name_it("blocker", "resolve", [f"Resolve {b}" for b in blockers])
-        resolution = comment_of(text) or _reason(text)
+        # "window got scheduled for sat 02:00, yep do it": the go-ahead is no resolution
+        told = without_go_ahead(text)
+        resolution = comment_of(text) or _reason(told) or (clean(told) if told != text else "")
         if resolution and (_ASKS_TO_RESOLVE.search(resolution) or not _says_something(resolution)):
             # "the part arrived - please lift the blocker": the request is not what happened,
             # nor is "blocker" after the "that" of "close that blocker"

@@ -15,7 +15,9 @@ They run in this order, for a reader who has projects to speak of:
 5. a weekday with its day of the month (`slots.weekday_with_its_day`): "next friday, the
    13th" is the 13th;
 6. a subject pointed at for a search (`workspace_search_pointed`): "someone wrote something
-   about a lab gateway? search for it" searches "lab gateway".
+   about a lab gateway? search for it" searches "lab gateway";
+7. a blocker told as cleared with what cleared it (`workspace_cleared_told`): "blocker's
+   cleared, hotfix went in last night" resolves it with "hotfix went in last night".
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from lectern.adapters.understanding.layer import Understanding
 from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.slots import weekday_with_its_day
 from lectern.adapters.understanding.workspace_asked_within import asked_within
+from lectern.adapters.understanding.workspace_cleared_told import cleared_told
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
 from lectern.adapters.understanding.workspace_heading import without_heading
 from lectern.adapters.understanding.workspace_search_pointed import search_pointed
@@ -34,4 +37,5 @@ def workspace_said(text: str, names: Names, layer: Understanding | None) -> str:
     """`text` with each construct above read as the rules read it."""
     text = by_everyday_names(layer, tracker_words_read(text), names)
     text = weekday_with_its_day(asked_within(without_heading(text, names)))
-    return search_pointed(text) or text
+    text = search_pointed(text) or text
+    return cleared_told(text) or text
