@@ -81,7 +81,9 @@ MODEL_ID = "rules:assistant-v1"
 
 _COMMENTS_ON = re.compile(
     r"^(?:(?:is|are|were|was)\s+there\s+)?any\s+(?:new\s+)?(?:comments?|notes?)\s+"
-    r"(?:on|about|for|under|in)\s+(?P<q>.+?)\W*$",
+    r"(?:on|about|for|under|in)\s+(?P<q>.+?)"
+    # "any comments on the runbook yet?": when it is asked is no part of the thing
+    r"(?:\s+(?:yet|so\s+far|at\s+all|by\s+now|since|lately|recently|today))?\W*$",
     re.I,
 )
 """Whether a thing has comments: of a task named whole, its details; else a search."""

@@ -14,12 +14,13 @@ from lectern.adapters.understanding.scaffold import NUMBER, clean, number
 
 _STATUS_WORDS: tuple[tuple[str, str], ...] = (
     (
-        r"\b(?:in\s+review|under\s+review|(?:ready|waiting)\s+for\s+(?:a\s+)?review|"
+        # "just the in-progress stuff": the state written as one word with its hyphen
+        r"\b(?:in[\s-]+review|under\s+review|(?:ready|waiting)\s+for\s+(?:a\s+)?review|"
         r"to\s+review|awaiting\s+review)\b",
         "in_review",
     ),
     (
-        r"\b(?:in\s+progress|underway|started|start(?:ing)?\s+(?:working|on)|working\s+on)\b",
+        r"\b(?:in[\s-]+progress|underway|started|start(?:ing)?\s+(?:working|on)|working\s+on)\b",
         "in_progress",
     ),
     (

@@ -20,7 +20,11 @@ _ASKED = re.compile(
     r"^(?:(?:so|and|ok(?:ay)?)\s+)?(?:(?:is|are)\s+(?:there\s+)?)?(?:anything|any(?:\s+tasks?)?|"
     r"what(?:['’]s|\s+is|\s+are)?|which(?:\s+tasks?|\s+ones?)?|show\s+(?:me\s+)?(?:the\s+)?|"
     r"list\s+(?:the\s+)?|(?:can\s+you\s+|could\s+you\s+)?(?:show|list|give)\s+(?:me\s+)?"
-    r"(?:the\s+)?)\s*(?:that['’]s\s+|that\s+is\s+|is\s+|are\s+)?(?:already\s+|still\s+|been\s+)?"
+    r"(?:the\s+)?)\s*"
+    # "show me everything sitting in review on ...": what is in that state, said whole
+    r"(?:(?:everything|all\s+(?:the\s+)?(?:tasks|stuff|work)|whatever)\s+)?"
+    r"(?:that['’]s\s+|that\s+is\s+|is\s+|are\s+)?(?:already\s+|still\s+|been\s+)?"
+    r"(?:(?:currently\s+)?(?:sitting|stuck|parked|sat|lying|waiting)\s+)?"
     rf"{_STATE}(?:\s+(?:ones|tasks|items|yet|so\s+far|already))*"
     r"(?:\s+(?:in|for|on|within|under)\s+(?:the\s+)?(?P<p>[^?.!,]+?))?\s*[?.!]*$",
     re.I,

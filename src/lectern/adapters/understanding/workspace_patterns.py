@@ -52,7 +52,10 @@ ATTENTION = re.compile(
     r"^(?:(?:sorry|excuse\s+me|quick\s+question|hey|hi)\W+)*"
     r"(?:what(?:['’]?s|\s+is|\s+are)?|anything|is\s+anything|is\s+there\s+anything)\s+"
     r"(?:still\s+)?(?:waiting|pending|sitting)\s+(?:on|for)\s+(?:me|my\s+(?:input|action|"
-    r"sign-?off))(?:\s+(?:right\s+)?now|\s+today|\s+at\s+the\s+moment)?\W*"
+    r"sign-?off|review|approval)|"
+    # "is there anything waiting on a review from me?": the reader's review is the action
+    r"(?:a\s+|an\s+)?(?:review|approval|sign-?off)\s+(?:from|by)\s+me)"
+    r"(?:\s+(?:right\s+)?now|\s+today|\s+at\s+the\s+moment)?\W*"
     r"(?:[?.!]\s*(?:i|i['’]m|just|don['’]t)\b[^?]*)?$|"
     # "what is assigned to me across all projects", "my tasks in every project": the reader's
     # work everywhere, which the summary gathers
@@ -78,7 +81,10 @@ BLOCKERS = re.compile(
 )
 BLOCKER_QUESTION = re.compile(
     r"^(?:what(?:'s| is| are)?|which|show|list|any|are there|is (?:there )?(?:anything|something|"
-    r"anyone))\b.*\bblock",
+    r"anyone))\b.*\bblock|"
+    # "every blocker on vpn, open or closed, I want the full history": the blockers named
+    r"^(?:every|all(?:\s+(?:of\s+)?the)?)\s+blockers?\b(?!.*\b(?:is|are|were|was|got)\s+"
+    r"(?:now\s+)?(?:resolved|cleared|gone|fixed|lifted|sorted)\b)",
     re.I,
 )
 PROJECTS = re.compile(
