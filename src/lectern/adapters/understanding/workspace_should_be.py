@@ -42,6 +42,40 @@ _GIVEN_A_DAY = re.compile(
     re.I | re.S,
 )
 """A due date given ("give the runbook a due date on 20 November"): the task due that day."""
+_PUSHED = re.compile(
+    r"^(?:pushed|moved|bumped|postponed|delayed|rescheduled|shifted|slipped)(?:\s+(?:back|out))?"
+    r"\s+(?:to|until|till)\s+(?P<when>\S.*?)[\s.!]*$",
+    re.I | re.S,
+)
+"""'the runbook needs to be pushed to the end of the month': its due date moved."""
+_DAYISH = re.compile(
+    r"^(?:the\s+)?(?:end\s+of|start\s+of|beginning\s+of|mid|next|this|tomorrow|today|monday|"
+    r"tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|"
+    r"sun|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|"
+    r"june|july|august|september|october|november|december|\d)",
+    re.I,
+)
+"""A day said after "pushed to" (a state or a place is no due date)."""
+_GIVEN = re.compile(
+    r"^(?:given|handed(?:\s+over)?|assigned|reassigned|passed(?:\s+over)?)\s+to\s+"
+    r"(?P<p>[\w.-]+(?:\s+[A-Z][\w.-]*)?)[\s.!]*$",
+    re.S,
+)
+"""'the hunt should be given to Alice': an owner, the person's name alone."""
+_NOTED = re.compile(
+    r"^(?:noted|recorded|mentioned|logged|written\s+down|commented)\s+(?:on|in|against|under)\s+"
+    r"(?P<t>.+?)\s+that\s+(?P<c>\S.*?)[\s]*$",
+    re.I | re.S,
+)
+"""'it should be noted on the drill that HR wants it after the 16th': a comment on it."""
+_HEADING = re.compile(
+    r"^(?:ok(?:ay)?\W+)?(?:a\s+few|a\s+couple(?:\s+of)?|couple(?:\s+of)?|some|few|two|three|"
+    r"several)\s+(?:quick\s+)?(?:things|items|updates|changes|bits|points)\W*$",
+    re.I,
+)
+"""'A few things.': a sentence that only says requests follow."""
+_SENTENCE = re.compile(r"(?<=[.!;])\s+(?:(?:and|also|then|plus)\s+)?(?=\S)", re.I)
+
 _JOINT = re.compile(
     r"\s*,?\s+and\s+(?=(?:the|my|our|this|that|it|make\s+sure|ensure|give|put|add|stick)\b)",
     re.I,
@@ -62,6 +96,18 @@ def _as_asked(clause: str) -> str | None:
     if should is None:
         return None
     task, value, how = should.group("t"), should.group("v"), should.group("how")
+    noted = _NOTED.match(value)
+    if noted is not None and re.fullmatch(r"it|this|that", task, re.I):
+        return f"note on {noted.group('t')} that {noted.group('c')}"
+    if re.fullmatch(r"it|this|that", task, re.I) and not how:
+        return None  # "it should be noted that ...": no task said
+    moved = f"{how} to {value}" if how and how.casefold() == "moved" else value
+    pushed = _PUSHED.match(moved) if not how or moved != value else None
+    if pushed is not None and _DAYISH.search(pushed.group("when")):
+        return f"push {task} to {pushed.group('when')}"
+    given = _GIVEN.match(value) if not how else None
+    if given is not None:
+        return f"give {task} to {given.group('p')}"
     resolved = _RESOLVED.match(value)
     if how and resolved is not None:
         return f"resolve {task}{resolved.group('rest')}"
@@ -79,6 +125,9 @@ def said_as_changes(text: str) -> str | None:
     None when no clause is so said; the other clauses stay as typed (a request's own words
     read as before, words that are none keep the split from standing).
     """
+    by_sentence = _sentences_as_changes(text)
+    if by_sentence is not None:
+        return by_sentence
     hidden = _HIDDEN.sub(lambda m: "\0" * len(m.group()), text)
     cuts = [(m.start(), m.end()) for m in _JOINT.finditer(hidden)]
     starts = [0, *(end for _, end in cuts)]
@@ -88,3 +137,21 @@ def said_as_changes(text: str) -> str | None:
     if not any(rewritten):
         return None
     return " and ".join(new or old for new, old in zip(rewritten, clauses, strict=True))
+
+
+def _sentences_as_changes(text: str) -> str | None:
+    """Two or more sentences, each what should be so, as their changes joined; else None.
+
+    "A few things. The runbook needs to be pushed to the end of the month. The hunt should be
+    given to Alice. And it should be noted on the drill that HR wants it after the 16th.": a
+    heading sentence is dropped; any other sentence not so said leaves the message as it was.
+    """
+    sentences = [s.strip() for s in _SENTENCE.split(text.strip()) if s.strip()]
+    if sentences and _HEADING.match(sentences[0]):
+        sentences = sentences[1:]
+    if len(sentences) < 2:
+        return None
+    rewritten = [_as_asked(s.rstrip(".!; ")) for s in sentences]
+    if not all(rewritten):
+        return None
+    return " and ".join(r for r in rewritten if r)
