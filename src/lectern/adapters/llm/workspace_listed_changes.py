@@ -83,7 +83,7 @@ _HEADING = re.compile(
     r"owners?|ownership|swap|swaps|rotation|who\s+takes\s+what|new\s+owners?)\s*[:—–-]\s*)?",
     re.I,
 )
-_PAIR = re.compile(r"^(?P<task>.+?)\s+(?:to|->|→|=>|:)\s+(?P<who>[\w .'-]+?)$", re.I)
+_PAIR = re.compile(r"^(?P<task>.+?)(?:\s+(?:to|->|→|=>)|\s*:)\s+(?P<who>[\w .'-]+?)$", re.I)
 
 
 def handoffs_listed(text: str, refs: Refs, make: Maker) -> list[ToolCall]:

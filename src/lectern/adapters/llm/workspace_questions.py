@@ -44,12 +44,6 @@ from lectern.adapters.understanding.workspace_document_kinds import (
 )
 from lectern.adapters.understanding.workspace_documents import document_named, said_document
 from lectern.adapters.understanding.workspace_in_view import asks_of_the_task_in_view
-from lectern.adapters.understanding.workspace_status_said import (
-    each_said,
-    every_project_status_asked,
-    is_this,
-    project_status_asked,
-)
 from lectern.adapters.understanding.workspace_patterns import (
     ASSIGNED,
     ATTENTION,
@@ -72,6 +66,12 @@ from lectern.adapters.understanding.workspace_patterns import (
 from lectern.adapters.understanding.workspace_projects_said import (
     project_status_of,
     scoped_project,
+)
+from lectern.adapters.understanding.workspace_status_said import (
+    each_said,
+    every_project_status_asked,
+    is_this,
+    project_status_asked,
 )
 from lectern.adapters.understanding.workspace_summary_asked import summary_asked
 from lectern.adapters.understanding.workspace_unsaid import pointed_at_nothing

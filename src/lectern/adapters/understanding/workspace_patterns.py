@@ -83,7 +83,7 @@ BLOCKER_QUESTION = re.compile(
     r"^(?:what(?:'s| is| are)?|which|show|list|any|are there|is (?:there )?(?:anything|something|"
     r"anyone))\b.*\bblock|"
     # "every blocker on vpn, open or closed, I want the full history": the blockers named
-    r"^(?:every|all(?:\s+(?:of\s+)?the)?)\s+blockers?\b(?!.*\b(?:is|are|were|was|got)\s+"
+    r"^(?:every(?:\s+single)?|all(?:\s+(?:of\s+)?the)?)\s+blockers?\b(?!.*\b(?:is|are|were|was|got)\s+"
     r"(?:now\s+)?(?:resolved|cleared|gone|fixed|lifted|sorted)\b)",
     re.I,
 )

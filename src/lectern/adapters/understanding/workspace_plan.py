@@ -520,7 +520,7 @@ def plan_workspace(
                 return name_it("blocker", "resolve", [f"Resolve {b}" for b in blockers])
         # "window got scheduled for sat 02:00, yep do it": the go-ahead is no resolution
         told = without_go_ahead(text)
-        resolution = comment_of(text) or _reason(told) or (clean(told) if told != text else "")
+        resolution = comment_of(told) or _reason(told) or (clean(told) if told != text else "")
         if resolution and (_ASKS_TO_RESOLVE.search(resolution) or not _says_something(resolution)):
             # "the part arrived - please lift the blocker": the request is not what happened,
             # nor is "blocker" after the "that" of "close that blocker"

@@ -99,8 +99,6 @@ def _as_asked(clause: str) -> str | None:
     noted = _NOTED.match(value)
     if noted is not None and re.fullmatch(r"it|this|that", task, re.I):
         return f"note on {noted.group('t')} that {noted.group('c')}"
-    if re.fullmatch(r"it|this|that", task, re.I) and not how:
-        return None  # "it should be noted that ...": no task said
     moved = f"{how} to {value}" if how and how.casefold() == "moved" else value
     pushed = _PUSHED.match(moved) if not how or moved != value else None
     if pushed is not None and _DAYISH.search(pushed.group("when")):

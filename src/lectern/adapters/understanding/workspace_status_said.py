@@ -71,8 +71,9 @@ _LOOKING = re.compile(
 
 _WHERE = re.compile(
     r"^(?:(?:ok|okay|so|and|hey)\W+)?(?:where\s+(?:are|r)\s+(?:we|things)(?:\s+at)?|"
-    r"where\s+do\s+(?:we|things)\s+stand|how\s+(?:far\s+along|are\s+we\s+doing))\s+"
-    r"(?:on|with|in)\s+(?:the\s+)?(?P<p>[^,?.!;:]+?)(?:\s+projects?)?" + _END,
+    r"where\s+do\s+(?:we|things)\s+stand|how\s+are\s+we\s+doing)\s+(?:on|with|in)\s+"
+    r"(?:the\s+)?(?P<p>[^?.!;:]+?)(?:\s+projects?)?" + _END + "|"
+    r"^how\s+far\s+along\s+(?:is|are)\s+(?:the\s+)?(?P<q>[^?.!;:]+?)(?:\s+projects?)?" + _END,
     re.I,
 )
 """'where are we on VPN and on phishing?': each project's state."""
@@ -91,10 +92,13 @@ _ALL = re.compile(
 def project_status_asked(text: str) -> str | None:
     """The project (as said; "" or "this" for the one in view) whose state is asked, or None."""
     said = text.strip()
-    for pattern in (_LEFT, _REVERT, _LOOKING, _WHERE):
+    for pattern in (_LEFT, _REVERT, _LOOKING):
         found = pattern.match(said)
         if found:
             return (found.group("p") or "").strip()
+    found = _WHERE.match(said)
+    if found:
+        return (found.group("p") or found.group("q") or "").strip()
     found = _SITREP.match(said)
     if found and (not found.group("parts") or _PARTS.match(found.group("parts").strip())):
         return found.group("p").strip()

@@ -27,13 +27,14 @@ def ticked_done(text: str, tasks: Sequence[str]) -> str | None:
     """'mark A, B and C as done' for a message of ticked task names, or None."""
     if len(_TICK.findall(text)) < 2 or text.rstrip().endswith("?"):
         return None  # "✅ A ✅ B - both done?": asked whether, not told
-    body = text[: _DONE_TAIL.search(text).start()] if _DONE_TAIL.search(text) else text
+    tail = _DONE_TAIL.search(text)
+    body = text[: tail.start()] if tail else text
     pieces = [p.strip(" ,;.") for p in _TICK.split(body)]
     named = [p for p in pieces if p]
     if len(named) < 2:
         return None
-    for piece in named:
-        words = re.sub(r"^(?:the|our)\s+", "", piece, flags=re.I)
+    named = [re.sub(r"^(?:the|our)\s+", "", piece, flags=re.I) for piece in named]
+    for words in named:
         task = resolve(words, tasks).name
         if task is None or covered(words, task) < 1.0:
             return None
