@@ -80,7 +80,7 @@ def test_a_projects_state_asked_in_other_words_opens_its_details(said: str, proj
         ("what's left?", ON_PHISHING, PHISHING),  # dev19
         ("how's this one looking", ON_VPN, VPN),  # dev19
         ("how is this project going?", ON_VPN, VPN),
-        ("so what's still left to do", ON_PHISHING, PHISHING),
+        ("so what's still left", ON_PHISHING, PHISHING),
         ("how's it coming along so far", ON_VPN, VPN),
         ("how is this one shaping up", ON_PHISHING, PHISHING),
     ],
@@ -99,6 +99,8 @@ def test_a_state_asked_of_a_task_or_of_nothing_in_view_is_not_a_projects() -> No
     # counts of something else after the dash: not the details' parts
     assert project_status_asked("sitrep on the vpn project - who is free next week") is None
     assert project_status_asked("what's left of the budget after the vendor invoice") is None
+    # "left to do" asks for the tasks (dev7): read as before
+    assert project_status_asked("what's left to do on the VPN project?") is None
 
 
 @pytest.mark.parametrize(

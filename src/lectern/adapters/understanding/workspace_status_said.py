@@ -23,10 +23,11 @@ _THIS = r"(?:this|that|the|our|my)\s+(?:one|project)|this|it"
 
 _LEFT = re.compile(
     r"^(?:(?:ok|okay|so|and|right)\W+)?what(?:['’]?s|\s+is)\s+(?:still\s+)?(?:left|remaining|"
-    r"outstanding|open)(?:\s+to\s+do)?(?:\s+(?:on|in|for|with)\s+(?P<p>[^,?.!;:]+?))?" + _END,
+    # "what's left to do on X" asks for the tasks still to do, and is read as before
+    r"outstanding|open)(?!\s+to\s+do\b)(?:\s+(?:on|in|for|with)\s+(?P<p>[^,?.!;:]+?))?" + _END,
     re.I,
 )
-"""'What's left (on X)?': what the project still holds."""
+"""'What's left (on X)?': what the project still holds ("left to do" is its tasks)."""
 
 _STATUS_NOUN = (
     r"(?:(?:current|latest|overall|present|up-to-date|quick|short|brief)\s+)*"
