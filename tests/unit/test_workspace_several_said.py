@@ -513,9 +513,9 @@ def test_every_blocker_said_resolved_is_no_listing() -> None:
     "said",
     [
         "is there anything waiting on a review from me?",  # dev19
-        "anything waiting for my review?",
+        "anything waiting for a review by me?",
         "what's pending on an approval from me right now",
-        "is anything sitting on my sign-off?",
+        "is anything sitting on a sign-off from me?",
         "anything waiting on a sign-off from me today",
     ],
 )

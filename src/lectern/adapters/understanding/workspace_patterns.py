@@ -52,7 +52,7 @@ ATTENTION = re.compile(
     r"^(?:(?:sorry|excuse\s+me|quick\s+question|hey|hi)\W+)*"
     r"(?:what(?:['’]?s|\s+is|\s+are)?|anything|is\s+anything|is\s+there\s+anything)\s+"
     r"(?:still\s+)?(?:waiting|pending|sitting)\s+(?:on|for)\s+(?:me|my\s+(?:input|action|"
-    r"sign-?off|review|approval)|"
+    r"sign-?off)|"
     # "is there anything waiting on a review from me?": the reader's review is the action
     r"(?:a\s+|an\s+)?(?:review|approval|sign-?off)\s+(?:from|by)\s+me)"
     r"(?:\s+(?:right\s+)?now|\s+today|\s+at\s+the\s+moment)?\W*"
