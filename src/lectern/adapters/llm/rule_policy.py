@@ -104,6 +104,8 @@ from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.sweeping import sweeping_change
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_quoted import beside_the_quoted
+from lectern.adapters.understanding.workspace_kept_frames import kept_on_task
+from lectern.adapters.understanding.workspace_refused import instead_of_refused
 from lectern.adapters.understanding.workspace_register import registered
 from lectern.adapters.understanding.workspace_said import workspace_said
 from lectern.adapters.understanding.workspace_text_end import (
@@ -320,6 +322,11 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
         if isinstance(placed, Clarification):  # "the second Dune": which book is asked
             return _Plan([lambda _: placed.response(MODEL_ID)])
         text = placed or text  # "the second Hunger Games" is *Catching Fire*
+        kept = kept_on_task(text, names.of("task")) if sees_projects and not nested else None
+        if kept is not None:
+            # "add this to the patch task: <log line>", "impediment on X — <why>": the text
+            # kept on the task, said in the words the rules read (lines and all)
+            text = request = kept
         if not nested and not whole and "\n" in request.strip():
             # "a few things:\n1. make a list ...\n2. add ... to it": a request a line
             lined = self._by_lines(request, history, system, available, workspace=sees_projects)
@@ -374,6 +381,8 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
         if "get_projects" in available and sees_projects:
             # "give it to bob, actually no, set it to high": only the change settled on
             text = changed_mind(task_led(text, names.of("task")), names.of("task"))
+            # "don't mark the runbook done - just move it to review": only the instead
+            text = instead_of_refused(text, names.of("task"))
             # "please record that the exception 'X' is remediated: ...": an audit's register
             text = registered(text, names)
             # Workspace requests first: a task may well mention a password or a translation.

@@ -67,6 +67,7 @@ from lectern.adapters.understanding.workspace_patterns import (
     TASK_REF,
 )
 from lectern.adapters.understanding.workspace_record_that import record_that
+from lectern.adapters.understanding.workspace_refused import other_one_unclear, proposed_task
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.adapters.understanding.workspace_typos import verb_respelt
 from lectern.adapters.understanding.workspace_unsaid import unsaid_question
@@ -137,6 +138,11 @@ class WorkspaceRules(
                         break
                     if cited:
                         break  # several tasks found: "that task" is none of them for sure
+                    # a change proposed on one task, not yet approved: "give it to alice"
+                    proposed = proposed_task(message.content, names_from_prompt(system).of("task"))
+                    if proposed is not None:
+                        task = proposed
+                        break
         if project is None:
             # "tell me about the phishing project" ... "add a task to it": the project the
             # last reply was about (its first reference), when it was about one
@@ -182,6 +188,10 @@ class WorkspaceRules(
         again = self._again(text, history) or repeated(text, history, context, self._call)
         if again:
             return self._act(again)
+        # "and the other one to alice": no task of its own words, and not the one "it" is
+        other = other_one_unclear(text, tasks)
+        if other is not None:
+            return [lambda _: other.response(MODEL_ID)]
         # a verb without its object ("search", "add a blocker to the drill"): asked about
         shown = any(m.role == "assistant" for m in history)
         unsaid = unsaid_question(text, names, shown_before=shown)

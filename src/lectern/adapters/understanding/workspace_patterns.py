@@ -465,10 +465,12 @@ QUOTED_INTO = re.compile(
 """A quoted title put somewhere: a new task when the place is a project."""
 PROJECT_TASK = re.compile(
     r"^(?P<lead>(?:i\s+(?:want|need)|we\s+need|create|add|make|open|file|start)\s+(?:a\s+|an\s+)?"
-    r"(?:new\s+)?)(?P<where>[\w-]+(?:\s+[\w-]+)?)\s+(?:task|todo|to-do)\b(?P<rest>.*)$",
+    r"(?:new\s+)?|(?:a\s+)?new\s+(?=[\w-]+(?:\s+[\w-]+)?\s+(?:task|todo|to-do)\s*[:,-]?\s*[\"“'‘]))"
+    r"(?P<where>[\w-]+(?:\s+[\w-]+)?)\s+(?:task|todo|to-do)\b(?P<rest>.*)$",
     re.I,
 )
-"""A new task named by its project's word: "i want a new vpn task - ..."."""
+"""A new task named by its project's word: "i want a new vpn task - ...", or with no verb
+before "new" when a quoted title follows ('new vpn task "Audit MFA", high priority')."""
 _CAN_DO = (
     r"(?:manage|edit|change|modify|create|make|update|write|delete|touch|handle|assign|close|"
     r"complete)\s+(?:any\s+|the\s+)?(?:tasks|projects|blockers|comments|things|stuff|anything|"

@@ -1,0 +1,79 @@
+"""A text to keep on a task, said in a frame the rules did not read: a comment or a blocker.
+
+Found on dev19 (wrong actions). "add this to the check point task: <a pasted log line>,
+exploitation attempt from ..." created a task titled by the log line: "add this to <task>:
+<text>" puts the text on that task, a comment, whatever the text holds (log lines, code,
+backticks). "There is a blocking on the phishing drill: the HR direction has not validated
+the date." was recorded as a comment, and "impediment on the NetScaler review — case #88213
+still open" was asked: a blocking, a blocking point, an impediment or a blocker on a task,
+then why, records a blocker. "another blocker: legal hasn't signed off on the drill emails"
+names no task before its reason; the task the reason names (one, by its rarer words) is the
+one blocked.
+
+Each frame is said again in the words the rules read ("comment on <task>: <text>", "add a
+blocker to <task>: <why>"), only when the task resolves to one stored task; otherwise the
+message is left as it is (and asked about).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lectern.adapters.understanding.mentions import find_in
+
+_INTERJECTION = (
+    r"^(?:(?:oh|ugh|argh|great|wonderful|fantastic|lovely|well|so|ok(?:ay)?|fyi|heads[\s-]+up|"
+    r"also|and|btw|hey|hi|sigh|yay)\b[\s,.…!:;–—-]*)*"
+)
+"""Words before the frame that ask nothing ("oh wonderful, another blocker: ...")."""
+_TEXT_START = r"\s*(?::|[–—]|\s-+|\.\.\.|…)\s*"
+"""Where the kept text starts: a colon, a dash, an ellipsis."""
+
+_ADD_THIS = re.compile(
+    _INTERJECTION
+    + r"(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?"
+    r"(?:add|put|paste|drop|stick|attach|post|log|note|append)\s+"
+    r"(?:this|that|these|the\s+following|the\s+below|this\s+(?:note|info|bit|line|log|output)|"
+    r"these\s+(?:notes|lines|logs))\s+"
+    r"(?:to|on|onto|in|into|under)\s+(?P<task>[^:–—\n]+?)" + _TEXT_START + r"(?P<text>\S.*)$",
+    re.I | re.S,
+)
+"""'add this to the check point task: <text>': the text, on the task named before it."""
+
+_BLOCKER_NOUN = (
+    r"(?:blocking\s+(?:point|issue|item)|blocking|blocker|impediment|roadblock|"
+    r"show[\s-]?stopper)"
+)
+_BLOCKER_ON = re.compile(
+    _INTERJECTION
+    + r"(?:(?:there\s+is|there['’]s|theres|we\s+have|we['’]ve\s+got|we\s+got|got|new)\s+)?"
+    r"(?:(?:a|an|another|one\s+more|new|a\s+new)\s+)?"
+    + _BLOCKER_NOUN
+    + r"(?:\s+(?:on|for|with|against|in)\s+(?P<task>[^:–—\n]+?))?"
+    + _TEXT_START
+    + r"(?P<why>[^?]*[^?\s])[\s.!]*$",
+    re.I | re.S,
+)
+"""'a blocking on the phishing drill: <why>', 'impediment on X — <why>', 'another blocker: <why>'."""
+
+
+def kept_on_task(text: str, tasks: Sequence[str]) -> str | None:
+    """The message said as a comment or a blocker on one task, else None."""
+    said = text.strip()
+    added = _ADD_THIS.match(said)
+    if added is not None:
+        task = find_in(added.group("task"), tasks).name
+        if task is not None:
+            return f"comment on {task}: {added.group('text').strip()}"
+        return None
+    blocker = _BLOCKER_ON.match(said)
+    if blocker is None:
+        return None
+    where = blocker.group("task")
+    why = blocker.group("why").strip()
+    # the task named before the reason; with none, the one the reason itself names
+    task = find_in(where if where else why, tasks).name
+    if task is None:
+        return None
+    return f"add a blocker to {task}: {why}"
