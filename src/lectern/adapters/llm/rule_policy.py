@@ -103,8 +103,8 @@ from lectern.adapters.understanding.shown_places import with_places_named
 from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.sweeping import sweeping_change
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
-from lectern.adapters.understanding.workspace_quoted import beside_the_quoted
 from lectern.adapters.understanding.workspace_kept_frames import kept_on_task
+from lectern.adapters.understanding.workspace_quoted import beside_the_quoted
 from lectern.adapters.understanding.workspace_refused import instead_of_refused
 from lectern.adapters.understanding.workspace_register import registered
 from lectern.adapters.understanding.workspace_said import workspace_said
@@ -322,7 +322,11 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
         if isinstance(placed, Clarification):  # "the second Dune": which book is asked
             return _Plan([lambda _: placed.response(MODEL_ID)])
         text = placed or text  # "the second Hunger Games" is *Catching Fire*
-        kept = kept_on_task(text, names.of("task")) if sees_projects and not nested else None
+        kept = (
+            kept_on_task(text, names.of("task"), names.of("project"))
+            if sees_projects and not nested
+            else None
+        )
         if kept is not None:
             # "add this to the patch task: <log line>", "impediment on X — <why>": the text
             # kept on the task, said in the words the rules read (lines and all)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from lectern.adapters.understanding.mentions import find_in
+from lectern.adapters.understanding.mentions import covered, find_in, resolve
 
 _INTERJECTION = (
     r"^(?:(?:oh|ugh|argh|great|wonderful|fantastic|lovely|well|so|ok(?:ay)?|fyi|heads[\s-]+up|"
@@ -31,8 +31,7 @@ _TEXT_START = r"\s*(?::|[–—]|\s-+|\.\.\.|…)\s*"
 """Where the kept text starts: a colon, a dash, an ellipsis."""
 
 _ADD_THIS = re.compile(
-    _INTERJECTION
-    + r"(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?"
+    _INTERJECTION + r"(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?"
     r"(?:add|put|paste|drop|stick|attach|post|log|note|append)\s+"
     r"(?:this|that|these|the\s+following|the\s+below|this\s+(?:note|info|bit|line|log|output)|"
     r"these\s+(?:notes|lines|logs))\s+"
@@ -55,25 +54,42 @@ _BLOCKER_ON = re.compile(
     + r"(?P<why>[^?]*[^?\s])[\s.!]*$",
     re.I | re.S,
 )
-"""'a blocking on the phishing drill: <why>', 'impediment on X — <why>', 'another blocker: <why>'."""
+"""'a blocking on the phishing drill: <why>', 'impediment on X — <why>', 'another blocker:
+<why>'."""
 
 
-def kept_on_task(text: str, tasks: Sequence[str]) -> str | None:
-    """The message said as a comment or a blocker on one task, else None."""
+def kept_on_task(text: str, tasks: Sequence[str], projects: Sequence[str] = ()) -> str | None:
+    """The message said as a comment or a blocker on one task, else None.
+
+    Words that name a project as well as a task ("blocker for phishing awareness: ...", a
+    blocker on the project) are left to the rules that know projects.
+    """
     said = text.strip()
     added = _ADD_THIS.match(said)
     if added is not None:
-        task = find_in(added.group("task"), tasks).name
-        if task is not None:
-            return f"comment on {task}: {added.group('text').strip()}"
-        return None
+        task = _task_named(added.group("task"), tasks, projects)
+        return f"comment on {task}: {added.group('text').strip()}" if task else None
     blocker = _BLOCKER_ON.match(said)
     if blocker is None:
         return None
     where = blocker.group("task")
     why = blocker.group("why").strip()
-    # the task named before the reason; with none, the one the reason itself names
-    task = find_in(where if where else why, tasks).name
+    if where:
+        task = _task_named(where, tasks, projects)
+    elif find_in(why, projects).name is None:
+        # no task before the reason: the one task the reason itself names
+        task = find_in(why, tasks).name
+    else:
+        task = None
+    return f"add a blocker to {task}: {why}" if task else None
+
+
+def _task_named(where: str, tasks: Sequence[str], projects: Sequence[str]) -> str | None:
+    """The task `where` names, unless a project holds as many of its words."""
+    task = find_in(where, tasks).name
     if task is None:
         return None
-    return f"add a blocker to {task}: {why}"
+    project = resolve(where, projects).name if projects else None
+    if project is not None and covered(where, project) >= covered(where, task):
+        return None
+    return task

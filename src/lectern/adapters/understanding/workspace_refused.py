@@ -92,7 +92,9 @@ def other_one_unclear(text: str, tasks: Sequence[str]) -> Clarification | None:
     )
 
 
-_PROPOSED = re.compile(r"^\d+\.\s+[A-Z][\w ]*?\bthe\s+task\s+'(?P<task>[^'\n]+)'\s+\[action\s", re.M)
+_PROPOSED = re.compile(
+    r"^\d+\.\s+[A-Z][\w ]*?\bthe\s+task\s+'(?P<task>[^'\n]+)'\s+\[action\s", re.M
+)
 """A change the last reply proposed, with the task it is on ("1. Assign the task 'X' [action")."""
 
 
