@@ -86,6 +86,10 @@ def _planned(text: str, history: list[Message]) -> AIResponse | list[tuple[str, 
             ("update_task", {"task_id": DRILL, "priority": "urgent"}),
         ),
         (
+            "don't close the drill, just close the hunt",
+            ("complete_task", {"task_id": HUNT}),
+        ),
+        (
             "you don't need to close the hunt, just assign it to bob",
             ("assign_task", {"task_id": HUNT, "assignee_id": "bob"}),
         ),
@@ -105,6 +109,8 @@ def test_only_the_change_asked_instead_of_a_refused_one_is_proposed(
         "don't close the drill, it isn't finished",
         "don't give the hunt to bob, alice is on it",
         "do not mark the runbook complete - I'll do it tomorrow",
+        # "and" may join two refused changes
+        "don't assign the hunt to bob and close it",
     ],
 )
 def test_a_refusal_with_nothing_asked_instead_changes_nothing(said: str) -> None:

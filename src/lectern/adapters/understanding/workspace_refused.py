@@ -32,8 +32,8 @@ _REFUSAL = (
     r"never\s+mind)"
 )
 """Words that refuse the change after them ("don't", "do not", "no need to")."""
-_JOINT = r"(?:\s*[,;.!–—]+\s*|\s+-+\s+|\s+(?:but|and)\s+)"
-"""Where the refused change ends."""
+_JOINT = r"(?:\s*[,;.!–—]+\s*|\s+-+\s+|\s+but\s+)"
+"""Where the refused change ends ("and" alone may join two refused changes: left whole)."""
 _TOLD = r"(?:(?:it|that|this|he|she|they|we|i)\b(?:['’]\w+)?[^,;.!?–—]*?" + _JOINT + r")?"
 """A remark between the two ("it isn't", "it's not finished"): it tells, it asks nothing."""
 _INSTEAD_LEAD = r"(?:(?:but|and|just|instead|rather|only|simply|please|pls|then)\b[\s,]*)*"
