@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 
 from lectern.adapters.understanding.mentions import covered, find_in, resolve
+from lectern.adapters.understanding.workspace_parts import CHANGE_VERB
 
 _INTERJECTION = (
     r"^(?:(?:oh|ugh|argh|great|wonderful|fantastic|lovely|well|so|ok(?:ay)?|fyi|heads[\s-]+up|"
@@ -49,13 +50,28 @@ _BLOCKER_ON = re.compile(
     + r"(?:(?:there\s+is|there['’]s|theres|we\s+have|we['’]ve\s+got|we\s+got|got|new)\s+)?"
     r"(?:(?:a|an|another|one\s+more|new|a\s+new)\s+)?"
     + _BLOCKER_NOUN
-    + r"(?:\s+(?:on|for|with|against|in)\s+(?P<task>[^:–—\n]+?))?"
+    + r"(?:\s+(?:on|for|with|against|in)\s+(?P<task>[^:–—\n,;.!?]+?))?"
     + _TEXT_START
     + r"(?P<why>[^?]*[^?\s])[\s.!]*$",
     re.I | re.S,
 )
 """'a blocking on the phishing drill: <why>', 'impediment on X — <why>', 'another blocker:
 <why>'."""
+
+
+_TELLS = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|got|gone|resolved|solved|cleared|lifted|fixed|removed|"
+    r"sorted|over|done|closed|no\s+longer)\b",
+    re.I,
+)
+"""Words that make the part before the reason a sentence about the blocker ("impediment on
+the patch is gone -- resolve it"): no new blocker is asked."""
+_GONE = re.compile(
+    r"\b(?:resolved|solved|cleared|lifted|gone|unblocked|no\s+longer|sorted\s+out)\b", re.I
+)
+"""A reason that tells a blocker ended ("blocker: vendor window cleared"): left to be asked."""
+_ASKS = re.compile(rf"^(?:please\s+|pls\s+)?{CHANGE_VERB}\b", re.I)
+"""A "reason" that is a request of its own ("... -- resolve it")."""
 
 
 def kept_on_task(text: str, tasks: Sequence[str], projects: Sequence[str] = ()) -> str | None:
@@ -74,6 +90,8 @@ def kept_on_task(text: str, tasks: Sequence[str], projects: Sequence[str] = ()) 
         return None
     where = blocker.group("task")
     why = blocker.group("why").strip()
+    if (where and _TELLS.search(where)) or _ASKS.match(why) or _GONE.search(why):
+        return None
     if where:
         task = _task_named(where, tasks, projects)
     elif find_in(why, projects).name is None:
