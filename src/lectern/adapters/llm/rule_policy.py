@@ -172,6 +172,23 @@ def _renames_taken_back(calls: list[ToolCall]) -> str | None:
     return None
 
 
+_POINTER_NAME = re.compile(r"^\W*(?:that|this|it|them|those|these|one|that\s+one)\W*$", re.I)
+
+
+def _renamed_to_a_pointer(calls: list[ToolCall]) -> Clarification | None:
+    """A question when a rename's new name is only "that" or "it", else None.
+
+    "rename Misc to that" with no name told before it (`list_by_name` reads one told) names
+    nothing: renaming the list "that" would be a change nobody asked for.
+    """
+    for call in calls:
+        new = call.arguments.get("new_name") if call.name == "rename_list" else None
+        if isinstance(new, str) and _POINTER_NAME.match(new):
+            listed = call.arguments.get("list")
+            return Clarification(f"What should I rename {listed} to? Tell me the new name.", ())
+    return None
+
+
 class RulePolicy(ByMeaning, CompoundReading, LineReading):
     """A `ChatModel` by rules: the assistant works with no model and no network."""
 
@@ -266,6 +283,9 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             kept = _renames_taken_back(calls)
             if kept is not None:  # "rename horror to spooky, no wait, keep it"
                 return AIResponse(f"All right: I've left {kept} as it is.", model=MODEL_ID)
+            unnamed = _renamed_to_a_pointer(calls)
+            if unnamed is not None:  # "rename Misc to that", no name told before it
+                return unnamed.response(MODEL_ID)
             if not calls:
                 return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
             if (

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import re
 
+from lectern.adapters.understanding.possible_asked import asked_plainly
+from lectern.adapters.understanding.unless_already import unless_already
+
 _BOTHER = r"(?:bother|trouble|problem|hassle|imposition)"
 _FINE = r"(?:easy|ok(?:ay)?|all\s+right|alright|fine|possible|convenient|doable)"
 _CONDITION = (
@@ -117,7 +120,8 @@ _GERUND = {
 
 def unhedged(text: str) -> str:
     """The request said plainly, without the hedges around it; `text` when there are none."""
-    said = text.strip()
+    said = asked_plainly(text.strip())  # "is there a way to get X off ...?": asked plainly
+    said = unless_already(said) or said  # "if X isn't already on Y, add it": the change
     plain = _CONDITION_SAID.sub(lambda m: " " if m.start() > 0 else "", said)
     plain = " ".join(plain.split())
     closing = _CLOSING.search(plain)

@@ -60,9 +60,12 @@ def _stored(said: str, lists: Sequence[str]) -> str | None:
 
 _NAME_ENDS = re.compile(
     r"[?!;]|[.,]\s|\s[-–—]\s|\s+(?:because|since|cause|cos|coz|as\s+(?:i|we|he|she|they|it)|"
-    r"so\s+that|please|pls|plz|thanks|thank\s+you|ta|cheers|thx)\b",
+    r"so\s+that|please|pls|plz|thanks|thank\s+you|ta|cheers|thx)\b|"
+    # "TBR -> Up Next (rename pls)": a bracket that says the request again or thanks
+    r"\s*\((?=[^()]*\b(?:re-?name|please|pls|plz|thanks|thx|ta|cheers)\b[^()]*\))",
     re.I,
 )
+"""Where a new name ends: its sentence, a reason, a courtesy, an aside in brackets."""
 _NAME_TAIL = re.compile(
     r"(?:\s+(?:now|instead|then|too|for\s+me|for\s+now|from\s+now\s+on))+$", re.I
 )
@@ -228,6 +231,8 @@ def _deleted(text: str, lists: Sequence[str], spans: list[tuple[str, int, int]])
         if _as_list(text, span[1], span[2]) and not _AFTER_PREPOSITION.search(text[: span[1]])
     ]
     for name, start, end in said:
+        if any(other != name for other, at, _ in spans if at > end):
+            return None  # "delete the Horror list, and the Exam Prep one too": two deletions
         after = re.sub(rf"^{_Q}(?:\s+{_LIST_WORD})?", "", text[end:], flags=re.I)
         if _GOES_AFTER.match(after):
             return f"delete the {name} list"  # "the list 'X' can go, I suppose"
@@ -245,12 +250,14 @@ def _deleted(text: str, lists: Sequence[str], spans: list[tuple[str, int, int]])
 # --- a book taken off a list, said with "of" ---------------------------------------------------
 
 _BOOK_OF_LIST = re.compile(
-    rf"^(?:please[\s,]+)?{REMOVE_VERB}\s+(?P<book>(?!(?:my|the|a|this|that|our)\s+{_LIST_WORD}\b)"
+    rf"^(?:(?:please|(?:can|could|would|will)\s+(?:you|u))[\s,]+)*(?:{REMOVE_VERB}|retire)\s+"
+    rf"(?P<book>(?!(?:my|the|a|this|that|our)\s+{_LIST_WORD}\b)"
     rf".+?)\s+(?:of|from|off|out\s+of)\s+(?:my|the|our)\s+{_LIST_WORD}\s+{_Q}(?P<list>.+?){_Q}"
-    r"(?P<rest>\s*[,;.:!?-]\s*.*)?$",
+    r"(?:\s+(?:please|pls|thanks|thank\s+you))?(?P<rest>\s*[,;.:!?-]\s*.*)?$",
     re.I,
 )
-"""A book taken off a list named after the word list ("remove the Don Quixote of my list X")."""
+"""A book taken off a list named after the word list ("remove the Don Quixote of my list X";
+"retire", a French speaker's *retirer*, "Can you retire Les Misérables of my list X?")."""
 
 
 def _taken_off(text: str, lists: Sequence[str]) -> str | None:
@@ -261,7 +268,8 @@ def _taken_off(text: str, lists: Sequence[str]) -> str | None:
     said = found["list"].strip(_STRIP)
     listed = _stored(said, lists)
     book = found["book"].strip(_STRIP)
-    if not book or (lists and listed is None) or not _ONLY_REMARK.match(found["rest"] or ""):
+    rest = re.sub(r"^\s*\?+", ".", found["rest"] or "")  # "...? It is too long for now."
+    if not book or (lists and listed is None) or not _ONLY_REMARK.match(rest):
         return None  # "..., and add X to Y": a second request, read by the other rules
     return f"remove {book} from the {listed or said} list"
 
@@ -324,10 +332,70 @@ def _verb_spelt(text: str) -> str:
     return near[0] + text[found.end() :]
 
 
+def _one_as_list(text: str, spans: list[tuple[str, int, int]]) -> str:
+    """`text` with "the X one", X a stored list, said "the X list" ("and the Exam Prep one too")."""
+    for name, start, end in reversed(spans):
+        if re.match(r"\s+one\b", text[end:]) and re.search(r"\bthe\s+$", text[:start], re.I):
+            text = f"{text[:end]} list{text[end + len(' one') :]}"
+    return text
+
+
+_THE_SAME = re.compile(
+    r"\b(?P<to>to|on|onto|in|into|from|off|of|out\s+of)\s+the\s+same(?:\s+(?:list|one|shelf))?"
+    r"(?=\s*(?:[,.;!?]|$|\s+(?:please|pls|thanks|too|as\s+well|and|then)\b))",
+    re.I,
+)
+"""A list said again as "the same" ("add X to Book Club and remove Y from the same")."""
+
+
+def _same_as_before(text: str, spans: list[tuple[str, int, int]]) -> str:
+    """`text` with "the same" list said by the name of the one list named before it."""
+    found = _THE_SAME.search(text)
+    before = {name for name, _, end in spans if found is not None and end <= found.start()}
+    if found is None or len(before) != 1:
+        return text
+    return f"{text[: found.start()]}{found['to']} {before.pop()}{text[found.end() :]}"
+
+
+_TO_THAT = re.compile(
+    rf"(?:^|[.!?;]\s+|,\s*|\b(?:so|and|then|now)\s+){_ASK[1:]}(?:{_RENAME_VERB}|call)\s+"
+    rf"(?:my\s+|the\s+|our\s+)?(?:{_LIST_WORD}\s+)?{_Q}(?P<list>.+?){_Q}(?:\s+{_LIST_WORD})?"
+    r"\s+(?:to|as)\s+(?:that|this|it|the\s+new\s+(?:one|name))(?:\s+name)?\s*[?.!]*\s*$",
+    re.I,
+)
+"""A rename to "that": the name the telling before it said ("... we're now The Tuesday
+Readers. So can you change Book Club to that?")."""
+_NAMED_NOW = re.compile(
+    r"\b(?:(?:are|['’]re|is|['’]s)\s+now\s+(?:officially\s+|called\s+|named\s+|known\s+as\s+)?|"
+    r"(?:are|['’]re|is|['’]s)\s+(?:now\s+)?(?:officially\s+)?(?:called|named|known\s+as)\s+|"
+    r"(?:new\s+)?name\s+is\s+(?:now\s+)?|(?:call|calling|named|renamed)\s+(?:ourselves|us|it)\s+)"
+    r"(?-i:(?P<name>[A-Z][\w'’&-]*(?:\s+(?:(?:of|the|and|for|in|on|a|&)\s+)*[A-Z0-9][\w'’&-]*)*))"
+)
+"""A new name told: "we're now officially The Tuesday Readers", "our name is Page Turners"."""
+
+
+def _renamed_to_that(text: str, lists: Sequence[str]) -> str | None:
+    """ "rename X to that" after a telling that says one new name, as the plain rename."""
+    found = _TO_THAT.search(text)
+    listed = _stored(found["list"], lists) if found else None
+    if found is None or listed is None:
+        return None
+    told = {m["name"] for m in _NAMED_NOW.finditer(text[: found.start()])}
+    if len(told) != 1:
+        return None  # none told, or two: which is "that" is asked
+    name = told.pop()
+    return None if _stored(name, lists) else f"rename the {listed} list to {name}"
+
+
 def list_request(text: str, lists: Sequence[str]) -> str | None:
     """The plain request a message about the reader's lists asks, or None when not so said."""
     spelt = _verb_spelt(text.strip())
+    spelt = _one_as_list(spelt, _spans(spelt, lists))
+    spelt = _same_as_before(spelt, _spans(spelt, lists))
     spans = _spans(spelt, lists)
+    that = _renamed_to_that(spelt, lists) if spans else None
+    if that:
+        return that
     if spans:
         said = _renamed(spelt, lists, spans) or _deleted(spelt, lists, spans)
         if said:

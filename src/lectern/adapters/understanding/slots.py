@@ -75,7 +75,10 @@ _LIST_NAME = re.compile(
     r"for\s+(?:me|my|(?-i:us|our|him|her|them|their))|"
     # "called Mum's picks to keep track": what the list is for ends its name ("Books to read"
     # is a name: reading is what a list's books are for, not why the list is made)
-    rf"{PURPOSE})\b|[,.!?]|$)",
+    rf"{PURPOSE})\b|[,.!?]|$|"
+    # "create a list called Maybe instead": a word that sets the request beside another ends
+    # the name (in lower case: "Me Too" is a name)
+    r"\s+(?-i:instead|too|as\s+well|then)\s*[.!?]*\s*$)",
     re.I,
 )
 _COUNT = re.compile(rf"\b{NUMBER}\b", re.I)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from lectern.adapters.understanding.spoken_marks import marks_written
 from lectern.domain.evidence import SMALL_NUMBERS, TENS
 
 _VERB_EMOJI = (
@@ -67,12 +68,22 @@ Never inside quotes (a quoted title is kept as typed: "to 'VPN logins (T1133)'")
 writer's name is letters ("(T1133)" is an id)."""
 
 
+_VOWELS_DROPPED = (
+    (re.compile(r"\bcn(?=\s+(?:u|you|ya)\b)"), "can"),
+    (re.compile(r"\bcd(?=\s+(?:u|you|ya)\b)"), "could"),
+    (re.compile(r"\bwd(?=\s+(?:u|you|ya)\b)"), "would"),
+    (re.compile(r"\blst\b"), "list"),
+    (re.compile(r"\blsts\b"), "lists"),
+)
+"""Words typed without their vowels ("cn u change kids lst name to Bedtime"), in lower case;
+"cn", "cd" and "wd" only before "u" or "you" (a "cd" is a disc)."""
 _AND_TYPED = re.compile(r"(?<=\w)\s+n\s+(?=\w)")
 """A lower-case "n" typed for "and" between words ("add the hobbit n the fellowship")."""
 
 
 def tidied(text: str) -> str:
     """`text` with emoji verbs, arrows, chat words, typed pointers and courtesy frames read."""
+    text = marks_written(text)  # "remove the book from summer full stop": dictated marks
     for emoji, verb in _VERB_EMOJI:
         text = emoji.sub(verb, text, count=1)
     # "rename A → B": the arrow is the rename's "to"; alone ("A -> B") the rename's own sign
@@ -80,6 +91,8 @@ def tidied(text: str) -> str:
     text = _EMOJI.sub(lambda m: "" if not set(m.group(0)) & set(_STARS) else m.group(0), text)
     text = _CHAT.sub("", text)
     text = _AND_TYPED.sub(" and ", text)
+    for typed, word in _VOWELS_DROPPED:
+        text = typed.sub(word, text)
     text = _SPOKEN_FILLER.sub("", text)
     text = _POINTERS_TYPED.sub(lambda m: "this" if m["this"] else "that", text)
     text = _WRITER_IN_BRACKETS.sub("", text)
