@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from lectern.adapters.llm.rule_policy import RulePolicy, _renamed_to_a_pointer
+from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.list_by_name import list_request
 from lectern.adapters.understanding.possible_asked import asked_plainly
 from lectern.adapters.understanding.slots import list_name_of
@@ -24,7 +25,6 @@ from lectern.adapters.understanding.spoken_marks import marks_written
 from lectern.adapters.understanding.unless_already import unless_already
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.domain.assistant import Message, ToolCall, ToolSpec
-from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 
 PAGE_ID = "5acefb36-210d-58a6-b1ab-a58082180a23"
 CATALOG = {

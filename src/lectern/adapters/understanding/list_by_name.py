@@ -334,9 +334,10 @@ def _verb_spelt(text: str) -> str:
 
 def _one_as_list(text: str, spans: list[tuple[str, int, int]]) -> str:
     """`text` with "the X one", X a stored list, said "the X list" ("and the Exam Prep one too")."""
-    for name, start, end in reversed(spans):
-        if re.match(r"\s+one\b", text[end:]) and re.search(r"\bthe\s+$", text[:start], re.I):
-            text = f"{text[:end]} list{text[end + len(' one') :]}"
+    for _, start, end in reversed(spans):
+        one = re.match(r"\s+one\b", text[end:])
+        if one is not None and re.search(r"\bthe\s+$", text[:start], re.I):
+            text = f"{text[:end]} list{text[end + one.end() :]}"
     return text
 
 
@@ -375,7 +376,7 @@ _NAMED_NOW = re.compile(
 
 
 def _renamed_to_that(text: str, lists: Sequence[str]) -> str | None:
-    """ "rename X to that" after a telling that says one new name, as the plain rename."""
+    """A rename "to that" after a telling that says one new name, as the plain rename."""
     found = _TO_THAT.search(text)
     listed = _stored(found["list"], lists) if found else None
     if found is None or listed is None:
