@@ -4,8 +4,8 @@ Voice typing writes the marks a speaker says as words: "remove the book from sum
 stop", "please make a list called grandchildren full stop", "is this one very long full stop
 how many pages". Read as words they became a book ("full stop" removed from Summer), a list's
 name ("grandchildren full stop") or the tail of a title that hid the next request. Each said
-mark, in lower case after a word, is written as the mark it names; said after a comma
-("It's Conan Doyle's book, full stop.") it is only emphasis and is dropped. No catalog title
+mark, in lower case after a word, is written as the mark it names; typed after a comma
+("It's Conan Doyle's book, full stop.") it is emphasis and is left as it stands. No catalog title
 holds these words but "period", which is a word of its own too ("the Tudor period"): it is a
 mark only at the very end of a request for a change ("rate Dune five stars period").
 """
@@ -50,10 +50,9 @@ _NAMED_AS_A_THING = re.compile(
 
 def _written(found: re.Match[str]) -> str:
     before = found.string[: found.start()].rstrip()
-    if _NAMED_AS_A_THING.search(before) and not found["comma"]:
+    if found["comma"] or _NAMED_AS_A_THING.search(before):
+        # "..., full stop": typed for emphasis, read as it stands; "a full stop": the thing
         return found.group(0)
-    if found["comma"]:
-        return ""  # "..., full stop": emphasis, the sentence goes on or ends as typed
     return _MARKS[" ".join(found["mark"].split())]
 
 
