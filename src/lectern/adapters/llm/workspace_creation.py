@@ -86,11 +86,13 @@ def _part_of_project(rest: str, projects: list[str]) -> tuple[str, int, int] | N
 
 _PLACE_FIRST = re.compile(
     r"\s*(?:(?:in|into|for|to|under|on)\s+)?(?:the\s+)?(?P<p>[^,:;\"“'‘]+?)"
-    r"(?P<said>\s+(?:project|job|workstream|initiative|programme|program))?\s*:\s*(?=\S)",
+    r"(?P<said>\s+(?:project|job|workstream|initiative|programme|program))?"
+    r"(?:\s*:\s*|\s+(?:called|named|titled)\s+)(?=\S)",
     re.I,
 )
-"""A place said before a colon and the title after it ("for the phishing project: ...");
-"job" or "workstream" is the everyday word for a project ("new task on the vpn job: ...")."""
+"""A place said before a colon (or "called") and the title after it ("for the phishing project:
+...", "in VPN called 'X'"); "job" or "workstream" is the everyday word for a project ("new
+task on the vpn job: ...")."""
 
 
 _PRIORITY_ITEM = re.compile(r"\s*,\s*(?P<p>low|medium|high|urgent)\s*(?=,|$)", re.I)

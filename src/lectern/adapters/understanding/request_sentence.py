@@ -106,13 +106,16 @@ def request_after_circumstances(text: str) -> Request | None:
             if index == 0 or _KEEPS_WHAT_WAS_SAID.match(sentence) or _POINTS_BACK.search(sentence):
                 return None
             told = sentences[:index]
-            if any(s.rstrip().endswith("?") for s in told):
-                return None  # an earlier question is a request of its own
+            if any(s.rstrip().endswith("?") and not _COMPLAINT.match(s) for s in told):
+                return None  # an earlier question is a request of its own (not "why ...?")
             asked = _SOFTENED.sub("", " ".join(sentences[index:]))
             return Request(" ".join(told), asked[:1].upper() + asked[1:])
     return None
 
 
+_COMPLAINT = re.compile(r"^\W*(?:why|how\s+come)\b", re.I)
+"""A question that complains ("why is the drill not marked complete??"): before a request, its
+circumstance, not a request of its own."""
 _TELLS = re.compile(
     r"^(?:i|we|my\s+\w+|our\s+\w+)\s+(?:(?:have|had|'ve|’ve|just|already|finally|once|"
     r"also)\s+)*(?!(?:want|wanted|need|needed|would|wish|wonder|hope|think|like|love|"

@@ -17,7 +17,9 @@ They run in this order, for a reader who has projects to speak of:
 6. a subject pointed at for a search (`workspace_search_pointed`): "someone wrote something
    about a lab gateway? search for it" searches "lab gateway";
 7. a blocker told as cleared with what cleared it (`workspace_cleared_told`): "blocker's
-   cleared, hotfix went in last night" resolves it with "hotfix went in last night".
+   cleared, hotfix went in last night" resolves it with "hotfix went in last night";
+8. a member named by their display name (`workspace_members_named`): "put the Builder on the
+   hunt" puts bob on it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from lectern.adapters.understanding.workspace_asked_within import asked_within
 from lectern.adapters.understanding.workspace_cleared_told import cleared_told
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
 from lectern.adapters.understanding.workspace_heading import without_heading
+from lectern.adapters.understanding.workspace_members_named import members_named
 from lectern.adapters.understanding.workspace_search_pointed import search_pointed
 from lectern.adapters.understanding.workspace_shorthand import tracker_words_read
 
@@ -38,4 +41,4 @@ def workspace_said(text: str, names: Names, layer: Understanding | None) -> str:
     text = by_everyday_names(layer, tracker_words_read(text), names)
     text = weekday_with_its_day(asked_within(without_heading(text, names)))
     text = search_pointed(text) or text
-    return cleared_told(text) or text
+    return members_named(cleared_told(text) or text, names)
