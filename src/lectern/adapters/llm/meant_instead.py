@@ -39,7 +39,7 @@ _NOT_THEN = re.compile(
 )
 _NO_VALUE = re.compile(
     r"\b(?:it|them|this|that|i|me|my|you|put|add|make|give|take|remove|rate|move|do|use|"
-    r"want|need|read|is|was|are)\b",
+    r"want|need|read|is|was|are|not|no|yet|other|maybe|later|now|sure)\b|\?",
     re.I,
 )
 """Words no bare value holds: with them, the words after the comma are a request or a remark."""

@@ -115,7 +115,7 @@ def handoffs_listed(text: str, refs: Refs, make: Maker) -> list[ToolCall]:
 
 _TOO = re.compile(
     r"^(?P<first>.+?)\s*,?\s+(?:and|&|plus)\s+(?:also\s+)?(?:do\s+)?(?P<other>[^,]+?)"
-    r"\s*,?\s+(?:too|as\s+well|also)\W*$",
+    r"\s*,?\s+(?:too|as\s+well|also)(?![^?]*\?)\W*$",
     re.I,
 )
 

@@ -28,7 +28,7 @@ _DEADLINE = r"(?:(?:the\s+)?(?:deadline|due\s+date)\s+(?:on|of|for)\s+)?"
 MOVED = re.compile(
     rf"^(?:(?:please|pls|can\s+you|could\s+you|let['’]?s)\s+)?"
     rf"(?:push|move|bump|shift|slide|slip|extend|kick|give)\s+{_DEADLINE}(?P<t>[^:;\"“”]+?)"
-    rf"(?:['’]s\s+(?:deadline|due\s+date))?\s+(?:(?:out|back|forward)\s+)?(?:by\s+)?"
+    rf"(?:['’]s\s+(?:deadline|due\s+date))?\s+(?:(?:out|back)\s+)?(?:by\s+)?"
     rf"{_AMOUNT}(?:\s+(?:to|on|onto)\s+(?:it|its\s+deadline|the\s+deadline))?{_FROM_TODAY}"
     r"(?:\s*[,.;!]?\s*(?:please|pls|thanks|thx|ty))?\W*$",
     re.I,
@@ -41,6 +41,8 @@ NEEDS = re.compile(
 )
 """The task says what it needs: "the drill needs another week"."""
 
+_EARLIER = re.compile(r"\b(?:forward|earlier|sooner|up|ahead)$", re.I)
+"""A direction that may mean earlier: left to be asked."""
 _NUMBERS = {
     "a": 1,
     "an": 1,
@@ -88,8 +90,8 @@ class Moved:
 def due_moved(text: str) -> Moved | None:
     """The task and the amount a message moves its due date by, or None."""
     found = MOVED.match(text.strip()) or NEEDS.match(text.strip())
-    if found is None:
-        return None
+    if found is None or _EARLIER.search(found["t"]):
+        return None  # "move the runbook forward a week": earlier, as often as later
     said = (found["n"] or "").casefold()
     if said.startswith("a couple"):
         count = 2

@@ -333,9 +333,14 @@ def _verb_spelt(text: str) -> str:
 
 
 def _one_as_list(text: str, spans: list[tuple[str, int, int]]) -> str:
-    """`text` with "the X one", X a stored list, said "the X list" ("and the Exam Prep one too")."""
+    """`text` with "the X one", X a stored list, said "the X list" ("and the Exam Prep one too").
+
+    Only where the message speaks of lists, and not "the X one off ..." (a book so told).
+    """
+    if not re.search(r"\blists?\b", text, re.I):
+        return text  # "take the horror one off my TBR": a book told by a word, no list said
     for _, start, end in reversed(spans):
-        one = re.match(r"\s+one\b", text[end:])
+        one = re.match(r"\s+one\b(?!\s+(?:off|from|out\s+of)\b)", text[end:])
         if one is not None and re.search(r"\bthe\s+$", text[:start], re.I):
             text = f"{text[:end]} list{text[end + one.end() :]}"
     return text

@@ -56,12 +56,33 @@ def _written(found: re.Match[str]) -> str:
     return _MARKS[" ".join(found["mark"].split())]
 
 
+_KEPT = re.compile(r"[:\"“”‘]|\b(?:that|saying|called|named|titled)\b", re.I)
+"""Where a text the reader wants kept may start (a comment, a title, a list's name): its
+words are theirs, "the trailing comma", "the grace period", "new line characters"."""
+_NAMING = re.compile(r"called|named|titled", re.I)
+_ENDING_MARK = re.compile(
+    r"(?<=[\w'’)])\s+(?P<mark>full\s+stop|fullstop|question\s+mark|exclamation\s+(?:mark|point)|"
+    r"new\s+paragraph|(?:new|next)\s+line(?=\s+(?:and\s+|then\s+)?(?:add|put|pop|stick|remove|"
+    r"take|delete|rate|give|rename|create|make|move|drop)\b))(?=$|\s)"
+)
+"""A mark no name holds after a name ("a list called grandchildren full stop"); "new line"
+only before the next request ("called gifts new line add emma to it")."""
+
+
 def marks_written(text: str) -> str:
-    """`text` with the punctuation said aloud written as punctuation; else `text` itself."""
+    """`text` with the punctuation said aloud written as punctuation; else `text` itself.
+
+    Only before a kept text starts (a colon, a quote, "that", "called"); a name after
+    "called" loses only a mark no name holds, said at its very end.
+    """
     if not re.search(rf"\b(?:{_SAID}|period)\b", text):
         return text
-    written = _MARK_SAID.sub(_written, text)
-    if _CHANGE.match(written):
+    kept = _KEPT.search(text)
+    head, tail = (text[: kept.start()], text[kept.start() :]) if kept else (text, "")
+    if kept is not None and _NAMING.fullmatch(kept.group(0)):
+        tail = _ENDING_MARK.sub(lambda found: _MARKS[" ".join(found["mark"].split())], tail)
+    written = _MARK_SAID.sub(_written, head) + tail
+    if _CHANGE.match(written) and not kept:
         written = _PERIOD_AT_END.sub(".", written)
     # a mark said twice or after one typed ("summer. full stop") is one mark
     written = re.sub(r"([.,!?;])(?:\s*[.,;])+(?=\s|$)", r"\1", written)

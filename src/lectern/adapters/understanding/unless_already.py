@@ -54,6 +54,16 @@ _TRAILING = re.compile(
 )
 """A condition after the request ("add it if it isn't there already", "... unless it's
 already on there")."""
+_ADDING_OR_MAKING = re.compile(
+    rf"^\s*(?:(?:please|pls|can|could|would|will|you|u|just|kindly)\s+)*(?:{_ADDING}|{_MAKING})\b",
+    re.I,
+)
+_THERE = re.compile(
+    r"\b(?:there|on\s+(?:it|the\s+list|my\s+list|that\s+list)|in\s+(?:it|there)|on|exists?|"
+    r"have\s+(?:one|it|a\s+list)|got\s+(?:one|it))\b",
+    re.I,
+)
+"""A condition of being on a list, or existing: what the tool checks itself."""
 _NEGATED = re.compile(r"n['’]?t\b|\bnot\b|\bdont\b|\bno\b", re.I)
 
 
@@ -94,9 +104,14 @@ def unless_already(text: str) -> str | None:
     if _IF.match(said):
         return _condition_first(said)
     trailing = _TRAILING.search(said)
+    head = said[: trailing.start()] if trailing is not None else ""
     if (
         trailing is not None
         and trailing.start() > 0
+        # only an adding or a making ("rate Dune 5 unless I already rated it" would overwrite)
+        and _ADDING_OR_MAKING.match(head) is not None
+        # whose condition is being there or existing ("if it isn't there already")
+        and _THERE.search(trailing["condition"]) is not None
         and re.search(r"\b(?:already|yet)\b", trailing["condition"], re.I) is not None
         # "if it isn't there already" / "unless it's already there": both a condition of absence
         and bool(_NEGATED.search(trailing["condition"])) == (trailing["word"].casefold() == "if")

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 
-_BLOCKER = r"(?:blocker|blocking\s+point|blockage|impediment|block)"
+from lectern.adapters.understanding.workspace_kept_frames import BLOCKER_NOUN
+
+_BLOCKER = rf"(?:{BLOCKER_NOUN}|block)"
 _STATE = (
     r"(?:cleared|solved|resolved|sorted(?:\s+out)?|gone|lifted|fixed|removed|unblocked|"
     r"taken\s+care\s+of|out\s+of\s+the\s+way)"
@@ -33,15 +35,25 @@ CLEARED = re.compile(
 
 _TOLD = re.compile(
     r"^(?:(?:so|ok|okay|good\s+news|great\s+news|fyi|update|heads\s+up|hey|hi)\W+)*"
-    r"(?:the\s+|our\s+|that\s+|this\s+)?(?P<pre>(?:[\w'-]+\s+){0,4}?)"
+    r"(?:the\s+|our\s+|that\s+|this\s+)?"
+    # "no blocker is cleared", "if the blocker is cleared": a denial or a condition is no name
+    r"(?!(?:no|not|if|once|when|unless|whether|until|after|maybe|perhaps)\b)"
+    r"(?P<pre>(?:(?!(?:no|not|if|once|when|unless|whether)\b)[\w'-]+\s+){0,4}?)"
     rf"{_BLOCKER}(?:\s+(?P<prep>with|on|about|for|re|from)\s+(?P<post>[^,;:.—–]+?))?"
     r"(?:['’]s|\s+is|\s+has\s+been|\s+['’]s\s+been|\s+got|\s+is\s+now)\s+(?:now\s+|finally\s+)?"
     rf"{_STATE}"
-    r"\s*(?:[,;:—–-]\s*|\.\s+|\s+(?:because|since|as|now\s+that)\s+)"
+    r"\s*(?:[,;:—–-]\s*|\.\s+|\s+(?:because|since|now\s+that)\s+)"
     r"(?P<r>[^?]+?)[\s.!]*$",
     re.I,
 )
 
+_HEDGED = re.compile(
+    r"^(?:as\s+far\s+as|i\s+think|i\s+guess|probably|maybe|apparently|supposedly|hopefully|"
+    r"not\s+sure|i['’]?m\s+not\s+sure|but\s+wait|wait\b|pending|once|if|until)\b|"
+    r"\b(?:but\s+wait|wait\s+for|until\s+\w+\s+confirms?|not\s+(?:yet\s+)?confirmed)\b",
+    re.I,
+)
+"""What follows the state hedges it: the blocker is not told as settled."""
 _RUN_ON = re.compile(
     r"^(?P<ask>(?:please\s+|pls\s+)?(?:resolve|close|clear|lift)\s+(?:the\s+)?\S.*?\s+blocker)"
     r"\s+(?P<r>(?:we|they|he|she|i|the\s+vendor|vendor)\s+(?:['’]ve\s+|have\s+|has\s+|finally\s+"
@@ -64,8 +76,8 @@ def cleared_told(text: str) -> str | None:
     told = _TOLD.match(text.strip())
     if told is not None:
         reason = told.group("r").strip()
-        if len(reason.split()) < 2:
-            return None
+        if len(reason.split()) < 2 or _HEDGED.match(reason):
+            return None  # "... is cleared as far as I know, but wait for bob": not settled
         pre = told.group("pre").strip()
         post = f" {told.group('prep')} {told.group('post').strip()}" if told.group("post") else ""
         name = f"{pre} " if pre else ""

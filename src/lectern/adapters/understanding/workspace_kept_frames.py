@@ -41,15 +41,16 @@ _ADD_THIS = re.compile(
 )
 """'add this to the check point task: <text>': the text, on the task named before it."""
 
-_BLOCKER_NOUN = (
-    r"(?:blocking\s+(?:point|issue|item)|blocking|blocker|impediment|roadblock|"
+BLOCKER_NOUN = (
+    r"(?:blocking\s+(?:point|issue|item)|blocking|blocker|blockage|impediment|roadblock|"
     r"show[\s-]?stopper)"
 )
+"""The words people use for a blocker (also read by `workspace_cleared_told`)."""
 _BLOCKER_ON = re.compile(
     _INTERJECTION
     + r"(?:(?:there\s+is|there['’]s|theres|we\s+have|we['’]ve\s+got|we\s+got|got|new)\s+)?"
     r"(?:(?:a|an|another|one\s+more|new|a\s+new)\s+)?"
-    + _BLOCKER_NOUN
+    + BLOCKER_NOUN
     + r"(?:\s+(?:on|for|with|against|in)\s+(?P<task>[^:–—\n,;.!?]+?))?"
     + _TEXT_START
     + r"(?P<why>[^?]*[^?\s])[\s.!]*$",

@@ -4,8 +4,9 @@ The rules and the layer read a member by user id ("put bob on the hunt"); people
 colleague as the team list shows them: whole ("give it to Bob Builder"), or by the family
 name with an article or a title ("put the Builder on the hunt", "ask Ms Analyst to take
 it"). Such a mention becomes the member's user id before the rules run, only where a
-person is asked for (after "to", "for", "put", "ask", "give", ...) and only before any
-colon or quote: a kept text ("comment: Bob Builder confirmed ...") is the reader's words.
+person is asked for (after "to", "for", "put", "ask", "give", ...) and only before a kept
+text starts (a colon, a quote, "that", "saying", "called"): "comment: Bob Builder confirmed
+...", "note on the hunt that I met with Bob Builder" are the reader's words.
 Only a capitalised family name counts, and only one member's: "the builder" in lower case
 is a word, and a name two members share is left as said (who is meant is asked later).
 """
@@ -16,13 +17,10 @@ import re
 
 from lectern.adapters.understanding.mentions import Names
 
-_CUE = (
-    r"(?:to|for|put|ask|asking|get|let|have|assign|reassign|give|hand|with|ping|tell|"
-    r"loop\s+in|cc)"
-)
+_CUE = r"(?:to|for|put|ask|get|let|have|assign|reassign|give|hand)"
 _TITLE = r"(?:the|mr\.?|mrs\.?|ms\.?|miss|dr\.?)"
-_KEPT = re.compile(r"[:\"“”'‘]")
-"""Where a kept text may start: a colon or a quote."""
+_KEPT = re.compile(r"[:\"“”'‘]|\b(?:that|saying|asking|called|named|titled)\b", re.I)
+"""Where a kept text may start: a colon, a quote, "that", "saying", "called"."""
 
 
 def members_named(text: str, names: Names) -> str:

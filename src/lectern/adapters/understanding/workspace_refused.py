@@ -48,6 +48,12 @@ _REFUSED_THEN_INSTEAD = re.compile(
     re.I | re.S,
 )
 """A refused change, then the one asked instead, each starting with a change's verb."""
+_CONDITION = re.compile(
+    r"\b(?:once|when|whenever|after|if|unless|until|as\s+soon\s+as|in\s+case)\b", re.I
+)
+"""A condition on the instead: it is not asked for now."""
+_STATUS_SAID = re.compile(r"\b(?:in|to|into|for|ready\s+for)\s+review\b", re.I)
+"""A status said as words a task's title may hold ("move it to review")."""
 _TRAILING_INSTEAD = re.compile(r"[\s,]+instead\W*$", re.I)
 _POINTER = re.compile(r"\b(?:it|that|this)\b", re.I)
 _IT = re.compile(r"\bit\b", re.I)
@@ -65,7 +71,15 @@ def instead_of_refused(text: str, tasks: Sequence[str]) -> str:
         return text
     refused = said.group("refused")
     instead = _TRAILING_INSTEAD.sub("", said.group("instead")).strip(" ,.")
-    if not _POINTER.search(instead):
+    condition = _CONDITION.search(instead)
+    if condition is not None:
+        # "don't close the hunt, close it once bob confirms": not now; said condition first,
+        # the not-asked rules ask whether to make it
+        asked = instead[: condition.start()].strip(" ,")
+        return f"{instead[condition.start() :]}, {asked}"
+    own = find_in(_STATUS_SAID.sub(" ", instead), tasks).name
+    if not _POINTER.search(instead) or own is not None:
+        # "don't mark the drill done, mark the runbook done and put it in review": its own
         return instead
     named = find_in(refused, tasks).name
     if named is not None:

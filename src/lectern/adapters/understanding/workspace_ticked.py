@@ -18,7 +18,7 @@ from lectern.adapters.understanding.mentions import covered, resolve
 _TICK = re.compile(r"\s*(?:✅|✔️?|☑️?|✓|\[x\])\s*", re.I)
 _DONE_TAIL = re.compile(
     r"\s*(?:[-–—:,]\s*)?(?:(?:both|all|all\s+of\s+them|these|they(?:['’]re|\s+are))\s+)?"
-    r"(?:(?:are\s+)?(?:done|finished|complete[d]?|closed|shipped))?\W*$",
+    r"(?:(?:are\s+)?(?:done|finished|complete[d]?|closed|shipped))?[\s.!✅✔☑️]*$",
     re.I,
 )
 
@@ -34,6 +34,8 @@ def ticked_done(text: str, tasks: Sequence[str]) -> str | None:
     if len(named) < 2:
         return None
     named = [re.sub(r"^(?:the|our)\s+", "", piece, flags=re.I) for piece in named]
+    if any(re.search(r"[^\w\s'’&/.-]", piece) for piece in named):
+        return None  # "✅ hunt ✅ runbook ⏳": a mark of its own on one of them (still waiting)
     for words in named:
         task = resolve(words, tasks).name
         if task is None or covered(words, task) < 1.0:
