@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from lectern.adapters.understanding.scaffold import NUMBER_WORDS
+
 _COUNT = (
     r"(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|a\s+couple(?:\s+of)?|"
     r"a\s+few)"
@@ -43,20 +45,6 @@ NEEDS = re.compile(
 
 _EARLIER = re.compile(r"\b(?:forward|earlier|sooner|up|ahead)$", re.I)
 """A direction that may mean earlier: left to be asked."""
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,15 +80,13 @@ def due_moved(text: str) -> Moved | None:
     found = MOVED.match(text.strip()) or NEEDS.match(text.strip())
     if found is None or _EARLIER.search(found["t"]):
         return None  # "move the runbook forward a week": earlier, as often as later
-    said = (found["n"] or "").casefold()
-    if said.startswith("a couple"):
-        count = 2
-    elif said == "a few":
+    said = " ".join((found["n"] or "").casefold().split())
+    if said == "a few":
         return None  # how many is not said: left to be asked
-    elif said:
-        count = int(said) if said.isdigit() else _NUMBERS[said]
+    if not said or said in ("a", "an"):
+        count = 1  # "another week", "an extra week", "a week"
     else:
-        count = 1  # "another week", "an extra week"
+        count = int(said) if said.isdigit() else NUMBER_WORDS[said]
     if not 0 < count <= 12:
         return None
     unit = found["unit"].casefold()
