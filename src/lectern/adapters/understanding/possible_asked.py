@@ -30,7 +30,10 @@ X off my list", "have a separate list"): "have more fantasy in the catalogue" is
 
 _WAY = r"(?:way|chance|means|possibility)"
 _BOTHER = r"(?:trouble|bother|problem|nuisance|pain|hassle|imposition)"
-_LEAD = r"(?:(?:so|and|but|well|um+|hmm+|ok(?:ay)?|oh|also|hi|hiya|hey|heya|hello|morning|evening)[\s,]+)*"
+_LEAD = (
+    r"(?:(?:so|and|but|well|um+|hmm+|ok(?:ay)?|oh|also|hi|hiya|hey|heya|hello|morning|evening)"
+    r"[\s,]+)*"
+)
 _POSSIBLE = re.compile(
     rf"(?:^|(?<=[.!?;])\s+){_LEAD}(?:"
     # "is there a way to", "is there any chance you could"
