@@ -19,7 +19,7 @@ from lectern.adapters.understanding.workspace_text_end import (
     fillers_dropped,
     shorthand_fields,
     shown_blocker_named,
-    text_and_rest,
+    text_end,
 )
 from tests.unit.test_workspace_phrasings import NAMES, _calls
 
@@ -128,7 +128,12 @@ def test_a_text_ends_where_the_next_request_starts() -> None:
         ),
         ("add_comment", {"task_id": PATCH, "content": "Spares are ordered."}),
     ]
-    # the words of a text and what follows, read alone
+
+    # the words of a text and what follows, read alone (fillers dropped, as the rules read it)
+    def text_and_rest(words: str) -> tuple[str, str]:
+        words = fillers_dropped(words)
+        return words[: text_end(words)].rstrip(" ,;"), words[text_end(words) :]
+
     assert text_and_rest("the window was granted, and subsequently assign the patch to me") == (
         "the window was granted",
         ", and subsequently assign the patch to me",

@@ -144,12 +144,7 @@ class CatalogSpelling:
         for call in calls:
             book, named = call.arguments.get("book"), call.arguments.get("list")
             read = None
-            if (
-                call.name in MISREMEMBERED
-                and isinstance(book, str)
-                and not (book in self._read or self.holds(book) or _IT_SAID.match(book))
-                and not _DESCRIBED.match(book)
-            ):
+            if call.name in MISREMEMBERED and isinstance(book, str) and not self._named(book):
                 read = (
                     self._described(book, said)
                     or self._by_author(book, said)
@@ -165,17 +160,18 @@ class CatalogSpelling:
                 settled.append(ToolCall(f"{call.id}-and", call.name, {**arguments, "book": also}))
         return settled
 
-    def looked_up_unnamed(self, calls: Sequence[ToolCall], said: str) -> Unnamed | None:
+    def looked_up_unnamed(self, calls: Sequence[ToolCall]) -> Unnamed | None:
         """The first look-up whose book names no catalog title, read by meaning, or None.
 
         "I think I'd like to clear the decks and try afresh" read nearest `similar_books`
         sent its words as the book: a look-up of no book answers nothing, so which book is
-        asked. Called for a plan the layer read by meaning; a pattern's look-up of an unknown
-        title is left to the tool's own "no book titled ...".
+        asked. Called on the calls `settled` has read (a book it could read is a catalog
+        title by then), for a plan the layer read by meaning; a pattern's look-up of an
+        unknown title is left to the tool's own "no book titled ...".
         """
         for call in calls:
             book = call.arguments.get("book")
-            if call.name in LOOKUPS and isinstance(book, str) and not self.names_a_book(book, said):
+            if call.name in LOOKUPS and isinstance(book, str) and not self._named(book):
                 return Unnamed(book)  # its words are no title: not quoted back as one
         return None
 
@@ -186,21 +182,17 @@ class CatalogSpelling:
             return False
         return any(named <= set(key_of(author)) for _, author, _ in self.books_titled(title))
 
-    def names_a_book(self, book: str, said: str) -> bool:
-        """Whether `book` is a catalog title or one `settled` would read from `said`.
+    def _named(self, book: str) -> bool:
+        """Whether `book` needs no reading.
 
-        A pointer ("it") and a described book ("the one with the whale") count: what they
-        mean is read, or asked, later. Without a catalog every book counts.
+        A catalog title (or id), a pointer ("it"), or a book described ("the one with the
+        whale": read, or asked, later).
         """
-        if self.books_titled is None or book in self._read or self.holds(book):
-            return True
-        if _IT_SAID.match(book) or _DESCRIBED.match(book):
-            return True
-        return bool(
-            self._described(book, said)
-            or self._by_author(book, said)
-            or self._alike(book)
-            or self._held(book, said, "")
+        return (
+            self.books_titled is None
+            or book in self._read
+            or self.holds(book)
+            or bool(_IT_SAID.match(book) or _DESCRIBED.match(book))
         )
 
     def _points_at_writer(self, book: str) -> bool:

@@ -298,7 +298,7 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
                 return asked_whether(request, named).response(MODEL_ID)
             unknown: _NoReferent | None = self.catalog_books.not_in_catalog(calls)
             if unknown is None and plan.by_meaning:
-                unknown = self.catalog_books.looked_up_unnamed(calls, request)
+                unknown = self.catalog_books.looked_up_unnamed(calls)
             if unknown is not None:
                 return which_book(unknown).response(MODEL_ID)
             return AIResponse(_lead(done), tuple(calls), model=MODEL_ID)

@@ -109,13 +109,6 @@ def text_end(words: str) -> int:
     return min(ends) if ends else len(words)
 
 
-def text_and_rest(words: str) -> tuple[str, str]:
-    """A free text and what follows it (the next request or field), fillers dropped."""
-    words = fillers_dropped(words)
-    end = text_end(words)
-    return words[:end].rstrip(" ,;"), words[end:]
-
-
 _SHOWN_BLOCKER = re.compile(r"^\s*\d+\.\s+(?P<b>.+?)\s+(?:\([^)]*\)\s+)?\[blocker:[^\]]+\]", re.M)
 _IT_RESOLVED = re.compile(
     r"^(?P<v>\W*(?:(?:so|and|then|now|just|please|pls|ok(?:ay)?)[\s,]+)*(?:resolve|close|clear|lift))\s+"
