@@ -22,7 +22,8 @@ pool-v15 (seed "pool-v15-2026-12-07", dev15 / test14, the same two) and pool-v16
 "pool-v16-2026-12-08", dev16 / test15, the same two) and pool-v17 (seed "pool-v17-2026-12-09",
 dev17 / test16, the guideline chat and the KB reply only) and pool-v18 (seed
 "pool-v18-2026-12-10", dev18 / test17, the book assistant and the workspace only) and pool-v19
-(seed "pool-v19-2026-12-11", dev19 / test18, the same two);
+(seed "pool-v19-2026-12-11", dev19 / test18, the same two) and pool-v20 (seed
+"pool-v20-2026-12-12", dev20 / test19, all four surfaces);
 `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
@@ -350,6 +351,42 @@ WRITTEN_BY_V16 = (
     "per surface by tools/split_understanding_pool.py --pool pool-v16 (seed "
     "pool-v16-2026-12-08, dealt by kind). "
 )
+WRITTEN_BY_V20 = (
+    "Written for issue 26 by six helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, no guideline or KB answering code, not "
+    "docs/assistant.md or docs/guidelines.md, not the unit tests of the rules, not the requests "
+    "of any earlier set; dev13's files opened only for the JSON shape of their first three "
+    "entries; the tools' names and arguments, the scorer, the loaders, the pool checks, the "
+    "seeded demo workspace and the shared data read for the shape, the names and the "
+    "answers), two per surface for the book assistant and the workspace (each half of a "
+    "surface from one writer) and one each for the guideline chat and the KB reply: a "
+    "twentieth pool, of all four surfaces (book: a night-shift nurse typing one-handed, a "
+    "retired engineer's formal paragraphs, a teenager's slang, a Polish speaker, books named "
+    "by their film or plot, a book-club treasurer, rhetorical questions, minds changed "
+    "mid-message, ratings in words, a librarian's displays, speech-to-text homophones, a "
+    "Nigerian English speaker, a grandparent choosing by age, emoji, bullet points, two-word "
+    "commands, questions that are requests, pointers at what was just shown; workspace: an "
+    "analyst mid-incident in fragments, a project manager's e-mails, a Spanish and a Japanese "
+    "speaker, a junior asking permission, a lead delegating several things, pasted chat "
+    "threads, dates said many ways, status asked then changed, sarcasm, a viewer trying what "
+    "she may not do, an auditor, Jira and Kanban jargon, autocorrect, tasks named by "
+    "description, follow-ups after a listing, conditions, dictation, people named by role; "
+    "guideline: a CTO before an audit, a mobile developer, QA, a product manager, "
+    "half-remembered terms, numbers stated and asked whether enough; KB: a Django developer, "
+    "a data scientist, pasted tracebacks, DevOps, CORS and auth trouble, terse commands, "
+    "problems stated without a question). Every expectation is what a careful reader judges "
+    "right from the words and the data: book titles checked in the catalog sources, the "
+    "seeded demo workspace (alice owner, bob member, vera viewer; cases with a 'today' key "
+    "assume 2026-11-02, a Monday, and only those depend on the date), guideline answers read "
+    "in NIST SP 800-63-3 / 63A / 63B / 63C and the RFCs (every expected number is in each "
+    "accepted section or page, as the text writes it; page = form-feed page), KB answers in "
+    "the FastAPI docs. expect_clarify: one clarifying question back, no action, nothing "
+    "changed. expect_intent: greeting, thanks, capabilities or off_topic, no tool. A "
+    "guideline question with no accepted label, and a KB question not answerable, expects a "
+    "refusal. One pool (origin pool-v20), split per surface by "
+    "tools/split_understanding_pool.py --pool pool-v20 (seed pool-v20-2026-12-12, dealt by "
+    "kind; a guideline session stays whole). "
+)
 WRITTEN_BY_V19 = (
     "Written for issue 26 by four helper engineers who had not read the rules (nothing under "
     "adapters/understanding or adapters/llm, not docs/assistant.md or docs/guidelines.md, not "
@@ -491,6 +528,10 @@ ABOUT = {
     "it once, at the end of this pass on issue 26.",
     "test18": WRITTEN_BY_V19 + "This is TEST18, HELD OUT: do not read it while changing the "
     "rules; run it once, at the end of this pass on issue 26, and report that run.",
+    "dev20": WRITTEN_BY_V20 + "This is DEV20: tune on it. TEST19 (../test19) is held out: run "
+    "it once, at the end of this pass on issue 26.",
+    "test19": WRITTEN_BY_V20 + "This is TEST19, HELD OUT: do not read it while changing the "
+    "rules; run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
 }
@@ -550,6 +591,7 @@ POOLS = {
     "pool-v19": Pool(
         "pool-v19", "pool-v19-2026-12-11", ("dev19", "test18"), surfaces=("workspace", "assistant")
     ),
+    "pool-v20": Pool("pool-v20", "pool-v20-2026-12-12", ("dev20", "test19")),
 }
 SEED = POOLS["pool-v2"].seed
 

@@ -403,6 +403,24 @@ POOL_V19 = Pool(
     dated_only_when_due=True,
     titles_vary=(80, 5),
 )
+POOL_V20 = Pool(
+    "pool-v20",
+    ("dev20", "test19"),
+    SURFACES,
+    variety=Variety(cases=230, clarify=32, compound=24, context=20, per_intent=5, per_tool=10),
+    held_out=(
+        "This is TEST19, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v20-2026-12-12",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(80, 5),
+    guideline=Questions(questions=64, declined=16, id_prefix="p20-g-"),
+    kb=Questions(questions=46, declined=14, id_prefix="p20-k-"),
+    numbers_as_written=True,
+)
 POOLS = (
     POOL_V2,
     POOL_V3,
@@ -422,6 +440,7 @@ POOLS = (
     POOL_V17,
     POOL_V18,
     POOL_V19,
+    POOL_V20,
 )
 
 

@@ -44,6 +44,8 @@ MORE_SPLITS = (
     "test17",
     "dev19",
     "test18",
+    "dev20",
+    "test19",
 )
 """Run only when named: the second pool's halves (pool-v2), the third pool (pool-v3, dev3:
 book assistant and workspace only, for tuning) and the fourth pool's halves (pool-v4, dev4 for
@@ -62,7 +64,8 @@ same two: dev15 for tuning and test14 held out) and the sixteenth pool's (pool-v
 two: dev16 for tuning and test15 held out) and the seventeenth pool's (pool-v17, guideline
 chat and KB reply only: dev17 for tuning and test16 held out) and the eighteenth pool's
 (pool-v18, book assistant and workspace only: dev18 for tuning and test17 held out) and the
-nineteenth pool's (pool-v19, the same two: dev19 for tuning and test18 held out)."""
+nineteenth pool's (pool-v19, the same two: dev19 for tuning and test18 held out) and the
+twentieth pool's (pool-v20, all four surfaces: dev20 for tuning and test19 held out)."""
 SPLIT_CHOICES = (*SPLITS, *MORE_SPLITS, "all")
 """What `lectern evaluate understanding --split` takes."""
 TUNING_SPLITS = tuple(s for s in ("dev", *MORE_SPLITS) if s.startswith("dev") and s != "dev6")
