@@ -270,9 +270,9 @@ class AnswerJudgement:
 class AnswerCheck:
     """Whether any candidate sentence answers the question: hard rules, then the model.
 
-    Hard rules (a number or year in the question that the passage lacks, a negated question
-    over a passage with no negation) say no whatever the model says; the model decides the
-    rest at its calibrated threshold.
+    Hard rules (a number or year in the question that the passage lacks; on documentation
+    pages a year only) say no whatever the model says; the model decides the rest at its
+    calibrated threshold.
     """
 
     def __init__(self, model: AnswerModel, *, threshold: float | None = None) -> None:
@@ -310,7 +310,12 @@ class AnswerCheck:
         probabilities: list[float] = []
         for evidence in candidates:
             features = answer_features(analysis, evidence, idf)
-            hard = features["number_mismatch"] or features["year_mismatch"]
+            # On documentation pages a bare number is the asker's own data (a port, a size, a
+            # count of lines, the status they see), not the fact asked: the docs write their
+            # own examples ("localhost:8080" for the asker's "localhost:3000"). There the
+            # mismatch is weighed by the model, not a hard no; a year stays one.
+            numbers_hard = features["number_mismatch"] and not pages
+            hard = numbers_hard or features["year_mismatch"]
             probabilities.append(0.0 if hard else self.model.probability(features))
         best = max(range(len(candidates)), key=lambda i: probabilities[i])
         probability = probabilities[best]
