@@ -60,7 +60,7 @@ ADVICE_LEADS = ("make sure", "get rid", "set up your", "stop using")
 """Task-verb openings that give advice or vent rather than ask."""
 LEADING_ADVERBS = frozenset({"only", "just", "simply", "also", "then", "and", "but"})
 """Words before a task verb that leave the task a task ("only change the fields sent")."""
-NEGATED_ABILITY = frozenset({"can't", "cannot", "couldn't", "doesn't", "won't", "fails"})
+NEGATED_ABILITY = frozenset({"can't", "cannot", "couldn't", "doesn't", "won't", "fails", "never"})
 """A failure stated ("the /docs page can't find openapi.json", "uvicorn won't start"): in a
 support channel a report of what does not work asks how to make it work."""
 NOT_A_FAILURE = frozenset(
@@ -69,6 +69,8 @@ NOT_A_FAILURE = frozenset(
 """Verbs after a negation that state a feeling or a stance, not a failure ("I can't wait",
 "it doesn't matter"). "won't" after "I", "we" or "you" is a promise, not a failure ("I won't
 back down")."""
+WORKING = frozenset({"works", "worked", "working"})
+"""What works, then "but": a failure somewhere else ("works fine locally, but in prod ...")."""
 _FEATURE_TEXT = """
 auth authentication callback cookie dependency docs endpoint exception handler header login
 middleware pagination param parameter permission popup proxy redirect request response route
@@ -77,7 +79,9 @@ router schema serializer session template token upload validator webhook websock
 FEATURE_NOUNS = frozenset(_FEATURE_TEXT.split())
 """Kinds of parts of a web service. A message that names one, qualified ("custom exception
 handler for my own error class", "browser login popup with http basic"), asks for it."""
-_QUALIFIER_TEXT = "with for in on from without via using behind per to into across between through"
+_QUALIFIER_TEXT = (
+    "with for in on from without via using behind per to into across between through as"
+)
 QUALIFIERS = frozenset(_QUALIFIER_TEXT.split())
 """Prepositions that join a named feature to what qualifies it."""
 _STATEMENT_TEXT = """

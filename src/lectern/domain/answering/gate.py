@@ -24,6 +24,7 @@ from lectern.domain.answering_words import (
     STATEMENT_WORDS,
     TASK_VERBS,
     WISH_PHRASES,
+    WORKING,
 )
 
 GateKind = Literal["question", "not_a_question", "chit_chat", "off_topic", "empty"]
@@ -50,7 +51,20 @@ class GateDecision:
 
 
 def _plain(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s']", " ", text.casefold()).split())
+    words = re.sub(r"[^\w\s']", " ", text.casefold().replace("\u2019", "'")).split()
+    return " ".join(_apostrophe(w) for w in words)
+
+
+def _apostrophe(word: str) -> str:
+    """A negated contraction typed without its apostrophe, written with it ("doesnt").
+
+    Chat writes "doesnt", "cant", "wont", "isnt": a word ending in "nt" whose form with
+    "n't" is a contraction the gate knows (`STATEMENT_WORDS`) is that contraction.
+    """
+    if len(word) < 4 or not word.endswith("nt") or "'" in word:
+        return word
+    contracted = f"{word[:-2]}n't"
+    return contracted if contracted in STATEMENT_WORDS else word
 
 
 def _is_small_talk(text: str) -> bool:
@@ -123,17 +137,43 @@ def _task_request(words: list[str]) -> bool:
     return bool({stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem} & TASK_VERBS)
 
 
+MAX_WISHED_HEAD = 3
+"""At most this many words between the article and the part wished for ("a middleware")."""
+
+
 def _wishes_a_task(joined: str) -> bool:
-    """Whether a line wishes for a task: "I want to" + a verb + what it acts on."""
+    """Whether a line wishes for a task or for a part of a web service.
+
+    "I want to" + a verb + what it acts on; the same with its subject dropped at the start of
+    a line, as notes are written ("want to measure how long every request takes"); or a wish
+    for a part, then what it does ("I'd like a middleware that times every request").
+    """
     padded = f" {joined} "
     for phrase in WISH_PHRASES:
         at = padded.find(f" {phrase} ")
+        length = len(phrase)
         if at < 0:
-            continue
-        after = padded[at + len(phrase) + 2 :].split()
+            dropped = phrase.split(" ", 1)[1]  # "i want to" -> "want to"
+            if not joined.startswith(f"{dropped} ") or dropped.startswith("like"):
+                continue
+            at, length = -1, len(dropped)
+        after = padded[at + length + 2 :].split()
         if len(after) >= 2 and after[0] not in SOCIAL_VERBS:
             return True
+    for phrase in {p.removesuffix(" to") for p in WISH_PHRASES}:
+        at = padded.find(f" {phrase} ")
+        if at >= 0 and _wished_part(padded[at + len(phrase) + 2 :].split()):
+            return True
     return False
+
+
+def _wished_part(after: list[str]) -> bool:
+    """Whether words after "I want" are a part of a web service and what it should do."""
+    if len(after) < 3 or after[0] not in ("a", "an", "some"):
+        return False
+    head = after[1 : 1 + MAX_WISHED_HEAD]
+    at = next((i for i, w in enumerate(head) if w.removesuffix("s") in FEATURE_NOUNS), None)
+    return at is not None and len(after) > at + 2
 
 
 def _asks_later(line: str) -> bool:
@@ -187,16 +227,32 @@ _PROMISERS = frozenset({"i", "we", "you"})
 def _states_a_failure(words: list[str]) -> bool:
     """Whether a line reports that something fails ("the /docs page can't find openapi.json").
 
-    A negated ability between what fails and the verb it fails at ("uvicorn won't start"); a
-    feeling ("I can't wait") or a promise ("I won't ...") is not a failure.
+    A negated ability between what fails and the verb it fails at ("uvicorn won't start",
+    "the shutdown hook never runs"); a feeling ("I can't wait") or a promise or a habit ("I
+    won't ...", "we never ...") is not a failure. Something that works in one place "but" not
+    in another ("works fine locally, but in prod ...") is one too.
     """
     for at, word in enumerate(words[1:-1], start=1):
         if word not in NEGATED_ABILITY or words[at + 1] in NOT_A_FAILURE:
             continue
-        if word == "won't" and words[at - 1] in _PROMISERS:
+        if word in ("won't", "never") and words[at - 1] in _PROMISERS:
             continue
         return True
-    return False
+    works = next((at for at, w in enumerate(words) if w in WORKING), None)
+    return works is not None and 0 < works and "but" in words[works + 1 :]
+
+
+_RAISED = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|\bTraceback\b")
+"""An exception class as Python names it ("RuntimeError", "HTTPException") or a traceback."""
+
+
+def _quotes_an_error(line: str) -> bool:
+    """Whether a line quotes a raised error ("... -> RuntimeError: Task attached to ...").
+
+    In a support channel a pasted error asks what causes it; the name must be written as
+    Python writes it (capitalised, ending in "Error" or "Exception"), then a colon.
+    """
+    return any(line[m.end() : m.end() + 1] == ":" for m in _RAISED.finditer(line))
 
 
 def classify_turn(text: str) -> GateDecision:
@@ -232,8 +288,10 @@ def classify_turn(text: str) -> GateDecision:
             return GateDecision("question", "a task in a later clause (a how-to request)", question)
         if _names_a_feature(words):
             return GateDecision("question", "a feature named with its qualifier", question)
-        if _states_a_failure(_plain(line.replace("\u2019", "'")).split()):
+        if _states_a_failure(words):
             return GateDecision("question", "a failure stated (a request for help)", question)
+        if _quotes_an_error(line):
+            return GateDecision("question", "an error quoted (a request for help)", question)
     if _THANKS.match(stripped):
         return GateDecision("chit_chat", "thanks, and no question after them")
     return GateDecision("not_a_question", "no question or request in the message")
