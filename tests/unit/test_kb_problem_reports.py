@@ -205,7 +205,7 @@ _PATH_PARAMS = (
 
 
 def _idf(term: str) -> float:
-    return 2.0
+    return 2.0 + 0.0 * len(term)  # every word alike
 
 
 @pytest.mark.parametrize(

@@ -239,7 +239,7 @@ def _states_a_failure(words: list[str]) -> bool:
             continue
         return True
     works = next((at for at, w in enumerate(words) if w in WORKING), None)
-    return works is not None and 0 < works and "but" in words[works + 1 :]
+    return works is not None and works > 0 and "but" in words[works + 1 :]
 
 
 _RAISED = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|\bTraceback\b")
