@@ -56,6 +56,7 @@ from lectern.adapters.llm.same_change import (
 )
 from lectern.adapters.llm.told_first import told_first
 from lectern.adapters.llm.undone_last import undone_last
+from lectern.adapters.llm.workspace_condition import asked_change, on_condition
 from lectern.adapters.llm.workspace_lookup import workspace_look_up
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding import request_sentence as asked
@@ -311,7 +312,8 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
         """A book request without its hedges ("if it's no bother", "Maybe Someday" no plan)."""
         names = names_from_prompt(system)
         on_workspace = bool(names.of("project")) or bool(_WORKSPACE_PAGE.search(system))
-        return request if on_workspace else unhedged(request)
+        # "if the drill is done, comment on it": the change asked, its condition looked up
+        return asked_change(request) if on_workspace else unhedged(request)
 
     def _call(self, tool: str, **arguments: Any) -> ToolCall:
         book = arguments.get("book")
@@ -351,6 +353,21 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             # "add this to the patch task: <log line>", "impediment on X — <why>": the text
             # kept on the task, said in the words the rules read (lines and all)
             text = request = kept
+        if sees_projects and not nested and not whole:
+            # "if bob hasn't started the drill, give it to alice": looked up, then proposed
+            reread = functools.partial(
+                self._plan, history=history, system=system, available=available, whole=True
+            )
+            held = on_condition(
+                text,
+                names,
+                self.workspace.context(history, system)[0],
+                self.clock().date(),
+                self._call,
+                lambda change: reread(change).steps,
+            )
+            if held:
+                return _Plan(held)
         if not nested and not whole and "\n" in request.strip():
             # "a few things:\n1. make a list ...\n2. add ... to it": a request a line
             lined = self._by_lines(request, history, system, available, workspace=sees_projects)
