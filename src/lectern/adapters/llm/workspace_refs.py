@@ -17,6 +17,7 @@ from lectern.adapters.understanding.mentions import (
     Resolution,
     covered,
     find_in,
+    names_other,
     resolve,
     resolve_person,
 )
@@ -77,6 +78,9 @@ def task_ref(value: str | None, names: Names, it_task: str | None) -> str:
         raise _Unclear(name_it("task", "use", tasks))
     # A mention of a stored task ("the runbook") stands for its full title.
     found = resolve(words, tasks) if words else None
+    if found is not None and found.name is not None and names_other(words, found.name):
+        # "move the firewall review to done": "review" fits a stored title, "firewall" none
+        found = Resolution(None)
     project = find_in(words, names.of("project")).name if words and tasks else None
     if found is not None and found.name is not None:
         if project is None or covered(words, found.name) >= covered(words, project):

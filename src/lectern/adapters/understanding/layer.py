@@ -66,7 +66,9 @@ changed for a wrong one. Cues are read on the message as written, never on its m
 """
 CUES: dict[str, re.Pattern[str]] = {
     "complete_task": re.compile(
-        r"\b(?:done|finished|complete[d]?|close\s+out|wrap(?:ped)?\s+up|tick\s+off)\b(?!.*\?)|"
+        # "needs to be done by EOW" is when it is due, not that it is done
+        r"\b(?:done|finished|complete[d]?|close\s+out|wrap(?:ped)?\s+up|tick\s+off)\b"
+        r"(?!\s+(?:by|before|until|till|no\s+later\s+than)\b)(?!.*\?)|"
         # "great, close it": a task closed (a blocker closed is resolved, below).
         r"\bclose\s+(?:it|this|that)\b(?!.*\b(?:blocker|\?))",
         re.I,
@@ -78,7 +80,9 @@ CUES: dict[str, re.Pattern[str]] = {
         r"^(?!.*\?)(?!\s*(?:is|are|do|does|any|what|which|who)\b).*\b(?:a|an)\s+(?:new\s+)?"
         r"(?:task|todo|to-do)\b.{0,40}?\s(?:to|for|called|named|titled)\s+[a-z]|"
         # "adding 'Send the results to HR' to the Phishing project": a titled item for a project
-        r"\b(?:add|adding|put|putting)\s+[\"“'‘][^\"”'’]+[\"”'’]\s+(?:to|in|on|under)\s+.*\bproject\b",
+        r"\b(?:add|adding|put|putting)\s+[\"“'‘][^\"”'’]+[\"”'’]\s+(?:to|in|on|under)\s+.*\bproject\b|"
+        # "create 'Disable legacy IKEv1' on vpn hardening": a creation verb, then its title
+        r"^\W*(?:please\s+)?(?:create|log|raise)\s+[\"“'‘][^\"”'’]{3,}[\"”'’]",
         re.I,
     ),
     # "tasks ... assigned to Bob?" filters by owner: "assigned" asks, "assign" changes.

@@ -9,6 +9,7 @@ asks which one is meant instead of picking.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -98,6 +99,33 @@ def _anchored(core: str, name: str) -> bool:
     said = [w for w in utils.default_process(core).split() if len(w) >= 3]
     words = utils.default_process(name).split()
     return any(fuzz.ratio(a, b) >= ANCHOR for a in said for b in words) or not said
+
+
+_KIND_WORDS = frozenset({"ticket", "thing", "item", "card", "issue", "stuff", "work", "job"})
+"""Words that say a mention is a piece of work, not which one ("the hunt ticket")."""
+
+
+def names_other(mention: str, name: str) -> bool:
+    """Whether a mention's own words name something other than `name`.
+
+    WRatio matches a mention by its best part: "firewall review" scores 85 against "Review
+    NetScaler session tokens" on "review" alone, though "firewall" names something no stored
+    task is about. The mention's words of four letters or more are weighed: when as many fit
+    no word of the name as fit one, the name is not what was meant.
+    """
+    own = [
+        w
+        for w in utils.default_process(_core(mention)).split()
+        if len(w) >= 4 and w.isalpha() and w not in _KIND_WORDS
+    ]
+    words = utils.default_process(name).split()
+    stray = [w for w in own if not any(_fits(w, b) for b in words)]
+    return bool(stray) and len(own) - len(stray) <= len(stray)
+
+
+def _fits(said: str, word: str) -> bool:
+    """A word spelt nearly alike, or another form of it ("writing" for "write")."""
+    return fuzz.ratio(said, word) >= ANCHOR or len(os.path.commonprefix([said, word])) >= 4
 
 
 def resolve(mention: str, names: Sequence[str], *, cutoff: float = CUTOFF) -> Resolution:

@@ -268,6 +268,10 @@ _REOPENED = re.compile(
     re.I,
 )
 """A task asked back to its start: never a completion, whatever else the message says."""
+_DONE_BY = re.compile(
+    r"\b(?:done|finished|complete[d]?)\s+(?=(?:by|before|until|till|no\s+later\s+than)\b)", re.I
+)
+""""we need the runbook done by friday": when it is due, not that it is done."""
 _NOT_DONE = re.compile(
     r"\b(?:isn['’]?t|is\s+not|not|never|hasn['’]?t\s+been|wasn['’]?t)\s+(?:\w+\s+)?"
     r"(?:done|finished|complete[d]?|closed)\b",
@@ -388,6 +392,9 @@ def plan_workspace(
         task = _task(text, names, where, "Complete")
         if isinstance(task, Clarification):
             return task
+        due = due_date_of(text, now) if now is not None and _DONE_BY.search(text) else None
+        if due is not None:
+            return [call("update_task", task_id=task, due_date=due)]
         if _NOT_DONE.search(text) and not _REOPENED.search(text):
             # "the runbook isn't actually done": a state denied is no completion
             return Clarification(

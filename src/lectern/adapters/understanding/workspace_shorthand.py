@@ -41,6 +41,7 @@ _SPELT_OUT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"(?<!\w)re:\s*", "about "),
         (r"\b(?:eod|cob|end\s+of\s+(?:the\s+)?(?:day|business))\b", "today"),
         (r"\b(?:tmrw|tmr|tmw|tomoz|tomo)\b", "tomorrow"),
+        (r"\beow\b", "end of the week"),  # "done by EOW": Friday, as said in full
         (r"^\s*fyi\b[\s,:-]*", ""),
         # "drill -> in progress": a status said with an arrow
         (r"\s*(?:→|->|=>|⟶)\s*", " to "),
