@@ -392,9 +392,9 @@ def plan_workspace(
         task = _task(text, names, where, "Complete")
         if isinstance(task, Clarification):
             return task
-        due = due_date_of(text, now) if now is not None and _DONE_BY.search(text) else None
-        if due is not None:
-            return [call("update_task", task_id=task, due_date=due)]
+        deadline = due_date_of(text, now) if now is not None and _DONE_BY.search(text) else None
+        if deadline is not None:
+            return [call("update_task", task_id=task, due_date=deadline)]
         if _NOT_DONE.search(text) and not _REOPENED.search(text):
             # "the runbook isn't actually done": a state denied is no completion
             return Clarification(
