@@ -23,6 +23,7 @@ from lectern.adapters.llm.guideline_sentences import (
     quote,
     said_as_of,
     sentences_of,
+    states_number,
     with_everyday_names,
     words_of,
 )
@@ -69,7 +70,6 @@ _DEFINES = re.compile(r"\b(indicates|means|is defined as|refers to|specifies|den
 _IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b")
 """A name written as an identifier (SETTINGS_MAX_FRAME_SIZE, code_verifier): one thing, named
 whole, not the words it is made of (SETTINGS_INITIAL_WINDOW_SIZE shares three of them)."""
-"""A bibliography entry ("[FIPS 201] Federal Information ..."): never an answer."""
 _NORMATIVE = re.compile(r"\b(SHALL|MUST|REQUIRED|SHOULD)\b")
 SUBJECT_WEIGHT = 0.1
 """Bonus, times the question's weighted words the sentence's own text holds (not its section
@@ -277,7 +277,9 @@ class GuidelineRulePolicy:
     def ranked(self, question: str, results: Sequence[Message]) -> list[_Scored]:
         """The candidate sentences, best first: (score, share, own share, terms met, sentence)."""
         said_as = said_as_of(results)
-        candidates = pair_candidates(sentences_of(results, said_as))
+        every = pair_candidates(sentences_of(results, said_as))
+        candidates = [c for c in every if not c.read_with]  # the search found these
+        joined = len(every) - len(candidates)
         asked = analyse(question)
         terms = question_terms(question)
         if asked.measure is not None:
@@ -304,6 +306,17 @@ class GuidelineRulePolicy:
         if scored[0][1] < self.min_coverage:
             # Still refused: meaning may find the sentence that says it otherwise.
             scored = self._by_meaning(question, scored, wants_number(question))
+        if joined:
+            # What the search found is read as without the rest of its sections, and
+            # answers first; only when it does not may a passage read with its section.
+            rest = [
+                item
+                for item in self._scored(question, every, terms, said_as, synonyms, circumstantial)
+                if item[4].read_with
+            ]
+            if scored[0][1] >= self.min_coverage:
+                return scored + rest
+            return sorted(scored + rest, key=lambda item: -item[0])
         return scored
 
     def _scored(
@@ -325,10 +338,11 @@ class GuidelineRulePolicy:
             return covers_term(words, term) or bool(synonyms.get(term, frozenset()) & words)
 
         asked = analyse(question)
-        count = len(candidates)
+        # A word's rarity is read among the sentences the search found, not `read_with` ones.
+        found = [c for c in candidates if not c.read_with] or list(candidates)
+        count = len(found)
         weight = {
-            t: math.log(1 + count / (1 + sum(covers(c.words, t) for c in candidates)))
-            for t in terms
+            t: math.log(1 + count / (1 + sum(covers(c.words, t) for c in found))) for t in terms
         }
         total = sum(weight.values()) or 1.0
         # Words no passage uses: circumstances, or the very thing asked ("the idle limit").
@@ -378,7 +392,7 @@ class GuidelineRulePolicy:
             bonus = 0.0
             if number_wanted and _NUMBER.search(candidate.text):
                 bonus += 0.1
-            if number_wanted and not _states_number(candidate.text):
+            if number_wanted and not states_number(candidate.text):
                 # "how many wrong guesses ...?" is not answered by a sentence with no number,
                 # however many of the question's words it holds.
                 share = min(share, NUMBERLESS_SHARE * self.min_coverage)
@@ -411,6 +425,14 @@ class GuidelineRulePolicy:
                 # "if we email it instead of posting it": the rule on posted codes is not it.
                 share = min(share, NUMBERLESS_SHARE * self.min_coverage)
                 bonus -= HOLDER_COST
+            if (
+                candidate.read_with
+                and own < self.min_coverage
+                and not (number_wanted and states_number(candidate.text))
+            ):
+                # A passage read with its section lends it its words for the number it states
+                # (the push's 10 minutes); anything else it says answers in its own words.
+                share = min(share, NUMBERLESS_SHARE * self.min_coverage)
             if identifiers and not any(i in candidate.text.casefold() for i in identifiers):
                 share = min(share, NUMBERLESS_SHARE * self.min_coverage)
             if _NORMATIVE.search(candidate.text):
@@ -555,14 +577,6 @@ def _holder(text: str, said_as: SaidAs = ()) -> frozenset[str]:
     return with_everyday_names(words_of(text[start : modal.start()], {}), said_as) - _STOP
 
 
-def _states_number(text: str) -> bool:
-    """Whether the text states a quantity ("the one requested" does not).
-
-    `numbers_in` reads "one" as a number only where it counts ("once per 12 hours").
-    """
-    return any(not m.identifier for m in numbers_in(text))
-
-
 def _own_case(clause: str) -> str:
     """The clause without what it sets aside itself.
 
@@ -578,15 +592,6 @@ def _clause_stating(text: str, wanted: set[str | None]) -> str:
         if wanted & {m.dimension for m in numbers_in(clause)}:
             return clause
     return text
-
-
-def _held_elsewhere(text: str, thing: Sequence[str], said_as: SaidAs = ()) -> bool:
-    """Whether the sentence's number belongs to something other than the question's thing.
-
-    Its holder (`_holder`) names none of the thing; False without a holder or a thing.
-    """
-    holder = _holder(text, said_as)
-    return bool(holder) and bool(thing) and not any(covers_term(holder, t) for t in thing)
 
 
 def _refusal(system: str) -> str:

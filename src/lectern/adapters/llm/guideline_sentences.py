@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lectern.domain.assistant import Message
+from lectern.domain.evidence import numbers_in
 from lectern.domain.sentences import GUIDELINE, sentences
 
 WORD = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
@@ -53,6 +54,8 @@ class Sentence:
     """Two consecutive sentences quoted together."""
     halves: tuple[str, ...] = ()
     """A pair's two sentences."""
+    read_with: bool = False
+    """From a passage the search did not find, read with its section's passage it did."""
 
 
 def same_word(word: str, term: str) -> bool:
@@ -86,6 +89,7 @@ def candidates(sentences: Sequence[Sentence]) -> list[Sentence]:
                     first.passage,
                     pair=True,
                     halves=(first.text, second.text),
+                    read_with=first.read_with,
                 )
             )
     return out
@@ -166,15 +170,32 @@ def sentences_of(results: Sequence[Message], said_as: SaidAs = ()) -> list[Sente
     for data in results_data:
         for passage in passages_of(data):
             expansions = {**acronyms(str(passage.get("text") or "")), **expansions}
+    # A section cut into passages reads as one: the passage stating "In all cases, the
+    # authentication SHALL be considered invalid if not completed within 10 minutes" is about
+    # the push notification its section's first passage names (same label, same section).
+    # Only a passage read with the one the search found (`read_with`) takes its section's
+    # words; those the search found keep their own.
+    section_words: dict[tuple[str, str], frozenset[str]] = {}
     for data in results_data:
         for passage in passages_of(data):
             label, text = passage.get("label"), passage.get("text")
             if not isinstance(label, str) or not isinstance(text, str):
                 continue
-            # The label names the document ("RFC 3339"): a question naming it by number is
-            # met by each of its passages, as one naming its title is.
-            context = " ".join(str(passage.get(k) or "") for k in ("section", "document", "label"))
-            around = named_words(f"{text} {context}", expansions)
+            where = (label, str(passage.get("section") or ""))
+            words = named_words(f"{text} {_context(passage)}", expansions)
+            section_words[where] = section_words.get(where, frozenset()) | words
+    for data in results_data:
+        for passage in passages_of(data):
+            label, text = passage.get("label"), passage.get("text")
+            if not isinstance(label, str) or not isinstance(text, str):
+                continue
+            context = _context(passage)
+            read_with = passage.get("read_with") is True
+            around = (
+                section_words[(label, str(passage.get("section") or ""))]
+                if read_with
+                else named_words(f"{text} {context}", expansions)
+            )
             for block in blocks(text):
                 for piece in sentences(block, GUIDELINE):
                     position += 1
@@ -189,10 +210,38 @@ def sentences_of(results: Sequence[Message], said_as: SaidAs = ()) -> list[Sente
                         continue
                     seen.add(key)
                     words = named_words(f"{sentence} {context}", expansions)
-                    found.append(Sentence(sentence, label, rank, words, around, rank, position))
+                    found.append(
+                        Sentence(
+                            sentence,
+                            label,
+                            rank,
+                            words,
+                            around,
+                            rank,
+                            position,
+                            read_with=read_with,
+                        )
+                    )
                 position += 1  # no pair spans two blocks
             rank += 1
     return found
+
+
+def _context(passage: dict[str, Any]) -> str:
+    """Where a passage lives: its section, document and label.
+
+    The label names the document ("RFC 3339"): a question naming it by number is met by each
+    of its passages, as one naming its title is.
+    """
+    return " ".join(str(passage.get(k) or "") for k in ("section", "document", "label"))
+
+
+def states_number(text: str) -> bool:
+    """Whether the text states a quantity ("the one requested" does not).
+
+    `numbers_in` reads "one" as a number only where it counts ("once per 12 hours").
+    """
+    return any(not m.identifier for m in numbers_in(text))
 
 
 def blocks(text: str) -> list[str]:

@@ -10,18 +10,24 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from pydantic import Field
 
 from lectern.application.assistant.tools import QueryOutput, QueryTool, ToolContext, ToolInput
-from lectern.application.collections import CollectionSearchResponse, DocumentHit, PassageHit
+from lectern.application.collections import (
+    CollectionSearchResponse,
+    DocumentHit,
+    DocumentView,
+    PassageHit,
+)
 from lectern.domain.aliases import GAP, named_in
 from lectern.domain.books import JSONValue
 from lectern.domain.documents import UPLOAD_SOURCE, Document
 from lectern.domain.guidance import DEFAULT_MIN_SIMILARITY, DEFAULT_TOP_K, GuideProfile, guide_label
 from lectern.domain.metadata_filters import FilterField
 from lectern.domain.relevance import near_the_top
+from lectern.domain.snippets import Snippet
 from lectern.errors import InvalidQueryError, NotFoundError, ToolError
 
 GUIDE_TOOL = "search_guidelines"
@@ -52,6 +58,21 @@ class GuidelineSearch(Protocol):
     def aliases(self, name: str) -> dict[str, str]:
         """Everyday name -> the collection's term, as its documents say ("password")."""
         ...
+
+
+@runtime_checkable
+class SectionReader(Protocol):
+    """A document's passages, to read the rest of a retrieved section (`CollectionService`)."""
+
+    def document(self, name: str, doc_id: str) -> DocumentView:
+        """A document with its passages and their labels."""
+        ...
+
+
+SECTIONS_READ = 3
+"""The sections of the first kept passages whose other passages join them."""
+SECTION_PASSAGES = 4
+"""At most this many of a section's other passages join, the nearest to the one found first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +156,10 @@ class SearchGuidelines(QueryTool):
             raise ToolError(f"the guidance collection is not available: {error}") from None
         found = self._passages(response, args.query)
         kept, dropped = passage_relevance_gate(found, self.min_similarity, self.min_share)
+        rest = self._rest_of_sections(kept)
         evidence: dict[str, str] = {}
         shown: list[JSONValue] = []
-        for item in kept:
+        for item in [*kept, *rest]:
             self.retrieved.setdefault(item.label, []).append(item)
             header = " ".join(
                 part for part in (item.label, item.document.title, item.hit.passage.section) if part
@@ -151,6 +173,7 @@ class SearchGuidelines(QueryTool):
                     "section": item.hit.passage.section,
                     "page": item.hit.passage.page,
                     "text": item.text,
+                    **({"read_with": True} if item in rest else {}),
                 }
             )
         data: dict[str, JSONValue] = {"passages": shown}
@@ -162,6 +185,60 @@ class SearchGuidelines(QueryTool):
         # weaker passages of a good search is routine.
         flagged = dropped if not kept else 0
         return QueryOutput(data, evidence, retrieval=True, dropped=flagged)
+
+    def _rest_of_sections(self, kept: Sequence[RetrievedPassage]) -> list[RetrievedPassage]:
+        """The other passages of the sections the first kept passages open, after them.
+
+        A section is cut into passages, and the one that states the rule may not name what
+        the section is about: "In all cases, the authentication SHALL be considered invalid if
+        not completed within 10 minutes" is §5.1.3.2 "Out-of-Band Verifiers"' third passage,
+        whose words a question about an out-of-band code's lifetime barely shares. The search
+        finds the section by its first passage; its neighbours are read with it (the nearest
+        first, ranked below everything the search found, at the score of the passage that
+        opened the section). Without a `SectionReader` nothing joins.
+        """
+        if not isinstance(self.search, SectionReader):
+            return []
+        have = {p.hit.passage.id for p in kept}
+        seen_text = {" ".join(p.text.split()) for p in kept}
+        opened: set[tuple[str, str]] = set()
+        out: list[RetrievedPassage] = []
+        for item in kept:
+            passage = item.hit.passage
+            key = (passage.document_id, passage.section or "")
+            if not passage.section or key in opened:
+                continue
+            if len(opened) == SECTIONS_READ:
+                break
+            opened.add(key)
+            try:
+                view = self.search.document(self.profile.collection, passage.document_id)
+            except NotFoundError:
+                continue
+            siblings = [
+                (other, label)
+                for other, label in view.passages
+                if other.section == passage.section
+                and label == item.source_label
+                and other.id not in have
+                and not states_nothing(other.text)
+                and " ".join(other.text.split()) not in seen_text
+            ]
+            siblings.sort(key=lambda pair: abs(pair[0].start - passage.start))
+            for other, _ in siblings[:SECTION_PASSAGES]:
+                have.add(other.id)
+                seen_text.add(" ".join(other.text.split()))
+                hit = PassageHit(other, item.source_label, item.hit.score, Snippet(0, 0, "", ()))
+                label = guide_label(
+                    self.profile,
+                    uri=item.document.uri,
+                    cite_as=item.document.cite_as or item.document.uri,
+                    page=other.page,
+                    section=other.section,
+                    configured=item.document.source != UPLOAD_SOURCE,
+                )
+                out.append(RetrievedPassage(label, item.source_label, item.document, hit))
+        return out
 
     def _passages(self, response: CollectionSearchResponse, query: str) -> list[RetrievedPassage]:
         """The response's passages in rank order, one of each text, at most top_k.
