@@ -40,6 +40,7 @@ from lectern.adapters.understanding.layer import (
     conversational_reply,
 )
 from lectern.adapters.understanding.mentions import Names, masked, names_from_prompt
+from lectern.adapters.understanding.request_parts import request_parts
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     ruled_out,
@@ -233,6 +234,79 @@ class ByMeaning:
             return planned if isinstance(planned, list) else None
 
         return changes_in_parts(text, read, WORKSPACE_ACTIONS, names.of("member"))
+
+    def _requests_in_parts(
+        self, text: str, history: Sequence[Message], system: str, available: set[str]
+    ) -> list[Step]:
+        """A message of two or three requests, one at least a look-up, answered in order.
+
+        "any blockers on the vpn project? also remind me who's on the team": each part
+        (`request_parts.py`) is read alone, by the workspace patterns or else by meaning when
+        the layer is sure; a later part's "it" is the task an earlier part named. The split
+        stands only when every part reads and one is a look-up (changes alone are
+        `_workspace_parts`'); otherwise [] and the message is read whole, as before.
+        """
+        layer = self.layer
+        parts = request_parts(text) if layer is not None else []
+        if not parts:
+            return []
+        names = names_from_prompt(system)
+        tools = [t for t in WORKSPACE_TOOLS if t in available]
+        planned: list[tuple[list[ToolCall], Step]] = []
+        task: str | None = None
+        for part in parts:
+            read = self._part_read(part, history, system, tools, names, task)
+            if read is None:
+                return []
+            planned.append(read)
+            named = [c.arguments.get("task_id") for c in read[0] if c.arguments.get("task_id")]
+            task = str(named[-1]) if named else task
+        calls = [c for part_calls, _ in planned for c in part_calls]
+        if all(c.name in WORKSPACE_ACTIONS for c in calls):
+            return []
+        tools_asked = [{c.name for c in part_calls} for part_calls, _ in planned]
+        if any(a & b for i, a in enumerate(tools_asked) for b in tools_asked[i + 1 :]):
+            # "What's waiting on me? Anything overdue?": one request said twice, not two
+            return []
+
+        def reply(done: Any) -> AIResponse:
+            texts, start = [], 0
+            for part_calls, told in planned:
+                end = start + len(part_calls)
+                said = told(_Done(done.calls[start:end], done.results[start:end]))
+                texts.append(said.text if isinstance(said, AIResponse) else "")
+                start = end
+            return AIResponse("\n\n".join(t for t in texts if t), model=MODEL_ID)
+
+        return [lambda _: calls, reply]
+
+    def _part_read(
+        self,
+        part: str,
+        history: Sequence[Message],
+        system: str,
+        tools: list[str],
+        names: Names,
+        task: str | None,
+    ) -> tuple[list[ToolCall], Step] | None:
+        """One part's calls and its reply, read by a pattern or surely by meaning, or None."""
+        assert self.layer is not None
+        stages = self.workspace.plan(part, history, system, it=task)
+        if stages:
+            first = stages[0](_Done([], []))
+            if not isinstance(first, list) or not first or len(stages) != 2:
+                return None
+            return first, stages[1]
+        reading = self._read(part, tools, names, True)
+        intent = self.layer.decided(reading)
+        if reading.confidence < PART_FLOOR or intent not in WORKSPACE_TOOLS:
+            return None
+        where = self._where(history, system, task)
+        planned = plan_workspace(intent, part, names, where, self._call, self.clock())
+        if not isinstance(planned, list) or not planned:
+            return None
+        told = read_reply(intent, part) or _summary
+        return planned, lambda done: AIResponse(told(done), model=MODEL_ID)
 
     @staticmethod
     def _asks_for_books(text: str, system: str) -> bool:

@@ -437,6 +437,11 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             if several:
                 plan.steps.extend(self.steps.single_calls(several))
                 return plan
+            # "any blockers on vpn? also who's on the team": each request answered in turn
+            requests = [] if nested else self._requests_in_parts(text, history, system, available)
+            if requests:
+                plan.steps.extend(requests)
+                return plan
             stages = self.workspace.plan(text, history, system)
             if not stages and self.books_titled is not None:
                 # "look up simulation": no catalog book, so the reader's workspace is searched

@@ -68,7 +68,9 @@ LISTS = re.compile(
     r"all)\s+(?:(?:of\s+)?(?:my|the)\s+)?(?:reading\s+)?lists?\b"
     r"|^(?:do i have|what) (?:any )?(?:reading )?lists"
     # "show me which lists I have left": the lists asked for by who has them.
-    r"|^(?:(?:show|tell)(?:\s+me)?\s+)?(?:which|what)\s+(?:reading\s+)?lists\s+(?:do\s+)?"
+    r"|^(?:(?:show|tell)(?:\s+me)?\s+)?(?:which|what)\s+(?:other\s+|more\s+|remaining\s+)?"
+    # "what other lists do I have": the rest of them, asked for the same way
+    r"(?:reading\s+)?lists\s+(?:do\s+)?"
     r"(?:i|we)\s+(?:still\s+|now\s+)?(?:have|got)\b",
     re.I,
 )

@@ -41,6 +41,9 @@ _BREAK = re.compile(
 )
 """A joint before another request: a comma, semicolon, "and", "then", "also", "now" or a
 sentence's end, and the next words start with a verb of a change or a look-up (or "new list:")."""
+AT_IT = re.compile(r"\s*,?\s*(?:and\s+)?while\s+you['’]re\s+at\s+it\b\s*,?\s*", re.I)
+""""while you're at it": words that only join a request to the one before."""
+AT_IT_END = re.compile(rf"{AT_IT.pattern}\W*$", re.I)
 _STARS = r"(?:[1-5]|one|two|three|four|five)(?:\s*(?:/\s*5|stars?|out of (?:5|five)))?"
 _GAPPED = re.compile(
     rf"^(?P<verb>rate|give)\s+(?P<first>.+?\s{_STARS})\s*(?:,\s*|\s+)(?:and|&)\s+"
@@ -165,6 +168,9 @@ def clauses(text: str) -> list[str]:
     entries = _GAPPED_ENTRIES.match(text.strip())
     if entries:
         return gapped_entries(entries)
+    # "what's on my Commute list, and while you're at it what other lists do I have": the
+    # words only join the later request (and at the end, join nothing)
+    text = AT_IT.sub(", and ", AT_IT_END.sub("", text))
     parts = [p.strip(" ,;-") for p in _BREAK.split(text)]
     parts = [p for p in parts if p]
     if any(_ONLY_REGRADE.match(p) for p in parts[1:]):

@@ -152,7 +152,10 @@ TASK_DETAILS = re.compile(
     r"who(?:['’]s|\s+is)\s+(?:doing|handling|on|got|owning|running|working\s+on|assigned\s+to|"
     r"responsible\s+for)\s+(?P<t7>[^,]+?)|who\s+(?:has|owns|got|does|is\s+doing)\s+(?P<t8>[^,]+?)|"
     # "open the VPN login hunt": a stored task by its words alone (checked by the rules)
-    r"(?:show|open|pull\s+up|bring\s+up)(?:\s+me)?\s+(?:the\s+)?(?P<t13>[^,]+?))"
+    # "what's on the runbook right now?", "what's going on with the hunt": asked of it
+    r"(?:(?:show|open|pull\s+up|bring\s+up)(?:\s+me)?|what(?:['’]s|\s+is)\s+(?:going\s+)?on"
+    r"(?:\s+with)?|what(?:['’]s|\s+is)\s+up\s+with|what(?:['’]s|\s+is)\s+the\s+(?:state|status)"
+    r"\s+of|where\s+are\s+we\s+(?:at\s+)?(?:with|on))\s+(?:the\s+)?(?P<t13>[^,]+?))"
     r"(?:\s+(?:for\s+me|please|quickly|real\s+quick|right\s+now|now|at\s+the\s+moment|too|"
     r"as\s+well|also))*\W*$",
     re.I,

@@ -1,0 +1,86 @@
+"""A message of two or three independent requests, cut where one request ends.
+
+"any blockers on the vpn project? also remind me who's on the team", "what's on the
+runbook? and set it to in review while you're at it", "First list the open blockers, then
+list the documents ...": a question, or a request joined by "also", "and also", "then",
+"plus", "oh and" or "while you're at it", or a new sentence, ends where the next request
+starts. Each part is then read alone by the caller, which keeps the split only when every
+part reads as a request (`ByMeaning._requests_in_parts`).
+
+The cut is made only where the words after it start like a request (a verb, a question
+word, "any", "can you", "remind me"): "can the drill be due friday? HR needs more time"
+and "anything on hold? projects i mean" stay one request. Never inside quoted text, nor
+after the words of a comment have begun ("comment that X, then Y" or "note: X. also Y"
+keep their words), and a bare "and" is no cut here: "Pride and Prejudice" and a list
+called "Sci-Fi and Fantasy" stay whole (two changes joined by "and" are read by
+`workspace_parts.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lectern.adapters.understanding.compound import AT_IT, LOOKUP_VERB
+from lectern.adapters.understanding.workspace_parts import CHANGE_VERB
+
+_AT_IT = rf"(?:{AT_IT.pattern})"
+_CUT = re.compile(
+    # "...? also ...", "...? and set it ...", "...? oh and ...": a question, then more words
+    r"(?<=\?)\s+(?:(?:(?:oh\s+)?and(?:\s+(?:then|also))?|also|plus|then|oh(?:\s+(?:and|also))?)"
+    r"\s*,?\s+)?"
+    rf"{_AT_IT}?|"
+    # "..., and while you're at it what ...", "..., also ...", ", then ...", ". also ..."
+    r"\s*[,;.!]?\s+(?:(?:oh\s+)?and\s+(?:then|also)|also|plus|oh\s+and|then|and)\s*"
+    rf"{_AT_IT}|"
+    r"\s*[,;.!]?\s+(?:(?:oh\s+)?and\s+(?:then|also)|also|plus|oh\s+and|then)\s*,?\s+"
+    rf"{_AT_IT}?|"
+    # "Show me the blockers. Who is on the team?": a sentence's end
+    r"(?<=[.!])\s+",
+    re.I,
+)
+"""Where a request may end and another start."""
+
+_REQUEST_START = re.compile(
+    r"^(?:(?:can|could|would|will)\s+you\s+|please\s+|pls\s+|now\s+|also\s+|and\s+)*"
+    rf"(?:{CHANGE_VERB}|{LOOKUP_VERB}|remind|how|is|are|does|do|any|anything|get|"
+    r"where|when|whose|who['’]s|what['’]s)\b",
+    re.I,
+)
+"""How a request starts: a verb of a change or a look-up, a question word, "any"."""
+
+_QUOTED = re.compile(r"(?<!\w)[\"“‘'][^\"“”‘’']+[\"”’'](?!\w)")
+"""A quoted span (a title or a comment): no cut inside it."""
+_WORDS_BEGIN = re.compile(
+    r"\b(?:comment|note|say|saying|says|write|reply|message|description|resolution|"
+    r"explain(?:ing)?)\b[^.?!]*?(?:\bthat\b|:)|:\s*\S",
+    re.I,
+)
+"""Where the words of a comment (or a description) begin: no cut after it."""
+_FIRST = re.compile(r"^(?:first(?:ly)?|to\s+start|ok(?:ay)?|so)\s*,?\s+", re.I)
+"""A lead that only orders the requests ("First list the open blockers, then ...")."""
+_TRAILING = re.compile(rf"{_AT_IT}$|[\s,]+(?:too|as\s+well)\W*$", re.I)
+"""A part's closing "while you're at it" or "too": no part of what it asks."""
+
+
+def request_parts(text: str) -> list[str]:
+    """The two or three requests a message holds, in order, or [] when it is one."""
+    text = text.strip()
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
+    words = _WORDS_BEGIN.search(text)
+    end = words.start() if words else len(text)
+    pieces: list[str] = []
+    start = 0
+    for cut in _CUT.finditer(text):
+        if cut.start() >= end or cut.start() <= start:
+            continue
+        if any(a < cut.start() < b for a, b in quoted):
+            continue
+        if not _REQUEST_START.match(text[cut.end() :]):
+            continue
+        pieces.append(text[start : cut.start()])
+        start = cut.end()
+    pieces.append(text[start:])
+    pieces = [_TRAILING.sub("", _FIRST.sub("", p.strip())).strip(" ,;") for p in pieces]
+    if not 2 <= len(pieces) <= 3 or not all(_REQUEST_START.match(p) for p in pieces):
+        return []
+    return pieces
