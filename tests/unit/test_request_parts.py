@@ -96,6 +96,9 @@ def test_a_message_is_cut_where_a_request_ends(said: str, parts: list[str]) -> N
         "add a note: checked the logs. also the firewall",
         # one request only
         "show me the open blockers",
+        # a yes/no question after a question asks the first again (dev18)
+        "which projects can I even see in here? is it just the vpn one",
+        "who's on the team? is bob still on it?",
     ],
 )
 def test_one_request_stays_whole(said: str) -> None:

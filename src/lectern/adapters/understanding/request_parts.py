@@ -42,11 +42,12 @@ _CUT = re.compile(
 
 _REQUEST_START = re.compile(
     r"^(?:(?:can|could|would|will)\s+you\s+|please\s+|pls\s+|now\s+|also\s+|and\s+)*"
-    rf"(?:{CHANGE_VERB}|{LOOKUP_VERB}|remind|how|is|are|does|do|any|anything|get|"
+    rf"(?:{CHANGE_VERB}|{LOOKUP_VERB}|remind|how|any|anything|get|"
     r"where|when|whose|who['’]s|what['’]s)\b",
     re.I,
 )
-"""How a request starts: a verb of a change or a look-up, a question word, "any"."""
+"""How a request starts: a verb of a change or a look-up, a question word, "any". Not "is it
+...": "which projects can I see? is it just the vpn one" asks the first question again."""
 
 _QUOTED = re.compile(r"(?<!\w)[\"“‘'][^\"“”‘’']+[\"”’'](?!\w)")
 """A quoted span (a title or a comment): no cut inside it."""
