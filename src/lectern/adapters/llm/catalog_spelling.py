@@ -29,6 +29,7 @@ from lectern.adapters.understanding.described_books import (
 from lectern.adapters.understanding.described_books import WriterShelf as WriterShelf
 from lectern.adapters.understanding.referents import NotInCatalog, SameTitle, Unnamed
 from lectern.adapters.understanding.scaffold import number
+from lectern.adapters.understanding.slots import name_ended
 from lectern.adapters.understanding.spoken import said_forms, with_subtitle
 from lectern.application.understanding import key_of
 from lectern.domain.assistant import Message, ToolCall
@@ -101,6 +102,11 @@ class CatalogSpelling:
                 # "how many pages is anna karen nina i need to know what im getting into":
                 # the reader's own clause runs on after the title, unpunctuated
                 read = self.spelt(spelt[: told.start()])
+            ended = name_ended(spelt) if tool in LOOKUPS and read is None else spelt
+            if ended != spelt:
+                # "who wrote Good Omens again?? I can never remember ...": the title ends
+                # at the reminder and the sentence after it
+                read = self.spelt(ended)
             if read and (tool in LOOKUPS or with_subtitle(read, spelt)):
                 self._read.add(read)
                 return read

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from rapidfuzz.distance import OSA
 
 from lectern.adapters.understanding.book_patterns import DELETE_VERB, REMOVE_VERB
+from lectern.adapters.understanding.slots import name_ended
 
 _Q = r"[\"'‘’“”]?"
 """An optional quote around a list's name."""
@@ -88,7 +89,7 @@ _NOT_A_NAME = re.compile(
 def _new_name(rest: str, lists: Sequence[str]) -> str | None:
     """The new name at the start of `rest`, up to its sentence, a reason or a courtesy."""
     found = _NAME_ENDS.search(rest)
-    name = rest[: found.start()] if found else rest
+    name = name_ended(rest[: found.start()] if found else rest)  # "... bc thats more accurate"
     name = _NAME_LEAD.sub("", _NAME_TAIL.sub("", name.strip(_STRIP))).strip(_STRIP)
     if (
         _NO_NAME.match(name)

@@ -65,11 +65,20 @@ PURPOSE = (
     r"note|plan|sort|collect|gather)"
 )
 """Why a list is made ("to keep track", "so I can remember"): no part of its name."""
-_LIST_NAME = re.compile(
+_NAMING = (
     r"\b(?:called|named|titled|name it|call it|with\s+the\s+(?:name|title)|"
     r"by\s+the\s+name(?:\s+of)?|under\s+the\s+name|"
     # "create a new list, the name is Poesia", "its name should be X"
-    r"(?:the|its)\s+name\s+(?:is|should\s+be|will\s+be|can\s+be))\s+(?P<name>.+?)"
+    r"(?:the|its)\s+name\s+(?:is|should\s+be|will\s+be|can\s+be))\s+"
+)
+_QUOTED_NAME = re.compile(
+    rf"{_NAMING}(?:[\"“](?P<double>[^\"”]{{1,80}})[\"”]|[‘'](?P<single>[^‘’']{{1,80}})[’'](?!\w))",
+    re.I,
+)
+"""A name said in quotes after the word that names it: the quotes say where it ends ("call it
+'Aviation and Space'": its "and" is no joint)."""
+_LIST_NAME = re.compile(
+    rf"{_NAMING}(?P<name>.+?)"
     r"(?=\s+(?:with|and|that|which|containing|"
     # "named Neighbours Club for us": who the list is for ends its name
     r"for\s+(?:me|my|(?-i:us|our|him|her|them|their))|"
@@ -267,13 +276,65 @@ _QUOTED_LIST = re.compile(
 def list_name_of(text: str) -> str | None:
     """A list's name after "called"/"named", or quoted beside the word list ("a 'X' list").
 
-    After "called", the name ends before "with", "and" or "that".
+    After "called", the name ends before "with", "and" or "that", unless it is quoted: then it
+    is what the quotes hold.
     """
+    quoted = _QUOTED_NAME.search(text)
+    if quoted:
+        return clean(quoted.group("double") or quoted.group("single")) or None
     found = _LIST_NAME.search(text)
     if found:
         return clean(found.group("name")) or None
     quoted = _QUOTED_LIST.search(text)
     return clean(quoted.group("a") or quoted.group("b")) or None if quoted else None
+
+
+_SUBJECT = (
+    r"(?:i|i['’]?m|im|i['’]?ve|ive|i['’]?d|we|we['’]?re|it|it['’]?s|its|that|that['’]?s|thats|"
+    r"this|she|she['’]?s|he|he['’]?s|they|they['’]?re|theyre|there|you|u|my|our|his|her|their)"
+)
+"""Who or what a reason speaks of: the clause after "as" or "since" is a reason only with one
+("as my general list has become unwieldy"; "Books as Gifts" is a name)."""
+_NAME_GOES_ON = re.compile(
+    # "comfort reads bc thats more accurate", "Winter since she's in school": a reason, in
+    # lower case ("Because of Winn-Dixie" and "Lost Cause" are names)
+    rf"\s+(?-i:(?:because|bc|b/c|cuz|coz|cos|cause|since|as)\s+{_SUBJECT}\b|because|bc|b/c)"
+    # "Good Omens again?? I can never remember": the reminder, then a sentence of its own
+    r"|\s+(?-i:again)\b(?=\W*$|\s*[.!?,;])|[!?]+(?=\s+\S)|[!?]+\s*$"
+    # a full stop after a word, not after a short title ("Mr. Darcy Fans")
+    r"|(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bVol)(?<!\bNo)(?<=\w\w)"
+    r"\.+(?=\s+\S|\s*$)",
+    re.I,
+)
+"""Where a name (a new list's, a title looked up) ends and the reader's own words go on."""
+_NAME_LEAD = re.compile(r"^(?-i:just|simply)\s+(?=\S)", re.I)
+""""rename it to just Zainab": the word that says the name is short, in lower case."""
+
+
+def name_ended(name: str, said: str = "") -> str:
+    """`name` up to where the reader's words about it start: a reason, "again", a new sentence.
+
+    "comfort reads bc thats more accurate lol" -> "comfort reads", "just Zainab" -> "Zainab",
+    "Good Omens again?? I can never remember ..." -> "Good Omens". A name the reader put in
+    quotes in `said` is theirs to the letter ("rename it to 'only because'"), and so is one
+    that starts capitalised ("Just Kids", "Because of Winn-Dixie").
+    """
+    bare = name.strip()
+    if not bare or any(f"{q}{bare}{e}" in said for q, e in ("''", '""', "‘’", "“”")):
+        return name
+    ended = _NAME_LEAD.sub("", bare)
+    found = _NAME_GOES_ON.search(ended)
+    if found is not None and found.start() > 0:
+        ended = ended[: found.start()]
+    return clean(ended) or name
+
+
+COUNT_AFTER = re.compile(
+    rf"[,;:–—-]\s*(?:(?:and|give\s+me|maybe|say|about|around)\s+)?{NUMBER}\s+(?:of\s+(?:them|those|"
+    r"these)|(?=(?:if\s+(?:you\s+can|possible)|or\s+so|max|at\s+most|ideally)\b))",
+    re.I,
+)
+"""How many, said after the request ("books like X, ten of them if you can", "..., 8 or so")."""
 
 
 def count_of(text: str, default: int) -> int:
