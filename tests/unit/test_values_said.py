@@ -29,7 +29,6 @@ from rapidfuzz import fuzz
 from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.understanding.intent_examples import BOOK_TOOLS
 from lectern.adapters.understanding.rules import RuleBasedUnderstanding
-from lectern.adapters.understanding.self_corrected import settled_value
 from lectern.adapters.understanding.slots import list_name_of, name_ended
 from lectern.application.assistant.names import NAMES_HEADER
 from lectern.application.ports import BookNames
@@ -101,7 +100,10 @@ def _calls(text: str, lists: Sequence[str] = LISTS) -> list[tuple[str, dict[str,
         # dev20
         ("comfort reads bc thats more accurate lol", "comfort reads"),
         ("just Zainab", "Zainab"),
-        ("Good Omens again?? I can never remember if it's Gaiman or Pratchett or both", "Good Omens"),
+        (
+            "Good Omens again?? I can never remember if it's Gaiman or Pratchett or both",
+            "Good Omens",
+        ),
         # ours
         ("cozy reads because that fits better", "cozy reads"),
         ("Winter since she's in school now", "Winter"),
@@ -144,7 +146,7 @@ def test_a_name_in_quotes_is_the_readers_to_the_letter() -> None:
         # ours
         ('create a list called "Rock and Roll"', "Rock and Roll"),
         ("start a list for poetry and plays, call it 'Poems & Plays' please", "Poems & Plays"),
-        ('a new list named “Sun and Sea” with Dune in it', "Sun and Sea"),
+        ("a new list named “Sun and Sea” with Dune in it", "Sun and Sea"),
         ("make a list called 'Mum and Dad' for the holidays", "Mum and Dad"),
         ("I want a list for walks and trails, name it 'Walks and Trails'", "Walks and Trails"),
         # near-misses: unquoted, the name still ends at "and"

@@ -55,7 +55,7 @@ from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import clean as _clean
 from lectern.adapters.understanding.scaffold import number as _number
 from lectern.adapters.understanding.settled_search import settled_search
-from lectern.adapters.understanding.slots import regraded
+from lectern.adapters.understanding.slots import COUNT_AFTER, regraded
 from lectern.application.ports import QueryUnderstanding
 from lectern.application.understanding import key_of
 from lectern.domain.assistant import AIResponse, ToolCall
@@ -209,6 +209,10 @@ class BookRules:
         counted = re.match(rf"^{_NUMBER}\s+(?P<rest>.+)$", query, re.I)
         if counted:
             limit, query = _number(counted.group("n"), 5), counted.group("rest")
+        after = COUNT_AFTER.search(query)
+        if after is not None and not counted:
+            # "sci-fi from the sixties, ten of them": how many, said after what
+            limit, query = _number(after.group("n"), 5), query[: after.start()]
         query = SEARCH_LEAD.sub("", settled_search(query))  # "fantasy? no wait, not fantasy, ..."
         call = self.search_call(query or text, limit)
         return [lambda _: [call], lambda done: AIResponse(_books_reply(done, call), model=MODEL_ID)]
@@ -346,6 +350,8 @@ class BookRules:
         title = it(named)
         # "gimme 3 more like it", "two novels like X": as many as asked for, said before X.
         counted = _SIMILAR_COUNT.search(text if group == "bare" else text[: match.start(group)])
+        # "books similar to The Last Wish, ten of them if you can": how many, said after
+        counted = counted or COUNT_AFTER.search(text, 0 if group == "bare" else match.start(group))
         arguments: dict[str, object] = {
             "book": title,
             "limit": _number(counted.group("n"), 5) if counted else 5,

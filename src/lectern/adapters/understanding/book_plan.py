@@ -29,7 +29,7 @@ from lectern.adapters.understanding.mentions import Names, resolve
 from lectern.adapters.understanding.referents import _NoReferent
 from lectern.adapters.understanding.remarks import book_unsaid, without_reason_told
 from lectern.adapters.understanding.scaffold import NUMBER, clean, number
-from lectern.adapters.understanding.slots import list_name_of, stars_of
+from lectern.adapters.understanding.slots import COUNT_AFTER, list_name_of, stars_of
 from lectern.adapters.understanding.spoken_years import with_spoken_years
 from lectern.domain.assistant import ToolCall
 
@@ -90,8 +90,6 @@ _HOW_MANY = re.compile(
     re.I,
 )
 """How many read-alikes are asked for ("ten things in the same vein")."""
-_HOW_MANY_AFTER = re.compile(rf"[,;:-]\s*(?:give\s+me\s+)?{NUMBER}\s+of\s+(?:them|those)\b", re.I)
-"""How many, said after the request ("similar books to X, 10 of them")."""
 _WORD = r"(?:(?!I['’](?:m|ve|d|ll)\b)[A-Z][\w'’-]*|\d+)"
 """A title's word: capitalised or a number; "I'm" is the reader speaking, never a title's."""
 _TITLE = re.compile(
@@ -510,7 +508,7 @@ def plan_books(
             if book == "it":
                 return name_it("book", "look up")
         counted = (
-            _HOW_MANY.search(text) or _HOW_MANY_AFTER.search(text)
+            _HOW_MANY.search(text) or COUNT_AFTER.search(text)
             if intent == "similar_books"
             else None
         )

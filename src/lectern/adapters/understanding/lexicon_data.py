@@ -265,8 +265,9 @@ YEAR_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:from\s+|in\s+|of\s+)?(?:the\s+)?(1[0-9]|20)([0-9])0['’]?s\b", "decade4"),
         (r"\b(?:from\s+|in\s+|of\s+)?the\s+['’]?([0-9])0['’]?s\b", "decade2"),
         (
-            r"\b(?:from\s+|in\s+|of\s+)?the\s+(twenties|thirties|forties|fifties|sixties|"
-            r"seventies|eighties|nineties)\b",
+            # "in the nineteen sixties": the century said before the decade's word
+            r"\b(?:from\s+|in\s+|of\s+)?the\s+(?:(eighteen|nineteen)[\s-]+)?(twenties|thirties|"
+            r"forties|fifties|sixties|seventies|eighties|nineties)\b",
             "decade_word",
         ),
         (r"\b(?:recent|recently\s+published|new\s+releases?|newest|latest)\b", "recent"),

@@ -295,7 +295,8 @@ class RuleBasedUnderstanding:
             start = 1900 + int(groups[0]) * 10
             return start, start + 9, f"{start}s"
         if kind == "decade_word":
-            start = DECADE_WORDS[groups[0].casefold()]
+            century = -100 if (groups[0] or "").casefold() == "eighteen" else 0
+            start = DECADE_WORDS[groups[1].casefold()] + century
             return start, start + 9, f"{start}s"
         if kind == "recent" and newest is not None:
             start = newest - RECENT_YEARS + 1

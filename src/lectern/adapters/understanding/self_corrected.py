@@ -38,8 +38,11 @@ _PREPOSITIONS = {
 }
 _PREPOSITION = r"(?:out\s+of|into|onto|to|on|in|as|from|off)"
 _FRAGMENT = re.compile(
-    r"^(?:(?P<where>it['’]?s|it\s+is|it\s+was|that['’]?s)\s+(?=(?:in|on)\s))?"
-    rf"(?:(?P<prep>{_PREPOSITION})\s+)?(?P<value>[^,;.!?–—]+?)\s*(?=$|[,;.!?–—]|\s-+\s)",
+    r"^(?:(?P<where>it['’]?s|it\s+is|it\s+was|that['’]?s)\s+(?=(?:in|on)\s)|"
+    # "a list called Summer Reads. hmm, no, call it Beach Bag instead": the name said again
+    r"(?P<naming>(?:call|name|title)\s+(?:it|that|the\s+list)\s+))?"
+    rf"(?:(?P<prep>{_PREPOSITION})\s+)?(?P<value>[^,;.!?–—]+?)(?:\s+instead)?\s*"
+    r"(?=$|[,;.!?–—]|\s-+\s)",
     re.I,
 )
 """What is said again: a phrase ("to B", "from B"), where the book is ("it's in B"), or a bare
@@ -51,11 +54,34 @@ _GRADE_OR_POINTER = re.compile(
 _AFTER_VERB = re.compile(rf"\s(?P<prep>{_PREPOSITION})\s", re.I)
 _SENTENCE = re.compile(r"[.!?]")
 _KEPT_THEN = re.compile(
-    r"^(?:keep|leave)\s+(?:it|that|them)(?:\s+(?:there|where\s+it\s+is|(?:on|in)\s+[^,]+?))?\s*"
+    r"^(?:keep|leave)\s+(?:it|that|them|(?P<kept>[^,;.!?]+?))"
+    r"(?:\s+(?:there|where\s+it\s+is|(?:on|in)\s+[^,]+?))?\s*"
     rf"(?:,\s*|\s+)(?:and|but)?\s*(?:just\s+|instead\s+)?(?P<new>{ACTION_VERB}\b[^.!?]*)",
     re.I,
 )
-"""The first change kept undone, then another ("actually keep it there and drop it from B")."""
+"""The first change kept undone, then another ("actually keep it there and drop it from B";
+"delete Summer... wait no, keep Summer, delete Beach instead": what is kept, said by name)."""
+_REFUSES = re.compile(r"\b(?:no|nope|nah|scratch\s+that)\b", re.I)
+"""A take-back that refuses what came before ("actually no"), not one that only pauses."""
+_REDONE = re.compile(
+    rf"^(?:just\s+|instead\s+)?(?P<new>{ACTION_VERB}\b(?:(?!\b(?:too|also|as\s+well)\b)[^.!?,;])*)",
+    re.I,
+)
+"""The change said whole again after a refusal ("actually no, put it on Summer instead")."""
+_DROPPED = re.compile(
+    r"^(?:(?:scratch|drop|forget|skip|not|minus|without|leave\s+off|no)\s+(?P<dropped>[^,;.!?]+?)"
+    r"(?:\s*[,;]?\s*(?:just|only)\s+(?P<also>[^,;.!?]+?))?|(?:just|only)\s+(?P<only>[^,;.!?]+?))"
+    r"(?:\s+(?:then|instead|please|pls))?\s*(?=$|[,;.!?–—]|\s-+\s)",
+    re.I,
+)
+"""One of several values dropped ("no, scratch TBR, just Bleak"), or one kept ("just Bleak")."""
+_JOINT = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
+_JOINT_BEFORE = re.compile(rf"{_JOINT}(?:(?:to|on|onto|into|in)\s+)?$", re.I)
+_JOINT_AFTER = re.compile(rf"^{_JOINT}(?:(?:to|on|onto|into|in)\s+)?", re.I)
+_TWO_JOINED = re.compile(
+    rf"^(?P<first>[^,;]+?)(?P<joint>{_JOINT}(?:(?:to|on|onto|into|in)\s+)?)(?P<second>[^,;]+?)$",
+    re.I,
+)
 _IT = re.compile(r"\b(?:it|that|them)\b", re.I)
 _GOES_ON = re.compile(
     r"^[\s,;.!?–—-]*(?:(?:and|then|also|plus|&)\s+)+(?:(?:please|pls|can\s+you|could\s+you|"
@@ -107,6 +133,43 @@ def _object_replaced(before: str, verb_end: int, value: str) -> str:
     return f"{before[:verb_end]} {value}{rest}"
 
 
+def _said_at(value: str, text: str, start: int) -> re.Match[str] | None:
+    """Where `value` stands in `text` from `start` on, as whole words, case aside."""
+    return re.compile(rf"(?<!\w){re.escape(value.strip())}(?!\w)", re.I).search(text, start)
+
+
+def _without(before: str, start: int, dropped: str) -> str | None:
+    """`before` without `dropped` and the joint that joins it to another value, or None.
+
+    "add The Road to Bleak and to TBR" without TBR is "add The Road to Bleak"; a value joined
+    to none ("add X to TBR") is not dropped here (the whole request would be).
+    """
+    found = _said_at(dropped, before, start)
+    if found is None:
+        return None
+    lead = _JOINT_BEFORE.search(before[: found.start()])
+    if lead is not None:
+        return before[: lead.start()] + before[found.end() :]
+    trail = _JOINT_AFTER.match(before[found.end() :])
+    if trail is not None:
+        return before[: found.start()] + before[found.end() + trail.end() :]
+    return None
+
+
+def _only(before: str, start: int, kept: str) -> str | None:
+    """`before` with the one value joined to `kept` dropped ("to Bleak and to TBR": Bleak)."""
+    phrase = _AFTER_VERB.search(before, start)
+    tail_start = phrase.end() if phrase else start
+    pair = _TWO_JOINED.match(before[tail_start:])
+    if pair is None:
+        return None
+    if _key(pair["second"]) == _key(kept):
+        return _without(before, tail_start, pair["first"].strip())
+    if _key(pair["first"]) == _key(kept):
+        return _without(before, tail_start, pair["second"].strip())
+    return None
+
+
 def settled_value(text: str, lists: Sequence[str] = ()) -> str:
     """`text` with a value taken back replaced by the one said after it, else `text`.
 
@@ -136,13 +199,36 @@ def _settled(text: str, stored: set[str]) -> str:
         if opens is None:
             continue
         after = text[taken_back.end() :]
+        first = _AFTER_VERB.search(before, opens.end())
+        book = before[opens.end() : first.start() if first else len(before)].strip()
         kept = _KEPT_THEN.match(after)
-        if kept is not None:
+        if kept is not None and (
+            kept["kept"] is None or _said_at(kept["kept"], before, opens.end()) is not None
+        ):
             # "it" in the new change is the book the first one named
-            first = _AFTER_VERB.search(before, opens.end())
-            book = before[opens.end() : first.start() if first else len(before)].strip()
             new = re.sub(r"\s+instead\W*$", "", kept["new"].strip(), flags=re.I)
             return _IT.sub(book, new, count=1) if book else text
+        dropped = _DROPPED.match(after)
+        if dropped is not None:
+            # "add X to Bleak and to TBR. no, scratch TBR, just Bleak": one value of several
+            shorter = (
+                _without(before, opens.end(), dropped["dropped"])
+                if dropped["dropped"]
+                else _only(before, opens.end(), dropped["only"])
+            )
+            if shorter is not None:
+                return _going_on(shorter, after[dropped.end() :])
+        redone = _REDONE.match(after)
+        if (
+            redone is not None
+            and first is not None
+            and _IT.search(redone["new"])
+            and (_REFUSES.search(taken_back["mark"]) or re.search(r"\binstead\b", redone[0], re.I))
+        ):
+            # "add Jaws to TBR. actually no, put it on Summer instead": the change said whole
+            # again, "it" the book the refused one named; the reason after it is no part
+            new = re.sub(r"\s+instead\W*$", "", redone["new"].strip(), flags=re.I)
+            return _going_on(_IT.sub(book, new, count=1), after[redone.end() :])
         fragment = _FRAGMENT.match(after)
         if fragment is None or _GRADE_OR_POINTER.search(fragment["value"]):
             continue
@@ -152,7 +238,13 @@ def _settled(text: str, stored: set[str]) -> str:
             continue
         if preposition is None and _OPENS_CHANGE.match(value):
             continue  # a new request said whole: `retracted` reads it
-        if fragment["where"] and preposition is not None:
+        named = list(_NAMED_AS.finditer(before, opens.end())) if fragment["naming"] else []
+        if named:
+            # "create a list called Summer Reads. hmm, no, call it Beach Bag instead"
+            settled: str | None = f"{before[: named[-1].end()]}{value}"
+        elif fragment["naming"]:
+            continue
+        elif fragment["where"] and preposition is not None:
             # "remove X from A - wait, it's in B": where the book is, so where it comes from
             source = _replaced(before, "from", value)
             settled = source or _replaced(before, preposition, value)
@@ -169,12 +261,24 @@ def _settled(text: str, stored: set[str]) -> str:
             else:
                 settled = _replaced(before, None, value)
         if settled is not None:
-            goes_on = _GOES_ON.match(after[fragment.end() :])
-            if goes_on is not None:
-                # "to Summer — actually make that Autumn — and I'd rate it a 4"
-                settled = f"{settled}, and {goes_on['request']}"
-            return " ".join(settled.split())
+            return _going_on(settled, after[fragment.end() :])
     return text
+
+
+_NAMED_AS = re.compile(r"\b(?:called|named|titled|(?:call|name)\s+it)\s+", re.I)
+"""Where a request says the name it gives ("a list called X")."""
+
+
+def _going_on(settled: str, rest: str) -> str:
+    """`settled` with a request of its own said after the value again, if any.
+
+    "to Summer — actually make that Autumn — and I'd rate it a 4" keeps the rating; a remark
+    ("TBR is way too long already") is no part of it.
+    """
+    goes_on = _GOES_ON.match(rest)
+    if goes_on is not None:
+        settled = f"{settled}, and {goes_on['request']}"
+    return " ".join(settled.split())
 
 
 _KEEP_IT = r"(?:just\s+)?(?:keep|leave)\s+it(?:\s+as\s+(?:it\s+)?is)?"
