@@ -58,12 +58,17 @@ from tests.unit.test_values_said import LISTS, _calls, _understanding
             "add Dune to Summer, and rate it 5",
         ),
         ("add Dune and Jaws to TBR. no, scratch Jaws", "add Dune to TBR"),
+        ("add Dune and Emma to TBR. actually, just Dune", "add Dune to TBR"),
+        # ours: the value said short, "just" no part of it
+        ("add Dune to TBR. actually, just Emma", "add Emma to TBR"),
+        ("move Dune to Summer - no wait, just to Beach", "move Dune to Beach"),
         # near-misses that stay as said
         ("add Jaws to TBR. actually, rate it 4 too", "add Jaws to TBR. actually, rate it 4 too"),
         ("make a new list, call it Beach Bag", "make a new list, call it Beach Bag"),
         ("add Dune to TBR. no, scratch that", "add Dune to TBR. no, scratch that"),
         ("delete Summer, keep Beach", "delete Summer, keep Beach"),
         ("add Dune to Summer. no rush", "add Dune to Summer. no rush"),
+        ("rate Dune 4. actually no, just 3", "rate Dune 4. actually no, just 3"),
     ],
 )
 def test_the_value_settled_on(said: str, settled: str) -> None:

@@ -157,16 +157,21 @@ def _without(before: str, start: int, dropped: str) -> str | None:
 
 
 def _only(before: str, start: int, kept: str) -> str | None:
-    """`before` with the one value joined to `kept` dropped ("to Bleak and to TBR": Bleak)."""
+    """`before` with the one value joined to `kept` dropped ("to Bleak and to TBR": Bleak).
+
+    The pair is looked for after the first phrase (the places), then before it (the books:
+    "add Dune and Emma to TBR. actually, just Dune").
+    """
     phrase = _AFTER_VERB.search(before, start)
-    tail_start = phrase.end() if phrase else start
-    pair = _TWO_JOINED.match(before[tail_start:])
-    if pair is None:
-        return None
-    if _key(pair["second"]) == _key(kept):
-        return _without(before, tail_start, pair["first"].strip())
-    if _key(pair["first"]) == _key(kept):
-        return _without(before, tail_start, pair["second"].strip())
+    spans = [(phrase.end(), len(before)), (start, phrase.start())] if phrase else [(start, None)]
+    for begin, end in spans:
+        pair = _TWO_JOINED.match(before[begin:end].strip())
+        if pair is None:
+            continue
+        if _key(pair["second"]) == _key(kept):
+            return _without(before, begin, pair["first"].strip())
+        if _key(pair["first"]) == _key(kept):
+            return _without(before, begin, pair["second"].strip())
     return None
 
 
@@ -229,6 +234,8 @@ def _settled(text: str, stored: set[str]) -> str:
             # again, "it" the book the refused one named; the reason after it is no part
             new = re.sub(r"\s+instead\W*$", "", redone["new"].strip(), flags=re.I)
             return _going_on(_IT.sub(book, new, count=1), after[redone.end() :])
+        # "actually, just Emma", "no wait, just to Beach": "just" is no part of the value
+        after = _JUST.sub("", after, count=1)
         fragment = _FRAGMENT.match(after)
         if fragment is None or _GRADE_OR_POINTER.search(fragment["value"]):
             continue
@@ -265,6 +272,7 @@ def _settled(text: str, stored: set[str]) -> str:
     return text
 
 
+_JUST = re.compile(r"^(?:just|only)\s+(?=\S)", re.I)
 _NAMED_AS = re.compile(r"\b(?:called|named|titled|(?:call|name)\s+it)\s+", re.I)
 """Where a request says the name it gives ("a list called X")."""
 
