@@ -101,7 +101,7 @@ from lectern.adapters.understanding.self_corrected import (
 )
 from lectern.adapters.understanding.series_said import SeriesShelf, series_said
 from lectern.adapters.understanding.shown_places import with_places_named
-from lectern.adapters.understanding.slots import name_ended
+from lectern.adapters.understanding.slots import names_ended
 from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.sweeping import sweeping_change
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
@@ -172,22 +172,6 @@ def _renames_taken_back(calls: list[ToolCall]) -> str | None:
         if settled != call.arguments["new_name"]:
             calls[index] = ToolCall(call.id, call.name, {**call.arguments, "new_name": settled})
     return None
-
-
-def _names_ended(calls: list[ToolCall], said: str) -> list[ToolCall]:
-    """The calls with each new list name ended where the reader's own words go on.
-
-    "change faves to comfort reads bc thats more accurate" names the list "comfort reads",
-    whichever matcher read it (`slots.name_ended`: a reason, "again", a new sentence, "just").
-    """
-    ended = []
-    for call in calls:
-        slot = {"create_list": "name", "rename_list": "new_name"}.get(call.name)
-        value = call.arguments.get(slot) if slot else None
-        if slot and isinstance(value, str) and name_ended(value, said) != value:
-            call = ToolCall(call.id, call.name, {**call.arguments, slot: name_ended(value, said)})
-        ended.append(call)
-    return ended
 
 
 _POINTER_NAME = re.compile(r"^\W*(?:that|this|it|them|those|these|one|that\s+one)\W*$", re.I)
@@ -301,7 +285,7 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             kept = _renames_taken_back(calls)
             if kept is not None:  # "rename horror to spooky, no wait, keep it"
                 return AIResponse(f"All right: I've left {kept} as it is.", model=MODEL_ID)
-            calls = _names_ended(calls, asked_for)  # "comfort reads bc thats more accurate"
+            calls = names_ended(calls, asked_for)  # "comfort reads bc thats more accurate"
             unnamed = _renamed_to_a_pointer(calls)
             if unnamed is not None:  # "rename Misc to that", no name told before it
                 return unnamed.response(MODEL_ID)

@@ -11,6 +11,7 @@ import re
 from datetime import date, datetime, timedelta
 
 from lectern.adapters.understanding.scaffold import NUMBER, clean, number
+from lectern.domain.assistant import ToolCall
 
 _STATUS_WORDS: tuple[tuple[str, str], ...] = (
     (
@@ -327,6 +328,22 @@ def name_ended(name: str, said: str = "") -> str:
     if found is not None and found.start() > 0:
         ended = ended[: found.start()]
     return clean(ended) or name
+
+
+def names_ended(calls: list[ToolCall], said: str) -> list[ToolCall]:
+    """The calls with each new list name ended where the reader's own words go on.
+
+    "change faves to comfort reads bc thats more accurate" names the list "comfort reads",
+    whichever matcher read it.
+    """
+    ended = []
+    for call in calls:
+        slot = {"create_list": "name", "rename_list": "new_name"}.get(call.name)
+        value = call.arguments.get(slot) if slot else None
+        if slot and isinstance(value, str) and name_ended(value, said) != value:
+            call = ToolCall(call.id, call.name, {**call.arguments, slot: name_ended(value, said)})
+        ended.append(call)
+    return ended
 
 
 COUNT_AFTER = re.compile(
