@@ -65,6 +65,17 @@ def test_a_deadline_with_done_by_closes_nothing(workspace: WorkspaceWorld) -> No
     assert calls[0][1]["due_date"] and "status" not in calls[0][1]
 
 
+def test_a_task_done_by_a_day_said_as_past_is_completed(workspace: WorkspaceWorld) -> None:
+    # review: only a deadline needed is a due date; one met is a completion
+    for said in (
+        "the runbook was done by tuesday, mark it complete",
+        "bob had the runbook done by monday so close it out",
+        "i got the drill finished before friday, tick it off",
+    ):
+        made = [name for name, _ in _calls(workspace, said)]
+        assert made == ["complete_task"], (said, made)
+
+
 def test_a_creation_verb_before_a_quoted_title_makes_the_task(workspace: WorkspaceWorld) -> None:
     # dev20: had proposed completing the hunt task
     calls = _calls(

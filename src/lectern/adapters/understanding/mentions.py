@@ -101,8 +101,13 @@ def _anchored(core: str, name: str) -> bool:
     return any(fuzz.ratio(a, b) >= ANCHOR for a in said for b in words) or not said
 
 
-_KIND_WORDS = frozenset({"ticket", "thing", "item", "card", "issue", "stuff", "work", "job"})
-"""Words that say a mention is a piece of work, not which one ("the hunt ticket")."""
+_KIND_WORDS = frozenset(
+    {
+        *("ticket", "thing", "thingy", "item", "card", "issue", "stuff", "work", "job"),
+        *("draft", "todo", "today", "tomorrow", "tonight", "yesterday", "week", "now"),
+    }
+)
+"""Words that say a mention is a piece of work, or when, not which one ("the hunt ticket")."""
 
 
 def names_other(mention: str, name: str) -> bool:
@@ -110,8 +115,11 @@ def names_other(mention: str, name: str) -> bool:
 
     WRatio matches a mention by its best part: "firewall review" scores 85 against "Review
     NetScaler session tokens" on "review" alone, though "firewall" names something no stored
-    task is about. The mention's words of four letters or more are weighed: when as many fit
-    no word of the name as fit one, the name is not what was meant.
+    task is about. The mention's words of four letters or more are weighed: more that fit no
+    word of the name than fit one, or a word fitting nothing beside words that fit only the
+    name's first word (a title's leading verb says what is done, not which task: "Review",
+    "Patch"), and the name is not what was meant. "the runbook draft", "the phishing
+    exercise" still name theirs.
     """
     own = [
         w
@@ -120,7 +128,8 @@ def names_other(mention: str, name: str) -> bool:
     ]
     words = utils.default_process(name).split()
     stray = [w for w in own if not any(_fits(w, b) for b in words)]
-    return bool(stray) and len(own) - len(stray) <= len(stray)
+    naming = [w for w in own if any(_fits(w, b) for b in words[1:])]
+    return bool(stray) and (len(stray) > len(own) - len(stray) or not naming)
 
 
 def _fits(said: str, word: str) -> bool:

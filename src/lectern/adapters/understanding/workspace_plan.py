@@ -269,9 +269,12 @@ _REOPENED = re.compile(
 )
 """A task asked back to its start: never a completion, whatever else the message says."""
 _DONE_BY = re.compile(
-    r"\b(?:done|finished|complete[d]?)\s+(?=(?:by|before|until|till|no\s+later\s+than)\b)", re.I
+    r"\b(?:needs?|needed|wants?|wanted|has\s+to|have\s+to|must|should|got\s+to|gotta|to\s+be)\b"
+    r"[^.?!]{0,40}?\b(?:done|finished|complete[d]?)\s+(?:by|before|until|till|no\s+later\s+than)\b",
+    re.I,
 )
-""""we need the runbook done by friday": when it is due, not that it is done."""
+""""we need the runbook done by friday": when it is due, not that it is done ("bob had the
+runbook done by monday, close it out" is a completion: nothing there is needed)."""
 _NOT_DONE = re.compile(
     r"\b(?:isn['’]?t|is\s+not|not|never|hasn['’]?t\s+been|wasn['’]?t)\s+(?:\w+\s+)?"
     r"(?:done|finished|complete[d]?|closed)\b",
