@@ -24,7 +24,9 @@ from lectern.adapters.llm.rule_policy import RulePolicy
 from lectern.adapters.llm.workspace_condition import asked_change
 from lectern.adapters.understanding.condition_said import checked, conditional
 from lectern.adapters.understanding.intent_examples import WORKSPACE_TOOLS
+from lectern.bootstrap import bootstrap
 from lectern.domain.assistant import AIResponse, Message, ToolSpec
+from lectern.settings import load_settings
 from tests.unit.test_workspace_phrasings import SYSTEM
 
 TOOLS = [ToolSpec(name, "", {}) for name in WORKSPACE_TOOLS]
@@ -241,6 +243,9 @@ def test_overdue(condition: str, record: dict[str, Any], holds: bool) -> None:
         ("it's medium priority", RUNBOOK, True),
         ("the hunt isn't urgent", HUNT, True),
         ("the drill's priority is medium", DRILL, True),
+        # "critical" is urgent, "normal" medium, as the slots read them
+        ("the patch is critical", {**PATCH, "priority": "urgent"}, True),
+        ("the drill is normal priority", DRILL, True),
     ],
 )
 def test_a_priority(condition: str, record: dict[str, Any], holds: bool) -> None:
@@ -250,10 +255,10 @@ def test_a_priority(condition: str, record: dict[str, Any], holds: bool) -> None
 # --- looked up, then proposed or not ---------------------------------------------------------
 
 
-def _turn(said: str, record: dict[str, Any]) -> tuple[list[str], AIResponse]:
+def _turn(said: str, record: dict[str, Any], served: Any = None) -> tuple[list[str], AIResponse]:
     """The calls of one turn (a look-up answered with `record`) and its last response."""
     messages = [Message("user", said)]
-    policy = RulePolicy(clock=lambda: __import__("datetime").datetime(2026, 11, 2, 9))
+    policy = served or RulePolicy(clock=lambda: __import__("datetime").datetime(2026, 11, 2, 9))
     made: list[str] = []
     for _ in range(3):
         reply = policy.complete_with_tools(messages, TOOLS, system=SYSTEM)
@@ -329,3 +334,116 @@ def test_the_change_alone_is_what_the_not_asked_rules_read() -> None:
     assert asked_change("once bob confirms, close the patch") == (
         "once bob confirms, close the patch"
     )
+
+
+# --- review: the change's own words, the comment's words, the condition kept -----------------
+
+DONE_RUNBOOK = {**RUNBOOK, "status": "done"}
+DRILL_TITLE = DRILL["title"]
+RUNBOOK_TITLE = RUNBOOK["title"]
+
+
+@pytest.mark.parametrize(
+    ("said", "calls"),
+    [
+        # the reviewer's: the change names a task of its own, and "it" is that task
+        (
+            "if the runbook is done, give the drill to bob and make it urgent",
+            [
+                ("assign_task", {"task_id": DRILL_TITLE, "assignee_id": "bob"}),
+                ("update_task", {"task_id": DRILL_TITLE, "priority": "urgent"}),
+            ],
+        ),
+        (
+            "if the runbook is done, move the drill to in progress and assign it to alice",
+            [
+                ("update_task", {"task_id": DRILL_TITLE, "status": "in_progress"}),
+                ("assign_task", {"task_id": DRILL_TITLE, "assignee_id": "alice"}),
+            ],
+        ),
+        (
+            "if the runbook is done, comment on the drill that it is ready",
+            [("add_comment", {"task_id": DRILL_TITLE, "content": "It is ready."})],
+        ),
+        # own phrasings: "it" the condition's task, the comment's own "it" kept
+        (
+            "if the runbook is done, comment on it that it is ready",
+            [("add_comment", {"task_id": RUNBOOK_TITLE, "content": "It is ready."})],
+        ),
+        (
+            "if the runbook is done, set that task to urgent",
+            [("update_task", {"task_id": RUNBOOK_TITLE, "priority": "urgent"})],
+        ),
+    ],
+)
+def test_the_change_keeps_its_own_words(said: str, calls: list[tuple[str, dict[str, str]]]) -> None:
+    made, reply = _turn(said, DONE_RUNBOOK)
+    assert made[0] == "get_task_details", said
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == calls, said
+
+
+def test_this_friday_is_no_pointer_to_the_task() -> None:
+    # the reviewer's: "this" of "this friday" was read as the runbook and the date lost
+    made, reply = _turn("if the runbook is done, push the due date to this friday", DONE_RUNBOOK)
+    assert made == ["get_task_details"]
+    assert not any("runbook" in str(c.arguments).casefold() for c in reply.tool_calls)
+    assert not reply.tool_calls  # which task is asked, never a date lost
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the reviewer's: the if is the comment's words, not a condition on the change
+        "comment on the drill: we go ahead if the runbook is done",
+        # own phrasings
+        "comment on the drill that we go ahead if the runbook is done",
+        "add a blocker to the drill saying we wait unless the runbook is done",
+        'comment on the drill "go if the runbook is done"',
+    ],
+)
+def test_an_if_in_a_comments_words_is_no_condition(said: str) -> None:
+    assert conditional(said) is None, said
+    made, reply = _turn(said, DONE_RUNBOOK)
+    assert "get_task_details" not in made, said
+    text = " ".join(str(c.arguments) for c in reply.tool_calls)
+    assert "runbook is done" in text, said
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The rules policy as served, its understanding layer and all."""
+    settings = load_settings(data_dir=tmp_path_factory.mktemp("data"), assistant_provider="rules")
+    return bootstrap(settings).chat_model()
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the reviewer's: a change that starts with a look-up keeps its condition: asked back
+        "if the drill is still todo, push the drill back by two days",
+        # own phrasings
+        "if the drill is still todo, move the drill's due date out by a week",
+        "push the drill back by two days if it's still todo",
+    ],
+)
+def test_a_condition_not_looked_up_is_never_dropped(said: str, served: Any) -> None:
+    # the status said in the condition ("still todo") was proposed as the change's value
+    for policy in (served, None):
+        made, reply = _turn(said, DRILL, policy)
+        assert not reply.tool_calls, said
+        assert made in ([], ["get_task_details"]), said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "if the drill is overdue, bump it to urgent",
+        "unless the drill is overdue, bump it to urgent",
+        "bump the drill to urgent if it's past its due date",
+    ],
+)
+def test_a_malformed_due_date_is_not_known_and_nothing_changes(said: str) -> None:
+    made, reply = _turn(said, {**DRILL, "due_date": "soon"})
+    assert made == ["get_task_details"], said
+    assert "haven't changed anything" in reply.text
+    assert "soon" in reply.text

@@ -56,7 +56,7 @@ from lectern.adapters.llm.same_change import (
 )
 from lectern.adapters.llm.told_first import told_first
 from lectern.adapters.llm.undone_last import undone_last
-from lectern.adapters.llm.workspace_condition import asked_change, on_condition
+from lectern.adapters.llm.workspace_condition import asked_change, condition_left, on_condition
 from lectern.adapters.llm.workspace_lookup import workspace_look_up
 from lectern.adapters.llm.workspace_rules import WorkspaceRules
 from lectern.adapters.understanding import request_sentence as asked
@@ -150,6 +150,8 @@ class _Plan:
     steps: list[Step] = field(default_factory=list)
     by_meaning: bool = False
     """Read by the layer (MiniLM), not by a pattern: not trusted as a part of a compound."""
+    conditioned: bool = False
+    """A change asked on a condition the record tells, looked up first (`on_condition`)."""
 
 
 def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
@@ -294,7 +296,11 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             if (
                 any(c.name in CHANGES for c in calls)
                 and not put_right(request)  # "not Dune, Dune Messiah. i already read the first"
-                and not_asked(self._unhedged(request, system))
+                and (
+                    not_asked(self._unhedged(request, system, conditioned=plan.conditioned))
+                    # "push the drill back a day if it's still todo": its condition not looked up
+                    or (not plan.conditioned and condition_left(request, system))
+                )
             ):
                 # "don't add X", "I added X", "my wife wants X on Y": asked, never made
                 named = calls if self.catalog_books.not_in_catalog(calls) is None else []
@@ -310,12 +316,14 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
     # --- planning -------------------------------------------------------------------------
 
     @staticmethod
-    def _unhedged(request: str, system: str) -> str:
+    def _unhedged(request: str, system: str, *, conditioned: bool = False) -> str:
         """A book request without its hedges ("if it's no bother", "Maybe Someday" no plan)."""
         names = names_from_prompt(system)
-        on_workspace = bool(names.of("project")) or bool(_WORKSPACE_PAGE.search(system))
-        # "if the drill is done, comment on it": the change asked, its condition looked up
-        return asked_change(request) if on_workspace else unhedged(request)
+        if not (names.of("project") or _WORKSPACE_PAGE.search(system)):
+            return unhedged(request)
+        # "if the drill is done, comment on it": the change asked, its condition looked up;
+        # a condition `on_condition` did not take is asked back (`condition_left`)
+        return asked_change(request) if conditioned else request
 
     def _call(self, tool: str, **arguments: Any) -> ToolCall:
         book = arguments.get("book")
@@ -369,7 +377,7 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
                 lambda change: reread(change).steps,
             )
             if held:
-                return _Plan(held)
+                return _Plan(held, conditioned=True)
         if not nested and not whole and "\n" in request.strip():
             # "a few things:\n1. make a list ...\n2. add ... to it": a request a line
             lined = self._by_lines(request, history, system, available, workspace=sees_projects)

@@ -15,16 +15,21 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
+from lectern.adapters.llm.by_meaning import WORKSPACE_PAGE
 from lectern.adapters.llm.workspace_questions import MODEL_ID, CallMaker
 from lectern.adapters.llm.workspace_refs import _Unclear, person_ref, task_ref
-from lectern.adapters.understanding.condition_said import Check, checked, conditional
+from lectern.adapters.understanding.condition_said import Check, Untold, checked, conditional
 from lectern.adapters.understanding.layer import CHANGES
-from lectern.adapters.understanding.mentions import Names
+from lectern.adapters.understanding.mentions import Names, find_in, names_from_prompt
+from lectern.adapters.understanding.request_parts import QUOTED, said_from
 from lectern.adapters.understanding.scaffold import Done
+from lectern.adapters.understanding.workspace_patterns import IT
 from lectern.domain.assistant import AIResponse, ToolCall
 
 Step = Callable[[Any], "AIResponse | list[ToolCall]"]
-_POINTER = re.compile(r"\b(?:it|this(?:\s+(?:one|task))?|that(?:\s+(?:one|task))?)\b", re.I)
+_POINTER = re.compile(r"(?<![\w'’-])(?:it|(?:this|that)\s+(?:one|task))(?![\w'’-])", re.I)
+"""A pointer standing for the task in a change's words ("give it to alice"): never "this
+friday", never "it's"."""
 _ASKED_FIRST = re.compile(r"^(?P<asked>[^?]{3,120}\?)\s*(?P<rest>\S.*)$", re.S)
 """A question put before the conditional change."""
 _STATUS_SAID = {
@@ -41,6 +46,19 @@ def asked_change(request: str) -> str:
     if found is None or checked(found.condition) is None:
         return request
     return found.change
+
+
+def condition_left(request: str, system: str) -> bool:
+    """Whether a message asks a change on a condition of the record ("if it's still todo").
+
+    Where `on_condition` did not take it (the change starts with a look-up of its own), the
+    change is asked back, never made without its condition nor with the condition's words
+    ("still todo") read as its value.
+    """
+    if not (names_from_prompt(system).of("project") or WORKSPACE_PAGE.search(system)):
+        return False
+    found = conditional(request)
+    return found is not None and checked(found.condition) is not None
 
 
 def on_condition(
@@ -70,11 +88,11 @@ def on_condition(
         if shown is not None and task != shown:
             return None
         change = found.change
-        if task is not None and not _POINTER.fullmatch(check.task.strip()):
+        if task is not None and not IT.fullmatch(check.task.strip()):
             # "give it to alice": the task in the condition's own words ("the drill")
-            change = _POINTER.sub(check.task.strip(), change, count=1)
+            change = _pointed(change, check.task.strip(), names)
         elif shown is not None:
-            change = _POINTER.sub(shown, change, count=1)  # the task the question is about
+            change = _pointed(change, shown, names)  # the task the question is about
         steps = list(reread(change))
         first = steps[0](Done([], [])) if steps else None
         if isinstance(first, list):
@@ -93,6 +111,26 @@ def on_condition(
     return [lambda _: [look], gate, *steps]
 
 
+def _pointed(change: str, task: str, names: Names) -> str:
+    """The change with its pointer ("it") read as `task`, when it names no task of its own.
+
+    Only a pointer before a comment's words begin and outside quotes is the change's task:
+    "comment on it that it is ready" keeps its words, and "give the drill to bob and make it
+    urgent" keeps its own task.
+    """
+    if find_in(change, names.of("task")).name is not None:
+        return change
+    end = said_from(change)
+    quoted = [span.span() for span in QUOTED.finditer(change)]
+    for pointer in _POINTER.finditer(change):
+        if pointer.start() >= end:
+            break
+        if any(start <= pointer.start() < stop for start, stop in quoted):
+            continue
+        return f"{change[: pointer.start()]}{task}{change[pointer.end() :]}"
+    return change
+
+
 def _looked_up(steps: Sequence[Step]) -> str | None:
     """The task a plan only looks up (a question its record answers), or None."""
     first = steps[0](Done([], [])) if len(steps) > 1 else None
@@ -102,7 +140,7 @@ def _looked_up(steps: Sequence[Step]) -> str | None:
 
 
 def _task_named(check: Check, names: Names, it_task: str | None) -> str | None:
-    if _POINTER.fullmatch(check.task.strip()) and it_task is None:
+    if IT.fullmatch(check.task.strip()) and it_task is None:
         return None  # "it": the change's own task
     return task_ref(check.task, names, it_task)
 
@@ -116,7 +154,16 @@ def _gate(check: Check, negated: bool, today: date, who: str | None) -> Step:
                 "I couldn't read that task's record, so I haven't changed anything.",
                 model=MODEL_ID,
             )
-        if check.test(record, today, who) != negated:
+        try:
+            held = check.test(record, today, who) != negated
+        except Untold as untold:
+            title = record.get("title") or "the task"
+            return AIResponse(
+                f"I can't tell whether {check.said} for '{title}': {untold}, so I haven't "
+                "changed anything.",
+                model=MODEL_ID,
+            )
+        if held:
             return []  # the condition holds: the change's stages follow
         return AIResponse(_not_held(record, check, negated), model=MODEL_ID)
 

@@ -25,6 +25,8 @@ from datetime import date
 from typing import Any
 
 from lectern.adapters.understanding.compound import ACTION_VERB
+from lectern.adapters.understanding.request_parts import QUOTED, said_from
+from lectern.adapters.understanding.slots import priority_of
 
 _LEAD = r"^\s*(?:(?:ok(?:ay)?|so|hi|hey|and|also|then|oh|but)[\s,]+)*"
 _IF = (
@@ -84,7 +86,7 @@ def conditional(text: str) -> Conditional | None:
     """The condition and the change of a message asking a change on a condition, or None."""
     said = " ".join(text.split()).strip()
     said = _OTHERWISE_NOTHING.sub("", said)
-    found = _leading(said) or _trailing(said)
+    found = _leading(said) or _trailing(said, _words_begin(said))
     if found is None or _MIXED.search(found.change) or _MIXED.search(found.condition):
         return None
     if _NOT_A_CONDITION.match(found.condition):
@@ -106,9 +108,27 @@ def _leading(said: str) -> Conditional | None:
     return None
 
 
-def _trailing(said: str) -> Conditional | None:
+_SAYING = re.compile(
+    r"\b(?:comment|note|block(?:er|ed|ing)?|impediment|reason)\b[^.?!]*?\b(?:saying|says|said|"
+    r"because|since|as)\b",
+    re.I,
+)
+"""A blocker's or a comment's words begun without "that" or a colon ("a blocker saying ...")."""
+
+
+def _words_begin(said: str) -> int:
+    """Where a comment's or a blocker's own words begin, else the message's length."""
+    saying = _SAYING.search(said)
+    return min(said_from(said), saying.end() if saying else len(said))
+
+
+def _trailing(said: str, words_begin: int) -> Conditional | None:
     found = _TRAILING.match(said)
     if found is None:
+        return None
+    at = found.start("word")
+    if at >= words_begin or any(a < at < b for a, b in (q.span() for q in QUOTED.finditer(said))):
+        # "comment on the drill: we go ahead if the runbook is done": the comment's words
         return None
     return Conditional(found["condition"].strip(), found["change"].strip(), _unless(found["word"]))
 
@@ -118,6 +138,11 @@ def _unless(word: str) -> bool:
 
 
 # --- the condition as a predicate on the record -------------------------------------------
+
+
+class Untold(Exception):
+    """The record cannot tell the condition (a malformed due date): neither held nor not."""
+
 
 Record = Mapping[str, Any]
 Test = Callable[[Record, date, str | None], bool]
@@ -156,7 +181,7 @@ _STATES: dict[str, tuple[str, ...]] = {
     ),
 }
 _STATE = "|".join(f"(?:{words})" for words in _STATES)
-_PRIORITY = r"(?P<prio>low|medium|normal|high|urgent)"
+_PRIORITY = r"(?P<prio>low|medium|normal|high|urgent|critical)"
 _YET = r"(?:\s+(?:yet|already|still|now|so\s+far|at\s+all))*"
 _BE = (
     r"(?:\s*['’]s\s+|\s+(?:is|was|has\s+been)\s+|\s+(?P<neg2>is\s*n['’]?t|isnt|was\s*n['’]?t)\s+)"
@@ -226,7 +251,6 @@ _FORMS: list[tuple[str, str]] = [
 ]
 _COMPILED = [(re.compile(pattern, re.I), kind) for pattern, kind in _FORMS]
 _NOBODY = re.compile(r"^(?:nobody|no\s*one|noone|unassigned|unowned|not\s+assigned.*|no)$", re.I)
-_PRIORITY_OF = {"normal": "medium"}
 _NO_PERSON = {"it", "that", "this", "he", "she", "they", "there", "what", "who", "which"}
 
 
@@ -239,11 +263,12 @@ def _state_of(words: str) -> tuple[str, ...]:
 
 def _overdue(record: Record, today: date) -> bool:
     due = record.get("due_date")
-    return (
-        isinstance(due, str)
-        and record.get("status") != "done"
-        and date.fromisoformat(due[:10]) < today
-    )
+    if not isinstance(due, str) or record.get("status") == "done":
+        return False
+    try:
+        return date.fromisoformat(due[:10]) < today
+    except ValueError:
+        raise Untold(f"its due date ({due}) is not one I can read") from None
 
 
 def _denied(test: Test) -> Test:
@@ -292,6 +317,6 @@ def _test(kind: str, fields: dict[str, Any]) -> Test | None:
     if kind == "overdue":
         return lambda r, d, _w: _overdue(r, d)
     if kind == "priority":
-        wanted = _PRIORITY_OF.get(fields["prio"].casefold(), fields["prio"].casefold())
+        wanted = priority_of(fields["prio"])  # "normal" is medium, "critical" urgent
         return lambda r, _d, _w: r.get("priority") == wanted
     return None

@@ -49,14 +49,25 @@ _REQUEST_START = re.compile(
 """How a request starts: a verb of a change or a look-up, a question word, "any". Not "is it
 ...": "which projects can I see? is it just the vpn one" asks the first question again."""
 
-_QUOTED = re.compile(r"(?<!\w)[\"“‘'][^\"“”‘’']+[\"”’'](?!\w)")
+QUOTED = re.compile(r"(?<!\w)[\"“‘'][^\"“”‘’']+[\"”’'](?!\w)")
 """A quoted span (a title or a comment): no cut inside it."""
-_WORDS_BEGIN = re.compile(
+WORDS_BEGIN = re.compile(
     r"\b(?:comment|note|say|saying|says|write|reply|message|description|resolution|"
     r"explain(?:ing)?)\b[^.?!]*?(?:\bthat\b|:)|:\s*\S",
     re.I,
 )
 """Where the words of a comment (or a description) begin: no cut after it."""
+
+
+def said_from(text: str) -> int:
+    """Where the words of a comment (or a description) begin in `text`, else its length.
+
+    After its "that" or its colon: "comment on it that it is ready" begins at "it is".
+    """
+    words = WORDS_BEGIN.search(text)
+    return words.end() if words else len(text)
+
+
 _FIRST = re.compile(r"^(?:first(?:ly)?|to\s+start|ok(?:ay)?|so)\s*,?\s+", re.I)
 """A lead that only orders the requests ("First list the open blockers, then ...")."""
 _TRAILING = re.compile(rf"{_AT_IT}$|[\s,]+(?:too|as\s+well)\W*$", re.I)
@@ -66,8 +77,8 @@ _TRAILING = re.compile(rf"{_AT_IT}$|[\s,]+(?:too|as\s+well)\W*$", re.I)
 def request_parts(text: str) -> list[str]:
     """The two or three requests a message holds, in order, or [] when it is one."""
     text = text.strip()
-    quoted = [m.span() for m in _QUOTED.finditer(text)]
-    words = _WORDS_BEGIN.search(text)
+    quoted = [m.span() for m in QUOTED.finditer(text)]
+    words = WORDS_BEGIN.search(text)
     end = words.start() if words else len(text)
     pieces: list[str] = []
     start = 0
