@@ -144,3 +144,34 @@ def test_a_list_then_the_other_lists(books: World, said: str) -> None:
         books.library.create_list("reader", str(uuid.uuid4()), name, books.clock())
     reply = books.service.chat("reader", said)
     assert [c.name for c in reply.tool_calls] == ["get_list_details", "get_reading_lists"], said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the reviewer's: a later part that never says "it" is given no earlier task
+        "what's on the runbook? also tell bob",
+        "any blockers on the patch? also remind me to call bob",
+        "any comments on the runbook? also make bob aware",
+        # ours
+        "any blockers on the runbook? also tell bob",
+        "what's up with the phishing drill? also ping bob",
+    ],
+)
+def test_a_part_without_it_takes_no_earlier_task(workspace: WorkspaceWorld, said: str) -> None:
+    calls = _calls(workspace, said)
+    assert not any(n == "assign_task" for n, _ in calls), (said, calls)
+
+
+@pytest.mark.parametrize(
+    ("said", "task"),
+    [
+        ("what's on the runbook? also assign it to bob", RUNBOOK),
+        ("where are we with the hunt? oh and give that one to bob", HUNT),
+    ],
+)
+def test_a_part_saying_it_takes_the_earlier_task(
+    workspace: WorkspaceWorld, said: str, task: str
+) -> None:
+    calls = _calls(workspace, said)
+    assert [(n, a.get("task_id")) for n, a in calls][-1] == ("assign_task", task), (said, calls)

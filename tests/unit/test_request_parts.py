@@ -14,7 +14,7 @@ import pytest
 
 from lectern.adapters.understanding.book_patterns import LISTS
 from lectern.adapters.understanding.compound import clauses
-from lectern.adapters.understanding.request_parts import request_parts
+from lectern.adapters.understanding.request_parts import points_back, request_parts
 from tests.unit.test_workspace_phrasings import _calls
 
 RUNBOOK = "Write the incident runbook"
@@ -161,3 +161,37 @@ def test_what_is_on_something_else_is_no_task(said: str) -> None:
     stages = _rules().plan(said, [], SYSTEM)
     calls = stages[0](None) if stages else None
     assert not (isinstance(calls, list) and calls and calls[0].name == "get_task_details")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the reviewer's: the later part never says which task, so the earlier one is not it
+        "what's on the runbook? also tell bob",
+        "any blockers on the patch? also remind me to call bob",
+        "any comments on the runbook? also make bob aware",
+        # ours
+        "what's up with the phishing drill? also tell alice",
+        "where are we with the hunt? oh and remind me who's on the team",
+    ],
+)
+def test_a_later_part_without_it_points_back_at_no_task(said: str) -> None:
+    parts = request_parts(said)
+    assert len(parts) == 2, said
+    assert not points_back(parts[1]), parts
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "what's on the runbook right now? and set it to in review while you're at it",  # dev20
+        "what's going on with the hunt? and make it high priority while you're at it",
+        "what's on the runbook? also assign it to bob",
+        "where are we with the hunt? oh and give that one to bob",
+        "show me the hunt task, then mark the task done",
+    ],
+)
+def test_a_later_part_saying_it_points_back(said: str) -> None:
+    parts = request_parts(said)
+    assert len(parts) == 2, said
+    assert points_back(parts[1]), parts

@@ -40,7 +40,7 @@ from lectern.adapters.understanding.layer import (
     conversational_reply,
 )
 from lectern.adapters.understanding.mentions import Names, masked, names_from_prompt
-from lectern.adapters.understanding.request_parts import request_parts
+from lectern.adapters.understanding.request_parts import points_back, request_parts
 from lectern.adapters.understanding.ruled_out import (
     mentioned_kinds,
     ruled_out,
@@ -242,7 +242,8 @@ class ByMeaning:
 
         "any blockers on the vpn project? also remind me who's on the team": each part
         (`request_parts.py`) is read alone, by the workspace patterns or else by meaning when
-        the layer is sure; a later part's "it" is the task an earlier part named. The split
+        the layer is sure; a later part's "it" is the task an earlier part named, and a part
+        that never says "it" ("...? also tell bob") has no task but its own. The split
         stands only when every part reads and one is a look-up (changes alone are
         `_workspace_parts`'); otherwise [] and the message is read whole, as before.
         """
@@ -255,7 +256,8 @@ class ByMeaning:
         planned: list[tuple[list[ToolCall], Step]] = []
         task: str | None = None
         for part in parts:
-            read = self._part_read(part, history, system, tools, names, task)
+            it = task if points_back(part) else None
+            read = self._part_read(part, history, system, tools, names, it)
             if read is None:
                 return []
             planned.append(read)

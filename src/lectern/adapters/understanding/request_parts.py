@@ -22,6 +22,7 @@ import re
 
 from lectern.adapters.understanding.compound import AT_IT, LOOKUP_VERB
 from lectern.adapters.understanding.workspace_parts import CHANGE_VERB
+from lectern.adapters.understanding.workspace_patterns import IT
 
 _AT_IT = rf"(?:{AT_IT.pattern})"
 _CUT = re.compile(
@@ -72,6 +73,17 @@ _FIRST = re.compile(r"^(?:first(?:ly)?|to\s+start|ok(?:ay)?|so)\s*,?\s+", re.I)
 """A lead that only orders the requests ("First list the open blockers, then ...")."""
 _TRAILING = re.compile(rf"{_AT_IT}$|[\s,]+(?:too|as\s+well)\W*$", re.I)
 """A part's closing "while you're at it" or "too": no part of what it asks."""
+
+
+_POINTER = re.compile(rf"\b{IT.pattern.removeprefix('^').removesuffix('$')}\b", re.I)
+"""A word pointing back at a task ("it", "that one", "the task"), the words of `IT`."""
+
+
+def points_back(part: str) -> bool:
+    """Whether a part says "it" (or "that one", "the task"): only then is an earlier part's
+    task its referent. "what's on the runbook? also tell bob" never says which task bob is
+    to hear of, so "tell bob" is read alone (and the message whole when it asks which)."""
+    return bool(_POINTER.search(part))
 
 
 def request_parts(text: str) -> list[str]:
