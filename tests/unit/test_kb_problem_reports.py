@@ -241,3 +241,58 @@ def test_a_year_the_page_lacks_stays_a_hard_no_on_pages() -> None:
     evidence = [Evidence("/files/home/johndoe/myfile.txt.", _PATH_PARAMS, "Path Parameters", 0.6)]
     judged = check.judge("path parameter with a path in 2019", evidence, _idf, pages=True)
     assert judged.probability == 0.0
+
+
+# The reviewer's: statements and thanks that are no request (each construct's near-misses).
+@pytest.mark.parametrize(
+    "text",
+    [
+        # something works, "but" no failure after it
+        "thanks, it works now but I had to restart the server",
+        "all working, but thanks for the help",
+        "that works but it's ugly, thanks anyway",
+        "works great but the docs could be clearer",
+        # "never" without what should have happened
+        "the docs never lie",
+        "it never rains but it pours",
+        "that never gets old",
+        # a feeling or a stance at the start of a line, with or without its apostrophe
+        "doesnt matter",
+        "doesn't matter",
+        "cant complain",
+        "can't complain",
+        "wont happen again, sorry",
+        "won't happen again, sorry",
+        # a wish without its subject and without a task verb
+        "want to go home early today",
+        "want to let you know it works",
+        "need to grab lunch first",
+        # an error quoted and said to be settled
+        "thanks, the KeyError: was my typo, all good now",
+        "the ValueError: was my mistake, sorted",
+        "AttributeError: fixed it, it was the import",
+    ],
+)
+def test_a_statement_or_thanks_is_no_request(text: str) -> None:
+    assert not _asks(text), classify_turn(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it works on my machine but not in docker",
+        "works locally but fails in prod",
+        "the endpoint works locally but returns 502 behind nginx",
+        "it works with uvicorn but the tests can't reach it",
+        "the startup event never fires",
+        "the cleanup never gets called",
+        "doesnt work after the upgrade",
+        "can't connect to the database from the container",
+        "want to return a csv file from an endpoint",
+        "want to measure how long every request takes",
+        "KeyError: 'user_id' when reading the session in a dependency",
+        "thanks! now I get KeyError: 'user' in the dependency",
+    ],
+)
+def test_the_near_misses_are_still_requests(text: str) -> None:
+    assert _asks(text), classify_turn(text)

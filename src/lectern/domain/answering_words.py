@@ -44,7 +44,7 @@ accept add allow attach authenticate bind block build cache call cancel catch ch
 combine compress configure connect convert create customize customise declare decompress define
 delete deploy deprecate disable download enable encode encrypt expose extend fetch filter
 forward generate get handle hash hide implement import include inject install integrate
-intercept invalidate limit load log make mark migrate mock mount move nest open override
+intercept invalidate limit load log make mark measure migrate mock mount move nest open override
 paginate parse persist protect proxy publish raise read receive redirect refresh register
 reject reload remove rename render replace require reset restrict retry return reuse revoke
 rotate route run save schedule secure send serialize serialise serve set share skip sort split
@@ -64,13 +64,31 @@ NEGATED_ABILITY = frozenset({"can't", "cannot", "couldn't", "doesn't", "won't", 
 """A failure stated ("the /docs page can't find openapi.json", "uvicorn won't start"): in a
 support channel a report of what does not work asks how to make it work."""
 NOT_A_FAILURE = frozenset(
-    {"believe", "wait", "stand", "imagine", "mind", "care", "matter", "complain", "help"}
+    {"believe", "wait", "stand", "imagine", "mind", "care", "matter", "complain", "help", "happen"}
 )
 """Verbs after a negation that state a feeling or a stance, not a failure ("I can't wait",
-"it doesn't matter"). "won't" after "I", "we" or "you" is a promise, not a failure ("I won't
+"it doesn't matter", "won't happen again"), at the start of a line too. "won't" after "I", "we" or "you" is a promise, not a failure ("I won't
 back down")."""
 WORKING = frozenset({"works", "worked", "working"})
-"""What works, then "but": a failure somewhere else ("works fine locally, but in prod ...")."""
+"""What works, then "but" and a failure (`FAILING`): a failure somewhere else ("works locally
+but not with gunicorn"). "it works now but I had to restart" or "but thanks" says no failure."""
+_FAILING_TEXT = """
+not no never nothing only fail fails failed breaks broke broken crash crashes crashed drops
+dropped hangs hung waits stuck error errors raises throws wrong missing empty
+"""
+FAILING = frozenset(_FAILING_TEXT.split()) | NEGATED_ABILITY
+"""Words after "works ... but" that say what fails there (besides "n't" and a 4xx/5xx code)."""
+_NEVER_TEXT = """
+run runs fire fires called execute executes load loads work works start starts
+finish finishes return returns reach reaches trigger triggers complete completes close closes
+connect connects respond responds show shows appear appears end ends send sends save saves
+update updates happen happens
+"""
+NEVER_DONE = frozenset(_NEVER_TEXT.split())
+"""What should have happened, after "never": a failure ("the shutdown hook never runs"); "the
+docs never lie" or "it never rains" is no report of one. "gets", "is" and the like count
+before a participle ("never gets called"), not before "old"."""
+NEVER_PASSIVE = frozenset({"get", "gets", "got", "is", "was", "been"})
 _FEATURE_TEXT = """
 auth authentication callback cookie dependency docs endpoint exception handler header login
 middleware pagination param parameter permission popup proxy redirect request response route

@@ -10,11 +10,14 @@ from lectern.domain.answering.terms import WORD, content_terms
 from lectern.domain.answering_words import (
     ADVICE_LEADS,
     CHIT_CHAT,
+    FAILING,
     FEATURE_NOUNS,
     GREETING_TAILS,
     LATER_QUESTION_WORDS,
     LEADING_ADVERBS,
     NEGATED_ABILITY,
+    NEVER_DONE,
+    NEVER_PASSIVE,
     NOT_A_FAILURE,
     QUALIFIERS,
     QUESTION_WORDS,
@@ -141,6 +144,11 @@ MAX_WISHED_HEAD = 3
 """At most this many words between the article and the part wished for ("a middleware")."""
 
 
+def _task_verb(words: list[str]) -> bool:
+    """Whether the first of some words is a task verb ("return", "measure")."""
+    return bool(words) and words[0] in TASK_VERBS
+
+
 def _wishes_a_task(joined: str) -> bool:
     """Whether a line wishes for a task or for a part of a web service.
 
@@ -157,6 +165,8 @@ def _wishes_a_task(joined: str) -> bool:
             if not joined.startswith(f"{dropped} ") or dropped.startswith("like"):
                 continue
             at, length = -1, len(dropped)
+            if not _task_verb(padded[length + 1 :].split()[:1]):
+                continue  # "want to go home early": no task asked without its subject
         after = padded[at + length + 2 :].split()
         if len(after) >= 2 and after[0] not in SOCIAL_VERBS:
             return True
@@ -224,6 +234,19 @@ def _names_a_feature(words: list[str]) -> bool:
 _PROMISERS = frozenset({"i", "we", "you"})
 
 
+def _never_done(after: list[str]) -> bool:
+    """Whether the words after "never" say what should have happened ("runs", "gets called")."""
+    if after[0] in NEVER_PASSIVE:
+        return len(after) > 1 and after[1].endswith(("ed", "en"))
+    return after[0] in NEVER_DONE
+
+
+def _a_feeling(words: list[str]) -> bool:
+    """Whether a line opens with a negation and a feeling or a stance ("doesn't matter",
+    "cant complain", "won't happen again"): no question, as "it doesn't matter" is none."""
+    return len(words) > 1 and words[0] in NEGATED_ABILITY and words[1] in NOT_A_FAILURE
+
+
 def _states_a_failure(words: list[str]) -> bool:
     """Whether a line reports that something fails ("the /docs page can't find openapi.json").
 
@@ -237,9 +260,15 @@ def _states_a_failure(words: list[str]) -> bool:
             continue
         if word in ("won't", "never") and words[at - 1] in _PROMISERS:
             continue
+        if word == "never" and not _never_done(words[at + 1 :]):
+            continue  # "the docs never lie", "it never rains": no report of a failure
         return True
     works = next((at for at, w in enumerate(words) if w in WORKING), None)
-    return works is not None and works > 0 and "but" in words[works + 1 :]
+    if works is None or works == 0 or "but" not in words[works + 1 :]:
+        return False
+    after = words[words.index("but", works + 1) + 1 :]
+    # "works locally but not with gunicorn", "... but returns 502"; not "but thanks anyway"
+    return any(w in FAILING or w.endswith("n't") or re.fullmatch(r"[45]\d\d", w) for w in after)
 
 
 _RAISED = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|\bTraceback\b")
@@ -250,9 +279,21 @@ def _quotes_an_error(line: str) -> bool:
     """Whether a line quotes a raised error ("... -> RuntimeError: Task attached to ...").
 
     In a support channel a pasted error asks what causes it; the name must be written as
-    Python writes it (capitalised, ending in "Error" or "Exception"), then a colon.
+    Python writes it (capitalised, ending in "Error" or "Exception"), then a colon; not one
+    said to be settled after it ("thanks, the KeyError: was my typo, all good now").
     """
-    return any(line[m.end() : m.end() + 1] == ":" for m in _RAISED.finditer(line))
+    return any(
+        line[m.end() : m.end() + 1] == ":" and not _RESOLVED.search(line[m.end() :])
+        for m in _RAISED.finditer(line)
+    )
+
+
+_RESOLVED = re.compile(
+    r"\b(?:was|were) (?:my|our|a) (?:typo|bad|mistake|fault)|\bmy bad\b|\ball good\b|"
+    r"\b(?:solved|resolved|fixed|sorted)\b",
+    re.I,
+)
+"""An error said to be settled after it ("the KeyError: was my typo, all good now")."""
 
 
 def classify_turn(text: str) -> GateDecision:
@@ -271,7 +312,7 @@ def classify_turn(text: str) -> GateDecision:
             continue
         if line.rstrip().endswith("?"):
             return GateDecision("question", "it ends with a question mark", question)
-        if words[0] in QUESTION_WORDS:
+        if words[0] in QUESTION_WORDS and not _a_feeling(words):
             return GateDecision("question", f"it starts with {words[0]!r}", question)
         if words[0] in REQUEST_VERBS:
             return GateDecision("question", f"a request ({words[0]!r})", question)
