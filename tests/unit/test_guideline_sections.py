@@ -172,3 +172,23 @@ def test_the_search_tool_adds_the_rest_of_a_found_section() -> None:
 def test_without_a_section_reader_nothing_joins() -> None:
     shown = _search(FakeGuidelineSearch())
     assert not any(p.get("read_with") for p in shown)
+
+
+ENTROPY = _paragraph("The verifier SHALL generate random authentication secrets with at least 20")
+
+
+def test_a_passage_read_with_its_section_answers_only_with_the_number_asked() -> None:
+    # The reviewer's: "how long" asks for a duration; the rest of the section states bits of
+    # entropy, a number of another kind, so it does not answer in the section's words.
+    passages = ((OOB, PUSH, OOB_SECTION, False), (OOB, ENTROPY, OOB_SECTION, True))
+    for question in (
+        "how long should the out-of-band secret be kept on the device?",
+        "how long is the out-of-band code retained on the phone?",
+        "for how long is the push secret kept on the device?",
+    ):
+        answer = _ask(question, *passages)
+        assert "64 bits" not in answer and "20 bits" not in answer, (question, answer)
+    # near-misses: a number of the kind asked still answers in the section's words
+    both = (*passages, (OOB, TEN_MINUTES, OOB_SECTION, True))
+    answer = _ask("how long may an out-of-band verifier wait before it is invalid?", *both)
+    assert "within 10 minutes" in answer, answer

@@ -428,10 +428,15 @@ class GuidelineRulePolicy:
             if (
                 candidate.read_with
                 and own < self.min_coverage
-                and not (number_wanted and states_number(candidate.text))
+                and not (
+                    number_wanted
+                    and states_number(candidate.text)
+                    and (not wanted or bool(wanted & measured))
+                )
             ):
                 # A passage read with its section lends it its words for the number it states
-                # (the push's 10 minutes); anything else it says answers in its own words.
+                # (the push's 10 minutes), of the kind asked when a kind is ("how long" is not
+                # answered by bits of entropy); anything else answers in its own words.
                 share = min(share, NUMBERLESS_SHARE * self.min_coverage)
             if identifiers and not any(i in candidate.text.casefold() for i in identifiers):
                 share = min(share, NUMBERLESS_SHARE * self.min_coverage)

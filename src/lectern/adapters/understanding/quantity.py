@@ -15,14 +15,15 @@ ASKS_FOR: tuple[tuple[re.Pattern[str], frozenset[str | None]], ...] = (
     (
         re.compile(
             r"\bhow (often|frequently|soon)\b|\bwithin how\b"
-            r"|\bhow long\b.*\b(valid|last|take|wait|session|expire|lifetime)"
+            r"|\bhow long\b.*\b(valid|last|take|wait|session|expire|lifetime|kept|keep|stay|stored|retain|remain|until)"
         ),
         frozenset({"time"}),
     ),
     (
-        # "how long can that code stay valid" asks for a duration only (above).
+        # "how long can that code stay valid" or "be kept on the device" asks for a duration
+        # only (above).
         re.compile(
-            r"\bhow long\b(?!.*\b(valid|last|take|wait|session|expire|lifetime))"
+            r"\bhow long\b(?!.*\b(valid|last|take|wait|session|expire|lifetime|kept|keep|stay|stored|retain|remain|until))"
             r"|\blength\b|\bmaximum size\b"
         ),
         frozenset({"char", "size", "digit", "time"}),
