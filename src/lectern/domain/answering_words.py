@@ -67,8 +67,8 @@ NOT_A_FAILURE = frozenset(
     {"believe", "wait", "stand", "imagine", "mind", "care", "matter", "complain", "help", "happen"}
 )
 """Verbs after a negation that state a feeling or a stance, not a failure ("I can't wait",
-"it doesn't matter", "won't happen again"), at the start of a line too. "won't" after "I", "we" or "you" is a promise, not a failure ("I won't
-back down")."""
+"it doesn't matter", "won't happen again"), at a line's start too. "won't" after "I", "we"
+or "you" is a promise, not a failure ("I won't back down")."""
 WORKING = frozenset({"works", "worked", "working"})
 """What works, then "but" and a failure (`FAILING`): a failure somewhere else ("works locally
 but not with gunicorn"). "it works now but I had to restart" or "but thanks" says no failure."""

@@ -15,7 +15,8 @@ ASKS_FOR: tuple[tuple[re.Pattern[str], frozenset[str | None]], ...] = (
     (
         re.compile(
             r"\bhow (often|frequently|soon)\b|\bwithin how\b"
-            r"|\bhow long\b.*\b(valid|last|take|wait|session|expire|lifetime|kept|keep|stay|stored|retain|remain|until)"
+            r"|\bhow long\b.*\b(valid|last|take|wait|session|expire|lifetime"
+            r"|kept|keep|stay|stored|retain|remain|until)"
         ),
         frozenset({"time"}),
     ),
@@ -23,7 +24,8 @@ ASKS_FOR: tuple[tuple[re.Pattern[str], frozenset[str | None]], ...] = (
         # "how long can that code stay valid" or "be kept on the device" asks for a duration
         # only (above).
         re.compile(
-            r"\bhow long\b(?!.*\b(valid|last|take|wait|session|expire|lifetime|kept|keep|stay|stored|retain|remain|until))"
+            r"\bhow long\b(?!.*\b(valid|last|take|wait|session|expire|lifetime"
+            r"|kept|keep|stay|stored|retain|remain|until))"
             r"|\blength\b|\bmaximum size\b"
         ),
         frozenset({"char", "size", "digit", "time"}),

@@ -80,9 +80,11 @@ _POINTER = re.compile(rf"\b{IT.pattern.removeprefix('^').removesuffix('$')}\b", 
 
 
 def points_back(part: str) -> bool:
-    """Whether a part says "it" (or "that one", "the task"): only then is an earlier part's
-    task its referent. "what's on the runbook? also tell bob" never says which task bob is
-    to hear of, so "tell bob" is read alone (and the message whole when it asks which)."""
+    """Whether a part says "it" (or "that one", "the task"), and so takes an earlier task.
+
+    "what's on the runbook? also tell bob" never says which task bob is to hear of, so "tell
+    bob" is read alone (and the message whole when it asks which).
+    """
     return bool(_POINTER.search(part))
 
 

@@ -242,8 +242,10 @@ def _never_done(after: list[str]) -> bool:
 
 
 def _a_feeling(words: list[str]) -> bool:
-    """Whether a line opens with a negation and a feeling or a stance ("doesn't matter",
-    "cant complain", "won't happen again"): no question, as "it doesn't matter" is none."""
+    """Whether a line opens with a negation and a feeling or a stance ("doesn't matter").
+
+    "cant complain" or "won't happen again" asks nothing, as "it doesn't matter" does not.
+    """
     return len(words) > 1 and words[0] in NEGATED_ABILITY and words[1] in NOT_A_FAILURE
 
 
