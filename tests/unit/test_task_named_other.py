@@ -74,3 +74,5 @@ def test_the_weighing_counts_the_words_that_fit_against_those_that_do_not() -> N
     assert names_other("router patch", "Patch the Check Point gateways")
     assert not names_other("gateway patch", "Patch the Check Point gateways")
     assert not names_other("runbook draft", "Write the incident runbook")
+    # dev20: "close both the hunt and the netscaler review" had closed the review alone
+    assert not names_other("both the hunt", "Hunt for unusual VPN logins")

@@ -105,9 +105,11 @@ _KIND_WORDS = frozenset(
     {
         *("ticket", "thing", "thingy", "item", "card", "issue", "stuff", "work", "job"),
         *("draft", "todo", "today", "tomorrow", "tonight", "yesterday", "week", "now"),
+        *("both", "either", "neither", "each", "also", "other"),
     }
 )
-"""Words that say a mention is a piece of work, or when, not which one ("the hunt ticket")."""
+"""Words that say a mention is a piece of work, when, or how many, not which one ("the hunt
+ticket", "both the hunt and ...")."""
 
 
 def names_other(mention: str, name: str) -> bool:
