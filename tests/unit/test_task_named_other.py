@@ -76,3 +76,6 @@ def test_the_weighing_counts_the_words_that_fit_against_those_that_do_not() -> N
     assert not names_other("runbook draft", "Write the incident runbook")
     # dev20: "close both the hunt and the netscaler review" had closed the review alone
     assert not names_other("both the hunt", "Hunt for unusual VPN logins")
+    # dev19: "... close it, and put me on the hunt next" had lost the assignment
+    assert not names_other("the hunt next", "Hunt for unusual VPN logins")
+    assert not names_other("the drill first", "Schedule the phishing drill")

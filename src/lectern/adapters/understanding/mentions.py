@@ -106,10 +106,11 @@ _KIND_WORDS = frozenset(
         *("ticket", "thing", "thingy", "item", "card", "issue", "stuff", "work", "job"),
         *("draft", "todo", "today", "tomorrow", "tonight", "yesterday", "week", "now"),
         *("both", "either", "neither", "each", "also", "other"),
+        *("next", "later", "first", "then", "again", "instead", "asap", "please"),
     }
 )
-"""Words that say a mention is a piece of work, when, or how many, not which one ("the hunt
-ticket", "both the hunt and ...")."""
+"""Words that say a mention is a piece of work, when, in what order or how many, not which one
+("the hunt ticket", "both the hunt and ...", "put me on the hunt next")."""
 
 
 def names_other(mention: str, name: str) -> bool:
