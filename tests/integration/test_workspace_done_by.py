@@ -60,9 +60,13 @@ def test_a_deadline_with_done_by_closes_nothing(workspace: WorkspaceWorld) -> No
         made = [name for name, _ in _calls(workspace, said)]
         assert "complete_task" not in made, (said, made)
     # a deadline for a task named: its due date moved, nothing closed
-    calls = _calls(workspace, "we need the runbook done by friday")
-    assert [name for name, _ in calls] == ["update_task"], calls
-    assert calls[0][1]["due_date"] and "status" not in calls[0][1]
+    for said in (
+        "we need the runbook done by friday",
+        "can we get the runbook done by next friday",
+    ):
+        calls = _calls(workspace, said)
+        assert [name for name, _ in calls] == ["update_task"], (said, calls)
+        assert calls[0][1]["due_date"] and "status" not in calls[0][1], (said, calls)
 
 
 def test_a_task_done_by_a_day_said_as_past_is_completed(workspace: WorkspaceWorld) -> None:

@@ -269,7 +269,7 @@ _REOPENED = re.compile(
 )
 """A task asked back to its start: never a completion, whatever else the message says."""
 _DONE_BY = re.compile(
-    r"\b(?:needs?|needed|wants?|wanted|has\s+to|have\s+to|must|should|got\s+to|gotta|to\s+be)\b"
+    r"\b(?:needs?|needed|wants?|wanted|has\s+to|have\s+to|must|should|got\s+to|gotta|to\s+be|get)\b"
     r"[^.?!]{0,40}?\b(?:done|finished|complete[d]?)\s+(?:by|before|until|till|no\s+later\s+than)\b",
     re.I,
 )
@@ -433,6 +433,8 @@ def plan_workspace(
             return [call(intent, task_id=task, title=clean(renamed.group("title")))]
         priority = priority_of(text)
         status = None if priority else status_of(text)
+        if status == "done" and _DONE_BY.search(text):
+            status = None  # "can we get the runbook done by next friday": a deadline
         due = _ISO_DATE.search(text)
         when = due.group(0) if due else _relative_due(text, now, moved=True)
         if priority is None and status is None and when is not None:
