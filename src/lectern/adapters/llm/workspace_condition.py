@@ -18,7 +18,7 @@ from typing import Any
 from lectern.adapters.llm.by_meaning import WORKSPACE_PAGE
 from lectern.adapters.llm.workspace_questions import MODEL_ID, CallMaker
 from lectern.adapters.llm.workspace_refs import _Unclear, person_ref, task_ref
-from lectern.adapters.understanding.condition_said import Check, Untold, checked, conditional
+from lectern.adapters.understanding.condition_said import Check, _Untold, checked, conditional
 from lectern.adapters.understanding.layer import CHANGES
 from lectern.adapters.understanding.mentions import Names, find_in, names_from_prompt
 from lectern.adapters.understanding.request_parts import QUOTED, said_from
@@ -156,7 +156,7 @@ def _gate(check: Check, negated: bool, today: date, who: str | None) -> Step:
             )
         try:
             held = check.test(record, today, who) != negated
-        except Untold as untold:
+        except _Untold as untold:
             title = record.get("title") or "the task"
             return AIResponse(
                 f"I can't tell whether {check.said} for '{title}': {untold}, so I haven't "

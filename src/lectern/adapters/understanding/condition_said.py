@@ -140,7 +140,7 @@ def _unless(word: str) -> bool:
 # --- the condition as a predicate on the record -------------------------------------------
 
 
-class Untold(Exception):
+class _Untold(Exception):
     """The record cannot tell the condition (a malformed due date): neither held nor not."""
 
 
@@ -268,7 +268,7 @@ def _overdue(record: Record, today: date) -> bool:
     try:
         return date.fromisoformat(due[:10]) < today
     except ValueError:
-        raise Untold(f"its due date ({due}) is not one I can read") from None
+        raise _Untold(f"its due date ({due}) is not one I can read") from None
 
 
 def _denied(test: Test) -> Test:

@@ -113,6 +113,11 @@ _KIND_WORDS = frozenset(
 ("the hunt ticket", "both the hunt and ...", "put me on the hunt next")."""
 
 
+_NAME_WORDS = 3
+"""At most this many own words make a mention a name ("the firewall review"); more are a
+clause read around one ("the drill is more urgent than we thought")."""
+
+
 def names_other(mention: str, name: str) -> bool:
     """Whether a mention's own words name something other than `name`.
 
@@ -129,6 +134,8 @@ def names_other(mention: str, name: str) -> bool:
         for w in utils.default_process(_core(mention)).split()
         if len(w) >= 4 and w.isalpha() and w not in _KIND_WORDS
     ]
+    if len(own) > _NAME_WORDS:
+        return False  # a clause the mention was cut from, not a name: WRatio picks the title
     words = utils.default_process(name).split()
     stray = [w for w in own if not any(_fits(w, b) for b in words)]
     naming = [w for w in own if any(_fits(w, b) for b in words[1:])]
