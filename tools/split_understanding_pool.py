@@ -23,7 +23,8 @@ pool-v15 (seed "pool-v15-2026-12-07", dev15 / test14, the same two) and pool-v16
 dev17 / test16, the guideline chat and the KB reply only) and pool-v18 (seed
 "pool-v18-2026-12-10", dev18 / test17, the book assistant and the workspace only) and pool-v19
 (seed "pool-v19-2026-12-11", dev19 / test18, the same two) and pool-v20 (seed
-"pool-v20-2026-12-12", dev20 / test19, all four surfaces);
+"pool-v20-2026-12-12", dev20 / test19, all four surfaces) and pool-v21 (seed
+"pool-v21-2026-12-13", dev21 / test20, all four surfaces);
 `--seed` and `--splits` override a pool's.
 
 Usage: python tools/split_understanding_pool.py [--pool pool-v7] POOL_DIR
@@ -351,6 +352,40 @@ WRITTEN_BY_V16 = (
     "per surface by tools/split_understanding_pool.py --pool pool-v16 (seed "
     "pool-v16-2026-12-08, dealt by kind). "
 )
+WRITTEN_BY_V21 = (
+    "Written for issue 26 by five helper engineers who had not read the rules (nothing under "
+    "adapters/understanding or adapters/llm, no guideline or KB answering code, not "
+    "docs/assistant.md or docs/guidelines.md, not the unit tests of the rules, not the requests "
+    "of any earlier set; dev13's files opened only for the JSON shape of their first three "
+    "entries; the tools' names and arguments, the scorer, the loaders, the pool checks, the "
+    "seeded demo workspace and the shared data read for the shape, the names and the "
+    "answers), two per surface for the book assistant and the workspace and one for the "
+    "guideline chat and the KB reply: a twenty-first pool, of all four surfaces (book: a "
+    "dyslexic reader, a father choosing bedtime books, Hindi-English mixed, run-on sentences "
+    "with asides, a reader annoyed after a wrong reply, a student cramming set texts, Goodreads "
+    "shelves and half stars, a German speaker's word order, a voice transcript without "
+    "punctuation, hashtags, a retired teacher's indirect requests, a teenager's abbreviations, "
+    "books named by half-remembered plots, lists named by position; workspace: an SRE on call "
+    "in fragments, a French and a Korean speaker, a manager on a phone, a new contractor, "
+    "Slack pastes with @mentions and emoji, references back to a listing, requests about "
+    "several things at once, an executive's one-liners, a meticulous QA lead, sarcasm, sprint "
+    "jargon, dictation, a viewer trying what she may not do, a member asking what he may do, "
+    "dates said every way; guideline: an auditor quoting clauses half-remembered, a founder in "
+    "a hurry, a compliance officer, a thesis student, a support engineer pasting complaints, a "
+    "Portuguese speaker, a sysadmin in fragments; KB: a Flask developer migrating, a beginner "
+    "confusing terms, pasted logs and stack traces, 'is it possible to ...', what FastAPI does "
+    "not do). Every expectation is what a careful reader judges right from the words and the "
+    "data: book titles checked in the catalog sources, the seeded demo workspace (alice owner, "
+    "bob member, vera viewer; cases with a 'today' key assume 2026-11-02, a Monday, and only "
+    "those depend on the date), guideline answers read in NIST SP 800-63-3 / 63A / 63B / 63C "
+    "and the RFCs (every expected number is in each accepted section or page, as the text "
+    "writes it; page = form-feed page), KB answers in the FastAPI docs. expect_clarify: one "
+    "clarifying question back, no action, nothing changed. expect_intent: greeting, thanks, "
+    "capabilities or off_topic, no tool. A guideline question with no accepted label, and a "
+    "KB question not answerable, expects a refusal. One pool (origin pool-v21), split per "
+    "surface by tools/split_understanding_pool.py --pool pool-v21 (seed pool-v21-2026-12-13, "
+    "dealt by kind; a guideline session stays whole). "
+)
 WRITTEN_BY_V20 = (
     "Written for issue 26 by six helper engineers who had not read the rules (nothing under "
     "adapters/understanding or adapters/llm, no guideline or KB answering code, not "
@@ -532,6 +567,10 @@ ABOUT = {
     "it once, at the end of this pass on issue 26.",
     "test19": WRITTEN_BY_V20 + "This is TEST19, HELD OUT: do not read it while changing the "
     "rules; run it once, at the end of this pass on issue 26, and report that run.",
+    "dev21": WRITTEN_BY_V21 + "This is DEV21: tune on it. TEST20 (../test20) is held out: run "
+    "it once, at the end of this pass on issue 26.",
+    "test20": WRITTEN_BY_V21 + "This is TEST20, HELD OUT: do not read it while changing the "
+    "rules; run it once, at the end of this pass on issue 26, and report that run.",
     "test7": WRITTEN_BY_V8 + "This is TEST7, HELD OUT: do not read it while changing the rules; "
     "run it once, at the end of this pass on issue 26, and report that run.",
 }
@@ -592,6 +631,7 @@ POOLS = {
         "pool-v19", "pool-v19-2026-12-11", ("dev19", "test18"), surfaces=("workspace", "assistant")
     ),
     "pool-v20": Pool("pool-v20", "pool-v20-2026-12-12", ("dev20", "test19")),
+    "pool-v21": Pool("pool-v21", "pool-v21-2026-12-13", ("dev21", "test20")),
 }
 SEED = POOLS["pool-v2"].seed
 

@@ -421,6 +421,24 @@ POOL_V20 = Pool(
     kb=Questions(questions=46, declined=14, id_prefix="p20-k-"),
     numbers_as_written=True,
 )
+POOL_V21 = Pool(
+    "pool-v21",
+    ("dev21", "test20"),
+    SURFACES,
+    variety=Variety(cases=230, clarify=32, compound=24, context=20, per_intent=5, per_tool=10),
+    held_out=(
+        "This is TEST20, HELD OUT: do not read it while changing the rules; run it once, "
+        "at the end of this pass on issue 26, and report that run."
+    ),
+    held_out_says="had not read the rules",
+    seed="pool-v21-2026-12-13",
+    deal_is_the_files=True,
+    dated_only_when_due=True,
+    titles_vary=(80, 6),  # two writers each chose Of Mice and Men (6 of 309 cases)
+    guideline=Questions(questions=64, declined=16, id_prefix="p21-g-"),
+    kb=Questions(questions=46, declined=14, id_prefix="p21-k-"),
+    numbers_as_written=True,
+)
 POOLS = (
     POOL_V2,
     POOL_V3,
@@ -441,6 +459,7 @@ POOLS = (
     POOL_V18,
     POOL_V19,
     POOL_V20,
+    POOL_V21,
 )
 
 

@@ -32,13 +32,26 @@ from lectern.application.evaluation.understanding_splits import TUNING_SPLITS
 DEV_POOLS = tuple(
     s
     for s in TUNING_SPLITS
-    if s not in ("dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev18", "dev19", "dev20")
+    if s
+    not in (
+        "dev11",
+        "dev12",
+        "dev13",
+        "dev14",
+        "dev15",
+        "dev16",
+        "dev18",
+        "dev19",
+        "dev20",
+        "dev21",
+    )
 )
 """The dev splits the packaged model is fitted on (the test splits are held out). Not dev11 to
 dev13: a refit with them (each pool held out in turn 0.967 of 1,933) read "I've kicked off the
 drill, set it to in progress" as closing the drill, and changed no test12 message. Nor dev14,
 written after that (session 19), nor dev15 (session 20), dev16 (session 21), dev18 (session
-22) or dev19 (session 23): the model was not refitted."""
+22), dev19 (session 23), dev20 (session 24) or dev21 (session 25): the model was not
+refitted."""
 SURFACES = ("assistant", "workspace")
 C = 16.0
 """The inverse regularisation strength. Each dev pool held out in turn (trained on the examples

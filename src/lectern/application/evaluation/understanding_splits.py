@@ -46,6 +46,8 @@ MORE_SPLITS = (
     "test18",
     "dev20",
     "test19",
+    "dev21",
+    "test20",
 )
 """Run only when named: the second pool's halves (pool-v2), the third pool (pool-v3, dev3:
 book assistant and workspace only, for tuning) and the fourth pool's halves (pool-v4, dev4 for
@@ -65,7 +67,8 @@ two: dev16 for tuning and test15 held out) and the seventeenth pool's (pool-v17,
 chat and KB reply only: dev17 for tuning and test16 held out) and the eighteenth pool's
 (pool-v18, book assistant and workspace only: dev18 for tuning and test17 held out) and the
 nineteenth pool's (pool-v19, the same two: dev19 for tuning and test18 held out) and the
-twentieth pool's (pool-v20, all four surfaces: dev20 for tuning and test19 held out)."""
+twentieth pool's (pool-v20, all four surfaces: dev20 for tuning and test19 held out) and the
+twenty-first pool's (pool-v21, all four surfaces: dev21 for tuning and test20 held out)."""
 SPLIT_CHOICES = (*SPLITS, *MORE_SPLITS, "all")
 """What `lectern evaluate understanding --split` takes."""
 TUNING_SPLITS = tuple(s for s in ("dev", *MORE_SPLITS) if s.startswith("dev") and s != "dev6")
