@@ -3,7 +3,7 @@
 `lectern evaluate understanding` prints figures; this prints (or writes as JSON lines) every
 message with what was expected, what the assistant did, and the layer's readings of it
 (confidence, margin, the likeliest intents, what it decided), so false questions can be
-sorted by why they were asked. It refuses the held-out splits (test, test2 ... test19).
+sorted by why they were asked. It refuses the held-out splits (test, test2 ... test20).
 
     LECTERN_DATA_DIR=/work/var-copy python tools/understanding_cases.py --split dev \
         --surface workspace --out /tmp/cases.jsonl
@@ -96,6 +96,7 @@ def main() -> None:
                 "made": [c.get("name") for c in outcome.calls],
                 "calls": outcome.calls,
                 "clarified": outcome.clarified,
+                "reply": getattr(outcome, "reply", ""),
                 "tools_ok": judged.tools_ok,
                 "state_ok": judged.state_ok,
                 "wrong_action": judged.wrong_action,

@@ -309,11 +309,15 @@ class GuidelineRulePolicy:
         if joined:
             # What the search found is read as without the rest of its sections, and
             # answers first; only when it does not may a passage read with its section.
-            rest = [
-                item
-                for item in self._scored(question, every, terms, said_as, synonyms, circumstantial)
-                if item[4].read_with
-            ]
+            rest = self._scored(
+                question,
+                every,
+                terms,
+                said_as,
+                synonyms,
+                circumstantial,
+                judged=[c for c in every if c.read_with],
+            )
             if scored[0][1] >= self.min_coverage:
                 return scored + rest
             return sorted(scored + rest, key=lambda item: -item[0])
@@ -327,11 +331,14 @@ class GuidelineRulePolicy:
         said_as: SaidAs,
         synonyms: dict[str, frozenset[str]],
         circumstantial: frozenset[str] = frozenset(),
+        *,
+        judged: Sequence[Sentence] | None = None,
     ) -> list[_Scored]:
         """Every candidate scored by the question's words it and its passage cover, best first.
 
         `synonyms`: question word -> the passages' words that stand for it; `circumstantial`:
-        words of the asker's statements, counted only where the passage holds them.
+        words of the asker's statements, counted only where the passage holds them. `judged`:
+        only these are scored (the words' rarity is still read among all `candidates`).
         """
 
         def covers(words: frozenset[str], term: str) -> bool:
@@ -371,7 +378,7 @@ class GuidelineRulePolicy:
         )
 
         scored: list[_Scored] = []
-        for candidate in candidates:
+        for candidate in candidates if judged is None else judged:
             # Only a question that asks for a kind of quantity reads the sentence's numbers.
             measured = {m.dimension for m in numbers_in(candidate.text)} if wanted else set()
             if unit_asked:

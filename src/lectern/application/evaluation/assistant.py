@@ -83,6 +83,8 @@ class CaseOutcome:
     turn_ms: tuple[float, ...] = ()
     """How long each message took to answer."""
     suggestions: tuple[str, ...] = ()
+    reply: str = ""
+    """The last turn's text (a question back says why it asks)."""
 
 
 def asked_back(reply: ChatReply) -> bool:
@@ -260,6 +262,7 @@ class ConversationRunner:
             proposed=tuple(a.preview.tool_name for a in last.actions) if last is not None else (),
             turn_ms=tuple(turn_ms),
             suggestions=last.suggestions if last is not None else (),
+            reply=last.text if last is not None else "",
         )
 
     def _setup(self, user: str, case: ConversationCase) -> None:
