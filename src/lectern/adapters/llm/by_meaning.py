@@ -51,7 +51,7 @@ from lectern.adapters.understanding.workspace_parts import changes_in_parts
 from lectern.adapters.understanding.workspace_patterns import PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.adapters.understanding.workspace_text_end import shown_blocker_named
-from lectern.application.assistant.guardrails import OFF_TOPIC_TEXT
+from lectern.application.assistant.guardrails import off_topic_text
 from lectern.domain.assistant import AIResponse, Message, ToolCall
 
 WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
@@ -151,7 +151,8 @@ class ByMeaning:
             question = self.layer.clarify(reading)
             return [lambda _: question.response(MODEL_ID, unsure=True)]
         if intent in CONVERSATIONAL:
-            reply = conversational_reply(intent, OFF_TOPIC_TEXT)
+            workspace = on_workspace or bool(names.of("project"))
+            reply = conversational_reply(intent, off_topic_text(workspace))
             return [lambda _: AIResponse(reply, model=MODEL_ID)]
         if intent == "search_books":
             return self.books.search(text)

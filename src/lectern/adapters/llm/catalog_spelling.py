@@ -257,9 +257,20 @@ class CatalogSpelling:
         for said in dict.fromkeys([book] if self.holds(tail) else [book, tail]):
             slip = _loose(said)
             alike = [t for t, _ in self.near(said, SAME_TITLE_SIMILARITY) if _slipped(slip, t)]
-            if len({_main_key(t) for t in alike}) == 1:
+            if len({_main_key(t) for t in alike}) == 1 and not self._by_several(alike):
                 return self._one_book(alike[0])
         return None
+
+    def _by_several(self, titles: Sequence[str]) -> bool:
+        """Whether titles sharing a main title are books by different authors, not editions.
+
+        "Harry Potter" is the main title of *Film Wizardry* (Sibley) and of *A Pop-Up Book*
+        (Reinhart): one of them had been added for "add Harry Potter to TBR".
+        """
+        if self.books_titled is None:
+            return False
+        authors = {found[0][1] for t in dict.fromkeys(titles) if (found := self.books_titled(t))}
+        return len(authors) > 1
 
     def _held(self, book: str, said: str, named: str) -> str | None:
         """The catalog title the message holds where `book` is no title, or None.

@@ -119,7 +119,7 @@ from lectern.adapters.understanding.workspace_text_end import (
 from lectern.adapters.understanding.workspace_ticked import ticked_done
 from lectern.adapters.understanding.workspace_told_task import task_led, told_task_named
 from lectern.adapters.understanding.workspace_unfinished import unfinished_change
-from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, OFF_TOPIC_TEXT
+from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, off_topic_text
 from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
 
@@ -292,7 +292,8 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             if unnamed is not None:  # "rename Misc to that", no name told before it
                 return unnamed.response(MODEL_ID)
             if not calls:
-                return AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID)
+                workspace = bool(_WORKSPACE_PAGE.search(system)) or "get_projects" in available
+                return AIResponse(off_topic_text(workspace), model=MODEL_ID)
             if (
                 any(c.name in CHANGES for c in calls)
                 and not put_right(request)  # "not Dune, Dune Messiah. i already read the first"
@@ -460,7 +461,8 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
                 plan.steps.extend(stages)
                 return plan
         if off_topic(text):
-            plan.steps.append(lambda _: AIResponse(OFF_TOPIC_TEXT, model=MODEL_ID))
+            reply = off_topic_text(sees_projects)
+            plan.steps.append(lambda _: AIResponse(reply, model=MODEL_ID))
             return plan
         swept = None if sees_projects else sweeping_change(text, names.of("list"))
         if swept is not None:  # "delete everything", "clear out my lists": where to start?

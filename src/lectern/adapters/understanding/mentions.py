@@ -96,9 +96,13 @@ def _anchored(core: str, name: str) -> bool:
     letters scatter through "write ... incident"), enough to propose a comment on the wrong
     task; a word spelt alike ("runbok", "netscaler") is what a reader's mention holds.
     """
-    said = [w for w in utils.default_process(core).split() if len(w) >= 3]
     words = utils.default_process(name).split()
-    return any(fuzz.ratio(a, b) >= ANCHOR for a in said for b in words) or not said
+    said = [w for w in utils.default_process(core).split() if len(w) >= 3]
+    if not said:
+        # Words of one or two letters are anchored only by being a word of the name ("ya" for
+        # the list "YA"): "kar do" had deleted the list "Done".
+        return bool(set(utils.default_process(core).split()) & set(words))
+    return any(fuzz.ratio(a, b) >= ANCHOR for a in said for b in words)
 
 
 _KIND_WORDS = frozenset(

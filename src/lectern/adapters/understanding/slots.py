@@ -67,6 +67,8 @@ PURPOSE = (
 )
 """Why a list is made ("to keep track", "so I can remember"): no part of its name."""
 _NAMING = (
+    # "not sure what to call it yet": a name not yet chosen is none ("yet" had been made a list)
+    r"(?<!\bwhat to )(?<!\bhow to )"
     r"\b(?:called|named|titled|name it|call it|with\s+the\s+(?:name|title)|"
     r"by\s+the\s+name(?:\s+of)?|under\s+the\s+name|"
     # "create a new list, the name is Poesia", "its name should be X"

@@ -26,12 +26,18 @@ OFF_TOPIC_TEXT = (
     "I can only help with books in the catalog and with your reading lists, ratings and "
     "catalog corrections."
 )
+WORKSPACE_OFF_TOPIC_TEXT = (
+    "I can only help with this workspace: its projects, tasks, blockers, documents and team, "
+    "and changes to them for you to approve. (I read requests written in English.)"
+)
+"""The same on a workspace, where the catalog is not what the reader came for."""
+OFF_TOPIC_TEXTS = frozenset((OFF_TOPIC_TEXT, WORKSPACE_OFF_TOPIC_TEXT))
 CANNOT_APPROVE_TEXT = (
     "I cannot approve or reject changes from the chat. Each proposed change has an id: "
     "approve or reject it there (for example `lectern actions approve ID`)."
 )
 MODEL_FAILED_TEXT = "The assistant's model could not answer just now; please try again."
-FIXED_REPLIES = frozenset((REFUSAL_TEXT, OFF_TOPIC_TEXT, CANNOT_APPROVE_TEXT, MODEL_FAILED_TEXT))
+FIXED_REPLIES = frozenset((REFUSAL_TEXT, *OFF_TOPIC_TEXTS, CANNOT_APPROVE_TEXT, MODEL_FAILED_TEXT))
 """Replies written by the rules, not from evidence: no disclaimer is added to them."""
 NO_RETRIEVAL_NOTE = "(Not checked against the catalog: no search was made for this reply.)"
 MISSING_CITATIONS_NOTE = "(This reply quotes no catalog text: treat it as unverified.)"
@@ -39,6 +45,11 @@ STEP_LIMIT_TEXT = (
     "I stopped before finishing: the request needed more steps than I may take. "
     "Try asking for one thing at a time."
 )
+
+
+def off_topic_text(workspace: bool) -> str:
+    """What is said to a request neither surface can do: the workspace's own on a workspace."""
+    return WORKSPACE_OFF_TOPIC_TEXT if workspace else OFF_TOPIC_TEXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +84,7 @@ def guard(text: str, facts: TurnFacts) -> GuardedReply:
     if checked.dropped:
         flags.append("invalid_citations_dropped")
     refusal = text.strip() in FIXED_REPLIES
-    if text.strip() == OFF_TOPIC_TEXT:
+    if text.strip() in OFF_TOPIC_TEXTS:
         flags.append("off_topic")
     if facts.tool_calls == 0:
         flags.append("no_retrieval")
