@@ -161,18 +161,23 @@ _RENAME_THEIRS = re.compile(
 
 
 _BOOK_MOVES = re.compile(
-    r"^(?P<book>.+?)\s+(?:can|could|should|must|needs?\s+to|has\s+to|is\s+to|will)\s+"
-    r"(?:(?P<off>come|go|be\s+(?:taken|removed|dropped))\s+(?:off|out\s+of|from)|"
-    r"(?P<on>go|be\s+(?:added|put))\s+(?:on|onto|in|into|to))\s+(?:my\s+|the\s+)?"
+    r"^(?P<book>.+?)\s+(?:(?:can|could|should|must|needs?\s+to|has\s+to|is\s+to|will)\s+"
+    r"(?!comes|goes)|(?=comes|goes))"  # "Kindred goes on the second list": said as settled
+    r"(?:(?P<off>come|go|be\s+(?:taken|removed|dropped))(?:e?s)?\s+(?:off|out\s+of|from)|"
+    r"(?P<on>go|be\s+(?:added|put))(?:es)?\s+(?:on|onto|in|into|to))\s+(?:my\s+|the\s+)?"
     r"(?P<list>.+?)(?:\s+(?:reading\s+)?list)?(?:\s+(?:now|please|too))?\W*$",
     re.I,
 )
-"""A book said to leave or join a list ("Kindred can come off Gifts now"): one of theirs."""
+"""A book said to leave or join a list ("Kindred can come off Gifts now", "Dune goes on
+Summer"): one of theirs."""
 _CLAUSE_BEFORE = re.compile(
     r"^.*[,;.!?]\s+(?:(?:so|and|but|then|now)\s+)*(?=(?:it|this|that)(?:\s+(?:one|book))?$)",
     re.I,
 )
 """What was told before a clause whose subject is "it" ("I loved it, so it can ...")."""
+_TOLD_BEFORE = re.compile(r"^.*\b(?:i|we)(?:['’](?:ve|m|d|re))?\b[^.!?]*[.!?]+\s+(?=\S)", re.I)
+"""A sentence the reader told of themselves before the book ("I've got three going. Kindred
+goes on ...")."""
 
 
 def _theirs_exactly(said: str, lists: Sequence[str]) -> str | None:
@@ -537,5 +542,6 @@ class ListRules:
         tool = "remove_from_list" if match["off"] else "add_to_list"
         # "I finished The Martian and loved it, so it can come off ...": the clause's subject.
         subject = _CLAUSE_BEFORE.sub("", match["book"]) or match["book"]
+        subject = _TOLD_BEFORE.sub("", subject) or subject
         book = it(BY_WRITER_AFTER.sub("", _clean(subject)))
         return self.steps.single(self.steps.call(tool, list=target, book=book))
