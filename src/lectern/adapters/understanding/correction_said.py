@@ -15,6 +15,17 @@ a few words for a category, and that only with a request to fix it or "should be
 listed as horror. It is great." is a verdict). What follows must be nothing or a request to
 fix it; a question, or more said after it, leaves the message as written. A message written all in
 capitals is read in lower case (shouting is no spelling of a title or a category).
+
+Found on dev21: the right value said of the field by name ("Its category should be
+Fiction", "the author is George Orwell and only George Orwell"), a remark between or after
+that asks nothing ("..., which is just odd.", "It's English - we have the copy right here"),
+an aside after the title ("Sputnik Sweetheart - you know, the Murakami - is filed under
+..."), and what a field holds told of the book the reader was looking at ("I was looking at
+1984, ..., and the author field has Erich Fromm on it, ... - the author is George Orwell").
+A remark counts only when it asks nothing: no question, no change, no field, no number. The
+right value must be said of the same field (the author field told, then "the year is 1949",
+is left as written); the book is the one the sentence is about, never one named inside a
+field ("the author of Emma has ..." is about Emma, so no other book's record is touched).
 """
 
 from __future__ import annotations
@@ -23,17 +34,52 @@ import re
 
 from lectern.adapters.understanding.lexicon_data import LANGUAGE_NAMES
 
-_FIELD = r"(?P<field>language|category|genre|year|publication\s+year|author)"
+_FIELD_WORD = r"(?:language|category|genre|year|publication\s+year|author|title|pages?)"
+_FIELD = rf"(?P<field>{_FIELD_WORD})"
 _VALUE_SAID = (
-    r"(?:(?:but\s+|and\s+)?(?:it['’]?s|it\s+is|its|it\s+should\s+be|should\s+be|it\s+was|"
-    r"the\s+(?:right|correct)\s+one\s+is)\s+(?:(?:actually|really|obviously|clearly|in)\s+)*)"
+    r"(?:(?:but\s+|and\s+)?(?:"
+    # "Its category should be Fiction", "the author is George Orwell": the field said again
+    rf"(?:its|the(?:\s+book['’]s)?|the\s+(?:right|correct))\s+(?P<said_field>{_FIELD_WORD})"
+    r"\s+(?:should\s+(?:be|say|read)|is|['’]s|ought\s+to\s+be)|"
+    r"it['’]?s|it\s+is|its|it\s+should\s+be|should\s+be|it\s+was|"
+    r"the\s+(?:right|correct)\s+one\s+is)"
+    r"\s+(?:(?:actually|really|obviously|clearly|in|just)\s+)*)"
 )
 _VALUE = r"(?P<value>[^.,;!?]{2,40}?)"
+_ALONE = r"(?:\s+(?:and\s+only\s+[^.,;!?]{2,40}?|alone|only))?"
+"""The value said to stand alone ("George Orwell and only George Orwell")."""
 _FIX = (
-    r"(?:\s*[.,;!?]+\s*(?P<fix>(?:(?:please|pls|so|and|could|can|would|will|you|u|kindly)\W+)*"
-    r"(?:fix|correct|change|update|put|set|sort|amend|add)\b[^?]*\??)?)?\W*$"
+    rf"{_ALONE}(?:(?:\s*[.,;!?]+\s*|\s+[—–-]+\s+)"
+    r"(?:(?P<fix>(?:(?:please|pls|so|and|could|can|would|will|you|u|kindly)\W+)*"
+    r"(?:fix|correct|change|update|put|set|sort|amend|add)\b[^?]*\??)|(?P<remark>[^?]*?)))?\W*$"
 )
-"""Nothing after the value, or a request to fix it ("could you put that right?")."""
+"""Nothing after the value, a request to fix it ("could you put that right?"), or a remark
+(`_asks_nothing` decides whether it is only one)."""
+_REMARK_BETWEEN = r"(?:\s*[.,;!—–-]+\s*(?:which|that|this)\s+(?:is|['’]s|seems|looks)\b[^.;!?]*)?"
+"""A remark between what the record shows and what is right (", which is just odd.")."""
+_ASKS_MORE = re.compile(
+    rf"\d|\b(?:{_FIELD_WORD}|add|put|remove|delete|rename|rate|stars?|move|create|make|also|"
+    r"list|then|but|and\s+(?:the|its|it)|what|which|how|why|when|who|is\s+it)\b",
+    re.I,
+)
+"""A remark that says or asks more than why: left as written."""
+_ASIDE_AFTER_BOOK = re.compile(
+    r"^(?P<book>[^.,;!?—–-]+?)\s+[—–-]+\s+(?:you\s+know|i\s+mean|the\s+one)\b[^—–-]{0,40}?"
+    r"\s+[—–-]+\s+(?=(?:is|['’]s|has|doesn|does|lacks)\b)",
+    re.I,
+)
+"""An aside between dashes after the title ("X - you know, the Murakami - is filed ...")."""
+_FIELD_HOLDS = re.compile(
+    r"^(?:(?:so\s+|ok\s+|hi\W+)?(?:i\s+was|i['’]?m|i\s+am|we\s+were|we['’]re)\s+(?:just\s+)?"
+    r"(?:looking\s+at|reading|re-?reading|checking|browsing)\s+)?"
+    r"(?P<book>[^.,;!?]+?)(?:\s*,\s*(?:which|that|who)\b[^.,;!?]*)?\s*[,;]?\s*(?:and|but|so)?\s*"
+    rf"(?:the|its)\s+{_FIELD}(?:\s+field)?\s+(?:has|says|shows|lists|reads|is\s+(?:set\s+to|"
+    r"showing|listed\s+as|wrong|incorrect|missing|empty|blank))\b[^?]*?"
+    rf"(?:\s*[.,;!]+\s*|\s+[—–-]+\s+){_VALUE_SAID}{_VALUE}{_FIX}",
+    re.I | re.S,
+)
+"""What a field of the book looked at holds, then what is right ("... and the author field
+has Erich Fromm on it, which is nonsense - the author is George Orwell")."""
 _MISSING = re.compile(
     r"^(?P<book>[^.,;!?]+?)\s+(?:(?:doesn['’]?t|does\s+not)\s+have\s+(?:a|an|any)|has\s+no|"
     r"(?:is\s+)?(?:missing|lacks|lacking)(?:\s+(?:a|an|its|the))?)\s+"
@@ -45,11 +91,17 @@ _MISSING = re.compile(
 _SHOWN_THEN_RIGHT = re.compile(
     r"^(?P<book>[^.,;!?]+?)\s+(?:is|['’]s)\s+(?:listed|filed|shelved|categori[sz]ed|tagged|"
     r"marked|classed|classified|labell?ed|down)\s+(?:as|under|in)\s+(?P<wrong>[^.,;!?]{2,40}?)"
-    rf"\s*[.,;!—–-]+\s*{_VALUE_SAID}{_VALUE}{_FIX}",
+    rf"{_REMARK_BETWEEN}\s*[.,;!—–-]+\s*{_VALUE_SAID}{_VALUE}{_FIX}",
     re.I | re.S,
 )
 """What the record shows, then what is right ("X is listed as Romance. It is Horror.")."""
 _NOT_A_BOOK = re.compile(r"^(?:it|this|that|he|she|they|i|we|you)$", re.I)
+
+
+def _field_key(field: str) -> str:
+    """One word for a field however it is said ("genre" is the category, "pages" the page)."""
+    key = field.casefold().split()[-1]
+    return {"genre": "category", "pages": "page"}.get(key, key)
 
 
 def _shouted(text: str) -> bool:
@@ -71,9 +123,19 @@ def _said_as(book: str, field: str, value: str) -> str | None:
         return f"the year of {book} should be {value}" if re.fullmatch(r"\d{4}", value) else None
     if field == "author":
         return f"the author of {book} should be {value}"
+    if field == "title":
+        return f"the title of {book} should be {value}"
+    if field.startswith("page"):
+        return f"{book} should have {value} pages" if value.isdigit() else None
     if len(value.split()) > 4:
         return None
     return f"{book} should be under {value}"
+
+
+def _asks_nothing(found: re.Match[str]) -> bool:
+    """Whether what follows the value is nothing, a request to fix it, or a bare remark."""
+    remark = found["remark"]
+    return not remark or _ASKS_MORE.search(remark) is None
 
 
 def correction_said(text: str) -> str | None:
@@ -81,7 +143,8 @@ def correction_said(text: str) -> str | None:
     said = text.strip()
     if _shouted(said):
         said = said.casefold()
-    missing, shown = _MISSING.match(said), None
+    said = _ASIDE_AFTER_BOOK.sub(r"\g<book> ", said, count=1)
+    missing, shown = _MISSING.match(said) or _FIELD_HOLDS.match(said), None
     if missing is not None:
         book, field, value = missing["book"], missing["field"], missing["value"]
     else:
@@ -94,11 +157,17 @@ def correction_said(text: str) -> str | None:
         field = "language" if wrong.casefold() in LANGUAGE_NAMES else "category"
         if re.fullmatch(r"\d{4}", wrong):
             field = "year"
-    book, value = book.strip(), value.strip()
-    if _NOT_A_BOOK.match(book) or not value:
-        return None
     found = missing or shown
-    plain = found is not None and (found["fix"] or "should" in found.group(0).casefold())
+    assert found is not None
+    again = found["said_field"]
+    if again and _field_key(again) != _field_key(field):
+        if missing is not None:
+            return None  # "the author field has X - the year is 1949": two fields, asked
+        field = again  # "filed under X. Its language should be English"
+    book, value = book.strip(), value.strip().strip("'\"‘’“”")
+    if _NOT_A_BOOK.match(book) or not value or not _asks_nothing(found):
+        return None
+    plain = found["fix"] or "should" in found.group(0).casefold() or again
     if field not in ("language", "year") and not plain:
         return None  # "X is listed as horror. It is great.": a verdict, not a category
     return _said_as(book, field, value)
