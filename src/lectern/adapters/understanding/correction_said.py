@@ -24,8 +24,10 @@ an aside after the title ("Sputnik Sweetheart - you know, the Murakami - is file
 1984, ..., and the author field has Erich Fromm on it, ... - the author is George Orwell").
 A remark counts only when it asks nothing: no question, no change, no field, no number. The
 right value must be said of the same field (the author field told, then "the year is 1949",
-is left as written); the book is the one the sentence is about, never one named inside a
-field ("the author of Emma has ..." is about Emma, so no other book's record is touched).
+is left as written); with none said, which value is asked (a field said missing, or judged
+"odd" or "nonsense", is read as "X's language is wrong", whose value the rules ask). The
+book is the one the sentence is about, never one named inside a field ("the author of Emma
+has ..." is about Emma, so no other book's record is touched).
 """
 
 from __future__ import annotations
@@ -98,6 +100,53 @@ _SHOWN_THEN_RIGHT = re.compile(
 _NOT_A_BOOK = re.compile(r"^(?:it|this|that|he|she|they|i|we|you)$", re.I)
 
 
+_JUDGED = (
+    r"(?:(?:just\s+|plain\s+|simply\s+|clearly\s+|obviously\s+)?(?:wrong|incorrect|odd|weird|strange|"
+    r"silly|nonsense|rubbish|absurd|bizarre|a\s+mistake|an\s+error|not\s+right|mistaken))"
+)
+"""What a field's value is judged ("which is just odd", "which is nonsense")."""
+_UNVALUED = re.compile(
+    # "X doesn't have a language on it.": a field said missing, its value not said
+    r"^(?P<book>[^.,;!?]+?)\s+(?:(?:doesn['’]?t|does\s+not)\s+have\s+(?:a|an|any)|has\s+no|"
+    r"(?:is\s+)?(?:missing|lacks|lacking)(?:\s+(?:a|an|its|the))?)\s+"
+    rf"{_FIELD}(?:\s+(?:on|in|listed|set|given|shown)(?:\s+(?:it|for\s+it|there))?)?\W*$|"
+    # "X is filed under Businesswomen, which is just odd."
+    r"^(?P<book2>[^.,;!?]+?)\s+(?:is|['’]s)\s+(?:listed|filed|shelved|categori[sz]ed|tagged|"
+    r"marked|classed|classified|labell?ed|down)\s+(?:as|under|in)\s+(?P<wrong>[^.,;!?]{2,40}?)"
+    rf"\s*[.,;!—–-]+\s*(?:which|that|this)\s+(?:is|['’]s|seems|looks)\s+{_JUDGED}\W*$|"
+    # "I was looking at X, and the author field has Y on it, which is nonsense"
+    r"^(?:(?:so\s+|ok\s+)?(?:i\s+was|i['’]?m|i\s+am|we\s+were|we['’]re)\s+(?:just\s+)?"
+    r"(?:looking\s+at|reading|re-?reading|checking|browsing)\s+)?"
+    r"(?P<book3>[^.,;!?]+?)(?:\s*,\s*(?:which|that|who)\b[^.,;!?]*)?\s*[,;]?\s*(?:and|but|so)?\s*"
+    rf"(?:the|its)\s+(?P<field3>{_FIELD_WORD})(?:\s+field)?\s+(?:has|says|shows|lists|reads|is\s+"
+    r"(?:set\s+to|showing|listed\s+as))\b[^?.;!]*?[,;]\s*(?:which|that|this)\s+(?:is|['’]s|"
+    rf"seems|looks)\s+{_JUDGED}\W*$",
+    re.I,
+)
+"""A field said wrong or missing with no right value: that value is asked, never guessed."""
+
+
+def _value_asked(said: str) -> str | None:
+    """The field said wrong with no value, as the request the rules ask the value of."""
+    found = _UNVALUED.match(said)
+    if found is None:
+        return None
+    book = (found["book"] or found["book2"] or found["book3"]).strip()
+    field = found["field"] or found["field3"]
+    if field is None:
+        wrong = found["wrong"].strip(" '\"‘’“”")
+        field = "language" if wrong.casefold() in LANGUAGE_NAMES else "category"
+        field = "year" if re.fullmatch(r"\d{4}", wrong) else field
+    if _NOT_A_BOOK.match(book):
+        return None
+    key = _field_key(field)
+    if key == "category":
+        return f"fix the category of {book}"
+    if key not in ("language", "year", "author"):
+        return None
+    return f"{book}'s {key} is wrong"
+
+
 def _field_key(field: str) -> str:
     """One word for a field however it is said ("genre" is the category, "pages" the page)."""
     key = field.casefold().split()[-1]
@@ -145,6 +194,8 @@ def correction_said(text: str) -> str | None:
         said = said.casefold()
     said = _ASIDE_AFTER_BOOK.sub(r"\g<book> ", said, count=1)
     missing, shown = _MISSING.match(said) or _FIELD_HOLDS.match(said), None
+    if missing is None and (asked := _value_asked(said)) is not None:
+        return asked
     if missing is not None:
         book, field, value = missing["book"], missing["field"], missing["value"]
     else:
