@@ -162,7 +162,8 @@ _RENAME_THEIRS = re.compile(
 
 _BOOK_MOVES = re.compile(
     r"^(?P<book>.+?)\s+(?:(?:can|could|should|must|needs?\s+to|has\s+to|is\s+to|will)\s+"
-    r"(?!comes|goes)|(?=comes|goes))"  # "Kindred goes on the second list": said as settled
+    # "Kindred goes on the second list": said as settled (not "put X and Y goes on ...")
+    r"(?!comes|goes)|(?P<bare>(?=comes|goes)))"
     r"(?:(?P<off>come|go|be\s+(?:taken|removed|dropped))(?:e?s)?\s+(?:off|out\s+of|from)|"
     r"(?P<on>go|be\s+(?:added|put))(?:es)?\s+(?:on|onto|in|into|to))\s+(?:my\s+|the\s+)?"
     r"(?P<list>.+?)(?:\s+(?:reading\s+)?list)?(?:\s+(?:now|please|too))?\W*$",
@@ -170,6 +171,7 @@ _BOOK_MOVES = re.compile(
 )
 """A book said to leave or join a list ("Kindred can come off Gifts now", "Dune goes on
 Summer"): one of theirs."""
+_ASKED_VERB = re.compile(rf"^(?:please\s+)?(?:{ADD_VERB}|{REMOVE_VERB}|move)\b", re.I)
 _CLAUSE_BEFORE = re.compile(
     r"^.*[,;.!?]\s+(?:(?:so|and|but|then|now)\s+)*(?=(?:it|this|that)(?:\s+(?:one|book))?$)",
     re.I,
@@ -539,6 +541,8 @@ class ListRules:
         target = resolve(_clean(match["list"]), lists, cutoff=90).name if match else None
         if match is None or target is None:
             return []
+        if match["bare"] is not None and _ASKED_VERB.match(text):
+            return []  # "put X and Never Let Me Go on Y": the request's own verb leads
         tool = "remove_from_list" if match["off"] else "add_to_list"
         # "I finished The Martian and loved it, so it can come off ...": the clause's subject.
         subject = _CLAUSE_BEFORE.sub("", match["book"]) or match["book"]

@@ -97,6 +97,11 @@ _SHOWN_THEN_RIGHT = re.compile(
     re.I | re.S,
 )
 """What the record shows, then what is right ("X is listed as Romance. It is Horror.")."""
+_A_NAME = re.compile(
+    r"(?-i:[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|de|du|da|di|del|der|van|von|le|la))+)"
+)
+"""A writer's name, capitalised ("Cormac McCarthy"): an author's value, where "It's a shame"
+is a verdict."""
 _NOT_A_BOOK = re.compile(r"^(?:it|this|that|he|she|they|i|we|you)$", re.I)
 
 
@@ -219,6 +224,7 @@ def correction_said(text: str) -> str | None:
     if _NOT_A_BOOK.match(book) or not value or not _asks_nothing(found):
         return None
     plain = found["fix"] or "should" in found.group(0).casefold() or again
-    if field not in ("language", "year") and not plain:
+    named = _field_key(field) == "author" and _A_NAME.fullmatch(value) is not None
+    if field not in ("language", "year") and not plain and not named:
         return None  # "X is listed as horror. It is great.": a verdict, not a category
     return _said_as(book, field, value)
