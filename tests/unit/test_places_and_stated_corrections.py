@@ -91,6 +91,7 @@ def test_a_place_no_list_holds_is_asked(said: str) -> None:
         "add the first one to Summer",
         "tell me about the first one",
         "the second one was great",
+        "I loved Dune from the first.",  # a bare place with no list spoken of
     ],
 )
 def test_a_place_in_a_book_slot_names_no_list(said: str) -> None:

@@ -57,7 +57,7 @@ _PLACED_LIST = re.compile(
 """A list said by its place and the word list ("the second list", "my first list")."""
 _PLACED_AFTER = re.compile(
     r"\b(?P<to>on|onto|to|into|in|off|from|out\s+of)\s+(?P<det>the|that|my)\s+"
-    rf"{_BY_PLACE}(?:\s+one)?(?=\s*(?:[,.;:!?)]|$|\s+(?:again|please|pls|too|instead|then|"
+    rf"{_BY_PLACE}(?P<one>\s+one)?(?=\s*(?:[,.;:!?)]|$|\s+(?:again|please|pls|too|instead|then|"
     r"and|now|as\s+well)\b))",
     re.I,
 )
@@ -76,6 +76,8 @@ _OTHER_LIST = re.compile(
     re.I,
 )
 """A list said as the other one ("put it on the other list", "take X off the other one")."""
+_LISTS_SPOKEN = re.compile(rf"\blists?\b|\b(?:{_PLACE})\s+one\b", re.I)
+"""A message that speaks of lists: a bare place ("off the first") may then be one."""
 _BOOKS_CITED = re.compile(r"book:[0-9a-f-]{36}#")
 
 
@@ -104,7 +106,13 @@ def _stored_at(text: str, history: Sequence[Message], lists: Sequence[str]) -> s
         forms.append(_PLACED_ONE)  # "the last one, call it Done": only a list is renamed
     past: list[str] = []
 
+    lists_spoken = _LISTS_SPOKEN.search(text) is not None or any(
+        re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.I) for n in lists
+    )
+
     def named(found: re.Match[str]) -> str:
+        if "one" in found.re.groupindex and not found.group("one") and not lists_spoken:
+            return found.group()  # "I loved it from the first.": no list spoken of
         listed = _at(lists, found.group("nth"))
         if listed is None:
             past.append(found.group())
