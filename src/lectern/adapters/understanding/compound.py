@@ -26,6 +26,9 @@ LOOKUP_VERB = (
     r"give\s+me)"
 )
 """Verbs that start a look-up: a later part may ask for one ("..., then show me my lists")."""
+ADD_SLIPPED = r"ad\s+\S.*?\s(?:to|on|onto|into)\b"
+""""ad X to Y": "add" typed short, as the layer's add cue reads it (`layer.py`), and only with
+what it is added to said after it ("Salt and ad hoc notes" starts no request)."""
 _BREAK = re.compile(
     r"(?:\s*[,;]\s*(?:(?:and|then|&|also|now|next)\s+)*|\s+-\s+|\s+(?:(?:and|then|&)\s+)+|"
     # "... (Skal edited it). Also rate it 4": a sentence's end, then a new request
@@ -36,7 +39,7 @@ _BREAK = re.compile(
     # "The Kite Runner, which my former pupil recommended": a relative clause, no question
     r"(?!which\s+(?:my|our|his|her|their|i|we|he|she|they|you|a|an)\s)"
     # "delete Old TBR. new list: Reading Group 2027": a list named as made is a request too
-    rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b|new\s+(?:reading\s+)?list\s*[:—–-])",
+    rf"(?=(?:{ACTION_VERB}|{LOOKUP_VERB})\b|new\s+(?:reading\s+)?list\s*[:—–-]|{ADD_SLIPPED})",
     re.I,
 )
 """A joint before another request: a comma, semicolon, "and", "then", "also", "now" or a

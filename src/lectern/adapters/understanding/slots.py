@@ -325,11 +325,39 @@ def name_ended(name: str, said: str = "") -> str:
     bare = name.strip()
     if not bare or any(f"{q}{bare}{e}" in said for q, e in ("''", '""', "‘’", "“”")):
         return name
+    quoted = quoted_lead(bare, said)
+    if quoted is not None:
+        return quoted
     ended = _NAME_LEAD.sub("", bare)
     found = _NAME_GOES_ON.search(ended)
     if found is not None and found.start() > 0:
         ended = ended[: found.start()]
     return clean(ended) or name
+
+
+_QUOTES = (("'", "'"), ('"', '"'), ("‘", "’"), ("“", "”"))
+
+
+def quoted_lead(value: str, said: str) -> str | None:
+    """The quoted words a value opens with, when the reader's words run on past the quote.
+
+    "rename my shelf 'tbr' to 'to-read' so it matches goodreads": the value read was
+    "to-read' so it matches goodreads", and the name is what the quotes hold, "to-read".
+    """
+    at = said.find(value)
+    for opening, closing in _QUOTES:
+        # the value's own opening quote, or the one just before it in the message
+        opened = value.startswith(opening) or (at > 0 and said[at - 1] == opening)
+        body = value.removeprefix(opening)
+        end = body.find(closing)
+        rest = body[end + 1 :].strip()
+        # the reader's own words go on in lower case ("'Cosy' Reads" is a name of its own)
+        if not opened or end <= 0 or not rest or not (rest[0].islower() or rest[0] in ",;.!?("):
+            continue
+        inner = body[:end].strip()
+        if inner and f"{opening}{body[:end]}{closing}" in said:
+            return inner
+    return None
 
 
 def names_ended(calls: list[ToolCall], said: str) -> list[ToolCall]:

@@ -1,0 +1,36 @@
+"""A new list's name that runs on into the next request: asked, never proposed.
+
+"rename Summer to Beach Bag and ad Jaws to it": the two requests are cut (`compound.clauses`)
+and each read alone; when the second reads as nothing the message was read whole, and the
+name swallowed the request ("Beach Bag and ad Jaws to it"). A name holding a joint and then a
+request of the book surface ("and", ",", ";", "then", before one of its verbs and more words)
+is no name: what was meant is asked. "Salt and Pepper" or "Read and Rate" (no request after
+the joint, or a lone word) stay names.
+"""
+
+from __future__ import annotations
+
+from lectern.adapters.understanding.compound import clauses
+from lectern.adapters.understanding.layer import Clarification
+from lectern.domain.assistant import ToolCall
+
+_NAMED = {"create_list": "name", "rename_list": "new_name"}
+
+
+def name_runs_on(calls: list[ToolCall]) -> Clarification | None:
+    """The question when a new list name holds a later request, else None."""
+    for call in calls:
+        slot = _NAMED.get(call.name)
+        value = call.arguments.get(slot) if slot else None
+        if not isinstance(value, str):
+            continue
+        parts = clauses(value)
+        if len(parts) < 2 or any(len(p.split()) < 2 for p in parts[1:]):
+            continue
+        name, rest = parts[0], "; ".join(parts[1:])
+        return Clarification(
+            f"Should the list be called '{name}'? I couldn't read the rest "
+            f"('{rest}') as a request of its own: could you say it again on its own?",
+            (f"Call it '{name}'",),
+        )
+    return None
