@@ -130,3 +130,93 @@ def test_a_quoted_new_name_is_what_the_quotes_hold() -> None:
 def test_a_name_with_and_stays_whole(said: str) -> None:
     calls = _calls(said)
     assert isinstance(calls, list) and calls[0][1]["new_name"] == said.split(" to ", 1)[1]
+
+
+# --- the workspace: a change's own words that run on into the next request --------------------
+
+WORKSPACE_SAID = [
+    # ours: the words would hold the next request whole
+    (
+        "resolve the vendor blocker with the window is booked and move the patch to in progress",
+        "move the patch to in progress",
+    ),
+    ("comment on the drill that it is booked, and assign it to bob", "assign it to bob"),
+    (
+        "log a blocker on the hunt that logs are missing and make it high priority",
+        "make it high priority",
+    ),
+    ("note on the runbook: legal is reading it; then close the drill", "close the drill"),
+    ("add a comment to the patch saying gw1 is done and mark it done", "mark it done"),
+]
+
+
+@pytest.mark.parametrize(("said", "later"), WORKSPACE_SAID)
+def test_words_holding_a_later_request_are_found(said: str, later: str) -> None:
+    from lectern.adapters.understanding.workspace_parts import swallowed
+    from lectern.domain.assistant import ToolCall
+
+    words = said.split(" ", 4)[-1]
+    calls = [ToolCall("t", "add_comment", {"task_id": "x", "content": words})]
+    assert swallowed(calls, said) == later
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "comment: tested and working",
+        "add a comment to the patch that gw1 and gw2 are done",
+        "resolve the vendor blocker: Salt and Pepper team confirmed",
+        "comment on the drill that we should move it to friday",
+        "comment 'close it and move on' on the drill",
+    ],
+)
+def test_words_with_and_stay_whole(said: str) -> None:
+    from lectern.adapters.understanding.workspace_parts import swallowed
+    from lectern.domain.assistant import ToolCall
+
+    calls = [ToolCall("t", "add_comment", {"task_id": "x", "content": said})]
+    assert swallowed(calls, said) is None
+
+
+TOLD = [
+    (
+        "The vendor booked the window for sunday.",
+        "Resolve the vendor blocker, then assign the patch to bob",
+        [("resolve_blocker", "The vendor booked the window for sunday"), ("assign_task", None)],
+    ),
+    (
+        "legal signed off on the runbook.",
+        "Comment on the runbook and close the drill",
+        [("add_comment", "Legal signed off on the runbook."), ("complete_task", None)],
+    ),
+    (
+        "The window is booked.",
+        "Resolve that blocker and make the patch high priority",
+        [("resolve_blocker", "The window is booked"), ("update_task", None)],
+    ),
+    (
+        "Vendor said yes for saturday.",
+        "resolve the maintenance window blocker and set the check point patch to in progress",
+        [("resolve_blocker", "Vendor said yes for saturday"), ("update_task", None)],
+    ),
+    (
+        "The window is sorted.",
+        "Resolve the vendor blocker and give the patch to alice",
+        [("resolve_blocker", "The window is sorted"), ("assign_task", None)],
+    ),
+]
+
+
+@pytest.mark.parametrize(("circumstances", "request_", "expected"), TOLD)
+def test_what_was_told_is_the_first_requests_words_not_the_next_requests(
+    circumstances: str, request_: str, expected: list[tuple[str, str | None]]
+) -> None:
+    from lectern.adapters.llm.told_first import told_first
+    from lectern.adapters.understanding.request_sentence import Request
+    from tests.unit.test_workspace_dev12_a import _Plan
+
+    calls = told_first(Request(circumstances, request_), _Plan.of).calls()
+    assert [c[0] for c in calls] == [name for name, _ in expected]
+    for (_, args), (_, words) in zip(calls, expected, strict=True):
+        if words is not None:
+            assert words in (args.get("resolution"), args.get("content"))

@@ -16,6 +16,7 @@ from lectern.adapters.understanding.intent_examples import WORKSPACE_TOOLS
 from lectern.adapters.understanding.request_sentence import Request
 from lectern.adapters.understanding.scaffold import Done, Step
 from lectern.adapters.understanding.workspace_need_told import need_told_as_title
+from lectern.adapters.understanding.workspace_parts import first_joint, swallowed
 from lectern.adapters.understanding.workspace_told_request import told_request
 
 RECORDS_WHAT_WAS_TOLD = frozenset({"resolve_blocker", "create_blocker", "add_comment"})
@@ -61,7 +62,11 @@ def told_first(told: Request, plan: Callable[[str], _P]) -> _P:
     told = need_told_as_title(told)  # "Somebody needs to brief the execs. A task for that"
     alone = plan(told.request)
     read = alone.steps[0](Done([], [])) if alone.steps else None
-    if isinstance(read, list) and all(call.name in WORKSPACE_TOOLS for call in read):
+    if (
+        isinstance(read, list)
+        and all(call.name in WORKSPACE_TOOLS for call in read)
+        and swallowed(read, told.request) is None
+    ):
         return alone
     pointed = _POINTED.search(told.request)
     ids = {i.upper() for i in _IDENTIFIER.findall(told.circumstances)}
@@ -73,8 +78,23 @@ def told_first(told: Request, plan: Callable[[str], _P]) -> _P:
         first = by_id.steps[0](Done([], [])) if by_id.steps else None
         if isinstance(first, list) and first and all(c.name in WORKSPACE_TOOLS for c in first):
             return by_id
-    worded = f"{told.request.rstrip(' .!')}: {told.circumstances.rstrip(' .!')}"
+    joint = first_joint(told.request)
+    if joint is not None:
+        # "... resolve that blocker and move the patch to in progress": what was told is
+        # the first request's words, and they end where the next request begins
+        head, tail = told.request[:joint], told.request[joint:]
+        tail = tail if tail.lstrip()[:1] in (",", ";") else f",{tail}"
+        worded = f"{head.rstrip(' .!')}: {told.circumstances.rstrip(' .!')}{tail}"
+    else:
+        worded = f"{told.request.rstrip(' .!')}: {told.circumstances.rstrip(' .!')}"
     with_them = plan(worded)
     first = with_them.steps[0](Done([], [])) if with_them.steps else None
-    recorded = isinstance(first, list) and all(call.name in RECORDS_WHAT_WAS_TOLD for call in first)
+    calls = first if isinstance(first, list) else []
+    if joint is not None:
+        # the first change records the words; the later ones are changes of their own
+        recorded = bool(calls) and calls[0].name in RECORDS_WHAT_WAS_TOLD
+        recorded = recorded and all(call.name in WORKSPACE_TOOLS for call in calls)
+        recorded = recorded and not any(call.name == "create_task" for call in calls)
+    else:
+        recorded = all(call.name in RECORDS_WHAT_WAS_TOLD for call in calls)
     return with_them if first and recorded else alone

@@ -1,4 +1,4 @@
-"""A new list's name that runs on into the next request: asked, never proposed.
+"""A new list's name (or a change's own words) that runs on into the next request: asked.
 
 "rename Summer to Beach Bag and ad Jaws to it": the two requests are cut (`compound.clauses`)
 and each read alone; when the second reads as nothing the message was read whole, and the
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from lectern.adapters.understanding.compound import clauses
 from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.workspace_parts import swallowed
 from lectern.domain.assistant import ToolCall
 
 _NAMED = {"create_list": "name", "rename_list": "new_name"}
@@ -34,3 +35,20 @@ def name_runs_on(calls: list[ToolCall]) -> Clarification | None:
             (f"Call it '{name}'",),
         )
     return None
+
+
+def words_run_on(calls: list[ToolCall], said: str) -> Clarification | None:
+    """The question when a change's own words (a comment, a resolution) hold a later request.
+
+    "resolve the vendor blocker and move the patch to in progress", read whole by meaning,
+    resolved the blocker with the words "blocker and move the patch to in progress" and never
+    moved the patch: the words are asked for, never proposed with the request inside them.
+    """
+    later = swallowed(calls, said)
+    if later is None:
+        return None
+    return Clarification(
+        f"I read '{later}' as a request of its own, not as part of the words to record. "
+        "Could you send each change on its own, with the words to record after a colon?",
+        (),
+    )

@@ -72,6 +72,42 @@ def parts(text: str) -> list[str]:
     return pieces if 2 <= len(pieces) <= 3 else []
 
 
+def first_joint(text: str) -> int | None:
+    """Where the first of a message's requests ends, when it joins others, else None.
+
+    "resolve that blocker and move the patch to in progress" -> the index of " and move".
+    """
+    if not parts(text):
+        return None
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
+    return next(
+        (j.start() for j in _JOINT.finditer(text) if not any(a < j.start() < b for a, b in quoted)),
+        None,
+    )
+
+
+_WORDS = ("resolution", "content", "text", "description", "comment", "note")
+"""The arguments that hold the reader's own words (a resolution, a comment, a blocker)."""
+
+
+def swallowed(calls: Sequence[ToolCall], text: str) -> str | None:
+    """A later request of `text` that a change's own words hold whole, else None.
+
+    "resolve that blocker and move the patch to in progress", read whole, resolved the
+    blocker "blocker and move the patch to in progress": the words ran on into the next
+    request (one `parts` cuts before a verb of a change), which is then never made.
+    """
+    pieces = parts(text)
+    for later in pieces[1:]:
+        said = " ".join(later.casefold().split())
+        for call in calls:
+            for key in _WORDS:
+                value = call.arguments.get(key)
+                if isinstance(value, str) and said in " ".join(value.casefold().split()):
+                    return later
+    return None
+
+
 _POINTS = re.compile(r"\b(?:it|its|it['’]s|this|that\s+one|that\s+task)\b", re.I)
 """A part that points back ("give it to bob"): after a new task, at a task with no id yet."""
 
