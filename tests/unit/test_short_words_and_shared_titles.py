@@ -15,6 +15,7 @@ import pytest
 
 from lectern.adapters.llm.catalog_spelling import CatalogSpelling
 from lectern.adapters.understanding.mentions import resolve
+from lectern.adapters.understanding.name_runs_on import name_undecided
 from lectern.adapters.understanding.slots import list_name_of
 from lectern.domain.assistant import ToolCall
 
@@ -82,6 +83,15 @@ def test_editions_of_one_book_sharing_a_main_title_are_that_book() -> None:
 )
 def test_a_name_not_yet_chosen_is_no_name(said: str) -> None:
     assert list_name_of(said) is None
+    made = [ToolCall("c", "create_list", {"name": "yet"})]
+    asked = name_undecided(made, said)
+    assert asked is not None and "called" in asked.question
+
+
+def test_a_chosen_name_is_not_asked_again() -> None:
+    said = "make a list called How to Train Your Dragon fans"
+    made = [ToolCall("c", "create_list", {"name": "How to Train Your Dragon fans"})]
+    assert name_undecided(made, said) is None
 
 
 def test_a_name_said_after_call_it_is_still_read() -> None:

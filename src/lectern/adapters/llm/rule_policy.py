@@ -75,7 +75,11 @@ from lectern.adapters.understanding.layer import (
 from lectern.adapters.understanding.listed_books import on_the_list
 from lectern.adapters.understanding.mentions import names_from_prompt
 from lectern.adapters.understanding.message_lines import one_line, unframed_mail
-from lectern.adapters.understanding.name_runs_on import name_runs_on, words_run_on
+from lectern.adapters.understanding.name_runs_on import (
+    name_runs_on,
+    name_undecided,
+    words_run_on,
+)
 from lectern.adapters.understanding.not_asked import asked_whether, not_asked
 from lectern.adapters.understanding.off_topic import off_topic
 from lectern.adapters.understanding.own_words import in_own_words
@@ -289,7 +293,11 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             if kept is not None:  # "rename horror to spooky, no wait, keep it"
                 return AIResponse(f"All right: I've left {kept} as it is.", model=MODEL_ID)
             calls = names_ended(calls, asked_for)  # "comfort reads bc thats more accurate"
-            run_on = name_runs_on(calls) or words_run_on(calls, asked_for)
+            run_on = (
+                name_undecided(calls, asked_for)  # "not sure what to call it yet"
+                or name_runs_on(calls)
+                or words_run_on(calls, asked_for)
+            )
             if run_on is not None:  # "rename X to Y and ad Z to it": "ad Z to it" read as nothing
                 return run_on.response(MODEL_ID)
             unnamed = _renamed_to_a_pointer(calls)

@@ -10,12 +10,34 @@ the joint, or a lone word) stay names.
 
 from __future__ import annotations
 
+import re
+
 from lectern.adapters.understanding.compound import clauses
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.workspace_parts import swallowed
 from lectern.domain.assistant import ToolCall
 
 _NAMED = {"create_list": "name", "rename_list": "new_name"}
+_UNDECIDED = re.compile(
+    r"\b(?:what|how)\s+to\s+(?:call|name|title)\s+(?:it|them|the\s+(?:new\s+)?(?:one|list))\b"
+    r"|\bno\s+name\s+(?:for\s+it\s+)?yet\b",
+    re.I,
+)
+"""A name the reader has not chosen ("not sure what to call it yet")."""
+
+
+def name_undecided(calls: list[ToolCall], said: str) -> Clarification | None:
+    """The question when a list is named though the reader said they have no name for it.
+
+    "could you make me a new one? Not sure what to call it yet, but": whichever matcher read
+    it, the words after "call it" ("yet, but") had become the list's name.
+    """
+    named = next((c for c in calls if c.name in _NAMED), None)
+    if named is None or not _UNDECIDED.search(said):
+        return None
+    if named.name == "create_list":
+        return Clarification("What should the new list be called?", ())
+    return Clarification("What should the list be called instead?", ())
 
 
 def name_runs_on(calls: list[ToolCall]) -> Clarification | None:
