@@ -61,3 +61,44 @@ def test_a_title_no_book_starts_with_is_still_unknown(world: tuple) -> None:
     catalog, search = world
     with pytest.raises(ToolError, match="search for it first"):
         resolve_book("The Lantern Decades", catalog, lambda: search)
+
+
+def _companion(number: int, title: str, writer: str, readers: int) -> Book:
+    return Book(
+        id=uuid.UUID(int=number),
+        title=title,
+        authors=(writer,),
+        description="A companion book.",
+        language="en",
+        published_year=2010,
+        categories=("film",),
+        metadata={"ratings_count": readers},
+    )
+
+
+def test_words_beginning_two_writers_titles_name_neither(world: tuple) -> None:
+    # "Harry Potter": Film Wizardry (Sibley) and A Pop-Up Book (Williamson); the more read one
+    # had been added to a list.
+    catalog, _ = world
+    for book in (
+        _companion(81, "Wizard Days: Film Wizardry", "Brian Sibling", 45000),
+        _companion(82, "Wizard Days: A Pop-Up Book", "Andrew Williams", 22000),
+    ):
+        catalog.entries[book.id] = StoredEntry(CatalogEntry(book, (), (), ()), "h")
+    vocabulary = make_vocabulary(catalog)
+    with pytest.raises(ToolError, match="several books"):
+        resolve_book("Wizard Days", catalog, lambda: make_search(catalog), vocabulary)
+    whole = resolve_book("Wizard Days: Film Wizardry", catalog, lambda: None, vocabulary)
+    assert whole.id == uuid.UUID(int=81)
+
+
+def test_editions_by_one_writer_are_one_book(world: tuple) -> None:
+    catalog, _ = world
+    for book in (
+        _companion(83, "Night Harbour: A Novel", "Ada Quill", 9000),
+        _companion(84, "Night Harbour: Anniversary Edition", "Ada Quill", 800),
+    ):
+        catalog.entries[book.id] = StoredEntry(CatalogEntry(book, (), (), ()), "h")
+    vocabulary = make_vocabulary(catalog)
+    found = resolve_book("Night Harbour", catalog, lambda: make_search(catalog), vocabulary)
+    assert found.id == uuid.UUID(int=83)

@@ -13,11 +13,11 @@ lists, and a misspelt title read as another book would be a guess acted on.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from lectern.application.ports import BookCatalog, TitleMatcher
 from lectern.application.search import BookSearchService
-from lectern.application.understanding import Vocabulary, key_of
+from lectern.application.understanding import TitleEntry, Vocabulary, key_of
 from lectern.domain.books import Book
 from lectern.domain.search import SearchQuery
 from lectern.errors import InvalidQueryError, ToolError
@@ -118,9 +118,11 @@ def _by_title(
     bare = key[1:] if key[:1] == ("the",) else key
     if vocabulary is not None:
         forms = (key, bare, ("the", *bare))
-        entry = next(filter(None, map(vocabulary.best_title, forms)), None) or next(
-            filter(None, map(vocabulary.best_main_title, forms)), None
-        )
+        entry = next(filter(None, map(vocabulary.best_title, forms)), None)
+        if entry is None:
+            entry = next(filter(None, map(vocabulary.best_main_title, forms)), None)
+            if entry is not None:
+                _one_main_title(title, vocabulary.entries_titled(key), catalog)
         if entry is not None:
             found = catalog.get(uuid.UUID(entry.book_id))
             if found is not None:
@@ -139,6 +141,34 @@ def _by_title(
         if any(words[: len(form)] == form for form in (key, bare, ("the", *bare))):
             return result.book
     return None
+
+
+RIVAL_SHARE = 0.03
+"""A book is a rival of the most read one sharing its words when it has this share of its
+readers (as the rules' `catalog_spelling.RIVAL_SHARE`)."""
+
+
+def _one_main_title(said: str, entries: Sequence[TitleEntry], catalog: BookCatalog) -> None:
+    """Raise a ToolError when the words said begin the titles of books by different writers.
+
+    "Harry Potter" is the title before the colon of *Film Wizardry* (Sibley) and of *A Pop-Up
+    Book* (Williamson), and no book's whole title: the more read one had been added to a list.
+    Editions of one book (one writer) are that book.
+    """
+    if len(entries) < 2:
+        return
+    top = entries[0].popularity
+    rivals = [e for e in entries if e.popularity >= RIVAL_SHARE * top]
+    books = {str(b.id): b for b in catalog.get_many([uuid.UUID(e.book_id) for e in rivals])}
+    by_writer: dict[str, Book] = {}
+    for entry in rivals:  # most read first: each writer's most read book names them
+        book = books.get(entry.book_id)
+        if book is not None:
+            by_writer.setdefault(book.authors[0] if book.authors else "", book)
+    if len(by_writer) < 2:
+        return
+    named = "; ".join(f"'{b.title}' ({writer})" for writer, b in list(by_writer.items())[:4])
+    raise ToolError(f"{said!r} begins the titles of several books ({named}): say which one")
 
 
 def spelt_title(title: str, titles: TitleMatcher, catalog: BookCatalog) -> str | None:
