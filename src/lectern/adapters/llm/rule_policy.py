@@ -124,6 +124,7 @@ from lectern.adapters.understanding.workspace_text_end import (
 from lectern.adapters.understanding.workspace_ticked import ticked_done
 from lectern.adapters.understanding.workspace_told_task import task_led, told_task_named
 from lectern.adapters.understanding.workspace_unfinished import unfinished_change
+from lectern.adapters.understanding.workspace_which_one import TASK_QUESTION, asks_for_a_task
 from lectern.application.assistant.guardrails import CANNOT_APPROVE_TEXT, off_topic_text
 from lectern.application.ports import QueryUnderstanding
 from lectern.domain.assistant import AIResponse, Message, ToolCall, ToolSpec
@@ -159,8 +160,9 @@ class _Plan:
     """A change asked on a condition the record tells, looked up first (`on_condition`)."""
 
 
-def _asking_which_book(plan: _Plan, error: _NoReferent) -> _Plan:
-    question = which_book(error)
+def _asking_which_book(plan: _Plan, error: _NoReferent, text: str, system: str) -> _Plan:
+    # "what's the second one about?" on a task's page: a book was never meant
+    question = TASK_QUESTION if asks_for_a_task(text, system) else which_book(error)
     plan.steps.append(lambda _: question.response(MODEL_ID))
     return plan
 
@@ -534,7 +536,7 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             try:
                 steps = matcher(text, it)
             except _NoReferent as error:
-                return _asking_which_book(plan, error)
+                return _asking_which_book(plan, error, text, system)
             if steps and matcher in (lists.list_with_books, lists.find_and_add):
                 # "pop Rebecca on a new list Gothic, then give it 4 stars": a list made with its
                 # books may be only the first request; the reading leaving none behind wins.
@@ -552,7 +554,7 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
         try:
             plan.steps.extend(self._missed(text, system, available, it, history))
         except _NoReferent as error:
-            return _asking_which_book(plan, error)
+            return _asking_which_book(plan, error, text, system)
         return plan
 
     def _placed_in_series(self, text: str) -> str | Clarification | None:

@@ -22,6 +22,7 @@ from typing import Any
 from lectern.adapters.llm.workspace_refs import Refs, _Unclear, task_words
 from lectern.adapters.understanding.layer import which_of
 from lectern.adapters.understanding.mentions import covered, find_in, resolve
+from lectern.adapters.understanding.referents import PLACES
 from lectern.domain.assistant import Message, ToolCall
 
 CallMaker = Callable[..., ToolCall]
@@ -53,6 +54,19 @@ _LISTED = re.compile(
     r"^\d+\.\s+(?P<title>.+?)\s+\((?P<details>[^()]*)\)\s+\[task:(?P<id>[^\]]+)\]", re.M
 )
 """A task line of a listing reply: its title, its details, its id."""
+
+_PLACED = re.compile(
+    r"\b(?:the\s+|that\s+)?(?P<nth>first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|"
+    r"5th|6th|seventh|eighth|ninth|tenth|7th|8th|9th|10th)\s+(?:one|task|item|entry)\b|"
+    r"\b(?:(?:task|item)\s+)?(?:number|no\.|#)\s*(?P<n>[1-9])\b(?!\s*(?:days?|weeks?|%))",
+    re.I,
+)
+"""A listed task pointed at by its place ("the second one", "number 3", "the last task")."""
+_PLACES = {
+    **PLACES,
+    **{w: n for n, w in enumerate(("seventh", "eighth", "ninth", "tenth"), 7)},
+    **{f"{n}th": n for n in range(7, 11)},
+}
 
 
 _COMMENTED = re.compile(
@@ -222,6 +236,19 @@ def picked_from_listing(text: str, history: Sequence[Message]) -> str:
     listed = list(_LISTED.finditer(last.content)) if last is not None else []
     if len(listed) < 2:
         return text
+    placed = _PLACED.search(text)
+    if placed is not None:
+        # "what's the second one about?": the task at that place in the listing just shown
+        nth = placed.group("nth")
+        place = (
+            len(listed)
+            if nth and nth.casefold() == "last"
+            else _PLACES.get((nth or "").casefold(), int(placed.group("n") or 0))
+        )
+        if not 1 <= place <= len(listed):
+            raise _Unclear(which_of("task", tuple(m.group("title") for m in listed)))
+        title = listed[place - 1].group("title")
+        return f"{text[: placed.start()]}the task {title}{text[placed.end() :]}"
     for picked in _PICKED.finditer(text):
         said = (picked.group("said") or picked.group("owner")).casefold()
         words = re.findall(r"[a-z0-9-]+", re.sub(r"['’]s\b", "", said))
