@@ -13,6 +13,7 @@ from lectern.adapters.llm.workspace_refs import Refs, _Unclear, project_words, t
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.mentions import covered, resolve
 from lectern.adapters.understanding.scaffold import clean as _clean
+from lectern.adapters.understanding.workspace_blocker_label import ENDED, labelled_blocker
 from lectern.adapters.understanding.workspace_parts import CHANGE_VERB
 from lectern.adapters.understanding.workspace_patterns import (
     BLOCKER_VERB,
@@ -97,6 +98,20 @@ class WorkspaceBlockers:
     _call: CallMaker
 
     def _create_blocker(self, text: str, refs: Refs) -> list[ToolCall]:
+        labelled = labelled_blocker(text)
+        if labelled is not None:
+            # "blocker: change board hasn't approved the window yet": a new blocker, on the
+            # task the words name or the one in view; words that say one ended are asked
+            if ENDED.search(labelled):
+                raise _Unclear(
+                    Clarification(
+                        "Should I record that as a new blocker, or resolve an open one? "
+                        "Say which, and on what.",
+                        (),
+                    )
+                )
+            named = refs.task_in(labelled)
+            return [self._call("create_blocker", task_id=refs.task(named), description=labelled)]
         kept = recorded(text, refs.names)
         if kept is not None and kept.tool == "create_blocker":
             # "the vendor went quiet on the drill, log that as a blocker": what was said

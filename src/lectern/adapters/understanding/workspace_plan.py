@@ -38,6 +38,7 @@ from lectern.adapters.understanding.slots import (
     status_of,
     without_status,
 )
+from lectern.adapters.understanding.workspace_blocker_label import new_blocker_said, still_holds
 from lectern.adapters.understanding.workspace_cleared_told import without_go_ahead
 from lectern.adapters.understanding.workspace_documents import said_document
 from lectern.adapters.understanding.workspace_people import person_in
@@ -79,6 +80,13 @@ _READING = re.compile(
 on the patch task? he mentioned a lab test": a question, then a remark)."""
 
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_KEEP_AS_BLOCKER = re.compile(
+    r"\s*[,;.–—-]?\s*(?:so\s+)?(?:please\s+)?(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+)?"
+    r"(?:log|record|note|flag|add|put|raise|file|register|mark)\s+(?:that|this|it)(?:\s+down)?"
+    r"(?:\s+as\s+(?:a\s+|an\s+)?(?:blocker|impediment))?(?:\s+please)?\W*$",
+    re.I,
+)
+"""The request that closes a told blocker ("..., log that as a blocker"): no part of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +493,8 @@ def plan_workspace(
             arguments["due_date"] = when
         return [call(intent, **arguments)]
     if intent == "create_blocker":
+        # "we're stuck waiting on legal, log that as a blocker": the request is no reason
+        text = _KEEP_AS_BLOCKER.sub("", text) or text
         found = re.search(
             r"(?::|\s[-–—]\s|\bby\b|\buntil\b|\bwaiting (?:for|on)\b|\bon\b.*?:)\s*(?P<d>.+)$",
             text,
@@ -514,7 +524,23 @@ def plan_workspace(
         project = _project(text, names, where)
         if project is not None and "task_id" not in arguments:
             arguments["project_id"] = project
+        if not arguments:
+            # neither a task nor a project is named or in view: what is held up is asked
+            return name_it(
+                "task", "record the blocker on", [f"Block {t}" for t in names.of("task")]
+            )
         return [call(intent, description=description[:1].upper() + description[1:], **arguments)]
+    if intent == "resolve_blocker" and new_blocker_said(text):
+        # "blocker: the change board hasn't approved it": a new blocker, said as one; an
+        # open blocker is resolved only when the message says it ended
+        return plan_workspace("create_blocker", text, names, where, call, now)
+    if intent == "resolve_blocker" and still_holds(text):
+        # "the change board still hasn't approved the window, note that": nothing ended
+        return Clarification(
+            "That sounds like it is still held up. Should I record it as a new blocker (on "
+            "which task), or resolve an open one?",
+            (),
+        )
     if intent == "resolve_blocker":
         blockers = names.of("blocker")
         found_blocker = find_in(text.split(":")[0], blockers)

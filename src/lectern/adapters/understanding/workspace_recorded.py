@@ -44,10 +44,17 @@ _LOGGED = re.compile(
 )
 """"<a task is blocked, and why>. log that": a blocker, when what was told says it is one."""
 _SAYS_BLOCKED = re.compile(
-    r"\b(?:is|are|was|got|gets|now)\s+(?:\w+\s+)?(?:blocked|stuck|held\s+up|on\s+hold)\b|"
+    r"(?:\b(?:is|are|was|got|gets|now)|['’]s)\s+(?:\w+\s+)?(?:blocked|stuck|held\s+up|on\s+hold)\b|"
     r"\bcan\s*(?:not|['’]?t)\s+(?:go\s+ahead|proceed|continue|move\s+forward)\b",
     re.I,
 )
+_HELD_BY = re.compile(
+    r"^(?P<t>.+?)(?:\s+(?:is|are|was|has\s+been|got)|['’]s)?\s+(?:\w+\s+)?(?:blocked|stuck|"
+    r"held\s+up|on\s+hold)\s+(?P<why>(?:waiting\s+)?(?:on|by|for|because(?:\s+of)?|until|"
+    r"behind)\s+\S.*)$",
+    re.I,
+)
+"""One clause that tells a task held up and by what ("the runbook's stuck waiting on X")."""
 _LEAD = re.compile(
     r"^(?:(?:so|ok(?:ay)?|sorry|hey|hi|well|fyi|heads\s+up|update)\b[\s,:;.!-]*)+", re.I
 )
@@ -102,6 +109,21 @@ def recorded(text: str, names: Names) -> Recorded | None:
                 # that as a blocker": the project is what is held up, the rest is why
                 why = ", ".join(c for c in clauses if c is not held[0])
                 return Recorded(tool, why[:1].upper() + why[1:], None, held[1])
+            held_by = _HELD_BY.match(said) if tool == "create_blocker" else None
+            if len(clauses) == 1 and held_by is not None:
+                # "the runbook's stuck waiting on legal review, log that as a blocker": the
+                # task is what is held up, what holds it up is the blocker
+                task = find_in(held_by.group("t"), tasks).name
+                why = re.sub(
+                    r"^(?:by|because(?:\s+of)?)\s+", "", held_by.group("why").strip(), flags=re.I
+                )
+                if task is None or not why:
+                    return None
+                return Recorded(tool, why[:1].upper() + why[1:], task)
+            if tool == "create_blocker" and not placed and len(clauses) == 1:
+                # "the change board hasn't approved the window, log that as a blocker": on
+                # the task in view, or the one asked for (no task is named in it)
+                return Recorded(tool, said[:1].upper() + said[1:], None)
             if len(placed) != 1 or len(clauses) < 2:
                 return None
             target = find_in(placed[0], tasks).name
