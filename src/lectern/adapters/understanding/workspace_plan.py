@@ -129,6 +129,23 @@ def _task(text: str, names: Names, where: Where, action: str) -> str | Clarifica
     return name_it("task", action.lower() or "use", [f"{action} {t}" for t in tasks])
 
 
+_QUOTED_SPAN = re.compile(r"[\"“](?P<d>[^\"”]+)[\"”]|(?<!\w)['‘](?P<s>[^'’]+)['’](?!\w)")
+
+
+def _names_unquoted(text: str, names: Names) -> str:
+    """The message with the quotes taken off what is wholly a stored task's, project's or
+    document's name: such quotes say which thing, not what to write."""
+    stored = {
+        n.casefold() for kind in ("task", "project", "document", "blocker") for n in names.of(kind)
+    }
+
+    def unquoted(found: re.Match[str]) -> str:
+        said = found.group("d") or found.group("s") or ""
+        return said if said.strip().casefold() in stored else found.group(0)
+
+    return _QUOTED_SPAN.sub(unquoted, text)
+
+
 def _says_a_word_of(mention: str, name: str) -> bool:
     """Whether the mention holds a whole word of the name, spelt (nearly) alike.
 
@@ -455,7 +472,9 @@ def plan_workspace(
         dated = {"due_date": when} if when is not None else {}
         return [call(intent, task_id=task, **{key: value}, **dated)]
     if intent == "add_comment":
-        content = comment_of(text)
+        # "put a comment on 'Hunt for unusual VPN logins' saying ...": the quoted words are the
+        # task's name, what follows "saying" is the comment
+        content = comment_of(_names_unquoted(text, names))
         if not content and _READING.search(text):
             # "any comments on this one?": a question about the comments, not a new one
             task = _task(text, names, where, "Show")

@@ -62,7 +62,25 @@ _SPELT_OUT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _QUOTED = re.compile(r"([\"“‘][^\"“”‘’]+[\"”’]|(?<!\w)'[^']+'(?!\w))")
 
 
+_FREE_TEXT = re.compile(
+    r"^(?P<head>[^:]*?\b(?:comments?|notes?|remarks?|blockers?|impediments?|descriptions?|"
+    r"describe|resolutions?|reasons?|titles?|titled|called|named|messages?|say|says|new\s+task|"
+    r"(?:add|create|make|open)\s+(?:a\s+|an\s+)?(?:new\s+)?task)\b[^:]*?)"
+    r"(?P<open>(?<!\bre)(?<!\d):(?!\d)|\s(?:saying|that\s+says|to\s+say|reading)\b)",
+    re.I,
+)
+"""Where the reader's own words begin ("note on the review: board wants it by fri"): after a
+head that speaks of a text (a comment, a blocker, a description, a title), a colon or
+"saying". What follows is kept as typed: shorthand is spelt out in the request, never in what
+is to be written ("board" stays "board" in a comment)."""
+
+
 def _outside_quotes(text: str, patterns: tuple[tuple[re.Pattern[str], str], ...]) -> str:
+    free = _FREE_TEXT.match(text)
+    if free is not None and text[free.end() :].strip():
+        # the request is spelt out; the words to be written are left as the reader typed them
+        head = _outside_quotes(text[: free.start("open")], patterns)
+        return f"{head}{text[free.start('open') :]}"
     pieces = _QUOTED.split(text)
     for index in range(0, len(pieces), 2):
         piece = pieces[index]
