@@ -34,6 +34,15 @@ _IDENTIFIER = re.compile(r"\bCVE-\d{4}-\d{3,}\b|\bT\d{4}(?:\.\d{3})?\b", re.I)
 """An advisory's or a technique's id: the name of one document."""
 
 
+_BARE_CHANGE = re.compile(
+    r"^(?:(?:so\s+|and\s+)?(?:could|can|would|will)\s+(?:you|u)\s+|please\s+)?(?:please\s+)?"
+    r"(?:change|update|fix|edit|amend|adjust)\s+(?:it|that|this|[^,.;:!?]{3,60}?)"
+    r"(?:\s+(?:for\s+me|please))?\W*$",
+    re.I,
+)
+"""A request that only asks for the change told before it ("Could you change it?")."""
+
+
 class Planned(Protocol):
     """A plan: its steps, each given the calls and results so far."""
 
@@ -68,6 +77,13 @@ def told_first(told: Request, plan: Callable[[str], _P]) -> _P:
         and swallowed(read, told.request) is None
     ):
         return alone
+    if _BARE_CHANGE.match(told.request):
+        # "the description of the hunt should also say X. Could you change it?": the change
+        # is what was told; the request only asks for it
+        own = plan(told.circumstances)
+        first = own.steps[0](Done([], [])) if own.steps else None
+        if isinstance(first, list) and first and all(c.name == "update_task" for c in first):
+            return own
     pointed = _POINTED.search(told.request)
     ids = {i.upper() for i in _IDENTIFIER.findall(told.circumstances)}
     if pointed is not None and len(ids) == 1:

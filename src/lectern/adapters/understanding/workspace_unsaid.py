@@ -101,8 +101,10 @@ _DESCRIBED = re.compile(
     rf"^(?:set|change|update|edit|replace)\s+(?P<t3>.+?)['’]s\s+{_DESCRIPTION}"
     rf"(?:{_SAID}(?P<d3>\S.*))?$|"
     # "the description of the runbook should be: X"
-    rf"^(?:the\s+)?{_DESCRIPTION}\s+(?:of|for|on)\s+(?P<t4>.+?)\s+(?:should\s+(?:be|say|read)|"
-    r"needs\s+to\s+(?:be|say)|is\s+now|will\s+be)\s*:?\s*(?P<d4>\S.*)$",
+    # "I think the description of the hunt should also say to check the Citrix logs"
+    rf"^(?:i\s+think\s+|i\s+guess\s+|maybe\s+|so\s+)?(?:the\s+)?{_DESCRIPTION}\s+(?:of|for|on)\s+"
+    r"(?P<t4>.+?)\s+(?:(?:should|needs\s+to|has\s+to|must)\s+(?:also\s+)?(?:(?:be|say|read)|"
+    r"(?=(?:mention|include|cover|note)\s))|is\s+now|will\s+be)(?:\s+that\b)?\s*:?\s*(?P<d4>\S.*)$",
     re.I | re.S,
 )
 
@@ -123,4 +125,8 @@ def described(text: str) -> Described | None:
     task = found.group("t") or found.group("t2") or found.group("t3") or found.group("t4")
     said = found.group("d") or found.group("d2") or found.group("d3") or found.group("d4")
     said = said.strip(" \"“”'‘’") if said else None
+    if said and found.group("d4"):
+        # "... should say to check the logs": what it should say, as an instruction
+        said = re.sub(r"^to\s+(?=[a-z])", "", said)
+        said = said[:1].upper() + said[1:]
     return Described(task.strip(), said or None)
