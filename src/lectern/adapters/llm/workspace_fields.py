@@ -172,7 +172,13 @@ class WorkspaceFields:
             words = task_words(taken)
             if tasks and not IT.match(words) and resolve(words, tasks).name is None:
                 return []
-        cleared = match.group("t3") or match.group("t5") or match.group("t6") or taken
+        cleared = (
+            match.group("t3")
+            or match.group("t5")
+            or match.group("t6")
+            or match.group("t11")
+            or taken
+        )
         if cleared:
             return [self._call("assign_task", task_id=refs.task(cleared), assignee_id=None)]
         mine = match.group("t4") or match.group("t9") or match.group("t10")

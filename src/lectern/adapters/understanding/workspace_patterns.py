@@ -259,8 +259,11 @@ _FOR_NOW = (
 )
 """What may end an assignment without being its person or task ("give it to me instead")."""
 _UNOWNED = (
-    r"(?:\s*[,;.–—-]\s*(?:so\s+|and\s+)?(?:nobody|no\s+one|no-one)(?:['’]s|\s+is)?\s+"
-    r"(?:owns?|has|on|owning|having|assigned(?:\s+to)?)\s+(?:it|that|this)"
+    r"(?:\s*[,;.–—-]\s*(?:so\s+|and\s+)?(?:please\s+)?(?:(?:nobody|no\s+one|no-one)(?:['’]s|\s+is)?\s+"
+    r"(?:owns?|has|on|owning|having|assigned(?:\s+to)?)\s+(?:it|that|this)|"
+    # "..., leave it unassigned", "- unassign it", "keep it with no owner"
+    r"(?:leave|keep|have)\s+(?:it|that|this)\s+(?:unassigned|unowned|with\s+no\s+(?:owner|assignee|"
+    r"one(?:\s+on\s+it)?)|without\s+an?\s+(?:owner|assignee))|unassign\s+(?:it|that|this))"
     r"(?:\s+(?:for\s+now|now|anymore|for\s+the\s+(?:moment|time\s+being)))?)?"
 )
 """A removal restated ("take bob off it, nobody owns it for now"): no part of the task."""
@@ -273,11 +276,15 @@ ASSIGN = re.compile(
     rf"^(?:unassign|de-?assign|un-assign)\s+(?P<t3>.+?){_FOR_NOW}{_UNOWNED}\W*$|"
     rf"^(?:remove|clear|drop|delete)\s+(?:the\s+)?(?:assignee|owner|assignment)\s+"
     rf"(?:from|of|on|for)\s+(?P<t5>.+?){_FOR_NOW}\W*$|"
+    # "leave it unassigned", "keep the drill with no owner for now": no one is its assignee
+    rf"^(?:leave|keep|have)\s+(?P<t11>.+?)\s+(?:unassigned|unowned|with\s+no\s+(?:owner|assignee)|"
+    rf"without\s+an?\s+(?:owner|assignee)){_FOR_NOW}\W*$|"
     # "nobody should own the drill for now(, please unassign it)": no one is its assignee
     rf"^(?:nobody|no\s+one|no-one)\s+(?:should|must|needs\s+to|is\s+to|will)\s+(?:own|have|"
     rf"be\s+on)\s+(?P<t6>(?:(?!\b(?:for|anymore)\b)[^,;.])+?){_FOR_NOW}"
-    rf"(?:\s*[,;.]\s*(?:so\s+)?(?:please\s+)?(?:(?:remove|clear|drop)\s+(?:the\s+)?"
-    rf"(?:assignee|owner)\s+(?:from|of|on)\s+(?:it|that|this)|unassign\s+(?:it|that|this)))?"
+    rf"(?:\s*[,;.–—-]\s*(?:so\s+)?(?:please\s+)?(?:(?:remove|clear|drop)\s+(?:the\s+)?"
+    rf"(?:assignee|owner)\s+(?:from|of|on)\s+(?:it|that|this)|unassign\s+(?:it|that|this)|"
+    r"(?:leave|keep)\s+(?:it|that|this)\s+unassigned))?"
     rf"\W*$|"
     # "take the drill off everyone", "take the drill off bob": its assignee removed
     # ("take me off it": "it" is the task, taken off nobody)

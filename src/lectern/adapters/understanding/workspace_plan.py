@@ -80,6 +80,14 @@ _READING = re.compile(
 on the patch task? he mentioned a lab test": a question, then a remark)."""
 
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_UNASSIGNS = re.compile(
+    r"\b(?:un-?|de-?)assign\b|\b(?:leave|keep)\s+(?:it|this|that|the\s+\w+(?:\s+\w+)?)\s+"
+    r"(?:unassigned|unowned|with\s+no\s+(?:owner|assignee))\b|\b(?:nobody|no\s+one|no-one)\s+"
+    r"(?:should|must|is\s+to|needs\s+to)\s+(?:own|have|be\s+on)\b|\b(?:remove|clear|drop)\s+"
+    r"(?:the\s+)?(?:assignee|owner)\b",
+    re.I,
+)
+"""An assignment asked away: the task's owner removed, no one named in their place."""
 _KEEP_AS_BLOCKER = re.compile(
     r"\s*[,;.–—-]?\s*(?:so\s+)?(?:please\s+)?(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+)?"
     r"(?:log|record|note|flag|add|put|raise|file|register|mark)\s+(?:that|this|it)(?:\s+down)?"
@@ -443,6 +451,9 @@ def plan_workspace(
             # "bob's patch doesn't need to be high anymore, drop it to medium": whose task it
             # is named, and a new value for it: a change of the task, no one to hand it to
             return plan_workspace("update_task", text, names, where, call, now)
+        if person is None and _UNASSIGNS.search(text):
+            # "nobody owns this for now, unassign it": no one is its assignee (the tool's null)
+            return [call(intent, task_id=task, assignee_id=None)]
         if person is None:
             return Clarification(
                 "Who should I assign it to?",
