@@ -91,11 +91,23 @@ _COMMENTS_ON = re.compile(
 _DOCUMENT_WORD = re.compile(r"\s+(?:advisory\s+)?(?:document|doc|advisory|write-?up|record)$", re.I)
 """The word that only says a document, after the words of its title."""
 
+_GIST = (
+    r"(?:(?:the\s+)?(?:tl;?\s?dr|tldr)|(?:give\s+me\s+)?(?:the\s+|a\s+)?(?:gist|short\s+version|"
+    r"quick\s+summary|summary|recap|rundown|key\s+points)(?:\s+(?:of|on))?|sum\s+up|recap|"
+    r"boil\s+down|break\s+down|summari[sz]e)"
+)
+"""A summary asked for by its everyday words ("tl;dr this", "the gist of it")."""
 _ABOUT_THIS = re.compile(
-    r"^(?:tell\s+me\s+(?:more\s+|a\s+bit\s+(?:more\s+)?)?about|more\s+(?:on|about)|"
-    r"what(?:'s|\s+is)\s+in|summari[sz]e|explain|open|show(?:\s+me)?|read|go\s+over)\s+"
-    r"(?:this|it|this\s+one|this\s+(?:document|doc|page|advisory))"
-    r"(?:\s+(?:please|for\s+me))?\W*$",
+    r"^(?:(?:can|could|would)\s+(?:you|u)\s+|please\s+)?"
+    r"(?:(?:tell\s+me\s+(?:more\s+|a\s+bit\s+(?:more\s+)?)?about|more\s+(?:on|about)|"
+    rf"what(?:'s|\s+is)\s+in|{_GIST}|explain|open|show(?:\s+me)?|read|go\s+over)\s+"
+    r"(?:this|it|this\s+one|this\s+(?:document|doc|page|advisory|write-?up|cve|vuln\w*))"
+    rf"|(?:the\s+)?(?:tl;?\s?dr|tldr|gist|short\s+version|quick\s+summary|summary)(?:\s+please)?)"
+    r"(?:\s+(?:please|for\s+me|quickly|briefly|real\s+quick))*"
+    # "summarize this for me, short version", "tl;dr this in two lines"
+    r"(?:\s*[,;:–—-]?\s*(?:(?:the|a|in\s+a)\s+)?(?:short|quick|brief|one-?line|two-?line)\s+"
+    r"(?:version|one|summary|form)|\s+in\s+(?:a\s+few|one|two|three|\d)\s+(?:lines?|sentences?|"
+    r"words|bullets?)|\s+(?:briefly|quickly))?(?:\s+please)?\W*$",
     re.I,
 )
 """A detail request pointing at the page ("tell me more about this one"): on a document's
@@ -298,6 +310,10 @@ class WorkspaceQuestions:
         ]
 
     def _task_details(self, text: str, refs: Refs) -> list[Stage]:
+        if refs.page_task is not None and refs.page_document is None and _ABOUT_THIS.match(text):
+            # "tl;dr this" on a task's page: that task, as its details tell it
+            call = self._call("get_task_details", task_id=refs.page_task)
+            return self._single(call, _task_reply)
         if refs.page_task is not None and asks_of_the_task_in_view(text):
             # "who is this assigned to, and are there comments?": the task's details say both
             call = self._call("get_task_details", task_id=refs.page_task)
