@@ -178,7 +178,10 @@ class ByMeaning:
             "get_list_details": _list_reply,
             "catalog_facets": _facets_reply,
         }
-        told = read_reply(intent, text) or book_replies.get(intent) or _summary
+        # "there's a new comment on the patch, what does it say": read as a comment, planned
+        # as the task's details; the reply tells what was looked up
+        shown = calls[0].name if len(calls) == 1 and calls[0].name in WORKSPACE_TOOLS else intent
+        told = read_reply(shown, text) or book_replies.get(intent) or _summary
         return [lambda _: calls, lambda done: AIResponse(told(done), model=MODEL_ID)]
 
     def _read(self, text: str, tools: list[str], names: Names, on_workspace: bool) -> Any:

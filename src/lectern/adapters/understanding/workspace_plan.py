@@ -73,7 +73,10 @@ to/for", "to/for" ("add an urgent task to the VPN project: Disable legacy SSL ci
 
 _READING = re.compile(
     r"^(?:any|are there|is there|what|which|who|show|list|read|see|has|have|did|does)\b|"
-    r"\?(?:\s|$)",
+    r"\?(?:\s|$)|"
+    # "there's a new comment on the patch task, what does it say": asked after a telling
+    r"\bwhat\s+(?:does|did|do)\s+(?:it|that|they|he|she|the\s+comments?|[a-z]+)\s+(?:say|said|"
+    r"write|mean)\W*$",
     re.I,
 )
 """A message that asks to see (comments, history), not to write ("has Bob written anything
