@@ -295,6 +295,28 @@ def _told_beside_request(text: str) -> str:
     return told[-1] if told else ""
 
 
+_TOLD_SUBJECT = re.compile(
+    r"^(?:we|they|i|he|she|it|its|it['’]s|there['’]?s|the\s+\w+|vendor|legal|"
+    r"[a-z]+\s+(?:confirmed|approved|gave|granted|sent|signed|said|agreed|replied))\b",
+    re.I,
+)
+
+
+def _run_on_after(text: str, blocker: str) -> str:
+    """What is told after a blocker's name with no mark between ("... window we got a slot").
+
+    The words after the last of the name's own words said, when they start a clause of
+    their own (a subject: "we", "they", "the vendor"); else nothing.
+    """
+    own = {w for w in re.findall(r"[a-z]{4,}", blocker.casefold())}
+    words = list(re.finditer(r"\S+", text))
+    said = [i for i, w in enumerate(words) if re.sub(r"\W", "", w.group().casefold()) in own]
+    if not said or said[-1] + 3 >= len(words):
+        return ""
+    rest = clean(text[words[said[-1] + 1].start() :])
+    return rest[:1].upper() + rest[1:] if _TOLD_SUBJECT.match(rest) else ""
+
+
 def _relative_due(text: str, now: datetime | None, *, moved: bool = False) -> str | None:
     return None if now is None else due_date_of(text, now, moved=moved)
 
@@ -596,6 +618,9 @@ def plan_workspace(
             # "the part arrived - please lift the blocker": the request is not what happened,
             # nor is "blocker" after the "that" of "close that blocker"
             resolution = _told_beside_request(text)
+        if not resolution:
+            # "resolve the blocker about the vendor window we got a slot on the 7th": run on
+            resolution = _run_on_after(text, found_blocker.name)
         if not resolution:
             # "resolve the blocker": what resolved it is the record's point; ask for it
             return Clarification(
