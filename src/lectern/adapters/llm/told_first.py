@@ -36,7 +36,9 @@ _IDENTIFIER = re.compile(r"\bCVE-\d{4}-\d{3,}\b|\bT\d{4}(?:\.\d{3})?\b", re.I)
 
 _BARE_CHANGE = re.compile(
     r"^(?:(?:so\s+|and\s+)?(?:could|can|would|will)\s+(?:you|u)\s+|please\s+)?(?:please\s+)?"
-    r"(?:change|update|fix|edit|amend|adjust)\s+(?:it|that|this|[^,.;:!?]{3,60}?)"
+    r"(?:change|update|fix|edit|amend|adjust)\s+(?:it|that|this|"
+    # "change Hunt for unusual VPN logins?": the task "it" was, named; no value said after it
+    r"(?-i:[A-Z])(?:(?!\s(?:to|into|by|as|from|with)\s)[^,.;:!?]){2,60}?)"
     r"(?:\s+(?:for\s+me|please))?\W*$",
     re.I,
 )

@@ -111,6 +111,8 @@ class WorkspaceBlockers:
                     )
                 )
             named = refs.task_in(labelled)
+            if refs.page_task is not None and (named is None or covered(labelled, named) < 1.0):
+                named = None  # "new blocker - no access to the gateway console": the page's
             return [self._call("create_blocker", task_id=refs.task(named), description=labelled)]
         kept = recorded(text, refs.names)
         if kept is not None and kept.tool == "create_blocker":

@@ -58,16 +58,20 @@ _STILL_HOLDS = re.compile(
 
 
 def new_blocker_said(text: str) -> bool:
-    """Whether a message says a new blocker ("blocker: ...", "log that as a blocker") and
-    nothing of one ending: never read as resolving an open one."""
+    """Whether a message says a new blocker and nothing of one ending.
+
+    "blocker: ...", "log that as a blocker": never read as resolving an open one.
+    """
     if ENDED.search(text) or _RESOLVE_WORDS.search(text):
         return False
     return labelled_blocker(text) is not None or bool(_NEW_BLOCKER.search(text))
 
 
 def still_holds(text: str) -> bool:
-    """Whether a message says a hold-up goes on ("the board still hasn't approved it") and
-    nothing of a blocker ending: no open blocker is resolved by it."""
+    """Whether a message says a hold-up goes on and nothing of a blocker ending.
+
+    "the board still hasn't approved it": no open blocker is resolved by it.
+    """
     if ENDED.search(text) or _RESOLVE_WORDS.search(text):
         return False
     return bool(_STILL_HOLDS.search(text))

@@ -144,8 +144,10 @@ _QUOTED_SPAN = re.compile(r"[\"“](?P<d>[^\"”]+)[\"”]|(?<!\w)['‘](?P<s>[^
 
 
 def _names_unquoted(text: str, names: Names) -> str:
-    """The message with the quotes taken off what is wholly a stored task's, project's or
-    document's name: such quotes say which thing, not what to write."""
+    """The message with the quotes taken off what is wholly a stored thing's name.
+
+    Quotes around a task's, project's or document's name say which thing, not what to write.
+    """
     stored = {
         n.casefold() for kind in ("task", "project", "document", "blocker") for n in names.of(kind)
     }
@@ -308,7 +310,7 @@ def _run_on_after(text: str, blocker: str) -> str:
     The words after the last of the name's own words said, when they start a clause of
     their own (a subject: "we", "they", "the vendor"); else nothing.
     """
-    own = {w for w in re.findall(r"[a-z]{4,}", blocker.casefold())}
+    own = set(re.findall(r"[a-z]{4,}", blocker.casefold()))
     words = list(re.finditer(r"\S+", text))
     said = [i for i, w in enumerate(words) if re.sub(r"\W", "", w.group().casefold()) in own]
     if not said or said[-1] + 3 >= len(words):
@@ -510,7 +512,8 @@ def plan_workspace(
     if intent == "add_comment":
         # "put a comment on 'Hunt for unusual VPN logins' saying ...": the quoted words are the
         # task's name, what follows "saying" is the comment
-        content = comment_of(_names_unquoted(text, names))
+        text = _names_unquoted(text, names)
+        content = comment_of(text)
         if not content and _READING.search(text):
             # "any comments on this one?": a question about the comments, not a new one
             task = _task(text, names, where, "Show")
@@ -576,6 +579,10 @@ def plan_workspace(
             arguments["task_id"] = where.task
         elif held is not None and not _DEICTIC.search(text):
             arguments["task_id"] = held
+        if "task_id" not in arguments and where.task is not None:
+            named_project = _project(text, names, Where(None, None, where.reader))
+            if named_project is None:
+                arguments["task_id"] = where.task  # nothing named: the task whose page it is
         project = _project(text, names, where)
         if project is not None and "task_id" not in arguments:
             arguments["project_id"] = project
@@ -620,7 +627,7 @@ def plan_workspace(
             resolution = _told_beside_request(text)
         if not resolution:
             # "resolve the blocker about the vendor window we got a slot on the 7th": run on
-            resolution = _run_on_after(text, found_blocker.name)
+            resolution = _run_on_after(text, found_blocker.name or "")
         if not resolution:
             # "resolve the blocker": what resolved it is the record's point; ask for it
             return Clarification(

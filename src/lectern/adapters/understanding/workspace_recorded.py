@@ -117,9 +117,8 @@ def recorded(text: str, names: Names) -> Recorded | None:
                 why = re.sub(
                     r"^(?:by|because(?:\s+of)?)\s+", "", held_by.group("why").strip(), flags=re.I
                 )
-                if task is None or not why:
-                    return None
-                return Recorded(tool, why[:1].upper() + why[1:], task)
+                if task is not None and why:
+                    return Recorded(tool, why[:1].upper() + why[1:], task)
             if tool == "create_blocker" and not placed and len(clauses) == 1:
                 # "the change board hasn't approved the window, log that as a blocker": on
                 # the task in view, or the one asked for (no task is named in it)
