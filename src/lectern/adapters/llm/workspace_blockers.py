@@ -115,6 +115,12 @@ class WorkspaceBlockers:
                 named = None  # "new blocker - no access to the gateway console": the page's
             return [self._call("create_blocker", task_id=refs.task(named), description=labelled)]
         kept = recorded(text, refs.names)
+        if kept is not None and kept.task is None and kept.project is None:
+            # a telling that names no task for sure: the blocker's own shapes read it first
+            # ("the drill cannot go on because ..., please register this as blocker")
+            said = _blocked_said_short(text, refs)
+            if CREATE_BLOCKER.match(said) or CREATE_BLOCKER.match(_reason_marked(said, refs)):
+                kept = None
         if kept is not None and kept.tool == "create_blocker":
             # "the vendor went quiet on the drill, log that as a blocker": what was said
             if kept.project is not None:
