@@ -128,5 +128,4 @@ def described(text: str) -> Described | None:
     if said and found.group("d4"):
         # "... should say to check the logs": what it should say, as an instruction
         said = re.sub(r"^to\s+(?=[a-z])", "", said)
-        said = said[:1].upper() + said[1:]
     return Described(task.strip(), said or None)
