@@ -422,3 +422,12 @@ def test_only_a_bare_request_leaves_the_change_to_what_was_told() -> None:
     for said in ("change it to high", "could you move it to friday?", "update bob on it"):
         assert not _BARE_CHANGE.match(said), said
     assert described("the description of the runbook is out of date") is None
+
+
+def test_a_project_told_held_up_then_logged_is_the_projects_blocker() -> None:
+    for said in (
+        "phishing awareness is blocked by the allowlist not being set up, add it as a blocker",
+        "the vpn gateway hardening project is held up by the change freeze, log that as a blocker",
+    ):
+        kept = recorded(said, NAMES)
+        assert kept is not None and kept.task is None and kept.project is not None, said

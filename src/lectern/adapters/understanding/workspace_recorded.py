@@ -113,7 +113,15 @@ def recorded(text: str, names: Names) -> Recorded | None:
             if len(clauses) == 1 and held_by is not None:
                 # "the runbook's stuck waiting on legal review, log that as a blocker": the
                 # task is what is held up, what holds it up is the blocker
-                task = find_in(held_by.group("t"), tasks).name
+                subject = held_by.group("t")
+                task = find_in(subject, tasks).name
+                project = find_in(subject, names.of("project")).name
+                if project is not None and (
+                    task is None or covered(subject, project) >= covered(subject, task)
+                ):
+                    # "phishing awareness is blocked by the allowlist, add it as a blocker"
+                    why = re.sub(r"^(?:by|because(?:\s+of)?)\s+", "", held_by.group("why").strip())
+                    return Recorded(tool, why[:1].upper() + why[1:], None, project)
                 why = re.sub(
                     r"^(?:by|because(?:\s+of)?)\s+", "", held_by.group("why").strip(), flags=re.I
                 )
