@@ -431,3 +431,9 @@ def test_a_project_told_held_up_then_logged_is_the_projects_blocker() -> None:
     ):
         kept = recorded(said, NAMES)
         assert kept is not None and kept.task is None and kept.project is not None, said
+
+
+def test_quoted_words_after_the_colon_leave_the_rest_to_be_spelt_out() -> None:
+    said = spelt_out("new task in vpn hardening: 'Rotate VPN admin creds' high prio, asap")
+    assert "'Rotate VPN admin creds' high priority" in said
+    assert "'board minutes'" in spelt_out("comment on the drill: 'board minutes' proj ticket")

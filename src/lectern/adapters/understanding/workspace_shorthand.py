@@ -77,7 +77,10 @@ is to be written ("board" stays "board" in a comment)."""
 
 def _outside_quotes(text: str, patterns: tuple[tuple[re.Pattern[str], str], ...]) -> str:
     free = _FREE_TEXT.match(text)
-    if free is not None and text[free.end() :].strip():
+    body = text[free.end() :] if free is not None else ""
+    # quotes in what follows say where the words to write are ("new task in vpn: 'X' high
+    # prio"): the words around them are the request's own, spelt out as before
+    if free is not None and body.strip() and not _QUOTED.search(body):
         # the request is spelt out; the words to be written are left as the reader typed them
         head = _outside_quotes(text[: free.start("open")], patterns)
         return f"{head}{text[free.start('open') :]}"
