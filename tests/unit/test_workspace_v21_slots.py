@@ -437,3 +437,46 @@ def test_quoted_words_after_the_colon_leave_the_rest_to_be_spelt_out() -> None:
     said = spelt_out("new task in vpn hardening: 'Rotate VPN admin creds' high prio, asap")
     assert "'Rotate VPN admin creds' high priority" in said
     assert "'board minutes'" in spelt_out("comment on the drill: 'board minutes' proj ticket")
+
+
+# --- a description added to keeps what it said ------------------------------------------------
+
+
+def _added(said: str, before: str) -> list[tuple[str, dict[str, object]]]:
+    from lectern.adapters.understanding.scaffold import Done
+
+    stages = _rules().plan(said, [], SYSTEM)
+    assert stages is not None
+    look = stages[0](None)
+    assert isinstance(look, list) and [c.name for c in look] == ["get_task_details"], look
+    record = {"task": {"task_id": "t-1", "title": "Hunt for unusual VPN logins"}}
+    record["task"]["description"] = before
+    change = stages[1](Done(list(look), [record]))
+    assert isinstance(change, list)
+    return [(c.name, dict(c.arguments)) for c in change]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the description of the hunt should also say to check the Citrix logs",
+        "the description of the hunt needs to also cover the Citrix logs",
+        "the description for the hunt should mention the Citrix logs too",
+    ],
+)
+def test_words_added_to_a_description_keep_what_it_said(said: str) -> None:
+    calls = _added(said, "Look for T1133 activity in the VPN logs.")
+    assert len(calls) == 1 and calls[0][0] == "update_task"
+    text = str(calls[0][1]["description"])
+    assert text.startswith("Look for T1133 activity in the VPN logs.\n\n")
+    assert "Citrix logs" in text
+
+
+def test_a_description_said_whole_replaces_it() -> None:
+    calls = _calls("the description of the hunt should be: check the Citrix logs")
+    assert calls == [
+        (
+            "update_task",
+            {"task_id": "Hunt for unusual VPN logins", "description": "check the Citrix logs"},
+        )
+    ]

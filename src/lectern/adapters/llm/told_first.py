@@ -84,7 +84,9 @@ def told_first(told: Request, plan: Callable[[str], _P]) -> _P:
         # is what was told; the request only asks for it
         own = plan(told.circumstances)
         first = own.steps[0](Done([], [])) if own.steps else None
-        if isinstance(first, list) and first and all(c.name == "update_task" for c in first):
+        # (a description added to is looked up first: `workspace_texts.added_to_description`)
+        changes = ("update_task", "get_task_details")
+        if isinstance(first, list) and first and all(c.name in changes for c in first):
             return own
     pointed = _POINTED.search(told.request)
     ids = {i.upper() for i in _IDENTIFIER.findall(told.circumstances)}

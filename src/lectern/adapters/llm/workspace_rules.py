@@ -46,7 +46,7 @@ from lectern.adapters.llm.workspace_refs import (
 )
 from lectern.adapters.llm.workspace_replies import _summary
 from lectern.adapters.llm.workspace_several import WorkspaceSeveral
-from lectern.adapters.llm.workspace_texts import WorkspaceTexts
+from lectern.adapters.llm.workspace_texts import WorkspaceTexts, added_to_description
 from lectern.adapters.understanding.layer import REPLIES
 from lectern.adapters.understanding.mentions import (
     names_from_prompt,
@@ -232,7 +232,8 @@ class WorkspaceRules(
         # a description is the task's, never a new task titled by it
         described = self._describe(text, context)
         if described:
-            return self._act(described)
+            # "... should also say X": added to what the description says, not put in its place
+            return added_to_description(text, described, self._call) or self._act(described)
         # "mark the drill, the hunt and the runbook as done", "add tasks 'A' and 'B'": one
         # verb shared by several objects, one call each
         each = each_title(text, context, self._create_task) or each_object(

@@ -8,8 +8,13 @@ comment's words are the reader's (cleaned of quotes, given a capital and a full 
 
 from __future__ import annotations
 
-from lectern.adapters.llm.workspace_questions import CallMaker
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from lectern.adapters.llm.workspace_questions import MODEL_ID, CallMaker
 from lectern.adapters.llm.workspace_refs import _ID, Refs, _Unclear
+from lectern.adapters.llm.workspace_replies import _summary
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.mentions import resolve_person
 from lectern.adapters.understanding.scaffold import clean as _clean
@@ -17,7 +22,7 @@ from lectern.adapters.understanding.workspace_patterns import COMMENT, DESCRIBE,
 from lectern.adapters.understanding.workspace_recorded import kept_on_some_task, recorded
 from lectern.adapters.understanding.workspace_run_on import run_on_comment
 from lectern.adapters.understanding.workspace_unsaid import described
-from lectern.domain.assistant import ToolCall
+from lectern.domain.assistant import AIResponse, ToolCall
 
 
 class WorkspaceTexts:
@@ -96,3 +101,36 @@ def _said(content: str) -> str:
     """A comment's words as written down: a capital first and a full stop last."""
     content = content[0].upper() + content[1:]
     return content if content.endswith((".", "!", "?")) else f"{content}."
+
+
+_ADDED = re.compile(
+    r"\b(?:also|too|as\s+well|in\s+addition|additionally)\b"
+    r"|\b(?:add|append)\b[^.?!]{0,40}\b(?:to|onto)\s+(?:the\s+|its\s+)?description\b",
+    re.I,
+)
+"""A description said as an addition ("should also say ...", "add to its description ...")."""
+
+
+def added_to_description(text: str, calls: Sequence[ToolCall], call: CallMaker) -> list[Any]:
+    """Stages that add the words to the task's description, or [] when it is not an addition.
+
+    `update_task` replaces a description: "the description of the hunt should also say to
+    check the Citrix logs" proposed the new words alone, so approving it would have dropped
+    what the description said. The task is looked up first (a look-up changes nothing) and
+    the change proposed is its description with the words after it.
+    """
+    if len(calls) != 1 or "description" not in calls[0].arguments or not _ADDED.search(text):
+        return []
+    task = str(calls[0].arguments["task_id"])
+    words = str(calls[0].arguments["description"])
+    look = call("get_task_details", task_id=task)
+
+    def appended(done: Any) -> list[ToolCall]:
+        result = done.results[-1] if done.results else None
+        record = result.get("task") if isinstance(result, dict) else None
+        record = record if isinstance(record, dict) else {}
+        before = str(record.get("description") or "").rstrip()
+        whole = f"{before}\n\n{words}" if before and words not in before else before or words
+        return [call("update_task", task_id=str(record.get("task_id") or task), description=whole)]
+
+    return [lambda _: [look], appended, lambda done: AIResponse(_summary(done), model=MODEL_ID)]
