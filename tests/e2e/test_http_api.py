@@ -300,7 +300,7 @@ def test_the_plan_shows_exclusions_and_the_reader_can_remove_them(client: TestCl
         "understand": True,
     }
     plan = client.post("/search", json=body).json()["plan"]
-    assert plan["filters"]["exclude_youth"] and plan["filters"]["max_pages"] == 399
+    assert plan["filters"]["exclude_youth"] and plan["filters"]["max_pages"] == 400
     assert plan["filters"]["exclude_authors"] == ["Suzanne Collins"]
     scopes = {(e["scope"], e["label"]) for e in plan["exclusions"]}
     assert scopes == {("audience", "young readers"), ("author", "Suzanne Collins")}

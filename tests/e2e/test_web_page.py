@@ -161,7 +161,7 @@ def test_exclusions_and_page_limits_are_chips_the_reader_can_remove(
     page.keyboard.press("Enter")
     page.wait_for_selector(".chip[data-kind='exclusion']")
     chips = page.locator(".chip").all_inner_texts()
-    assert any("at most 399 pages" in c for c in chips)
+    assert any("at most 400 pages" in c for c in chips)
     assert any("not: young readers" in c for c in chips)
     assert any("not: Suzanne Collins" in c for c in chips)
     metas = " ".join(page.locator(".card .meta").all_inner_texts())

@@ -183,7 +183,7 @@ def test_a_page_limit_after_but_narrows_the_similar_books(layer: Understanding) 
     world = _book_world(layer)
     reply = world.service.chat("reader", "anything like Grey City but under 300 pages?")
     [(name, arguments)] = _calls(reply)
-    assert name == "similar_books" and arguments["max_pages"] == 299
+    assert name == "similar_books" and arguments["max_pages"] == 300
     assert "could not narrow" not in reply.text
 
 

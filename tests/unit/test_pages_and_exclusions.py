@@ -189,13 +189,13 @@ def _plan() -> QueryPlan:
     text = "horror for adults, not Stephen King, no romance, under 300 pages"
     return QueryPlan(
         text,
-        filters=with_exclusions(SearchFilters(max_pages=299), exclusions),
+        filters=with_exclusions(SearchFilters(max_pages=300), exclusions),
         exclusions=exclusions,
         recognised=(
             Recognition("audience", "young readers", 7, 17),
             Recognition("exclude", "Stephen King", 19, 35),
             Recognition("exclude", "romance", 37, 47),
-            Recognition("pages", "at most 299 pages", 49, 64),
+            Recognition("pages", "at most 300 pages", 49, 64),
         ),
     )
 

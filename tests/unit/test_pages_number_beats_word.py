@@ -1,7 +1,7 @@
 """A page count said in numbers beats a length word that would contradict it.
 
 "literary fiction, under 300 pages (people moan about long ones)" (dev18) read "long" as at
-least 500 pages beside at most 299, and both limits were dropped as contradictory: the
+least 500 pages beside the at most 300 said, and both limits were dropped as contradictory: the
 number the reader gave was lost to a word about other books.
 """
 
@@ -21,9 +21,9 @@ def rules() -> RuleBasedUnderstanding:
 @pytest.mark.parametrize(
     ("said", "low", "high"),
     [
-        ("literary fiction, under 300 pages (people moan about long ones)", None, 299),
-        ("a long novel under 300 pages", None, 299),
-        ("short books over 600 pages", 601, None),
+        ("literary fiction, under 300 pages (people moan about long ones)", None, 300),
+        ("a long novel under 300 pages", None, 300),
+        ("short books over 600 pages", 600, None),
         ("no more than 250 pages, the long ones bore me", None, 250),
         ("thrillers of at least 400 pages, nothing short", 400, None),
     ],

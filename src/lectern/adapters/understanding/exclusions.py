@@ -330,12 +330,10 @@ def _page_limits(kind: str, match: re.Match[str]) -> tuple[int | None, int | Non
     if kind == "range":
         low, high = sorted(numbers[:2])
         return low, high
-    if kind == "below":
-        return None, numbers[0] - 1
+    # "under 300 pages" is read as "at most 300" and "over 500" as "at least 500": readers
+    # include the number they name (`PAGE_RULES`)
     if kind == "at_most":
         return None, numbers[0]
-    if kind == "above":
-        return numbers[0] + 1, None
     if kind == "at_least":
         return numbers[0], None
     return None
