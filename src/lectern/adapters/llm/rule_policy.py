@@ -93,6 +93,7 @@ from lectern.adapters.understanding.request_frames import unframed
 from lectern.adapters.understanding.ruled_out import (
     names_workspace_thing,
 )
+from lectern.adapters.understanding.said_around import said_bare
 from lectern.adapters.understanding.said_before import sentence_with_it, title_said_before
 from lectern.adapters.understanding.scaffold import ASKING as _ASKING
 from lectern.adapters.understanding.scaffold import ASKING_U as _ASKING_U
@@ -363,8 +364,13 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
         # "✅ netscaler review ✅ runbook - both done": a checklist, before the emoji are read
         ticked = ticked_done(request, names.of("task")) if names.of("project") else None
         request = ticked or request
-        text = tidied(_PLEASE.sub("please", " ".join(request.split()))) or request
         sees_projects = bool(names.of("project")) or bool(_WORKSPACE_PAGE.search(system))
+        said = " ".join(request.split())
+        if not sees_projects and not nested:
+            # "Adding THIS one to my X list 👻 #tag", "when was this written?? need it for ...":
+            # the request without the tags, remark and polite shape around it
+            said = said_bare(said, names.of("list"))
+        text = tidied(_PLEASE.sub("please", said)) or request
         placed = self._placed_in_series(text) if not sees_projects else None
         if isinstance(placed, Clarification):  # "the second Dune": which book is asked
             return _Plan([lambda _: placed.response(MODEL_ID)])

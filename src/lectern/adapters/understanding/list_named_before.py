@@ -54,10 +54,21 @@ def list_named_before(text: str, lists: Sequence[str]) -> str | None:
 
 _RENAME_IT = re.compile(
     r"(?:[.!?]|,|\s[-–—])\s+(?P<asked>(?:(?:so|and|then|now)\s+)?(?:(?:could|can|would|will)\s+you\s+|"
-    r"please\s+|kindly\s+)*(?:rename|retitle)\s+)it\b(?!['’]\w)",
+    r"please\s+|kindly\s+)*(?:rename|retitle|(?P<deleted>delete|scrap|bin|ditch|trash))\s+)it\b"
+    r"(?!['’]\w)(?(deleted)(?!\s+(?:from|off|out)\b))",
     re.I,
 )
-"""A rename asked of "it" after a telling ("..., so could you rename it to 'Tuesday Club'?")."""
+"""A rename (or a list's deletion) asked of "it" after a telling ("..., so could you rename it
+to 'Tuesday Club'?", "We've outgrown the Baby Books list. Please delete it.")."""
+_AS_A_LIST = r"(?:\b{name}\s+(?:reading\s+)?list\b|\blist\s+(?:called\s+|named\s+)?['\"‘“]?{name}\b)"
+"""A list's name said with the word "list" ("the Baby Books list", "my list 'Book Club'")."""
+
+
+def _said_as_a_list(text: str, lists: Sequence[str]) -> set[str]:
+    """The reader's lists `text` names with the word "list" beside the name."""
+    return {
+        n for n in lists if re.search(_AS_A_LIST.format(name=re.escape(n)), text, re.I)
+    }
 
 
 _ASKED_BEFORE = re.compile(
@@ -79,6 +90,10 @@ def list_renamed_after(text: str, lists: Sequence[str]) -> str | None:
     if found is None or _ASKED_BEFORE.search(text[: found.start()]):
         return None  # "show me the Oldies list, then rename it": "it" is the list just used
     named = _names(text[: found.start()], lists)
+    if len(named) > 1:
+        # "outgrown the Baby Books list, she's reading chapter books now": a name said in
+        # passing is no list meant; the one said as a list is
+        named = _said_as_a_list(text[: found.start()], lists)
     if len(named) != 1:
         return None
     return f"{found.group('asked')}the {named.pop()} list{text[found.end() :]}"

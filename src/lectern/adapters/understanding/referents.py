@@ -27,6 +27,11 @@ _IT = re.compile(
     r"(?:mentioned|said|suggested|recommended|showed|listed|named|found|gave)\b.*$",
     re.I,
 )
+_POINTER_THEN_MARK = re.compile(
+    r"^(?P<pointer>it|this|that|(?:this|that)\s+(?:book|one|novel))\s*[?!.,;:]+(?:\s|$)", re.I
+)
+"""A pointer the sentence ends after ("this?? asking for my book club"): the pointer alone,
+never a catalog title that starts with its words (*This is Where I Leave You*)."""
 _THESE = re.compile(
     r"^(?:these|those|them|these books|those books|all of them|them all|both|both of them|"
     r"them both|the two of them|both books|the two|all (?P<count>two|three|four|five|six)"
@@ -258,7 +263,8 @@ def book_resolver(
 
     def resolve(reference: str) -> str:
         quoted = reference.strip()[:1] in "\"'“‘"
-        reference = _clean(reference)
+        ended = None if quoted else _POINTER_THEN_MARK.match(reference.strip())
+        reference = ended["pointer"] if ended else _clean(reference)
         place = _ORDINAL.match(reference)
         if place and place.group("named"):
             return place.group("named").strip()

@@ -72,11 +72,14 @@ _VOWELS_DROPPED = (
     (re.compile(r"\bcn(?=\s+(?:u|you|ya)\b)"), "can"),
     (re.compile(r"\bcd(?=\s+(?:u|you|ya)\b)"), "could"),
     (re.compile(r"\bwd(?=\s+(?:u|you|ya)\b)"), "would"),
+    (re.compile(r"\bhw(?=\s+(?:many|meny|mny|much|long|old|big)\b)"), "how"),
+    (re.compile(r"(?<=\bhow\s)(?:meny|mny|mnay|mant)\b"), "many"),
     (re.compile(r"\blst\b"), "list"),
     (re.compile(r"\blsts\b"), "lists"),
 )
 """Words typed without their vowels ("cn u change kids lst name to Bedtime"), in lower case;
-"cn", "cd" and "wd" only before "u" or "you" (a "cd" is a disc)."""
+"cn", "cd" and "wd" only before "u" or "you" (a "cd" is a disc); "hw meny pages" only before
+the words a question of how many goes on with."""
 _AND_TYPED = re.compile(r"(?<=\w)\s+n\s+(?=\w)")
 """A lower-case "n" typed for "and" between words ("add the hobbit n the fellowship")."""
 
