@@ -49,7 +49,7 @@ from lectern.adapters.understanding.book_patterns import (
 )
 from lectern.adapters.understanding.compound import titles_in
 from lectern.adapters.understanding.layer import Clarification, name_it
-from lectern.adapters.understanding.mentions import resolve
+from lectern.adapters.understanding.list_words_shared import resolve
 from lectern.adapters.understanding.move_unplaced import unplaced_move
 from lectern.adapters.understanding.remarks import remark_after, without_reason_told
 from lectern.adapters.understanding.scaffold import NUMBER, POLITE, Step
@@ -462,7 +462,15 @@ class ListRules:
         if not match:
             return self._pointed(text, it, lists) or self._onto_theirs(text, it, lists)
         named = _clean(match.group("list1") or match.group("list2"))
-        if lists and resolve(named, lists, cutoff=85).name is None:
+        found = resolve(named, lists, cutoff=85)
+        if lists and found.name is None and len(found.candidates) > 1:
+            # "my fantasy list" for "fantasy-ya" and "fantasy-adult": which of them?
+            either = Clarification(
+                "Which list do you mean: " + " or ".join(map(repr, found.candidates)) + "?",
+                found.candidates,
+            )
+            return [lambda _: either.response(MODEL_ID)]
+        if lists and found.name is None:
             # "my horror list" when the reader has none: make it, or which of theirs?
             asked = Clarification(
                 f"You have no list called {named!r}. Should I create it, or add it to one of "

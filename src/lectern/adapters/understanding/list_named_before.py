@@ -60,15 +60,15 @@ _RENAME_IT = re.compile(
 )
 """A rename (or a list's deletion) asked of "it" after a telling ("..., so could you rename it
 to 'Tuesday Club'?", "We've outgrown the Baby Books list. Please delete it.")."""
-_AS_A_LIST = r"(?:\b{name}\s+(?:reading\s+)?list\b|\blist\s+(?:called\s+|named\s+)?['\"‘“]?{name}\b)"
+_AS_A_LIST = (
+    r"(?:\b{name}\s+(?:reading\s+)?list\b|\blist\s+(?:called\s+|named\s+)?['\"‘“]?{name}\b)"
+)
 """A list's name said with the word "list" ("the Baby Books list", "my list 'Book Club'")."""
 
 
 def _said_as_a_list(text: str, lists: Sequence[str]) -> set[str]:
     """The reader's lists `text` names with the word "list" beside the name."""
-    return {
-        n for n in lists if re.search(_AS_A_LIST.format(name=re.escape(n)), text, re.I)
-    }
+    return {n for n in lists if re.search(_AS_A_LIST.format(name=re.escape(n)), text, re.I)}
 
 
 _ASKED_BEFORE = re.compile(

@@ -27,7 +27,9 @@ _HASHTAG = re.compile(r"(?<![\w&])#[A-Za-z]\w*")
 _PICTOGRAPH = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
 """Pictographs and their joiners; the stars a rating is given with are kept (`_STARS`)."""
 _STARS = "★☆⭐🌟"
-_ASKS = rf"(?:(?:please|pls|(?:can|could|would|will)\s+(?:you|u))\s+)?(?:{ACTION_VERB}|{LOOKUP_VERB})\b"
+_ASKS = (
+    rf"(?:(?:please|pls|(?:can|could|would|will)\s+(?:you|u))\s+)?(?:{ACTION_VERB}|{LOOKUP_VERB})\b"
+)
 
 _POLITE_MODAL = re.compile(
     r"(?:^|(?<=[.!?]\s))(?:might|may)\s+(?:it\s+be\s+possible\s+(?:for\s+(?:you|me)\s+)?to|you"
@@ -117,7 +119,7 @@ def _marks_dropped(text: str) -> str:
             return ". "  # "Rebranding time ✨ change my ...": the remark ends there
         return " "
 
-    return " ".join(_PICTOGRAPH.sub(dropped, text).split())
+    return re.sub(r"\s+\.(?=\s)", ".", " ".join(_PICTOGRAPH.sub(dropped, text).split()))
 
 
 def _remarks_after_dropped(text: str, lists: Sequence[str]) -> str:
