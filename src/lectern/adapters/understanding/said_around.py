@@ -25,8 +25,9 @@ from lectern.adapters.understanding.spoken_years import with_spoken_years
 _HASHTAG = re.compile(r"(?<![\w&])#[A-Za-z]\w*")
 """A hashtag ("#halloweenreads"): never a word of a title or a name ("#1" is a place)."""
 _PICTOGRAPH = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
-"""Pictographs and their joiners; the stars a rating is given with are kept (`_STARS`)."""
-_STARS = "★☆⭐🌟"
+"""Pictographs and their joiners (some are kept: `_KEPT`)."""
+_KEPT = "★☆⭐🌟➡"
+"""Stars a rating is given with, and the arrow a rename is said with: read by `spoken`."""
 _ASKS = (
     rf"(?:(?:please|pls|(?:can|could|would|will)\s+(?:you|u))\s+)?(?:{ACTION_VERB}|{LOOKUP_VERB})\b"
 )
@@ -112,9 +113,11 @@ def _marks_dropped(text: str) -> str:
     text = _HASHTAG.sub("", text)
 
     def dropped(found: re.Match[str]) -> str:
-        if set(found.group(0)) & set(_STARS):
+        if set(found.group(0)) & set(_KEPT):
             return found.group(0)
         before, after = text[: found.start()].rstrip(), text[found.end() :].lstrip()
+        if not before:
+            return found.group(0)  # "❌ X from Y": an emoji where the verb stands (`spoken`)
         if before and before[-1].isalnum() and re.match(_ASKS, after, re.I):
             return ". "  # "Rebranding time ✨ change my ...": the remark ends there
         return " "
