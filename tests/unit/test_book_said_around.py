@@ -14,7 +14,7 @@ import pytest
 
 from lectern.adapters.understanding.layer import CHANGES
 from lectern.adapters.understanding.list_named_before import list_renamed_after
-from lectern.adapters.understanding.list_words_shared import resolve as shared_resolve
+from lectern.adapters.understanding.mentions import resolve as shared_resolve
 from lectern.adapters.understanding.referents import book_resolver
 from lectern.adapters.understanding.said_around import said_bare
 from lectern.adapters.understanding.spoken import tidied

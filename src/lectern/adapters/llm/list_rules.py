@@ -49,7 +49,7 @@ from lectern.adapters.understanding.book_patterns import (
 )
 from lectern.adapters.understanding.compound import titles_in
 from lectern.adapters.understanding.layer import Clarification, name_it
-from lectern.adapters.understanding.list_words_shared import resolve
+from lectern.adapters.understanding.mentions import resolve
 from lectern.adapters.understanding.move_unplaced import unplaced_move
 from lectern.adapters.understanding.remarks import remark_after, without_reason_told
 from lectern.adapters.understanding.scaffold import NUMBER, POLITE, Step

@@ -160,6 +160,12 @@ def resolve(mention: str, names: Sequence[str], *, cutoff: float = CUTOFF) -> Re
     core = _core(mention)
     if not core or not names:
         return Resolution(None)
+    # "my fantasy shelf" for "fantasy-ya" and "fantasy-adult": every word said is a word of
+    # both, so either is meant (WRatio had scored the shorter name higher): asked.
+    said = _name_words(core) - {"shelf", "reading", "called", "lists"}
+    sharing = tuple(name for name in names if said and said <= _name_words(name))
+    if len(sharing) > 1:
+        return Resolution(None, sharing)
     scored = process.extract(
         core, list(names), scorer=fuzz.WRatio, processor=utils.default_process, limit=4
     )
@@ -171,6 +177,10 @@ def resolve(mention: str, names: Sequence[str], *, cutoff: float = CUTOFF) -> Re
     if len(close) > 1:
         return Resolution(None, close)
     return Resolution(str(scored[0][0]))
+
+
+def _name_words(name: str) -> set[str]:
+    return set(utils.default_process(re.sub(r"[-_/]", " ", name)).split())
 
 
 def resolve_person(mention: str, names: Names, me: str | None = None) -> Resolution:
