@@ -85,6 +85,12 @@ def test_a_page_bound_includes_the_number_named(said: str, limits: tuple[Any, An
         ("sea stories, nothing over 300 pages", (None, 300)),
         ("a novel not longer than 280 pages", (None, 280)),
         ("nothing above 350 pages please", (None, 350)),
+        ("thrillers, nothing under 200 pages", (200, None)),
+        ("none under 150 pages please", (150, None)),
+        ("no books over 300 pages", (None, 300)),
+        ("Krimis, nicht unter 300 Seiten", (300, None)),
+        ("novelas, no menos de 300 páginas", (300, None)),
+        ("des romans, pas plus de 250 pages", (None, 250)),
     ],
 )
 def test_a_refused_side_is_the_other_bound(said: str, limits: tuple[Any, Any]) -> None:

@@ -308,6 +308,20 @@ ADULT_AUDIENCE = tuple(
 # "nothing over 350 pgs": pages as typed in a hurry
 _PAGES = r"(?:pages?|pp\.?|pgs?\.?|p[aá]ginas?|seiten|pagine)"
 _N = r"(\d{1,5})"
+_BELOW = (
+    r"(?:under|below|less\s+than|fewer\s+than|shorter\s+than|menos\s+de|moins\s+de|unter|"
+    r"meno\s+di)"
+)
+_ABOVE = (
+    r"(?:over|above|more\s+than|longer\s+than|bigger\s+than|m[aá]s\s+de|plus\s+de|"
+    r"(?:ü|u|ue)ber|pi[uù]\s+di)"
+)
+_REFUSED = (
+    r"(?:no|not|nothing|none|nicht|nichts|keine?|pas|rien|non)"
+    r"(?:\s+(?:books?|novels?|ones?|reads?|titles?|libros?|livres?|b(?:ü|u|ue)cher|libri))?"
+)
+"""The other side refused ("nothing under 200 pages", "no books over 300", "nicht unter 300
+Seiten", "no menos de 300 páginas"), read before the bare direction word it holds."""
 PAGE_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.I), kind)
     for pattern, kind in (
@@ -315,32 +329,16 @@ PAGE_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (rf"\b{_N}\s*(?:-|–|to)\s*{_N}\s*{_PAGES}", "range"),
         # the other side refused, read before the bare direction word it holds: "no less than
         # 400 pages" is at least 400, "nothing over 300 pages" at most 300
-        (
-            rf"\b(?:no|not|nothing)\s+(?:less|fewer|shorter)\s+than\s+{_N}\s*{_PAGES}|"
-            rf"\bnot\s+(?:under|below)\s+{_N}\s*{_PAGES}",
-            "at_least",
-        ),
-        (
-            rf"\b(?:no|not|nothing|none)\s+(?:more|longer|bigger)\s+than\s+{_N}\s*{_PAGES}|"
-            rf"\b(?:not|nothing|none)\s+(?:over|above)\s+{_N}\s*{_PAGES}",
-            "at_most",
-        ),
-        (
-            rf"\b(?:under|below|less\s+than|fewer\s+than|shorter\s+than|menos\s+de|"
-            rf"moins\s+de|unter|meno\s+di)\s+{_N}\s*{_PAGES}",
-            "at_most",
-        ),
+        (rf"\b{_REFUSED}\s+{_BELOW}\s+{_N}\s*{_PAGES}", "at_least"),
+        (rf"\b{_REFUSED}\s+{_ABOVE}\s+{_N}\s*{_PAGES}", "at_most"),
+        (rf"\b{_BELOW}\s+{_N}\s*{_PAGES}", "at_most"),
         (
             rf"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|max(?:imum)?|up\s+to|"
             rf"hasta|jusqu'?à|bis|fino\s+a)\s+{_N}\s*{_PAGES}",
             "at_most",
         ),
         (rf"\b{_N}\s*{_PAGES}\s+or\s+(?:less|fewer|under)\b", "at_most"),
-        (
-            rf"\b(?:over|above|more\s+than|longer\s+than|m[aá]s\s+de|plus\s+de|"
-            rf"(?:ü|u|ue)ber|pi[uù]\s+di)\s+{_N}\s*{_PAGES}",
-            "at_least",
-        ),
+        (rf"\b{_ABOVE}\s+{_N}\s*{_PAGES}", "at_least"),
         (rf"\b(?:at\s+least|no\s+fewer\s+than|min(?:imum)?)\s+{_N}\s*{_PAGES}", "at_least"),
         (rf"\b{_N}\s*{_PAGES}\s+or\s+(?:more|longer|over)\b", "at_least"),
     )
