@@ -220,3 +220,21 @@ def test_what_was_told_is_the_first_requests_words_not_the_next_requests(
     for (_, args), (_, words) in zip(calls, expected, strict=True):
         if words is not None:
             assert words in (args.get("resolution"), args.get("content"))
+
+
+def test_the_request_said_after_what_it_records_is_no_later_request() -> None:
+    # dev10: "the hunt it is blocked because SIEM is down, please add blocker" had been asked
+    # back ("I read 'add blocker' as a request of its own"): it is the request itself.
+    from lectern.adapters.understanding.workspace_parts import swallowed
+    from lectern.domain.assistant import ToolCall
+
+    said = "the hunt it is blocked because SIEM is down, please add blocker"
+    made = [ToolCall("c", "create_blocker", {"task_id": "t", "description": said})]
+    assert swallowed(made, said) is None
+    said = "vendor window is booked, close the blocker note CAB approved it"
+    made = [ToolCall("c", "resolve_blocker", {"blocker_id": "b", "resolution": said})]
+    assert swallowed(made, said) is None
+    said = "resolve that blocker and move the check point patch to in progress"
+    words = "blocker and move the check point patch to in progress"
+    made = [ToolCall("c", "resolve_blocker", {"blocker_id": "b", "resolution": words})]
+    assert swallowed(made, said) is not None

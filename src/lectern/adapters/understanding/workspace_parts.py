@@ -90,6 +90,14 @@ _WORDS = ("resolution", "content", "text", "description", "comment", "note")
 """The arguments that hold the reader's own words (a resolution, a comment, a blocker)."""
 
 
+_OWN_REQUEST = {
+    "create_blocker": re.compile(r"\bblock(?:er|ing)\b", re.I),
+    "resolve_blocker": re.compile(r"\bblock(?:er|ing)\b", re.I),
+    "add_comment": re.compile(r"\b(?:comment|note)\b", re.I),
+}
+"""The word of a change's own kind: a part that says it asks for that change again."""
+
+
 def swallowed(calls: Sequence[ToolCall], text: str) -> str | None:
     """A later request of `text` that a change's own words hold whole, else None.
 
@@ -101,6 +109,11 @@ def swallowed(calls: Sequence[ToolCall], text: str) -> str | None:
     for later in pieces[1:]:
         said = " ".join(later.casefold().split())
         for call in calls:
+            own = _OWN_REQUEST.get(call.name)
+            if own is not None and own.search(later):
+                # "the hunt is blocked because SIEM is down, please add blocker": the request
+                # itself, said after what it records, not a later one
+                continue
             for key in _WORDS:
                 value = call.arguments.get(key)
                 if isinstance(value, str) and said in " ".join(value.casefold().split()):
