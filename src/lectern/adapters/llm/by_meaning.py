@@ -48,14 +48,11 @@ from lectern.adapters.understanding.ruled_out import (
 from lectern.adapters.understanding.scaffold import Done as _Done
 from lectern.adapters.understanding.scaffold import Step
 from lectern.adapters.understanding.workspace_parts import changes_in_parts
-from lectern.adapters.understanding.workspace_patterns import PAGE
+from lectern.adapters.understanding.workspace_patterns import PAGE, WORKSPACE_PAGE
 from lectern.adapters.understanding.workspace_plan import Where, plan_workspace
 from lectern.adapters.understanding.workspace_text_end import shown_blocker_named
 from lectern.application.assistant.guardrails import off_topic_text
 from lectern.domain.assistant import AIResponse, Message, ToolCall
-
-WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
-"""The system prompt of a workspace page: no book is a reading there."""
 
 _CHANGE_WISH = re.compile(
     r"\b(?:want|wanna|like|need|going|trying)\s+to\s+(?:rate|score|review|add|put|remove|take|"

@@ -26,7 +26,6 @@ from typing import Any
 
 from lectern.adapters.llm.book_compound import CompoundReading, fuller
 from lectern.adapters.llm.book_rules import BookRules
-from lectern.adapters.llm.by_meaning import WORKSPACE_PAGE as _WORKSPACE_PAGE
 from lectern.adapters.llm.by_meaning import ByMeaning
 from lectern.adapters.llm.catalog_spelling import (
     CatalogBooks,
@@ -112,6 +111,7 @@ from lectern.adapters.understanding.spoken import tidied
 from lectern.adapters.understanding.sweeping import sweeping_change
 from lectern.adapters.understanding.workspace_changed_mind import changed_mind
 from lectern.adapters.understanding.workspace_kept_frames import kept_on_task
+from lectern.adapters.understanding.workspace_patterns import WORKSPACE_PAGE
 from lectern.adapters.understanding.workspace_quoted import beside_the_quoted
 from lectern.adapters.understanding.workspace_refused import instead_of_refused
 from lectern.adapters.understanding.workspace_register import registered
@@ -307,7 +307,7 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
             if unnamed is not None:  # "rename Misc to that", no name told before it
                 return unnamed.response(MODEL_ID)
             if not calls:
-                workspace = bool(_WORKSPACE_PAGE.search(system)) or "get_projects" in available
+                workspace = bool(WORKSPACE_PAGE.search(system)) or "get_projects" in available
                 return AIResponse(off_topic_text(workspace), model=MODEL_ID)
             if (
                 any(c.name in CHANGES for c in calls)
@@ -335,7 +335,7 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
     def _unhedged(request: str, system: str, *, conditioned: bool = False) -> str:
         """A book request without its hedges ("if it's no bother", "Maybe Someday" no plan)."""
         names = names_from_prompt(system)
-        if not (names.of("project") or _WORKSPACE_PAGE.search(system)):
+        if not (names.of("project") or WORKSPACE_PAGE.search(system)):
             return unhedged(request)
         # "if the drill is done, comment on it": the change asked, its condition looked up;
         # a condition `on_condition` did not take is asked back (`condition_left`)
@@ -364,7 +364,7 @@ class RulePolicy(ByMeaning, CompoundReading, LineReading):
         # "✅ netscaler review ✅ runbook - both done": a checklist, before the emoji are read
         ticked = ticked_done(request, names.of("task")) if names.of("project") else None
         request = ticked or request
-        sees_projects = bool(names.of("project")) or bool(_WORKSPACE_PAGE.search(system))
+        sees_projects = bool(names.of("project")) or bool(WORKSPACE_PAGE.search(system))
         said = " ".join(request.split())
         if not sees_projects and not nested:
             # "Adding THIS one to my X list 👻 #tag", "when was this written?? need it for ...":

@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
-from lectern.adapters.llm.by_meaning import WORKSPACE_PAGE
 from lectern.adapters.llm.workspace_questions import MODEL_ID, CallMaker
 from lectern.adapters.llm.workspace_refs import _Unclear, person_ref, task_ref
 from lectern.adapters.understanding.condition_said import Check, _Untold, checked, conditional
@@ -23,7 +22,7 @@ from lectern.adapters.understanding.layer import CHANGES
 from lectern.adapters.understanding.mentions import Names, find_in, names_from_prompt
 from lectern.adapters.understanding.request_parts import QUOTED, said_from
 from lectern.adapters.understanding.scaffold import Done
-from lectern.adapters.understanding.workspace_patterns import IT
+from lectern.adapters.understanding.workspace_patterns import IT, WORKSPACE_PAGE
 from lectern.domain.assistant import AIResponse, ToolCall
 
 Step = Callable[[Any], "AIResponse | list[ToolCall]"]

@@ -12,6 +12,8 @@ from lectern.adapters.understanding.workspace_document_kinds import DOCUMENT_KIN
 
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 PAGE = re.compile(r"on an? (?P<type>project|task|document|dashboard) page.*?\(id (?P<id>[^)]+)\)")
+WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
+"""The system prompt of a workspace page: no book is a reading there."""
 PAGE_PROJECT = re.compile(r"belongs to the project with id (?P<id>[^\s.]+)")
 TASK_REF = re.compile(rf"\[task:({_UUID})\]")
 PROJECT_REF = re.compile(rf"\[project:({_UUID})\]")

@@ -12,8 +12,8 @@ import re
 
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.mentions import names_from_prompt
+from lectern.adapters.understanding.workspace_patterns import WORKSPACE_PAGE
 
-_WORKSPACE_PAGE = re.compile(r"on a (?:project|task|document) page", re.I)
 _BOOKISH = re.compile(
     r"\b(?:books?|novels?|reads?|reading|read\s+list|stories|story|fiction|poe(?:ms?|try)|"
     r"memoirs?|authors?|writers?|titles?|series|catalog(?:ue)?|lists?|shelf|shelves|tbr|"
@@ -26,7 +26,7 @@ TASK_QUESTION = Clarification("Which task do you mean? Name it, or ask from its 
 
 def asks_for_a_task(text: str, system: str) -> bool:
     """Whether an unnamed "it" or place in `text` is to be asked about as a task, not a book."""
-    if _WORKSPACE_PAGE.search(system):
+    if WORKSPACE_PAGE.search(system):
         return True
     names = names_from_prompt(system)
     if not names.of("project"):
