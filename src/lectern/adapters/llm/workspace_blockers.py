@@ -13,7 +13,12 @@ from lectern.adapters.llm.workspace_refs import Refs, _Unclear, project_words, t
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.mentions import covered, resolve
 from lectern.adapters.understanding.scaffold import clean as _clean
-from lectern.adapters.understanding.workspace_blocker_label import ENDED, labelled_blocker
+from lectern.adapters.understanding.workspace_blocker_label import (
+    ENDED,
+    NO_BLOCKER,
+    labelled_blocker,
+    says_no_blocker,
+)
 from lectern.adapters.understanding.workspace_parts import CHANGE_VERB
 from lectern.adapters.understanding.workspace_patterns import (
     BLOCKER_VERB,
@@ -99,6 +104,8 @@ class WorkspaceBlockers:
 
     def _create_blocker(self, text: str, refs: Refs) -> list[ToolCall]:
         labelled = labelled_blocker(text)
+        if labelled is not None and says_no_blocker(text):
+            raise _Unclear(NO_BLOCKER)  # "blocker: none at the moment": nothing to record
         if labelled is not None:
             # "blocker: change board hasn't approved the window yet": a new blocker, on the
             # task the words name or the one in view; words that say one ended are asked

@@ -4,13 +4,17 @@ The label names what the words after it are: a new blocker, on the task the word
 else the task in view (the page's, or the one the last reply showed); with neither, which
 task is asked. A label never resolves anything: words that say a blocker has ended
 ("blocker: sorted, the vendor replied") are asked about, as recording them as a new blocker
-or resolving an open one would both be a guess. A question after the label ("blocker: what's
+or resolving an open one would both be a guess; so are words that say none holds ("blocker:
+none", "impediment: none at the moment", "blocked: not anymore, the vendor replied"): "None"
+is no blocker's description. A question after the label ("blocker: what's
 holding up the drill?") is no blocker to record.
 """
 
 from __future__ import annotations
 
 import re
+
+from lectern.adapters.understanding.layer import Clarification
 
 _LABEL = re.compile(
     r"^(?:(?:a\s+)?new\s+)?(?:blocker|impediment|blocked)\s*(?::|\s[-–—]\s|[-–—]\s)\s*(?P<d>\S.*)$",
@@ -22,12 +26,42 @@ _ASKS = re.compile(
     re.I,
 )
 ENDED = re.compile(
-    r"\b(?:resolved|resolve|cleared|clear(?:ed)?\s+now|lifted|unblocked|fixed|sorted|solved|"
-    r"gone|moot|no\s+longer|not\s+(?:blocked|an?\s+issue|a\s+problem)\s+any\s*more|"
-    r"(?:is|are|was)\s+(?:done|over|closed)|can\s+(?:be\s+closed|go))\b",
+    r"\b(?:resolv\w*|clos\w*|clear\w*|lift\w*|unblock\w*|remov\w*|remediat\w*|fixed|sorted|"
+    r"solved|gone|moot|no\s+longer|any\s*more|(?:is|are|was)\s+(?:done|over)|can\s+go|"
+    r"lev[ée]e?|r[ée]solu\w*|resuel\w*)\b",
     re.I,
 )
-"""Words that say a blocker has ended: never read as a new one."""
+"""Words that say a blocker has ended (or asks for it to end): never read as a new one."""
+_NONE = re.compile(
+    r"^(?:none|no|nothing|nope|nah|not\s+any\s*more|not\s+now|all\s+(?:good|clear)|n/?a)\b"
+    r"(?:\s+(?:at\s+(?:the\s+)?moment|right\s+now|for\s+now|currently|so\s+far|yet|today|"
+    r"any\s*more|that\s+i\s+know\s+of))?(?=\s*(?:$|[,.;!:()–—-]))",
+    re.I,
+)
+"""A label's words that say nothing blocks ("none", "nope, all good", "not anymore, ...")."""
+
+
+def says_no_blocker(text: str) -> bool:
+    """Whether a "blocker: ..." label says there is none ("blocker: none", "blocked: nope").
+
+    "blocker: no access to the console" names one; "blocker: no" and "impediment: none at
+    the moment" say none holds: a look-up or a question, never a new blocker.
+    """
+    found = _LABEL.match(text.strip())
+    return found is not None and _NONE.match(found.group("d").strip()) is not None
+
+
+NO_BLOCKER = Clarification(
+    "Then there is no new blocker to record. Should I resolve an open blocker? Say which, and "
+    "what resolved it.",
+    (),
+)
+"""The answer to a label that says none holds: nothing is recorded, nothing resolved."""
+
+
+def ended(text: str) -> bool:
+    """Whether a message says a blocker ended (or asks it to), or that none holds."""
+    return bool(ENDED.search(text)) or says_no_blocker(text)
 
 
 def labelled_blocker(text: str) -> str | None:
@@ -47,11 +81,6 @@ _NEW_BLOCKER = re.compile(
     r"impediment))\b",
     re.I,
 )
-_RESOLVE_WORDS = re.compile(
-    r"\b(?:resolv\w*|clos\w*|clear\w*|lift\w*|unblock\w*|remov\w*|remediat\w*|any\s*more|"
-    r"solved|lev[ée]e?|r[ée]solu\w*|resuel\w*)\b",
-    re.I,
-)
 _STILL_HOLDS = re.compile(
     r"n['’]?t\b|\b(?:not|never|still|yet|no\s+(?:word|reply|answer|news|response))\b", re.I
 )
@@ -62,7 +91,7 @@ def new_blocker_said(text: str) -> bool:
 
     "blocker: ...", "log that as a blocker": never read as resolving an open one.
     """
-    if ENDED.search(text) or _RESOLVE_WORDS.search(text):
+    if ended(text):
         return False
     return labelled_blocker(text) is not None or bool(_NEW_BLOCKER.search(text))
 
@@ -72,6 +101,6 @@ def still_holds(text: str) -> bool:
 
     "the board still hasn't approved it": no open blocker is resolved by it.
     """
-    if ENDED.search(text) or _RESOLVE_WORDS.search(text):
+    if ended(text):
         return False
     return bool(_STILL_HOLDS.search(text))

@@ -38,7 +38,12 @@ from lectern.adapters.understanding.slots import (
     status_of,
     without_status,
 )
-from lectern.adapters.understanding.workspace_blocker_label import new_blocker_said, still_holds
+from lectern.adapters.understanding.workspace_blocker_label import (
+    NO_BLOCKER,
+    new_blocker_said,
+    says_no_blocker,
+    still_holds,
+)
 from lectern.adapters.understanding.workspace_cleared_told import without_go_ahead
 from lectern.adapters.understanding.workspace_documents import said_document
 from lectern.adapters.understanding.workspace_people import person_in
@@ -47,6 +52,7 @@ from lectern.adapters.understanding.workspace_projects_said import (
     scoped_project,
     unknown_project,
 )
+from lectern.adapters.understanding.workspace_refused import REFUSAL
 from lectern.adapters.understanding.workspace_register import stored_blocker_quoted
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
 from lectern.domain.assistant import ToolCall
@@ -91,6 +97,22 @@ _UNASSIGNS = re.compile(
     re.I,
 )
 """An assignment asked away: the task's owner removed, no one named in their place."""
+_REFUSED_BEFORE = re.compile(rf"(?:^|[,;.!?–—]\s*|\s)(?:{REFUSAL}|never)\s+(?:\w+\s+)?$", re.I)
+"""A refusal right before a change ("don't", "please do not", "no need to", "never")."""
+
+
+def _unassign_said(text: str) -> str | None:
+    """Whether the owner is asked away ("asked"), that is refused ("refused"), or neither.
+
+    "don't unassign the drill", "no need to remove the owner": a refused change changes
+    nothing. "don't leave the drill unassigned" refuses no owner: it asks for one (None).
+    """
+    found = _UNASSIGNS.search(text)
+    if found is None:
+        return None
+    if not _REFUSED_BEFORE.search(text[: found.start()]):
+        return "asked"
+    return None if re.match(r"(?:leave|keep)\b", found.group(0), re.I) else "refused"
 _KEEP_AS_BLOCKER = re.compile(
     r"\s*[,;.–—-]?\s*(?:so\s+)?(?:please\s+)?(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+)?"
     r"(?:log|record|note|flag|add|put|raise|file|register|mark)\s+(?:that|this|it)(?:\s+down)?"
@@ -478,7 +500,11 @@ def plan_workspace(
             # "bob's patch doesn't need to be high anymore, drop it to medium": whose task it
             # is named, and a new value for it: a change of the task, no one to hand it to
             return plan_workspace("update_task", text, names, where, call, now)
-        if person is None and _UNASSIGNS.search(text):
+        unassigned = _unassign_said(text) if person is None else None
+        if unassigned == "refused":
+            shown = task if task in names.of("task") else "it"  # the page's task is its id
+            return Clarification(f"All right, I won't unassign {shown}: nothing has changed.", ())
+        if unassigned == "asked":
             # "nobody owns this for now, unassign it": no one is its assignee (the tool's null)
             return [call(intent, task_id=task, assignee_id=None)]
         if person is None:
@@ -550,6 +576,8 @@ def plan_workspace(
         if when is not None and "due_date" not in arguments:
             arguments["due_date"] = when
         return [call(intent, **arguments)]
+    if intent in ("create_blocker", "resolve_blocker") and says_no_blocker(text):
+        return NO_BLOCKER  # "blocker: nope, all good": none holds, none is recorded
     if intent == "create_blocker":
         # "we're stuck waiting on legal, log that as a blocker": the request is no reason
         text = _KEEP_AS_BLOCKER.sub("", text) or text

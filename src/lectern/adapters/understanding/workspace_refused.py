@@ -26,7 +26,7 @@ _LEAD = (
     r"please|pls)\b[\s,.…!:;–—-]*)*"
 )
 """Words that take back, before the refusal ("wait, no - don't ...")."""
-_REFUSAL = (
+REFUSAL = (
     r"(?:please\s+)?(?:do\s+not|don['’]?t|dont|pls\s+don['’]?t|no\s+need\s+to|"
     r"(?:you\s+)?(?:don['’]?t|do\s+not)\s+(?:need|have)\s+to|there['’]?s\s+no\s+need\s+to|"
     r"never\s+mind)"
@@ -39,7 +39,7 @@ _TOLD = r"(?:(?:it|that|this|he|she|they|we|i)\b(?:['’]\w+)?[^,;.!?–—]*?" 
 _INSTEAD_LEAD = r"(?:(?:but|and|just|instead|rather|only|simply|please|pls|then)\b[\s,]*)*"
 _REFUSED_THEN_INSTEAD = re.compile(
     _LEAD
-    + _REFUSAL
+    + REFUSAL
     + rf"\s+(?P<refused>{CHANGE_VERB}\b[^,;.!?–—]*?)"
     + _JOINT
     + _TOLD
