@@ -58,7 +58,9 @@ _STARS_BARE = re.compile(
 _STAR_SYMBOLS = re.compile(r"[⭐★]{1,5}")
 _COMMENT = re.compile(
     r"(?:\b(?:saying|that says|that)\b|:|\s[-–—]\s)\s*(?P<text>.+)$|"
-    r"[\"“'‘](?P<quoted>[^\"”'’]{2,})[\"”'’]",
+    # a quote opens and closes beside no letter: the apostrophes of "window's ... don't" are
+    # inside words, and what stands between them is no quoted text
+    r"(?<!\w)[\"“'‘](?P<quoted>[^\"”'’]{2,})[\"”'’](?!\w)",
     re.I,
 )
 PURPOSE = (
