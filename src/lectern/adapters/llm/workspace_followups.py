@@ -9,7 +9,10 @@ history holds replies, not calls: what was done is read from what the replies sa
 
 "assign the low priority one to bob" just after a listing of tasks: the one task whose
 listed details ("todo, low priority, assigned to bob") hold the words said; two that do are
-asked about, and words no listed task's details hold are left as said.
+asked about, and words no listed task's details hold are left as said. A place or a property
+is read only where the request refers to a task, never inside the words a comment, a
+description, a resolution or a title says ("comment on the patch: we are number 2 in the
+vendor queue" keeps its words).
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from typing import Any
 from lectern.adapters.llm.workspace_refs import Refs, _Unclear, task_words
 from lectern.adapters.understanding.layer import which_of
 from lectern.adapters.understanding.mentions import covered, find_in, resolve
-from lectern.adapters.understanding.referents import PLACES
+from lectern.adapters.understanding.referents import PLACE_WORD, PLACES
+from lectern.adapters.understanding.request_parts import in_the_request
 from lectern.domain.assistant import Message, ToolCall
 
 CallMaker = Callable[..., ToolCall]
@@ -56,17 +60,11 @@ _LISTED = re.compile(
 """A task line of a listing reply: its title, its details, its id."""
 
 _PLACED = re.compile(
-    r"\b(?:the\s+|that\s+)?(?P<nth>first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|"
-    r"5th|6th|seventh|eighth|ninth|tenth|7th|8th|9th|10th)\s+(?:one|task|item|entry)\b|"
+    rf"\b(?:the\s+|that\s+)?(?P<nth>{PLACE_WORD})\s+(?:one|task|item|entry)\b|"
     r"\b(?:(?:task|item)\s+)?(?:number|no\.|#)\s*(?P<n>[1-9])\b(?!\s*(?:days?|weeks?|%))",
     re.I,
 )
 """A listed task pointed at by its place ("the second one", "number 3", "the last task")."""
-_PLACES = {
-    **PLACES,
-    **{w: n for n, w in enumerate(("seventh", "eighth", "ninth", "tenth"), 7)},
-    **{f"{n}th": n for n in range(7, 11)},
-}
 
 
 _COMMENTED = re.compile(
@@ -236,20 +234,24 @@ def picked_from_listing(text: str, history: Sequence[Message]) -> str:
     listed = list(_LISTED.finditer(last.content)) if last is not None else []
     if len(listed) < 2:
         return text
-    placed = _PLACED.search(text)
+    # a place or a property stands where a task is referred to, never inside the words said
+    # ("comment on the hunt: the first item on the checklist is outdated")
+    placed = next((p for p in _PLACED.finditer(text) if in_the_request(text, p.start())), None)
     if placed is not None:
         # "what's the second one about?": the task at that place in the listing just shown
         nth = placed.group("nth")
         place = (
             len(listed)
             if nth and nth.casefold() == "last"
-            else _PLACES.get((nth or "").casefold(), int(placed.group("n") or 0))
+            else PLACES.get((nth or "").casefold(), int(placed.group("n") or 0))
         )
         if not 1 <= place <= len(listed):
             raise _Unclear(which_of("task", tuple(m.group("title") for m in listed)))
         title = listed[place - 1].group("title")
         return f"{text[: placed.start()]}the task {title}{text[placed.end() :]}"
     for picked in _PICKED.finditer(text):
+        if not in_the_request(text, picked.start()):
+            continue
         said = (picked.group("said") or picked.group("owner")).casefold()
         words = re.findall(r"[a-z0-9-]+", re.sub(r"['’]s\b", "", said))
         owner = re.fullmatch(r"(?P<who>[a-z][\w.-]*)['’]s", said)

@@ -25,7 +25,7 @@ from datetime import date
 from typing import Any
 
 from lectern.adapters.understanding.compound import ACTION_VERB
-from lectern.adapters.understanding.request_parts import QUOTED, said_from
+from lectern.adapters.understanding.request_parts import QUOTED, words_begin
 from lectern.adapters.understanding.slots import priority_of
 
 _LEAD = r"^\s*(?:(?:ok(?:ay)?|so|hi|hey|and|also|then|oh|but)[\s,]+)*"
@@ -86,7 +86,7 @@ def conditional(text: str) -> Conditional | None:
     """The condition and the change of a message asking a change on a condition, or None."""
     said = " ".join(text.split()).strip()
     said = _OTHERWISE_NOTHING.sub("", said)
-    found = _leading(said) or _trailing(said, _words_begin(said))
+    found = _leading(said) or _trailing(said, words_begin(said))
     if found is None or _MIXED.search(found.change) or _MIXED.search(found.condition):
         return None
     if _NOT_A_CONDITION.match(found.condition):
@@ -106,20 +106,6 @@ def _leading(said: str) -> Conditional | None:
             return Conditional(condition, split["change"].strip(), _unless(opened["word"]))
         split = _CHANGE_START.search(rest, split.start() + 1)
     return None
-
-
-_SAYING = re.compile(
-    r"\b(?:comment|note|block(?:er|ed|ing)?|impediment|reason)\b[^.?!]*?\b(?:saying|says|said|"
-    r"because|since|as)\b",
-    re.I,
-)
-"""A blocker's or a comment's words begun without "that" or a colon ("a blocker saying ...")."""
-
-
-def _words_begin(said: str) -> int:
-    """Where a comment's or a blocker's own words begin, else the message's length."""
-    saying = _SAYING.search(said)
-    return min(said_from(said), saying.end() if saying else len(said))
 
 
 def _trailing(said: str, words_begin: int) -> Conditional | None:

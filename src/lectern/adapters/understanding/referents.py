@@ -57,15 +57,6 @@ _BY_AUTHOR = re.compile(
 
 _SHOWN_LIST = re.compile(r"^Your list (?P<q>['\"])(?P<name>.+?)(?P=q):\s*$", re.M)
 _ROW = re.compile(r"^\d+\.\s+(?P<title>.+?)\s*$", re.M)
-_ORDINAL = re.compile(
-    r"^(?:the\s+)?(?P<nth>first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th)"
-    r"(?:\s+(?:one|book|novel|title|entry|on\s+(?:the|that|my)\s+list))?"
-    # "the first one, Gilead": the reader named it as well
-    r"(?:\s*[,(:–—-]\s*(?P<named>[^,()]+?)\)?)?$"
-    r"|^(?:number|no\.?|#)\s*(?P<n>[1-9])$",
-    re.I,
-)
-"""A book pointed at by its place in what was just shown ("the second one", "number 3")."""
 PLACES = {
     "first": 1,
     "1st": 1,
@@ -79,7 +70,27 @@ PLACES = {
     "5th": 5,
     "sixth": 6,
     "6th": 6,
+    "seventh": 7,
+    "7th": 7,
+    "eighth": 8,
+    "8th": 8,
+    "ninth": 9,
+    "9th": 9,
+    "tenth": 10,
+    "10th": 10,
 }
+"""A place said as a word, and the place it is: the one home of place words."""
+PLACE_WORD = "|".join([*PLACES, "last"])
+"""A place said as a word, for a pattern ("the second one", "the last task")."""
+_ORDINAL = re.compile(
+    rf"^(?:the\s+)?(?P<nth>{PLACE_WORD})"
+    r"(?:\s+(?:one|book|novel|title|entry|on\s+(?:the|that|my)\s+list))?"
+    # "the first one, Gilead": the reader named it as well
+    r"(?:\s*[,(:–—-]\s*(?P<named>[^,()]+?)\)?)?$"
+    r"|^(?:number|no\.?|#)\s*(?P<n>[1-9])$",
+    re.I,
+)
+"""A book pointed at by its place in what was just shown ("the second one", "number 3")."""
 
 
 def _last_reply(history: Sequence[Message]) -> str | None:

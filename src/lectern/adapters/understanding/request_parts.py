@@ -69,6 +69,33 @@ def said_from(text: str) -> int:
     return words.end() if words else len(text)
 
 
+_SAYING = re.compile(
+    r"\b(?:comment|note|block(?:er|ed|ing)?|impediment|reason)\b[^.?!]*?\b(?:saying|says|said|"
+    r"because|since|as)\b",
+    re.I,
+)
+"""A blocker's or a comment's words begun without "that" or a colon ("a blocker saying ...")."""
+_SET_TO = re.compile(r"\b(?:description|title|resolution|rename)\b[^.?!:]*?\bto\b", re.I)
+"""New words after "to" ("set the description of the hunt to X", "rename the hunt to X")."""
+
+
+def words_begin(text: str) -> int:
+    """Where a comment's or a blocker's own words begin, else the message's length."""
+    saying = _SAYING.search(text)
+    return min(said_from(text), saying.end() if saying else len(text))
+
+
+def in_the_request(text: str, start: int) -> bool:
+    """Whether `start` stands in the request's own words: before the words said, unquoted.
+
+    "comment on the hunt: the first item is outdated": "the first item" is the comment's.
+    """
+    set_to = _SET_TO.search(text)
+    if start >= min(words_begin(text), set_to.end() if set_to else len(text)):
+        return False
+    return not any(q.start() <= start < q.end() for q in QUOTED.finditer(text))
+
+
 _FIRST = re.compile(r"^(?:first(?:ly)?|to\s+start|ok(?:ay)?|so)\s*,?\s+", re.I)
 """A lead that only orders the requests ("First list the open blockers, then ...")."""
 _TRAILING = re.compile(rf"{_AT_IT}$|[\s,]+(?:too|as\s+well)\W*$", re.I)

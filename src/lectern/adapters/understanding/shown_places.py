@@ -26,12 +26,17 @@ import re
 from collections.abc import Sequence
 
 from lectern.adapters.understanding.layer import Clarification, which_of
-from lectern.adapters.understanding.referents import PLACES, list_in_view, shown_list
+from lectern.adapters.understanding.referents import (
+    PLACE_WORD,
+    PLACES,
+    list_in_view,
+    shown_list,
+)
 from lectern.domain.assistant import Message
 
 _LISTS_SHOWN = re.compile(r"^You have \d+ reading lists?:\s*(?P<names>.+?)\s*$", re.M)
 _LIST_ENTRY = re.compile(r"\s*(?P<name>.+?)\s+\(\d+\s+books?\)\s*(?:,|$)")
-_PLACE = "|".join([*PLACES, "last"])
+_PLACE = PLACE_WORD
 _LIST_AT = re.compile(rf"\b(?:the|that)\s+(?P<nth>{_PLACE})\s+(?:one|list)\b", re.I)
 """A list said by its place among those shown ("the second one", "the last list")."""
 _OTHER_ONLY = re.compile(

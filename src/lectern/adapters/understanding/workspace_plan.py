@@ -113,6 +113,8 @@ def _unassign_said(text: str) -> str | None:
     if not _REFUSED_BEFORE.search(text[: found.start()]):
         return "asked"
     return None if re.match(r"(?:leave|keep)\b", found.group(0), re.I) else "refused"
+
+
 _KEEP_AS_BLOCKER = re.compile(
     r"\s*[,;.–—-]?\s*(?:so\s+)?(?:please\s+)?(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+)?"
     r"(?:log|record|note|flag|add|put|raise|file|register|mark)\s+(?:that|this|it)(?:\s+down)?"
