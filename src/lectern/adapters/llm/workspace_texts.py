@@ -109,6 +109,28 @@ _ADDED = re.compile(
     re.I,
 )
 """A description said as an addition ("should also say ...", "add to its description ...")."""
+_TOO_SET_APART = re.compile(r"\s*[,;(–—-]\s*(?:too|as\s+well|also)\W*$", re.I)
+"""A "too" the reader set apart after the words ("..., too"): the request's, not the text's."""
+
+
+def _addition_asked(text: str, words: str) -> bool:
+    """Whether the request (not the words it says) asks to add to the description.
+
+    "should also say X", "add to the description: X", "X, too", "should mention X" add;
+    "change the description to: check the VPN logs as well as the Citrix logs" replaces:
+    its "as well" is the new words'.
+    """
+    said = described(text)
+    if said is not None and said.added:
+        return True  # "the description of the hunt should mention the Citrix logs"
+    if _TOO_SET_APART.search(words):
+        return True
+    key = words.strip().rstrip(".!").casefold()
+    at = text.casefold().rfind(key) if key else -1
+    if at < 0:
+        return bool(_ADDED.search(text))
+    after = text[at + len(key) :]
+    return bool(_ADDED.search(text[:at]) or _TOO_SET_APART.match(after))
 
 
 def added_to_description(text: str, calls: Sequence[ToolCall], call: CallMaker) -> list[Any]:
@@ -119,10 +141,13 @@ def added_to_description(text: str, calls: Sequence[ToolCall], call: CallMaker) 
     what the description said. The task is looked up first (a look-up changes nothing) and
     the change proposed is its description with the words after it.
     """
-    if len(calls) != 1 or "description" not in calls[0].arguments or not _ADDED.search(text):
+    if len(calls) != 1 or "description" not in calls[0].arguments:
         return []
-    task = str(calls[0].arguments["task_id"])
     words = str(calls[0].arguments["description"])
+    if not _addition_asked(text, words):
+        return []
+    words = _TOO_SET_APART.sub("", words)  # "..., too": no word of the description
+    task = str(calls[0].arguments["task_id"])
     look = call("get_task_details", task_id=task)
 
     def appended(done: Any) -> list[ToolCall]:

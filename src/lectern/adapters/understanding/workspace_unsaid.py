@@ -104,7 +104,9 @@ _DESCRIBED = re.compile(
     # "I think the description of the hunt should also say to check the Citrix logs"
     rf"^(?:i\s+think\s+|i\s+guess\s+|maybe\s+|so\s+)?(?:the\s+)?{_DESCRIPTION}\s+(?:of|for|on)\s+"
     r"(?P<t4>.+?)\s+(?:(?:should|needs\s+to|has\s+to|must)\s+(?:also\s+)?(?:(?:be|say|read)|"
-    r"(?=(?:mention|include|cover|note)\s))|is\s+now|will\s+be)(?:\s+that\b)?\s*:?\s*(?P<d4>\S.*)$",
+    # "... should mention the Citrix logs": the words it should hold besides, never the verb
+    r"(?P<adds>mention|include|cover|note))|is\s+now|will\s+be)(?:\s+that\b)?\s*:?\s*"
+    r"(?P<d4>\S.*)$",
     re.I | re.S,
 )
 
@@ -115,6 +117,8 @@ class Described:
 
     task: str
     description: str | None
+    added: bool = False
+    """Whether the words are to be added to what it says ("should mention X")."""
 
 
 def described(text: str) -> Described | None:
@@ -128,4 +132,4 @@ def described(text: str) -> Described | None:
     if said and found.group("d4"):
         # "... should say to check the logs": what it should say, as an instruction
         said = re.sub(r"^to\s+(?=[a-z])", "", said)
-    return Described(task.strip(), said or None)
+    return Described(task.strip(), said or None, added=found.group("adds") is not None)
