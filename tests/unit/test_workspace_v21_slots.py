@@ -396,14 +396,14 @@ def test_a_summary_on_a_tasks_page_is_its_details_and_others_stay() -> None:
         (
             "the description of the drill needs to mention the venue",
             "the drill",
-            "Mention the venue",
+            "the venue",  # what it mentions, never the verb (added to what it says)
         ),
         ("the description of the runbook should say: cover ransomware", "the runbook", "Cover"),
         ("maybe the description for the patch should read that all gateways", "the patch", "All"),
         (
             "the description of the netscaler review has to include the token lifetime",
             "the netscaler review",
-            "Include the token",
+            "the token",
         ),
     ],
 )
