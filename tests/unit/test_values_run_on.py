@@ -237,6 +237,9 @@ def test_the_request_said_after_what_it_records_is_no_later_request() -> None:
     said = "the blocker about vendor window, it is solved, please close it"
     made = [ToolCall("c", "resolve_blocker", {"blocker_id": "b", "resolution": said})]
     assert swallowed(made, said) is None
+    said = "the vendor window blocker can be closed, change ticket CHG-4471 approved"
+    made = [ToolCall("c", "resolve_blocker", {"blocker_id": "b", "resolution": said})]
+    assert swallowed(made, said) is None
     said = "resolve that blocker and move the check point patch to in progress"
     words = "blocker and move the check point patch to in progress"
     made = [ToolCall("c", "resolve_blocker", {"blocker_id": "b", "resolution": words})]

@@ -96,6 +96,11 @@ _OWN_REQUEST = {
     "add_comment": re.compile(r"\b(?:comment|note)\b", re.I),
 }
 """The word of a change's own kind: a part that says it asks for that change again."""
+_CHANGE_NOUN = re.compile(
+    r"^\W*change\s+(?:ticket|request|board|window|freeze|number|record|control|management|id)\b",
+    re.I,
+)
+"""A change ticket, request or board (the change-management nouns): told, no request to change."""
 _POINTED_ONLY = re.compile(
     r"^\W*(?:(?:and|so|then|now)\s+)?(?:please\s+|pls\s+|just\s+)?[a-z]+(?:\s+(?:out|up|off))?"
     r"\s+(?:it|this|that(?:\s+one)?)(?:\s+(?:please|pls|now|too))?\W*$",
@@ -116,7 +121,9 @@ def swallowed(calls: Sequence[ToolCall], text: str) -> str | None:
         said = " ".join(later.casefold().split())
         for call in calls:
             own = _OWN_REQUEST.get(call.name)
-            if own is not None and (own.search(later) or _POINTED_ONLY.match(later)):
+            if _CHANGE_NOUN.match(later) or (
+                own is not None and (own.search(later) or _POINTED_ONLY.match(later))
+            ):
                 # "the hunt is blocked because SIEM is down, please add blocker": the request
                 # itself, said after what it records, not a later one
                 continue
