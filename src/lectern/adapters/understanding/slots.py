@@ -15,17 +15,18 @@ from lectern.domain.assistant import ToolCall
 
 _STATUS_WORDS: tuple[tuple[str, str], ...] = (
     (
-        # "just the in-progress stuff": the state written as one word with its hyphen
-        r"\b(?:in[\s-]+review|under\s+review|(?:ready|waiting)\s+for\s+(?:a\s+)?review|"
+        # "just the in-progress stuff": the state written as one word with its hyphen, or
+        # in the store's own word ("whose status is in_review")
+        r"\b(?:in[\s_-]+review|under\s+review|(?:ready|waiting)\s+for\s+(?:a\s+)?review|"
         r"to\s+review|awaiting\s+review)\b",
         "in_review",
     ),
     (
-        r"\b(?:in[\s-]+progress|underway|started|start(?:ing)?\s+(?:working|on)|working\s+on)\b",
+        r"\b(?:in[\s_-]+progress|underway|started|start(?:ing)?\s+(?:working|on)|working\s+on)\b",
         "in_progress",
     ),
     (
-        r"\b(?:to\s*-?\s*do|back\s+to\s+todo|not\s+started|reopen(?:ed)?|still\s+open)\b",
+        r"\b(?:to\s*[-_]?\s*do|back\s+to\s+todo|not\s+started|reopen(?:ed)?|still\s+open)\b",
         "todo",
     ),
     (

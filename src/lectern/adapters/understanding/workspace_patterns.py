@@ -31,12 +31,15 @@ STATUS_WORDS = {
     "in review": "in_review",
     "review": "in_review",
     "in-review": "in_review",
+    "in_review": "in_review",
+    "in_progress": "in_progress",
+    "to_do": "todo",
     "done": "done",
     "complete": "done",
     "completed": "done",
     "finished": "done",
 }
-_STATUS = r"(?P<status>to ?-?do|in[ -]progress|in[ -]review|review|done|completed?|finished)"
+_STATUS = r"(?P<status>to ?[-_]?do|in[ _-]progress|in[ _-]review|review|done|completed?|finished)"
 _PRIORITY = r"(?P<priority>low|medium|high|urgent)"
 _PRIORITY2 = r"(?P<p2>low|medium|high|urgent)"
 

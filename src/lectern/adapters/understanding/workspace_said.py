@@ -19,7 +19,14 @@ They run in this order, for a reader who has projects to speak of:
 7. a blocker told as cleared with what cleared it (`workspace_cleared_told`): "blocker's
    cleared, hotfix went in last night" resolves it with "hotfix went in last night";
 8. a member named by their display name (`workspace_members_named`): "put the Builder on the
-   hunt" puts bob on it.
+   hunt" puts bob on it;
+9. one change said once for the tasks listed after it (`workspace_listed_objects`): "move all
+   his stuff to alice - the patch and the drill" moves each;
+10. what the reader says they are doing now (`workspace_doing_now`): "I'm taking the hunt and
+   starting on it" assigns it to them and starts it;
+11. two due dates, the second's verb left out (`workspace_gapped_due`): "runbook due 1 dec,
+   and the hunt in 3 days";
+12. the parts of a task's details listed after the request (`workspace_details_listed`).
 """
 
 from __future__ import annotations
@@ -31,6 +38,10 @@ from lectern.adapters.understanding.workspace_asked_within import asked_within
 from lectern.adapters.understanding.workspace_cleared_told import cleared_told
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
 from lectern.adapters.understanding.workspace_heading import without_heading
+from lectern.adapters.understanding.workspace_details_listed import details_unlisted
+from lectern.adapters.understanding.workspace_doing_now import doing_now
+from lectern.adapters.understanding.workspace_gapped_due import gapped_due
+from lectern.adapters.understanding.workspace_listed_objects import listed_objects
 from lectern.adapters.understanding.workspace_members_named import members_named
 from lectern.adapters.understanding.workspace_search_pointed import search_pointed
 from lectern.adapters.understanding.workspace_shorthand import tracker_words_read
@@ -41,4 +52,6 @@ def workspace_said(text: str, names: Names, layer: Understanding | None) -> str:
     text = by_everyday_names(layer, tracker_words_read(text), names)
     text = weekday_with_its_day(asked_within(without_heading(text, names)))
     text = search_pointed(text) or text
-    return members_named(cleared_told(text) or text, names)
+    text = members_named(cleared_told(text) or text, names)
+    text = gapped_due(doing_now(listed_objects(text, names), names), names)
+    return details_unlisted(text)
