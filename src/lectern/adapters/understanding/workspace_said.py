@@ -26,7 +26,10 @@ They run in this order, for a reader who has projects to speak of:
    starting on it" assigns it to them and starts it;
 11. two due dates, the second's verb left out (`workspace_gapped_due`): "runbook due 1 dec,
    and the hunt in 3 days";
-12. the parts of a task's details listed after the request (`workspace_details_listed`).
+12. the parts of a task's details listed after the request (`workspace_details_listed`);
+13. a request pointing back at pasted or framed words (`workspace_framed_request`): '"@bob can
+   u take the review?" he said yes, make it official' assigns it to bob;
+14. a new task's title after a dash (`workspace_dash_title`): "new task in vpn - brief ...".
 """
 
 from __future__ import annotations
@@ -37,7 +40,9 @@ from lectern.adapters.understanding.slots import weekday_with_its_day
 from lectern.adapters.understanding.workspace_asked_within import asked_within
 from lectern.adapters.understanding.workspace_cleared_told import cleared_told
 from lectern.adapters.understanding.workspace_everyday import by_everyday_names
+from lectern.adapters.understanding.workspace_framed_request import framed_request
 from lectern.adapters.understanding.workspace_heading import without_heading
+from lectern.adapters.understanding.workspace_dash_title import dash_title
 from lectern.adapters.understanding.workspace_details_listed import details_unlisted
 from lectern.adapters.understanding.workspace_doing_now import doing_now
 from lectern.adapters.understanding.workspace_gapped_due import gapped_due
@@ -54,4 +59,4 @@ def workspace_said(text: str, names: Names, layer: Understanding | None) -> str:
     text = search_pointed(text) or text
     text = members_named(cleared_told(text) or text, names)
     text = gapped_due(doing_now(listed_objects(text, names), names), names)
-    return details_unlisted(text)
+    return dash_title(framed_request(details_unlisted(text), names), names)

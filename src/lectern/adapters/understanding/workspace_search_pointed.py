@@ -2,7 +2,8 @@
 
 "not sure where it was but someone wrote something about a lab gateway? could you search for
 it", "there was a note on token rotation somewhere, can you dig it up", "I remember a comment
-mentioning the backup tunnel. look it up": what was written is described first (something, a
+mentioning the backup tunnel. look it up", 'someone asked "do we have anything on phishing
+simulation?" can u search' (a bare "search" points back too): what was written is described first (something, a
 note, a comment, a doc ... about a subject), and the request after it only points back. The
 search is for the subject: the request is read as "search for <subject>". Never when the
 request names something of its own ("find the drill task") or the description is of no
@@ -25,8 +26,8 @@ _WRITTEN_ABOUT = re.compile(
     re.I,
 )
 _POINTS_BACK = re.compile(
-    r"(?:^|[?.!,;]\s*|\b(?:and|but|so)\s+)(?:(?:can|could|would|will)\s+(?:you|u)\s+|please\s+|pls\s+)?"
-    r"(?:please\s+)?(?:search\s+(?:for\s+)?(?:it|that|this)|find\s+(?:it|that|this)(?:\s+for\s+me)?|"
+    r"(?:^|[?.!,;]\W*|\b(?:and|but|so)\s+)(?:(?:can|could|would|will)\s+(?:you|u)\s+|please\s+|pls\s+)?"
+    r"(?:please\s+)?(?:search(?:\s+(?:for\s+)?(?:it|that|this))?|find\s+(?:it|that|this)(?:\s+for\s+me)?|"
     r"look\s+(?:it|that)\s+up|look\s+for\s+(?:it|that)|dig\s+(?:it|that)\s+(?:up|out)|"
     r"track\s+(?:it|that)\s+down|hunt\s+(?:it|that)\s+down|pull\s+(?:it|that)\s+up)"
     r"(?:\s+(?:for\s+me|please|again))*\W*$",
