@@ -29,7 +29,9 @@ They run in this order, for a reader who has projects to speak of:
 12. the parts of a task's details listed after the request (`workspace_details_listed`);
 13. a request pointing back at pasted or framed words (`workspace_framed_request`): '"@bob can
    u take the review?" he said yes, make it official' assigns it to bob;
-14. a new task's title after a dash (`workspace_dash_title`): "new task in vpn - brief ...".
+14. a new task's title after a dash (`workspace_dash_title`): "new task in vpn - brief ...";
+15. a heading naming the task the requests after it are about (`workspace_task_heading`):
+   "three things on the hunt: record a blocker ..., comment '...', and make it high".
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from lectern.adapters.understanding.workspace_listed_objects import listed_objec
 from lectern.adapters.understanding.workspace_members_named import members_named
 from lectern.adapters.understanding.workspace_search_pointed import search_pointed
 from lectern.adapters.understanding.workspace_shorthand import tracker_words_read
+from lectern.adapters.understanding.workspace_task_heading import task_heading
 
 
 def workspace_said(text: str, names: Names, layer: Understanding | None) -> str:
@@ -59,4 +62,5 @@ def workspace_said(text: str, names: Names, layer: Understanding | None) -> str:
     text = search_pointed(text) or text
     text = members_named(cleared_told(text) or text, names)
     text = gapped_due(doing_now(listed_objects(text, names), names), names)
-    return dash_title(framed_request(details_unlisted(text), names), names)
+    text = dash_title(framed_request(details_unlisted(text), names), names)
+    return task_heading(text, names)
