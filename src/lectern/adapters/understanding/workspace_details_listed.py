@@ -3,8 +3,9 @@
 "Show the full details of task X: description, assignee, comments and any blockers" lists
 what the details are to hold; the task's details hold all of them, its blockers among them.
 Read as two requests at "and any blockers", the message also listed every blocker in the
-workspace. The listing is dropped when it follows a request for a task's details after a colon, a dash, "including" or "with", and every item is a part
-of a task's details. "show the hunt and then any blockers on vpn" lists nothing and stays.
+workspace. The listing is dropped when it follows a request for a task's details after a
+colon, a dash, "including" or "with", and every item is a part of a task's details. "show
+the hunt and then any blockers on vpn" lists nothing and stays.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ _PART = (
 _LISTED = re.compile(
     r"(?P<asked>\b(?:full\s+|all\s+(?:the\s+)?|complete\s+)?details\b.*?)"
     r"\s*(?::|[-–—]+|,?\s+(?:including|incl\.?|with))\s+"
-    rf"{_PART}(?:\s*,\s*{_PART})*(?:\s*,?\s+(?:and|&|\+|plus)\s+{_PART})\s*(?P<end>[.!?]*)\s*$",
+    rf"{_PART}(?:\s*,\s*{_PART})*(?:\s*,?\s+(?:and|&|\+|plus)\s+{_PART})\s*(?:\s+(?:please|pls))?\s*(?P<end>[.!?]*)\s*$",
     re.I,
 )
 

@@ -22,7 +22,8 @@ _STANDING_IN = (
     r"both(?:\s+of\s+them)?|these(?:\s+two|\s+three)?|those(?:\s+two|\s+three)?|them(?:\s+all)?)"
 )
 _SAID_ONCE = re.compile(
-    rf"^(?P<lead>(?:(?:please|pls|can\s+you|could\s+you)\s+)*{CHANGE_VERB}\s+)"
+    r"^(?P<polite>(?:(?:please|pls|can\s+you|could\s+you)\s+)*)"
+    rf"(?P<lead>{CHANGE_VERB}\s+)"
     rf"(?P<them>{_STANDING_IN})(?P<rest>(?:\s+(?:to|over\s+to|on|onto|as|back\s+to)\s+[^-–—:,]+?)?)"
     r"\s*(?:[-–—]+|:)\s+(?P<listed>.+?)\W*$",
     re.I,
@@ -41,4 +42,5 @@ def listed_objects(text: str, names: Names) -> str:
     if not 2 <= len(items) <= 3 or None in found or len(set(found)) != len(found):
         return text
     lead, rest = said.group("lead"), said.group("rest")
-    return " and ".join(f"{lead}{item}{rest}" for item in items)
+    changes = " and ".join(f"{lead}{item}{rest}" for item in items)
+    return f"{said.group('polite')}{changes}"

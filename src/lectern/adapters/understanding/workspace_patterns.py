@@ -301,7 +301,10 @@ ASSIGN = re.compile(
     rf"{_UNOWNED}\W*$|"
     r"^(?:i'?m|i\s+am|i'?ll|i\s+will|i)\s+(?:taking|take|grabbing|grab|picking\s+up|pick\s+up|"
     # "I'll take over the check point patching from Bob": taken from its owner, by the reader
-    r"handling|handle|owning|own)(?:\s+over)?\s+(?P<t4>.+?)(?:\s+(?:over|on))?"
+    r"handling|handle|owning|own)(?:\s+over)?\s+"
+    # "I'm taking notes on the runbook", "taking a look at the hunt": nothing taken on
+    r"(?!(?:some\s+|a\s+few\s+|a\s+|the\s+)?(?:notes?|look|peek|glance|break|day|time|care|"
+    r"part|screenshots?|photos?|minutes|questions?|lunch|leave)\b)(?P<t4>.+?)(?:\s+(?:over|on))?"
     r"(?:\s+(?:from|off)\s+[A-Za-z][\w.-]*)?\W*$|"
     # "grab the drill for me", "put me down for the runbook", "sign me up for it": the reader's
     r"^(?:take|grab|claim|pick\s+up)\s+(?P<t9>.+?)\s+for\s+(?:me|myself)\W*$|"

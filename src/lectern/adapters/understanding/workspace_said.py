@@ -31,7 +31,9 @@ They run in this order, for a reader who has projects to speak of:
    u take the review?" he said yes, make it official' assigns it to bob;
 14. a new task's title after a dash (`workspace_dash_title`): "new task in vpn - brief ...";
 15. a heading naming the task the requests after it are about (`workspace_task_heading`):
-   "three things on the hunt: record a blocker ..., comment '...', and make it high".
+   "three things on the hunt: record a blocker ..., comment '...', and make it high";
+16. one look-up for two projects in turn (`workspace_places_in_order`): "all of bob's tasks -
+   vpn first, then phishing".
 """
 
 from __future__ import annotations
@@ -41,15 +43,16 @@ from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.slots import weekday_with_its_day
 from lectern.adapters.understanding.workspace_asked_within import asked_within
 from lectern.adapters.understanding.workspace_cleared_told import cleared_told
-from lectern.adapters.understanding.workspace_everyday import by_everyday_names
-from lectern.adapters.understanding.workspace_framed_request import framed_request
-from lectern.adapters.understanding.workspace_heading import without_heading
 from lectern.adapters.understanding.workspace_dash_title import dash_title
 from lectern.adapters.understanding.workspace_details_listed import details_unlisted
 from lectern.adapters.understanding.workspace_doing_now import doing_now
+from lectern.adapters.understanding.workspace_everyday import by_everyday_names
+from lectern.adapters.understanding.workspace_framed_request import framed_request
 from lectern.adapters.understanding.workspace_gapped_due import gapped_due
+from lectern.adapters.understanding.workspace_heading import without_heading
 from lectern.adapters.understanding.workspace_listed_objects import listed_objects
 from lectern.adapters.understanding.workspace_members_named import members_named
+from lectern.adapters.understanding.workspace_places_in_order import places_in_order
 from lectern.adapters.understanding.workspace_search_pointed import search_pointed
 from lectern.adapters.understanding.workspace_shorthand import tracker_words_read
 from lectern.adapters.understanding.workspace_task_heading import task_heading
@@ -63,4 +66,4 @@ def workspace_said(text: str, names: Names, layer: Understanding | None) -> str:
     text = members_named(cleared_told(text) or text, names)
     text = gapped_due(doing_now(listed_objects(text, names), names), names)
     text = dash_title(framed_request(details_unlisted(text), names), names)
-    return task_heading(text, names)
+    return places_in_order(task_heading(text, names), names)

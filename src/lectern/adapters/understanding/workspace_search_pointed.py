@@ -3,8 +3,9 @@
 "not sure where it was but someone wrote something about a lab gateway? could you search for
 it", "there was a note on token rotation somewhere, can you dig it up", "I remember a comment
 mentioning the backup tunnel. look it up", 'someone asked "do we have anything on phishing
-simulation?" can u search' (a bare "search" points back too): what was written is described first (something, a
-note, a comment, a doc ... about a subject), and the request after it only points back. The
+simulation?" can u search' (a bare "search" points back too): what was written is
+described first (something, a note, a comment, a doc ... about a subject), and the request
+after it only points back. The
 search is for the subject: the request is read as "search for <subject>". Never when the
 request names something of its own ("find the drill task") or the description is of no
 writing ("someone asked about the drill, close it").

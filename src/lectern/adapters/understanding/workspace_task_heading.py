@@ -71,10 +71,10 @@ def _with_task(part: str, task: str) -> str | None:
     for shape in (_KIND_OBJECT, _WORDS_VERB):
         said = shape.match(part)
         if said is not None:
-            return f"{said.group('verb')} on {task}{part[said.end():]}"
+            return f"{said.group('verb')} on {task}{part[said.end() :]}"
     said = _FIELD_VERB.match(part)
     if said is not None:
-        return f"{said.group('verb')} {task}{part[said.end():]}"
+        return f"{said.group('verb')} {task}{part[said.end() :]}"
     return None
 
 
@@ -101,11 +101,7 @@ def task_heading(text: str, names: Names) -> str:
             said.append(piece)
             continue
         # the first request's "it" is the heading's task; a later one's, the task named last
-        given = (
-            _FIRST_POINTER.sub(task, piece, count=1)
-            if pointer
-            else _with_task(piece, task)
-        )
+        given = _FIRST_POINTER.sub(task, piece, count=1) if pointer else _with_task(piece, task)
         if given is None:
             return text
         said.append(given)
