@@ -28,6 +28,9 @@ _HEAD_LEAD = re.compile(
     r"(?:things|changes|items|updates|bits)\s+)?(?:on|for|re|about|regarding|with|to)?\s*",
     re.I,
 )
+_NO_HEADING = re.compile(
+    rf"\b{CHANGE_VERB}\b|\b(?:don['’]?t|do\s+not|not|never|no|please|pls|can|could)\b", re.I
+)
 _ASKS_CHANGE = re.compile(rf"^(?:(?:please|pls)\s+)?(?:{CHANGE_VERB}|record)\b", re.I)
 _KIND_OBJECT = re.compile(
     r"^(?P<verb>\w+(?:\s+(?:down|up|in))?\s+(?:a|an|the|one|another)\s+(?:new\s+)?"
@@ -85,7 +88,8 @@ def task_heading(text: str, names: Names) -> str:
         return text
     head = headed.group("head").strip()
     tasks = list(names.of("task"))
-    if OWN_VERB.search(head) or re.match(rf"{CHANGE_VERB}\b", head, re.I):
+    if OWN_VERB.search(head) or _NO_HEADING.search(head) or len(head.split()) > 9:
+        # "dont mark the patch done - set it to high instead" is a request, not a heading
         return text
     if find_in(head, tasks).name is None:
         return text
