@@ -372,3 +372,8 @@ def test_a_new_tasks_title_after_a_dash_is_its_title(said: str, project: str, ti
 
 def test_a_dash_after_no_project_is_no_title() -> None:
     assert "create_task" not in _changes("new task - the vpn one is done")
+
+
+def test_a_field_label_or_a_later_sentence_is_no_heading() -> None:
+    for said in ("runbook: unassign. nobody on it for now.", "the drill: close it"):
+        assert task_heading(said, NAMES) == said

@@ -8,7 +8,8 @@ says no "it", is given the heading's task where its object goes: "record a block
 vpn login hunt that ...", "comment on the vpn login hunt '...'", "set the vpn login hunt to
 high"; a request saying "it" means the task named last. The heading is a task's name only
 when it has no verb of its own ("the hunt is blocked: comment ..." is a telling, left) and
-every request after it can be so given its task; otherwise the message is left as it was.
+every request after it (two or three, in one sentence) can be so given its task; otherwise
+the message is left as it was.
 """
 
 from __future__ import annotations
@@ -97,7 +98,11 @@ def task_heading(text: str, names: Names) -> str:
     rest = headed.group("rest").strip()
     if not _ASKS_CHANGE.match(rest):
         return text
-    pieces = parts(rest) or [rest.strip(" .")]
+    pieces = parts(rest)
+    if not pieces or re.search(r"[.!?]\s+\S", rest):
+        # one request ("runbook: unassign.") is a field's label the clipped readers read; a
+        # later sentence ("... nobody on it for now.") is no request about the heading's task
+        return text
     said: list[str] = []
     for index, piece in enumerate(pieces):
         pointer = points_back(_before_words(piece))
@@ -109,6 +114,4 @@ def task_heading(text: str, names: Names) -> str:
         if given is None:
             return text
         said.append(given)
-    if len(said) == 1:
-        return said[0]
     return ", ".join(said[:-1]) + ", and " + said[-1]
