@@ -161,11 +161,11 @@ def test_no_second_task_with_its_date_leaves_the_message(said: str) -> None:
     ("said", "expected"),
     [
         (
-            "re the drill: close it and comment 'went fine'",
+            "re the drill: close and comment 'went fine'",
             [("complete_task", DRILL), ("add_comment", DRILL)],
         ),
         (
-            "couple things on the netscaler review: give it to bob and bump to high",
+            "couple things on the netscaler review: hand over to bob and bump to high",
             [("assign_task", NETSCALER), ("update_task", NETSCALER)],
         ),
         (
@@ -197,6 +197,7 @@ def test_a_heading_naming_a_task_gives_it_to_the_requests_after_it(
         "the drill: what is it about",  # a question after it
         "end of day stuff: comment on the patch 'staged', close the drill",  # names nothing
         "on the hunt: ask bob what he thinks",  # no request to give the task to
+        "checkpoint patching: start it, mark in progress",  # a label the clipped readers read
     ],
 )
 def test_a_heading_that_is_no_tasks_name_leaves_the_message(said: str) -> None:
@@ -372,6 +373,11 @@ def test_a_new_tasks_title_after_a_dash_is_its_title(said: str, project: str, ti
 
 def test_a_dash_after_no_project_is_no_title() -> None:
     assert "create_task" not in _changes("new task - the vpn one is done")
+
+
+def test_a_reader_taking_a_task_then_asking_more_is_left_to_the_parts() -> None:
+    said = "I'm taking the hunt task, make it high priority too"
+    assert doing_now(said, NAMES) == said
 
 
 def test_a_field_label_or_a_later_sentence_is_no_heading() -> None:

@@ -17,7 +17,7 @@ from lectern.adapters.understanding.mentions import Names, find_in
 _TAKING = re.compile(
     r"^(?:ok(?:ay)?\s*,?\s+|so\s+)?i['’]?m\s+(?:now\s+)?(?:taking(?:\s+over)?|grabbing|claiming|"
     r"picking\s+up)\s+(?P<task>(?!a\s|an\s|some\s|the\s+day\b|time\b|notes?\b|over\b)"
-    r"(?:(?!\s+and\s).)+?)"
+    r"(?:(?!\s+and\s)[^,;.!?])+?)"
     r"(?:\s*,?\s+and\s+(?:i['’]?m\s+)?(?P<start>starting|beginning|kicking\s+off)"
     r"(?:\s+(?:work(?:ing)?\s+)?on)?\s+(?:it|that(?:\s+one)?)"
     r"(?:\s+(?:now|today|right\s+away|straight\s+away|this\s+morning|this\s+afternoon))?)?\W*$",

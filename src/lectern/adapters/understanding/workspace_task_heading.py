@@ -52,7 +52,6 @@ _FIELD_WORDS = re.compile(
     r"urgent|priority|prio|status|due)\b",
     re.I,
 )
-_FIRST_POINTER = re.compile(r"\b(?:it|this\s+one|that\s+one)\b", re.I)
 
 
 _WORDS_START = re.compile(r"\b(?:that|saying|says|reading)\b|[:\"“'‘]")
@@ -109,8 +108,9 @@ def task_heading(text: str, names: Names) -> str:
         if _names_own_task(piece, tasks) or (index and pointer):
             said.append(piece)
             continue
-        # the first request's "it" is the heading's task; a later one's, the task named last
-        given = _FIRST_POINTER.sub(task, piece, count=1) if pointer else _with_task(piece, task)
+        # a later request is given "it", the task named last; a first request saying "it"
+        # ("patching: start it, mark in progress") is left to the readers of a task's label
+        given = None if pointer else _with_task(piece, "it" if said else task)
         if given is None:
             return text
         said.append(given)
