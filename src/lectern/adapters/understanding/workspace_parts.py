@@ -91,8 +91,8 @@ _WORDS = ("resolution", "content", "text", "description", "comment", "note")
 
 
 _OWN_REQUEST = {
-    "create_blocker": re.compile(r"\bblock(?:er|ing)\b", re.I),
-    "resolve_blocker": re.compile(r"\bblock(?:er|ing)\b", re.I),
+    "create_blocker": re.compile(r"\b(?:block(?:er|ing)|impediments?)\b", re.I),
+    "resolve_blocker": re.compile(r"\b(?:block(?:er|ing)|impediments?)\b", re.I),
     "add_comment": re.compile(r"\b(?:comment|note)\b", re.I),
 }
 """The word of a change's own kind: a part that says it asks for that change again."""
