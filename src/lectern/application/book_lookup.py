@@ -144,8 +144,23 @@ def _by_title(
 
 
 RIVAL_SHARE = 0.03
-"""A book is a rival of the most read one sharing its words when it has this share of its
-readers (as the rules' `catalog_spelling.RIVAL_SHARE`)."""
+"""A book sharing a title (or a main title, or a place in a series) with the most read one is
+its rival, and which is meant is asked, when it has at least this share of its readers:
+Lukyanenko's *Night Watch* (a third of Pratchett's) is, and so are Erin Hunter's *Into the
+Wild* (7% of Krakauer's) and Coben's *The Stranger* (8% of Camus's). The one source of the
+rule: the rules' readers (`catalog_spelling`, `series_said`, `described_books`) import it."""
+
+
+def by_several_writers(books: Sequence[tuple[str, float]]) -> bool:
+    """Whether books sharing a main title, as (first author, readers), are by several writers.
+
+    Only rivals count (`RIVAL_SHARE`): "Harry Potter" is *Film Wizardry* and *A Pop-Up Book*,
+    by two writers; editions of one book (one writer) are that book.
+    """
+    if not books:
+        return False
+    top = max(popularity for _, popularity in books)
+    return len({author for author, popularity in books if popularity >= RIVAL_SHARE * top}) > 1
 
 
 def _one_main_title(said: str, entries: Sequence[TitleEntry], catalog: BookCatalog) -> None:
@@ -157,16 +172,16 @@ def _one_main_title(said: str, entries: Sequence[TitleEntry], catalog: BookCatal
     """
     if len(entries) < 2:
         return
-    top = entries[0].popularity
-    rivals = [e for e in entries if e.popularity >= RIVAL_SHARE * top]
-    books = {str(b.id): b for b in catalog.get_many([uuid.UUID(e.book_id) for e in rivals])}
-    by_writer: dict[str, Book] = {}
-    for entry in rivals:  # most read first: each writer's most read book names them
-        book = books.get(entry.book_id)
-        if book is not None:
-            by_writer.setdefault(book.authors[0] if book.authors else "", book)
-    if len(by_writer) < 2:
+    books = {str(b.id): b for b in catalog.get_many([uuid.UUID(e.book_id) for e in entries])}
+    read = [(books[e.book_id], e.popularity) for e in entries if e.book_id in books]
+    written = [(b.authors[0] if b.authors else "", p) for b, p in read]
+    if not by_several_writers(written):
         return
+    top = max(p for _, p in read)
+    by_writer: dict[str, Book] = {}
+    for book, popularity in read:  # most read first: each writer's most read book names them
+        if popularity >= RIVAL_SHARE * top:
+            by_writer.setdefault(book.authors[0] if book.authors else "", book)
     named = "; ".join(f"'{b.title}' ({writer})" for writer, b in list(by_writer.items())[:4])
     raise ToolError(f"{said!r} begins the titles of several books ({named}): say which one")
 

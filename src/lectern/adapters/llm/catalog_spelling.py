@@ -31,6 +31,7 @@ from lectern.adapters.understanding.referents import NotInCatalog, SameTitle, Un
 from lectern.adapters.understanding.scaffold import number
 from lectern.adapters.understanding.slots import name_ended
 from lectern.adapters.understanding.spoken import said_forms, with_subtitle
+from lectern.application.book_lookup import RIVAL_SHARE, by_several_writers
 from lectern.application.understanding import key_of
 from lectern.domain.assistant import Message, ToolCall
 from lectern.domain.search import SAME_TITLE_SIMILARITY
@@ -54,12 +55,6 @@ words after "the one" are who said or did what about it, so no title is looked f
 ("put the one my sister liked on Summer" added the book *The One*, found trying it by hand):
 which book is asked."""
 _IT_SAID = re.compile(r"^(?:it|this|that|this book|that book|this one|that one)$", re.I)
-RIVAL_SHARE = 0.03
-"""A book sharing a title is asked about when it has at least this share of the most read
-one's readers: Lukyanenko's *Night Watch* (a third of Pratchett's) is, and so are Erin
-Hunter's *Into the Wild* (7% of Krakauer's) and Coben's *The Stranger* (8% of Camus's): a
-list given the wrong one is a wrong change. Charlotte Brontë's *Emma* fragment (1% of
-Austen's) is not. (No book the dev splits expect acted on has a rival between 1% and 25%.)"""
 
 
 class CatalogSpelling:
@@ -269,8 +264,9 @@ class CatalogSpelling:
         """
         if self.books_titled is None:
             return False
-        authors = {found[0][1] for t in dict.fromkeys(titles) if (found := self.books_titled(t))}
-        return len(authors) > 1
+        books_titled = self.books_titled
+        found = [books_titled(t) for t in dict.fromkeys(titles)]
+        return by_several_writers([(f[0][1], f[0][2]) for f in found if f])
 
     def _held(self, book: str, said: str, named: str) -> str | None:
         """The catalog title the message holds where `book` is no title, or None.

@@ -172,6 +172,14 @@ _BOOK_MOVES = re.compile(
 """A book said to leave or join a list ("Kindred can come off Gifts now", "Dune goes on
 Summer"): one of theirs."""
 _ASKED_VERB = re.compile(rf"^(?:please\s+)?(?:{ADD_VERB}|{REMOVE_VERB}|move)\b", re.I)
+_ASKED_WHICH = re.compile(
+    r"^(?:so\s+|and\s+|then\s+)?(?:what|which|whatever|who)"
+    r"(?:\s+(?:else|other|others|more|books?|ones?|titles?|novels?|reads?|of\s+(?:them|these|my\s+books)))*$",
+    re.I,
+)
+_QUESTION_LEADS = re.compile(r"^(?:what|which|who)\b", re.I)
+"""A subject that asks rather than names ("what goes on Summer?", "which book goes on TBR"):
+the list is asked about, no book moves."""
 _CLAUSE_BEFORE = re.compile(
     r"^.*[,;.!?]\s+(?:(?:so|and|but|then|now)\s+)*(?=(?:it|this|that)(?:\s+(?:one|book))?$)",
     re.I,
@@ -549,6 +557,10 @@ class ListRules:
         target = resolve(_clean(match["list"]), lists, cutoff=90).name if match else None
         if match is None or target is None:
             return []
+        if _ASKED_WHICH.match(_clean(match["book"])) or (
+            text.rstrip().endswith("?") and _QUESTION_LEADS.match(match["book"])
+        ):
+            return []  # "what goes on Summer?", "What Alice Forgot goes on Summer?": asked
         if match["bare"] is not None and _ASKED_VERB.match(text):
             return []  # "put X and Never Let Me Go on Y": the request's own verb leads
         tool = "remove_from_list" if match["off"] else "add_to_list"

@@ -102,6 +102,14 @@ _A_NAME = re.compile(
 )
 """A writer's name, capitalised ("Cormac McCarthy"): an author's value, where "It's a shame"
 is a verdict."""
+_ONE_NAME = re.compile(r"(?-i:[A-Z][\w.'’-]+)")
+"""A writer known by one name ("Homer", "Austen"), capitalised mid-sentence."""
+_NOT_A_NAME = re.compile(
+    r"^(?:a|an|the|so|very|really|quite|too|just|dead|alive|great|brilliant|amazing|awful|"
+    r"terrible|wrong|right|fine|good|bad|not|no|my|his|her|their|one|still)\b",
+    re.I,
+)
+"""Words a name does not start with: what the author is judged ("the author is brilliant")."""
 _NOT_A_BOOK = re.compile(r"^(?:it|this|that|he|she|they|i|we|you)$", re.I)
 
 
@@ -186,6 +194,19 @@ def _said_as(book: str, field: str, value: str) -> str | None:
     return f"{book} should be under {value}"
 
 
+def _a_name(value: str, plain: bool, shouted: bool) -> bool:
+    """Whether `value` looks like a writer's name, not a verdict ("brilliant", "a genius").
+
+    Capitalised ("Cormac McCarthy"), or, said plainly as the author or in capitals, words no
+    judgement starts ("george orwell").
+    """
+    if _A_NAME.fullmatch(value) is not None:
+        return True
+    if _NOT_A_NAME.match(value) is not None:
+        return False
+    return plain and (_ONE_NAME.fullmatch(value) is not None or shouted or len(value.split()) > 1)
+
+
 def _asks_nothing(found: re.Match[str]) -> bool:
     """Whether what follows the value is nothing, a request to fix it, or a bare remark."""
     remark = found["remark"]
@@ -224,7 +245,9 @@ def correction_said(text: str) -> str | None:
     if _NOT_A_BOOK.match(book) or not value or not _asks_nothing(found):
         return None
     plain = found["fix"] or "should" in found.group(0).casefold() or again
-    named = _field_key(field) == "author" and _A_NAME.fullmatch(value) is not None
+    named = _field_key(field) == "author" and _a_name(value, bool(plain), _shouted(text))
+    if _field_key(field) == "author" and not named:
+        return None  # "The author is brilliant": a verdict on the writer, not a name
     if field not in ("language", "year") and not plain and not named:
         return None  # "X is listed as horror. It is great.": a verdict, not a category
     return _said_as(book, field, value)

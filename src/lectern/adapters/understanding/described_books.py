@@ -18,12 +18,10 @@ from typing import Protocol
 
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.referents import NotInCatalog
+from lectern.application.book_lookup import RIVAL_SHARE
 from lectern.application.understanding import key_of
 from lectern.application.writers_books import WrittenBook
 
-RIVAL_SHARE = 0.03
-"""A book is a rival of the most read one matching when it has this share of its readers
-(as `catalog_spelling.RIVAL_SHARE` reads books sharing a title)."""
 CLEAR_LEAD = 3
 """How many times more of a book's shelves and description must hold the words than of any
 rival's for it to be the one meant ("war": *Slaughterhouse-Five* on seven war shelves,

@@ -24,6 +24,15 @@ _UNDECIDED = re.compile(
     re.I,
 )
 """A name the reader has not chosen ("not sure what to call it yet")."""
+_HESITANT = re.compile(
+    r"\b(?:called|named|titled|call\s+it|name\s+it|to|as|into)\s+"
+    r"(?P<first>[\"“'‘]?[^\"“”'‘’,]+?[\"”'’]?)\s*,?\s+or\s+(?:maybe|perhaps|possibly|even)\s+"
+    r"(?P<second>[\"“'‘]?[^\"“”'‘’,.!?]+?[\"”'’]?)(?:\s*,?\s*(?:i\s+(?:guess|think)|idk|dunno))?"
+    r"\W*$",
+    re.I,
+)
+"""A name said with another in doubt ("rename Summer to 'Beach' or maybe 'Pool'"): which is
+asked, never both run together."""
 
 
 def name_undecided(calls: list[ToolCall], said: str) -> Clarification | None:
@@ -33,7 +42,16 @@ def name_undecided(calls: list[ToolCall], said: str) -> Clarification | None:
     it, the words after "call it" ("yet, but") had become the list's name.
     """
     named = next((c for c in calls if c.name in _NAMED), None)
-    if named is None or not _UNDECIDED.search(said):
+    if named is None:
+        return None
+    doubt = _HESITANT.search(said)
+    if doubt is not None:
+        names = [doubt[side].strip(" \"“”'‘’") for side in ("first", "second")]
+        return Clarification(
+            f"Which name should the list have: '{names[0]}' or '{names[1]}'?",
+            tuple(f"Call it '{n}'" for n in names),
+        )
+    if not _UNDECIDED.search(said):
         return None
     if named.name == "create_list":
         return Clarification("What should the new list be called?", ())

@@ -97,11 +97,14 @@ _REMARK_OPENS = re.compile(
 """How a remark after a request opens ("need it for my essay", "We have moved our meetings")."""
 _NOT_A_REMARK = re.compile(
     rf"\b(?:{ACTION_VERB}|not|no|n['’]t|instead|actually|wait|keep|also|too|then|wrong|says?|"
-    r"should|incorrect|mistake|error|typo|but|list|lists|stars?|called|named)\b|[\"“”'‘’]|"
+    r"should|incorrect|mistake|error|typo|but|list|lists|stars?|called|named|"
+    # "I mean Dune Messiah", "sorry, Kindred", "or rather ...": the sentence corrects the request
+    r"mean|meant|sorry|rather|oops|correction|scratch\s+that|make\s+(?:it|that))\b|[\"“”'‘’]|"
     r"\b[1-5](?:\s*/\s*5)?\b(?!\s*\d)|\b(?:to|on|onto|into|off|from)\s+(?:my|the|our)\b",
     re.I,
 )
-"""What makes a later sentence part of the request: a verb, a value, a list, a correction."""
+"""What makes a later sentence part of the request: a verb, a value, a list, a correction (a
+sentence that corrects the request is never a remark on it)."""
 
 
 def _gerund(found: re.Match[str]) -> str:

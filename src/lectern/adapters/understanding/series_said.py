@@ -20,11 +20,9 @@ from typing import Protocol
 
 from lectern.adapters.understanding.layer import Clarification
 from lectern.adapters.understanding.scaffold import NUMBER_WORDS
+from lectern.application.book_lookup import RIVAL_SHARE
 from lectern.application.series_books import SeriesBook
 
-RIVAL_SHARE = 0.03
-"""Another book at the same place is a rival when it has this share of the most read one's
-readers (as `catalog_spelling.RIVAL_SHARE`): a companion numbered like the novel is asked."""
 ASKED_NAMES = 4
 """How many of the series' books a question names."""
 LONGEST_SERIES = 6

@@ -74,6 +74,16 @@ _LIST_ONLY_VERB = re.compile(
     re.I,
 )
 """Verbs a list takes and a book on it does not: "the Nth one" beside them is a list."""
+_ONE_IS_A_BOOK = re.compile(
+    r"\b(?:finish(?:ed|ing)?|(?:re)?read(?:ing)?|lov(?:e|ed|ing)|lik(?:e|ed)|enjoy(?:ed)?|"
+    r"hat(?:e|ed)|start(?:ed)?|devour(?:ed)?|abandon(?:ed)?|rat(?:e|ed))\s+"
+    rf"(?:the|that)\s+(?:{_PLACE})\s+one\b|"
+    rf"\b(?:the|that)\s+(?:{_PLACE})\s+one\s+(?:of|in|from)\b",
+    re.I,
+)
+""""The Nth one" said as a book: what was read of it, or one of a series ("I finished the first
+one", "the first one of the trilogy")."""
+_TO_A_LIST = r"\b(?:on|onto|to|into|in|off|from|out\s+of)\s+(?:my\s+|the\s+)?"
 _OTHER_LIST = re.compile(
     r"\b(?P<det>the|that|my)\s+other\s+(?:reading\s+)?(?:list|shelf)\b|"
     r"\b(?P<to>on|onto|to|into|in|off|from|out\s+of)\s+(?P<det2>the|that|my)\s+other(?:\s+one)?"
@@ -103,11 +113,22 @@ def _at(rows: Sequence[str], nth: str) -> str | None:
     return rows[place - 1] if 0 < place <= len(rows) else None
 
 
+def _one_is_a_book(text: str, lists: Sequence[str]) -> bool:
+    """Whether the message says "the Nth one" is a book, not a list.
+
+    Read ("I finished the first one"), one of a series ("the first one of the trilogy"), or
+    moved to or from a list it names ("loved the first one, can go on Summer").
+    """
+    return _ONE_IS_A_BOOK.search(text) is not None or any(
+        re.search(rf"{_TO_A_LIST}{re.escape(n)}(?!\w)", text, re.I) for n in lists
+    )
+
+
 def _stored_at(text: str, history: Sequence[Message], lists: Sequence[str]) -> str | Clarification:
     """`text` with the lists it says by their place named, in the reader's (oldest-first) order."""
     books_in_view = shown_list(history) is not None or _BOOKS_CITED.search(_last_reply(history))
     forms = [_PLACED_LIST, _PLACED_AFTER]
-    if not books_in_view and _LIST_ONLY_VERB.search(text):
+    if not books_in_view and _LIST_ONLY_VERB.search(text) and not _one_is_a_book(text, lists):
         forms.append(_PLACED_ONE)  # "the last one, call it Done": only a list is renamed
     past: list[str] = []
 

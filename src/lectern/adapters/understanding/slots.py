@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
+from lectern.adapters.understanding.compound import ACTION_VERB, ADD_SLIPPED, LOOKUP_VERB
 from lectern.adapters.understanding.scaffold import NUMBER, clean, number
 from lectern.domain.assistant import ToolCall
 
@@ -85,7 +86,10 @@ _QUOTED_NAME = re.compile(
 'Aviation and Space'": its "and" is no joint)."""
 _LIST_NAME = re.compile(
     rf"{_NAMING}(?P<name>.+?)"
-    r"(?=\s+(?:with|and|that|which|containing|"
+    r"(?=\s+(?:with|that|which|containing|"
+    # "called Beach and add Jaws to it": "and" ends the name only before a later request said
+    # in lower case with words of its own ("Read and Rate", "Bed and Breakfast Reads" are names)
+    rf"and\s+(?-i:{ACTION_VERB}|{LOOKUP_VERB}|{ADD_SLIPPED})\s+(?=\S)|"
     # "named Neighbours Club for us": who the list is for ends its name
     r"for\s+(?:me|my|(?-i:us|our|him|her|them|their))|"
     # "called Mum's picks to keep track": what the list is for ends its name ("Books to read"
@@ -326,7 +330,11 @@ def name_ended(name: str, said: str = "") -> str:
     that starts capitalised ("Just Kids", "Because of Winn-Dixie").
     """
     bare = name.strip()
-    if not bare or any(f"{q}{bare}{e}" in said for q, e in ("''", '""', "‘’", "“”")):
+    quoted_whole = any(
+        f"{q}{bare}{e}" in said and q not in bare and e not in bare
+        for q, e in ("''", '""', "‘’", "“”")
+    )  # "'Beach' or maybe 'Pool'" is two quoted names, not one
+    if not bare or quoted_whole:
         return name
     quoted = quoted_lead(bare, said)
     if quoted is not None:
