@@ -207,3 +207,18 @@ def test_a_later_request_still_ends_the_name() -> None:
 )
 def test_the_rival_rule_has_one_source(books: list[tuple[str, float]], several: bool) -> None:
     assert by_several_writers(books) is several
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("start a list called Travel and leave it empty", "Travel"),
+        ("make a list called Salt and Pepper and keep it short", "Salt and Pepper"),
+        ("create a list called Read and Rate", "Read and Rate"),
+    ],
+)
+def test_a_clause_pointing_back_at_the_list_ends_its_name(said: str, name: str) -> None:
+    # dev: "Travel and leave it empty" had become the new list's name
+    from lectern.adapters.understanding.slots import list_name_of
+
+    assert list_name_of(said) == name

@@ -90,6 +90,8 @@ _LIST_NAME = re.compile(
     # "called Beach and add Jaws to it": "and" ends the name only before a later request said
     # in lower case with words of its own ("Read and Rate", "Bed and Breakfast Reads" are names)
     rf"and\s+(?-i:{ACTION_VERB}|{LOOKUP_VERB}|{ADD_SLIPPED})\s+(?=\S)|"
+    # "called Travel and leave it empty": a lower-case clause pointing back at the list ("it")
+    r"and\s+(?-i:[a-z]+)\s+(?-i:it|them)\b|"
     # "named Neighbours Club for us": who the list is for ends its name
     r"for\s+(?:me|my|(?-i:us|our|him|her|them|their))|"
     # "called Mum's picks to keep track": what the list is for ends its name ("Books to read"
