@@ -116,5 +116,8 @@ def told_first(told: Request, plan: Callable[[str], _P]) -> _P:
         recorded = recorded and all(call.name in WORKSPACE_TOOLS for call in calls)
         recorded = recorded and not any(call.name == "create_task" for call in calls)
     else:
-        recorded = all(call.name in RECORDS_WHAT_WAS_TOLD for call in calls)
+        # a question back is no recording of what was told (all() of no calls was true)
+        recorded = isinstance(first, list) and all(
+            call.name in RECORDS_WHAT_WAS_TOLD for call in calls
+        )
     return with_them if first and recorded else alone
