@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from lectern.adapters.understanding.layer import Clarification
+from lectern.adapters.understanding.scaffold import clean
 
 _LABEL = re.compile(
     r"^(?:(?:a\s+)?new\s+)?(?:blocker|impediment|blocked)\s*(?::|\s[-–—]\s|[-–—]\s)\s*(?P<d>\S.*)$",
@@ -104,3 +105,34 @@ def still_holds(text: str) -> bool:
     if ended(text):
         return False
     return bool(_STILL_HOLDS.search(text))
+
+
+KEEP_AS_BLOCKER = re.compile(
+    r"\s*[,;.–—-]?\s*(?:so\s+)?(?:please\s+)?(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+)?"
+    r"(?:log|record|note|flag|add|put|raise|file|register|mark)\s+(?:that|this|it)(?:\s+down)?"
+    r"(?:\s+as\s+(?:a\s+|an\s+)?(?:blocker|impediment))?(?:\s+please)?\W*$",
+    re.I,
+)
+"""The request that closes a told blocker ("..., log that as a blocker"): no part of it."""
+
+
+_TOLD_SUBJECT = re.compile(
+    r"^(?:we|they|i|he|she|it|its|it['’]s|there['’]?s|the\s+\w+|vendor|legal|"
+    r"[a-z]+\s+(?:confirmed|approved|gave|granted|sent|signed|said|agreed|replied))\b",
+    re.I,
+)
+
+
+def told_after_name(text: str, blocker: str) -> str:
+    """What is told after a blocker's name with no mark between ("... window we got a slot").
+
+    The words after the last of the name's own words said, when they start a clause of
+    their own (a subject: "we", "they", "the vendor"); else nothing.
+    """
+    own = set(re.findall(r"[a-z]{4,}", blocker.casefold()))
+    words = list(re.finditer(r"\S+", text))
+    said = [i for i, w in enumerate(words) if re.sub(r"\W", "", w.group().casefold()) in own]
+    if not said or said[-1] + 3 >= len(words):
+        return ""
+    rest = clean(text[words[said[-1] + 1].start() :])
+    return rest[:1].upper() + rest[1:] if _TOLD_SUBJECT.match(rest) else ""

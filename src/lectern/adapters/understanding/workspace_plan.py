@@ -39,10 +39,12 @@ from lectern.adapters.understanding.slots import (
     without_status,
 )
 from lectern.adapters.understanding.workspace_blocker_label import (
+    KEEP_AS_BLOCKER,
     NO_BLOCKER,
     new_blocker_said,
     says_no_blocker,
     still_holds,
+    told_after_name,
 )
 from lectern.adapters.understanding.workspace_cleared_told import without_go_ahead
 from lectern.adapters.understanding.workspace_documents import said_document
@@ -52,9 +54,10 @@ from lectern.adapters.understanding.workspace_projects_said import (
     scoped_project,
     unknown_project,
 )
-from lectern.adapters.understanding.workspace_refused import REFUSAL
+from lectern.adapters.understanding.workspace_quoted import names_unquoted
 from lectern.adapters.understanding.workspace_register import stored_blocker_quoted
 from lectern.adapters.understanding.workspace_shorthand import spelt_out
+from lectern.adapters.understanding.workspace_unassign import unassign_said
 from lectern.domain.assistant import ToolCall
 
 CallMaker = Callable[..., ToolCall]
@@ -89,39 +92,6 @@ _READING = re.compile(
 on the patch task? he mentioned a lab test": a question, then a remark)."""
 
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-_UNASSIGNS = re.compile(
-    r"\b(?:un-?|de-?)assign\b|\b(?:leave|keep)\s+(?:it|this|that|the\s+\w+(?:\s+\w+)?)\s+"
-    r"(?:unassigned|unowned|with\s+no\s+(?:owner|assignee))\b|\b(?:nobody|no\s+one|no-one)\s+"
-    r"(?:should|must|is\s+to|needs\s+to)\s+(?:own|have|be\s+on)\b|\b(?:remove|clear|drop)\s+"
-    r"(?:the\s+)?(?:assignee|owner)\b",
-    re.I,
-)
-"""An assignment asked away: the task's owner removed, no one named in their place."""
-_REFUSED_BEFORE = re.compile(rf"(?:^|[,;.!?–—]\s*|\s)(?:{REFUSAL}|never)\s+(?:\w+\s+)?$", re.I)
-"""A refusal right before a change ("don't", "please do not", "no need to", "never")."""
-
-
-def _unassign_said(text: str) -> str | None:
-    """Whether the owner is asked away ("asked"), that is refused ("refused"), or neither.
-
-    "don't unassign the drill", "no need to remove the owner": a refused change changes
-    nothing. "don't leave the drill unassigned" refuses no owner: it asks for one (None).
-    """
-    found = _UNASSIGNS.search(text)
-    if found is None:
-        return None
-    if not _REFUSED_BEFORE.search(text[: found.start()]):
-        return "asked"
-    return None if re.match(r"(?:leave|keep)\b", found.group(0), re.I) else "refused"
-
-
-_KEEP_AS_BLOCKER = re.compile(
-    r"\s*[,;.–—-]?\s*(?:so\s+)?(?:please\s+)?(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+)?"
-    r"(?:log|record|note|flag|add|put|raise|file|register|mark)\s+(?:that|this|it)(?:\s+down)?"
-    r"(?:\s+as\s+(?:a\s+|an\s+)?(?:blocker|impediment))?(?:\s+please)?\W*$",
-    re.I,
-)
-"""The request that closes a told blocker ("..., log that as a blocker"): no part of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,25 +132,6 @@ def _task(text: str, names: Names, where: Where, action: str) -> str | Clarifica
     if where.task is not None:
         return where.task
     return name_it("task", action.lower() or "use", [f"{action} {t}" for t in tasks])
-
-
-_QUOTED_SPAN = re.compile(r"[\"“](?P<d>[^\"”]+)[\"”]|(?<!\w)['‘](?P<s>[^'’]+)['’](?!\w)")
-
-
-def _names_unquoted(text: str, names: Names) -> str:
-    """The message with the quotes taken off what is wholly a stored thing's name.
-
-    Quotes around a task's, project's or document's name say which thing, not what to write.
-    """
-    stored = {
-        n.casefold() for kind in ("task", "project", "document", "blocker") for n in names.of(kind)
-    }
-
-    def unquoted(found: re.Match[str]) -> str:
-        said = found.group("d") or found.group("s") or ""
-        return said if said.strip().casefold() in stored else found.group(0)
-
-    return _QUOTED_SPAN.sub(unquoted, text)
 
 
 def _says_a_word_of(mention: str, name: str) -> bool:
@@ -319,28 +270,6 @@ def _told_beside_request(text: str) -> str:
         clean(c) for c in clauses if not _ASKS_TO_RESOLVE.search(clean(c)) and len(clean(c)) >= 3
     ]
     return told[-1] if told else ""
-
-
-_TOLD_SUBJECT = re.compile(
-    r"^(?:we|they|i|he|she|it|its|it['’]s|there['’]?s|the\s+\w+|vendor|legal|"
-    r"[a-z]+\s+(?:confirmed|approved|gave|granted|sent|signed|said|agreed|replied))\b",
-    re.I,
-)
-
-
-def _run_on_after(text: str, blocker: str) -> str:
-    """What is told after a blocker's name with no mark between ("... window we got a slot").
-
-    The words after the last of the name's own words said, when they start a clause of
-    their own (a subject: "we", "they", "the vendor"); else nothing.
-    """
-    own = set(re.findall(r"[a-z]{4,}", blocker.casefold()))
-    words = list(re.finditer(r"\S+", text))
-    said = [i for i, w in enumerate(words) if re.sub(r"\W", "", w.group().casefold()) in own]
-    if not said or said[-1] + 3 >= len(words):
-        return ""
-    rest = clean(text[words[said[-1] + 1].start() :])
-    return rest[:1].upper() + rest[1:] if _TOLD_SUBJECT.match(rest) else ""
 
 
 def _relative_due(text: str, now: datetime | None, *, moved: bool = False) -> str | None:
@@ -502,7 +431,7 @@ def plan_workspace(
             # "bob's patch doesn't need to be high anymore, drop it to medium": whose task it
             # is named, and a new value for it: a change of the task, no one to hand it to
             return plan_workspace("update_task", text, names, where, call, now)
-        unassigned = _unassign_said(text) if person is None else None
+        unassigned = unassign_said(text) if person is None else None
         if unassigned == "refused":
             shown = task if task in names.of("task") else "it"  # the page's task is its id
             return Clarification(f"All right, I won't unassign {shown}: nothing has changed.", ())
@@ -540,7 +469,7 @@ def plan_workspace(
     if intent == "add_comment":
         # "put a comment on 'Hunt for unusual VPN logins' saying ...": the quoted words are the
         # task's name, what follows "saying" is the comment
-        text = _names_unquoted(text, names)
+        text = names_unquoted(text, names)
         content = comment_of(text)
         if not content and _READING.search(text):
             # "any comments on this one?": a question about the comments, not a new one
@@ -582,7 +511,7 @@ def plan_workspace(
         return NO_BLOCKER  # "blocker: nope, all good": none holds, none is recorded
     if intent == "create_blocker":
         # "we're stuck waiting on legal, log that as a blocker": the request is no reason
-        text = _KEEP_AS_BLOCKER.sub("", text) or text
+        text = KEEP_AS_BLOCKER.sub("", text) or text
         found = re.search(
             r"(?::|\s[-–—]\s|\bby\b|\buntil\b|\bwaiting (?:for|on)\b|\bon\b.*?:)\s*(?P<d>.+)$",
             text,
@@ -657,7 +586,7 @@ def plan_workspace(
             resolution = _told_beside_request(text)
         if not resolution:
             # "resolve the blocker about the vendor window we got a slot on the 7th": run on
-            resolution = _run_on_after(text, found_blocker.name or "")
+            resolution = told_after_name(text, found_blocker.name or "")
         if not resolution:
             # "resolve the blocker": what resolved it is the record's point; ask for it
             return Clarification(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from lectern.adapters.understanding.mentions import Names
 from lectern.adapters.understanding.request_sentence import Request
 
 _HEADER = (
@@ -106,3 +107,22 @@ def beside_the_quoted(text: str) -> Request | None:
     if len(request.split()) < 2:
         return None
     return Request(_unquoted(found["quote"]), request)
+
+
+_QUOTED_SPAN = re.compile(r"[\"“](?P<d>[^\"”]+)[\"”]|(?<!\w)['‘](?P<s>[^'’]+)['’](?!\w)")
+
+
+def names_unquoted(text: str, names: Names) -> str:
+    """The message with the quotes taken off what is wholly a stored thing's name.
+
+    Quotes around a task's, project's or document's name say which thing, not what to write.
+    """
+    stored = {
+        n.casefold() for kind in ("task", "project", "document", "blocker") for n in names.of(kind)
+    }
+
+    def unquoted(found: re.Match[str]) -> str:
+        said = found.group("d") or found.group("s") or ""
+        return said if said.strip().casefold() in stored else found.group(0)
+
+    return _QUOTED_SPAN.sub(unquoted, text)
